@@ -1,0 +1,2 @@
+from skirmish.cli import main
+main()

@@ -1,0 +1,239 @@
+"""Controllers: explicit scripted orders (C-4) and a scripted baseline AI that plays a whole battle.
+
+Controllers read a frozen BattleView and return Actions; they never touch the world (ARCHITECTURE §2).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from skirmish.battle import Request
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import Action, Declare, EndTurn, Move, Reload, Shoot, Wait, parse_action
+from skirmish.rules.checks import tn as tn_of
+from skirmish.rules.deck import SIDES
+from skirmish.rules.dice import pool_pmf, prob_at_least
+from skirmish.rules.equipment import Speed
+from skirmish.rules.fi.timing import Part, TimingError, check_turn
+
+
+class IdleController:
+    """Declares NORMAL and ends every turn (a training dummy)."""
+
+    def decide(self, view: BattleView, request: Request) -> Action:
+        """Do nothing."""
+        return Declare(request.unit, "normal") if request.kind == "declare" else EndTurn(request.unit)
+
+
+class ScriptedController:
+    """Follows explicit orders in sequence per unit (C-4); when a unit's orders run out it idles."""
+
+    def __init__(self, orders: list[str]) -> None:
+        self.queues: dict[str, deque[Action]] = defaultdict(deque)
+        for text in orders:
+            action = parse_action(text)
+            self.queues[action.unit].append(action)
+
+    def decide(self, view: BattleView, request: Request) -> Action:
+        """The unit's next order, or an idle answer."""
+        q = self.queues.get(request.unit)
+        want = Declare if request.kind == "declare" else None
+        if q:
+            nxt = q[0]
+            if (want is Declare) == isinstance(nxt, Declare):
+                return q.popleft()
+        return Declare(request.unit, "normal") if request.kind == "declare" else EndTurn(request.unit)
+
+
+@dataclass
+class _TurnMemory:
+    key: tuple[int, int | None, str]
+    parts: list[Part] = field(default_factory=list)
+    moved: bool = False
+    shots: int = 0
+
+
+def hit_chance(me: UnitView, target: UnitView, view: BattleView, mode_mod: int = 0) -> float:
+    """Rough chance to hit from the exact dice distribution of the shooter's pool (R-6.1)."""
+    w = me.weapon
+    if w is None:
+        return 0.0
+    dist = geo.distance_m(me.cell, target.cell, view.grid.cell_m)
+    if dist > w.max_range_m:
+        return 0.0
+    target_tn = tn_of("standard", view.scope) + int(dist // w.range_inc_m)  # type: ignore[arg-type]
+    col, training = me.trait("dexterity")
+    level = me.skill(w.skill)
+    mod = mode_mod - min(3, me.wounds)
+    halve = False
+    if not level:
+        related = [lvl for name, lvl in me.skills if name.split(":")[0] == w.skill.split(":")[0]]
+        if related:
+            level, mod = max(related), mod - 2
+        else:
+            level, halve = training, True
+    pmf = pool_pmf(SIDES[col], level, target_tn - mod)
+    if halve:
+        return sum(p for v, p in pmf if v > 0 and v // 2 + mod >= target_tn)
+    return prob_at_least(pmf, target_tn - mod)
+
+
+class BaselineAI:
+    """A sensible squad baseline: take cover with a line of fire, shoot the best target, reload when dry,
+    wait in cover when nothing is in view, and never stand in the open for no reason."""
+
+    def __init__(self) -> None:
+        self._mem: dict[str, _TurnMemory] = {}
+
+    def decide(self, view: BattleView, request: Request) -> Action:
+        """Answer a declaration or an action request."""
+        me = view.unit(request.unit)
+        if request.kind == "declare":
+            return self._declare(view, me)
+        key = (view.round, view.phase, me.name)
+        mem = self._mem.get(me.name)
+        if mem is None or mem.key != key:
+            mem = _TurnMemory(key)
+            self._mem[me.name] = mem
+        return self._act(view, me, mem)
+
+    # ------------------------------------------------------------------ declaration
+    def _declare(self, view: BattleView, me: UnitView) -> Declare:
+        w = me.weapon
+        if w is None:
+            return Declare(me.name, "normal")
+        if me.jammed or me.rounds == 0:
+            return Declare(me.name, "slow" if me.magazines or me.jammed else "normal")
+        if w.speed == Speed.SLOW:
+            return Declare(me.name, "slow")
+        return Declare(me.name, "normal")
+
+    # ------------------------------------------------------------------ acting
+    def _legal(self, me: UnitView, mem: _TurnMemory, part: Part) -> bool:
+        declared = Speed.NORMAL if me.declared in (None, "dodge") else Speed.parse(me.declared or "normal")
+        try:
+            check_turn(declared, [*mem.parts, part])
+        except TimingError:
+            return False
+        return True
+
+    def _visible_targets(self, view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
+        out = []
+        for e in view.enemies(me):
+            s = geo.sight(view.grid, cell, e.cell)
+            if s.visible and (not s.lean) and me.weapon is not None and \
+                    geo.distance_m(cell, e.cell, view.grid.cell_m) <= me.weapon.max_range_m:
+                out.append(e)
+        return out
+
+    def _act(self, view: BattleView, me: UnitView, mem: _TurnMemory) -> Action:
+        w = me.weapon
+        if w is None:
+            return EndTurn(me.name)
+        if (me.jammed or me.rounds == 0) and (me.jammed or me.magazines > 0):
+            part = Part("reload", int(Speed.NORMAL))
+            if self._legal(me, mem, part):
+                mem.parts.append(part)
+                return Reload(me.name)
+            return EndTurn(me.name)
+        if me.rounds == 0:
+            return EndTurn(me.name)
+        targets = self._visible_targets(view, me, me.cell)
+        if not mem.moved and mem.shots == 0:
+            dest = self._choose_cell(view, me, bool(targets))
+            if dest is not None and dest != me.cell:
+                part = Part("move", running=False)
+                if self._legal(me, mem, part):
+                    mem.moved = True
+                    mem.parts.append(part)
+                    return Move(me.name, dest)
+            mem.moved = mem.moved or dest == me.cell
+        if targets and mem.shots == 0:
+            best = max(targets, key=lambda t: (self._value(view, me, t), -ord(t.name[0])))
+            burst = min(w.bursts) if w.bursts and me.rounds >= min(w.bursts) else 0
+            for mode in ("aimed", "prepared", "snap"):
+                if burst and mode == "aimed":
+                    continue
+                part = Part("attack", int(w.speed), mode)
+                if mem.moved:
+                    part = Part("attack", int(w.speed), mode)
+                if self._legal(me, mem, part):
+                    mem.parts.append(part)
+                    mem.shots += 1
+                    return Shoot(me.name, best.name, mode=mode, burst=burst)
+        if not mem.parts and not targets and self._worth_waiting(view, me):
+            return Wait(me.name)
+        return EndTurn(me.name)
+
+    def _worth_waiting(self, view: BattleView, me: UnitView) -> bool:
+        """Hold fire in cover only when an enemy is close enough to step into view this round."""
+        if me.cover == "none" or me.weapon is None:
+            return False
+        nearest = min((geo.distance_m(me.cell, e.cell, view.grid.cell_m) for e in view.enemies(me)),
+                      default=math.inf)
+        return nearest <= 2 * me.weapon.range_inc_m and me.waiting is None
+
+    def _value(self, view: BattleView, me: UnitView, t: UnitView) -> float:
+        p = hit_chance(me, t, view)
+        cover_factor = {"none": 1.0, "low": 0.6, "high": 0.35}[geo.sight(view.grid, me.cell, t.cell).cover]
+        return p * cover_factor * (1 + t.wounds / 4)
+
+    def _choose_cell(self, view: BattleView, me: UnitView, has_target: bool) -> geo.Cell | None:
+        """Best cell within a walk: cover against every enemy that can see it, a line of fire, and
+        closing in when nothing is in view."""
+        grid = view.grid
+        col, _ = me.trait("dexterity")
+        walk_cells = SIDES[col] / grid.cell_m
+        occ = view.occupied(me.name)
+        blocked = np.zeros((grid.height, grid.width), dtype=bool)
+        for x, y in occ:
+            blocked[y, x] = True
+        field_ = geo.reach_field(grid, me.cell, walk_cells, blocked)
+        enemies = view.enemies(me)
+        if not enemies:
+            return None
+        ys, xs = np.nonzero(np.isfinite(field_))
+        best_cell, best_score = me.cell, -math.inf
+        nearest_now = min(geo.distance_cells(me.cell, e.cell) for e in enemies)
+        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+            cell = (x, y)
+            score = 0.0
+            seen_by = 0
+            covered = 0.0
+            shots = 0
+            for e in enemies:
+                s = geo.sight(grid, e.cell, cell)
+                if s.visible:
+                    seen_by += 1
+                    covered += {"none": 0.0, "low": 0.6, "high": 0.9}[s.cover]
+                    if not s.lean and me.weapon and \
+                            geo.distance_m(cell, e.cell, grid.cell_m) <= me.weapon.max_range_m:
+                        shots += 1
+            exposure = seen_by - covered
+            score -= 2.0 * exposure
+            score += 1.5 if shots else 0.0
+            nearest = min(geo.distance_cells(cell, e.cell) for e in enemies)
+            if not shots:
+                score -= 0.6 * nearest  # close in when nothing is in view
+            else:
+                score += 0.02 * (nearest_now - nearest)
+            score -= 0.01 * float(field_[y, x])  # prefer shorter moves
+            if cell == me.cell:
+                score += 0.3  # moving costs a shot penalty: stay unless clearly better
+            if score > best_score:
+                best_cell, best_score = cell, score
+        return best_cell
+
+
+def make_controller(kind: str, orders: list[str], ai: str = "baseline") -> IdleController | ScriptedController | BaselineAI:
+    """Build a side's controller from the scenario."""
+    if kind == "scripted":
+        return ScriptedController(orders)
+    if kind == "idle":
+        return IdleController()
+    return BaselineAI()

@@ -1,0 +1,257 @@
+"""The battle facade (ARCHITECTURE §1): one scenario, one seed, one esper world, one random source.
+
+The round (declaration → initiative → phases I–IV → bookkeeping, R-5.1) is a table of steps walked by a
+generator that yields a `Request` whenever a side must decide; `submit()` answers it. `run()` lets the
+controllers answer until the battle ends.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from skirmish.content.scenario import Scenario
+from skirmish.ecs.components import Declared, Health, Identity
+from skirmish.ecs.systems.fi import Ctx, FiSystems, IllegalAction, spawn_unit
+from skirmish.ecs.view import BattleView
+from skirmish.ecs.world import World
+from skirmish.log import EventLog
+from skirmish.nav import Navigator
+from skirmish.rules.actions import Action, Declare, EndTurn
+from skirmish.rules.deck import Deck, builtin
+from skirmish.rules.events import Event
+from skirmish.rules.fi.initiative import PHASES
+from skirmish.rules.randomizer import Randomizer
+
+MAX_ACTIONS_PER_TURN = 8  # guard against a controller that never ends its turn
+
+
+@dataclass(frozen=True)
+class Request:
+    """A decision the battle waits for: a declaration or an action in a turn."""
+
+    kind: Literal["declare", "act"]
+    unit: str
+    side: str
+    error: str | None = None
+
+
+class Controller(Protocol):
+    """Anything that answers requests from a frozen view (AIs, scripts, the board)."""
+
+    def decide(self, view: BattleView, request: Request) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a battle ended."""
+
+    winner: str | None
+    rounds: int
+    seed: int
+    casualties: dict[str, int]
+
+    def summary(self) -> str:
+        """The C-1 summary line."""
+        return f"result: winner={self.winner or 'draw'} rounds={self.rounds} seed={self.seed}"
+
+
+class Battle:
+    """One battle: owns its world, deck, random source and log."""
+
+    def __init__(self, scenario: Scenario, seed: int | None = None,
+                 controllers: dict[str, Controller] | None = None,
+                 on_event: Callable[[Event], None] | None = None) -> None:
+        spec = scenario.spec
+        if spec.ruleset != "fi":
+            raise ValueError(f"{scenario.source}: ruleset: '{spec.ruleset}' is not playable yet (fi only)")
+        self.scenario = scenario
+        self.seed = spec.seed if seed is None else seed
+        self.rng = random.Random(self.seed)
+        opts = spec.options
+        deck: Deck | None = None
+        if opts.randomizer == "cards" or scenario.stacked:
+            if scenario.stacked is not None and spec.deck is not None:
+                deck = Deck(scenario.stacked, self.rng, shuffle=spec.deck.shuffle)
+            else:
+                deck = Deck(builtin(opts.deck), self.rng)
+        mode: Literal["cards", "dice"] = "cards" if scenario.stacked else opts.randomizer
+        self.randomizer = Randomizer(mode, self.rng, deck)
+        self.deck = deck
+        self.log = EventLog()
+        self._on_event = on_event
+        self.world = World()
+        self.sides = tuple(s.name for s in spec.sides)
+        self.ctx = Ctx(
+            world=self.world, grid=scenario.grid, armoury=scenario.armoury, randomizer=self.randomizer,
+            nav=Navigator(scenario.grid), emit=self._emit, scope=opts.scope, side_names=self.sides,
+            initiative_cards=opts.initiative_cards, concussion_saves=opts.concussion_saves,
+        )
+        self.sys = FiSystems(self.ctx)
+        order = 0
+        for si, side in enumerate(spec.sides):
+            for unit in side.units:
+                spawn_unit(self.ctx, unit, side.name, si, order)
+                order += 1
+        self.sys.refresh_cover()
+        self.controllers: dict[str, Controller] = dict(controllers or {})
+        self.outcome: Outcome | None = None
+        self._flow = self._round_flow()
+        self.pending: Request | None = None
+        self._refusal: str | None = None
+        self._emit(Event("battle_start", 0, None, None, ("R-10.1",), {
+            "scenario": spec.name, "seed": self.seed, "ruleset": spec.ruleset,
+            "randomizer": mode, "deck": "stacked" if scenario.stacked else opts.deck,
+            "map": scenario.grid.name, "sides": list(self.sides),
+        }))
+        self._advance(None)
+
+    # ------------------------------------------------------------------ public API
+    def view(self) -> BattleView:
+        """A frozen snapshot (for AIs, previews and the board)."""
+        return self.world.snapshot(self.ctx.round, self.ctx.phase, self.ctx.grid, self.sides,
+                                   self.ctx.scope, self.ctx.armoury)
+
+    def is_over(self) -> bool:
+        """True once the battle has an outcome."""
+        return self.outcome is not None
+
+    def submit(self, action: Action) -> None:
+        """Answer the pending request; raises IllegalAction (and keeps the request) if the rules refuse."""
+        if self.pending is None:
+            raise IllegalAction("the battle is over")
+        if action.unit != self.pending.unit:
+            raise IllegalAction(f"it is {self.pending.unit}'s decision, not {action.unit}'s")
+        self._advance(action)
+
+    def step(self) -> bool:
+        """Let the controller of the pending request decide once; False when the battle is over."""
+        req = self.pending
+        if req is None:
+            return False
+        ctrl = self.controllers.get(req.side)
+        if ctrl is None:
+            raise RuntimeError(f"no controller for side {req.side!r}")
+        action = ctrl.decide(self.view(), req)
+        try:
+            self.submit(action)
+        except IllegalAction:
+            # The refusal is logged; a controller that breaks a rule loses the decision, not the battle.
+            if self.pending is not None and self.pending.unit == req.unit and self.pending.kind == req.kind:
+                fallback: Action = Declare(req.unit, "normal") if req.kind == "declare" else EndTurn(req.unit)
+                self.submit(fallback)
+        return self.pending is not None
+
+    def run(self) -> Outcome:
+        """Play until the end."""
+        while self.step():
+            pass
+        assert self.outcome is not None
+        return self.outcome
+
+    def close(self) -> None:
+        """Free the esper world."""
+        self.world.close()
+
+    def __enter__(self) -> Battle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ internals
+    def _emit(self, event: Event) -> None:
+        self.log.append(event)
+        if self._on_event is not None:
+            self._on_event(event)
+
+    def _advance(self, action: Action | None) -> None:
+        self._refusal = None
+        try:
+            self.pending = self._flow.send(action) if action is not None else next(self._flow)
+        except StopIteration:
+            self.pending = None
+        if self._refusal is not None:
+            reason, self._refusal = self._refusal, None
+            raise IllegalAction(reason)
+
+    def _active(self) -> list[int]:
+        return [e for e, _ in self.world.units() if not self.world.get(e, Health).out_of_action]
+
+    def _round_flow(self) -> Generator[Request, Action, None]:
+        spec = self.scenario.spec
+        while True:
+            self.ctx.round += 1
+            self.ctx.phase = None
+            self._emit(Event("round", self.ctx.round, None, None, ("R-5.1",), {}))
+            # I. declaration
+            for eid in self._active():
+                ident = self.world.get(eid, Identity)
+                while True:
+                    action = yield Request("declare", ident.name, ident.side)
+                    if not isinstance(action, Declare):
+                        self._refuse(eid, action, "R-5.1: declare a speed first")
+                        continue
+                    try:
+                        self.sys.declare(eid, action)
+                        break
+                    except IllegalAction as exc:
+                        self._refuse(eid, action, str(exc))
+            # II. initiative
+            active = self._active()
+            self.sys.initiative(active)
+            # III. phases I-IV
+            for phase in PHASES:
+                self.ctx.phase = phase
+                for eid in self.sys.phase_order(active, phase):
+                    if self.world.get(eid, Health).out_of_action:
+                        continue
+                    if not self.sys.begin_turn(eid):
+                        continue
+                    ident = self.world.get(eid, Identity)
+                    self._emit(Event("turn", self.ctx.round, phase, ident.name, ("R-5.3",),
+                                     {"declared": self.world.get(eid, Declared).speed}))
+                    for _ in range(MAX_ACTIONS_PER_TURN):
+                        action = yield Request("act", ident.name, ident.side)
+                        try:
+                            if self.sys.apply(eid, action):
+                                break
+                        except IllegalAction as exc:
+                            self._refuse(eid, action, str(exc))
+                    if self._check_end():
+                        return
+            # IV. bookkeeping
+            self.ctx.phase = None
+            self.sys.end_round()
+            self.sys.refresh_cover()
+            if self._check_end(round_over=spec.victory.max_rounds <= self.ctx.round):
+                return
+
+    def _refuse(self, eid: int, action: Action, reason: str) -> None:
+        ident = self.world.get(eid, Identity)
+        self._refusal = reason
+        self._emit(Event("refused", self.ctx.round, self.ctx.phase, ident.name, (),
+                         {"action": str(action), "reason": reason}))
+
+    def _check_end(self, round_over: bool = False) -> bool:
+        standing: dict[str, int] = {s: 0 for s in self.sides}
+        casualties: dict[str, int] = {s: 0 for s in self.sides}
+        for eid, ident in self.world.units():
+            if self.world.get(eid, Health).out_of_action:
+                casualties[ident.side] += 1
+            else:
+                standing[ident.side] += 1
+        alive = [s for s, n in standing.items() if n > 0]
+        winner: str | None = None
+        if self.scenario.spec.victory.eliminate and len(alive) <= 1:
+            winner = alive[0] if alive else None
+        elif not round_over:
+            return False
+        self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties)
+        self._emit(Event("result", self.ctx.round, None, None, ("R-10.1",), {
+            "winner": winner, "rounds": self.ctx.round, "casualties": casualties,
+            "reason": "eliminated" if len(alive) <= 1 else "round limit",
+        }))
+        return True

@@ -1,0 +1,206 @@
+"""The `skirmish` command (C-1, C-2, C-6): run, deck, check, bench, watch, play.
+
+Bad input exits 2 with one line naming the file and key; nothing is half-written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from skirmish.content.errors import ContentError
+from skirmish.content.scenario import Scenario, builtin_scenarios, default_scenario_path, load_scenario
+
+EXIT_BAD_INPUT = 2
+
+
+def _load(path: str | None) -> Scenario:
+    return load_scenario(Path(path) if path else default_scenario_path())
+
+
+def _controllers(scenario: Scenario) -> dict[str, object]:
+    from skirmish.ai.controllers import make_controller
+
+    return {s.name: make_controller(s.controller, s.orders, s.ai) for s in scenario.spec.sides}
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Play one battle headless and print the explaining log and the summary line (C-1)."""
+    from skirmish.battle import Battle
+    from skirmish.log import describe
+
+    scenario = _load(args.scenario)
+    out = sys.stdout
+
+    def show(event: object) -> None:
+        from skirmish.rules.events import Event
+
+        assert isinstance(event, Event)
+        if args.json:
+            out.write(event.to_line() + "\n")
+        elif not args.quiet:
+            out.write(describe(event) + "\n")
+
+    with Battle(scenario, seed=args.seed, controllers=_controllers(scenario),  # type: ignore[arg-type]
+                on_event=show) as battle:
+        outcome = battle.run()
+        if args.events:
+            battle.log.write(Path(args.events))
+    if not args.json:
+        out.write(outcome.summary() + "\n")
+    return 0
+
+
+def cmd_deck(args: argparse.Namespace) -> int:
+    """Print a built-in deck as C-2 JSON, or its statistics beside the model."""
+    from skirmish.rules.deck import builtin, deck_stats
+
+    cards = builtin(args.name)
+    if args.stats:
+        rows = deck_stats(cards)
+        if args.json:
+            print(json.dumps(rows, indent=1))
+            return 0
+        print(f"deck {args.name}: per column/row deck mean beside the model mean (R-4.2, R-4.3)")
+        print(f"{'grid':6}{'col':>4}{'row':>4}{'deck':>9}{'model':>9}{'diff%':>8}{'CF':>4}")
+        for r in rows:
+            diff = 100 * (r["deck"] - r["model"]) / r["model"]
+            print(f"{r['grid']:6}{r['column']:>4}{r['row']:>4}{r['deck']:9.3f}{r['model']:9.3f}{diff:8.2f}{r['cf']:4}")
+        return 0
+    if args.json:
+        print(json.dumps([c.to_json() for c in cards], indent=None))
+        return 0
+    for c in cards:
+        print(f"#{c.number:2} impulse {c.impulse:2} step {c.step:2} frag {c.fragment} {c.poker:12} "
+              f"toggle {'YES' if c.toggle else 'no '} std {c.standard_location:9} clock {c.clock:2}"
+              f"{' ' + c.special.upper() if c.special else ''}")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Validate scenario files (C-6)."""
+    paths = args.scenarios or [str(p) for p in builtin_scenarios()]
+    for p in paths:
+        sc = load_scenario(Path(p))
+        units = sum(len(s.units) for s in sc.spec.sides)
+        print(f"ok: {p}: '{sc.name}', map {sc.grid.name} {sc.grid.width}x{sc.grid.height}, "
+              f"{len(sc.spec.sides)} sides, {units} units")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Headless battles per second on a scenario, and reach/route timings on a 100×100 map."""
+    import numpy as np
+
+    from skirmish.battle import Battle
+    from skirmish.nav import Navigator
+    from skirmish.rules import geometry as geo
+    from skirmish.rules.geometry import GridMap, Terrain
+
+    scenario = _load(args.scenario)
+    times = []
+    for i in range(args.battles):
+        t = time.perf_counter()
+        with Battle(scenario, seed=i, controllers=_controllers(scenario)) as b:  # type: ignore[arg-type]
+            b.run()
+        times.append(time.perf_counter() - t)
+    print(f"battles: {args.battles} on '{scenario.name}': median {statistics.median(times) * 1000:.1f} ms, "
+          f"{len(times) / sum(times):.2f} battles/s")
+    rng = np.random.default_rng(1)
+    layout = (rng.random((100, 100)) < 0.15).astype(np.int16)
+    layout[0, 0] = layout[99, 99] = 0
+    grid = GridMap("bench", 100, 100, (Terrain("floor"), Terrain("wall", 0, True, "high", 6)), layout)
+    reach, route = [], []
+    nav = Navigator(grid)
+    for _ in range(args.repeat):
+        t = time.perf_counter()
+        geo.reach_field(grid, (50, 50), 16.0)
+        reach.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        nav.route((0, 0), (99, 99))
+        route.append(time.perf_counter() - t)
+    print(f"reach field (run of 16 cells) on 100x100: median {statistics.median(reach) * 1000:.2f} ms")
+    print(f"route corner to corner on 100x100: median {statistics.median(route) * 1000:.2f} ms")
+    return 0
+
+
+def has_display() -> bool:
+    """True if a window can be opened."""
+    if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
+        return False
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def cmd_board(args: argparse.Namespace) -> int:
+    """The board (watch/play). Until it exists, or without a display, play the battle headless."""
+    if not has_display():
+        print("skirmish: no display found; playing the battle headless instead.", file=sys.stderr)
+    else:
+        print("skirmish: the board is not built yet (issue 3); playing the battle headless.", file=sys.stderr)
+    run_args = argparse.Namespace(scenario=args.scenario, seed=args.seed, events=None, json=False, quiet=False)
+    return cmd_run(run_args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser."""
+    p = argparse.ArgumentParser(prog="skirmish", description="Squad-level sci-fi skirmish simulator.")
+    sub = p.add_subparsers(dest="command")
+
+    r = sub.add_parser("run", help="play one battle headless and print the log (C-1)")
+    r.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")
+    r.add_argument("--seed", type=int, default=None, help="seed (default: the scenario's)")
+    r.add_argument("--events", metavar="FILE", help="also write the events as JSON lines")
+    r.add_argument("--json", action="store_true", help="print events as JSON lines instead of text")
+    r.add_argument("--quiet", action="store_true", help="print only the summary line")
+    r.set_defaults(func=cmd_run)
+
+    d = sub.add_parser("deck", help="print a built-in action deck (C-2)")
+    d.add_argument("--name", choices=("A", "B"), default="A")
+    d.add_argument("--json", action="store_true", help="the 54 cards as JSON")
+    d.add_argument("--stats", action="store_true", help="deck means beside the model means")
+    d.set_defaults(func=cmd_deck)
+
+    c = sub.add_parser("check", help="validate scenario files (all shipped ones by default)")
+    c.add_argument("scenarios", nargs="*")
+    c.set_defaults(func=cmd_check)
+
+    b = sub.add_parser("bench", help="measure battles per second and map queries")
+    b.add_argument("scenario", nargs="?")
+    b.add_argument("--battles", type=int, default=20)
+    b.add_argument("--repeat", type=int, default=50)
+    b.set_defaults(func=cmd_bench)
+
+    for name in ("watch", "play"):
+        w = sub.add_parser(name, help=f"{name} a battle on the board")
+        w.add_argument("scenario", nargs="?")
+        w.add_argument("--seed", type=int, default=None)
+        w.set_defaults(func=cmd_board)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point: exit 0 on success, 2 on bad input (C-6)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        args = parser.parse_args(["watch"])
+    try:
+        code = args.func(args)
+    except ContentError as exc:
+        print(f"skirmish: {exc.text}", file=sys.stderr)
+        code = EXIT_BAD_INPUT
+    except BrokenPipeError:
+        code = 0
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

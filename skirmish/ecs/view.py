@@ -1,0 +1,86 @@
+"""A frozen snapshot of a battle for AIs, previews and the board (ARCHITECTURE §4). No esper here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from skirmish.rules.equipment import Weapon
+from skirmish.rules.geometry import Cell, GridMap
+
+
+@dataclass(frozen=True)
+class UnitView:
+    """One combatant as others may read it."""
+
+    name: str
+    side: str
+    side_index: int
+    cell: Cell
+    traits: tuple[tuple[str, str, int], ...]
+    skills: tuple[tuple[str, int], ...]
+    size: int
+    wounds: int
+    ct: int
+    ct_max: int
+    out_of_action: bool
+    dead: bool
+    stunned: bool
+    prone: bool
+    weapon: Weapon | None
+    rounds: int
+    magazines: int
+    jammed: bool
+    armour: tuple[tuple[str, str, int], ...]  # (location, kind, current AV) of the outermost layer
+    tacpack_generator: int
+    screen_type: str
+    screen_points: int
+    declared: str | None
+    phase: int | None
+    hesitating: bool
+    waiting: str | None
+    ready_target: str | None
+    aim: int
+    moved_m: float
+    cover: str
+
+    def trait(self, name: str) -> tuple[str, int]:
+        """(column, training) of a trait."""
+        for n, col, tr in self.traits:
+            if n == name:
+                return col, tr
+        raise KeyError(name)
+
+    def skill(self, name: str) -> int:
+        """Skill level, 0 if untrained."""
+        return dict(self.skills).get(name, 0)
+
+
+@dataclass(frozen=True)
+class BattleView:
+    """The whole battle at one moment."""
+
+    round: int
+    phase: int | None
+    grid: GridMap
+    units: tuple[UnitView, ...]
+    sides: tuple[str, ...]
+    scope: str
+
+    def unit(self, name: str) -> UnitView:
+        """A unit by name."""
+        for u in self.units:
+            if u.name == name:
+                return u
+        raise KeyError(name)
+
+    def enemies(self, of: UnitView) -> list[UnitView]:
+        """Enemies still in action."""
+        return [u for u in self.units if u.side != of.side and not u.out_of_action]
+
+    def friends(self, of: UnitView) -> list[UnitView]:
+        """Friends still in action (not counting itself)."""
+        return [u for u in self.units if u.side == of.side and u.name != of.name and not u.out_of_action]
+
+    def occupied(self, except_name: str | None = None) -> set[Cell]:
+        """Cells standing combatants (and bodies) fill."""
+        return {u.cell for u in self.units if u.name != except_name and not u.dead}

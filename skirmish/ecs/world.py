@@ -1,0 +1,138 @@
+"""One esper world per battle (ARCHITECTURE §4, STYLE 7): the only module that calls esper."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any, TypeVar
+
+import esper
+
+from skirmish.ecs.components import (
+    Armour,
+    Cover,
+    Declared,
+    Health,
+    Identity,
+    Loadout,
+    Position,
+    Profile,
+    Readiness,
+    Status,
+    Tacpack,
+    Turn,
+)
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules.equipment import Armoury
+from skirmish.rules.geometry import Cell, GridMap
+
+C = TypeVar("C")
+_ids = itertools.count(1)
+
+
+class World:
+    """An esper world context owned by one battle. Every call switches to it first, so several
+    battles in one process never see each other's entities."""
+
+    def __init__(self) -> None:
+        self.name = f"battle-{next(_ids)}"
+        self._prev = esper.current_world
+        esper.switch_world(self.name)
+        esper.switch_world(self._prev)
+        self._by_name: dict[str, int] = {}
+
+    def _on(self) -> None:
+        if esper.current_world != self.name:
+            esper.switch_world(self.name)
+
+    def close(self) -> None:
+        """Delete the esper world."""
+        if esper.current_world == self.name:
+            esper.switch_world("default")
+        if self.name in esper.list_worlds():
+            esper.delete_world(self.name)
+
+    def __enter__(self) -> World:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def spawn(self, *components: Any) -> int:
+        """Create an entity with components; names are indexed."""
+        self._on()
+        eid = esper.create_entity(*components)
+        for c in components:
+            if isinstance(c, Identity):
+                self._by_name[c.name] = eid
+        return eid
+
+    def entity(self, name: str) -> int:
+        """Entity id of a unit by name (KeyError if none)."""
+        return self._by_name[name]
+
+    def has(self, name: str) -> bool:
+        """True if a unit of that name exists."""
+        return name in self._by_name
+
+    def get(self, eid: int, ctype: type[C]) -> C:
+        """A component of an entity."""
+        self._on()
+        return esper.component_for_entity(eid, ctype)
+
+    def query(self, ctype: type[C]) -> list[tuple[int, C]]:
+        """All (entity, component) pairs of a type, in entity order."""
+        self._on()
+        return sorted(esper.get_component(ctype), key=lambda pair: pair[0])
+
+    def units(self) -> Iterator[tuple[int, Identity]]:
+        """Every combatant in scenario order."""
+        yield from sorted(self.query(Identity), key=lambda p: p[1].order)
+
+    def cell(self, eid: int) -> Cell:
+        """An entity's cell."""
+        p = self.get(eid, Position)
+        return (p.x, p.y)
+
+    def occupied(self, except_eid: int | None = None) -> set[Cell]:
+        """Cells filled by combatants other than one; a fallen combatant still fills its cell."""
+        return {(p.x, p.y) for e, p in self.query(Position) if e != except_eid}
+
+    def view(self, eid: int, armoury: Armoury) -> UnitView:
+        """Freeze one unit."""
+        ident = self.get(eid, Identity)
+        prof = self.get(eid, Profile)
+        hp = self.get(eid, Health)
+        load = self.get(eid, Loadout)
+        ws = load.weapons[load.active] if load.weapons else None
+        arm = self.get(eid, Armour)
+        layers: dict[str, tuple[str, str, int]] = {}
+        for piece in arm.pieces:
+            for loc, av in piece.av.items():
+                layers.setdefault(loc, (loc, piece.kind, av))
+        tp = self.get(eid, Tacpack)
+        dec = self.get(eid, Declared)
+        rd = self.get(eid, Readiness)
+        st = self.get(eid, Status)
+        turn = self.get(eid, Turn)
+        cov = self.get(eid, Cover)
+        return UnitView(
+            name=ident.name, side=ident.side, side_index=ident.side_index, cell=self.cell(eid),
+            traits=tuple((k, c, t) for k, (c, t) in prof.traits.items()),
+            skills=tuple(sorted(prof.skills.items())), size=prof.size,
+            wounds=hp.wounds, ct=hp.ct, ct_max=prof.ct_max, out_of_action=hp.out_of_action, dead=hp.dead,
+            stunned=hp.stunned, prone=st.prone,
+            weapon=armoury.weapons[ws.weapon_id] if ws else None,
+            rounds=ws.rounds if ws else 0, magazines=ws.magazines if ws else 0,
+            jammed=ws.jammed if ws else False,
+            armour=tuple(sorted(layers.values())), tacpack_generator=tp.generator,
+            screen_type=tp.screen_type, screen_points=tp.screen_points,
+            declared=dec.speed, phase=dec.phase, hesitating=dec.hesitating, waiting=st.waiting,
+            ready_target=rd.target, aim=rd.aim, moved_m=turn.moved_m, cover=cov.level,
+        )
+
+    def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],
+                 scope: str, armoury: Armoury) -> BattleView:
+        """Freeze the battle for AIs and the board."""
+        units = tuple(self.view(eid, armoury) for eid, _ in self.units())
+        return BattleView(round_no, phase, grid, units, sides, scope)

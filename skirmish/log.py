@@ -1,0 +1,149 @@
+"""The append-only event log: JSON lines in and out, and a readable line per event (R-10.2, C-3)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from skirmish.rules.events import Event
+from skirmish.rules.fi.initiative import PHASE_NAMES
+
+
+class EventLog:
+    """Events in order of happening."""
+
+    def __init__(self, events: Iterable[Event] = ()) -> None:
+        self.events: list[Event] = list(events)
+
+    def append(self, event: Event) -> None:
+        """Add an event."""
+        self.events.append(event)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self.events)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def jsonl(self) -> str:
+        """All events as JSON lines (C-3), byte-stable for a seed (C-5)."""
+        return "".join(e.to_line() + "\n" for e in self.events)
+
+    def write(self, path: Path) -> None:
+        """Write JSON lines atomically: a temporary file renamed into place (C-6: never half-written)."""
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(self.jsonl(), encoding="utf-8")
+        tmp.replace(path)
+
+    @staticmethod
+    def read(path: Path) -> EventLog:
+        """Read a JSON-lines log; ValueError names the line."""
+        events = []
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                events.append(Event.from_json(json.loads(line)))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"line {n}: not an event ({exc})") from None
+        return EventLog(events)
+
+
+def _mods(mods: list[dict[str, Any]]) -> str:
+    return "; ".join(f"{m['value']:+d} {m['reason']}" for m in mods)
+
+
+def _draw(d: dict[str, Any]) -> str:
+    if "card" in d:
+        chain = d.get("chained") or d.get("chain")
+        extra = f" +chain {chain}" if chain else ""
+        return f"card {d['card']}{extra}"
+    if "dice" in d:
+        return "dice " + " ".join(str(r.get("dice", r.get("effect"))) for r in d["dice"])
+    return ""
+
+
+def describe(e: Event) -> str:
+    """One readable line that explains the event (the rolls, the TN, the modifiers, the rules)."""
+    d = e.data
+    where = f"R{e.round}" + (f" {PHASE_NAMES[e.phase]}" if e.phase else "")
+    who = e.actor or ""
+    rules = f"  [{', '.join(e.rules)}]" if e.rules else ""
+    t = e.type
+    if t == "battle_start":
+        return (f"== {d['scenario']} | seed {d['seed']} | {d['randomizer']} ({d['deck']}) | map {d['map']} "
+                f"| sides {', '.join(d['sides'])}")
+    if t == "round":
+        return f"-- round {e.round} --"
+    if t == "declare":
+        return f"{where} {who} declares {d['speed'].upper()}{' (still waiting)' if d['carried_wait'] else ''}"
+    if t == "initiative":
+        mods = f" ({_mods(d['modifiers'])})" if d["modifiers"] else ""
+        read = "CF" if d["cf"] else str(d["result"])
+        got = f"phase {PHASE_NAMES[d['phase']]}" if d["phase"] else "HESITATES"
+        return (f"{where} {who}: Reflex {d['column']}-{d['row']} on {_draw(d)} reads {read}{mods} vs "
+                f"{d['bar'].upper()} bar {d['tns']} -> {got}{rules}")
+    if t == "turn":
+        return f"{where} {who} acts (declared {d['declared'].upper()})"
+    if t == "move":
+        gait = "runs" if d["running"] else "walks"
+        end = d["path"][-1]
+        return f"{where} {who} {gait} {d['metres']:.1f} m to {end[0]},{end[1]}{rules}"
+    if t == "attack":
+        head = (f"{where} {who} {'(trigger) ' if d['trigger'] else ''}fires {d['weapon']} {d['mode']}"
+                f"{' burst ' + str(d['burst']) if d['burst'] else ''} at {d['target']} ({d['distance_m']:.1f} m)")
+        tnm = _mods(d["tn_modifiers"])
+        read = "CF" if d["cf"] else f"{d['read']}{' halved' if d['halved'] else ''}"
+        mods = f" {_mods(d['modifiers'])}" if d["modifiers"] else ""
+        line = (f"{head}: TN {d['tn']} ({tnm}); {d['column']}-{d['row']} on {_draw(d)} reads {read}{mods}"
+                f" = {d['result']} -> {'HIT' if d['hit'] else 'miss'}")
+        if d["hit"]:
+            line += f", {d['rounds_hit']} round(s), bumps {d['bumps']} pool {d['bump_pool']}"
+            if d["spent"]:
+                line += f" spent {','.join(d['spent'])}"
+            parts = []
+            for h in d["hits"]:
+                bits = [h["location"]]
+                if not h["counted"]:
+                    bits.append("not PRONE-marked: no hit")
+                if h.get("cover"):
+                    bits.append(f"cover {h['cover']}")
+                for a in h.get("ablation", []):
+                    bits.append(f"{a['armour']} PN {a['pn']} vs AV {a['av']}: {a['result']}")
+                if h["damage"]:
+                    bits.append(f"{h['damage']} dmg = {h['wounds']}W {h['ct']}CT")
+                parts.append(" / ".join(bits))
+            line += "; " + " | ".join(parts)
+        if d["breakdown"]:
+            line += "; BREAKDOWN"
+        return line + rules
+    if t == "concussion":
+        return (f"{where} {who} concussion save {d['column']}-{d['row']} on {_draw(d)}: {d['result']} vs "
+                f"{d['tn']} -> {'holds' if d['success'] else 'STUNNED'}{rules}")
+    if t == "out_of_action":
+        return f"{where} {who} is {d['state'].upper()} ({d['wounds']} wounds, CT {d['ct']}){rules}"
+    if t == "trigger":
+        first = "waiter first" if d["waiter_first"] else "mover first"
+        return (f"{where} {who} sees {d['target']}: Reflex contest {d['waiter_result']} vs "
+                f"{d['mover_result']} -> {first}{rules}")
+    if t == "reload":
+        if d.get("cleared"):
+            return f"{where} {who} clears the breakdown{rules}"
+        return f"{where} {who} reloads ({d['stage']}/{d['of']}){' - loaded' if d['done'] else ''}{rules}"
+    if t == "aim":
+        return f"{where} {who} aims at {d['target']} (aim {d['aim']}){rules}"
+    if t == "wait":
+        return f"{where} {who} waits: {d['trigger']}{rules}"
+    if t == "tacpack":
+        return f"{where} {who} tacpack: {d['screen']} screen {d['points']}/{d['generator']}{rules}"
+    if t == "stunned":
+        return f"{where} {who} is stunned and loses this action{rules}"
+    if t == "refused":
+        return f"{where} {who} REFUSED '{d['action']}': {d['reason']}"
+    if t == "result":
+        return f"== winner: {d['winner'] or 'draw'} after {d['rounds']} rounds ({d['reason']}); casualties {d['casualties']}"
+    if t == "end_turn":
+        return f"{where} {who} ends turn"
+    return f"{where} {t} {who} {json.dumps(d)}"

@@ -1,0 +1,171 @@
+"""Actions: small frozen values with a text form that round-trips (STYLE 3).
+
+Players, scripts and AIs all produce these. Text form: `verb unit [positional] [key=value ...]`, e.g.
+`shoot Sid Kyr-2 mode=prepared burst=3` or `move Sid 12,4`.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from skirmish.rules.geometry import Cell
+
+
+class ActionParseError(ValueError):
+    """An action's text could not be read."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base class: every action names the acting unit."""
+
+    unit: str
+    verb: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        parts = [self.verb, _q(self.unit)]
+        for f in fields(self):
+            if f.name == "unit":
+                continue
+            value = getattr(self, f.name)
+            if value is None or value == f.default:
+                continue
+            parts.append(f"{f.name}={_fmt(value)}")
+        return " ".join(parts)
+
+
+def _q(text: str) -> str:
+    return shlex.quote(text)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return f"{value[0]},{value[1]}"
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value) if value else "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return _q(str(value))
+
+
+@dataclass(frozen=True)
+class Declare(Action):
+    """Declare a speed (fast, normal, slow) or dodge for the round (R-5.1)."""
+
+    verb: ClassVar[str] = "declare"
+    speed: str = "normal"
+    phase: int | None = None  # preferred phase (the earliest the read allows at or after it)
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """Move to a cell along a route (walk or run, R-5.6)."""
+
+    verb: ClassVar[str] = "move"
+    to: Cell = (0, 0)
+
+
+@dataclass(frozen=True)
+class Shoot(Action):
+    """Fire the active weapon at a target (R-6)."""
+
+    verb: ClassVar[str] = "shoot"
+    target: str = ""
+    mode: str = "prepared"
+    burst: int = 0
+    called: str | None = None
+    spends: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Aim(Action):
+    """Spend an action aiming at a target (R-6.2)."""
+
+    verb: ClassVar[str] = "aim"
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Reload(Action):
+    """One reloading action: magazine out, then in (R-6.12); also clears a breakdown."""
+
+    verb: ClassVar[str] = "reload"
+
+
+@dataclass(frozen=True)
+class Wait(Action):
+    """Hold the action for a trigger (R-5.7): `enemy_in_view` fires at the first enemy to come into view."""
+
+    verb: ClassVar[str] = "wait"
+    trigger: str = "enemy_in_view"
+
+
+@dataclass(frozen=True)
+class SetTacpack(Action):
+    """Split the tacpack generator for the round (free action, R-6.13)."""
+
+    verb: ClassVar[str] = "tacpack"
+    screen: str = "none"
+    points: int = 0
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    """End the turn."""
+
+    verb: ClassVar[str] = "end"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    t.verb: t for t in (Declare, Move, Shoot, Aim, Reload, Wait, SetTacpack, EndTurn)
+}
+_POSITIONAL = {"declare": "speed", "move": "to", "shoot": "target", "aim": "target", "wait": "trigger"}
+
+
+def parse_action(text: str) -> Action:
+    """Parse the text form back into an Action (inverse of str())."""
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise ActionParseError(f"cannot read action {text!r}: {exc}") from None
+    if len(words) < 2 or words[0] not in ACTION_TYPES:
+        raise ActionParseError(
+            f"cannot read action {text!r}: expected '<verb> <unit> ...' with verb one of "
+            f"{', '.join(ACTION_TYPES)}"
+        )
+    cls = ACTION_TYPES[words[0]]
+    kwargs: dict[str, Any] = {"unit": words[1]}
+    names = {f.name: f for f in fields(cls)}
+    for w in words[2:]:
+        if "=" in w:
+            key, _, raw = w.partition("=")
+        elif words[0] in _POSITIONAL and _POSITIONAL[words[0]] not in kwargs:
+            key, raw = _POSITIONAL[words[0]], w
+        else:
+            raise ActionParseError(f"cannot read action {text!r}: unexpected {w!r}")
+        if key not in names or key == "unit":
+            raise ActionParseError(f"cannot read action {text!r}: '{words[0]}' has no field {key!r}")
+        kwargs[key] = _convert(key, raw, text)
+    return cls(**kwargs)
+
+
+def _convert(key: str, raw: str, text: str) -> Any:
+    try:
+        if key == "to":
+            x, y = raw.split(",")
+            return (int(x), int(y))
+        if key in ("burst", "points", "phase"):
+            return int(raw)
+        if key == "spends":
+            return () if raw in ("none", "") else tuple(raw.split(","))
+        return raw
+    except ValueError:
+        raise ActionParseError(f"cannot read action {text!r}: bad value {raw!r} for {key}") from None
+
+
+__all__ = [
+    "ACTION_TYPES", "Action", "ActionParseError", "Aim", "Declare", "EndTurn", "Move", "Reload",
+    "SetTacpack", "Shoot", "Wait", "field", "parse_action",
+]

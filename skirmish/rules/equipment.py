@@ -1,0 +1,216 @@
+"""Weapon, armour and tacpack value types (RULES §6), parsed from the shipped data tables."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+from skirmish.rules.checks import NUMBER_COLUMN
+from skirmish.rules.deck import LOCATIONS, SIDES
+
+DIE_COLUMN = {sides: col for col, sides in SIDES.items()}
+ARMOUR_TYPES = ("flexible", "rigid", "energy")
+WEAPON_CLASSES = ("projectile", "fragment", "laser", "blaster", "force_blade", "stun")
+# R-6.13: which screen stops which weapon class.
+SCREEN_STOPS: dict[str, frozenset[str]] = {
+    "kinetic": frozenset({"projectile", "fragment"}),
+    "diffusion": frozenset({"laser"}),
+    "magnetic": frozenset({"blaster", "force_blade"}),
+}
+SCREEN_TYPES = tuple(SCREEN_STOPS)
+
+
+class Speed(IntEnum):
+    """Action speeds (R-5.1); a higher value is slower."""
+
+    FAST = 0
+    NORMAL = 1
+    SLOW = 2
+
+    @property
+    def label(self) -> str:
+        """Lower-case name used in files and events."""
+        return self.name.lower()
+
+    @staticmethod
+    def parse(text: str) -> Speed:
+        """Parse 'fast' | 'normal' | 'slow'."""
+        return Speed[text.upper()]
+
+    def slower(self, by: int = 1) -> int:
+        """Rank `by` steps slower (may exceed SLOW: the caller refuses that)."""
+        return int(self) + by
+
+    def faster(self) -> Speed:
+        """One step faster, never faster than FAST."""
+        return Speed(max(0, int(self) - 1))
+
+
+@dataclass(frozen=True)
+class Dice:
+    """An effect-grid address written like '3d8': row (number of dice) and column (die size)."""
+
+    row: int
+    column: str
+
+    @staticmethod
+    def parse(text: str) -> Dice:
+        """Parse 'NdS' where S is 4, 6, 8, 10, 12 or 14 (R-2.1)."""
+        m = re.fullmatch(r"\s*(\d+)\s*d\s*(\d+)\s*", str(text))
+        if not m or int(m.group(2)) not in DIE_COLUMN or not 1 <= int(m.group(1)) <= 7:
+            raise ValueError(f"expected dice like '3d8' (1-7 dice of d4..d14), got {text!r}")
+        return Dice(int(m.group(1)), DIE_COLUMN[int(m.group(2))])
+
+    def __str__(self) -> str:
+        return f"{self.row}d{SIDES[self.column]}"
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A ranged weapon's rules (R-6.1–R-6.13)."""
+
+    id: str
+    name: str
+    skill: str
+    speed: Speed
+    range_inc_m: float
+    max_range_m: float
+    damage: Dice
+    reduced: Dice
+    pn: dict[str, int]
+    aim_bonus: int
+    aim_penalty: int
+    rof: int
+    bursts: tuple[int, ...]
+    magazine: int
+    reload_actions: int
+    reliability: str
+    weapon_class: str
+    power: int = 0
+    ae: int = 0
+    bulky: bool = False
+    suppression: bool = False
+    two_handed: bool = True
+
+    def pn_against(self, armour_type: str) -> int:
+        """Penetration against an armour type (R-6.7)."""
+        return self.pn.get(armour_type, self.pn["default"])
+
+    @property
+    def automatic(self) -> bool:
+        """True if the weapon can fire bursts (R-6.3)."""
+        return bool(self.bursts)
+
+    @property
+    def energy(self) -> bool:
+        """True if each shot draws tacpack power (R-6.13)."""
+        return self.power > 0
+
+
+@dataclass(frozen=True)
+class ArmourType:
+    """Worn armour: AV and type over listed locations (R-6.7)."""
+
+    id: str
+    name: str
+    av: int
+    kind: str
+    locations: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TacpackType:
+    """A tacpack generator (R-6.13): points per round split between screen and energy shots."""
+
+    id: str
+    name: str
+    generator: int
+
+
+@dataclass(frozen=True)
+class Armoury:
+    """The equipment tables a battle may refer to by id (STYLE 10)."""
+
+    weapons: dict[str, Weapon] = field(default_factory=dict)
+    armour: dict[str, ArmourType] = field(default_factory=dict)
+    tacpacks: dict[str, TacpackType] = field(default_factory=dict)
+
+
+def parse_weapon(wid: str, raw: dict[str, Any]) -> Weapon:
+    """Build a Weapon from a data-table row; raises ValueError/KeyError naming the field."""
+    aim = str(raw.get("aim", "1/1"))
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*-?(\d+)\s*", aim)
+    if not m:
+        raise ValueError(f"aim: expected 'x/y' like '2/3', got {aim!r}")
+    pn_raw = raw["pn"]
+    pn = {"default": int(pn_raw)} if isinstance(pn_raw, int) else {str(k): int(v) for k, v in pn_raw.items()}
+    if "default" not in pn:
+        raise ValueError("pn: a per-type table needs a 'default'")
+    cls = str(raw.get("class", "projectile"))
+    if cls not in WEAPON_CLASSES:
+        raise ValueError(f"class: expected one of {', '.join(WEAPON_CLASSES)}, got {cls!r}")
+    rel = str(raw.get("reliability", "R"))
+    if rel not in ("V", "R", "F", "E"):
+        raise ValueError(f"reliability: expected V, R, F or E, got {rel!r}")
+    bursts = tuple(int(b) for b in raw.get("bursts", ()))
+    if any(b not in (3, 5, 10) for b in bursts):
+        raise ValueError("bursts: only 3, 5 and 10 round bursts exist (R-6.3)")
+    inc = float(raw["range_inc_m"])
+    return Weapon(
+        id=wid,
+        name=str(raw.get("name", wid)),
+        skill=str(raw["skill"]),
+        speed=Speed.parse(str(raw["speed"])),
+        range_inc_m=inc,
+        max_range_m=float(raw.get("max_range_m", inc * 10)),
+        damage=Dice.parse(raw["damage"]),
+        reduced=Dice.parse(raw["rd"]),
+        pn=pn,
+        aim_bonus=int(m.group(1)),
+        aim_penalty=int(m.group(2)),
+        rof=int(raw.get("rof", 1)),
+        bursts=bursts,
+        magazine=int(raw["magazine"]),
+        reload_actions=int(raw.get("reload_actions", 2)),
+        reliability=rel,
+        weapon_class=cls,
+        power=int(raw.get("power", 0)),
+        ae=int(raw.get("ae", 0)),
+        bulky=bool(raw.get("bulky", False)),
+        suppression=bool(raw.get("suppression", False)),
+        two_handed=bool(raw.get("two_handed", True)),
+    )
+
+
+def parse_armour(aid: str, raw: dict[str, Any]) -> ArmourType:
+    """Build an ArmourType from a data-table row."""
+    kind = str(raw["type"])
+    if kind not in ARMOUR_TYPES:
+        raise ValueError(f"type: expected one of {', '.join(ARMOUR_TYPES)}, got {kind!r}")
+    locs = tuple(str(x) for x in raw["locations"])
+    bad = [x for x in locs if x not in LOCATIONS]
+    if bad:
+        raise ValueError(f"locations: unknown location {bad[0]!r}")
+    return ArmourType(aid, str(raw.get("name", aid)), int(raw["av"]), kind, locs)
+
+
+def column_of(trait: str) -> str:
+    """Validate a trait column numeral."""
+    if trait not in SIDES:
+        raise ValueError(f"expected a column I..VI, got {trait!r}")
+    return trait
+
+
+def parse_trait(text: str) -> tuple[str, int]:
+    """Parse a trait written 'III-2' into (column, training) (R-2.1)."""
+    m = re.fullmatch(r"\s*(I|II|III|IV|V|VI)\s*-\s*(\d)\s*", str(text))
+    if not m or not 1 <= int(m.group(2)) <= 5:
+        raise ValueError(f"expected a trait like 'III-2' (column I..VI, training 1-5), got {text!r}")
+    return m.group(1), int(m.group(2))
+
+
+def column_name(number: int) -> str:
+    """Column numeral for 1..6."""
+    return NUMBER_COLUMN[number]

@@ -1,0 +1,106 @@
+"""Action classes, action speeds and combining (R-5.3–R-5.6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from skirmish.rules.equipment import Speed
+
+AttackMode = Literal["snap", "prepared", "aimed"]
+ATTACK_MODES: tuple[str, ...] = ("snap", "prepared", "aimed")
+MAX_ACTIONS = 3  # R-5.5: at most three actions plus one free
+
+
+class TimingError(ValueError):
+    """A turn whose actions the declared speed does not allow; the message names the rule."""
+
+
+def assault_speed(weapon_speed: Speed, mode: str) -> int:
+    """Speed rank of an attack alone (assault, R-5.4): prepared at weapon speed, aimed one slower,
+    snap one faster (never faster than FAST); SLOW weapons fire prepared only."""
+    if weapon_speed == Speed.SLOW and mode != "prepared":
+        raise TimingError("R-5.4: a SLOW weapon can only make prepared attacks")
+    if mode == "prepared":
+        return int(weapon_speed)
+    if mode == "aimed":
+        return weapon_speed.slower()
+    return int(weapon_speed.faster())
+
+
+def engage_speed(weapon_speed: Speed, mode: str) -> int:
+    """Speed rank of move + attack (engage, R-5.4): prepared or aimed one slower, snap at weapon speed."""
+    if weapon_speed == Speed.SLOW:
+        raise TimingError("R-5.4: SLOW weapons cannot be used while moving (engage)")
+    if mode == "snap":
+        return int(weapon_speed)
+    return weapon_speed.slower()
+
+
+def combined_speed(parts: list[int]) -> int:
+    """Speed rank of a turn's actions (R-5.5): one alone keeps its speed; several take one slower
+    than the slowest; a SLOW action combines with nothing; at most three actions."""
+    if not parts:
+        return int(Speed.FAST)
+    if len(parts) > MAX_ACTIONS:
+        raise TimingError(f"R-5.5: at most {MAX_ACTIONS} actions can be combined (plus one free)")
+    if len(parts) == 1:
+        return parts[0]
+    if max(parts) >= int(Speed.SLOW):
+        raise TimingError("R-5.5: a SLOW action combines with nothing")
+    return max(parts) + 1
+
+
+@dataclass(frozen=True)
+class Part:
+    """One action of a turn for timing purposes."""
+
+    kind: Literal["move", "attack", "aim", "reload", "free"]
+    speed: int = 1  # rank for move/aim/reload; for attacks the weapon speed
+    mode: str = "prepared"  # attacks only
+    running: bool = False  # moves only
+
+
+def turn_speed(parts: list[Part]) -> int:
+    """Speed rank of a whole turn: one move and one attack pair up as an engage (R-5.4, R-5.5)."""
+    free = [p for p in parts if p.kind == "free"]
+    if len(free) > 1:
+        # A further free action counts as FAST (R-5.3).
+        parts = [p for p in parts if p.kind != "free"] + [Part("aim", int(Speed.FAST))] * (len(free) - 1)
+    else:
+        parts = [p for p in parts if p.kind != "free"]
+    moves = [p for p in parts if p.kind == "move"]
+    attacks = [p for p in parts if p.kind == "attack"]
+    ranks: list[int] = []
+    paired = False
+    if moves and attacks:
+        ranks.append(engage_speed(Speed(attacks[0].speed), attacks[0].mode))
+        paired = True
+    rest_moves = moves[1:] if paired else moves
+    rest_attacks = attacks[1:] if paired else attacks
+    ranks += [int(Speed.FAST) if m.running else int(Speed.NORMAL) for m in rest_moves]
+    ranks += [assault_speed(Speed(a.speed), a.mode) for a in rest_attacks]
+    ranks += [p.speed for p in parts if p.kind in ("aim", "reload")]
+    return combined_speed(ranks)
+
+
+def check_turn(declared: Speed, parts: list[Part]) -> None:
+    """Refuse a turn slower than the declared speed (R-5.3) or beyond SLOW (R-5.5)."""
+    rank = turn_speed(parts)
+    if rank > int(Speed.SLOW):
+        raise TimingError("R-5.5: these actions together would be slower than SLOW")
+    if rank > int(declared):
+        raise TimingError(
+            f"R-5.3: these actions together are {Speed(rank).label.upper()}, "
+            f"slower than the declared {declared.label.upper()}"
+        )
+
+
+def walk_m(dex_sides: int) -> float:
+    """Walking allowance per action in metres: the Dexterity die's sides (R-5.6)."""
+    return float(dex_sides)
+
+
+def run_m(dex_sides: int) -> float:
+    """Running allowance: twice the walk (R-5.6)."""
+    return 2.0 * dex_sides

@@ -1,0 +1,312 @@
+"""The square grid (R-1): terrain arrays, distances, reach fields, line of sight and cover (R-6.6).
+
+Cells are (x, y) with x the column and y the row; arrays are indexed [y, x]. A cell's centre is at
+(x + 0.5, y + 0.5) in cell units.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+Cell = tuple[int, int]
+COVER_LEVEL = {"none": 0, "low": 1, "high": 2}
+COVER_NAME = {v: k for k, v in COVER_LEVEL.items()}
+SQRT2 = math.sqrt(2.0)
+NEIGHBOURS_8: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+_EPS = 1e-9
+LEAN = 0.45  # how far a combatant leans out of its cell centre at a corner or doorway (cell units)
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """One tile type's rules (R-6.6): move cost (0 = impassable), sight blocking, cover height and AV."""
+
+    name: str
+    move_cost: int = 1
+    blocks_sight: bool = False
+    cover: str = "none"
+    cover_av: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class GridMap:
+    """A battle map: terrain per cell as numpy arrays plus the tile table."""
+
+    name: str
+    width: int
+    height: int
+    tiles: tuple[Terrain, ...]
+    layout: npt.NDArray[np.int16]  # [y, x] index into tiles
+    cell_m: float = 2.0
+
+    @cached_property
+    def move_cost(self) -> npt.NDArray[np.float64]:
+        """Cost multiplier per cell; 0 where impassable."""
+        return np.array([t.move_cost for t in self.tiles], dtype=np.float64)[self.layout]
+
+    @cached_property
+    def blocks_sight(self) -> npt.NDArray[np.bool_]:
+        """True where a cell blocks line of sight."""
+        return np.array([t.blocks_sight for t in self.tiles], dtype=bool)[self.layout]
+
+    @cached_property
+    def cover(self) -> npt.NDArray[np.int8]:
+        """Cover level per cell: 0 none, 1 low, 2 high."""
+        return np.array([COVER_LEVEL[t.cover] for t in self.tiles], dtype=np.int8)[self.layout]
+
+    @cached_property
+    def cover_av(self) -> npt.NDArray[np.int16]:
+        """Cover armour value per cell."""
+        return np.array([t.cover_av for t in self.tiles], dtype=np.int16)[self.layout]
+
+    def inside(self, cell: Cell) -> bool:
+        """True if the cell is on the map."""
+        return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height
+
+    def passable(self, cell: Cell) -> bool:
+        """True if a combatant may stand in the cell."""
+        return self.inside(cell) and self.move_cost[cell[1], cell[0]] > 0
+
+    def terrain(self, cell: Cell) -> Terrain:
+        """The tile at a cell."""
+        return self.tiles[int(self.layout[cell[1], cell[0]])]
+
+
+def distance_cells(a: Cell, b: Cell) -> float:
+    """Euclidean distance between cell centres in cells (R-1.1)."""
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def distance_m(a: Cell, b: Cell, cell_m: float) -> float:
+    """Euclidean distance between cell centres in metres (R-1.1)."""
+    return distance_cells(a, b) * cell_m
+
+
+def adjacent(a: Cell, b: Cell) -> bool:
+    """8-neighbourhood adjacency: 'within 1 metre' for melee, close and point-blank (R-1.3)."""
+    return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+
+
+def step_cost(grid: GridMap, frm: Cell, to: Cell) -> float:
+    """Cost of one step in cells: length (1 or √2) times the destination's move cost."""
+    length = SQRT2 if frm[0] != to[0] and frm[1] != to[1] else 1.0
+    return length * float(grid.move_cost[to[1], to[0]])
+
+
+def can_step(grid: GridMap, frm: Cell, to: Cell, blocked: npt.NDArray[np.bool_] | None = None) -> bool:
+    """A legal single step: onto a passable free cell; diagonals only where no corner is cut (R-5.6)."""
+    if not grid.passable(to) or (blocked is not None and blocked[to[1], to[0]]):
+        return False
+    dx, dy = to[0] - frm[0], to[1] - frm[1]
+    if dx and dy:
+        side_a, side_b = (frm[0] + dx, frm[1]), (frm[0], frm[1] + dy)
+        if not grid.passable(side_a) or not grid.passable(side_b):
+            return False
+    return True
+
+
+def reach_field(
+    grid: GridMap, start: Cell, limit: float, blocked: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.float64]:
+    """Movement cost (cells) from `start` to every cell within `limit`; inf elsewhere (Dijkstra)."""
+    w, h = grid.width, grid.height
+    cost = grid.move_cost
+    dist = np.full((h, w), np.inf)
+    dist[start[1], start[0]] = 0.0
+    free = cost > 0
+    if blocked is not None:
+        free = free & ~blocked
+    free_l = free.tolist()
+    cost_l = cost.tolist()
+    best: dict[Cell, float] = {start: 0.0}
+    heap: list[tuple[float, int, int]] = [(0.0, start[0], start[1])]
+    while heap:
+        d, x, y = heapq.heappop(heap)
+        if d > best.get((x, y), math.inf):
+            continue
+        for dx, dy in NEIGHBOURS_8:
+            nx, ny = x + dx, y + dy
+            if not (0 <= nx < w and 0 <= ny < h) or not free_l[ny][nx]:
+                continue
+            if dx and dy:
+                if cost_l[y][nx] <= 0 or cost_l[ny][x] <= 0:
+                    continue
+                nd = d + SQRT2 * cost_l[ny][nx]
+            else:
+                nd = d + cost_l[ny][nx]
+            if nd > limit + _EPS or nd >= best.get((nx, ny), math.inf):
+                continue
+            best[(nx, ny)] = nd
+            heapq.heappush(heap, (nd, nx, ny))
+    for (x, y), d in best.items():
+        dist[y, x] = d
+    return dist
+
+
+def path_cost(grid: GridMap, path: list[Cell]) -> float:
+    """Cost in cells of walking a path cell by cell."""
+    return sum(step_cost(grid, a, b) for a, b in itertools.pairwise(path))
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Line of sight.
+
+
+def _trace(
+    grid: GridMap, p: tuple[float, float], q: tuple[float, float]
+) -> tuple[list[Cell], list[tuple[Cell, Cell]]]:
+    """Cells whose interior the segment p→q crosses, in order, and corners it passes exactly through.
+
+    A corner passage is returned as the pair of side cells the segment squeezes between.
+    """
+    x, y = math.floor(p[0]), math.floor(p[1])
+    end_x, end_y = math.floor(q[0]), math.floor(q[1])
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    sx = 1 if dx > 0 else -1
+    sy = 1 if dy > 0 else -1
+    t_dx = abs(1 / dx) if dx else math.inf
+    t_dy = abs(1 / dy) if dy else math.inf
+    t_mx = ((x + 1 - p[0]) if dx > 0 else (p[0] - x)) * t_dx if dx else math.inf
+    t_my = ((y + 1 - p[1]) if dy > 0 else (p[1] - y)) * t_dy if dy else math.inf
+    cells: list[Cell] = [(x, y)]
+    corners: list[tuple[Cell, Cell]] = []
+    guard = grid.width + grid.height + 4
+    while (x, y) != (end_x, end_y) and guard > 0:
+        guard -= 1
+        if abs(t_mx - t_my) < 1e-9:
+            if min(t_mx, t_my) > 1 - 1e-9:
+                break
+            corners.append(((x + sx, y), (x, y + sy)))
+            x += sx
+            y += sy
+            t_mx += t_dx
+            t_my += t_dy
+        elif t_mx < t_my:
+            if t_mx > 1 - 1e-9:
+                break
+            x += sx
+            t_mx += t_dx
+        else:
+            if t_my > 1 - 1e-9:
+                break
+            y += sy
+            t_my += t_dy
+        cells.append((x, y))
+    return cells, corners
+
+
+def _blocks(grid: GridMap, cell: Cell) -> bool:
+    return not grid.inside(cell) or bool(grid.blocks_sight[cell[1], cell[0]])
+
+
+def clear_line(grid: GridMap, p: tuple[float, float], q: tuple[float, float], ends: tuple[Cell, Cell]) -> bool:
+    """True if nothing that blocks sight lies on the segment (a corner shut on both sides blocks)."""
+    cells, corners = _trace(grid, p, q)
+    for c in cells:
+        if c not in ends and _blocks(grid, c):
+            return False
+    return all(not (_blocks(grid, a) and _blocks(grid, b)) for a, b in corners)
+
+
+def centre(cell: Cell) -> tuple[float, float]:
+    """Centre of a cell in cell units."""
+    return (cell[0] + 0.5, cell[1] + 0.5)
+
+
+def lean_points(grid: GridMap, cell: Cell) -> list[tuple[float, float]]:
+    """Points a combatant can lean out to: toward open orthogonal neighbours, if beside a wall."""
+    x, y = cell
+    if not any(_blocks(grid, (x + dx, y + dy)) for dx, dy in NEIGHBOURS_8):
+        return []
+    out = []
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        if not _blocks(grid, (x + dx, y + dy)):
+            out.append((x + 0.5 + dx * LEAN, y + 0.5 + dy * LEAN))
+    return out
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What a firer sees of a target: visibility, cover between them (R-6.6) and whether it leans."""
+
+    visible: bool
+    cover: str = "none"
+    cover_av: int = 0
+    lean: bool = False  # the target is seen only round a corner or doorway
+    cover_cell: Cell | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """JSON form used in events."""
+        return {"visible": self.visible, "cover": self.cover, "cover_av": self.cover_av, "lean": self.lean}
+
+
+NO_SIGHT = Sight(False)
+
+
+def _cover_on_line(grid: GridMap, p: tuple[float, float], target: Cell) -> tuple[int, int, Cell | None]:
+    """Cover level and AV the segment from p into the target crosses just before reaching it."""
+    cells, corners = _trace(grid, p, centre(target))
+    level, av, where = 0, 0, None
+    candidates: list[Cell] = []
+    if len(cells) >= 2:
+        candidates.append(cells[-2])
+    for a, b in corners:
+        for c in (a, b):
+            if adjacent(c, target):
+                candidates.append(c)
+    for c in candidates:
+        if not grid.inside(c) or not adjacent(c, target):
+            continue
+        lv = int(grid.cover[c[1], c[0]])
+        cav = int(grid.cover_av[c[1], c[0]])
+        if (lv, cav) > (level, av):
+            level, av, where = lv, cav, c
+    return level, av, where
+
+
+def sight(grid: GridMap, frm: Cell, to: Cell) -> Sight:
+    """Line of sight and cover from one cell to another (R-6.6).
+
+    Sight runs centre to centre; failing that, either side may lean out of a corner or doorway. A target
+    seen only by leaning, or whose line grazes a wall corner beside it, is in high cover.
+    """
+    if frm == to:
+        return Sight(True)
+    ends = (frm, to)
+    pf, pt = centre(frm), centre(to)
+    if clear_line(grid, pf, pt, ends):
+        level, av, where = _cover_on_line(grid, pf, to)
+        return Sight(True, COVER_NAME[level], av, False, where)
+    f_points = [pf, *lean_points(grid, frm)]
+    for fp in f_points[1:]:
+        if clear_line(grid, fp, pt, ends):
+            level, av, where = _cover_on_line(grid, fp, to)
+            return Sight(True, COVER_NAME[level], av, False, where)
+    for tp in lean_points(grid, to):
+        for fp in f_points:
+            if clear_line(grid, fp, tp, ends):
+                wall = _nearest_wall(grid, to, fp)
+                av = int(grid.cover_av[wall[1], wall[0]]) if wall else 6
+                return Sight(True, "high", av, True, wall)
+    return NO_SIGHT
+
+
+def _nearest_wall(grid: GridMap, cell: Cell, toward: tuple[float, float]) -> Cell | None:
+    """The sight-blocking neighbour of `cell` that faces the point `toward` most directly."""
+    best: tuple[float, Cell] | None = None
+    cx, cy = centre(cell)
+    vx, vy = toward[0] - cx, toward[1] - cy
+    for dx, dy in NEIGHBOURS_8:
+        c = (cell[0] + dx, cell[1] + dy)
+        if grid.inside(c) and grid.blocks_sight[c[1], c[0]]:
+            score = -(dx * vx + dy * vy) / math.hypot(dx, dy)
+            if best is None or score < best[0]:
+                best = (score, c)
+    return best[1] if best else None

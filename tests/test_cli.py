@@ -1,0 +1,111 @@
+"""The CLI contracts: C-1 summary line, C-2 deck JSON, C-6 bad input exits 2 naming file and key."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skirmish.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out = capsys.readouterr()
+    return int(exc.value.code or 0), out.out, out.err
+
+
+def test_run_default_prints_log_and_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["run", "--seed", "5"], capsys)
+    assert code == 0
+    assert out.strip().splitlines()[-1].startswith("result: winner=")
+    assert out.strip().splitlines()[-1].endswith("seed=5")
+    assert "Reflex" in out and "[R-5.1, R-5.2]" in out
+
+
+def test_run_json_and_events_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    events = tmp_path / "ev.jsonl"
+    code, out, _ = run(["run", str(ROOT / "scenarios/killhouse_drill.yaml"), "--json", "--events", str(events)],
+                       capsys)
+    assert code == 0
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert lines[0]["type"] == "battle_start" and lines[-1]["type"] == "result"
+    assert events.read_text().splitlines() == out.splitlines()
+
+
+def test_deck_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["deck", "--name", "B", "--json"], capsys)
+    cards = json.loads(out)
+    assert code == 0 and len(cards) == 54
+    c = cards[0]
+    assert set(c) >= {"number", "impulse", "step", "fragment", "toggle", "special", "shuffle", "upper",
+                      "hit_locations", "burst", "extra_damage", "ablation", "breakdown", "clock", "scatter",
+                      "unintended", "lower"}
+    assert set(c["burst"]) == {"3", "5", "10"} and len(c["lower"]["VI"]) == 7
+
+
+def test_deck_stats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["deck", "--stats"], capsys)
+    assert code == 0 and "model" in out and out.count("upper") == 30
+
+
+GOOD = (ROOT / "scenarios/killhouse_drill.yaml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("mutate", "expect"),
+    [
+        (lambda t: t.replace("name: Killhouse drill", "name: [unclosed"), "not valid YAML"),
+        (lambda t: t.replace("weapons: [blast_pistol]", "weapons: [lasrifle]"),
+         "sides[0].units[0].weapons[0]: unknown weapon 'lasrifle'"),
+        (lambda t: t.replace("at: [3, 1]", "at: [0, 0]"), "sides[0].units[0].at: cell 0,0 is wall"),
+        (lambda t: t.replace("at: [3, 1]", "at: [30, 1]"), "sides[0].units[0].at: cell 30,1 is off the map"),
+        (lambda t: t.replace("victory: {eliminate: true, max_rounds: 15}", "victory: {eliminate: true, rounds: 3}"),
+         "victory.rounds: unknown key"),
+    ],
+    ids=["broken-yaml", "unknown-weapon", "unit-on-wall", "off-map", "unknown-key"],
+)
+def test_bad_scenarios_exit_2(mutate, expect: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(mutate(GOOD))
+    out_file = tmp_path / "never.jsonl"
+    code, _, err = run(["run", str(bad), "--events", str(out_file)], capsys)
+    assert code == 2
+    assert str(bad) in err and expect in err
+    assert "Traceback" not in err
+    assert not out_file.exists()
+
+
+def test_unreadable_map_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "broken.tmj").write_text("{ not json")
+    bad = tmp_path / "s.yaml"
+    bad.write_text(GOOD.split("map:")[0] + "map: broken.tmj\n" + "sides:" + GOOD.split("sides:")[1])
+    code, _, err = run(["check", str(bad)], capsys)
+    assert code == 2 and "map: broken.tmj" in err and "not valid JSON" in err
+
+
+def test_bad_deck_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "deck.json").write_text('[{"number": 1}]')
+    bad = tmp_path / "s.yaml"
+    bad.write_text(GOOD.replace("victory:", "deck: {cards: deck.json}\nvictory:"))
+    code, _, err = run(["check", str(bad)], capsys)
+    assert code == 2 and "deck.cards" in err and "card [0]" in err
+
+
+def test_run_py_without_display_plays_headless() -> None:
+    env = {"SDL_VIDEODRIVER": "dummy", "PATH": "/usr/bin:/bin"}
+    import os
+
+    env = {**os.environ, **env}
+    env.pop("DISPLAY", None)
+    p = subprocess.run([sys.executable, str(ROOT / "run.py")], capture_output=True, text=True, env=env,
+                       timeout=120, cwd=ROOT)
+    assert p.returncode == 0
+    assert "no display" in p.stderr
+    assert p.stdout.strip().splitlines()[-1].startswith("result: winner=")

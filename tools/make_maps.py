@@ -1,0 +1,28 @@
+"""Build the shipped Tiled maps (maps/*.tmj) from the hand-drawn ASCII sources in tools/maps_src/.
+
+Run: python tools/make_maps.py   (after tools/make_tileset.py)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from skirmish.content.tiled import MAPS_DIR, from_ascii, to_tmj
+
+SRC = Path(__file__).resolve().parent / "maps_src"
+NAMES = {"depot_yard": "Depot yard", "crossroads": "Crossroads"}
+
+
+def main() -> None:
+    """Convert every ASCII source to .tmj."""
+    for src in sorted(SRC.glob("*.txt")):
+        rows = [r for r in src.read_text(encoding="utf-8").splitlines() if r]
+        grid = from_ascii(rows, str(src), "rows", name=NAMES.get(src.stem, src.stem))
+        out = MAPS_DIR / f"{src.stem}.tmj"
+        out.write_text(json.dumps(to_tmj(grid), separators=(",", ":")) + "\n", encoding="utf-8")
+        print(f"wrote {out} ({grid.width}x{grid.height})")
+
+
+if __name__ == "__main__":
+    main()
