@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from skirmish.content.armoury import shipped
 from skirmish.content.errors import ContentError, key_path
-from skirmish.content.tiled import MAPS_DIR, from_ascii, load_tmj
+from skirmish.content.tiled import EMBEDDED_DIR, MAPS_DIR, from_ascii, load_tmj
 from skirmish.rules.actions import ActionParseError, parse_action
 from skirmish.rules.deck import BUILTIN_DECKS, Card, load_cards_json
 from skirmish.rules.equipment import SCREEN_TYPES, Armoury, parse_trait
@@ -162,8 +162,9 @@ class Scenario:
 
 
 def default_scenario_path() -> Path:
-    """The scenario used when none is named."""
-    return SCENARIOS_DIR / DEFAULT_SCENARIO
+    """The scenario used when none is named: scenarios/ in a checkout, else the copy inside the package."""
+    repo = SCENARIOS_DIR / DEFAULT_SCENARIO
+    return repo if repo.exists() else EMBEDDED_DIR / DEFAULT_SCENARIO
 
 
 def _message(err: dict[str, Any]) -> str:
@@ -313,4 +314,5 @@ def _check_refs(spec: ScenarioSpec, label: str, grid: GridMap, armoury: Armoury)
 
 def builtin_scenarios() -> list[Path]:
     """Shipped scenario files."""
-    return sorted(SCENARIOS_DIR.glob("*.yaml"))
+    found = sorted(SCENARIOS_DIR.glob("*.yaml"))
+    return found or [EMBEDDED_DIR / DEFAULT_SCENARIO]

@@ -13,8 +13,10 @@ import numpy as np
 from skirmish.content.errors import ContentError
 from skirmish.rules.geometry import COVER_LEVEL, GridMap, Terrain
 
-MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
+EMBEDDED_DIR = Path(__file__).resolve().parents[1] / "data" / "default"  # the default battle, inside the package
+_REPO_MAPS = Path(__file__).resolve().parents[2] / "maps"
 TILESET = "terrain.tsj"
+MAPS_DIR = _REPO_MAPS if (_REPO_MAPS / TILESET).exists() else EMBEDDED_DIR
 
 
 def _read_json(path: Path, label: str) -> Any:

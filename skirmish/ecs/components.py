@@ -162,3 +162,4 @@ class Status:
     prone: bool = False
     waiting: str | None = None
     firing: bool = False
+    known_to: frozenset[str] = frozenset()  # sides that know where it is (R-6.1 concealment)

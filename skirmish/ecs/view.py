@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from skirmish.rules.equipment import Weapon
-from skirmish.rules.geometry import Cell, GridMap
+from skirmish.rules.geometry import Cell, GridMap, Sight, unit_sight
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ class UnitView:
     aim: int
     moved_m: float
     cover: str
+    firing: bool = False
+    known_to: tuple[str, ...] = ()
 
     def trait(self, name: str) -> tuple[str, int]:
         """(column, training) of a trait."""
@@ -80,6 +82,10 @@ class BattleView:
     def friends(self, of: UnitView) -> list[UnitView]:
         """Friends still in action (not counting itself)."""
         return [u for u in self.units if u.side == of.side and u.name != of.name and not u.out_of_action]
+
+    def sight(self, frm: UnitView, to: UnitView, at: Cell | None = None) -> Sight:
+        """What `frm` (standing at `at`, default its own cell) sees of `to` under R-6.1/R-6.6."""
+        return unit_sight(self.grid, at or frm.cell, to.cell, to.firing, frm.side in to.known_to)
 
     def occupied(self, except_name: str | None = None) -> set[Cell]:
         """Cells standing combatants (and bodies) fill."""

@@ -129,6 +129,7 @@ class World:
             screen_type=tp.screen_type, screen_points=tp.screen_points,
             declared=dec.speed, phase=dec.phase, hesitating=dec.hesitating, waiting=st.waiting,
             ready_target=rd.target, aim=rd.aim, moved_m=turn.moved_m, cover=cov.level,
+            firing=st.firing, known_to=tuple(sorted(st.known_to)),
         )
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],

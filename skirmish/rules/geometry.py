@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -241,10 +241,12 @@ class Sight:
     cover_av: int = 0
     lean: bool = False  # the target is seen only round a corner or doorway
     cover_cell: Cell | None = None
+    concealed: bool = False  # fully behind high cover, but its position is known (R-6.1: -4)
 
     def to_json(self) -> dict[str, object]:
         """JSON form used in events."""
-        return {"visible": self.visible, "cover": self.cover, "cover_av": self.cover_av, "lean": self.lean}
+        return {"visible": self.visible, "cover": self.cover, "cover_av": self.cover_av, "lean": self.lean,
+                "concealed": self.concealed}
 
 
 NO_SIGHT = Sight(False)
@@ -296,6 +298,18 @@ def sight(grid: GridMap, frm: Cell, to: Cell) -> Sight:
                 av = int(grid.cover_av[wall[1], wall[0]]) if wall else 6
                 return Sight(True, "high", av, True, wall)
     return NO_SIGHT
+
+
+def unit_sight(grid: GridMap, frm: Cell, to: Cell, firing: bool, known: bool) -> Sight:
+    """Sight from one combatant to another (R-6.1, R-6.6).
+
+    A target seen only round a corner is exposed while it fires. Otherwise it is fully concealed: it can
+    be shot at (−4, every location behind the cover) if its position is known, and not at all if not.
+    """
+    s = sight(grid, frm, to)
+    if s.visible and s.lean and not firing:
+        return replace(s, concealed=True) if known else NO_SIGHT
+    return s
 
 
 def _nearest_wall(grid: GridMap, cell: Cell, toward: tuple[float, float]) -> Cell | None:

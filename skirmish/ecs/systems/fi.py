@@ -102,7 +102,8 @@ def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> i
     return ctx.world.spawn(
         Identity(spec.name, side, side_index, order), Position(*spec.at), Facing(),
         Profile(traits, dict(spec.skills), spec.size, cmax), health, Cover(), armour,
-        Loadout(weapons), tp, Declared(), Readiness(), Turn(), Status(prone=spec.prone or health.incapacitated),
+        Loadout(weapons), tp, Declared(), Readiness(), Turn(),
+        Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names)),
     )
 
 
@@ -152,11 +153,31 @@ class FiSystems:
         return (Modifier(pen, f"{-pen} wound(s)"),) if pen else ()
 
     def sight(self, a: int, b: int) -> geo.Sight:
-        """Sight from one unit to another (a target seen only by leaning must be firing to be seen)."""
-        s = geo.sight(self.ctx.grid, self.w.cell(a), self.w.cell(b))
-        if s.visible and s.lean and not self.w.get(b, Status).firing:
-            return geo.NO_SIGHT
-        return s
+        """Sight from one unit to another, with firing exposure and known positions (R-6.1, R-6.6)."""
+        st = self.w.get(b, Status)
+        return geo.unit_sight(self.ctx.grid, self.w.cell(a), self.w.cell(b), st.firing,
+                              self.w.get(a, Identity).side in st.known_to)
+
+    def _update_known(self, mover: int, before_last: geo.Cell | None) -> None:
+        """After a move, the mover's position is known to its side and to every enemy side with a member
+        who saw it at its final cell or at its last step before it (docs/RULES-NOTES.md)."""
+        st = self.w.get(mover, Status)
+        me = self.w.get(mover, Identity)
+        grid = self.ctx.grid
+        known = {me.side}
+        here = self.w.cell(mover)
+        for eid, ident in self.w.units():
+            if ident.side in known or not self.active(eid):
+                continue
+            seer = self.w.cell(eid)
+            for cell in (here, before_last):
+                if cell is None:
+                    continue
+                s = geo.sight(grid, seer, cell)
+                if s.visible and not s.lean:
+                    known.add(ident.side)
+                    break
+        st.known_to = frozenset(known)
 
     # ------------------------------------------------------------------ declaration and initiative
     def declare(self, eid: int, action: Declare) -> None:
@@ -326,6 +347,7 @@ class FiSystems:
                     path=[list(c) for c in path], metres=round(metres, 2), running=running)
         pos = self.w.get(eid, Position)
         face = self.w.get(eid, Facing)
+        before_last: geo.Cell | None = None
         for a, b in itertools.pairwise(path):
             pos.x, pos.y = b
             face.dx, face.dy = b[0] - a[0], b[1] - a[1]
@@ -334,6 +356,8 @@ class FiSystems:
             if not self.active(eid):
                 self._event("move_stopped", self.name(eid), ("R-8.1",), at=list(b))
                 break
+            before_last = a
+        self._update_known(eid, before_last)
         self.refresh_cover()
 
     def _check_triggers(self, mover: int) -> None:
@@ -481,7 +505,9 @@ class FiSystems:
         if action.called:
             mods.append(called_penalty(action.called))
         exposed: frozenset[str] = frozenset()
-        concealed = False
+        concealed = sight.concealed
+        if concealed:
+            mods.append(Modifier(-4, f"{action.target} is fully concealed, position known (R-6.1)"))
         if sight.cover == "high":
             exposed = frozenset({"head", "chest", "right_arm"})
         st_t = w.get(tgt, Status)
