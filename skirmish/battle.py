@@ -13,16 +13,18 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from skirmish.content.scenario import Scenario
-from skirmish.ecs.components import Declared, Health, Identity
+from skirmish.ecs.components import Declared, Health, Identity, Turn
 from skirmish.ecs.systems.fi import Ctx, FiSystems, IllegalAction, spawn_unit
 from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
 from skirmish.log import EventLog
 from skirmish.nav import Navigator
-from skirmish.rules.actions import Action, Declare, EndTurn
+from skirmish.rules.actions import Action, Declare, EndTurn, Shoot
 from skirmish.rules.deck import Deck, builtin
 from skirmish.rules.events import Event
 from skirmish.rules.fi.initiative import PHASES
+from skirmish.rules.fi.odds import ShotOdds, shot_odds
+from skirmish.rules.fi.timing import Part
 from skirmish.rules.randomizer import Randomizer
 
 MAX_ACTIONS_PER_TURN = 8  # guard against a controller that never ends its turn
@@ -81,7 +83,7 @@ class Battle:
         self.randomizer = Randomizer(mode, self.rng, deck)
         self.deck = deck
         self.log = EventLog()
-        self._on_event = on_event
+        self.on_event = on_event
         self.world = World()
         self.sides = tuple(s.name for s in spec.sides)
         self.ctx = Ctx(
@@ -97,6 +99,7 @@ class Battle:
                 order += 1
         self.sys.refresh_cover()
         self.controllers: dict[str, Controller] = dict(controllers or {})
+        self.history: list[Action] = []  # accepted actions in order: with the seed, they replay the battle
         self.outcome: Outcome | None = None
         self._flow = self._round_flow()
         self.pending: Request | None = None
@@ -125,6 +128,49 @@ class Battle:
         if action.unit != self.pending.unit:
             raise IllegalAction(f"it is {self.pending.unit}'s decision, not {action.unit}'s")
         self._advance(action)
+        self.history.append(action)
+
+    def draws_made(self) -> int:
+        """How many cards or dice resolutions this battle has made so far (for undo checks)."""
+        return self.randomizer.draws
+
+    def preview_shot(self, action: Shoot) -> ShotOdds:
+        """Odds of a shot by the unit whose turn it is, without taking it; IllegalAction if not allowed."""
+        eid = self._pending_eid()
+        setup, target, tgt = self.sys.shot_setup(eid, action)
+        hp = self.world.get(tgt, Health)
+        cards = None
+        if self.deck is not None and self.randomizer.mode == "cards":
+            cards = list(self.deck.draw_pile) or list(self.deck.discard_pile)
+        return shot_odds(setup, target, cards=cards, wounds=hp.wounds, ct=hp.ct, seed=self.seed)
+
+    def move_refusal(self) -> str | None:
+        """Why the unit whose turn it is may not move now, or None if it may."""
+        try:
+            eid = self._pending_eid()
+            if self.world.get(eid, Turn).moved_this_turn:
+                return "one movement action per turn (docs/RULES-NOTES.md)"
+            self.sys.check_parts(eid, Part("move"))
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
+    def preview_move(self, to: tuple[int, int]) -> tuple[list[tuple[int, int]], float, bool]:
+        """Route, metres and whether it is a run, for the unit whose turn it is; IllegalAction if refused."""
+        eid = self._pending_eid()
+        self.sys.check_parts(eid, Part("move"))
+        path, metres, running = self.sys.plan_move(eid, to)
+        self.sys.check_parts(eid, Part("move", running=running))
+        return path, metres, running
+
+    def allowance(self, unit: str) -> tuple[float, float]:
+        """(walk, run) in metres for a unit this turn (R-5.6)."""
+        return self.sys.move_allowance(self.world.entity(unit))
+
+    def _pending_eid(self) -> int:
+        if self.pending is None or self.pending.kind != "act":
+            raise IllegalAction("no unit is taking its turn")
+        return self.world.entity(self.pending.unit)
 
     def step(self) -> bool:
         """Let the controller of the pending request decide once; False when the battle is over."""
@@ -164,8 +210,8 @@ class Battle:
     # ------------------------------------------------------------------ internals
     def _emit(self, event: Event) -> None:
         self.log.append(event)
-        if self._on_event is not None:
-            self._on_event(event)
+        if self.on_event is not None:
+            self.on_event(event)
 
     def _advance(self, action: Action | None) -> None:
         self._refusal = None

@@ -103,6 +103,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from skirmish.rules import geometry as geo
     from skirmish.rules.geometry import GridMap, Terrain
 
+    if args.board:
+        return bench_board(args.frames)
     scenario = _load(args.scenario)
     times = []
     for i in range(args.battles):
@@ -130,6 +132,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_board(frames: int) -> int:
+    """Frame time of the board with 50 miniatures on the 40x30 depot map, watching an AI battle."""
+    if not has_display():
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    from skirmish.ui.bench import board_frame_times
+
+    draw, whole = board_frame_times(frames)
+    for label, xs in (("draw", draw), ("whole frame (draw + AI + animation)", whole)):
+        xs = sorted(xs)
+        p95 = xs[int(0.95 * (len(xs) - 1))]
+        print(f"board {label}: median {statistics.median(xs):.2f} ms, p95 {p95:.2f} ms over {len(xs)} frames")
+    return 0
+
+
 def has_display() -> bool:
     """True if a window can be opened."""
     if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
@@ -139,14 +155,31 @@ def has_display() -> bool:
     return True
 
 
+def _controls(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
+    """Who plays each side: watch = all AI; play = the chosen side (default the first) human, or all (hot-seat)."""
+    sides = [s.name for s in scenario.spec.sides]
+    if args.command != "play":
+        return {s: "ai" for s in sides}
+    if args.hotseat:
+        return {s: "human" for s in sides}
+    side = args.side or sides[0]
+    if side not in sides:
+        raise ContentError(scenario.source, "sides", f"no side named {side!r} (sides: {', '.join(sides)})")
+    return {s: ("human" if s == side else "ai") for s in sides}
+
+
 def cmd_board(args: argparse.Namespace) -> int:
-    """The board (watch/play). Until it exists, or without a display, play the battle headless."""
+    """The board: watch (all AI), play (you against the AI, or hot-seat), or the start menu."""
+    scenario = None if args.command == "menu" else _load(args.scenario)
     if not has_display():
         print("skirmish: no display found; playing the battle headless instead.", file=sys.stderr)
-    else:
-        print("skirmish: the board is not built yet (issue 3); playing the battle headless.", file=sys.stderr)
-    run_args = argparse.Namespace(scenario=args.scenario, seed=args.seed, events=None, json=False, quiet=False)
-    return cmd_run(run_args)
+        run_args = argparse.Namespace(scenario=args.scenario, seed=args.seed, events=None, json=False, quiet=False)
+        return cmd_run(run_args)
+    from skirmish.ui.app import App
+
+    controls = _controls(args, scenario) if scenario is not None else None
+    app = App(scenario=scenario, seed=args.seed, controls=controls)
+    return app.run(max_frames=args.frames)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -176,13 +209,23 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("scenario", nargs="?")
     b.add_argument("--battles", type=int, default=20)
     b.add_argument("--repeat", type=int, default=50)
+    b.add_argument("--board", action="store_true", help="measure the board's frame time instead (50 miniatures)")
+    b.add_argument("--frames", type=int, default=600, help="frames for --board")
     b.set_defaults(func=cmd_bench)
 
-    for name in ("watch", "play"):
-        w = sub.add_parser(name, help=f"{name} a battle on the board")
-        w.add_argument("scenario", nargs="?")
-        w.add_argument("--seed", type=int, default=None)
-        w.set_defaults(func=cmd_board)
+    helps = {"watch": "watch an AI-vs-AI battle on the board (the default command)",
+             "play": "play a battle on the board against the AI (or --hotseat)",
+             "menu": "the board's start menu: pick a scenario, options, sides and seed"}
+    for name, text in helps.items():
+        w = sub.add_parser(name, help=text)
+        if name != "menu":
+            w.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")
+            w.add_argument("--seed", type=int, default=None)
+        if name == "play":
+            w.add_argument("--side", help="the side you play (default: the first)")
+            w.add_argument("--hotseat", action="store_true", help="people play every side")
+        w.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)  # smoke tests
+        w.set_defaults(func=cmd_board, scenario=None, seed=None)
     return p
 
 

@@ -27,6 +27,9 @@ class EventLog:
     def __len__(self) -> int:
         return len(self.events)
 
+    def __getitem__(self, i: int) -> Event:
+        return self.events[i]
+
     def jsonl(self) -> str:
         """All events as JSON lines (C-3), byte-stable for a seed (C-5)."""
         return "".join(e.to_line() + "\n" for e in self.events)
@@ -147,3 +150,46 @@ def describe(e: Event) -> str:
     if t == "end_turn":
         return f"{where} {who} ends turn"
     return f"{where} {t} {who} {json.dumps(d)}"
+
+
+def headline(e: Event) -> str:
+    """A short line for the board's log panel (the full explanation is `describe` and `details`)."""
+    d = e.data
+    who = e.actor or ""
+    t = e.type
+    if t == "attack":
+        res = "HIT" if d["hit"] else "miss"
+        dmg = f" {sum(h['wounds'] for h in d['hits'])}W {sum(h['ct'] for h in d['hits'])}CT" if d["hit"] else ""
+        burst = f" ×{d['burst']}" if d["burst"] else ""
+        return f"{who} → {d['target']}{burst}: {d['result']} vs TN {d['tn']} {res}{dmg}"
+    if t == "initiative":
+        got = f"phase {PHASE_NAMES[d['phase']]}" if d["phase"] else "hesitates"
+        return f"{who}: initiative {'CF' if d['cf'] else d['result']} → {got}"
+    line = describe(e)
+    return line.split("  [")[0]
+
+
+def details(e: Event) -> list[str]:
+    """The lines shown when a log line is opened: the draw, the TN, each modifier with its reason, the rules."""
+    d = e.data
+    out = [describe(e).split("  [")[0]]
+    draw = _draw(d)
+    if draw:
+        out.append(f"read: {draw}" + (f" -> {d['read']}" if "read" in d else ""))
+    if "tn" in d:
+        out.append(f"TN {d['tn']}")
+        for m in d.get("tn_modifiers", []):
+            out.append(f"   TN {m['value']:+d}  {m['reason']}")
+    for m in d.get("modifiers", []):
+        out.append(f"   {m['value']:+d}  {m['reason']}")
+    for h in d.get("hits", []):
+        bits = [h["location"], h["level"]]
+        if h.get("cover"):
+            bits.append(f"cover {h['cover']}")
+        for a in h.get("ablation", []):
+            bits.append(f"{a['armour']} PN {a['pn']}/AV {a['av']} {a['result']}")
+        bits.append(f"{h['damage']} dmg = {h['wounds']}W {h['ct']}CT")
+        out.append("   hit: " + ", ".join(bits))
+    if e.rules:
+        out.append("rules: " + ", ".join(e.rules))
+    return out

@@ -155,6 +155,17 @@ class Scenario:
         self.source = source
         self.stacked = stacked
 
+    def with_options(self, **changes: object) -> Scenario:
+        """The same scenario with some options changed (checked like the file's own options)."""
+        try:
+            opts = Options.model_validate({**self.spec.options.model_dump(), **changes})
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = "options." + ".".join(str(p) for p in err["loc"])
+            raise ContentError(self.source, where, _message(dict(err))) from None
+        spec = self.spec.model_copy(update={"options": opts})
+        return Scenario(spec, self.grid, self.armoury, self.source, self.stacked)
+
     @property
     def name(self) -> str:
         """The scenario's display name."""

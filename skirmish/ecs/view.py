@@ -44,6 +44,7 @@ class UnitView:
     cover: str
     firing: bool = False
     known_to: tuple[str, ...] = ()
+    facing: tuple[int, int] = (0, 1)
 
     def trait(self, name: str) -> tuple[str, int]:
         """(column, training) of a trait."""

@@ -12,6 +12,7 @@ from skirmish.ecs.components import (
     Armour,
     Cover,
     Declared,
+    Facing,
     Health,
     Identity,
     Loadout,
@@ -130,6 +131,7 @@ class World:
             declared=dec.speed, phase=dec.phase, hesitating=dec.hesitating, waiting=st.waiting,
             ready_target=rd.target, aim=rd.aim, moved_m=turn.moved_m, cover=cov.level,
             firing=st.firing, known_to=tuple(sorted(st.known_to)),
+            facing=(self.get(eid, Facing).dx, self.get(eid, Facing).dy),
         )
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],

@@ -224,9 +224,11 @@ class Randomizer:
         self.mode = mode
         self.rng = rng
         self.deck = deck
+        self.draws = 0  # resolutions started: a move followed by none can still be taken back
 
     def draw(self) -> CardDraw | DiceDraw:
         """Turn one card (or start one dice resolution)."""
+        self.draws += 1
         if self.mode == "cards":
             assert self.deck is not None
             return CardDraw(self.deck.draw(), self.deck)

@@ -266,7 +266,7 @@ class FiSystems:
         dec = self.w.get(eid, Declared)
         return Speed.NORMAL if dec.speed == "dodge" else Speed.parse(dec.speed)
 
-    def _check_parts(self, eid: int, extra: Part) -> list[Part]:
+    def check_parts(self, eid: int, extra: Part) -> list[Part]:
         parts = [*self.w.get(eid, Turn).parts, extra]
         try:
             check_turn(self._declared_speed(eid), parts)
@@ -333,7 +333,7 @@ class FiSystems:
     def move(self, eid: int, action: Move) -> None:
         """Walk or run along a route, step by step, letting waiting enemies react (R-5.6, R-5.7)."""
         path, metres, running = self.plan_move(eid, action.to)
-        parts = self._check_parts(eid, Part("move", running=running))
+        parts = self.check_parts(eid, Part("move", running=running))
         turn = self.w.get(eid, Turn)
         turn.parts = parts
         turn.moved_this_turn = True
@@ -466,7 +466,7 @@ class FiSystems:
         if dist > weapon.max_range_m + 1e-9:
             raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
         if not trigger:
-            self._check_parts(eid, Part("attack", int(weapon.speed), action.mode))
+            self.check_parts(eid, Part("attack", int(weapon.speed), action.mode))
 
         base, range_mod = range_tn(dist, weapon, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
         tn_mods = [range_mod]
@@ -537,7 +537,7 @@ class FiSystems:
         w = self.w
         weapon, ws = self.weapon(eid)  # type: ignore[misc]
         if not trigger:
-            w.get(eid, Turn).parts = self._check_parts(eid, Part("attack", int(weapon.speed), action.mode))
+            w.get(eid, Turn).parts = self.check_parts(eid, Part("attack", int(weapon.speed), action.mode))
         w.get(eid, Turn).acted = True
         draw = self.ctx.randomizer.draw()
         out = resolve_shot(draw, setup, target)
@@ -651,7 +651,7 @@ class FiSystems:
             raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
         if not self.sight(eid, self.w.entity(action.target)).visible:
             raise IllegalAction(f"R-6.2: {action.target} is not in line of sight")
-        self.w.get(eid, Turn).parts = self._check_parts(eid, Part("aim", int(weapon.speed)))
+        self.w.get(eid, Turn).parts = self.check_parts(eid, Part("aim", int(weapon.speed)))
         self.w.get(eid, Turn).acted = True
         rd = self.w.get(eid, Readiness)
         if rd.target != action.target:
@@ -670,7 +670,7 @@ class FiSystems:
             raise IllegalAction("R-6.12: the magazine is full")
         if not ws.jammed and ws.magazines <= 0:
             raise IllegalAction("R-6.12: no spare magazines")
-        self.w.get(eid, Turn).parts = self._check_parts(eid, Part("reload", int(Speed.NORMAL)))
+        self.w.get(eid, Turn).parts = self.check_parts(eid, Part("reload", int(Speed.NORMAL)))
         self.w.get(eid, Turn).acted = True
         rd = self.w.get(eid, Readiness)
         rd.target, rd.aim = None, 0
@@ -699,7 +699,7 @@ class FiSystems:
         if points < 0 or points + tp.shot_points > tp.generator:
             raise IllegalAction(f"R-6.13: {points} screen point(s) + {tp.shot_points} spent on shots exceeds the "
                                 f"generator's {tp.generator}")
-        self.w.get(eid, Turn).parts = self._check_parts(eid, Part("free"))
+        self.w.get(eid, Turn).parts = self.check_parts(eid, Part("free"))
         tp.screen_type, tp.screen_points, tp.screen_av = action.screen, points, points
         self._event("tacpack", self.name(eid), ("R-6.13",), screen=action.screen, points=points,
                     generator=tp.generator)

@@ -1,0 +1,181 @@
+"""The board's application: one window, a stack of screens, transitions applied in one place (STYLE 8),
+screenshots, remembered settings. `App.tick()` runs one frame, so tests can drive it with posted events."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+
+from skirmish.content.scenario import Scenario
+from skirmish.log import EventLog
+from skirmish.ui.art import draw_icon
+from skirmish.ui.battle_screen import BattleScreen, outcome_of
+from skirmish.ui.screens import MenuScreen, Pop, Push, Quit, Reset, ResultsScreen, Screen, Transition
+from skirmish.ui.session import Session
+from skirmish.ui.settings import Settings, config_dir, load_settings
+from skirmish.ui.widgets import ACCENT, Fonts
+
+FPS = 60
+
+
+class App:
+    """The window and its screens."""
+
+    def __init__(self, *, scenario: Scenario | None = None, seed: int | None = None,
+                 controls: dict[str, str] | None = None, settings: Settings | None = None,
+                 size: tuple[int, int] | None = None) -> None:
+        self.settings = settings or load_settings()
+        pygame.display.init()
+        pygame.font.init()
+        self.size = size or self.settings.window
+        pygame.display.set_caption("skirmish")
+        pygame.display.set_icon(draw_icon(64))
+        self.window = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        self.fonts = Fonts()
+        self.clock = pygame.time.Clock()
+        self.running = True
+        self.stack: list[Screen] = []
+        self.toast: tuple[str, float] | None = None
+        self.last_screenshot: Path | None = None
+        self.last_log: Path | None = None
+        self.frame_ms: list[float] = []
+        if scenario is not None:
+            first = self.start_battle(scenario, seed if seed is not None else scenario.spec.seed,
+                                      controls or {})
+            assert isinstance(first, Reset)
+            self.stack = [first.screen]
+        else:
+            self.stack = [self.make_menu()]
+
+    # ------------------------------------------------------------------ screens
+    def make_menu(self) -> Screen:
+        """A fresh start menu."""
+        return MenuScreen(self.fonts, self.settings, self.start_battle)
+
+    def start_battle(self, scenario: Scenario, seed: int, controls: dict[str, str]) -> Transition:
+        """The transition into a new battle."""
+        self._close_sessions()
+        session = Session(scenario, seed, controls)
+        return Reset(BattleScreen(self.fonts, self.settings, session, self._battle_over, self.make_menu,
+                                  self.window.get_size()))
+
+    def _battle_over(self, session: Session) -> Transition:
+        outcome = outcome_of(session)
+        self.last_log = self._save_log(session)
+        return Reset(ResultsScreen(self.fonts, outcome, session.scenario, dict(session.controls),
+                                   self.start_battle, self.make_menu, self.last_log))
+
+    def _save_log(self, session: Session) -> Path | None:
+        """Keep the battle's event log (JSON lines) to read later."""
+        folder = config_dir() / "logs"
+        name = f"{Path(session.scenario.source).stem}-seed{session.seed}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            EventLog(session.battle.log.events).write(folder / name)
+        except OSError:
+            return None
+        return folder / name
+
+    def _close_sessions(self) -> None:
+        for s in self.stack:
+            if isinstance(s, BattleScreen):
+                s.session.close()
+
+    @property
+    def screen(self) -> Screen:
+        """The screen on top."""
+        return self.stack[-1]
+
+    def apply(self, t: Transition | None) -> None:
+        """Carry out a screen's transition."""
+        if t is None:
+            return
+        if isinstance(t, Push):
+            self.stack.append(t.screen)
+        elif isinstance(t, Pop):
+            if len(self.stack) > 1:
+                self.stack.pop()
+        elif isinstance(t, Reset):
+            if not isinstance(t.screen, BattleScreen):
+                self._close_sessions()
+            self.stack = [t.screen]
+        elif isinstance(t, Quit):
+            self.running = False
+
+    # ------------------------------------------------------------------ frame
+    def tick(self, dt: float | None = None) -> bool:
+        """One frame: events, update, draw. `dt` fixes the frame time (tests); False once quit."""
+        if dt is None:
+            dt = self.clock.tick(FPS) / 1000.0
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.running = False
+            elif event.type == pygame.VIDEORESIZE:
+                self.size = (max(640, event.w), max(480, event.h))
+                self.window = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+                self.settings.window = self.size
+                if isinstance(self.screen, BattleScreen):
+                    self.screen.resize(self.size)
+            elif event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
+                self.screenshot()
+            else:
+                self.apply(self.screen.handle(event))
+            if not self.running:
+                break
+        if self.running:
+            self.apply(self.screen.update(min(dt, 0.1)))
+        if self.running:
+            t0 = time.perf_counter()
+            self.screen.draw(self.window)
+            self._draw_toast(dt)
+            self.frame_ms.append((time.perf_counter() - t0) * 1000)
+            if len(self.frame_ms) > 10000:
+                del self.frame_ms[:5000]
+            pygame.display.flip()
+        return self.running
+
+    def _draw_toast(self, dt: float) -> None:
+        if self.toast is None:
+            return
+        text, left = self.toast
+        img = self.fonts.text(self.fonts.normal, text, ACCENT)
+        r = img.get_rect(midtop=(self.window.get_width() // 2, 40))
+        pygame.draw.rect(self.window, (10, 10, 14), r.inflate(12, 8))
+        self.window.blit(img, r)
+        self.toast = (text, left - dt) if left - dt > 0 else None
+
+    def screenshot(self, path: Path | None = None) -> Path:
+        """Save the window as PNG (F12); default folder: settings.screenshots or the config folder."""
+        if path is None:
+            folder = Path(self.settings.screenshots) if self.settings.screenshots else config_dir() / "screenshots"
+            folder.mkdir(parents=True, exist_ok=True)
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            n = 0
+            while (folder / f"skirmish-{stamp}-{n}.png").exists():
+                n += 1
+            path = folder / f"skirmish-{stamp}-{n}.png"
+        pygame.image.save(self.window, str(path))
+        self.last_screenshot = path
+        self.toast = (f"screenshot saved: {path}", 3.0)
+        return path
+
+    def run(self, max_frames: int | None = None) -> int:
+        """The main loop; returns 0. Settings are saved on the way out."""
+        frames = 0
+        try:
+            while self.tick():
+                frames += 1
+                if max_frames is not None and frames >= max_frames:
+                    break
+        finally:
+            self.close()
+        return 0
+
+    def close(self) -> None:
+        """Save settings and close the window."""
+        self.settings.window = self.window.get_size() if pygame.display.get_init() else self.settings.window
+        self.settings.save()
+        self._close_sessions()
+        pygame.display.quit()

@@ -1,0 +1,225 @@
+"""The table: map, grid, miniatures, and the overlays of play (reach, route, line of sight). Drawing only
+reads a BattleView (STYLE 1)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+import pygame
+
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.ui.art import INK, SIDE_COLOURS, render_map
+from skirmish.ui.camera import Camera
+from skirmish.ui.widgets import Fonts
+
+COVER_COLOUR = {"none": (120, 230, 120), "low": (250, 220, 90), "high": (250, 150, 70)}
+
+
+@lru_cache(maxsize=1024)
+def short_name(name: str) -> str:
+    """Token label: initials and trailing number ('Raider-3' -> 'R3', 'Sgt Vance' -> 'SV')."""
+    digits = re.search(r"(\d+)$", name)
+    words = [w for w in re.split(r"[^A-Za-z]+", name) if w]
+    letters = "".join(w[0] for w in words)[: (1 if digits else 2)].upper() or "?"
+    return letters + (digits.group(1) if digits else "")
+
+
+def marks(u: UnitView) -> str:
+    """Status letters under a token: P prone, S stunned, A aiming, D dodging, H hesitating, W waiting."""
+    out = ""
+    if u.prone:
+        out += "P"
+    if u.stunned:
+        out += "S"
+    if u.aim:
+        out += "A"
+    if u.declared == "dodge":
+        out += "D"
+    if u.hesitating:
+        out += "H"
+    if u.waiting:
+        out += "W"
+    return out
+
+
+@dataclass
+class Overlays:
+    """What play mode asks the board to show this frame."""
+
+    walk: npt.NDArray[np.bool_] | None = None
+    run: npt.NDArray[np.bool_] | None = None
+    route: list[tuple[int, int]] = field(default_factory=list)
+    route_ok: bool = True
+    sight_from: tuple[int, int] | None = None
+    sight_to: tuple[int, int] | None = None
+    sight: geo.Sight | None = None
+    selected: str | None = None
+    acting: str | None = None
+    hover: tuple[int, int] | None = None
+    drag: tuple[str, tuple[int, int]] | None = None  # unit dragged, screen position
+
+
+class Board:
+    """Draws one map and the miniatures on it."""
+
+    def __init__(self, grid: geo.GridMap, fonts: Fonts, view_w: int, view_h: int) -> None:
+        self.grid = grid
+        self.fonts = fonts
+        self.cam = Camera(grid.width, grid.height, view_w, view_h)
+        self.cam.fit()
+        self.show_grid = True
+        self._map: pygame.Surface | None = None
+        self._map_px = 0
+        self._grid_surf: pygame.Surface | None = None
+        self._shade_key: tuple[int, int, int] | None = None
+        self._shade: pygame.Surface | None = None
+        self._label_font: pygame.font.Font | None = None
+        self._label_px = 0
+
+    # ------------------------------------------------------------------ cached layers
+    def _map_surface(self) -> pygame.Surface:
+        if self._map is None or self._map_px != self.cam.tile:
+            self._map_px = self.cam.tile
+            self._map = render_map(self.grid, self.cam.tile)
+            g = pygame.Surface(self._map.get_size(), pygame.SRCALPHA)
+            px = self.cam.tile
+            for x in range(self.grid.width + 1):
+                pygame.draw.line(g, (0, 0, 0, 55), (x * px, 0), (x * px, self.grid.height * px))
+            for y in range(self.grid.height + 1):
+                pygame.draw.line(g, (0, 0, 0, 55), (0, y * px), (self.grid.width * px, y * px))
+            self._grid_surf = g
+            self._shade_key = None
+        return self._map
+
+    def _reach_surface(self, walk: npt.NDArray[np.bool_], run: npt.NDArray[np.bool_]) -> pygame.Surface:
+        key = (self.cam.tile, hash(walk.tobytes()), hash(run.tobytes()))
+        if self._shade is None or self._shade_key != key:
+            px = self.cam.tile
+            s = pygame.Surface((self.grid.width * px, self.grid.height * px), pygame.SRCALPHA)
+            for (y, x) in zip(*np.nonzero(run & ~walk), strict=True):
+                s.fill((250, 210, 80, 60), (int(x) * px, int(y) * px, px, px))
+            for (y, x) in zip(*np.nonzero(walk), strict=True):
+                s.fill((110, 230, 120, 70), (int(x) * px, int(y) * px, px, px))
+            self._shade, self._shade_key = s, key
+        return self._shade
+
+    def _font(self) -> pygame.font.Font:
+        size = max(10, int(self.cam.tile * 0.42))
+        if self._label_font is None or self._label_px != size:
+            self._label_font = pygame.font.Font(None, size)
+            self._label_px = size
+        return self._label_font
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, surf: pygame.Surface, view: BattleView, ov: Overlays,
+             moving: dict[str, tuple[float, float]]) -> None:
+        """Draw the table into `surf` (the board's part of the window)."""
+        cam = self.cam
+        surf.fill((16, 18, 22))
+        src = self._map_surface()
+        surf.blit(src, (-round(cam.x), -round(cam.y)))
+        if self.show_grid and self._grid_surf is not None:
+            surf.blit(self._grid_surf, (-round(cam.x), -round(cam.y)))
+        if ov.walk is not None and ov.run is not None:
+            surf.blit(self._reach_surface(ov.walk, ov.run), (-round(cam.x), -round(cam.y)))
+        if ov.hover is not None:
+            x, y = cam.to_screen(ov.hover)
+            pygame.draw.rect(surf, (255, 255, 255), (x, y, cam.tile, cam.tile), 1)
+        if ov.route:
+            colour = (250, 250, 250) if ov.route_ok else (240, 90, 80)
+            pts = [cam.centre(c) for c in ov.route]
+            if len(pts) >= 2:
+                pygame.draw.lines(surf, colour, False, pts, max(2, cam.tile // 10))
+            for p in pts[1:]:
+                pygame.draw.circle(surf, colour, p, max(2, cam.tile // 8))
+        if ov.sight_from is not None and ov.sight_to is not None and ov.sight is not None:
+            self._draw_sight(surf, ov)
+        for u in sorted(view.units, key=lambda u: not u.out_of_action):  # fallen first, standing on top
+            at: tuple[float, float] = moving.get(u.name, u.cell)
+            if ov.drag is not None and ov.drag[0] == u.name:
+                continue
+            self._token(surf, u, cam.centre(at), ov)
+        if ov.drag is not None:
+            u = view.unit(ov.drag[0])
+            self._token(surf, u, ov.drag[1], ov, ghost=True)
+
+    def _draw_sight(self, surf: pygame.Surface, ov: Overlays) -> None:
+        assert ov.sight_from is not None and ov.sight_to is not None and ov.sight is not None
+        cam = self.cam
+        a, b = cam.centre(ov.sight_from), cam.centre(ov.sight_to)
+        s = ov.sight
+        if not s.visible:
+            colour: tuple[int, int, int] = (230, 70, 60)
+            label = "no line of sight"
+        else:
+            colour = COVER_COLOUR.get(s.cover, (200, 200, 200))
+            label = "clear" if s.cover == "none" else f"{s.cover} cover AV {s.cover_av}"
+            if s.concealed:
+                label = f"concealed (−4), AV {s.cover_av}"
+            elif s.lean:
+                label += " (round a corner)"
+        pygame.draw.line(surf, colour, a, b, 2)
+        img = self.fonts.text(self.fonts.small, f"{geo.distance_m(ov.sight_from, ov.sight_to, self.grid.cell_m):.0f} m, "
+                                                f"{label}", colour)
+        r = img.get_rect(midbottom=(b[0], b[1] - cam.tile // 2 - 2))
+        pygame.draw.rect(surf, (10, 10, 14), r.inflate(6, 4))
+        surf.blit(img, r)
+
+    def _token(self, surf: pygame.Surface, u: UnitView, centre: tuple[int, int], ov: Overlays,
+               ghost: bool = False) -> None:
+        cam = self.cam
+        r = max(4, int(cam.tile * 0.4))
+        base = SIDE_COLOURS[u.side_index % len(SIDE_COLOURS)]
+        colour = (110, 110, 110) if u.out_of_action else base
+        x, y = centre
+        if u.name == ov.acting:
+            pygame.draw.circle(surf, (255, 255, 255), centre, r + max(3, r // 3), 2)
+        if u.name == ov.selected:
+            pygame.draw.circle(surf, (255, 220, 90), centre, r + max(2, r // 5), 2)
+        if ghost:
+            tmp = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
+            pygame.draw.circle(tmp, (*colour, 150), (r + 1, r + 1), r)
+            surf.blit(tmp, (x - r - 1, y - r - 1))
+        else:
+            pygame.draw.circle(surf, colour, centre, r)
+            pygame.draw.circle(surf, INK, centre, r, max(1, r // 8))
+        if not u.out_of_action:
+            fx, fy = u.facing
+            n = max(1.0, (fx * fx + fy * fy) ** 0.5)
+            tip = (x + int(fx / n * (r + r // 2)), y + int(fy / n * (r + r // 2)))
+            pygame.draw.line(surf, INK, centre, tip, max(2, r // 5))
+        else:
+            d = int(r * 0.6)
+            pygame.draw.line(surf, INK, (x - d, y - d), (x + d, y + d), max(2, r // 4))
+            pygame.draw.line(surf, INK, (x - d, y + d), (x + d, y - d), max(2, r // 4))
+        if cam.tile >= 16:
+            img = self.fonts.text(self._font(), short_name(u.name), (255, 255, 255))
+            surf.blit(img, img.get_rect(center=centre))
+            # wound pips above, CT bar below
+            pip = max(2, cam.tile // 12)
+            for i in range(u.wounds):
+                surf.fill((230, 40, 40), (x - r + i * (pip + 1), y - r - pip - 2, pip, pip))
+            if u.ct_max:
+                w = 2 * r
+                surf.fill((40, 40, 40), (x - r, y + r + 2, w, max(2, pip - 1)))
+                surf.fill((90, 170, 240), (x - r, y + r + 2, int(w * u.ct / u.ct_max), max(2, pip - 1)))
+            m = marks(u)
+            if m:
+                img = self.fonts.text(self.fonts.small, m, (255, 240, 160))
+                rect = img.get_rect(midleft=(x + r + 2, y))
+                pygame.draw.rect(surf, (10, 10, 14), rect.inflate(4, 2))
+                surf.blit(img, rect)
+
+    def unit_at(self, view: BattleView, pos: tuple[int, int]) -> UnitView | None:
+        """The miniature under a screen position (standing ones first)."""
+        cell = self.cam.cell_at(pos)
+        if cell is None:
+            return None
+        here = [u for u in view.units if u.cell == cell]
+        here.sort(key=lambda u: u.out_of_action)
+        return here[0] if here else None

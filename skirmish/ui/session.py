@@ -1,0 +1,137 @@
+"""A battle as the board runs it: AI sides step on demand, human sides answer through `submit`, and a
+move not yet followed by any draw can be taken back (the battle is replayed from its seed without it).
+
+No pygame here, so the rules side of the board is testable on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from skirmish.ai.controllers import make_controller
+from skirmish.battle import Battle, Controller, Request
+from skirmish.content.scenario import Scenario
+from skirmish.ecs.systems.fi import IllegalAction
+from skirmish.ecs.view import BattleView
+from skirmish.rules.actions import Action, Move
+from skirmish.rules.events import Event
+
+CONTROLS = ("ai", "human")
+
+
+@dataclass
+class _UndoMark:
+    history: int  # len(history) before the move
+    draws: int  # draws made before the move
+    unit: str
+
+
+class Session:
+    """One battle on the board."""
+
+    def __init__(self, scenario: Scenario, seed: int | None = None, controls: dict[str, str] | None = None,
+                 on_event: Callable[[Event], None] | None = None) -> None:
+        self.scenario = scenario
+        spec = scenario.spec
+        self.controls = {s.name: (controls or {}).get(s.name, "ai") for s in spec.sides}
+        self.controllers: dict[str, Controller] = {
+            s.name: make_controller(s.controller, s.orders, s.ai)
+            for s in spec.sides if self.controls[s.name] == "ai"
+        }
+        self._on_event = on_event
+        self.battle = Battle(scenario, seed, controllers=self.controllers, on_event=self._event)
+        self.seed = self.battle.seed
+        self.generation = 0  # bumped when the battle is rebuilt (undo): the board drops its caches
+        self._undo: _UndoMark | None = None
+        self._view: BattleView | None = None
+
+    # ------------------------------------------------------------------ reading
+    def listen(self, fn: Callable[[Event], None] | None) -> None:
+        """Send every later battle event to `fn` (the board's animations and panels)."""
+        self._on_event = fn
+
+    def _event(self, e: Event) -> None:
+        self._view = None
+        if self._on_event is not None:
+            self._on_event(e)
+
+    def view(self) -> BattleView:
+        """The current snapshot (cached until something happens)."""
+        if self._view is None:
+            self._view = self.battle.view()
+        return self._view
+
+    @property
+    def pending(self) -> Request | None:
+        """What the battle waits for."""
+        return self.battle.pending
+
+    def human_request(self) -> Request | None:
+        """The pending request if a person must answer it."""
+        req = self.battle.pending
+        return req if req is not None and self.controls.get(req.side) == "human" else None
+
+    def ai_turn(self) -> bool:
+        """True if the pending decision belongs to an AI side."""
+        req = self.battle.pending
+        return req is not None and self.controls.get(req.side) == "ai"
+
+    def is_over(self) -> bool:
+        """True once the battle has an outcome."""
+        return self.battle.is_over()
+
+    # ------------------------------------------------------------------ acting
+    def ai_step(self) -> bool:
+        """Let the AI answer the pending request once; False if it is not an AI's turn."""
+        if not self.ai_turn():
+            return False
+        self._undo = None
+        self._view = None
+        self.battle.step()
+        return True
+
+    def submit(self, action: Action) -> None:
+        """A person's action; raises IllegalAction with the rule's reason if refused."""
+        req = self.human_request()
+        if req is None:
+            raise IllegalAction("it is not a human side's decision")
+        mark = _UndoMark(len(self.battle.history), self.battle.draws_made(), action.unit)
+        self._view = None
+        self.battle.submit(action)
+        self._undo = mark if isinstance(action, Move) else None
+
+    def can_undo(self) -> bool:
+        """A move can be taken back while nothing has been drawn since and the unit is still acting."""
+        m = self._undo
+        if m is None:
+            return False
+        req = self.battle.pending
+        return (len(self.battle.history) == m.history + 1 and self.battle.draws_made() == m.draws
+                and req is not None and req.kind == "act" and req.unit == m.unit)
+
+    def undo(self) -> bool:
+        """Take back the last move (replaying the battle from its seed without it)."""
+        if not self.can_undo():
+            return False
+        assert self._undo is not None
+        keep = self.battle.history[: self._undo.history]
+        self.battle.close()
+        battle = Battle(self.scenario, self.seed, controllers=self.controllers)
+        for action in keep:
+            battle.submit(action)
+        battle.on_event = self._event  # later events reach the board again
+        self.battle = battle
+        self._undo = None
+        self._view = None
+        self.generation += 1
+        return True
+
+    def close(self) -> None:
+        """Free the battle's world."""
+        self.battle.close()
+
+
+def human_sides(controls: dict[str, str]) -> list[str]:
+    """Sides a person plays."""
+    return [s for s, c in controls.items() if c == "human"]
