@@ -180,15 +180,18 @@ class Battle:
         ctrl = self.controllers.get(req.side)
         if ctrl is None:
             raise RuntimeError(f"no controller for side {req.side!r}")
-        action = ctrl.decide(self.view(), req)
+        self.answer(req, ctrl.decide(self.view(), req))
+        return self.pending is not None
+
+    def answer(self, req: Request, action: Action) -> None:
+        """Submit a controller's answer to `req`; if the rules refuse it, the refusal is logged and the
+        controller loses the decision (declare NORMAL, or end the turn), not the battle."""
         try:
             self.submit(action)
         except IllegalAction:
-            # The refusal is logged; a controller that breaks a rule loses the decision, not the battle.
             if self.pending is not None and self.pending.unit == req.unit and self.pending.kind == req.kind:
                 fallback: Action = Declare(req.unit, "normal") if req.kind == "declare" else EndTurn(req.unit)
                 self.submit(fallback)
-        return self.pending is not None
 
     def run(self) -> Outcome:
         """Play until the end."""

@@ -10,7 +10,7 @@ import heapq
 import itertools
 import math
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -274,6 +274,12 @@ def _cover_on_line(grid: GridMap, p: tuple[float, float], target: Cell) -> tuple
 
 
 def sight(grid: GridMap, frm: Cell, to: Cell) -> Sight:
+    """Line of sight and cover from one cell to another (R-6.6); memoised, as the map never changes."""
+    return _sight(grid, (int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
+
+
+@lru_cache(maxsize=1 << 16)
+def _sight(grid: GridMap, frm: Cell, to: Cell) -> Sight:
     """Line of sight and cover from one cell to another (R-6.6).
 
     Sight runs centre to centre; failing that, either side may lean out of a corner or doorway. A target

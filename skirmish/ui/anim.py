@@ -210,8 +210,8 @@ class Animator:
         """Draw what is playing."""
         for a in self.current:
             a.draw(surf, cam, font)
-        for a in self.overlay:
-            a.draw(surf, cam, big)
+        if self.overlay:  # the newest banner only: a phase banner replaces the round's
+            self.overlay[-1].draw(surf, cam, big)
 
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}

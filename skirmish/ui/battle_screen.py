@@ -18,7 +18,7 @@ from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, Shoot, Wait
 from skirmish.rules.events import Event
 from skirmish.rules.fi.odds import ShotOdds
-from skirmish.ui.anim import Animator, anims_for, banner_for
+from skirmish.ui.anim import BANNER_S, Animator, Banner, anims_for, banner_for
 from skirmish.ui.board import Board, Overlays
 from skirmish.ui.panels import ROMAN, LogPanel, draw_tracker, draw_unit_card
 from skirmish.ui.screens import MenuFactory, Reset, Transition
@@ -31,6 +31,7 @@ TOP_H = 30
 BOTTOM_H = 44
 ACTION_PAUSE_S = 0.35  # pause after each AI action at 1x, so a watcher can follow
 END_PAUSE_S = 1.2
+AI_WAIT_S = 0.008  # per frame, the board waits this long for a thinking AI (the worker runs meanwhile)
 PAN_STEP = 48
 CALLED = (None, "head", "chest", "vitals", "belly", "right_arm", "left_leg")
 
@@ -107,6 +108,7 @@ class BattleScreen:
         self.buttons = ButtonRow()
         self._last_prompt: tuple[str, str] | None = None
         self.frames = 0
+        self._phase_shown: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ helpers
     def _humans(self) -> list[str]:
@@ -148,6 +150,9 @@ class BattleScreen:
             if self.acting:
                 self.done.add(self.acting)
             self.acting = e.actor
+            if e.phase and (e.round, e.phase) != self._phase_shown:
+                self._phase_shown = (e.round, e.phase)
+                self.anim.overlay.append(Banner(BANNER_S * 0.8, text=f"Round {e.round} - phase {ROMAN[e.phase]}"))
         for group in anims_for(e, self._cells):
             self.anim.add(*group)
         if e.type == "move" and e.actor:
@@ -440,9 +445,9 @@ class BattleScreen:
             return None
         self._ai_declarations()
         if s.ai_turn():
+            s.ai_think()  # the AI decides on a worker thread while the board keeps drawing
             self.delay -= dt * speed
-            if self.delay <= 0:
-                s.ai_step()
+            if self.delay <= 0 and s.ai_poll(wait=AI_WAIT_S):
                 self.delay = ACTION_PAUSE_S
         self._follow_prompt()
         return None

@@ -7,6 +7,8 @@ No pygame here, so the rules side of the board is testable on its own.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 
 from skirmish.ai.controllers import make_controller
@@ -45,6 +47,8 @@ class Session:
         self.generation = 0  # bumped when the battle is rebuilt (undo): the board drops its caches
         self._undo: _UndoMark | None = None
         self._view: BattleView | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._thinking: tuple[Request, Future[Action]] | None = None
 
     # ------------------------------------------------------------------ reading
     def listen(self, fn: Callable[[Event], None] | None) -> None:
@@ -83,12 +87,51 @@ class Session:
 
     # ------------------------------------------------------------------ acting
     def ai_step(self) -> bool:
-        """Let the AI answer the pending request once; False if it is not an AI's turn."""
+        """Let the AI answer the pending request once, now; False if it is not an AI's turn."""
         if not self.ai_turn():
             return False
+        if self._thinking is not None:  # a decision is already being made: wait for it
+            self._thinking[1].result()
+            return self.ai_poll()
         self._undo = None
         self._view = None
         self.battle.step()
+        return True
+
+    def ai_think(self) -> None:
+        """Start the AI's decision on a worker thread (it reads only a frozen view), so the board keeps
+        drawing while it thinks; `ai_poll` applies it once ready."""
+        if self._thinking is not None or not self.ai_turn():
+            return
+        req = self.battle.pending
+        assert req is not None
+        ctrl = self.controllers[req.side]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skirmish-ai")
+        self._thinking = (req, self._pool.submit(ctrl.decide, self.view(), req))
+
+    @property
+    def thinking(self) -> bool:
+        """True while an AI decision is being made."""
+        return self._thinking is not None
+
+    def ai_poll(self, wait: float = 0.0) -> bool:
+        """Apply a finished AI decision, waiting up to `wait` seconds for it (the wait lets the worker run);
+        True if one was applied."""
+        if self._thinking is None:
+            return False
+        if not self._thinking[1].done():
+            futures_wait([self._thinking[1]], timeout=wait)
+            if not self._thinking[1].done():
+                return False
+        req, fut = self._thinking
+        self._thinking = None
+        action = fut.result()  # an AI bug surfaces here, on the board's thread
+        if self.battle.pending != req:
+            return False
+        self._undo = None
+        self._view = None
+        self.battle.answer(req, action)
         return True
 
     def submit(self, action: Action) -> None:
@@ -128,7 +171,11 @@ class Session:
         return True
 
     def close(self) -> None:
-        """Free the battle's world."""
+        """Stop the AI worker and free the battle's world."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        self._thinking = None
         self.battle.close()
 
 
