@@ -27,16 +27,17 @@ maps = st.integers(4, 9).flatmap(
 )
 
 
-def _cells(grid: geo.GridMap) -> list[geo.Cell]:
-    return [(x, y) for y in range(grid.height) for x in range(grid.width)]
+def _map(rows: list[str]) -> tuple[geo.GridMap, list[geo.Cell]]:
+    """The map and the cells a combatant may stand on."""
+    grid = from_ascii(rows, "prop", "map")
+    return grid, [(x, y) for y in range(grid.height) for x in range(grid.width) if grid.passable((x, y))]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=maps, data=st.data())
 def test_route_cost_equals_reach_field(rows: list[str], data: st.DataObject) -> None:
     """The pathfinding route to any cell costs exactly what the reach field says, and takes legal steps."""
-    grid = from_ascii(rows, "prop", "map")
-    free = [c for c in _cells(grid) if grid.passable(c)]
+    grid, free = _map(rows)
     if len(free) < 2:
         return
     start = data.draw(st.sampled_from(free))
@@ -56,8 +57,7 @@ def test_route_cost_equals_reach_field(rows: list[str], data: st.DataObject) -> 
 @given(rows=maps, data=st.data())
 def test_sight_is_symmetric(rows: list[str], data: st.DataObject) -> None:
     """If A can see B (leaning or not), B can see A."""
-    grid = from_ascii(rows, "prop", "map")
-    free = [c for c in _cells(grid) if grid.passable(c)]
+    grid, free = _map(rows)
     if len(free) < 2:
         return
     a = data.draw(st.sampled_from(free))
@@ -69,8 +69,7 @@ def test_sight_is_symmetric(rows: list[str], data: st.DataObject) -> None:
 @given(rows=maps, data=st.data())
 def test_concealment_never_grants_sight(rows: list[str], data: st.DataObject) -> None:
     """unit_sight only ever removes what plain sight shows, and concealment implies high cover."""
-    grid = from_ascii(rows, "prop", "map")
-    free = [c for c in _cells(grid) if grid.passable(c)]
+    grid, free = _map(rows)
     if len(free) < 2:
         return
     a, b = data.draw(st.sampled_from(free)), data.draw(st.sampled_from(free))

@@ -14,7 +14,7 @@ import pygame
 from skirmish.content.errors import ContentError
 from skirmish.content.scenario import DEFAULT_SCENARIO, Scenario, builtin_scenarios, load_scenario
 from skirmish.ui.settings import Settings
-from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Button, Fonts, wrap
+from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Button, ButtonRow, Fonts, wrap
 
 if TYPE_CHECKING:
     from skirmish.battle import Outcome
@@ -54,6 +54,11 @@ class Quit:
 
 Transition = Push | Pop | Reset | Quit
 
+
+def _as_transition(result: object) -> Transition | None:
+    """A button's action may return a transition; anything else means stay."""
+    return result if isinstance(result, Push | Pop | Reset | Quit) else None
+
 OPTION_CHOICES: dict[str, tuple[object, ...]] = {
     "randomizer": ("cards", "dice"),
     "deck": ("A", "B"),
@@ -79,7 +84,7 @@ class MenuScreen:
         self.options: dict[str, object] = {}
         self.controls: dict[str, str] = {}
         self.seed_text = str(settings.seed) if settings.seed is not None else ""
-        self.buttons: list[Button] = []
+        self.buttons = ButtonRow()
         self._load()
 
     def _load(self) -> None:
@@ -145,11 +150,7 @@ class MenuScreen:
             elif event.unicode and event.unicode.isdigit() and len(self.seed_text) < 9:
                 self.seed_text += event.unicode
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            for b in self.buttons:
-                if b.enabled and b.rect.collidepoint(event.pos):
-                    result = b.on()
-                    if isinstance(result, Push | Pop | Reset | Quit):
-                        return result
+            return _as_transition(self.buttons.press(event.pos)[1])
         return None
 
     def update(self, dt: float) -> Transition | None:
@@ -164,7 +165,7 @@ class MenuScreen:
         surf.blit(f.text(f.huge, "skirmish", ACCENT), (40, 24))
         surf.blit(f.text(f.normal, "Future Imperfect squad battles · pick a scenario, set who plays, press Enter",
                          DIM), (44, 78))
-        self.buttons = []
+        self.buttons.buttons = []
         y = 120
         left = pygame.Rect(40, y, 340, surf.get_height() - y - 40)
         pygame.draw.rect(surf, PANEL_BG, left)
@@ -172,7 +173,7 @@ class MenuScreen:
         surf.blit(f.text(f.normal, "Scenario  (↑/↓)", ACCENT), (left.x + 10, left.y + 8))
         for i, p in enumerate(self.paths):
             r = pygame.Rect(left.x + 8, left.y + 36 + i * 34, left.w - 16, 30)
-            self.buttons.append(Button(p.stem.replace("_", " "), partial(self._select, i), rect=r,
+            self.buttons.buttons.append(Button(p.stem.replace("_", " "), partial(self._select, i), rect=r,
                                        active=i == self.index))
         right = pygame.Rect(400, y, max(300, w - 440), surf.get_height() - y - 40)
         pygame.draw.rect(surf, PANEL_BG, right)
@@ -200,7 +201,7 @@ class MenuScreen:
                 val = self.options.get(key)
                 label = f"{key.replace('_', ' ')}: {('yes' if val else 'no') if isinstance(val, bool) else val}"
                 r = pygame.Rect(x0, yy, 300, 28)
-                self.buttons.append(Button(label, partial(self._cycle_option, key), rect=r))
+                self.buttons.buttons.append(Button(label, partial(self._cycle_option, key), rect=r))
                 yy += 32
             yy += 8
             surf.blit(f.text(f.normal, "Sides (click: AI or human)", ACCENT), (x0, yy))
@@ -208,18 +209,16 @@ class MenuScreen:
             for s in spec.sides:
                 r = pygame.Rect(x0, yy, 300, 28)
                 who = self.controls.get(s.name, "ai")
-                self.buttons.append(Button(f"{s.name} ({len(s.units)}): {who.upper()}",
+                self.buttons.buttons.append(Button(f"{s.name} ({len(s.units)}): {who.upper()}",
                                            partial(self._cycle_control, s.name), rect=r, active=who == "human"))
                 yy += 32
             yy += 8
             surf.blit(f.text(f.normal, f"Seed: {self.seed_text or '—'}_   (type digits, R = new)", TEXT), (x0, yy))
             yy += 36
-            self.buttons.append(Button("Start  (Enter)", self._go, rect=pygame.Rect(x0, yy, 180, 36)))
-            self.buttons.append(Button("New seed (R)", self._new_seed, rect=pygame.Rect(x0 + 190, yy, 150, 36)))
-            self.buttons.append(Button("Quit (Esc)", Quit, rect=pygame.Rect(x0 + 350, yy, 120, 36)))
-        mouse = pygame.mouse.get_pos()
-        for b in self.buttons:
-            b.draw(surf, f, b.rect.collidepoint(mouse))
+            self.buttons.buttons.append(Button("Start  (Enter)", self._go, rect=pygame.Rect(x0, yy, 180, 36)))
+            self.buttons.buttons.append(Button("New seed (R)", self._new_seed, rect=pygame.Rect(x0 + 190, yy, 150, 36)))
+            self.buttons.buttons.append(Button("Quit (Esc)", Quit, rect=pygame.Rect(x0 + 350, yy, 120, 36)))
+        self.buttons.draw(surf, f)
 
     def _select(self, i: int) -> None:
         if i != self.index:
@@ -246,7 +245,7 @@ class ResultsScreen:
         self.start = start
         self.menu = menu
         self.log_path = log_path
-        self.buttons: list[Button] = []
+        self.buttons = ButtonRow()
 
     def _same(self) -> Transition:
         return self.start(self.scenario, self.outcome.seed, self.controls)
@@ -266,11 +265,7 @@ class ResultsScreen:
             if event.key in (pygame.K_ESCAPE, pygame.K_q):
                 return Quit()
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            for b in self.buttons:
-                if b.rect.collidepoint(event.pos):
-                    result = b.on()
-                    if isinstance(result, Push | Pop | Reset | Quit):
-                        return result
+            return _as_transition(self.buttons.press(event.pos)[1])
         return None
 
     def update(self, dt: float) -> Transition | None:
@@ -298,14 +293,12 @@ class ResultsScreen:
         y += 20
         specs = [("Same seed (S)", self._same), ("New seed (N)", self._new),
                  ("Menu (M)", lambda: Reset(self.menu())), ("Quit (Esc)", Quit)]
-        self.buttons = []
+        self.buttons.buttons = []
         x = cx - 330
         for label, fn in specs:
-            self.buttons.append(Button(label, fn, rect=pygame.Rect(x, y, 150, 40)))
+            self.buttons.buttons.append(Button(label, fn, rect=pygame.Rect(x, y, 150, 40)))
             x += 165
-        mouse = pygame.mouse.get_pos()
-        for b in self.buttons:
-            b.draw(surf, f, b.rect.collidepoint(mouse))
+        self.buttons.draw(surf, f)
 
 
 class MenuFactory(Protocol):

@@ -106,13 +106,16 @@ class ButtonRow:
             x += w + gap
         return x
 
-    def click(self, pos: tuple[int, int]) -> bool:
-        """Press the button under pos, if any."""
+    def press(self, pos: tuple[int, int]) -> tuple[bool, object]:
+        """Press the button under pos: (whether one was hit, what its action returned)."""
         for b in self.buttons:
             if b.enabled and b.rect.collidepoint(pos):
-                b.on()
-                return True
-        return False
+                return True, b.on()
+        return False, None
+
+    def click(self, pos: tuple[int, int]) -> bool:
+        """Press the button under pos, if any."""
+        return self.press(pos)[0]
 
     def key(self, key: int) -> bool:
         """Press the button bound to a key, if any."""

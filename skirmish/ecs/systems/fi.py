@@ -173,8 +173,7 @@ class FiSystems:
             for cell in (here, before_last):
                 if cell is None:
                     continue
-                s = geo.sight(grid, seer, cell)
-                if s.visible and not s.lean:
+                if geo.unit_sight(grid, seer, cell, firing=False, known=False).visible:  # seen openly
                     known.add(ident.side)
                     break
         st.known_to = frozenset(known)
