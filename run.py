@@ -1,2 +1,3 @@
 from skirmish.cli import main
+
 main()

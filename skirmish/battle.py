@@ -19,11 +19,12 @@ from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
 from skirmish.log import EventLog
 from skirmish.nav import Navigator
-from skirmish.rules.actions import Action, Declare, EndTurn, Shoot
-from skirmish.rules.deck import Deck, builtin
+from skirmish.rules.actions import Action, Declare, EndTurn, Shoot, Throw
+from skirmish.rules.deck import Card, Deck, builtin
 from skirmish.rules.events import Event
 from skirmish.rules.fi.initiative import PHASES
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
+from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
 from skirmish.rules.randomizer import Randomizer
 
@@ -139,10 +140,22 @@ class Battle:
         eid = self._pending_eid()
         setup, target, tgt = self.sys.shot_setup(eid, action)
         hp = self.world.get(tgt, Health)
-        cards = None
+        return shot_odds(setup, target, cards=self._pile(), wounds=hp.wounds, ct=hp.ct, seed=self.seed)
+
+    def _pile(self) -> list[Card] | None:
+        """The cards the next draw may turn (None in dice mode)."""
         if self.deck is not None and self.randomizer.mode == "cards":
-            cards = list(self.deck.draw_pile) or list(self.deck.discard_pile)
-        return shot_odds(setup, target, cards=cards, wounds=hp.wounds, ct=hp.ct, seed=self.seed)
+            return list(self.deck.draw_pile) or list(self.deck.discard_pile)
+        return None
+
+    def preview_throw(self, action: Throw) -> ThrowOdds:
+        """Odds of a throw by the unit whose turn it is: where it lands and whom the burst reaches."""
+        eid = self._pending_eid()
+        setup = self.sys.throw_setup(eid, action)
+        people = [Bystander(i.name, self.world.cell(e), self.sys.armoured(e)) for e, i in self.world.units()
+                  if not self.world.get(e, Health).dead]
+        return throw_odds(setup, self.ctx.grid, self.world.cell(eid), (int(action.at[0]), int(action.at[1])),
+                          people, cards=self._pile(), seed=self.seed)
 
     def move_refusal(self) -> str | None:
         """Why the unit whose turn it is may not move now, or None if it may."""

@@ -64,7 +64,10 @@ def _draw(d: dict[str, Any]) -> str:
         extra = f" +chain {chain}" if chain else ""
         return f"card {d['card']}{extra}"
     if "dice" in d:
-        return "dice " + " ".join(str(r.get("dice", r.get("effect"))) for r in d["dice"])
+        rolls = d["dice"]
+        if rolls and not isinstance(rolls[0], dict):  # one check's own dice (e.g. initiative)
+            return f"dice {rolls} (d{d.get('sides', '?')})"
+        return "dice " + " ".join(str(r.get("dice", r.get("effect"))) for r in rolls)
     return ""
 
 
@@ -122,6 +125,31 @@ def describe(e: Event) -> str:
         if d["breakdown"]:
             line += "; BREAKDOWN"
         return line + rules
+    if t == "throw":
+        read = "CF" if d["cf"] else f"{d['read']}{' halved' if d['halved'] else ''}"
+        mods = f" {_mods(d['modifiers'])}" if d["modifiers"] else ""
+        line = (f"{where} {who} throws a {d['item'].replace('_', ' ')} at {d['at'][0]},{d['at'][1]} "
+                f"({d['distance_m']:.1f} m): TN {d['tn']} ({_mods(d['tn_modifiers'])}); {d['column']}-{d['row']} "
+                f"on {_draw(d)} reads {read}{mods} = {d['result']} -> ")
+        sc = d["scatter"]
+        if sc is None:
+            line += "on target"
+        else:
+            base = "from the thrower (CF)" if sc["from"] == "thrower" else f"missed by {sc['margin']}"
+            capped = f", capped from {sc['wanted_m']:g} m" if sc["wanted_m"] > sc["metres"] + 1e-9 else ""
+            wall = ", stopped by a wall" if sc["stopped"] else ""
+            line += (f"scatters {base}: {sc['clock']} o'clock, x{sc['multiplier']} = {sc['metres']:g} m{capped}{wall}"
+                     f"; lands at {d['landed'][0]},{d['landed'][1]}")
+        caught = ", ".join(d["caught"]) or "no one"
+        return line + f"; the burst ({d['radius_m']:g} m) reaches {caught}{rules}"
+    if t == "blast":
+        bits = [f"{d['distance_m']:.1f} m, {'full' if d['zone'] == 'full' else 'outer ring'} {d['column']} column"]
+        if d["cover"] != "none":
+            bits.append(f"cover {d['cover']}")
+        for a in d.get("ablation", []):
+            bits.append(f"{a['armour']} PN {a['pn']} vs AV {a['av']}: {a['result']}")
+        bits.append(f"{d['damage']} dmg = {d['wounds']}W {d['ct']}CT" if d["damage"] else "no damage")
+        return f"{where} blast hits {d['target']} ({d['location']}) on {_draw(d)}: {'; '.join(bits)}{rules}"
     if t == "concussion":
         return (f"{where} {who} concussion save {d['column']}-{d['row']} on {_draw(d)}: {d['result']} vs "
                 f"{d['tn']} -> {'holds' if d['success'] else 'STUNNED'}{rules}")
@@ -162,6 +190,11 @@ def headline(e: Event) -> str:
         dmg = f" {sum(h['wounds'] for h in d['hits'])}W {sum(h['ct'] for h in d['hits'])}CT" if d["hit"] else ""
         burst = f" ×{d['burst']}" if d["burst"] else ""
         return f"{who} → {d['target']}{burst}: {d['result']} vs TN {d['tn']} {res}{dmg}"
+    if t == "throw":
+        where_to = "on target" if d["hit"] else f"scatters to {d['landed'][0]},{d['landed'][1]}"
+        return f"{who} throws {d['item'].split('_')[0]}: {d['result']} vs TN {d['tn']} {where_to}"
+    if t == "blast":
+        return f"blast → {d['target']}: {d['wounds']}W {d['ct']}CT ({d['zone']})"
     if t == "initiative":
         got = f"phase {PHASE_NAMES[d['phase']]}" if d["phase"] else "hesitates"
         return f"{who}: initiative {'CF' if d['cf'] else d['result']} → {got}"
@@ -190,6 +223,10 @@ def details(e: Event) -> list[str]:
             bits.append(f"{a['armour']} PN {a['pn']}/AV {a['av']} {a['result']}")
         bits.append(f"{h['damage']} dmg = {h['wounds']}W {h['ct']}CT")
         out.append("   hit: " + ", ".join(bits))
+    sc = d.get("scatter") if e.type == "throw" else None
+    if sc:
+        out.append(f"   scatter: clock {sc['clock']}, thrown multiplier {sc['multiplier']} x margin {sc['margin']}"
+                   f" = {sc['wanted_m']:g} m, capped at the throw -> {sc['metres']:g} m from the {sc['from']}")
     if e.rules:
         out.append("rules: " + ", ".join(e.rules))
     return out

@@ -70,3 +70,17 @@ def test_soak_two_hundred_battles_keep_invariants() -> None:
                 assert tp.spent <= tp.generator
         battles += 1
     assert battles == 200
+
+
+def test_every_event_of_a_dice_battle_reads_as_text() -> None:
+    """Dice mode keeps its rolls in two shapes (one check's dice, or every roll of a draw); the log reads both."""
+    from skirmish.log import describe, details
+
+    sc = load_scenario(SCENARIOS[0]).with_options(randomizer="dice")
+    ctrl = {s.name: make_controller(s.controller, s.orders) for s in sc.spec.sides}
+    with Battle(sc, seed=5, controllers=ctrl) as b:  # type: ignore[arg-type]
+        b.run()
+        kinds = {e.type for e in b.log}
+        assert {"initiative", "attack"} <= kinds
+        for e in b.log:
+            assert describe(e) and details(e)

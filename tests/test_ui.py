@@ -47,6 +47,15 @@ def _duel(tmp_path: Path) -> Scenario:
     return parse_scenario(DUEL, str(tmp_path / "duel.yaml"), base=tmp_path)
 
 
+def _grenade_duel(tmp_path: Path) -> Scenario:
+    """The duel with a frag grenade for Blue-1 and a concussion grenade for Red-1."""
+    text = DUEL.replace("weapons: [slug_pistol]", "weapons: [slug_pistol, {weapon: frag_grenade, ammo: 1}]")
+    text = text.replace('skills: {"shooting:pistol": 3}', 'skills: {"shooting:pistol": 3, throwing: 3}')
+    text = text.replace("{name: Red-1, at: [9, 0], traits: " + TRAITS + "}",
+                        "{name: Red-1, at: [9, 0], traits: " + TRAITS + ", weapons: [concussion_grenade]}")
+    return parse_scenario(text, str(tmp_path / "duel.yaml"), base=tmp_path)
+
+
 def _key(key: int, unicode: str = "", mod: int = 0) -> None:
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0))
 
@@ -221,9 +230,10 @@ def test_monkey_five_thousand_random_events(tmp_path: Path) -> None:
     keys = [pygame.K_SPACE, pygame.K_PERIOD, pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_a,
             pygame.K_r, pygame.K_w, pygame.K_e, pygame.K_u, pygame.K_c, pygame.K_g, pygame.K_h, pygame.K_TAB,
             pygame.K_HOME, pygame.K_LEFT, pygame.K_UP, pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET, pygame.K_ESCAPE,
-            pygame.K_RETURN, pygame.K_s, pygame.K_n, pygame.K_m, pygame.K_BACKSPACE, pygame.K_5, pygame.K_9]
+            pygame.K_RETURN, pygame.K_s, pygame.K_n, pygame.K_m, pygame.K_BACKSPACE, pygame.K_5, pygame.K_9,
+            pygame.K_t, pygame.K_t]
     settings = Settings(speed=8.0)
-    app = App(scenario=_duel(tmp_path), controls={"Blue": "human", "Red": "human"}, settings=settings,
+    app = App(scenario=_grenade_duel(tmp_path), controls={"Blue": "human", "Red": "human"}, settings=settings,
               size=(1000, 650))
     posted = 0
     while posted < 5000:
@@ -249,4 +259,47 @@ def test_monkey_five_thousand_random_events(tmp_path: Path) -> None:
             app.close()
             app = App(scenario=_duel(tmp_path), controls={"Blue": "human", "Red": "ai"}, settings=settings,
                       size=(1000, 650))
+    app.close()
+
+
+def test_throw_mode_shows_the_burst_and_throws(tmp_path: Path) -> None:
+    """T enters throw mode: the hovered cell shows the burst radius and the odds; a click throws, and the
+    blast radius is drawn where it lands (R-6.9, R-6.10)."""
+    app = App(scenario=_grenade_duel(tmp_path), controls={"Blue": "human", "Red": "ai"}, size=(1100, 700))
+    screen = app.screen
+    assert isinstance(screen, BattleScreen)
+    _frames(app, 3)
+    _key(pygame.K_2, "2")
+    _frames(app, 5)
+    target = (9, 0)
+    cx, cy = _screen_pos(screen, (8, 0))  # one cell from the aim: inside the 3 m (1.5 cell) radius,
+    near = (cx, cy - screen.board.cam.tile // 4)  # clear of the odds tip (below the pointer) and the sight line
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=_screen_pos(screen, target), rel=(1, 0),
+                                         buttons=(0, 0, 0)))
+    _frames(app, 2)
+    before = pygame.image.load(str(app.screenshot(tmp_path / "before.png"))).get_at(near)[:3]
+    _key(pygame.K_t, "t")
+    _frames(app, 2)
+    assert screen.throwing == "frag_grenade"
+    after = pygame.image.load(str(app.screenshot(tmp_path / "throw.png"))).get_at(near)[:3]
+    assert after[0] > before[0] + 15 and after[2] < before[2], (before, after)  # an orange tint
+    odds = screen._throw_preview(target)
+    assert not isinstance(odds, str) and 0 < odds.on_target < 1 and odds.full["Red-1"] >= odds.on_target
+    assert odds.full["Blue-1"] < 0.05  # the thrower is well clear of its own burst
+    _click(_screen_pos(screen, target))
+    _frames(app, 2)
+    throws = [e for e in screen.session.battle.log if e.type == "throw"]
+    assert len(throws) == 1 and throws[0].data["at"] == [9, 0]
+    assert screen.throwing is None
+    landed = tuple(throws[0].data["landed"])
+    for _ in range(120):  # play on until the burst is drawn
+        app.tick(1 / 60)
+        if any(type(a).__name__ == "BlastAnim" and a.k > 0.4 for a in screen.anim.current):
+            break
+    assert any(type(a).__name__ == "BlastAnim" for a in screen.anim.current)
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "blast.png")))
+    x, y = _screen_pos(screen, landed)
+    ring = [shot.get_at((x + dx, y + dy))[:3] for dx, dy in ((0, screen.board.cam.tile), (screen.board.cam.tile, 0))
+            if 0 <= x + dx < 1100 - 380 and TOP_H <= y + dy < 700 - 44]
+    assert any(px[0] > 180 and px[0] > px[2] + 60 for px in ring), ring
     app.close()

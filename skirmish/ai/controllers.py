@@ -14,11 +14,12 @@ import numpy as np
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Action, Declare, EndTurn, Move, Reload, Shoot, Wait, parse_action
+from skirmish.rules.actions import Action, Declare, EndTurn, Move, Reload, Shoot, Throw, Wait, parse_action
 from skirmish.rules.checks import tn as tn_of
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf, prob_at_least
-from skirmish.rules.equipment import Speed
+from skirmish.rules.equipment import Speed, Weapon
+from skirmish.rules.fi import thrown as thr
 from skirmish.rules.fi.timing import Part, TimingError, check_turn
 
 
@@ -83,6 +84,30 @@ def hit_chance(me: UnitView, target: UnitView, view: BattleView, mode_mod: int =
     return prob_at_least(pmf, target_tn - mod)
 
 
+SCATTER_THROWN = {1: 18 / 54, 2: 20 / 54, 3: 16 / 54}  # thrown multipliers over deck A (R-4.9)
+
+
+def throw_chance(me: UnitView, weapon: Weapon, dist: float, scope: str) -> float:
+    """Chance a throw's burst still covers the aimed cell: on target, or a scatter (multiplier × margin
+    metres, R-6.10) no longer than the radius. From the exact dice distribution of the thrower's pool."""
+    target_tn, _ = thr.throw_tn(dist, me.trait("strength")[0], tn_of("standard", scope))  # type: ignore[arg-type]
+    col, training = me.trait("dexterity")
+    level = me.skill(weapon.skill)
+    mod = -min(3, me.wounds)
+    halve = not level
+    pmf = pool_pmf(SIDES[col], level or training, target_tn - mod)
+    total = 0.0
+    for v, p in pmf:
+        if v <= 0:
+            continue  # a CF scatters from the thrower
+        margin = target_tn - ((v // 2 if halve else v) + mod)
+        if margin <= 0:
+            total += p
+        else:
+            total += p * sum(q for mult, q in SCATTER_THROWN.items() if mult * margin <= weapon.blast_m)
+    return total
+
+
 class BaselineAI:
     """A sensible squad baseline: take cover with a line of fire, shoot the best target, reload when dry,
     wait in cover when nothing is in view, and never stand in the open for no reason."""
@@ -134,7 +159,7 @@ class BaselineAI:
     def _act(self, view: BattleView, me: UnitView, mem: _TurnMemory) -> Action:
         w = me.weapon
         if w is None:
-            return EndTurn(me.name)
+            return (self._grenade(view, me, mem) if mem.shots == 0 else None) or EndTurn(me.name)
         if (me.jammed or me.rounds == 0) and (me.jammed or me.magazines > 0):
             part = Part("reload", int(Speed.NORMAL))
             if self._legal(me, mem, part):
@@ -144,6 +169,10 @@ class BaselineAI:
         if me.rounds == 0:
             return EndTurn(me.name)
         targets = self._visible_targets(view, me, me.cell)
+        if mem.shots == 0:
+            throw = self._grenade(view, me, mem)
+            if throw is not None:
+                return throw
         if not mem.moved and mem.shots == 0:
             dest = self._choose_cell(view, me, bool(targets))
             if dest is not None and dest != me.cell:
@@ -169,6 +198,42 @@ class BaselineAI:
         if not mem.parts and not targets and self._worth_waiting(view, me):
             return Wait(me.name)
         return EndTurn(me.name)
+
+    def _grenade(self, view: BattleView, me: UnitView, mem: _TurnMemory) -> Throw | None:
+        """Throw when a burst would catch two enemies, or one the gun can barely touch behind high cover,
+        and no friend stands within the radius plus the likely scatter (R-6.9, R-6.10)."""
+        if not me.throwables:
+            return None
+        weapon, _ = me.throwables[0]
+        part = Part("attack", int(weapon.speed), "prepared")
+        if not self._legal(me, mem, part):
+            return None
+        grid = view.grid
+        strength = me.trait("strength")[0]
+        limit = thr.max_throw_m(strength)
+        enemies = view.enemies(me)
+        danger = weapon.blast_m + 2 * grid.cell_m  # keep friends clear of a short scatter
+        best: tuple[float, geo.Cell] | None = None
+        for e in enemies:
+            aim = e.cell
+            dist = geo.distance_m(me.cell, aim, grid.cell_m)
+            if dist > limit or dist <= danger or not geo.sight(grid, me.cell, aim).visible:
+                continue
+            if any(geo.distance_m(f.cell, aim, grid.cell_m) <= danger for f in view.friends(me)):
+                continue
+            inside = [o for o in enemies if thr.in_blast(grid, weapon, aim, o.cell, armoured=True) is not None]
+            sheltered = view.sight(me, e).cover == "high" or not view.sight(me, e).visible
+            if len(inside) < 2 and not sheltered:
+                continue
+            p = throw_chance(me, weapon, dist, view.scope)
+            value = p * (len(inside) + (1.0 if sheltered else 0.0))
+            if value >= 0.5 and (best is None or value > best[0]):
+                best = (value, aim)
+        if best is None:
+            return None
+        mem.parts.append(part)
+        mem.shots += 1
+        return Throw(me.name, best[1], weapon.id)
 
     def _worth_waiting(self, view: BattleView, me: UnitView) -> bool:
         """Hold fire in cover only when an enemy is close enough to step into view this round."""

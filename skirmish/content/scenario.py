@@ -47,6 +47,9 @@ class Options(_Strict):
         return v
 
 
+MAX_THROWN = 10  # grenades one combatant may carry (ammo of a thrown weapon)
+
+
 class WeaponSpec(_Strict):
     """A carried weapon and its loaded rounds."""
 
@@ -285,9 +288,11 @@ def _check_refs(spec: ScenarioSpec, label: str, grid: GridMap, armoury: Armoury)
                 if wid not in armoury.weapons:
                     raise ContentError(label, f"{where}.weapons[{wi}]",
                                        f"unknown weapon {wid!r}; known: {', '.join(sorted(armoury.weapons))}")
-                if isinstance(w, WeaponSpec) and w.ammo is not None and w.ammo > armoury.weapons[wid].magazine:
-                    raise ContentError(label, f"{where}.weapons[{wi}].ammo",
-                                       f"{w.ammo} rounds do not fit a magazine of {armoury.weapons[wid].magazine}")
+                limit = MAX_THROWN if armoury.weapons[wid].thrown else armoury.weapons[wid].magazine
+                if isinstance(w, WeaponSpec) and w.ammo is not None and w.ammo > limit:
+                    what = (f"a unit carries at most {limit} of a thrown weapon" if armoury.weapons[wid].thrown
+                            else f"{w.ammo} rounds do not fit a magazine of {limit}")
+                    raise ContentError(label, f"{where}.weapons[{wi}].ammo", what)
             for ai, a in enumerate(unit.armour):
                 if a not in armoury.armour:
                     raise ContentError(label, f"{where}.armour[{ai}]",

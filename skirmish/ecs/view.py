@@ -45,6 +45,7 @@ class UnitView:
     firing: bool = False
     known_to: tuple[str, ...] = ()
     facing: tuple[int, int] = (0, 1)
+    throwables: tuple[tuple[Weapon, int], ...] = ()  # thrown weapons carried, with how many (R-6.10)
 
     def trait(self, name: str) -> tuple[str, int]:
         """(column, training) of a trait."""
@@ -90,4 +91,4 @@ class BattleView:
 
     def occupied(self, except_name: str | None = None) -> set[Cell]:
         """Cells standing combatants (and bodies) fill."""
-        return {u.cell for u in self.units if u.name != except_name and not u.dead}
+        return {u.cell for u in self.units if u.name != except_name}

@@ -106,6 +106,8 @@ class World:
         hp = self.get(eid, Health)
         load = self.get(eid, Loadout)
         ws = load.weapons[load.active] if load.weapons else None
+        if ws is not None and armoury.weapons[ws.weapon_id].thrown:
+            ws = None  # nothing in hand to fire; thrown weapons are listed in `throwables`
         arm = self.get(eid, Armour)
         layers: dict[str, tuple[str, str, int]] = {}
         for piece in arm.pieces:
@@ -132,6 +134,8 @@ class World:
             ready_target=rd.target, aim=rd.aim, moved_m=turn.moved_m, cover=cov.level,
             firing=st.firing, known_to=tuple(sorted(st.known_to)),
             facing=(self.get(eid, Facing).dx, self.get(eid, Facing).dy),
+            throwables=tuple((armoury.weapons[w.weapon_id], w.rounds) for w in load.weapons
+                             if armoury.weapons[w.weapon_id].thrown and w.rounds > 0),
         )
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],

@@ -80,6 +80,15 @@ class Shoot(Action):
 
 
 @dataclass(frozen=True)
+class Throw(Action):
+    """Throw a carried explosive at a cell (R-6.10); a miss scatters, the burst catches everyone near (R-6.9)."""
+
+    verb: ClassVar[str] = "throw"
+    at: Cell = (0, 0)
+    item: str = ""
+
+
+@dataclass(frozen=True)
 class Aim(Action):
     """Spend an action aiming at a target (R-6.2)."""
 
@@ -119,9 +128,9 @@ class EndTurn(Action):
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
-    t.verb: t for t in (Declare, Move, Shoot, Aim, Reload, Wait, SetTacpack, EndTurn)
+    t.verb: t for t in (Declare, Move, Shoot, Throw, Aim, Reload, Wait, SetTacpack, EndTurn)
 }
-_POSITIONAL = {"declare": "speed", "move": "to", "shoot": "target", "aim": "target", "wait": "trigger"}
+_POSITIONAL = {"declare": "speed", "move": "to", "throw": "at", "shoot": "target", "aim": "target", "wait": "trigger"}
 
 
 def parse_action(text: str) -> Action:
@@ -153,7 +162,7 @@ def parse_action(text: str) -> Action:
 
 def _convert(key: str, raw: str, text: str) -> Any:
     try:
-        if key == "to":
+        if key in ("to", "at"):
             x, y = raw.split(",")
             return (int(x), int(y))
         if key in ("burst", "points", "phase"):
@@ -167,5 +176,5 @@ def _convert(key: str, raw: str, text: str) -> Any:
 
 __all__ = [
     "ACTION_TYPES", "Action", "ActionParseError", "Aim", "Declare", "EndTurn", "Move", "Reload",
-    "SetTacpack", "Shoot", "Wait", "field", "parse_action",
+    "SetTacpack", "Shoot", "Throw", "Wait", "field", "parse_action",
 ]

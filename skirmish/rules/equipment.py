@@ -93,6 +93,13 @@ class Weapon:
     bulky: bool = False
     suppression: bool = False
     two_handed: bool = True
+    thrown: bool = False  # R-6.10: thrown by hand (range from Strength, scatter on a miss)
+    blast_m: float = 0.0  # R-6.9: explosive radius of full damage (0 = not an explosive)
+
+    @property
+    def explosive(self) -> bool:
+        """True if the weapon bursts over an area (R-6.9)."""
+        return self.blast_m > 0
 
     def pn_against(self, armour_type: str) -> int:
         """Penetration against an armour type (R-6.7)."""
@@ -157,7 +164,14 @@ def parse_weapon(wid: str, raw: dict[str, Any]) -> Weapon:
     bursts = tuple(int(b) for b in raw.get("bursts", ()))
     if any(b not in (3, 5, 10) for b in bursts):
         raise ValueError("bursts: only 3, 5 and 10 round bursts exist (R-6.3)")
-    inc = float(raw["range_inc_m"])
+    thrown = bool(raw.get("thrown", False))
+    blast = float(raw.get("blast_m", 0))
+    if blast < 0:
+        raise ValueError(f"blast_m: expected a radius in metres >= 0, got {blast:g}")
+    # R-6.10: a thrown weapon's range comes from the thrower's Strength, so its increment is not used.
+    inc = float(raw["range_inc_m"]) if not thrown else float(raw.get("range_inc_m", 5))
+    if inc <= 0:
+        raise ValueError(f"range_inc_m: expected metres > 0, got {inc:g}")
     return Weapon(
         id=wid,
         name=str(raw.get("name", wid)),
@@ -172,7 +186,7 @@ def parse_weapon(wid: str, raw: dict[str, Any]) -> Weapon:
         aim_penalty=int(m.group(2)),
         rof=int(raw.get("rof", 1)),
         bursts=bursts,
-        magazine=int(raw["magazine"]),
+        magazine=int(raw["magazine"]) if not thrown else int(raw.get("magazine", 1)),
         reload_actions=int(raw.get("reload_actions", 2)),
         reliability=rel,
         weapon_class=cls,
@@ -181,6 +195,8 @@ def parse_weapon(wid: str, raw: dict[str, Any]) -> Weapon:
         bulky=bool(raw.get("bulky", False)),
         suppression=bool(raw.get("suppression", False)),
         two_handed=bool(raw.get("two_handed", True)),
+        thrown=thrown,
+        blast_m=blast,
     )
 
 

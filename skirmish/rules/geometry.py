@@ -202,6 +202,11 @@ def _trace(
     return cells, corners
 
 
+def cells_on_segment(grid: GridMap, p: tuple[float, float], q: tuple[float, float]) -> list[Cell]:
+    """Cells the segment p→q (in cell units) passes through, in order from p."""
+    return _trace(grid, p, q)[0]
+
+
 def _blocks(grid: GridMap, cell: Cell) -> bool:
     return not grid.inside(cell) or bool(grid.blocks_sight[cell[1], cell[0]])
 

@@ -1,5 +1,6 @@
 """Animations that make the rules legible: moves along their route, tracers, hit flashes with the damage,
-miss markers, round and phase banners. Built from events; times are in seconds at 1× speed."""
+miss markers, thrown arcs, scatter markers and blast radii, round and phase banners. Built from events;
+times are in seconds at 1× speed."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ STEP_S = 0.09  # seconds per cell of a move
 TRACER_S = 0.35
 FLASH_S = 0.8
 BANNER_S = 1.1
+BLAST_S = 1.0
 
 
 @dataclass
@@ -138,6 +140,75 @@ class Banner(Anim):
         surf.blit(band, band.get_rect(center=(cam.view_w // 2, cam.view_h // 3)))
 
 
+@dataclass
+class ThrowArc(Anim):
+    """A thrown explosive's flight: a dot lobbed from the thrower to where it comes down."""
+
+    frm: tuple[int, int] = (0, 0)
+    to: tuple[int, int] = (0, 0)
+
+    def draw(self, surf: pygame.Surface, cam: Camera, font: pygame.font.Font) -> None:
+        """The dot on its arc, with a faint trail."""
+        a, b = cam.centre(self.frm), cam.centre(self.to)
+        lift = cam.tile * 1.2
+        pts = []
+        for i in range(13):
+            u = self.k * i / 12
+            pts.append((a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u - lift * math.sin(math.pi * u)))
+        if len(pts) >= 2:
+            pygame.draw.lines(surf, (200, 200, 170), False, pts, 1)
+        pygame.draw.circle(surf, (40, 44, 36), pts[-1], max(3, cam.tile // 7))
+        pygame.draw.circle(surf, (230, 220, 150), pts[-1], max(3, cam.tile // 7), 1)
+
+
+@dataclass
+class ScatterMarker(Anim):
+    """A missed throw: a cross on the aimed cell, a dashed line to where it landed, and the clock read."""
+
+    aim: tuple[int, int] = (0, 0)
+    landed: tuple[int, int] = (0, 0)
+    text: str = ""
+
+    def draw(self, surf: pygame.Surface, cam: Camera, font: pygame.font.Font) -> None:
+        """Cross, dashes and label."""
+        x, y = cam.centre(self.aim)
+        r = max(4, cam.tile // 4)
+        c = (255, 200, 90)
+        pygame.draw.line(surf, c, (x - r, y - r), (x + r, y + r), 2)
+        pygame.draw.line(surf, c, (x - r, y + r), (x + r, y - r), 2)
+        lx, ly = cam.centre(self.landed)
+        n = max(2, int(math.hypot(lx - x, ly - y) // 6))
+        for i in range(0, n, 2):
+            p = (x + (lx - x) * i / n, y + (ly - y) * i / n)
+            q = (x + (lx - x) * (i + 1) / n, y + (ly - y) * (i + 1) / n)
+            pygame.draw.line(surf, c, p, q, 2)
+        if self.text:
+            img = font.render(self.text, True, c)
+            surf.blit(img, img.get_rect(midtop=(x, y + r + 2)))
+
+
+@dataclass
+class BlastAnim(Anim):
+    """A burst: the full-damage radius flares and fades; the outer ring (unarmoured only) is outlined."""
+
+    at: tuple[int, int] = (0, 0)
+    radius: float = 1.5  # cells
+    reach: float = 0.0  # cells
+
+    def draw(self, surf: pygame.Surface, cam: Camera, font: pygame.font.Font) -> None:
+        """Filled radius, growing then fading, and the reach ring."""
+        x, y = cam.centre(self.at)
+        grow = min(1.0, self.k * 3)
+        r = max(2, int(self.radius * cam.tile * grow))
+        alpha = int(170 * (1 - self.k) + 40)
+        disc = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
+        pygame.draw.circle(disc, (255, 150, 40, alpha), (r + 1, r + 1), r)
+        pygame.draw.circle(disc, (255, 235, 160, min(255, alpha + 60)), (r + 1, r + 1), r, 2)
+        surf.blit(disc, (x - r - 1, y - r - 1))
+        if self.reach > self.radius:
+            pygame.draw.circle(surf, (255, 170, 80), (x, y), int(self.reach * cam.tile * grow), 1)
+
+
 def miss_cell(event: Event, target: tuple[int, int]) -> tuple[float, float]:
     """Where a miss is drawn: beside the target, in a direction fixed by the event (so replays agree)."""
     h = zlib.crc32(f"{event.round}:{event.actor}:{event.data.get('read')}".encode())
@@ -217,9 +288,24 @@ class Animator:
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
-def anims_for(event: Event, cells: dict[str, tuple[int, int]]) -> list[Any]:
+def anims_for(event: Event, cells: dict[str, tuple[int, int]], cell_m: float = 2.0) -> list[Any]:
     """Animation groups for an event; `cells` maps unit names to their cells before the event."""
     d = event.data
+    if event.type == "throw" and event.actor in cells:
+        aim = (int(d["at"][0]), int(d["at"][1]))
+        landed = (int(d["landed"][0]), int(d["landed"][1]))
+        blast: list[Anim] = [BlastAnim(BLAST_S, at=landed, radius=d["radius_m"] / cell_m,
+                                       reach=d.get("reach_m", 0) / cell_m)]
+        sc = d.get("scatter")
+        if sc:
+            text = f"{sc['clock']} o'clock {sc['metres']:g} m" + (" (CF)" if sc["from"] == "thrower" else "")
+            blast.append(ScatterMarker(BLAST_S, aim=aim, landed=landed, text=text))
+        return [[ThrowArc(TRACER_S * 1.6, frm=cells[event.actor], to=landed)], blast]
+    if event.type == "blast" and d.get("target") in cells:
+        w, ct = d["wounds"], d["ct"]
+        text = f"{w}W {ct}CT" if (w or ct) else "no damage"
+        return [[Flash(FLASH_S * 0.6, cell=cells[d["target"]], text=text,
+                       colour=(255, 80, 60) if (w or ct) else (200, 200, 200))]]
     if event.type == "move":
         path = [(int(c[0]), int(c[1])) for c in d["path"]]
         return [[MoveAnim(STEP_S * max(1, len(path) - 1), unit=event.actor or "", path=path)]]

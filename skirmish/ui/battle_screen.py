@@ -15,9 +15,10 @@ from skirmish.battle import Outcome
 from skirmish.ecs.systems.fi import IllegalAction
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, Shoot, Wait
+from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, Shoot, Throw, Wait
 from skirmish.rules.events import Event
 from skirmish.rules.fi.odds import ShotOdds
+from skirmish.rules.fi.thrown import ThrowOdds, blast_reach_m
 from skirmish.ui.anim import BANNER_S, Animator, Banner, anims_for, banner_for
 from skirmish.ui.board import Board, Overlays
 from skirmish.ui.panels import ROMAN, LogPanel, draw_tracker, draw_unit_card
@@ -42,6 +43,7 @@ HELP = [
     "Declaring: 1 fast · 2 normal · 3 slow · 4 dodge",
     "Your turn: drag the miniature (green = walk, yellow = run) · click an enemy for attacks with odds",
     "   A aim at the last enemy clicked · R reload · W wait for an enemy · E end turn · U / Ctrl+Z undo a move",
+    "   T throw mode (again: next grenade type, then off): hover shows the burst and its odds, click throws",
     "Attack menu: 1-9 choose · C cycle called shot · Esc close",
 ]
 
@@ -89,6 +91,9 @@ class BattleScreen:
         self.selected: str | None = None
         self.target: str | None = None
         self.attack: AttackMenu | None = None
+        self.throwing: str | None = None  # thrown weapon id while in throw mode
+        self._throw_key: tuple[int, int, tuple[int, int], str] | None = None
+        self._throw: ThrowOdds | str = ""
         self.toasts: list[Toast] = []
         self.hover: tuple[int, int] | None = None
         self.mouse = (0, 0)
@@ -153,7 +158,7 @@ class BattleScreen:
             if e.phase and (e.round, e.phase) != self._phase_shown:
                 self._phase_shown = (e.round, e.phase)
                 self.anim.overlay.append(Banner(BANNER_S * 0.8, text=f"Round {e.round} - phase {ROMAN[e.phase]}"))
-        for group in anims_for(e, self._cells):
+        for group in anims_for(e, self._cells, self.session.scenario.grid.cell_m):
             self.anim.add(*group)
         if e.type == "move" and e.actor:
             end = e.data["path"][-1]
@@ -167,6 +172,7 @@ class BattleScreen:
             self.toast(f"refused: {exc}", BAD)
             return False
         self.attack = None
+        self.throwing = None
         self._route_key = None
         self._reach_key = None
         return True
@@ -223,6 +229,40 @@ class BattleScreen:
                 m.options.append(AttackOption(a, self.session.battle.preview_shot(a), None))
             except IllegalAction as exc:
                 m.options.append(AttackOption(a, None, str(exc)))
+
+    def _toggle_throw(self) -> None:
+        """T: enter throw mode with the first thrown weapon carried, then the next, then leave it."""
+        req = self.session.human_request()
+        if req is None or req.kind != "act":
+            return
+        items = [w.id for w, _ in self.session.view().unit(req.unit).throwables]
+        if not items:
+            self.toast(f"{req.unit} carries nothing to throw", DIM)
+            self.throwing = None
+            return
+        if self.throwing in items and items.index(self.throwing) + 1 < len(items):
+            self.throwing = items[items.index(self.throwing) + 1]
+        elif self.throwing in items:
+            self.throwing = None
+        else:
+            self.throwing = items[0]
+        self.attack = None
+        if self.throwing:
+            self.toast(f"throw: {self.throwing.replace('_', ' ')} - click a cell (Esc cancels)", DIM)
+
+    def _throw_preview(self, cell: tuple[int, int]) -> ThrowOdds | str:
+        """Odds of throwing at `cell` (cached per cell), or the rule that forbids it."""
+        req = self.session.human_request()
+        if req is None or req.kind != "act" or self.throwing is None:
+            return "no throw now"
+        key = (self.session.generation, len(self.session.battle.history), cell, self.throwing)
+        if self._throw_key != key:
+            self._throw_key = key
+            try:
+                self._throw = self.session.battle.preview_throw(Throw(req.unit, cell, self.throwing))
+            except IllegalAction as exc:
+                self._throw = str(exc)
+        return self._throw
 
     def _choose(self, i: int) -> None:
         m = self.attack
@@ -293,6 +333,9 @@ class BattleScreen:
 
     def _key(self, event: pygame.event.Event) -> Transition | None:
         k = event.key
+        if self.throwing is not None and k == pygame.K_ESCAPE:
+            self.throwing = None
+            return None
         if self.attack is not None:
             if k == pygame.K_ESCAPE:
                 self.attack = None
@@ -339,6 +382,8 @@ class BattleScreen:
             self._act(lambda u: Reload(u))
         elif k == pygame.K_w:
             self._act(lambda u: Wait(u))
+        elif k == pygame.K_t:
+            self._toggle_throw()
         elif k == pygame.K_e:
             self._act(lambda u: EndTurn(u))
         elif k == pygame.K_u or (k == pygame.K_z and event.mod & pygame.KMOD_CTRL):
@@ -382,6 +427,15 @@ class BattleScreen:
         view = self.session.view()
         u = self.board.unit_at(view, self._board_pos(pos))
         req = self.session.human_request()
+        if self.throwing is not None and req is not None and req.kind == "act":
+            cell = self.board.cam.cell_at(self._board_pos(pos))
+            if cell is not None:
+                odds = self._throw_preview(cell)
+                if isinstance(odds, str):
+                    self.toast(f"refused: {odds}", BAD)
+                else:
+                    self._submit(Throw(req.unit, cell, self.throwing))
+            return None
         if u is not None:
             self.selected = u.name
             if req is not None and req.kind == "act":
@@ -489,6 +543,8 @@ class BattleScreen:
         self.anim.draw(board_surf, self.board.cam, self.fonts.normal, self.fonts.big)
         if self.attack is not None:
             self._draw_attack(surf, view)
+        if self.throwing is not None and self.hover is not None and self.session.human_request() is not None:
+            self._draw_throw_tip(surf)
         self._draw_top(surf, view)
         self._draw_bottom(surf)
         self._draw_panels(surf, view)
@@ -514,6 +570,13 @@ class BattleScreen:
                 ov.route, ov.route_ok, _ = self._route_to(self.hover)
             if self.drag is not None:
                 ov.drag = self.drag
+            if self.throwing is not None and self.hover is not None:
+                weapon = next((w for w, _ in me.throwables if w.id == self.throwing), None)
+                if weapon is not None:
+                    cm = view.grid.cell_m
+                    ok = not isinstance(self._throw_preview(self.hover), str)
+                    ov.blast = (self.hover, weapon.blast_m / cm, blast_reach_m(weapon) / cm, ok)
+                    return ov
         frm = view.unit(self.selected) if self.selected else None
         if frm is not None and self.hover is not None and not frm.out_of_action and self.drag is None:
             ov.sight_from, ov.sight_to = frm.cell, self.hover
@@ -559,7 +622,10 @@ class BattleScreen:
             for i, sp in enumerate(("fast", "normal", "slow", "dodge")):
                 bs.append(Button(f"{i + 1} {sp}", partial(self._declare, sp), key=pygame.K_1 + i))
         elif req is not None and req.kind == "act":
+            throwables = self.session.view().unit(req.unit).throwables
+            label = "T throw" if self.throwing is None else f"T {self.throwing.split('_')[0]} (Esc)"
             bs += [Button("A aim", lambda: self._act(self._aim), enabled=self.target is not None),
+                   Button(label, self._toggle_throw, enabled=bool(throwables)),
                    Button("R reload", lambda: self._act(lambda u: Reload(u))),
                    Button("W wait", lambda: self._act(lambda u: Wait(u))),
                    Button("E end turn", lambda: self._act(lambda u: EndTurn(u))),
@@ -628,6 +694,24 @@ class BattleScreen:
                     pygame.draw.rect(surf, (50, 56, 70), row, border_radius=3)
             surf.blit(f.text(f.small, text, colour), (x + 10, yy + 3))
             yy += 20
+
+    def _draw_throw_tip(self, surf: pygame.Surface) -> None:
+        """The odds of throwing at the hovered cell, beside the pointer."""
+        assert self.hover is not None
+        odds = self._throw_preview(self.hover)
+        f = self.fonts
+        text, colour = (odds, BAD) if isinstance(odds, str) else (odds.label(), TEXT)
+        lines = wrap(f.small, f"{self.hover[0]},{self.hover[1]}: {text}", 420)
+        imgs = [f.text(f.small, line, colour) for line in lines]
+        w = max(i.get_width() for i in imgs) + 12
+        h = 18 * len(imgs) + 8
+        br = self.board_rect()
+        x = max(br.x + 4, min(br.right - w - 4, self.mouse[0] + 18))
+        y = max(br.y + 4, min(br.bottom - h - 4, self.mouse[1] + 18))
+        pygame.draw.rect(surf, (22, 24, 30), (x, y, w, h), border_radius=5)
+        pygame.draw.rect(surf, ACCENT, (x, y, w, h), 1, border_radius=5)
+        for i, img in enumerate(imgs):
+            surf.blit(img, (x + 6, y + 5 + 18 * i))
 
     def _draw_help(self, surf: pygame.Surface) -> None:
         f = self.fonts

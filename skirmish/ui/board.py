@@ -62,6 +62,7 @@ class Overlays:
     acting: str | None = None
     hover: tuple[int, int] | None = None
     drag: tuple[str, tuple[int, int]] | None = None  # unit dragged, screen position
+    blast: tuple[tuple[int, int], float, float, bool] | None = None  # throw preview: cell, radius, reach (cells), allowed
 
 
 class Board:
@@ -139,6 +140,8 @@ class Board:
                 pygame.draw.circle(surf, colour, p, max(2, cam.tile // 8))
         if ov.sight_from is not None and ov.sight_to is not None and ov.sight is not None:
             self._draw_sight(surf, ov)
+        if ov.blast is not None:
+            self._draw_blast(surf, *ov.blast)
         for u in sorted(view.units, key=lambda u: not u.out_of_action):  # fallen first, standing on top
             at: tuple[float, float] = moving.get(u.name, u.cell)
             if ov.drag is not None and ov.drag[0] == u.name:
@@ -147,6 +150,19 @@ class Board:
         if ov.drag is not None:
             u = view.unit(ov.drag[0])
             self._token(surf, u, ov.drag[1], ov, ghost=True)
+
+    def _draw_blast(self, surf: pygame.Surface, cell: tuple[int, int], radius: float, reach: float, ok: bool) -> None:
+        """Where a throw would burst: the full-damage radius shaded, the outer ring (unarmoured) outlined."""
+        cam = self.cam
+        x, y = cam.centre(cell)
+        r = max(3, int(radius * cam.tile))
+        colour = (255, 150, 40) if ok else (230, 70, 60)
+        disc = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
+        pygame.draw.circle(disc, (*colour, 70), (r + 1, r + 1), r)
+        pygame.draw.circle(disc, (*colour, 220), (r + 1, r + 1), r, 2)
+        surf.blit(disc, (x - r - 1, y - r - 1))
+        if reach > radius:
+            pygame.draw.circle(surf, colour, (x, y), int(reach * cam.tile), 1)
 
     def _draw_sight(self, surf: pygame.Surface, ov: Overlays) -> None:
         assert ov.sight_from is not None and ov.sight_to is not None and ov.sight is not None

@@ -64,6 +64,9 @@ def unit_lines(u: UnitView) -> list[tuple[str, tuple[int, int, int]]]:
         bursts = f" bursts {'/'.join(map(str, w.bursts))}" if w.bursts else ""
         out.append((f"  dmg {w.damage} PN {w.pn_against('default')} range {w.range_inc_m:g} m "
                     f"aim {w.aim_bonus}/{w.aim_penalty}{bursts}", DIM))
+    if u.throwables:
+        out.append(("throws " + ", ".join(f"{n}x {w.name} ({w.damage}, {w.blast_m:g} m)" for w, n in u.throwables),
+                    TEXT))
     if u.armour:
         out.append(("armour " + ", ".join(f"{loc.replace('_', ' ')} {av}{kind[0]}" for loc, kind, av in u.armour),
                     TEXT))

@@ -252,7 +252,7 @@ def resolve_shot(draw: Draw, setup: ShotSetup, target: TargetState) -> ShotOutco
             outcome.hits.append(h)
             continue
         mine = per_hit.get(k, [])
-        _apply_hit(draw, setup, target, card, h, mine)
+        apply_hit(draw, setup, target, card, h, mine)
         if h.level != "none" and first_damage and card.extra_damage:
             first_damage = False
             extra = draw.extra_effect(_damage_dice(weapon, h.level).column, h.row)
@@ -269,7 +269,7 @@ def _damage_dice(weapon: Weapon, level: str) -> Dice:
     return weapon.damage if level == "full" else weapon.reduced
 
 
-def _apply_hit(
+def apply_hit(
     draw: Draw, setup: ShotSetup, target: TargetState, card: Card, h: HitResult, spends: list[str]
 ) -> None:
     """Cover, then worn armour, then the screen, then damage for one hit (R-6.6, R-6.7, R-6.13, R-6.8)."""
@@ -323,8 +323,8 @@ def _apply_hit(
     h.level = level
     dice = _damage_dice(weapon, level)
     row = dice.row + spends.count("damage")
-    if weapon.ae == 0 and weapon.weapon_class != "fragment":
-        row += {"vitals": 1, "head": 2}.get(h.location, 0)
+    if weapon.ae == 0 and weapon.weapon_class != "fragment" and not weapon.explosive:
+        row += {"vitals": 1, "head": 2}.get(h.location, 0)  # R-6.8 (explosives take no location rows)
     if weapon.ae:
         row += max(0, weapon.ae - max(0, math.ceil(setup.distance_m / 10) - 1))
     h.row = min(MAX_ROW, row)
