@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from skirmish.content.scenario import Scenario
 from skirmish.ecs.components import Declared, Health, Identity, Turn
@@ -39,6 +39,15 @@ class Request:
     unit: str
     side: str
     error: str | None = None
+
+
+def consult(ctrl: Controller, view: BattleView, req: Request) -> tuple[Action, dict[str, Any] | None]:
+    """Ask a controller; AIs that explain themselves (`decide_traced`) also return their reasons."""
+    traced = getattr(ctrl, "decide_traced", None)
+    if traced is not None:
+        action, trace = traced(view, req)
+        return action, trace
+    return ctrl.decide(view, req), None
 
 
 class Controller(Protocol):
@@ -193,12 +202,16 @@ class Battle:
         ctrl = self.controllers.get(req.side)
         if ctrl is None:
             raise RuntimeError(f"no controller for side {req.side!r}")
-        self.answer(req, ctrl.decide(self.view(), req))
+        action, trace = consult(ctrl, self.view(), req)
+        self.answer(req, action, trace)
         return self.pending is not None
 
-    def answer(self, req: Request, action: Action) -> None:
+    def answer(self, req: Request, action: Action, trace: dict[str, Any] | None = None) -> None:
         """Submit a controller's answer to `req`; if the rules refuse it, the refusal is logged and the
-        controller loses the decision (declare NORMAL, or end the turn), not the battle."""
+        controller loses the decision (declare NORMAL, or end the turn), not the battle. An AI's reasons
+        (`trace`) go into the log first, as a `decision` event."""
+        if trace is not None:
+            self._emit(Event("decision", self.ctx.round, self.ctx.phase, req.unit, ("R-10.2",), trace))
         try:
             self.submit(action)
         except IllegalAction:

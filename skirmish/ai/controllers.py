@@ -6,19 +6,22 @@ Controllers read a frozen BattleView and return Actions; they never touch the wo
 from __future__ import annotations
 
 import math
+import random
+import zlib
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from skirmish.battle import Request
+from skirmish.ai.estimate import throw_chance
+from skirmish.battle import Controller, Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Declare, EndTurn, Move, Reload, Shoot, Throw, Wait, parse_action
 from skirmish.rules.checks import tn as tn_of
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf, prob_at_least
-from skirmish.rules.equipment import Speed, Weapon
+from skirmish.rules.equipment import Speed
 from skirmish.rules.fi import thrown as thr
 from skirmish.rules.fi.timing import Part, TimingError, check_turn
 
@@ -82,30 +85,6 @@ def hit_chance(me: UnitView, target: UnitView, view: BattleView, mode_mod: int =
     if halve:
         return sum(p for v, p in pmf if v > 0 and v // 2 + mod >= target_tn)
     return prob_at_least(pmf, target_tn - mod)
-
-
-SCATTER_THROWN = {1: 18 / 54, 2: 20 / 54, 3: 16 / 54}  # thrown multipliers over deck A (R-4.9)
-
-
-def throw_chance(me: UnitView, weapon: Weapon, dist: float, scope: str) -> float:
-    """Chance a throw's burst still covers the aimed cell: on target, or a scatter (multiplier × margin
-    metres, R-6.10) no longer than the radius. From the exact dice distribution of the thrower's pool."""
-    target_tn, _ = thr.throw_tn(dist, me.trait("strength")[0], tn_of("standard", scope))  # type: ignore[arg-type]
-    col, training = me.trait("dexterity")
-    level = me.skill(weapon.skill)
-    mod = -min(3, me.wounds)
-    halve = not level
-    pmf = pool_pmf(SIDES[col], level or training, target_tn - mod)
-    total = 0.0
-    for v, p in pmf:
-        if v <= 0:
-            continue  # a CF scatters from the thrower
-        margin = target_tn - ((v // 2 if halve else v) + mod)
-        if margin <= 0:
-            total += p
-        else:
-            total += p * sum(q for mult, q in SCATTER_THROWN.items() if mult * margin <= weapon.blast_m)
-    return total
 
 
 class BaselineAI:
@@ -183,7 +162,7 @@ class BaselineAI:
                     return Move(me.name, dest)
             mem.moved = mem.moved or dest == me.cell
         if targets and mem.shots == 0:
-            best = max(targets, key=lambda t: (self._value(view, me, t), -ord(t.name[0])))
+            best = self._pick(view, me, targets)
             burst = min(w.bursts) if w.bursts and me.rounds >= min(w.bursts) else 0
             for mode in ("aimed", "prepared", "snap"):
                 if burst and mode == "aimed":
@@ -234,6 +213,10 @@ class BaselineAI:
         mem.parts.append(part)
         mem.shots += 1
         return Throw(me.name, best[1], weapon.id)
+
+    def _pick(self, view: BattleView, me: UnitView, targets: list[UnitView]) -> UnitView:
+        """The target to shoot: the best chance weighted by cover and wounds."""
+        return max(targets, key=lambda t: (self._value(view, me, t), -ord(t.name[0])))
 
     def _worth_waiting(self, view: BattleView, me: UnitView) -> bool:
         """Hold fire in cover only when an enemy is close enough to step into view this round."""
@@ -295,10 +278,127 @@ class BaselineAI:
         return best_cell
 
 
-def make_controller(kind: str, orders: list[str], ai: str = "baseline") -> IdleController | ScriptedController | BaselineAI:
+class FocusWeakestAI(BaselineAI):
+    """Hold cover like the baseline, but every shot goes to the most hurt enemy in view."""
+
+    def _pick(self, view: BattleView, me: UnitView, targets: list[UnitView]) -> UnitView:
+        return max(targets, key=lambda t: (t.wounds, -t.ct, hit_chance(me, t, view), t.name))
+
+
+class SpreadFireAI(BaselineAI):
+    """Focus fire without overkill: the most hurt enemy in view unless the side has already sent it enough
+    fire this round to put it down, then the next one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: dict[tuple[int, str], float] = {}
+
+    def _pick(self, view: BattleView, me: UnitView, targets: list[UnitView]) -> UnitView:
+        def need(t: UnitView) -> float:
+            return max(0.0, 4 - t.wounds) - self.sent.get((view.round, t.name), 0.0)
+
+        open_ = [t for t in targets if need(t) > 0] or targets
+        best = max(open_, key=lambda t: (t.wounds, hit_chance(me, t, view), t.name))
+        self.sent[(view.round, best.name)] = self.sent.get((view.round, best.name), 0.0) + 2.5 * hit_chance(
+            me, best, view)
+        return best
+
+
+class RushAI(BaselineAI):
+    """Rush the nearest enemy: declare FAST while nothing is in view, run at it, shoot when it can."""
+
+    def _declare(self, view: BattleView, me: UnitView) -> Declare:
+        if me.weapon is not None and (me.jammed or me.rounds == 0):
+            return super()._declare(view, me)
+        targets = self._visible_targets(view, me, me.cell)
+        return Declare(me.name, "normal" if targets else "fast")
+
+    def _choose_cell(self, view: BattleView, me: UnitView, has_target: bool) -> geo.Cell | None:
+        grid = view.grid
+        enemies = view.enemies(me)
+        if not enemies:
+            return None
+        col, _ = me.trait("dexterity")
+        run = (1 if me.declared == "dodge" else 2) * SIDES[col] / grid.cell_m
+        blocked = np.zeros((grid.height, grid.width), dtype=bool)
+        for x, y in view.occupied(me.name):
+            blocked[y, x] = True
+        field_ = geo.reach_field(grid, me.cell, run if me.declared == "fast" else run / 2, blocked)
+        target = min(enemies, key=lambda e: (geo.distance_cells(me.cell, e.cell), e.name))
+        ys, xs = np.nonzero(np.isfinite(field_))
+        d = np.hypot(xs - target.cell[0], ys - target.cell[1])
+        i = int(np.argmin(d))
+        return int(xs[i]), int(ys[i])
+
+    def _pick(self, view: BattleView, me: UnitView, targets: list[UnitView]) -> UnitView:
+        return min(targets, key=lambda t: (geo.distance_cells(me.cell, t.cell), t.name))
+
+
+class RandomAI:
+    """Random legal-looking actions, seeded from the request so the battle stays deterministic."""
+
+    def __init__(self) -> None:
+        self._inner = BaselineAI()
+
+    def decide(self, view: BattleView, request: Request) -> Action:
+        """A random declaration; a random move, shot, reload or end of turn."""
+        rng = random.Random(zlib.crc32(f"{view.round}:{view.phase}:{request.unit}:{request.kind}:"
+                                       f"{len(view.units)}:{view.unit(request.unit).cell}".encode()))
+        me = view.unit(request.unit)
+        if request.kind == "declare":
+            return Declare(me.name, rng.choice(("fast", "normal", "slow", "dodge")))
+        mem = self._inner._mem.get(me.name)
+        key = (view.round, view.phase, me.name)
+        if mem is None or mem.key != key:
+            mem = _TurnMemory(key)
+            self._inner._mem[me.name] = mem
+        mem.shots += 1
+        if mem.shots > 3:
+            return EndTurn(me.name)
+        choice = rng.random()
+        targets = self._inner._visible_targets(view, me, me.cell)
+        if choice < 0.4 and targets and me.weapon is not None:
+            w = me.weapon
+            burst = rng.choice([0, *[b for b in w.bursts if b <= me.rounds]])
+            return Shoot(me.name, rng.choice(targets).name, mode=rng.choice(("snap", "prepared", "aimed")),
+                         burst=burst)
+        if choice < 0.8:
+            grid = view.grid
+            col, _ = me.trait("dexterity")
+            blocked = np.zeros((grid.height, grid.width), dtype=bool)
+            for x, y in view.occupied(me.name):
+                blocked[y, x] = True
+            field_ = geo.reach_field(grid, me.cell, 2 * SIDES[col] / grid.cell_m, blocked)
+            ys, xs = np.nonzero(np.isfinite(field_))
+            i = rng.randrange(len(xs))
+            return Move(me.name, (int(xs[i]), int(ys[i])))
+        if choice < 0.9:
+            return Reload(me.name)
+        return EndTurn(me.name)
+
+
+AI_KINDS = ("baseline", "hold", "random", "rush", "focus", "spread", "utility")
+
+
+def make_ai(spec: str) -> Controller:
+    """An AI by name: baseline (= hold: hold cover and shoot), random, rush, focus (the weakest), spread
+    (focus without overkill), or utility[:personality] (easy, normal, hard, aggressive, cautious)."""
+    kind, _, _ = spec.partition(":")
+    if kind == "utility":
+        from skirmish.ai.utility import make_utility
+
+        return make_utility(spec)
+    makers: dict[str, type] = {"baseline": BaselineAI, "hold": BaselineAI, "random": RandomAI, "rush": RushAI,
+                               "focus": FocusWeakestAI, "spread": SpreadFireAI}
+    if kind not in makers:
+        raise ValueError(f"unknown AI {spec!r}; known: {', '.join(AI_KINDS)}")
+    return makers[kind]()
+
+
+def make_controller(kind: str, orders: list[str], ai: str = "baseline") -> Controller:
     """Build a side's controller from the scenario."""
     if kind == "scripted":
         return ScriptedController(orders)
     if kind == "idle":
         return IdleController()
-    return BaselineAI()
+    return make_ai(ai)

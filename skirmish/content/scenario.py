@@ -101,12 +101,16 @@ class UnitSpec(_Strict):
         return v
 
 
+# The AIs a side may name (skirmish.ai.controllers.make_ai); utility takes an optional personality.
+AI_PATTERN = r"^(baseline|hold|random|rush|focus|spread|utility(:(easy|normal|hard|aggressive|cautious))?)$"
+
+
 class SideSpec(_Strict):
     """A side, its controller and its units."""
 
     name: str = Field(min_length=1)
     controller: Literal["scripted", "ai", "idle"] = "ai"
-    ai: str = "baseline"
+    ai: str = Field("baseline", pattern=AI_PATTERN)
     orders: list[str] = Field(default_factory=list)
     units: list[UnitSpec] = Field(min_length=1)
 

@@ -77,6 +77,20 @@ class Pool:
     modifiers: tuple[Modifier, ...] = field(default_factory=tuple)
 
 
+def skill_pool(trait: tuple[str, int], skills: dict[str, int], skill: str) -> Pool:
+    """Pool for a skill on a trait (column, training): trained; a related specialisation at −2; or unskilled,
+    the trait's training halved (R-3.6)."""
+    col, training = trait
+    if skill in skills:
+        return Pool(col, skills[skill], skill)
+    base = skill.split(":")[0]
+    related = [(lvl, s) for s, lvl in skills.items() if s.split(":")[0] == base]
+    if related:
+        lvl, s = max(related)
+        return Pool(col, lvl, s, False, (Modifier(-2, f"related skill {s} (R-3.6)"),))
+    return Pool(col, training, skill, True)
+
+
 @dataclass(frozen=True)
 class CheckResult:
     """A resolved check: the read, the modifiers, and the outcome against the TN."""

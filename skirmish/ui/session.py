@@ -10,9 +10,10 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
+from typing import Any
 
 from skirmish.ai.controllers import make_controller
-from skirmish.battle import Battle, Controller, Request
+from skirmish.battle import Battle, Controller, Request, consult
 from skirmish.content.scenario import Scenario
 from skirmish.ecs.systems.fi import IllegalAction
 from skirmish.ecs.view import BattleView
@@ -48,7 +49,7 @@ class Session:
         self._undo: _UndoMark | None = None
         self._view: BattleView | None = None
         self._pool: ThreadPoolExecutor | None = None
-        self._thinking: tuple[Request, Future[Action]] | None = None
+        self._thinking: tuple[Request, Future[tuple[Action, dict[str, Any] | None]]] | None = None
 
     # ------------------------------------------------------------------ reading
     def listen(self, fn: Callable[[Event], None] | None) -> None:
@@ -108,7 +109,7 @@ class Session:
         ctrl = self.controllers[req.side]
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skirmish-ai")
-        self._thinking = (req, self._pool.submit(ctrl.decide, self.view(), req))
+        self._thinking = (req, self._pool.submit(consult, ctrl, self.view(), req))
 
     @property
     def thinking(self) -> bool:
@@ -126,12 +127,12 @@ class Session:
                 return False
         req, fut = self._thinking
         self._thinking = None
-        action = fut.result()  # an AI bug surfaces here, on the board's thread
+        action, trace = fut.result()  # an AI bug surfaces here, on the board's thread
         if self.battle.pending != req:
             return False
         self._undo = None
         self._view = None
-        self.battle.answer(req, action)
+        self.battle.answer(req, action, trace)
         return True
 
     def submit(self, action: Action) -> None:

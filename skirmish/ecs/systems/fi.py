@@ -43,7 +43,7 @@ from skirmish.rules.actions import (
     Throw,
     Wait,
 )
-from skirmish.rules.checks import Modifier, contest_winner, settle, tn
+from skirmish.rules.checks import Modifier, contest_winner, settle, skill_pool, tn
 from skirmish.rules.checks import Pool as CheckPool
 from skirmish.rules.deck import LOCATIONS, SIDES
 from skirmish.rules.equipment import SCREEN_TYPES, Armoury, Speed, Weapon, parse_trait
@@ -53,12 +53,11 @@ from skirmish.rules.fi import thrown as thr
 from skirmish.rules.fi.damage import after_damage, ct_max, wound_penalty
 from skirmish.rules.fi.ranged import (
     ArmourLayer,
+    ShotFacts,
     ShotSetup,
     TargetState,
-    called_penalty,
-    range_tn,
     resolve_shot,
-    size_modifiers,
+    shot_numbers,
 )
 from skirmish.rules.fi.timing import ATTACK_MODES, Part, TimingError, check_turn, run_m, walk_m
 from skirmish.rules.randomizer import Randomizer
@@ -161,18 +160,10 @@ class FiSystems:
         ws = load.weapons[load.active]
         return self.ctx.armoury.weapons[ws.weapon_id], ws
 
-    def skill_pool(self, eid: int, skill: str, trait: str) -> tuple[CheckPool, str]:
+    def skill_pool(self, eid: int, skill: str, trait: str) -> CheckPool:
         """Pool for a skill: trained, related specialisation (−2), or unskilled (halve) (R-3.6)."""
         prof = self.w.get(eid, Profile)
-        col, training = prof.traits[trait]
-        if skill in prof.skills:
-            return CheckPool(col, prof.skills[skill], skill), "trained"
-        base = skill.split(":")[0]
-        related = [(lvl, s) for s, lvl in prof.skills.items() if s.split(":")[0] == base]
-        if related:
-            lvl, s = max(related)
-            return CheckPool(col, lvl, s, False, (Modifier(-2, f"related skill {s} (R-3.6)"),)), "related"
-        return CheckPool(col, training, trait, True), "unskilled"
+        return skill_pool(prof.traits[trait], prof.skills, skill)
 
     def wound_mod(self, eid: int) -> tuple[Modifier, ...]:
         """Wound penalty as a modifier list (R-8.1)."""
@@ -498,46 +489,24 @@ class FiSystems:
         if not trigger:
             self.check_parts(eid, Part("attack", int(weapon.speed), action.mode))
 
-        base, range_mod = range_tn(dist, weapon, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
-        tn_mods = [range_mod]
         tprof = w.get(tgt, Profile)
-        tdec = w.get(tgt, Declared)
-        target_tn = base
-        if tdec.speed == "dodge" and self.ctx.round > 0:
-            dodge = tprof.skills.get("dodge", 0)
-            if dodge:
-                tn_mods.append(Modifier(dodge, f"{action.target} is dodging (Dodge {dodge}, R-5.4)"))
-                target_tn += dodge
-        small, big = size_modifiers(tprof.size)
-        if small:
-            tn_mods.append(Modifier(small, f"small target (size {tprof.size})"))
-            target_tn += small
-        pool, _ = self.skill_pool(eid, weapon.skill, "dexterity")
-        mods = list(pool.modifiers) + list(self.wound_mod(eid))
+        dodging = w.get(tgt, Declared).speed == "dodge" and self.ctx.round > 0
         turn = w.get(eid, Turn)
+        moved = "none"
         if not trigger and turn.moved_this_turn:
-            mods.append(Modifier(-2, "running attack (R-5.4)") if turn.ran_this_turn
-                        else Modifier(-1, "firer walked (R-6.1)"))
-        tmoved = w.get(tgt, Turn).moved_m
-        if tmoved >= 3:
-            mods.append(Modifier(-int(tmoved // 3), f"target moved {tmoved:.0f} m this round"))
+            moved = "ran" if turn.ran_this_turn else "walked"
         rd = w.get(eid, Readiness)
-        ready = rd.target == action.target
-        if action.mode == "snap" and not ready:
-            mods.append(Modifier(-weapon.aim_penalty, f"snap attack, not readied (aim {weapon.aim_bonus}/"
-                                 f"{weapon.aim_penalty}, R-6.2)"))
-        aims = (rd.aim if ready else 0) + (1 if action.mode == "aimed" else 0)
-        aims = min(2, aims)
-        if aims:
-            mods.append(Modifier(weapon.aim_bonus * aims, f"aimed ×{aims} (R-6.2)"))
-        if big:
-            mods.append(Modifier(big, f"large target (size {tprof.size})"))
-        if action.called:
-            mods.append(called_penalty(action.called))
+        facts = ShotFacts(
+            distance_m=dist, mode=action.mode, burst=action.burst, called=action.called, firer_moved=moved,
+            ready=rd.target == action.target, aims=rd.aim, target=action.target, target_size=tprof.size,
+            target_dodge=tprof.skills.get("dodge", 0) if dodging else 0, target_moved_m=w.get(tgt, Turn).moved_m,
+            concealed=sight.concealed,
+        )
+        target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
+        pool = self.skill_pool(eid, weapon.skill, "dexterity")
+        mods = list(pool.modifiers) + list(self.wound_mod(eid)) + shot_mods
         exposed: frozenset[str] = frozenset()
         concealed = sight.concealed
-        if concealed:
-            mods.append(Modifier(-4, f"{action.target} is fully concealed, position known (R-6.1)"))
         if sight.cover == "high":
             exposed = frozenset({"head", "chest", "right_arm"})
         st_t = w.get(tgt, Status)
@@ -705,7 +674,7 @@ class FiSystems:
             raise IllegalAction(f"R-6.10: {dist:.0f} m is beyond a Strength {strength} throw of {limit:g} m")
         self.check_parts(eid, Part("attack", int(weapon.speed), "prepared"))
         target_tn, range_mod = thr.throw_tn(dist, strength, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
-        pool, _ = self.skill_pool(eid, weapon.skill, "dexterity")
+        pool = self.skill_pool(eid, weapon.skill, "dexterity")
         mods = list(pool.modifiers) + list(self.wound_mod(eid))
         turn = w.get(eid, Turn)
         if turn.moved_this_turn:

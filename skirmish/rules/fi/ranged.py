@@ -154,6 +154,58 @@ def size_modifiers(size: int) -> tuple[int, int]:
     return tn_up, bonus
 
 
+@dataclass(frozen=True)
+class ShotFacts:
+    """What decides a shot's TN and modifiers, read from the world or from a frozen view (R-6.1, R-6.2)."""
+
+    distance_m: float
+    mode: str = "prepared"
+    burst: int = 0
+    called: str | None = None
+    firer_moved: str = "none"  # none | walked | ran (this turn, before the shot)
+    ready: bool = False  # the weapon is readied on this target (R-6.2)
+    aims: int = 0  # aim actions already spent on this target (R-6.2)
+    target: str = ""
+    target_size: int = 6
+    target_dodge: int = 0  # Dodge level if the target is dodging (R-5.4)
+    target_moved_m: float = 0.0
+    concealed: bool = False
+
+
+def shot_numbers(weapon: Weapon, facts: ShotFacts, base: int) -> tuple[int, list[Modifier], list[Modifier]]:
+    """TN, TN modifiers and result modifiers of a shot, before the firer's skill and wound modifiers
+    (R-6.1, R-6.2, R-5.4). The systems and the AI both use this, so they agree on every number."""
+    tn_value, range_mod = range_tn(facts.distance_m, weapon, base)
+    tn_mods = [range_mod]
+    if facts.target_dodge:
+        tn_mods.append(Modifier(facts.target_dodge, f"{facts.target} is dodging (Dodge {facts.target_dodge}, R-5.4)"))
+        tn_value += facts.target_dodge
+    small, big = size_modifiers(facts.target_size)
+    if small:
+        tn_mods.append(Modifier(small, f"small target (size {facts.target_size})"))
+        tn_value += small
+    mods: list[Modifier] = []
+    if facts.firer_moved == "ran":
+        mods.append(Modifier(-2, "running attack (R-5.4)"))
+    elif facts.firer_moved == "walked":
+        mods.append(Modifier(-1, "firer walked (R-6.1)"))
+    if facts.target_moved_m >= 3:
+        mods.append(Modifier(-int(facts.target_moved_m // 3), f"target moved {facts.target_moved_m:.0f} m this round"))
+    if facts.mode == "snap" and not facts.ready:
+        mods.append(Modifier(-weapon.aim_penalty, f"snap attack, not readied (aim {weapon.aim_bonus}/"
+                             f"{weapon.aim_penalty}, R-6.2)"))
+    aims = min(2, (facts.aims if facts.ready else 0) + (1 if facts.mode == "aimed" else 0))
+    if aims:
+        mods.append(Modifier(weapon.aim_bonus * aims, f"aimed ×{aims} (R-6.2)"))
+    if big:
+        mods.append(Modifier(big, f"large target (size {facts.target_size})"))
+    if facts.called:
+        mods.append(called_penalty(facts.called))
+    if facts.concealed:
+        mods.append(Modifier(-4, f"{facts.target} is fully concealed, position known (R-6.1)"))
+    return tn_value, tn_mods, mods
+
+
 def called_penalty(location: str) -> Modifier:
     """R-6.1 called-shot penalty by location group."""
     group = CALLED_GROUP[location]

@@ -1,0 +1,88 @@
+"""Response curves and score combination for the utility AI (Infinite Axis style).
+
+Every consideration maps a raw input, already normalised to [0, 1], through one curve of a small palette;
+the outputs of an option's considerations are multiplied after the compensation factor, so an option with
+many considerations is not punished merely for having them. Curves work on floats and on numpy arrays
+(the move scorer rates every reachable cell at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+KINDS = ("linear", "polynomial", "logistic", "logit", "normal")
+_EPS = 1e-6
+
+Value = float | npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Curve:
+    """y = f(x) on [0, 1], clamped to [0, 1]. Parameters follow the usual IAUS meaning:
+    m slope (or height), k exponent (or steepness), b vertical shift, c horizontal shift."""
+
+    kind: str = "linear"
+    m: float = 1.0
+    k: float = 1.0
+    b: float = 0.0
+    c: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"curve kind: expected one of {', '.join(KINDS)}, got {self.kind!r}")
+
+    def __call__(self, x: Value) -> Value:
+        """The curve's output, clamped to [0, 1]."""
+        arr = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
+        if self.kind == "linear":
+            y = self.m * (arr - self.c) + self.b
+        elif self.kind == "polynomial":
+            y = self.m * np.power(np.clip(arr - self.c, 0.0, None), self.k) + self.b
+        elif self.kind == "logistic":
+            y = self.m / (1.0 + np.exp(-self.k * (arr - self.c))) + self.b
+        elif self.kind == "logit":
+            z = np.clip(arr - self.c, _EPS, 1 - _EPS)
+            y = self.m * np.log(z / (1 - z)) / (5.0 * max(self.k, _EPS)) + 0.5 + self.b
+        else:  # normal: a bell centred on c, width from k
+            y = self.m * np.exp(-((arr - self.c) ** 2) / (2 * max(self.k, _EPS) ** 2)) + self.b
+        out = np.clip(y, 0.0, 1.0)
+        return float(out) if np.ndim(out) == 0 else out
+
+    def to_json(self) -> dict[str, Any]:
+        """Data form (personalities are files)."""
+        return {"kind": self.kind, "m": self.m, "k": self.k, "b": self.b, "c": self.c}
+
+    @staticmethod
+    def parse(raw: dict[str, Any]) -> Curve:
+        """From data; raises ValueError naming the field."""
+        unknown = set(raw) - {"kind", "m", "k", "b", "c"}
+        if unknown:
+            raise ValueError(f"curve: unknown field {sorted(unknown)[0]!r}")
+        return Curve(str(raw.get("kind", "linear")), float(raw.get("m", 1.0)), float(raw.get("k", 1.0)),
+                     float(raw.get("b", 0.0)), float(raw.get("c", 0.0)))
+
+
+LINEAR = Curve("linear")
+INVERSE = Curve("linear", m=-1.0, b=1.0)
+
+
+def compensate(score: Value, count: int) -> Value:
+    """The compensation factor for an option with `count` considerations: each output is lifted toward 1
+    by (1 − output) × (1 − 1/count) × output, so products over many considerations stay comparable."""
+    if count <= 1:
+        return score
+    mod = 1.0 - 1.0 / count
+    return score + (1.0 - score) * mod * score
+
+
+def combine(outputs: list[Value]) -> Value:
+    """Product of compensated consideration outputs (0 if any output is 0)."""
+    total: Value = 1.0
+    n = len(outputs)
+    for o in outputs:
+        total = total * compensate(o, n)
+    return total

@@ -1,0 +1,185 @@
+"""What a shot is likely to do, read from a frozen view with the rules' own numbers (for the AIs).
+
+The TN and modifiers come from `ranged.shot_numbers` and `checks.skill_pool`, the same functions the
+systems use, and the hit chance is exact over the firer's dice pool. What a hit does is the expectation
+over the deck model: standard-location frequencies, cover by location, the ablation bands, and the exact
+distribution of the effect dice (R-4.3, R-4.4, R-4.7, R-6.6–R-6.8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.rules.checks import skill_pool, tn
+from skirmish.rules.deck import SIDES, STANDARD_FREQUENCY
+from skirmish.rules.dice import exploding_pmf, pool_pmf
+from skirmish.rules.equipment import SCREEN_STOPS, Weapon
+from skirmish.rules.fi import thrown as thr
+from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
+from skirmish.rules.fi.ranged import LOW_COVERED, MAX_ROW, ShotFacts, expected_hit_probability, shot_numbers
+
+# R-4.7 ablation bands of the deck model: P(P), P(A), P(D) for PN > AV, PN in {AV, AV-1}, PN <= AV-2.
+BANDS = ((32 / 54, 16 / 54, 6 / 54), (16 / 54, 22 / 54, 16 / 54), (6 / 54, 16 / 54, 32 / 54))
+LOCATION_P = {loc: f / 100 for loc, f in STANDARD_FREQUENCY.items()}
+HIGH_EXPOSED = frozenset({"head", "chest", "right_arm"})
+_MAX_EFFECT = 160
+
+
+@dataclass(frozen=True)
+class ShotEstimate:
+    """Expected outcome of one attack."""
+
+    hit: float  # P(the check succeeds)
+    damage: float  # P(any wound or CT)
+    wounds: float  # expected wounds
+    ct: float  # expected CT damage
+    kill: float  # P(the target is out of action afterwards)
+    tn: int
+    modifier: int
+
+
+@lru_cache(maxsize=256)
+def effect_pmf(sides: int, row: int) -> npt.NDArray[np.float64]:
+    """Exact distribution of `row` exploding dice of `sides` (index = total), truncated at 160."""
+    one = np.zeros(_MAX_EFFECT + 1)
+    for v, p in exploding_pmf(sides).items():
+        if v <= _MAX_EFFECT:
+            one[v] = p
+    out = np.zeros(_MAX_EFFECT + 1)
+    out[0] = 1.0
+    for _ in range(max(1, row)):
+        out = np.convolve(out, one)[: _MAX_EFFECT + 1]
+    return out
+
+
+def _levels(pn: int, av: int) -> tuple[float, float, float]:
+    """P(full), P(reduced), P(none) for one armour layer (R-6.7)."""
+    if pn <= av - 5:
+        return 0.0, 0.0, 1.0
+    band = BANDS[0] if pn > av else BANDS[1] if pn >= av - 1 else BANDS[2]
+    p, a, d = band
+    if pn >= av + 5:  # a D reads P on toggle YES, else A
+        p, a, d = p + d / 2, a + d / 2, 0.0
+    return p, a, d
+
+
+def hit_probability(view: BattleView, me: UnitView, target: UnitView, *, mode: str = "prepared",
+                    burst: int = 0, moved: str = "none", at: geo.Cell | None = None) -> tuple[float, int, int]:
+    """(P(hit), TN, total modifier) of a shot by `me` (standing at `at`) with the rules' numbers."""
+    w = me.weapon
+    if w is None:
+        return 0.0, 0, 0
+    here = at or me.cell
+    sight = view.sight(me, target, here)
+    if not sight.visible:
+        return 0.0, 0, 0
+    dist = geo.distance_m(here, target.cell, view.grid.cell_m)
+    if dist > w.max_range_m + 1e-9:
+        return 0.0, 0, 0
+    facts = ShotFacts(
+        distance_m=dist, mode=mode, burst=burst, firer_moved=moved, ready=me.ready_target == target.name,
+        aims=me.aim, target=target.name, target_size=target.size,
+        target_dodge=dict(target.skills).get("dodge", 0) if target.declared == "dodge" and view.round > 0 else 0,
+        target_moved_m=target.moved_m, concealed=sight.concealed,
+    )
+    target_tn, _, mods = shot_numbers(w, facts, tn("standard", view.scope))  # type: ignore[arg-type]
+    pool = skill_pool(me.trait("dexterity"), dict(me.skills), w.skill)
+    mod = sum(m.value for m in (*pool.modifiers, *mods)) + wound_penalty(me.wounds)
+    pmf = pool_pmf(SIDES[pool.column], pool.row, target_tn - mod)
+    return expected_hit_probability(pmf, target_tn, mod, pool.halve), target_tn, mod
+
+
+def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str = "prepared", burst: int = 0,
+                  moved: str = "none", at: geo.Cell | None = None) -> ShotEstimate:
+    """Chance to hit, chance of damage, expected wounds and CT, and kill chance of one attack."""
+    w = me.weapon
+    p_hit, target_tn, mod = hit_probability(view, me, target, mode=mode, burst=burst, moved=moved, at=at)
+    if w is None or p_hit <= 0:
+        return ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, target_tn, mod)
+    sight = view.sight(me, target, at or me.cell)
+    per_hit = _per_hit(w, target, sight.cover, sight.cover_av, sight.concealed, geo.distance_m(
+        at or me.cell, target.cell, view.grid.cell_m))
+    rounds = max(1.0, burst / 2) if burst else 1.0
+    dmg_p, wounds, ct, kill = per_hit
+    return ShotEstimate(
+        hit=p_hit, damage=p_hit * (1 - (1 - dmg_p) ** rounds), wounds=p_hit * wounds * rounds,
+        ct=p_hit * ct * rounds, kill=p_hit * (1 - (1 - kill) ** rounds), tn=target_tn, modifier=mod,
+    )
+
+
+def _per_hit(w: Weapon, target: UnitView, cover: str, cover_av: int, concealed: bool,
+             dist: float) -> tuple[float, float, float, float]:
+    """P(damage), E[wounds], E[CT], P(out of action) for one hit on `target`."""
+    armour = {loc: (kind, av) for loc, kind, av in target.armour}
+    screen = target.screen_points if target.screen_type in SCREEN_STOPS and \
+        w.weapon_class in SCREEN_STOPS[target.screen_type] else 0
+    dmg_p = wounds = ct = kill = 0.0
+    for loc, p_loc in LOCATION_P.items():
+        covered = concealed or (cover == "low" and loc in LOW_COVERED) or (cover == "high" and loc not in HIGH_EXPOSED)
+        pn_cut = 0
+        pass_p = 1.0
+        if covered:
+            pn_rigid = w.pn_against("rigid")
+            pass_p = 1.0 if pn_rigid > cover_av else 0.5 if pn_rigid == cover_av else 0.0
+            pn_cut = cover_av // 2
+        if pass_p == 0:
+            continue
+        full, reduced = 1.0, 0.0
+        layers = []
+        if loc in armour:
+            layers.append(armour[loc])
+        if screen:
+            layers.append(("energy", screen))
+        for kind, av in layers:
+            f, r, _ = _levels(w.pn_against(kind) - pn_cut, av)
+            full, reduced = full * f, (full + reduced) * (f + r) - full * f
+        for level_p, dice in ((full, w.damage), (reduced, w.reduced)):
+            if level_p <= 0:
+                continue
+            row = dice.row
+            if w.ae == 0 and w.weapon_class != "fragment" and not w.explosive:
+                row += {"vitals": 1, "head": 2}.get(loc, 0)
+            if w.ae:
+                row += max(0, w.ae - max(0, int(np.ceil(dist / 10)) - 1))
+            pmf = effect_pmf(SIDES[dice.column], min(MAX_ROW, row))
+            d = np.arange(len(pmf))
+            size = max(1, target.size)
+            wd, cd = d // size, d % size
+            weight = p_loc * pass_p * level_p
+            dmg_p += weight * float(pmf[d > 0].sum())
+            wounds += weight * float((pmf * wd).sum())
+            ct += weight * float((pmf * cd).sum())
+            head_kill = (wd >= 2) if loc == "head" else np.zeros_like(wd, dtype=bool)
+            out = (target.wounds + wd >= INCAPACITATED_AT) | (target.ct - cd <= 0) | head_kill
+            kill += weight * float(pmf[out].sum())
+    return dmg_p, wounds, ct, kill
+
+
+SCATTER_THROWN = {1: 18 / 54, 2: 20 / 54, 3: 16 / 54}  # thrown multipliers over deck A (R-4.9)
+
+
+def throw_chance(me: UnitView, weapon: Weapon, dist: float, scope: str) -> float:
+    """Chance a throw's burst still covers the aimed cell: on target, or a scatter (multiplier × margin
+    metres, R-6.10) no longer than the radius. From the exact dice distribution of the thrower's pool."""
+    target_tn, _ = thr.throw_tn(dist, me.trait("strength")[0], tn("standard", scope))  # type: ignore[arg-type]
+    col, training = me.trait("dexterity")
+    level = me.skill(weapon.skill)
+    mod = -min(3, me.wounds)
+    halve = not level
+    pmf = pool_pmf(SIDES[col], level or training, target_tn - mod)
+    total = 0.0
+    for v, p in pmf:
+        if v <= 0:
+            continue  # a CF scatters from the thrower
+        margin = target_tn - ((v // 2 if halve else v) + mod)
+        if margin <= 0:
+            total += p
+        else:
+            total += p * sum(q for mult, q in SCATTER_THROWN.items() if mult * margin <= weapon.blast_m)
+    return total

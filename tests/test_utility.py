@@ -1,0 +1,184 @@
+"""The utility AI: response curves, the compensation factor, considerations on hand-built battles, and
+traces that round-trip through JSON (issue 4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skirmish.ai.controllers import ScriptedController, make_ai
+from skirmish.ai.curves import KINDS, Curve, combine, compensate
+from skirmish.ai.utility import PERSONALITIES, Personality, UtilityAI
+from skirmish.battle import Battle
+from skirmish.content.scenario import parse_scenario
+from skirmish.rules.actions import Move, Reload, Shoot
+from skirmish.rules.events import Event
+from skirmish.rules.geometry import sight
+
+TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
+
+
+# ------------------------------------------------------------------------------------------ curves
+
+
+def test_curve_shapes() -> None:
+    assert Curve("linear")(0.25) == pytest.approx(0.25)
+    assert Curve("linear", m=-1, b=1)(0.25) == pytest.approx(0.75)
+    assert Curve("polynomial", k=2)(0.5) == pytest.approx(0.25)
+    logistic = Curve("logistic", k=10, c=0.5)
+    assert logistic(0.5) == pytest.approx(0.5) and logistic(0.9) > 0.95 and logistic(0.1) < 0.05
+    logit = Curve("logit")
+    assert logit(0.5) == pytest.approx(0.5) and logit(0.9) > 0.8 and logit(0.1) < 0.2
+    normal = Curve("normal", k=0.1, c=0.5)
+    assert normal(0.5) == pytest.approx(1.0) and normal(0.8) < 0.05
+    with pytest.raises(ValueError, match="curve kind"):
+        Curve("cubic")
+    assert Curve.parse(Curve("logistic", k=3).to_json()) == Curve("logistic", k=3)
+
+
+@given(st.sampled_from(KINDS), st.floats(-2, 2), st.floats(0.05, 12), st.floats(-1, 1), st.floats(-1, 1),
+       st.floats(-5, 5))
+def test_curves_stay_in_the_unit_interval(kind: str, m: float, k: float, b: float, c: float, x: float) -> None:
+    y = Curve(kind, m, k, b, c)(x)
+    assert 0.0 <= y <= 1.0
+    arr = Curve(kind, m, k, b, c)(np.array([x, 0.3, 0.7]))
+    assert arr.shape == (3,) and float(arr[0]) == pytest.approx(y)
+
+
+def test_compensation_factor() -> None:
+    # One consideration is left alone; with n of them each output is lifted by (1 - o)(1 - 1/n) o.
+    assert compensate(0.5, 1) == 0.5
+    assert compensate(0.5, 2) == pytest.approx(0.5 + 0.5 * 0.5 * 0.5)
+    assert compensate(0.0, 5) == 0.0 and compensate(1.0, 5) == 1.0
+    # Without it, five 0.9s multiply to 0.59; with it the option keeps most of its value.
+    assert combine([0.9] * 5) > 0.85 and 0.9 ** 5 < 0.6
+    assert combine([0.9, 0.0, 1.0]) == 0.0
+
+
+# ------------------------------------------------------------------------------------------ hand-built views
+
+
+def _battle(tmp_path: Path, rows: list[str], blue: str, red: str, declare: str = "normal") -> Battle:
+    text = f"""
+name: t
+seed: 3
+map: {{ascii: {rows!r}}}
+sides:
+  - name: Blue
+    controller: scripted
+    units: {blue}
+  - name: Red
+    controller: scripted
+    units: {red}
+"""
+    sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
+    b = Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[arg-type]
+    from skirmish.rules.actions import Declare
+
+    while b.pending is not None and b.pending.kind == "declare":
+        b.submit(Declare(b.pending.unit, declare))
+    while b.pending is not None and b.pending.unit != "Me":
+        b.step()
+    assert b.pending is not None and b.pending.unit == "Me" and b.pending.kind == "act"
+    return b
+
+
+def test_a_unit_in_the_open_facing_two_rifles_prefers_cover(tmp_path: Path) -> None:
+    rows = ["..................",
+            "..................",
+            "......=...........",
+            "..................",
+            "..................",
+            ".................."]
+    rifle = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]'
+    with _battle(tmp_path, rows, f"[{{name: Me, at: [6, 5], {rifle}}}]",
+                 f"[{{name: R1, at: [4, 0], {rifle}}}, {{name: R2, at: [8, 0], {rifle}}}]") as b:
+        ai = UtilityAI("cautious")
+        ai.p = Personality("test", caution=0.9, aggression=0.1, runners_up=40)
+        view = b.view()
+        action, trace = ai.decide_traced(view, b.pending)  # type: ignore[arg-type]
+        moves = [o for o in [trace["chosen"], *trace["runners_up"]] if o["action"].startswith("move")]
+        heat = ai.heat["Me"]
+        grid = view.grid
+        # The cell behind the low wall is covered from both rifles, and it out-scores the open cells beside it.
+        assert all(sight(grid, e, (6, 5)).cover == "none" for e in ((4, 0), (8, 0)))  # in the open now
+        assert all(sight(grid, e, (6, 3)).cover == "low" for e in ((4, 0), (8, 0)))  # behind the wall
+        open_cells = [(5, 4), (7, 4), (4, 4), (8, 4), (6, 4)]
+        assert all(np.isfinite(heat[c[1], c[0]]) for c in [(6, 3), *open_cells])
+        assert heat[3, 6] > max(heat[c[1], c[0]] for c in open_cells)
+        best_move = max(moves, key=lambda o: o["score"]) if moves else None
+        assert best_move is not None and best_move["action"] == "move Me to=6,3", trace
+        if isinstance(action, Move):
+            assert action.to == (6, 3)
+        else:  # shooting from the open is marked down for the better spot it gives up
+            c = {x["name"]: x["input"] for x in trace["chosen"]["considerations"]}
+            assert c["no better spot to shoot from"] < 0.5
+
+
+def test_an_empty_magazine_is_reloaded(tmp_path: Path) -> None:
+    rows = ["............", "............", "............", "............"]
+    with _battle(tmp_path, rows,
+                 f'[{{name: Me, at: [1, 1], traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, '
+                 f'weapons: [{{weapon: assault_rifle, ammo: 0}}]}}]',
+                 f"[{{name: R1, at: [10, 2], traits: {TRAITS}}}]", declare="slow") as b:
+        action, trace = UtilityAI().decide_traced(b.view(), b.pending)  # type: ignore[arg-type]
+        assert isinstance(action, Reload), trace
+        assert trace["chosen"]["option"] == "reload"
+
+
+def test_with_equal_hit_chances_the_penetrable_target_is_preferred(tmp_path: Path) -> None:
+    rows = ["............", "............", "............", "............", "............"]
+    with _battle(tmp_path, rows,
+                 f'[{{name: Me, at: [1, 2], traits: {TRAITS}, skills: {{"shooting:pistol": 3}}, '
+                 f"weapons: [slug_pistol]}}]",
+                 f"[{{name: Soft, at: [6, 0], traits: {TRAITS}}}, "
+                 f"{{name: Hard, at: [6, 4], traits: {TRAITS}, armour: [hardshell, combat_helmet, greaves]}}]") as b:
+        ai = UtilityAI(Personality("test", use_grenades=False, think_moves=False))
+        action, trace = ai.decide_traced(b.view(), b.pending)  # type: ignore[arg-type]
+        assert isinstance(action, Shoot) and action.target == "Soft", trace
+        shots = {o["option"]: o for o in [trace["chosen"], *trace["runners_up"]] if o["option"].startswith("shoot")}
+        hit = {name: next(c["input"] for c in o["considerations"] if c["name"] == "hit chance")
+               for name, o in shots.items()}
+        soft = [v for k, v in hit.items() if "Soft" in k]
+        hard = [v for k, v in hit.items() if "Hard" in k]
+        assert soft and (not hard or abs(max(soft) - max(hard)) < 1e-9)  # same distance, same chance
+
+
+def test_traces_go_into_the_log_and_round_trip(tmp_path: Path) -> None:
+    rows = ["............", "............", "....=.......", "............"]
+    rifle = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]'
+    text = f"""
+name: t
+seed: 3
+map: {{ascii: {rows!r}}}
+victory: {{max_rounds: 3}}
+sides:
+  - {{name: Blue, controller: ai, ai: "utility:hard", units: [{{name: B1, at: [1, 1], {rifle}}}]}}
+  - {{name: Red, controller: ai, ai: rush, units: [{{name: R1, at: [10, 2], {rifle}}}]}}
+"""
+    sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
+    ctrl = {s.name: make_ai(s.ai) for s in sc.spec.sides}
+    with Battle(sc, seed=3, controllers=ctrl) as b:  # type: ignore[arg-type]
+        b.run()
+        decisions = [e for e in b.log if e.type == "decision"]
+        assert decisions and all(e.actor == "B1" for e in decisions)
+        for e in decisions:
+            assert Event.from_json(json.loads(json.dumps(e.to_json()))) == e
+            chosen = e.data["chosen"]
+            assert chosen["considerations"] and all(0 <= c["output"] <= 1 for c in chosen["considerations"])
+            assert all(r["score"] <= chosen["score"] for r in e.data["runners_up"])
+
+
+def test_personalities_are_data() -> None:
+    assert {"easy", "normal", "hard"} <= set(PERSONALITIES)
+    p = Personality.parse({"name": "x", "aggression": 0.9})
+    assert p.aggression == 0.9 and p.caution == Personality().caution
+    with pytest.raises(ValueError, match="unknown field 'braveness'"):
+        Personality.parse({"braveness": 1})
+    with pytest.raises(ValueError, match="unknown AI"):
+        make_ai("genius")
