@@ -20,6 +20,10 @@ from skirmish.content.scenario import Scenario, builtin_scenarios, default_scena
 EXIT_BAD_INPUT = 2
 
 
+class UserError(Exception):
+    """A bad command-line value: printed with exit status 2 (C-6)."""
+
+
 def _load(path: str | None) -> Scenario:
     return load_scenario(Path(path) if path else default_scenario_path())
 
@@ -106,6 +110,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.board:
         return bench_board(args.frames)
     scenario = _load(args.scenario)
+    if args.decisions:
+        return bench_decisions(scenario, args.decisions, args.battles)
     times = []
     for i in range(args.battles):
         t = time.perf_counter()
@@ -129,6 +135,60 @@ def cmd_bench(args: argparse.Namespace) -> int:
         route.append(time.perf_counter() - t)
     print(f"reach field (run of 16 cells) on 100x100: median {statistics.median(reach) * 1000:.2f} ms")
     print(f"route corner to corner on 100x100: median {statistics.median(route) * 1000:.2f} ms")
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """Mirrored pairs of the AI under test against each opponent, over the scenarios."""
+    from skirmish.ai import tournament
+    from skirmish.ai.controllers import make_ai
+    from skirmish.content.scenario import builtin_scenarios
+
+    specs = [args.ai, *[v for v in args.vs.split(",") if v]]
+    for spec in specs:
+        try:
+            make_ai(spec)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+    if args.pairs < 1:
+        raise UserError("--pairs: at least 1")
+    paths = [Path(s) for s in args.scenarios] or builtin_scenarios()
+    for path in paths:
+        _load(str(path))  # checked on load: a bad file stops here with its key named
+    workers = args.workers or os.cpu_count() or 1
+    t0 = time.perf_counter()
+    games = tournament.run(paths, args.ai, specs[1:], args.pairs, workers=workers, first_seed=args.seed,
+                           progress=tournament.progress_bar())
+    print(f"{len(games)} games ({args.pairs} mirrored pairs per opponent) on {len(paths)} scenario(s) in "
+          f"{time.perf_counter() - t0:.1f} s with {workers} process(es); score: win 1, draw ½, loss 0")
+    tournament.print_tables(games)
+    if args.csv:
+        tournament.write_csv(games, Path(args.csv))
+        print(f"\nCSV written to {args.csv}")
+    return 0
+
+
+def bench_decisions(scenario: Scenario, ai: str, battles: int) -> int:
+    """Decision time per unit of an AI playing every side (median and 95th percentile)."""
+    from skirmish.ai.controllers import make_ai
+    from skirmish.battle import Battle, consult
+
+    times: dict[str, list[float]] = {"declare": [], "act": []}
+    for i in range(battles):
+        ctrl = {s.name: make_ai(ai) for s in scenario.spec.sides}
+        with Battle(scenario, seed=i, controllers=ctrl) as b:
+            while b.pending is not None:
+                req = b.pending
+                view = b.view()
+                t = time.perf_counter()
+                action, trace = consult(ctrl[req.side], view, req)
+                times[req.kind].append(time.perf_counter() - t)
+                b.answer(req, action, trace)
+    for kind, ts in times.items():
+        ts.sort()
+        p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
+        print(f"{ai} {kind} decisions: {len(ts)} over {battles} battles: median {statistics.median(ts) * 1000:.2f} ms,"
+              f" p95 {p95 * 1000:.2f} ms, max {ts[-1] * 1000:.1f} ms")
     return 0
 
 
@@ -211,7 +271,19 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=int, default=50)
     b.add_argument("--board", action="store_true", help="measure the board's frame time instead (50 miniatures)")
     b.add_argument("--frames", type=int, default=600, help="frames for --board")
+    b.add_argument("--decisions", metavar="AI", help="measure an AI's decision time per unit (e.g. utility)")
     b.set_defaults(func=cmd_bench)
+
+    t = sub.add_parser("tournament", help="AI vs AI: mirrored pairs in parallel, win rates with Wilson intervals")
+    t.add_argument("scenarios", nargs="*", help="scenario YAMLs (default: every shipped scenario)")
+    t.add_argument("--ai", default="utility", help="the AI under test (default: utility; e.g. utility:hard)")
+    t.add_argument("--vs", default="random,rush,hold,focus,spread",
+                   help="comma-separated opponents (default: every scripted baseline)")
+    t.add_argument("--pairs", type=int, default=20, help="mirrored pairs per opponent (default: 20)")
+    t.add_argument("--workers", type=int, default=0, help="processes (default: one per CPU)")
+    t.add_argument("--seed", type=int, default=1, help="first seed (default: 1)")
+    t.add_argument("--csv", metavar="FILE", help="also write the tables as CSV")
+    t.set_defaults(func=cmd_tournament)
 
     helps = {"watch": "watch an AI-vs-AI battle on the board (the default command)",
              "play": "play a battle on the board against the AI (or --hotseat)",
@@ -239,6 +311,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         code = args.func(args)
     except ContentError as exc:
         print(f"skirmish: {exc.text}", file=sys.stderr)
+        code = EXIT_BAD_INPUT
+    except UserError as exc:
+        print(f"skirmish {args.command}: {exc}", file=sys.stderr)
         code = EXIT_BAD_INPUT
     except BrokenPipeError:
         code = 0

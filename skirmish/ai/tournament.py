@@ -1,0 +1,178 @@
+"""AI-vs-AI tournaments: mirrored pairs (same scenario and seed, sides swapped) in parallel processes,
+with win rates and Wilson 95% intervals per opponent, per scenario and per side (issue 4).
+
+A game scores 1 for a win, ½ for a draw (the round limit), 0 for a loss, from the first AI's view.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+Z95 = 1.959963984540054
+
+
+def wilson(score: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion `score / n` (draws count half)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = score / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One battle of a pair, from the first AI's point of view."""
+
+    scenario: str
+    seed: int
+    ai: str
+    opponent: str
+    ai_side: int  # 0: the first AI played the scenario's first side
+    result: float  # 1 win, 0.5 draw, 0 loss
+    rounds: int
+
+
+def play_pair(scenario_path: str, seed: int, ai: str, opponent: str) -> list[Game]:
+    """Both games of a mirrored pair (run in a worker process)."""
+    from skirmish.ai.controllers import make_ai
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import load_scenario
+
+    sc = load_scenario(Path(scenario_path))
+    sides = [s.name for s in sc.spec.sides]
+    out = []
+    for ai_side in (0, 1):
+        names = {sides[ai_side]: ai, sides[1 - ai_side]: opponent}
+        ctrl = {name: make_ai(spec) for name, spec in names.items()}
+        with Battle(sc, seed=seed, controllers=ctrl) as b:
+            res = b.run()
+        result = 0.5 if res.winner is None else (1.0 if res.winner == sides[ai_side] else 0.0)
+        out.append(Game(sc.spec.name, seed, ai, opponent, ai_side, result, res.rounds))
+    return out
+
+
+@dataclass
+class Tally:
+    """Scores of a group of games."""
+
+    games: int = 0
+    score: float = 0.0
+    wins: int = 0
+    draws: int = 0
+    rounds: list[int] = field(default_factory=list)
+
+    def add(self, g: Game) -> None:
+        """Count one game."""
+        self.games += 1
+        self.score += g.result
+        self.wins += g.result == 1.0
+        self.draws += g.result == 0.5
+        self.rounds.append(g.rounds)
+
+    @property
+    def rate(self) -> float:
+        """Score per game."""
+        return self.score / self.games if self.games else 0.0
+
+    def row(self) -> list[str]:
+        """Table cells: games, W-D-L, rate and interval, mean rounds."""
+        lo, hi = wilson(self.score, self.games)
+        losses = self.games - self.wins - self.draws
+        mean = sum(self.rounds) / len(self.rounds) if self.rounds else 0.0
+        return [str(self.games), f"{self.wins}-{self.draws}-{losses}", f"{self.rate:.1%}", f"[{lo:.1%}, {hi:.1%}]",
+                f"{mean:.1f}"]
+
+
+def run(scenarios: Sequence[Path], ai: str, opponents: Sequence[str], pairs: int, *, workers: int = 1,
+        first_seed: int = 1, progress: Callable[[int, int], None] | None = None) -> list[Game]:
+    """Play `pairs` mirrored pairs per opponent, spread over the scenarios (seed i on scenario i mod n)."""
+    jobs = [(str(scenarios[i % len(scenarios)]), first_seed + i, ai, opp) for opp in opponents for i in range(pairs)]
+    games: list[Game] = []
+    done = 0
+    if workers <= 1:
+        for job in jobs:
+            games += play_pair(*job)
+            done += 1
+            if progress:
+                progress(done, len(jobs))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(play_pair, *job) for job in jobs]
+            for fut in as_completed(futures):
+                games += fut.result()
+                done += 1
+                if progress:
+                    progress(done, len(jobs))
+    games.sort(key=lambda g: (g.opponent, g.scenario, g.seed, g.ai_side))
+    return games
+
+
+def progress_bar(stream: TextIO | None = None, width: int = 32) -> Callable[[int, int], None]:
+    """A text progress bar for `run` (to stderr by default)."""
+    out = stream or sys.stderr
+
+    def show(done: int, total: int) -> None:
+        stream = out
+        filled = int(width * done / max(1, total))
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} pairs")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+HEADER = ["games", "W-D-L", "score", "Wilson 95%", "rounds"]
+
+
+def tables(games: Sequence[Game]) -> dict[str, list[list[str]]]:
+    """Per opponent, per opponent and scenario, and per opponent and side: rows of cells."""
+    groups: dict[str, dict[tuple[str, ...], Tally]] = {"opponent": {}, "scenario": {}, "side": {}}
+    for g in games:
+        for name, key in (("opponent", (g.ai, g.opponent)), ("scenario", (g.ai, g.opponent, g.scenario)),
+                          ("side", (g.ai, g.opponent, "first side" if g.ai_side == 0 else "second side"))):
+            groups[name].setdefault(key, Tally()).add(g)
+    return {name: [[*k, *t.row()] for k, t in sorted(d.items())] for name, d in groups.items()}
+
+
+def print_tables(games: Sequence[Game], out: TextIO | None = None) -> None:
+    """The tables as aligned text (to stdout by default)."""
+    out = out or sys.stdout
+    titles = {"opponent": ["AI", "vs"], "scenario": ["AI", "vs", "scenario"], "side": ["AI", "vs", "AI plays"]}
+    for name, rows in tables(games).items():
+        head = titles[name] + HEADER
+        widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+        out.write(f"\nby {name}\n")
+        out.write("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)) + "\n")
+        for r in rows:
+            out.write("  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)) + "\n")
+
+
+def write_csv(games: Sequence[Game], path: Path) -> None:
+    """Every table as CSV (a `table` column says which), written whole or not at all."""
+    tmp = path.with_suffix(path.suffix + ".part")
+    with tmp.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["table", "ai", "opponent", "group", "games", "wins", "draws", "losses", "score", "wilson_lo",
+                    "wilson_hi", "mean_rounds"])
+        for name, rows in tables(games).items():
+            for r in rows:
+                group = r[2] if name != "opponent" else ""
+                cells = r[3:] if name != "opponent" else r[2:]
+                games_n = int(cells[0])
+                wins, draws, losses = (int(x) for x in cells[1].split("-"))
+                score = (wins + draws / 2) / games_n if games_n else 0.0
+                lo, hi = wilson(wins + draws / 2, games_n)
+                w.writerow([name, r[0], r[1], group, games_n, wins, draws, losses, f"{score:.4f}", f"{lo:.4f}",
+                            f"{hi:.4f}", cells[4]])
+    tmp.replace(path)
