@@ -23,7 +23,7 @@ from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf, prob_at_least
 from skirmish.rules.equipment import Speed
 from skirmish.rules.fi import thrown as thr
-from skirmish.rules.fi.timing import Part, TimingError, check_turn
+from skirmish.rules.fi.timing import Part, fits
 
 
 class IdleController:
@@ -119,12 +119,7 @@ class BaselineAI:
 
     # ------------------------------------------------------------------ acting
     def _legal(self, me: UnitView, mem: _TurnMemory, part: Part) -> bool:
-        declared = Speed.NORMAL if me.declared in (None, "dodge") else Speed.parse(me.declared or "normal")
-        try:
-            check_turn(declared, [*mem.parts, part])
-        except TimingError:
-            return False
-        return True
+        return fits(me.declared, [*mem.parts, part])
 
     def _visible_targets(self, view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
         out = []

@@ -22,7 +22,13 @@ from skirmish.rules.dice import exploding_pmf, pool_pmf
 from skirmish.rules.equipment import SCREEN_STOPS, Weapon
 from skirmish.rules.fi import thrown as thr
 from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
-from skirmish.rules.fi.ranged import LOW_COVERED, MAX_ROW, ShotFacts, expected_hit_probability, shot_numbers
+from skirmish.rules.fi.ranged import (
+    LOW_COVERED,
+    ShotFacts,
+    damage_row,
+    expected_hit_probability,
+    shot_numbers,
+)
 
 # ablation bands of the deck model: P(P), P(A), P(D) for PN > AV, PN in {AV, AV-1}, PN <= AV-2.
 BANDS = ((32 / 54, 16 / 54, 6 / 54), (16 / 54, 22 / 54, 16 / 54), (6 / 54, 16 / 54, 32 / 54))
@@ -142,12 +148,7 @@ def _per_hit(w: Weapon, target: UnitView, cover: str, cover_av: int, concealed: 
         for level_p, dice in ((full, w.damage), (reduced, w.reduced)):
             if level_p <= 0:
                 continue
-            row = dice.row
-            if w.ae == 0 and w.weapon_class != "fragment" and not w.explosive:
-                row += {"vitals": 1, "head": 2}.get(loc, 0)
-            if w.ae:
-                row += max(0, w.ae - max(0, int(np.ceil(dist / 10)) - 1))
-            pmf = effect_pmf(SIDES[dice.column], min(MAX_ROW, row))
+            pmf = effect_pmf(SIDES[dice.column], damage_row(w, dice.row, loc, dist))
             d = np.arange(len(pmf))
             size = max(1, target.size)
             wd, cd = d // size, d % size

@@ -40,7 +40,7 @@ from skirmish.rules.dice import pool_pmf
 from skirmish.rules.equipment import SCREEN_STOPS, Speed
 from skirmish.rules.fi import thrown as thr
 from skirmish.rules.fi.ranged import expected_hit_probability
-from skirmish.rules.fi.timing import Part, TimingError, check_turn
+from skirmish.rules.fi.timing import Part, declared_speed, fits
 
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}
 TOP_MOVES = 6  # move cells that get the route-exposure consideration and appear in traces
@@ -284,12 +284,7 @@ class UtilityAI:
         return t
 
     def _legal(self, me: UnitView, turn: _Turn, part: Part) -> bool:
-        declared = Speed.NORMAL if me.declared in (None, "dodge") else Speed.parse(me.declared or "normal")
-        try:
-            check_turn(declared, [*turn.parts, part])
-        except TimingError:
-            return False
-        return True
+        return fits(me.declared, [*turn.parts, part])
 
     def _remember(self, view: BattleView, me: UnitView, best: Option) -> None:
         turn = self._turn(view, me)
@@ -455,7 +450,7 @@ class UtilityAI:
         col, _ = me.trait("dexterity")
         walk = SIDES[col] / grid.cell_m
         run = walk if me.declared == "dodge" else 2 * walk
-        declared = Speed.NORMAL if me.declared in (None, "dodge") else Speed.parse(me.declared or "normal")
+        declared = declared_speed(me.declared)
         can_walk = self._legal(me, turn, Part("move", running=False)) and declared != Speed.FAST
         can_run = self._legal(me, turn, Part("move", running=True))
         if not (can_walk or can_run):

@@ -21,6 +21,16 @@ BANNER_S = 1.1
 BLAST_S = 1.0
 
 
+MARK_COLOUR = (255, 200, 90)  # where a miss or a scatter lands
+
+
+def _cross(surf: pygame.Surface, at: tuple[float, float], r: int, colour: tuple[int, int, int]) -> None:
+    """An X of half-size r at a screen point."""
+    x, y = at
+    pygame.draw.line(surf, colour, (x - r, y - r), (x + r, y + r), 2)
+    pygame.draw.line(surf, colour, (x - r, y + r), (x + r, y - r), 2)
+
+
 @dataclass
 class Anim:
     """Base: something drawn for `duration` seconds."""
@@ -116,11 +126,7 @@ class MissMarker(Anim):
 
     def draw(self, surf: pygame.Surface, cam: Camera, font: pygame.font.Font) -> None:
         """A fading cross."""
-        x, y = cam.centre(self.at)
-        r = max(3, cam.tile // 5)
-        c = (255, 200, 90)
-        pygame.draw.line(surf, c, (x - r, y - r), (x + r, y + r), 2)
-        pygame.draw.line(surf, c, (x - r, y + r), (x + r, y - r), 2)
+        _cross(surf, cam.centre(self.at), max(3, cam.tile // 5), MARK_COLOUR)
 
 
 @dataclass
@@ -173,9 +179,8 @@ class ScatterMarker(Anim):
         """Cross, dashes and label."""
         x, y = cam.centre(self.aim)
         r = max(4, cam.tile // 4)
-        c = (255, 200, 90)
-        pygame.draw.line(surf, c, (x - r, y - r), (x + r, y + r), 2)
-        pygame.draw.line(surf, c, (x - r, y + r), (x + r, y - r), 2)
+        c = MARK_COLOUR
+        _cross(surf, (x, y), r, c)
         lx, ly = cam.centre(self.landed)
         n = max(2, int(math.hypot(lx - x, ly - y) // 6))
         for i in range(0, n, 2):

@@ -59,7 +59,7 @@ from skirmish.rules.fi.ranged import (
     resolve_shot,
     shot_numbers,
 )
-from skirmish.rules.fi.timing import ATTACK_MODES, Part, TimingError, check_turn, run_m, walk_m
+from skirmish.rules.fi.timing import ATTACK_MODES, Part, TimingError, check_turn, declared_speed, run_m, walk_m
 from skirmish.rules.randomizer import Randomizer
 
 
@@ -280,8 +280,7 @@ class FiSystems:
         return True
 
     def _declared_speed(self, eid: int) -> Speed:
-        dec = self.w.get(eid, Declared)
-        return Speed.NORMAL if dec.speed == "dodge" else Speed.parse(dec.speed)
+        return declared_speed(self.w.get(eid, Declared).speed)
 
     def check_parts(self, eid: int, extra: Part) -> list[Part]:
         parts = [*self.w.get(eid, Turn).parts, extra]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from skirmish.rules.checks import COLUMN_NUMBER
 from skirmish.rules.equipment import Speed
+from skirmish.rules.fi.timing import declared_speed
 
 PHASES = (1, 2, 3, 4)
 PHASE_NAMES = {1: "I", 2: "II", 3: "III", 4: "IV"}
@@ -18,7 +19,7 @@ INITIATIVE_BAR: dict[Speed, tuple[int, int, int, int]] = {
 
 def timing_speed(declared: str, hesitated_last_round: bool) -> Speed:
     """The speed whose bar row a declaration reads: DODGE as NORMAL; one faster after hesitating."""
-    speed = Speed.NORMAL if declared == "dodge" else Speed.parse(declared)
+    speed = declared_speed(declared)
     return speed.faster() if hesitated_last_round else speed
 
 

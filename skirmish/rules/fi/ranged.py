@@ -11,7 +11,7 @@ from skirmish.rules.checks import Modifier, bumps
 from skirmish.rules.deck import BREAKDOWN_ORDER, Card
 from skirmish.rules.equipment import SCREEN_STOPS, Dice, Weapon
 from skirmish.rules.fi.damage import split_damage
-from skirmish.rules.randomizer import Draw
+from skirmish.rules.randomizer import Draw, Read
 
 LOW_COVERED = frozenset({"left_leg", "right_leg", "belly", "vitals"})  # R-6.6 waist-high cover
 CALLED_PENALTY = {"torso": -2, "limb": -4, "head": -6}
@@ -235,14 +235,30 @@ def _covered(setup: ShotSetup, location: str) -> bool:
     return False
 
 
-def resolve_shot(draw: Draw, setup: ShotSetup, target: TargetState) -> ShotOutcome:
-    """Resolve one shot or burst against one target from one draw (R-6.1–R-6.8, R-6.13)."""
-    card: Card = draw.fields
+def read_attack(draw: Draw, setup: ShotSetup) -> tuple[Read, int, bool]:
+    """The attack check of a shot or throw: the read, the total after modifiers (0 on a CF), and whether
+    it reaches the TN (R-3.3, R-3.5, R-3.6 halving)."""
     mod_total = sum(m.value for m in setup.result_mods)
     read = draw.check(setup.column, setup.row, setup.tn, mod_total)
     base = read.result // 2 if setup.halve else read.result
     total = 0 if read.cf else base + mod_total
-    hit = (not read.cf) and total >= setup.tn
+    return read, total, (not read.cf) and total >= setup.tn
+
+
+def damage_row(weapon: Weapon, row: int, location: str, distance_m: float) -> int:
+    """The effect-grid row a hit reads: vitals +1 and head +2 (not for fragments, area or explosive
+    weapons, R-6.8), the AE shift less one per full 10 m past the first 10 (R-6.9), at most row 7."""
+    if weapon.ae == 0 and weapon.weapon_class != "fragment" and not weapon.explosive:
+        row += {"vitals": 1, "head": 2}.get(location, 0)
+    if weapon.ae:
+        row += max(0, weapon.ae - max(0, math.ceil(distance_m / 10) - 1))
+    return min(MAX_ROW, row)
+
+
+def resolve_shot(draw: Draw, setup: ShotSetup, target: TargetState) -> ShotOutcome:
+    """Resolve one shot or burst against one target from one draw (R-6.1–R-6.8, R-6.13)."""
+    card: Card = draw.fields
+    read, total, hit = read_attack(draw, setup)
     weapon = setup.weapon
     result_bumps = bumps(total, setup.tn) if hit else 0
     outcome = ShotOutcome(
@@ -374,12 +390,7 @@ def apply_hit(
             level = "reduced"
     h.level = level
     dice = _damage_dice(weapon, level)
-    row = dice.row + spends.count("damage")
-    if weapon.ae == 0 and weapon.weapon_class != "fragment" and not weapon.explosive:
-        row += {"vitals": 1, "head": 2}.get(h.location, 0)  # R-6.8 (explosives take no location rows)
-    if weapon.ae:
-        row += max(0, weapon.ae - max(0, math.ceil(setup.distance_m / 10) - 1))
-    h.row = min(MAX_ROW, row)
+    h.row = damage_row(weapon, dice.row + spends.count("damage"), h.location, setup.distance_m)
     h.damage = draw.effect(dice.column, h.row)
     h.wounds, h.ct = split_damage(h.damage, target.size, weapon.weapon_class == "stun")
 

@@ -17,7 +17,7 @@ from skirmish.rules.checks import Modifier
 from skirmish.rules.deck import COLUMNS, SIDES, Card, Deck
 from skirmish.rules.equipment import Dice, Weapon
 from skirmish.rules.fi.odds import DICE_SAMPLES
-from skirmish.rules.fi.ranged import HitResult, ShotSetup, TargetState, apply_hit
+from skirmish.rules.fi.ranged import HitResult, ShotSetup, TargetState, apply_hit, read_attack
 from skirmish.rules.randomizer import CardDraw, DiceDraw, Draw
 
 OUTER_RING_M = 10.0  # R-6.9: one damage column less per further 10 m beyond the radius
@@ -121,11 +121,7 @@ class Placement:
 
 def place_throw(draw: Draw, setup: ShotSetup, grid: geo.GridMap, thrower: geo.Cell, aim: geo.Cell) -> Placement:
     """Read the throw and place it: on the aimed cell on a success, else scattered (R-6.10)."""
-    mod_total = sum(m.value for m in setup.result_mods)
-    read = draw.check(setup.column, setup.row, setup.tn, mod_total)
-    base = read.result // 2 if setup.halve else read.result
-    total = 0 if read.cf else base + mod_total
-    hit = (not read.cf) and total >= setup.tn
+    read, total, hit = read_attack(draw, setup)
     if hit:
         return Placement(read.result, read.cf, total, True, aim, None, read.source)
     card = draw.fields

@@ -96,6 +96,20 @@ def check_turn(declared: Speed, parts: list[Part]) -> None:
         )
 
 
+def declared_speed(declared: str | None) -> Speed:
+    """The speed a declaration holds a turn to: DODGE resolves as NORMAL (R-5.2); none yet counts as NORMAL."""
+    return Speed.NORMAL if declared in (None, "dodge") else Speed.parse(declared)
+
+
+def fits(declared: str | None, parts: list[Part]) -> bool:
+    """True if the parts make a turn the declaration allows (R-5.3, R-5.5)."""
+    try:
+        check_turn(declared_speed(declared), parts)
+    except TimingError:
+        return False
+    return True
+
+
 def walk_m(dex_sides: int) -> float:
     """Walking allowance per action in metres: the Dexterity die's sides (R-5.6)."""
     return float(dex_sides)
