@@ -125,7 +125,7 @@ class Battle:
     def view(self) -> BattleView:
         """A frozen snapshot (for AIs, previews and the board)."""
         return self.world.snapshot(self.ctx.round, self.ctx.phase, self.ctx.grid, self.sides,
-                                   self.ctx.scope, self.ctx.armoury)
+                                   self.ctx.scope, self.ctx.armoury, self.scenario.spec.victory.max_rounds)
 
     def is_over(self) -> bool:
         """True once the battle has an outcome."""

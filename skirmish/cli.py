@@ -28,10 +28,20 @@ def _load(path: str | None) -> Scenario:
     return load_scenario(Path(path) if path else default_scenario_path())
 
 
-def _controllers(scenario: Scenario) -> dict[str, object]:
-    from skirmish.ai.controllers import make_controller
+def _controllers(scenario: Scenario, overrides: Sequence[str] = ()) -> dict[str, object]:
+    """Each side's controller from the scenario; `overrides` are `SIDE=AI` values from `--ai`."""
+    from skirmish.ai.controllers import make_ai, make_controller
 
-    return {s.name: make_controller(s.controller, s.orders, s.ai) for s in scenario.spec.sides}
+    out: dict[str, object] = {s.name: make_controller(s.controller, s.orders, s.ai) for s in scenario.spec.sides}
+    for item in overrides:
+        side, sep, spec = item.partition("=")
+        if not sep or side not in out:
+            raise UserError(f"--ai {item!r}: expected SIDE=AI with SIDE one of {', '.join(out)}")
+        try:
+            out[side] = make_ai(spec)
+        except ValueError as exc:
+            raise UserError(f"--ai {item!r}: {exc}") from None
+    return out
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -51,7 +61,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         elif not args.quiet:
             out.write(describe(event) + "\n")
 
-    with Battle(scenario, seed=args.seed, controllers=_controllers(scenario),  # type: ignore[arg-type]
+    controllers = _controllers(scenario, args.ai)
+    with Battle(scenario, seed=args.seed, controllers=controllers,  # type: ignore[arg-type]
                 on_event=show) as battle:
         outcome = battle.run()
         if args.events:
@@ -233,7 +244,8 @@ def cmd_board(args: argparse.Namespace) -> int:
     scenario = None if args.command == "menu" else _load(args.scenario)
     if not has_display():
         print("skirmish: no display found; playing the battle headless instead.", file=sys.stderr)
-        run_args = argparse.Namespace(scenario=args.scenario, seed=args.seed, events=None, json=False, quiet=False)
+        run_args = argparse.Namespace(scenario=args.scenario, seed=args.seed, events=None, json=False, quiet=False,
+                                      ai=[])
         return cmd_run(run_args)
     from skirmish.ui.app import App
 
@@ -253,6 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--events", metavar="FILE", help="also write the events as JSON lines")
     r.add_argument("--json", action="store_true", help="print events as JSON lines instead of text")
     r.add_argument("--quiet", action="store_true", help="print only the summary line")
+    r.add_argument("--ai", action="append", default=[], metavar="SIDE=AI",
+                   help="play SIDE with this AI instead of the scenario's (e.g. Blue=utility:hard); repeatable")
     r.set_defaults(func=cmd_run)
 
     d = sub.add_parser("deck", help="print a built-in action deck (C-2)")

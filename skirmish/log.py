@@ -177,7 +177,40 @@ def describe(e: Event) -> str:
         return f"== winner: {d['winner'] or 'draw'} after {d['rounds']} rounds ({d['reason']}); casualties {d['casualties']}"
     if t == "end_turn":
         return f"{where} {who} ends turn"
+    if t == "decision":
+        others = "; ".join(f"{o['option']} {float(o['score']):.2f}" for o in d.get("runners_up", []))
+        return f"{where} {who} decides: {reason_label(d)}" + (f" (over {others})" if others else "") + rules
     return f"{where} {t} {who} {json.dumps(d)}"
+
+
+# The considerations a reason label quotes, by the option's first word: (name, short, shown as 1 - input).
+_REASON_KEYS: dict[str, tuple[tuple[str, str, bool], ...]] = {
+    "shoot": (("hit chance", "hit", False), ("kill chance", "kill", False)),
+    "walk": (("cover from enemies that see it", "cover", False), ("hit chance", "hit", False)),
+    "run": (("cover from enemies that see it", "cover", False), ("hit chance", "hit", False)),
+    "throw": (("burst covers the cell", "on target", False), ("friends clear", "friends clear", False)),
+    "aim": (("aimed shot's harm", "harm", False), ("hit chance", "hit", False)),
+    "reload": (("magazine spent", "spent", False), ("safe to do it", "safe", False)),
+    "wait": (("enemy close enough to appear", "enemy near", False), ("cover from enemies that see it", "cover",
+                                                                     False)),
+    "declare": (("threat here", "threat", False), ("has a shot", "shot", False),
+                ("distance to close", "to close", False)),
+}
+
+
+def reason_label(trace: dict[str, Any]) -> str:
+    """A decision in a few words, e.g. "Shoot Raider-3 prepared 0.71: hit 64%, kill 41%" (issue 4): the
+    chosen option, its score and the two considerations that explain it best."""
+    chosen = trace["chosen"]
+    option = str(chosen["option"])
+    inputs = {c["name"]: float(c["input"]) for c in chosen.get("considerations", [])}
+    keys = _REASON_KEYS.get(option.split(" ")[0], ())
+    bits = [f"{short} {(1 - inputs[name]) if invert else inputs[name]:.0%}" for name, short, invert in keys
+            if name in inputs][:2]
+    if not bits and option.split(" ")[0] not in _REASON_KEYS:
+        bits = [f"{name} {v:.0%}" for name, v in list(inputs.items())[:1]]
+    text = f"{option[:1].upper()}{option[1:]} {float(chosen['score']):.2f}"
+    return text + (": " + ", ".join(bits) if bits else "")
 
 
 def headline(e: Event) -> str:
@@ -198,6 +231,8 @@ def headline(e: Event) -> str:
     if t == "initiative":
         got = f"phase {PHASE_NAMES[d['phase']]}" if d["phase"] else "hesitates"
         return f"{who}: initiative {'CF' if d['cf'] else d['result']} → {got}"
+    if t == "decision":
+        return f"{who} thinks: {reason_label(d)}"
     line = describe(e)
     return line.split("  [")[0]
 
@@ -227,6 +262,12 @@ def details(e: Event) -> list[str]:
     if sc:
         out.append(f"   scatter: clock {sc['clock']}, thrown multiplier {sc['multiplier']} x margin {sc['margin']}"
                    f" = {sc['wanted_m']:g} m, capped at the throw -> {sc['metres']:g} m from the {sc['from']}")
+    if e.type == "decision":
+        for rank, o in enumerate([d["chosen"], *d.get("runners_up", [])]):
+            out.append(f"{'chosen' if rank == 0 else 'runner-up'}: {o['option']} = {float(o['score']):.3f}"
+                       + (f" (momentum x{o['momentum']})" if "momentum" in o else ""))
+            for c in o.get("considerations", []):
+                out.append(f"   {c['name']}: {float(c['input']):.2f} -> {float(c['output']):.2f}")
     if e.rules:
         out.append("rules: " + ", ".join(e.rules))
     return out

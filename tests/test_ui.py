@@ -5,15 +5,18 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pygame
 import pytest
 
 from skirmish.content.scenario import Scenario, default_scenario_path, load_scenario, parse_scenario
+from skirmish.log import reason_label
 from skirmish.rules.actions import Move
 from skirmish.ui.app import App
 from skirmish.ui.battle_screen import TOP_H, BattleScreen
 from skirmish.ui.screens import MenuScreen, ResultsScreen
 from skirmish.ui.settings import Settings, load_settings
+from skirmish.ui.widgets import ACCENT
 
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
 DUEL = f"""
@@ -302,4 +305,72 @@ def test_throw_mode_shows_the_burst_and_throws(tmp_path: Path) -> None:
     ring = [shot.get_at((x + dx, y + dy))[:3] for dx, dy in ((0, screen.board.cam.tile), (screen.board.cam.tile, 0))
             if 0 <= x + dx < 1100 - 380 and TOP_H <= y + dy < 700 - 44]
     assert any(px[0] > 180 and px[0] > px[2] + 60 for px in ring), ring
+    app.close()
+
+
+def _step_until(app: App, screen: BattleScreen, done: object, limit: int = 400) -> None:
+    """Press `.` (step one action) until `done()` holds."""
+    for _ in range(limit):
+        if done():  # type: ignore[operator]
+            return
+        _key(pygame.K_PERIOD, ".")
+        _frames(app, 3)
+    raise AssertionError("the battle never got there")
+
+
+def test_ai_reason_label_and_move_heat_map(tmp_path: Path) -> None:
+    """Issue 4: the acting AI unit's reason is drawn over it, I hides it, and M shades its move scores."""
+    app = App(scenario=_duel(tmp_path), controls={"Blue": "ai", "Red": "ai"}, settings=Settings(speed=8.0),
+              size=(1100, 700))
+    screen = app.screen
+    assert isinstance(screen, BattleScreen)
+    _key(pygame.K_SPACE, " ")  # pause, then step
+    _frames(app, 2)
+    log = screen.session.battle.log
+    _step_until(app, screen, lambda: screen.acting == "Blue-1" and any(
+        e.type == "decision" and e.actor == "Blue-1" and e.data["request"] == "act" for e in log))
+    screen.anim.finish()
+    _frames(app, 2)
+    last = [e for e in log if e.type == "decision" and e.actor == "Blue-1"][-1]
+    label = reason_label(last.data)
+    assert screen.reasons["Blue-1"] == label
+    assert label.startswith(("Shoot", "Walk", "Run", "Aim", "Wait", "Reload", "End turn"))
+    x, y = _screen_pos(screen, screen.session.view().unit("Blue-1").cell)
+    band = pygame.Rect(x - 300, y - int(screen.board.cam.tile * 0.55) - 40, 600, 40)
+    band = band.clip(pygame.Rect(0, TOP_H, 1100 - 380, 700 - TOP_H))
+
+    def frame_pixels(shot: pygame.Surface) -> int:
+        """Pixels of the label frame's colour in a band just above the miniature."""
+        sub = shot.subsurface(band)
+        return sum(sub.get_at((i, j))[:3] == ACCENT for i in range(sub.get_width()) for j in range(sub.get_height()))
+
+    with_label = frame_pixels(pygame.image.load(str(app.screenshot(tmp_path / "reason.png"))))
+    assert with_label > 40
+    _key(pygame.K_i, "i")  # hide the reasons
+    _frames(app, 2)
+    assert frame_pixels(pygame.image.load(str(app.screenshot(tmp_path / "no_reason.png")))) < with_label // 4
+    assert app.settings.reasons is False
+
+    heat = screen.session.heat("Blue-1")
+    assert heat is not None and np.isfinite(heat).sum() > 10
+    screen.selected = "Blue-1"
+    _frames(app, 1)
+    plain = pygame.image.load(str(app.screenshot(tmp_path / "plain.png")))
+    _key(pygame.K_m, "m")
+    _frames(app, 2)
+    assert app.settings.heat is True
+    shaded = pygame.image.load(str(app.screenshot(tmp_path / "heat.png")))
+    taken = {u.cell for u in screen.session.view().units}
+    ys, xs = np.nonzero(np.isfinite(heat))
+    cells = [c for c in zip(xs.tolist(), ys.tolist(), strict=True) if c not in taken]
+    changed = sum(plain.get_at(p)[:3] != shaded.get_at(p)[:3] for p in (_screen_pos(screen, c) for c in cells))
+    assert changed == len(cells)  # every scored cell is tinted
+    far = next(((cx, cy) for cy in range(heat.shape[0]) for cx in range(heat.shape[1])
+                if not np.isfinite(heat[cy, cx]) and (cx, cy) not in taken and
+                screen.session.scenario.grid.passable((cx, cy))), None)
+    if far is not None:  # a cell it did not score is left alone
+        assert plain.get_at(_screen_pos(screen, far))[:3] == shaded.get_at(_screen_pos(screen, far))[:3]
+    best_y, best_x = np.unravel_index(int(np.nanargmax(heat)), heat.shape)
+    ex, ey = screen.board.cam.to_screen((int(best_x), int(best_y)))
+    assert min(shaded.get_at((ex + 1, ey + TOP_H + 1))[:3]) > 200  # the best cell is outlined in white
     app.close()

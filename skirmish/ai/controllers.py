@@ -150,13 +150,13 @@ class BaselineAI:
         if not mem.moved and mem.shots == 0:
             dest = self._choose_cell(view, me, bool(targets))
             if dest is not None and dest != me.cell:
-                part = Part("move", running=False)
+                part = Part("move", running=me.declared == "fast")  # at FAST every move is a run (R-5.4)
                 if self._legal(me, mem, part):
                     mem.moved = True
                     mem.parts.append(part)
                     return Move(me.name, dest)
             mem.moved = mem.moved or dest == me.cell
-        if targets and mem.shots == 0:
+        if targets and mem.shots == 0 and me.can_fire:
             best = self._pick(view, me, targets)
             burst = min(w.bursts) if w.bursts and me.rounds >= min(w.bursts) else 0
             for mode in ("aimed", "prepared", "snap"):
@@ -321,7 +321,9 @@ class RushAI(BaselineAI):
         field_ = geo.reach_field(grid, me.cell, run if me.declared == "fast" else run / 2, blocked)
         target = min(enemies, key=lambda e: (geo.distance_cells(me.cell, e.cell), e.name))
         ys, xs = np.nonzero(np.isfinite(field_))
-        d = np.hypot(xs - target.cell[0], ys - target.cell[1])
+        # By the walking distance to the target, not the straight line, so walls and water do not strand it.
+        to_target = geo.reach_field(grid, target.cell, math.inf)
+        d = to_target[ys, xs] + 0.01 * np.hypot(xs - target.cell[0], ys - target.cell[1])
         i = int(np.argmin(d))
         return int(xs[i]), int(ys[i])
 
@@ -390,7 +392,7 @@ def make_ai(spec: str) -> Controller:
     return makers[kind]()
 
 
-def make_controller(kind: str, orders: list[str], ai: str = "baseline") -> Controller:
+def make_controller(kind: str, orders: list[str], ai: str = "utility") -> Controller:
     """Build a side's controller from the scenario."""
     if kind == "scripted":
         return ScriptedController(orders)

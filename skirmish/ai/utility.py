@@ -11,14 +11,16 @@ The AI reads a frozen BattleView and returns Actions; it never writes the world 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from skirmish.ai.curves import Curve, combine
-from skirmish.ai.estimate import estimate_shot, hit_probability, throw_chance
+from skirmish.ai.estimate import ShotEstimate, estimate_shot, hit_probability, throw_chance
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -43,7 +45,15 @@ from skirmish.rules.fi.ranged import expected_hit_probability
 from skirmish.rules.fi.timing import Part, declared_speed, fits
 
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}
-TOP_MOVES = 6  # move cells that get the route-exposure consideration and appear in traces
+TOP_MOVES = 8  # move cells that get the exact shot-after-moving and route-exposure considerations
+HARM = Curve("linear", m=0.9, b=0.1)  # what a shot is worth, the same scale for every option
+
+
+def harm(est: ShotEstimate) -> float:
+    """What an attack is worth in one number: expected wounds (CT at a sixth of a wound) over three, plus
+    the chance it puts the target out of action, capped at 1. Shooting now, shooting after a move and
+    aiming for a later shot are all scored on this scale, so they compare fairly."""
+    return min(1.0, (est.wounds + est.ct / 6) / 3 + est.kill)
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,7 @@ class Option:
     considerations: list[Consideration] = field(default_factory=list)
     bonus: float = 1.0
     score: float = 0.0
+    estimate: ShotEstimate | None = None  # a shot's estimate (for the fire it commits), not traced
 
     def add(self, name: str, raw: float, curve: Curve) -> Option:
         """Score a consideration."""
@@ -142,6 +153,7 @@ class TacticalMaps:
     cover: npt.NDArray[np.float64]  # mean cover value against the enemies that see the cell (1 if none)
     threat: npt.NDArray[np.float64]  # expected hits per enemy action on a man standing there, summed
     mask: npt.NDArray[np.bool_]
+    walk_m: npt.NDArray[np.float64]  # walking distance to the nearest enemy in metres (inf: no way there)
 
 
 def _enemy_hit_by_range(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -162,8 +174,10 @@ def _enemy_hit_by_range(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.fl
     return out
 
 
-def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.NDArray[np.bool_]) -> TacticalMaps:
-    """Sight, cover and threat over the masked cells, against every enemy in action."""
+def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.NDArray[np.bool_],
+               walk_from: dict[geo.Cell, npt.NDArray[np.float64]] | None = None) -> TacticalMaps:
+    """Sight, cover and threat over the masked cells, against every enemy in action, and the walking
+    distance to the nearest enemy over the whole map (`walk_from` caches a field per enemy cell)."""
     grid = view.grid
     h, w = grid.height, grid.width
     seen = np.zeros((h, w))
@@ -186,7 +200,14 @@ def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.N
         threat[ys[vis], xs[vis]] += (p * (1 - cov))[vis]
     with np.errstate(invalid="ignore", divide="ignore"):
         cover = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)
-    return TacticalMaps(key, seen, cover, threat, mask)
+    cache = walk_from if walk_from is not None else {}
+    walk = np.full((h, w), np.inf)
+    for e in view.enemies(me):
+        field_ = cache.get(e.cell)
+        if field_ is None:
+            field_ = cache[e.cell] = geo.reach_field(grid, e.cell, math.inf)
+        walk = np.minimum(walk, field_)
+    return TacticalMaps(key, seen, cover, threat, mask, walk * grid.cell_m)
 
 
 # ---------------------------------------------------------------------------------------------- the AI
@@ -201,6 +222,19 @@ class _Turn:
     tacpack: bool = False
 
 
+@dataclass
+class _Cells:
+    """Where an action may end: the reach (None if the unit may not move), and every candidate cell's
+    considerations, scored at once."""
+
+    reach: npt.NDArray[np.float64] | None
+    walk: float
+    can_walk: bool
+    can_run: bool
+    scores: npt.NDArray[np.float64]
+    parts: dict[str, tuple[npt.NDArray[np.float64], Curve]]
+
+
 class UtilityAI:
     """The utility AI; `personality` picks the weights and the difficulty."""
 
@@ -209,6 +243,8 @@ class UtilityAI:
         self._turns: dict[str, _Turn] = {}
         self._last: dict[str, tuple[Any, ...]] = {}
         self._maps: dict[str, TacticalMaps] = {}
+        self._walk_from: dict[geo.Cell, npt.NDArray[np.float64]] = {}  # walking-distance field per enemy cell
+        self._walk_grid: geo.GridMap | None = None
         self.committed: dict[tuple[int, str], float] = {}  # (round, target) -> expected wounds already sent
         self.last_trace: dict[str, Any] | None = None
         self.heat: dict[str, npt.NDArray[np.float64]] = {}  # unit -> move scores (NaN where unreachable)
@@ -250,7 +286,7 @@ class UtilityAI:
         need_reload = w is not None and (me.jammed or me.rounds == 0) and (me.jammed or me.magazines > 0)
         two_action_reload = need_reload and not me.jammed and w is not None and w.reload_actions >= 2
         slow_weapon = w is not None and w.speed == Speed.SLOW
-        can_shoot = bool(targets) and w is not None and not need_reload
+        can_shoot = bool(targets) and w is not None and not need_reload and me.can_fire
         for speed in ("normal", "fast", "slow", "dodge"):
             o = Option(f"declare {speed}", Declare(me.name, speed), ("declare", speed))
             if speed == "normal":
@@ -296,9 +332,9 @@ class UtilityAI:
         elif isinstance(a, Shoot) and w is not None:
             turn.parts.append(Part("attack", int(w.speed), a.mode))
             turn.attacked = True
-            est = next((c.input for c in best.considerations if c.name == "expected wounds"), 0.0)
+            est = best.estimate
             k = (view.round, a.target)
-            self.committed[k] = self.committed.get(k, 0.0) + est * 4
+            self.committed[k] = self.committed.get(k, 0.0) + (est.wounds + est.ct / 6 if est else 0.0)
         elif isinstance(a, Throw):
             turn.parts.append(Part("attack", int(Speed.NORMAL), "prepared"))
             turn.attacked = True
@@ -316,11 +352,15 @@ class UtilityAI:
         w = me.weapon
         maps = self._maps_for(view, me)
         here_threat = float(1 - np.exp(-maps.threat[me.cell[1], me.cell[0]]))
-        moves: list[Option] = []
-        if self.p.think_moves and turn.moved == "none" and not turn.attacked:
-            moves = self._move_options(view, me, turn, maps)
+        press = self._press(view, me)
+        # Every option is scored where the unit ends its action: the same cell considerations for staying
+        # and for each move, and the same shot considerations for shooting now and shooting after a move.
+        plan = self._plan_cells(view, me, turn, maps, press)
+        here = partial(self._here, plan=plan, cell=me.cell)
+        if plan.reach is not None:
+            opts += self._move_options(view, me, turn, maps, plan)
         if not turn.tacpack and me.tacpack_generator and self._legal(me, turn, Part("free")):
-            opts += self._tacpack_options(view, me)
+            opts += self._tacpack_options(view, me, turn)
         if w is not None and (me.jammed or me.rounds < w.magazine) and (me.jammed or me.magazines > 0) \
                 and self._legal(me, turn, Part("reload", int(Speed.NORMAL))):
             o = Option("reload", Reload(me.name), ("reload",))
@@ -328,52 +368,91 @@ class UtilityAI:
                   Curve("polynomial", k=2.5))
             o.add("safe to do it", 1 - min(1.0, here_threat), Curve("linear", m=0.7, b=0.3))
             opts.append(o)
-        if w is not None and not me.jammed and me.rounds > 0 and not turn.attacked:
-            # Shooting from here gives up the move to a better-covered firing position first (R-5.4 engage).
-            better = 0.0
-            if moves:
-                here_cover = float(maps.cover[me.cell[1], me.cell[0]])
-                better = max(0.0, max(self._cover_with_fire(o) for o in moves) - here_cover)
-            for o in self._shoot_options(view, me, turn):
-                o.add("no better spot to shoot from", 1 - better, Curve("linear", m=0.8 * self.p.caution,
-                                                                           b=1 - 0.8 * self.p.caution))
-                opts.append(o)
+        if w is not None and me.can_fire and not turn.attacked:
+            opts += [here(o) for o in self._shoot_options(view, me, turn)]
         if self.p.use_grenades and me.throwables and not turn.attacked:
-            opts += self._throw_options(view, me, turn)
-        opts += moves
-        if not turn.parts and me.waiting is None and me.declared != "dodge" and w is not None and me.rounds > 0:
+            opts += [here(o) for o in self._throw_options(view, me, turn)]
+        if not turn.parts and me.waiting is None and me.declared != "dodge" and w is not None and me.can_fire:
             targets = self._targets(view, me, me.cell)
             o = Option("wait for an enemy", Wait(me.name), ("wait",))
             near = min((geo.distance_m(me.cell, e.cell, view.grid.cell_m) for e in view.enemies(me)), default=99.0)
             o.add("no target in view", 0.0 if targets else 1.0, Curve("linear"))
             o.add("enemy close enough to appear", 1 - min(1.0, near / (2 * w.range_inc_m + 1)),
                   Curve("logistic", k=8, c=0.3))
-            o.add("cover here", float(maps.cover[me.cell[1], me.cell[0]]), Curve("linear", m=0.8, b=0.2))
-            opts.append(o)
-        if w is not None and not turn.attacked and self._legal(me, turn, Part("aim", int(w.speed))):
+            o.add("no need to press", 1 - press, Curve("linear", m=0.6, b=0.2))
+            opts.append(here(o))
+        if w is not None and me.can_fire and not turn.attacked and self._legal(me, turn, Part("aim", int(w.speed))):
             for t in self._targets(view, me, me.cell)[:3]:
-                est = estimate_shot(view, me, t, mode="prepared", moved=turn.moved)
+                now = max((harm(estimate_shot(view, me, t, mode=m, moved=turn.moved)) for m in ("prepared", "snap")
+                           if self._legal(me, turn, Part("attack", int(w.speed), m))), default=0.0)
+                steady = replace(me, ready_target=t.name, aim=min(2, me.aim + 1 if me.ready_target == t.name else 1))
+                later = harm(estimate_shot(view, steady, t, mode="prepared"))
                 o = Option(f"aim at {t.name}", Aim(me.name, t.name), ("aim", t.name))
-                o.add("hit chance now is poor", 1 - est.hit, Curve("logistic", k=10, c=0.6))
-                o.add("aim bonus", min(1.0, w.aim_bonus / 3), Curve("linear", m=0.6, b=0.3))
-                o.add("safe to wait", 1 - min(1.0, here_threat), Curve("linear", m=0.5, b=0.2))
-                opts.append(o)
+                o.add("aimed shot's harm", later, HARM)
+                o.add("beats two plain shots", min(1.0, later / (4 * now + 1e-6)), Curve("logistic", k=14, c=0.5))
+                opts.append(here(o))
         return opts
 
-    @staticmethod
-    def _cover_with_fire(o: Option) -> float:
-        """A move's cover, if it also keeps a line of fire."""
-        c = {x.name: x.input for x in o.considerations}
-        return c.get("cover from enemies that see it", 0.0) if c.get("line of fire", 0.0) >= 0.3 else 0.0
+    def _plan_cells(self, view: BattleView, me: UnitView, turn: _Turn, maps: TacticalMaps,
+                    press: float) -> _Cells:
+        """The cells this action may end in (here, and every reachable cell if a move is allowed), with
+        the cell considerations scored over all of them at once."""
+        grid = view.grid
+        col, _ = me.trait("dexterity")
+        walk = SIDES[col] / grid.cell_m
+        run = walk if me.declared == "dodge" else 2 * walk
+        declared = declared_speed(me.declared)
+        can_walk = self._legal(me, turn, Part("move", running=False)) and declared != Speed.FAST
+        can_run = self._legal(me, turn, Part("move", running=True))
+        mask = np.zeros((grid.height, grid.width), dtype=bool)
+        reach: npt.NDArray[np.float64] | None = None
+        if self.p.think_moves and turn.moved == "none" and not turn.attacked and (can_walk or can_run) \
+                and view.enemies(me):
+            blocked = np.zeros_like(mask)
+            for x, y in view.occupied(me.name):
+                blocked[y, x] = True
+            reach = geo.reach_field(grid, me.cell, run if can_run else walk, blocked)
+            mask |= np.isfinite(reach)
+        mask[me.cell[1], me.cell[0]] = True
+        scores, parts = self._score_cells(view, me, maps, mask, reach if reach is not None else
+                                          np.zeros(mask.shape), press)
+        return _Cells(reach, walk, can_walk, can_run, scores, parts)
 
-    def _tacpack_options(self, view: BattleView, me: UnitView) -> list[Option]:
+    def _here(self, o: Option, plan: _Cells, cell: geo.Cell) -> Option:
+        """Staying put: the cell considerations a move to this cell would get, and no exposure on the way."""
+        for name, (raw, curve) in plan.parts.items():
+            o.add(name, float(raw[cell[1], cell[0]]), curve)
+        if self.p.use_exposure:
+            o.add("exposure on the way", 1.0, self._exposure_curve())
+        return o
+
+    def _exposure_curve(self) -> Curve:
+        c = self.p.caution
+        return Curve("linear", m=0.6 + 0.3 * c, b=0.4 - 0.3 * c)
+
+    def _press(self, view: BattleView, me: UnitView) -> float:
+        """How hard to push: aggression, the round limit coming (a draw is half a win), and being ahead."""
+        def strength(units: list[UnitView]) -> float:
+            return sum(max(0.0, 1 - u.wounds / 4) for u in units)
+
+        ours, theirs = strength([me, *view.friends(me)]), strength(view.enemies(me))
+        clock = view.round / view.max_rounds if view.max_rounds else 0.0
+        ahead = (ours - theirs) / max(ours + theirs, 1e-6)
+        return float(np.clip(self.p.aggression + 0.6 * clock ** 2 + 0.4 * ahead - 0.2, 0.0, 1.0))
+
+    def _safety_curves(self) -> tuple[Curve, Curve]:
+        c = self.p.caution
+        return (Curve("linear", m=0.5 + 0.5 * c, b=0.5 - 0.5 * c), Curve("polynomial", m=1.0, k=1 + c))
+
+    def _tacpack_options(self, view: BattleView, me: UnitView, turn: _Turn) -> list[Option]:
         classes: dict[str, int] = {}
         for e in view.enemies(me):
             if e.weapon is not None:
                 classes[e.weapon.weapon_class] = classes.get(e.weapon.weapon_class, 0) + 1
         total = max(1, sum(classes.values()))
-        shots = me.weapon.power if me.weapon is not None and me.weapon.energy else 0
-        points = max(0, me.tacpack_generator - shots)
+        # Keep power for this turn's shot unless it is already fired (R-6.13: shots and screen share the generator).
+        reserve = me.weapon.power if me.weapon is not None and me.weapon.energy and not turn.attacked else 0
+        points = max(0, me.tacpack_generator - me.shot_points - reserve)
         out = []
         for screen, stops in SCREEN_STOPS.items():
             if screen == me.screen_type and points == me.screen_points:
@@ -402,19 +481,9 @@ class UtilityAI:
                     if est.hit <= 0:
                         continue
                     label = f"shoot {t.name} {mode}" + (f" burst {burst}" if burst else "")
-                    o = Option(label, Shoot(me.name, t.name, mode=mode, burst=burst), ("shoot", t.name))
-                    o.add("hit chance", est.hit, Curve("logistic", k=9, c=0.3 - 0.15 * self.p.aggression))
-                    o.add("damage if hit", est.damage / max(est.hit, 1e-9), Curve("linear", m=0.8, b=0.2))
-                    o.add("expected wounds", min(1.0, (est.wounds + est.ct / 6) / 4), Curve("polynomial", m=0.9,
-                                                                                              k=0.5, b=0.1))
-                    o.add("kill chance", est.kill, Curve("linear", m=0.5 + 0.4 * self.p.focus, b=0.5 - 0.4 * self.p.focus))
-                    o.add("target threat", threat_of[t.name], Curve("linear", m=0.5, b=0.5))
-                    if self.p.use_commitment:
-                        sent = self.committed.get((view.round, t.name), 0.0)
-                        left = max(0.0, 4 - t.wounds)
-                        o.add("not overkill", max(0.0, 1 - sent / max(left, 0.5)), Curve("linear", m=0.8, b=0.2))
-                    if burst:
-                        o.add("ammunition", min(1.0, me.rounds / max(1, w.magazine)), Curve("linear", m=0.3, b=0.7))
+                    o = Option(label, Shoot(me.name, t.name, mode=mode, burst=burst), ("shoot", t.name),
+                               estimate=est)
+                    self._shot_considerations(o, est, threat_of[t.name], view, me, t, burst)
                     out.append(o)
         return out
 
@@ -445,59 +514,92 @@ class UtilityAI:
             out.append(o)
         return out
 
-    def _move_options(self, view: BattleView, me: UnitView, turn: _Turn, maps: TacticalMaps) -> list[Option]:
+    def _move_options(self, view: BattleView, me: UnitView, turn: _Turn, maps: TacticalMaps,
+                      plan: _Cells) -> list[Option]:
         grid = view.grid
-        col, _ = me.trait("dexterity")
-        walk = SIDES[col] / grid.cell_m
-        run = walk if me.declared == "dodge" else 2 * walk
-        declared = declared_speed(me.declared)
-        can_walk = self._legal(me, turn, Part("move", running=False)) and declared != Speed.FAST
-        can_run = self._legal(me, turn, Part("move", running=True))
-        if not (can_walk or can_run):
-            return []
-        blocked = np.zeros((grid.height, grid.width), dtype=bool)
-        for x, y in view.occupied(me.name):
-            blocked[y, x] = True
-        reach = geo.reach_field(grid, me.cell, run if can_run else walk, blocked)
+        reach = plan.reach
+        assert reach is not None
         ok = np.isfinite(reach)
         ok[me.cell[1], me.cell[0]] = False
-        enemies = view.enemies(me)
-        if not enemies or not ok.any():
+        if not ok.any():
             return []
-        scores, parts = self._score_cells(view, me, maps, ok, reach)
+        scores = plan.scores
         heat = np.full(ok.shape, np.nan)
         heat[ok] = scores[ok]
         self.heat[me.name] = heat
+        declared = declared_speed(me.declared)
         ys, xs = np.nonzero(ok)
         order = np.argsort(-scores[ys, xs], kind="stable")[:TOP_MOVES]
+        threat_of: dict[str, float] = {}
         out = []
         for i in order.tolist():
             cell = (int(xs[i]), int(ys[i]))
-            running = bool(reach[cell[1], cell[0]] > walk + 1e-9) or declared == Speed.FAST
-            if (running and not can_run) or (not running and not can_walk):
+            running = bool(reach[cell[1], cell[0]] > plan.walk + 1e-9) or declared == Speed.FAST
+            if (running and not plan.can_run) or (not running and not plan.can_walk):
                 continue
             o = Option(f"{'run' if running else 'walk'} to {cell[0]},{cell[1]}", Move(me.name, cell),
                        ("move", cell, "run" if running else "walk"))
-            for name, (raw, curve) in parts.items():
+            for name, (raw, curve) in plan.parts.items():
                 o.add(name, float(raw[cell[1], cell[0]]), curve)
             if self.p.use_exposure:
-                path_threat = self._route_threat(grid, maps, me.cell, cell)
-                o.add("exposure on the way", 1 - min(1.0, path_threat), Curve("linear", m=0.6 + 0.3 * self.p.caution,
-                                                                                b=0.4 - 0.3 * self.p.caution))
-            o.add("running spoils the shot", 0.0 if running else 1.0, Curve("linear", m=0.25, b=0.75))
+                o.add("exposure on the way", 1 - min(1.0, self._route_threat(grid, maps, me.cell, cell)),
+                      self._exposure_curve())
+            est, target, burst = self._shot_after(view, me, turn, cell, running)
+            if target is not None and target.name not in threat_of:
+                threat_of[target.name] = self._danger(view, target, me)
+            self._shot_considerations(o, est, threat_of[target.name] if target is not None else 0.0, view, me,
+                                      target, burst)
             out.append(o)
         return out
 
+    def _shot_considerations(self, o: Option, est: ShotEstimate, threat: float, view: BattleView, me: UnitView,
+                             target: UnitView | None, burst: int) -> Option:
+        """What a shot is worth: the same considerations whether it is fired now or after a move."""
+        o.add("hit chance", est.hit, Curve("linear", m=0.3, b=0.7))
+        o.add("expected harm", harm(est), HARM)
+        o.add("kill chance", est.kill, Curve("linear", m=0.2 + 0.4 * self.p.focus, b=0.8 - 0.4 * self.p.focus))
+        o.add("target threat", threat, Curve("linear", m=0.3, b=0.7))
+        if self.p.use_commitment:
+            sent = self.committed.get((view.round, target.name), 0.0) if target is not None else 0.0
+            left = max(0.0, 4 - target.wounds) if target is not None else 4.0
+            o.add("not overkill", max(0.0, 1 - sent / max(left, 0.5)), Curve("linear", m=0.8, b=0.2))
+        if me.weapon is not None and me.weapon.bursts:  # emptying the magazine costs a reload later
+            o.add("rounds left after", max(0, me.rounds - burst) / max(1, me.weapon.magazine),
+                  Curve("linear", m=0.4, b=0.6))
+        return o
+
+    def _shot_after(self, view: BattleView, me: UnitView, turn: _Turn, cell: geo.Cell,
+                    running: bool) -> tuple[ShotEstimate, UnitView | None, int]:
+        """The best attack still allowed this turn after moving to `cell` (R-5.4 engage: moving loses
+        readiness, so a snap at weapon speed unless the declaration allows the slower prepared shot)."""
+        w = me.weapon
+        none = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+        if w is None or not me.can_fire:
+            return none, None, 0
+        moved = replace(me, cell=cell, ready_target=None, aim=0)
+        for mode in ("prepared", "snap"):
+            if not fits(me.declared, [*turn.parts, Part("move", running=running), Part("attack", int(w.speed), mode)]):
+                continue
+            burst = min((b for b in w.bursts if b <= me.rounds), default=0)
+            best: tuple[ShotEstimate, UnitView | None, int] = (none, None, burst)
+            for t in self._targets(view, me, cell):
+                est = estimate_shot(view, moved, t, mode=mode, burst=burst, moved="ran" if running else "walked")
+                if harm(est) > harm(best[0]):
+                    best = (est, t, burst)
+            return best  # the first mode that fits is the better one
+        return none, None, 0
+
     def _score_cells(self, view: BattleView, me: UnitView, maps: TacticalMaps, ok: npt.NDArray[np.bool_],
-                     reach: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64],
-                                                             dict[str, tuple[npt.NDArray[np.float64], Curve]]]:
+                     reach: npt.NDArray[np.float64], press: float) -> tuple[
+            npt.NDArray[np.float64], dict[str, tuple[npt.NDArray[np.float64], Curve]]]:
         """Every reachable cell at once: cover, threat, range band, flanking, line of fire, closing in."""
         grid = view.grid
         w = me.weapon
         enemies = view.enemies(me)
         h, wd = grid.height, grid.width
         yy, xx = np.mgrid[0:h, 0:wd]
-        dists = np.stack([np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m for e in enemies])
+        dists = np.stack([np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m for e in enemies]) if enemies \
+            else np.full((1, h, wd), np.inf)
         nearest = dists.min(axis=0)
         ideal = 1.5 * (w.range_inc_m if w is not None else 10.0)
         band = np.clip(1 - np.abs(nearest - ideal) / (ideal * 2), 0, 1)
@@ -518,18 +620,18 @@ class UtilityAI:
                 best = max(best, p * (1 - COVER_VALUE[s.cover] * 0.7))
             fire[c[1], c[0]] = best
             flank[c[1], c[0]] = open_targets / seen if seen else 0.0
-        now = float(nearest[me.cell[1], me.cell[0]])
-        closing = np.clip(0.5 + (now - nearest) / 40.0, 0, 1)
-        cover = maps.cover
-        threat = 1 - np.exp(-maps.threat)  # expected hits summed over enemies, squashed into [0, 1)
+        walk_m = maps.walk_m  # walking distance to the nearest enemy, round walls and water
+        now = float(walk_m[me.cell[1], me.cell[0]])
+        closing = np.clip(0.5 + (now - np.where(np.isfinite(walk_m), walk_m, now)) / 40.0, 0, 1) \
+            if math.isfinite(now) else np.full((h, wd), 0.5)
+        cover_curve, threat_curve = self._safety_curves()
         parts: dict[str, tuple[npt.NDArray[np.float64], Curve]] = {
-            "cover from enemies that see it": (cover, Curve("linear", m=0.5 + 0.5 * self.p.caution,
-                                                             b=0.5 - 0.5 * self.p.caution)),
-            "low threat": (1 - threat, Curve("polynomial", m=1.0, k=1 + 2 * self.p.caution)),
-            "line of fire": (fire, Curve("logistic", m=1.0, k=8, c=0.2, b=0.0)),
+            "cover from enemies that see it": (maps.cover, cover_curve),
+            "low threat": (np.exp(-maps.threat), threat_curve),
+            "line of fire": (fire, Curve("logistic", m=0.6, k=8, c=0.2, b=0.4)),
             "range band": (band, Curve("normal", m=0.4, k=0.35, c=1.0, b=0.6)),
             "flanking": (flank, Curve("linear", m=0.3, b=0.7)),
-            "closing in": (closing, Curve("linear", m=0.2 + 0.6 * self.p.aggression, b=0.6 - 0.4 * self.p.aggression)),
+            "closing in": (closing, Curve("linear", m=0.2 + 0.7 * press, b=0.6 - 0.45 * press)),
         }
         outs = [curve(raw) for raw, curve in parts.values()]
         total = np.asarray(combine(outs), dtype=np.float64)
@@ -577,7 +679,10 @@ class UtilityAI:
             reach = geo.reach_field(grid, f.cell, 2 * SIDES[col] / grid.cell_m, blocked)
             mask |= np.isfinite(reach)
             mask[f.cell[1], f.cell[0]] = True
-        m = build_maps(view, me, key, mask)
+        if len(self._walk_from) > 512 or self._walk_grid is not grid:
+            self._walk_from.clear()
+            self._walk_grid = grid
+        m = build_maps(view, me, key, mask, self._walk_from)
         self._maps[me.side] = m
         return m
 

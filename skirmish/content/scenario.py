@@ -110,7 +110,7 @@ class SideSpec(_Strict):
 
     name: str = Field(min_length=1)
     controller: Literal["scripted", "ai", "idle"] = "ai"
-    ai: str = Field("baseline", pattern=AI_PATTERN)
+    ai: str = Field("utility", pattern=AI_PATTERN)
     orders: list[str] = Field(default_factory=list)
     units: list[UnitSpec] = Field(min_length=1)
 

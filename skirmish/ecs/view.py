@@ -46,6 +46,15 @@ class UnitView:
     known_to: tuple[str, ...] = ()
     facing: tuple[int, int] = (0, 1)
     throwables: tuple[tuple[Weapon, int], ...] = ()  # thrown weapons carried, with how many (R-6.10)
+    shot_points: int = 0  # tacpack points already drawn by energy shots this round (R-6.13)
+
+    @property
+    def can_fire(self) -> bool:
+        """The weapon in hand is loaded, not jammed, and (an energy weapon) has its tacpack power (R-6.13)."""
+        w = self.weapon
+        if w is None or self.jammed or self.rounds <= 0:
+            return False
+        return not w.energy or self.tacpack_generator - self.screen_points - self.shot_points >= w.power
 
     def trait(self, name: str) -> tuple[str, int]:
         """(column, training) of a trait."""
@@ -69,6 +78,7 @@ class BattleView:
     units: tuple[UnitView, ...]
     sides: tuple[str, ...]
     scope: str
+    max_rounds: int = 0  # the round limit (a draw), 0 if none: an AI plays against the clock
 
     def unit(self, name: str) -> UnitView:
         """A unit by name."""

@@ -136,10 +136,11 @@ class World:
             facing=(self.get(eid, Facing).dx, self.get(eid, Facing).dy),
             throwables=tuple((armoury.weapons[w.weapon_id], w.rounds) for w in load.weapons
                              if armoury.weapons[w.weapon_id].thrown and w.rounds > 0),
+            shot_points=tp.shot_points,
         )
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],
-                 scope: str, armoury: Armoury) -> BattleView:
+                 scope: str, armoury: Armoury, max_rounds: int = 0) -> BattleView:
         """Freeze the battle for AIs and the board."""
         units = tuple(self.view(eid, armoury) for eid, _ in self.units())
-        return BattleView(round_no, phase, grid, units, sides, scope)
+        return BattleView(round_no, phase, grid, units, sides, scope, max_rounds)

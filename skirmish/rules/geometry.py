@@ -136,7 +136,7 @@ def reach_field(
             if not (0 <= nx < w and 0 <= ny < h) or not free_l[ny][nx]:
                 continue
             if dx and dy:
-                if cost_l[y][nx] <= 0 or cost_l[ny][x] <= 0:
+                if not free_l[y][nx] or not free_l[ny][x]:  # no corner cut past a wall or a figure (as nav)
                     continue
                 nd = d + SQRT2 * cost_l[ny][nx]
             else:

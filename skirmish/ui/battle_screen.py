@@ -14,6 +14,7 @@ import pygame
 from skirmish.battle import Outcome
 from skirmish.ecs.systems.fi import IllegalAction
 from skirmish.ecs.view import BattleView, UnitView
+from skirmish.log import reason_label
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, Shoot, Throw, Wait
 from skirmish.rules.events import Event
@@ -39,6 +40,7 @@ CALLED = (None, "head", "chest", "vitals", "belly", "right_arm", "left_leg")
 HELP = [
     "Watching: Space play/pause · . step one action · [ ] or - + speed 0.5x-8x",
     "Board: wheel zoom · right-drag, left-drag on empty ground or arrows pan · Home fit · G grid",
+    "AI: I its reasons over the acting miniature · M heat map of the selected miniature's move scores",
     "Click a miniature for its card · click a log line to open it · F12 screenshot · Esc menu",
     "Declaring: 1 fast · 2 normal · 3 slow · 4 dodge",
     "Your turn: drag the miniature (green = walk, yellow = run) · click an enemy for attacks with odds",
@@ -114,6 +116,7 @@ class BattleScreen:
         self._last_prompt: tuple[str, str] | None = None
         self.frames = 0
         self._phase_shown: tuple[int, int] | None = None
+        self.reasons: dict[str, str] = {}  # unit -> its AI's last reason label (issue 4)
 
     # ------------------------------------------------------------------ helpers
     def _humans(self) -> list[str]:
@@ -142,6 +145,8 @@ class BattleScreen:
 
     # ------------------------------------------------------------------ events from the battle
     def _on_event(self, e: Event) -> None:
+        if e.type == "decision" and e.actor:
+            self.reasons[e.actor] = reason_label(e.data)
         banner = banner_for(e)
         if banner is not None:
             self.anim.overlay.append(banner)
@@ -368,6 +373,12 @@ class BattleScreen:
         elif k == pygame.K_g:
             self.board.show_grid = not self.board.show_grid
             self.settings.grid = self.board.show_grid
+        elif k == pygame.K_i:
+            self.settings.reasons = not self.settings.reasons
+            self.toast("AI reasons " + ("shown" if self.settings.reasons else "hidden"))
+        elif k == pygame.K_m:
+            self.settings.heat = not self.settings.heat
+            self.toast("move heat map " + ("on: select an AI miniature" if self.settings.heat else "off"))
         elif k == pygame.K_HOME:
             self.board.cam.fit()
         elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
@@ -541,6 +552,8 @@ class BattleScreen:
         ov = self._overlays(view)
         self.board.draw(board_surf, view, ov, self.anim.positions())
         self.anim.draw(board_surf, self.board.cam, self.fonts.normal, self.fonts.big)
+        if self.settings.reasons:
+            self._draw_reasons(board_surf, view)
         if self.attack is not None:
             self._draw_attack(surf, view)
         if self.throwing is not None and self.hover is not None and self.session.human_request() is not None:
@@ -558,8 +571,28 @@ class BattleScreen:
         if self.show_help:
             self._draw_help(surf)
 
+    def _draw_reasons(self, surf: pygame.Surface, view: BattleView) -> None:
+        """The AI's reason over the acting miniature (and over the selected one, dimmer)."""
+        f = self.fonts
+        cam = self.board.cam
+        shown = [(self.acting, ACCENT)] + ([(self.selected, DIM)] if self.selected != self.acting else [])
+        for name, colour in shown:
+            label = self.reasons.get(name) if name else None
+            if not label or name is None:
+                continue
+            at = self.anim.positions().get(name, view.unit(name).cell)
+            x, y = cam.centre(at)
+            img = f.text(f.small, label, colour)
+            r = img.get_rect(midbottom=(x, y - int(cam.tile * 0.55) - 4))
+            r.clamp_ip(surf.get_rect())
+            pygame.draw.rect(surf, (12, 13, 18), r.inflate(10, 6), border_radius=4)
+            pygame.draw.rect(surf, colour, r.inflate(10, 6), 1, border_radius=4)
+            surf.blit(img, r)
+
     def _overlays(self, view: BattleView) -> Overlays:
         ov = Overlays(selected=self.selected, acting=self.acting, hover=self.hover)
+        if self.settings.heat and self.selected is not None:
+            ov.heat = self.session.heat(self.selected)
         req = self.session.human_request()
         if req is not None and req.kind == "act" and not self.anim.busy:
             me = view.unit(req.unit)

@@ -47,6 +47,16 @@ def marks(u: UnitView) -> str:
     return out
 
 
+def heat_colour(v: float) -> tuple[int, int, int]:
+    """A score in [0, 1] as a colour: blue (low), yellow (middle), red (high)."""
+    v = min(1.0, max(0.0, v))
+    if v < 0.5:
+        t = v / 0.5
+        return int(60 + 190 * t), int(110 + 120 * t), int(230 - 170 * t)
+    t = (v - 0.5) / 0.5
+    return int(250 - 10 * t), int(230 - 180 * t), int(60 - 20 * t)
+
+
 @dataclass
 class Overlays:
     """What play mode asks the board to show this frame."""
@@ -63,6 +73,7 @@ class Overlays:
     hover: tuple[int, int] | None = None
     drag: tuple[str, tuple[int, int]] | None = None  # unit dragged, screen position
     blast: tuple[tuple[int, int], float, float, bool] | None = None  # throw preview: cell, radius, reach (cells), allowed
+    heat: npt.NDArray[np.float64] | None = None  # an AI's move scores per cell (NaN: not considered)
 
 
 class Board:
@@ -79,6 +90,8 @@ class Board:
         self._grid_surf: pygame.Surface | None = None
         self._shade_key: tuple[int, int, int] | None = None
         self._shade: pygame.Surface | None = None
+        self._heat_key: tuple[int, int] | None = None
+        self._heat: pygame.Surface | None = None
         self._label_font: pygame.font.Font | None = None
         self._label_px = 0
 
@@ -109,6 +122,24 @@ class Board:
             self._shade, self._shade_key = s, key
         return self._shade
 
+    def _heat_surface(self, heat: npt.NDArray[np.float64]) -> pygame.Surface:
+        """Move scores as colour: blue for the worst cells considered, through yellow, to red for the best;
+        the best cell is outlined. Cached until the scores or the zoom change."""
+        key = (self.cam.tile, hash(heat.tobytes()))
+        if self._heat is None or self._heat_key != key:
+            px = self.cam.tile
+            s = pygame.Surface((self.grid.width * px, self.grid.height * px), pygame.SRCALPHA)
+            ok = np.isfinite(heat)
+            if ok.any():
+                lo, hi = float(heat[ok].min()), float(heat[ok].max())
+                norm = (heat - lo) / (hi - lo) if hi > lo else np.where(ok, 1.0, 0.0)
+                for y, x in zip(*np.nonzero(ok), strict=True):
+                    s.fill((*heat_colour(float(norm[y, x])), 110), (int(x) * px, int(y) * px, px, px))
+                by, bx = np.unravel_index(int(np.nanargmax(heat)), heat.shape)
+                pygame.draw.rect(s, (255, 255, 255, 230), (int(bx) * px, int(by) * px, px, px), max(2, px // 10))
+            self._heat, self._heat_key = s, key
+        return self._heat
+
     def _font(self) -> pygame.font.Font:
         size = max(10, int(self.cam.tile * 0.42))
         if self._label_font is None or self._label_px != size:
@@ -128,6 +159,8 @@ class Board:
             surf.blit(self._grid_surf, (-round(cam.x), -round(cam.y)))
         if ov.walk is not None and ov.run is not None:
             surf.blit(self._reach_surface(ov.walk, ov.run), (-round(cam.x), -round(cam.y)))
+        if ov.heat is not None and ov.heat.shape == (self.grid.height, self.grid.width):
+            surf.blit(self._heat_surface(ov.heat), (-round(cam.x), -round(cam.y)))
         if ov.hover is not None:
             x, y = cam.to_screen(ov.hover)
             pygame.draw.rect(surf, (255, 255, 255), (x, y, cam.tile, cam.tile), 1)

@@ -117,7 +117,9 @@ class LogPanel:
         self._wrapped.clear()
 
     def _visible(self, e: Event) -> bool:
-        return e.type not in ("declare", "turn", "end_turn") or e.type == "refused"
+        if e.type == "decision":  # the AI's reasons for actions (declarations stay in the file log)
+            return bool(e.data.get("request") == "act")
+        return e.type not in ("declare", "turn", "end_turn")
 
     def _lines(self, fonts: Fonts, e: Event, i: int, width: int) -> list[tuple[int, str, tuple[int, int, int]]]:
         key = (i, i in self.open, width)
@@ -125,7 +127,7 @@ class LogPanel:
         if cached is not None and cached[0] is e:
             return cached[1]
         colour = BAD if e.type in ("refused", "out_of_action") else (ACCENT if e.type in ("round", "result")
-                                                                      else TEXT)
+                                                                      else DIM if e.type == "decision" else TEXT)
         items = [(("- " if i in self.open else "+ ") + headline(e), colour)]
         if i in self.open:
             items += [("    " + d, DIM) for d in details(e)]

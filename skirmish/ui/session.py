@@ -67,6 +67,15 @@ class Session:
             self._view = self.battle.view()
         return self._view
 
+    def heat(self, unit: str) -> Any:
+        """The move scores an AI last gave `unit`'s reachable cells (a numpy array, NaN where it could not
+        go), or None if its side's AI keeps none (issue 4: the board's heat map)."""
+        for ctrl in self.controllers.values():
+            scores = getattr(ctrl, "heat", None)
+            if isinstance(scores, dict) and unit in scores:
+                return scores[unit]
+        return None
+
     @property
     def pending(self) -> Request | None:
         """What the battle waits for."""

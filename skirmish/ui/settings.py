@@ -28,6 +28,8 @@ class Settings:
     window: tuple[int, int] = (1280, 800)
     speed: float = 1.0
     grid: bool = True
+    reasons: bool = True  # the AI's reason label over the acting miniature
+    heat: bool = False  # the AI's move scores for the selected miniature
     scenario: str | None = None
     seed: int | None = None
     controls: dict[str, str] = field(default_factory=dict)  # side name -> "ai" | "human"
@@ -65,6 +67,8 @@ def load_settings() -> Settings:
         speed = float(raw.get("speed", s.speed))
         s.speed = min(SPEEDS, key=lambda v: abs(v - speed))
         s.grid = bool(raw.get("grid", s.grid))
+        s.reasons = bool(raw.get("reasons", s.reasons))
+        s.heat = bool(raw.get("heat", s.heat))
         s.scenario = raw.get("scenario") if isinstance(raw.get("scenario"), str) else None
         s.seed = int(raw["seed"]) if isinstance(raw.get("seed"), int) else None
         controls = raw.get("controls", {})
