@@ -109,3 +109,17 @@ def test_run_py_without_display_plays_headless() -> None:
     assert p.returncode == 0
     assert "no display" in p.stderr
     assert p.stdout.strip().splitlines()[-1].startswith("result: winner=")
+
+
+def test_run_ai_override_and_decision_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--ai SIDE=AI` swaps a side's AI for one run; the utility side explains itself, the other does not."""
+    killhouse = str(ROOT / "scenarios/killhouse_drill.yaml")
+    code, out, _ = run(["run", killhouse, "--seed", "2", "--ai", "Red=hold", "--ai", "Blue=utility:hard"], capsys)
+    assert code == 0
+    decides = [line for line in out.splitlines() if " decides: " in line]
+    assert decides and all(" Blue-" in line for line in decides)
+    assert any("(over " in line for line in decides)
+    for bad, expect in ((["--ai", "Green=utility"], "SIDE one of Blue, Red"), (["--ai", "Red=genius"], "Red=genius"),
+                        (["--ai", "Red"], "expected SIDE=AI")):
+        code, _, err = run(["run", killhouse, *bad], capsys)
+        assert code == 2 and expect in err and "Traceback" not in err
