@@ -12,6 +12,7 @@ The AI reads a frozen BattleView and returns Actions; it never writes the world 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -357,8 +358,15 @@ class UtilityAI:
         # and for each move, and the same shot considerations for shooting now and shooting after a move.
         plan = self._plan_cells(view, me, turn, maps, press)
         here = partial(self._here, plan=plan, cell=me.cell)
+        dangers: dict[str, float] = {}  # each target's threat, worked out once for moves and shots alike
+
+        def danger(t: UnitView) -> float:
+            if t.name not in dangers:
+                dangers[t.name] = self._danger(view, t, me)
+            return dangers[t.name]
+
         if plan.reach is not None:
-            opts += self._move_options(view, me, turn, maps, plan)
+            opts += self._move_options(view, me, turn, maps, plan, danger)
         if not turn.tacpack and me.tacpack_generator and self._legal(me, turn, Part("free")):
             opts += self._tacpack_options(view, me, turn)
         if w is not None and (me.jammed or me.rounds < w.magazine) and (me.jammed or me.magazines > 0) \
@@ -369,7 +377,7 @@ class UtilityAI:
             o.add("safe to do it", 1 - min(1.0, here_threat), Curve("linear", m=0.7, b=0.3))
             opts.append(o)
         if w is not None and me.can_fire and not turn.attacked:
-            opts += [here(o) for o in self._shoot_options(view, me, turn)]
+            opts += [here(o) for o in self._shoot_options(view, me, turn, danger)]
         if self.p.use_grenades and me.throwables and not turn.attacked:
             opts += [here(o) for o in self._throw_options(view, me, turn)]
         if not turn.parts and me.waiting is None and me.declared != "dodge" and w is not None and me.can_fire:
@@ -465,12 +473,12 @@ class UtilityAI:
             out.append(o)
         return out
 
-    def _shoot_options(self, view: BattleView, me: UnitView, turn: _Turn) -> list[Option]:
+    def _shoot_options(self, view: BattleView, me: UnitView, turn: _Turn,
+                       danger: Callable[[UnitView], float]) -> list[Option]:
         w = me.weapon
         assert w is not None
         out = []
         targets = self._targets(view, me, me.cell)
-        threat_of = {t.name: self._danger(view, t, me) for t in targets}
         for t in targets:
             for mode in ("aimed", "prepared", "snap"):
                 bursts = [0] + [b for b in w.bursts if b <= me.rounds and mode != "aimed"]
@@ -483,7 +491,7 @@ class UtilityAI:
                     label = f"shoot {t.name} {mode}" + (f" burst {burst}" if burst else "")
                     o = Option(label, Shoot(me.name, t.name, mode=mode, burst=burst), ("shoot", t.name),
                                estimate=est)
-                    self._shot_considerations(o, est, threat_of[t.name], view, me, t, burst)
+                    self._shot_considerations(o, est, danger(t), view, me, t, burst)
                     out.append(o)
         return out
 
@@ -515,7 +523,7 @@ class UtilityAI:
         return out
 
     def _move_options(self, view: BattleView, me: UnitView, turn: _Turn, maps: TacticalMaps,
-                      plan: _Cells) -> list[Option]:
+                      plan: _Cells, danger: Callable[[UnitView], float]) -> list[Option]:
         grid = view.grid
         reach = plan.reach
         assert reach is not None
@@ -530,7 +538,6 @@ class UtilityAI:
         declared = declared_speed(me.declared)
         ys, xs = np.nonzero(ok)
         order = np.argsort(-scores[ys, xs], kind="stable")[:TOP_MOVES]
-        threat_of: dict[str, float] = {}
         out = []
         for i in order.tolist():
             cell = (int(xs[i]), int(ys[i]))
@@ -545,9 +552,7 @@ class UtilityAI:
                 o.add("exposure on the way", 1 - min(1.0, self._route_threat(grid, maps, me.cell, cell)),
                       self._exposure_curve())
             est, target, burst = self._shot_after(view, me, turn, cell, running)
-            if target is not None and target.name not in threat_of:
-                threat_of[target.name] = self._danger(view, target, me)
-            self._shot_considerations(o, est, threat_of[target.name] if target is not None else 0.0, view, me,
+            self._shot_considerations(o, est, danger(target) if target is not None else 0.0, view, me,
                                       target, burst)
             out.append(o)
         return out
