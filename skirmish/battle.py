@@ -167,20 +167,27 @@ class Battle:
                           people, cards=self._pile(), seed=self.seed)
 
     def move_refusal(self) -> str | None:
-        """Why the unit whose turn it is may not move now, or None if it may."""
+        """Why the unit whose turn it is may not move now, or None if it may: some move (a walk, or a run,
+        which is the only move under FAST, R-5.4) fits its declared speed."""
         try:
             eid = self._pending_eid()
             if self.world.get(eid, Turn).moved_this_turn:
                 return "one movement action per turn (docs/RULES-NOTES.md)"
-            self.sys.check_parts(eid, Part("move"))
+            if self.world.get(eid, Declared).speed != "fast":
+                try:
+                    self.sys.check_parts(eid, Part("move"))
+                    return None
+                except IllegalAction:
+                    pass  # a walk does not fit; a run (FAST) still may
+            self.sys.check_parts(eid, Part("move", running=True))
         except IllegalAction as exc:
             return str(exc)
         return None
 
     def preview_move(self, to: tuple[int, int]) -> tuple[list[tuple[int, int]], float, bool]:
-        """Route, metres and whether it is a run, for the unit whose turn it is; IllegalAction if refused."""
+        """Route, metres and whether it is a run, for the unit whose turn it is: the same checks `submit`
+        makes for that move (IllegalAction with the rule if refused)."""
         eid = self._pending_eid()
-        self.sys.check_parts(eid, Part("move"))
         path, metres, running = self.sys.plan_move(eid, to)
         self.sys.check_parts(eid, Part("move", running=running))
         return path, metres, running
@@ -311,6 +318,12 @@ class Battle:
                          {"action": str(action), "reason": reason}))
 
     def _check_end(self, round_over: bool = False) -> bool:
+        """End the battle when at most one side has anyone standing, or at the round limit (a draw).
+
+        A side with nobody left can neither win nor draw: once every other side is down, the side still
+        standing wins, with `victory.eliminate` or without it (without it, taking enemies out is not a way
+        to win while more than one side stands; objectives come with their issue). The reason says what
+        really happened."""
         standing: dict[str, int] = {s: 0 for s in self.sides}
         casualties: dict[str, int] = {s: 0 for s in self.sides}
         for eid, ident in self.world.units():
@@ -319,14 +332,18 @@ class Battle:
             else:
                 standing[ident.side] += 1
         alive = [s for s, n in standing.items() if n > 0]
+        fallen = [s for s in self.sides if s not in alive]
         winner: str | None = None
-        if self.scenario.spec.victory.eliminate and len(alive) <= 1:
+        if len(alive) <= 1:
             winner = alive[0] if alive else None
-        elif not round_over:
+            reason = (f"{' and '.join(fallen)} {'has' if len(fallen) == 1 else 'have'} nobody left standing"
+                      if alive else "no side has anybody left standing")
+        elif round_over:
+            reason = f"round limit ({self.scenario.spec.victory.max_rounds})"
+        else:
             return False
         self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties)
         self._emit(Event("result", self.ctx.round, None, None, ("R-10.1",), {
-            "winner": winner, "rounds": self.ctx.round, "casualties": casualties,
-            "reason": "eliminated" if len(alive) <= 1 else "round limit",
+            "winner": winner, "rounds": self.ctx.round, "casualties": casualties, "reason": reason,
         }))
         return True

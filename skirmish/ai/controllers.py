@@ -158,7 +158,7 @@ class BaselineAI:
             mem.moved = mem.moved or dest == me.cell
         if targets and mem.shots == 0 and me.can_fire:
             best = self._pick(view, me, targets)
-            burst = min(w.bursts) if w.bursts and me.rounds >= min(w.bursts) else 0
+            burst = min(w.bursts) if w.bursts and me.can_fire_burst(min(w.bursts)) else 0
             for mode in ("aimed", "prepared", "snap"):
                 if burst and mode == "aimed":
                     continue
@@ -356,7 +356,7 @@ class RandomAI:
         targets = self._inner._visible_targets(view, me, me.cell)
         if choice < 0.4 and targets and me.weapon is not None:
             w = me.weapon
-            burst = rng.choice([0, *[b for b in w.bursts if b <= me.rounds]])
+            burst = rng.choice([0, *[b for b in w.bursts if me.can_fire_burst(b)]])
             return Shoot(me.name, rng.choice(targets).name, mode=rng.choice(("snap", "prepared", "aimed")),
                          burst=burst)
         if choice < 0.8:

@@ -249,6 +249,7 @@ class UtilityAI:
         self.committed: dict[tuple[int, str], float] = {}  # (round, target) -> expected wounds already sent
         self.last_trace: dict[str, Any] | None = None
         self.heat: dict[str, npt.NDArray[np.float64]] = {}  # unit -> move scores (NaN where unreachable)
+        self._heat_ranked: set[str] = set()  # units whose heat already carries the whole move scores
 
     # ------------------------------------------------------------------ entry points
     def decide(self, view: BattleView, request: Request) -> Action:
@@ -271,10 +272,33 @@ class UtilityAI:
         self._last[me.name] = best.key
         if request.kind == "act":
             self._remember(view, me, best)
+            self._rank_heat(me.name, options)
         trace = {"unit": me.name, "request": request.kind, "personality": self.p.name,
                  "chosen": best.to_json(), "runners_up": [o.to_json() for o in options[1:1 + self.p.runners_up]]}
         self.last_trace = trace
         return best.action, trace
+
+    def _rank_heat(self, unit: str, options: list[Option]) -> None:
+        """Put the move options' whole scores into this decision's heat map, so its best cell is the move
+        the AI chose (or would choose): cells that were not weighed in full keep their cell score, scaled
+        below the lowest weighed move (issue 10)."""
+        heat = self.heat.get(unit)
+        moves = [o for o in options if o.key[0] == "move"]
+        if heat is None or not moves or unit in self._heat_ranked:
+            return
+        self._heat_ranked.add(unit)
+        weighed = np.zeros(heat.shape, dtype=bool)
+        for o in moves:
+            weighed[o.key[1][1], o.key[1][0]] = True
+        others = np.isfinite(heat) & ~weighed
+        low = min(o.score for o in moves)
+        top = float(np.max(heat[others])) if others.any() else 0.0
+        if top > 0:
+            heat[others] *= 0.999 * low / top if top >= low else 1.0
+        for o in reversed(moves):  # best last, so it wins a shared cell (a walk and a run to the same place)
+            heat[o.key[1][1], o.key[1][0]] = o.score
+        chosen = moves[0].key[1]
+        heat[chosen[1], chosen[0]] = np.nextafter(max(moves[0].score, float(np.nanmax(heat))), np.inf)
 
     # ------------------------------------------------------------------ declaration
     def _declare_options(self, view: BattleView, me: UnitView) -> list[Option]:
@@ -481,7 +505,7 @@ class UtilityAI:
         targets = self._targets(view, me, me.cell)
         for t in targets:
             for mode in ("aimed", "prepared", "snap"):
-                bursts = [0] + [b for b in w.bursts if b <= me.rounds and mode != "aimed"]
+                bursts = [0] + [b for b in w.bursts if me.can_fire_burst(b) and mode != "aimed"]
                 if not self._legal(me, turn, Part("attack", int(w.speed), mode)):
                     continue
                 for burst in bursts:
@@ -535,6 +559,7 @@ class UtilityAI:
         heat = np.full(ok.shape, np.nan)
         heat[ok] = scores[ok]
         self.heat[me.name] = heat
+        self._heat_ranked.discard(me.name)
         declared = declared_speed(me.declared)
         ys, xs = np.nonzero(ok)
         order = np.argsort(-scores[ys, xs], kind="stable")[:TOP_MOVES]
@@ -585,7 +610,7 @@ class UtilityAI:
         for mode in ("prepared", "snap"):
             if not fits(me.declared, [*turn.parts, Part("move", running=running), Part("attack", int(w.speed), mode)]):
                 continue
-            burst = min((b for b in w.bursts if b <= me.rounds), default=0)
+            burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
             best: tuple[ShotEstimate, UnitView | None, int] = (none, None, burst)
             for t in self._targets(view, me, cell):
                 est = estimate_shot(view, moved, t, mode=mode, burst=burst, moved="ran" if running else "walked")

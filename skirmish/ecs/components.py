@@ -127,7 +127,7 @@ class Tacpack:
 class Declared:
     """This round's declaration and initiative (R-5.1, R-5.2)."""
 
-    speed: str = "normal"
+    speed: str | None = None  # None until it declares this round (R-5.1)
     phase_pref: int | None = None
     read: int = 0
     cf: bool = False

@@ -54,7 +54,18 @@ class UnitView:
         w = self.weapon
         if w is None or self.jammed or self.rounds <= 0:
             return False
-        return not w.energy or self.tacpack_generator - self.screen_points - self.shot_points >= w.power
+        return not w.energy or self.power_left >= w.power
+
+    @property
+    def power_left(self) -> int:
+        """Tacpack points still free this round for energy shots (R-6.13)."""
+        return max(0, self.tacpack_generator - self.screen_points - self.shot_points)
+
+    def can_fire_burst(self, burst: int) -> bool:
+        """The weapon can fire this burst now: rounds loaded and, for an energy weapon, power for every round."""
+        w = self.weapon
+        return (self.can_fire and w is not None and self.rounds >= (burst or 1)
+                and (not w.energy or self.power_left >= w.shot_power(burst)))
 
     def trait(self, name: str) -> tuple[str, int]:
         """(column, training) of a trait."""

@@ -12,7 +12,7 @@ from skirmish.rules.deck import LOCATIONS, SIDES
 
 DIE_COLUMN = {sides: col for col, sides in SIDES.items()}
 ARMOUR_TYPES = ("flexible", "rigid", "energy")
-WEAPON_CLASSES = ("projectile", "fragment", "laser", "blaster", "force_blade", "stun")
+WEAPON_CLASSES = ("projectile", "fragment", "laser", "blaster", "force_blade", "stun", "flame")  # no screen stops flame
 # R-6.13: which screen stops which weapon class.
 SCREEN_STOPS: dict[str, frozenset[str]] = {
     "kinetic": frozenset({"projectile", "fragment"}),
@@ -114,6 +114,10 @@ class Weapon:
     def energy(self) -> bool:
         """True if each shot draws tacpack power (R-6.13)."""
         return self.power > 0
+
+    def shot_power(self, burst: int = 0) -> int:
+        """Tacpack points one attack draws: every round of a burst draws the weapon's power (R-6.13)."""
+        return self.power * (burst or 1)
 
 
 @dataclass(frozen=True)

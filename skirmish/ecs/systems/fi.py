@@ -59,7 +59,16 @@ from skirmish.rules.fi.ranged import (
     resolve_shot,
     shot_numbers,
 )
-from skirmish.rules.fi.timing import ATTACK_MODES, Part, TimingError, check_turn, declared_speed, run_m, walk_m
+from skirmish.rules.fi.timing import (
+    ATTACK_MODES,
+    Part,
+    TimingError,
+    add_part,
+    check_turn,
+    declared_speed,
+    run_m,
+    walk_m,
+)
 from skirmish.rules.randomizer import Randomizer
 
 
@@ -123,6 +132,15 @@ def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> i
         Loadout(weapons, _first_fired(ctx.armoury, weapons)), tp, Declared(), Readiness(), Turn(),
         Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names)),
     )
+
+
+def _condition(hp: Health) -> str:
+    """A combatant's state for events: standing, unconscious, incapacitated or dead (R-8.1)."""
+    if hp.dead:
+        return "dead"
+    if hp.incapacitated:
+        return "incapacitated"
+    return "unconscious" if hp.unconscious else "standing"
 
 
 def _first_fired(armoury: Armoury, weapons: list[WeaponState]) -> int:
@@ -283,7 +301,8 @@ class FiSystems:
         return declared_speed(self.w.get(eid, Declared).speed)
 
     def check_parts(self, eid: int, extra: Part) -> list[Part]:
-        parts = [*self.w.get(eid, Turn).parts, extra]
+        """The turn's parts with `extra` added, if the declared speed allows them (R-5.3–R-5.5, R-6.3)."""
+        parts = add_part(self.w.get(eid, Turn).parts, extra)
         try:
             check_turn(self._declared_speed(eid), parts)
         except TimingError as exc:
@@ -366,24 +385,43 @@ class FiSystems:
         pos = self.w.get(eid, Position)
         face = self.w.get(eid, Facing)
         before_last: geo.Cell | None = None
+        beaten: list[int] = []  # waiters the mover beat in the Reflex contest: they act once it stops (R-5.7)
         for a, b in itertools.pairwise(path):
             pos.x, pos.y = b
             face.dx, face.dy = b[0] - a[0], b[1] - a[1]
             turn.moved_m += geo.step_cost(grid, a, b) * grid.cell_m
-            self._check_triggers(eid)
+            self._check_triggers(eid, beaten)
             if not self.active(eid):
                 self._event("move_stopped", self.name(eid), ("R-8.1",), at=list(b))
                 break
             before_last = a
         self._update_known(eid, before_last)
+        for waiter in beaten:
+            self._late_trigger(waiter, eid)
         self.refresh_cover()
 
-    def _check_triggers(self, mover: int) -> None:
-        """Waiting enemies who now see the mover react, after a Reflex contest (R-5.7)."""
+    def _late_trigger(self, waiter: int, mover: int) -> None:
+        """A waiter beaten in the Reflex contest acts after the mover's move: it fires if it still sees the
+        mover, else it keeps waiting (R-5.7)."""
+        st = self.w.get(waiter, Status)
+        if st.waiting is None or not self.active(waiter) or not self.active(mover):
+            return
+        if not self.sight(waiter, mover).visible:
+            self._event("trigger_lost", self.name(waiter), ("R-5.7",), target=self.name(mover),
+                        reason=f"{self.name(mover)} moved out of sight first; still waiting")
+            return
+        st.waiting = None
+        self._trigger_shot(waiter, mover)
+
+    def _check_triggers(self, mover: int, beaten: list[int]) -> None:
+        """Waiting enemies who now see the mover react, after a Reflex contest (R-5.7): a waiter that wins
+        (or ties: simultaneous) fires at once; one the mover beats is added to `beaten` and acts after the move."""
         mover_side = self.w.get(mover, Identity).side_index
         for eid, ident in self.w.units():
             st = self.w.get(eid, Status)
             if st.waiting != "enemy_in_view" or ident.side_index == mover_side or not self.active(eid):
+                continue
+            if eid in beaten:
                 continue
             if not self.active(mover):
                 return
@@ -399,13 +437,13 @@ class FiSystems:
             tm = 0 if rm.cf else rm.result + sum(m.value for m in self.wound_mod(mover))
             winner = contest_winner(tw, tm, draw_w.impulse, draw_m.impulse)
             self._event("trigger", ident.name, ("R-5.7", "R-3.8"), target=self.name(mover),
-                        waiter_result=tw, mover_result=tm, waiter_first=winner != 1,
+                        waiter_result=tw, mover_result=tm, waiter_first=winner != 1, simultaneous=winner == -1,
                         waiter_draw=draw_w.record(), mover_draw=draw_m.record())
             self.ctx.randomizer.settle()
-            st.waiting = None
             if winner == 1:
-                # The mover finishes its step first; the waiter still fires at once now it has seen it.
-                pass
+                beaten.append(eid)  # the mover goes first: it finishes its move before the waiter acts
+                continue
+            st.waiting = None
             self._trigger_shot(eid, mover)
 
     def _trigger_shot(self, eid: int, target: int) -> None:
@@ -415,7 +453,10 @@ class FiSystems:
         weapon, ws = wpn
         speed = self._declared_speed(eid)
         mode = "prepared" if int(weapon.speed) <= int(speed) else "snap"
-        burst = min(weapon.bursts) if weapon.bursts and ws.rounds >= min(weapon.bursts) else 0
+        tp = self.w.get(eid, Tacpack)
+        bursts = [b for b in weapon.bursts if ws.rounds >= b
+                  and (not weapon.energy or tp.spent + weapon.shot_power(b) <= tp.generator)]
+        burst = min(bursts) if bursts else 0
         turn = self.w.get(eid, Turn)
         saved = list(turn.parts)
         turn.parts = []
@@ -472,9 +513,11 @@ class FiSystems:
         if ws.rounds < needed:
             raise IllegalAction(f"R-6.12: {ws.rounds} round(s) left, {needed} needed; reload")
         tp = w.get(eid, Tacpack)
-        if weapon.energy and tp.spent + weapon.power > tp.generator:
-            raise IllegalAction(f"R-6.13: the tacpack has {tp.generator - tp.spent} point(s) left this round, "
-                                f"the {weapon.name} draws {weapon.power}")
+        power = weapon.shot_power(action.burst)
+        if weapon.energy and tp.spent + power > tp.generator:
+            what = f"a burst of {action.burst} draws {power}" if action.burst else f"the {weapon.name} draws {power}"
+            raise IllegalAction(f"R-6.13: the tacpack has {max(0, tp.generator - tp.spent)} point(s) left this "
+                                f"round; {what}")
         if action.called is not None and action.called not in LOCATIONS:
             raise IllegalAction(f"R-6.1: unknown called location {action.called!r}")
         grid = self.ctx.grid
@@ -486,7 +529,7 @@ class FiSystems:
         if dist > weapon.max_range_m + 1e-9:
             raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
         if not trigger:
-            self.check_parts(eid, Part("attack", int(weapon.speed), action.mode))
+            self.check_parts(eid, self._attack_part(weapon, action.mode))
 
         tprof = w.get(tgt, Profile)
         dodging = w.get(tgt, Declared).speed == "dodge" and self.ctx.round > 0
@@ -519,6 +562,11 @@ class FiSystems:
         )
         return setup, self._target_state(tgt), tgt
 
+    @staticmethod
+    def _attack_part(weapon: Weapon, mode: str) -> Part:
+        """A shot's timing part: shots up to the rate of fire share one attack action (R-6.3)."""
+        return Part("attack", int(weapon.speed), mode, weapon=weapon.id, rof=max(1, weapon.rof))
+
     def _target_state(self, tgt: int) -> TargetState:
         """What the rules need of a target: size, armour layers by location, screen, prone."""
         w = self.w
@@ -539,15 +587,14 @@ class FiSystems:
         w = self.w
         weapon, ws = self.weapon(eid)  # type: ignore[misc]
         if not trigger:
-            w.get(eid, Turn).parts = self.check_parts(eid, Part("attack", int(weapon.speed), action.mode))
+            w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
         w.get(eid, Turn).acted = True
         draw = self.ctx.randomizer.draw()
         out = resolve_shot(draw, setup, target)
         ws.rounds -= action.burst or 1
         tp = w.get(eid, Tacpack)
         if weapon.energy:
-            tp.shot_points += weapon.power * (3 if action.burst else 1)
-            tp.shot_points = min(tp.shot_points, tp.generator - tp.screen_points)
+            tp.shot_points += weapon.shot_power(action.burst)  # checked in shot_setup: never above the generator
         rd = w.get(eid, Readiness)
         rd.target, rd.aim = action.target, 0  # R-6.2: after a shot the weapon stays ready on that target
         w.get(eid, Status).firing = True
@@ -605,20 +652,20 @@ class FiSystems:
             if h.screen_loss:
                 ttp.screen_av = max(0, ttp.screen_av - h.screen_loss)
             if h.wounds or h.ct:
-                was_out = hp.out_of_action
+                was = _condition(hp)
                 cond = after_damage(hp.wounds, hp.ct, h.wounds, h.ct, h.wounds if h.location == "head" else 0)
                 hp.wounds, hp.ct = cond.wounds, cond.ct
                 hp.dead = hp.dead or cond.dead
                 hp.incapacitated = (not hp.dead) and (hp.incapacitated or cond.incapacitated)
                 hp.unconscious = (not hp.dead) and (hp.unconscious or cond.unconscious)
                 total_ct += h.ct
-                if hp.out_of_action and not was_out:
+                state = _condition(hp)
+                if state != was:  # every change of state gets its event, e.g. incapacitated, then dead (R-8.1)
                     st = w.get(tgt, Status)
                     st.prone = True
                     st.waiting = None
-                    state = "dead" if hp.dead else "incapacitated" if hp.incapacitated else "unconscious"
                     self._event("out_of_action", self.name(tgt), ("R-8.1",), state=state,
-                                wounds=hp.wounds, ct=hp.ct)
+                                wounds=hp.wounds, ct=hp.ct, **({"was": was} if was != "standing" else {}))
         if total_ct:
             rd = w.get(tgt, Readiness)
             rd.target, rd.aim = None, 0  # R-6.2: CT damage loses readiness
@@ -771,10 +818,9 @@ class FiSystems:
         self.w.get(eid, Turn).parts = self.check_parts(eid, Part("aim", int(weapon.speed)))
         self.w.get(eid, Turn).acted = True
         rd = self.w.get(eid, Readiness)
-        if rd.target != action.target:
-            rd.target, rd.aim = action.target, 0
-        else:
-            rd.aim = min(2, rd.aim + 1)
+        # R-6.2: an action spent only aiming readies the weapon on the target and adds +x (at most +2x)
+        rd.aim = min(2, rd.aim + 1) if rd.target == action.target else 1
+        rd.target = action.target
         self._event("aim", self.name(eid), ("R-6.2",), target=action.target, aim=rd.aim)
 
     def reload(self, eid: int) -> None:
@@ -843,6 +889,7 @@ class FiSystems:
         for eid, _ in self.w.units():
             dec = self.w.get(eid, Declared)
             dec.hesitated_last = dec.hesitating and not dec.cf
+            dec.speed = None  # the next round's declaration is made afresh (R-5.1)
             dec.phase = None
             dec.hesitating = False
             turn = self.w.get(eid, Turn)

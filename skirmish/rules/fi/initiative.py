@@ -17,7 +17,7 @@ INITIATIVE_BAR: dict[Speed, tuple[int, int, int, int]] = {
 }
 
 
-def timing_speed(declared: str, hesitated_last_round: bool) -> Speed:
+def timing_speed(declared: str | None, hesitated_last_round: bool) -> Speed:
     """The speed whose bar row a declaration reads: DODGE as NORMAL; one faster after hesitating."""
     speed = declared_speed(declared)
     return speed.faster() if hesitated_last_round else speed

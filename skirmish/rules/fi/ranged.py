@@ -203,6 +203,10 @@ def shot_numbers(weapon: Weapon, facts: ShotFacts, base: int) -> tuple[int, list
         mods.append(called_penalty(facts.called))
     if facts.concealed:
         mods.append(Modifier(-4, f"{facts.target} is fully concealed, position known (R-6.1)"))
+    spread = ae_bonus(weapon, facts.distance_m)
+    if spread:
+        mods.append(Modifier(spread, f"area weapon: AE {weapon.ae} less {ae_shift(weapon, facts.distance_m)} "
+                             f"row shift at {facts.distance_m:.0f} m (R-6.9)"))
     return tn_value, tn_mods, mods
 
 
@@ -245,14 +249,25 @@ def read_attack(draw: Draw, setup: ShotSetup) -> tuple[Read, int, bool]:
     return read, total, (not read.cf) and total >= setup.tn
 
 
+def ae_shift(weapon: Weapon, distance_m: float) -> int:
+    """Rows an area weapon shifts damage down: its AE, less one per started 10 m past the first 10
+    (R-6.9: a shotgun shifts 4 at 1–10 m, 3 at 11–20 m …); 0 for other weapons."""
+    if not weapon.ae:
+        return 0
+    return max(0, weapon.ae - max(0, math.ceil(distance_m / 10 - 1e-9) - 1))
+
+
+def ae_bonus(weapon: Weapon, distance_m: float) -> int:
+    """The area weapon's to-hit bonus, AE less the shift it still gets (R-6.9: a wide beam at 20 m, +1)."""
+    return weapon.ae - ae_shift(weapon, distance_m) if weapon.ae else 0
+
+
 def damage_row(weapon: Weapon, row: int, location: str, distance_m: float) -> int:
-    """The effect-grid row a hit reads: vitals +1 and head +2 (not for fragments, area or explosive
-    weapons, R-6.8), the AE shift less one per full 10 m past the first 10 (R-6.9), at most row 7."""
-    if weapon.ae == 0 and weapon.weapon_class != "fragment" and not weapon.explosive:
+    """The effect-grid row a hit reads: vitals +1 and head +2 (not for explosives, R-6.8), plus an area
+    weapon's shift (R-6.9), at most row 7."""
+    if not weapon.explosive:
         row += {"vitals": 1, "head": 2}.get(location, 0)
-    if weapon.ae:
-        row += max(0, weapon.ae - max(0, math.ceil(distance_m / 10) - 1))
-    return min(MAX_ROW, row)
+    return min(MAX_ROW, row + ae_shift(weapon, distance_m))
 
 
 def resolve_shot(draw: Draw, setup: ShotSetup, target: TargetState) -> ShotOutcome:
@@ -456,8 +471,7 @@ def _auto_spends(
             pool -= 2
     k = 0
     while pool > 0 and k < rounds:
-        dice = weapon.damage
-        row = dice.row + {"vitals": 1, "head": 2}.get(stack[_box_order(new_start, rounds)[k]], 0)
+        row = damage_row(weapon, weapon.damage.row, stack[_box_order(new_start, rounds)[k]], setup.distance_m)
         room = MAX_ROW - row - sum(1 for s in spends if s == f"damage@{k}")
         if room <= 0:
             k += 1

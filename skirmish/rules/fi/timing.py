@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from skirmish.rules.equipment import Speed
@@ -59,6 +59,19 @@ class Part:
     speed: int = 1  # rank for move/aim/reload; for attacks the weapon speed
     mode: str = "prepared"  # attacks only
     running: bool = False  # moves only
+    weapon: str = ""  # attacks only: the weapon fired
+    rof: int = 1  # attacks only: the weapon's rate of fire, shots per action (R-6.3)
+    shots: int = 1  # attacks only: shots this action has fired
+
+
+def add_part(parts: list[Part], part: Part) -> list[Part]:
+    """The turn's parts after one more: a shot right after another of the same weapon and mode is part of
+    the same attack action while the weapon's rate of fire allows (R-6.3), so it costs no extra time."""
+    last = parts[-1] if parts else None
+    if (part.kind == "attack" and last is not None and last.kind == "attack" and part.weapon
+            and last.weapon == part.weapon and last.mode == part.mode and last.shots < last.rof):
+        return [*parts[:-1], replace(last, shots=last.shots + 1)]
+    return [*parts, part]
 
 
 def turn_speed(parts: list[Part]) -> int:

@@ -1,0 +1,142 @@
+"""A battle in a few lines, read from its events: casualties per side, who did what, and the moments that
+decided it. The headless fallback prints it and the results screen draws it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from skirmish.rules.events import Event
+
+
+@dataclass
+class UnitTally:
+    """One combatant's part in the battle."""
+
+    name: str
+    side: str
+    shots: int = 0
+    hits: int = 0
+    wounds_dealt: int = 0
+    put_down: int = 0  # enemies it took out of action (the last to harm them)
+    fate: str = "standing"  # standing | incapacitated | unconscious | dead
+
+
+@dataclass
+class Moment:
+    """A telling moment: what happened, when, and how much it weighed."""
+
+    round: int
+    text: str
+    weight: float
+    order: int
+
+
+@dataclass
+class BattleSummary:
+    """What the summary shows."""
+
+    scenario: str = ""
+    sides: list[str] = field(default_factory=list)
+    winner: str | None = None
+    rounds: int = 0
+    reason: str = ""
+    casualties: dict[str, int] = field(default_factory=dict)
+    units: dict[str, UnitTally] = field(default_factory=dict)
+    moments: list[Moment] = field(default_factory=list)
+
+    def top_moments(self, n: int = 3) -> list[Moment]:
+        """The `n` weightiest moments, in the order they happened."""
+        best = sorted(self.moments, key=lambda m: (-m.weight, m.order))[:n]
+        return sorted(best, key=lambda m: m.order)
+
+    def lines(self) -> list[str]:
+        """A short readable summary (a dozen lines)."""
+        head = f"{self.winner} wins" if self.winner else "Draw"
+        out = [f"{self.scenario}: {head} after {self.rounds} round{'s' if self.rounds != 1 else ''}"
+               + (f" ({self.reason})" if self.reason else "")]
+        for side in self.sides:
+            members = [u for u in self.units.values() if u.side == side]
+            down = [u for u in members if u.fate != "standing"]
+            fates = ", ".join(f"{u.name} {u.fate}" for u in down) or "none"
+            out.append(f"  {side}: {len(members) - len(down)} of {len(members)} standing; lost: {fates}")
+        active = sorted(self.units.values(), key=lambda u: (-u.put_down, -u.wounds_dealt, u.name))
+        best = [u for u in active if u.hits][:3]
+        if best:
+            out.append("  best shots: " + "; ".join(
+                f"{u.name} {u.hits}/{u.shots} hits, {u.wounds_dealt} wounds, {u.put_down} down" for u in best))
+        tops = self.top_moments()
+        if tops:
+            out.append("  telling moments:")
+            out += [f"    round {m.round}: {m.text}" for m in tops]
+        return out
+
+
+def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None) -> BattleSummary:
+    """Read a battle's events into a summary (works on a finished or unfinished log); `unit_sides` maps each
+    unit to its side (the scenario's `scenario_unit_sides`), so units that never acted are counted too."""
+    s = BattleSummary()
+    side_of: dict[str, str] = dict(unit_sides or {})
+    for name in side_of:
+        s.units[name] = UnitTally(name, side_of[name])
+    last_harm: dict[str, str] = {}
+    order = 0
+
+    def tally(name: str) -> UnitTally:
+        if name not in s.units:
+            s.units[name] = UnitTally(name, side_of.get(name, ""))
+        return s.units[name]
+
+    for e in events:
+        order += 1
+        d = e.data
+        if e.type == "battle_start":
+            s.scenario = str(d.get("scenario", ""))
+            s.sides = [str(x) for x in d.get("sides", [])]
+        elif e.type in ("turn", "declare") and e.actor:
+            tally(e.actor)
+        elif e.type == "attack" and e.actor:
+            me = tally(e.actor)
+            me.shots += 1
+            wounds = sum(int(h.get("wounds", 0)) for h in d.get("hits", []))
+            if d.get("hit") and any(h.get("damage") for h in d.get("hits", [])):
+                me.hits += 1
+                me.wounds_dealt += wounds
+                last_harm[str(d["target"])] = e.actor
+            if wounds >= 2:
+                where = d.get("location") or "body"
+                s.moments.append(Moment(e.round, f"{e.actor} hits {d['target']} in the {str(where).replace('_', ' ')} "
+                                        f"for {wounds} wounds", 1.0 + wounds / 4, order))
+        elif e.type == "blast" and e.actor:
+            me = tally(e.actor)
+            if d.get("damage"):
+                me.wounds_dealt += int(d.get("wounds", 0))
+                last_harm[str(d["target"])] = e.actor
+        elif e.type == "throw" and e.actor:
+            caught = d.get("caught") or []
+            if len(caught) >= 2:
+                s.moments.append(Moment(e.round, f"{e.actor}'s {str(d['item']).replace('_', ' ')} catches "
+                                        f"{', '.join(caught)}", 1.5 + 0.5 * len(caught), order))
+        elif e.type == "out_of_action" and e.actor:
+            victim = tally(e.actor)
+            victim.fate = str(d.get("state", "down"))
+            by = last_harm.get(e.actor)
+            if by is not None and by in s.units and not d.get("was"):  # counted once, when it first went down
+                s.units[by].put_down += 1
+            weight = 3.0 if victim.fate == "dead" else 2.5
+            s.moments.append(Moment(e.round, f"{e.actor} is {victim.fate}" + (f" ({by})" if by else ""),
+                                    weight, order))
+        elif e.type == "result":
+            s.winner = d.get("winner")
+            s.rounds = int(d.get("rounds", e.round))
+            s.reason = str(d.get("reason", ""))
+            s.casualties = {str(k): int(v) for k, v in (d.get("casualties") or {}).items()}
+    for u in s.units.values():
+        if not u.side:
+            u.side = side_of.get(u.name, "")
+    return s
+
+
+def unit_sides(sides: Iterable[tuple[str, Iterable[str]]]) -> dict[str, str]:
+    """{unit: side} from (side name, unit names) pairs, e.g. from a scenario's sides."""
+    return {u: side for side, units in sides for u in units}
