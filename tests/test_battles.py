@@ -62,7 +62,9 @@ def test_soak_utility_against_every_baseline_keeps_invariants() -> None:
         decided: set[str] = set()
         holder: dict[str, Battle] = {}
 
-        def watch(e: Event, out=out_of_action, v=violations, h=holder, d=decided, ours=ours) -> None:
+        power: dict[tuple[int, str], int] = {}
+
+        def watch(e: Event, out=out_of_action, v=violations, h=holder, d=decided, ours=ours, p=power) -> None:
             b = h.get("b")
             side = {u.name: u.side for u in b.view().units} if b is not None else {}
             if e.type == "out_of_action" and e.actor:
@@ -79,6 +81,13 @@ def test_soak_utility_against_every_baseline_keeps_invariants() -> None:
                     if e.actor not in d:
                         v.append(f"{e.actor} {e.type} without a decision")
                     d.discard(e.actor)
+            if e.type == "attack" and "power" in e.data and b is not None and e.actor:
+                # every round fired drew its power, and the generator was never overdrawn
+                drawn = p.get((e.round, e.actor), 0) + int(e.data["power"])
+                p[(e.round, e.actor)] = drawn
+                tp = b.world.get(b.world.entity(e.actor), Tacpack)
+                if tp.shot_points != drawn or tp.spent > tp.generator or e.data["power_left"] < 0:
+                    v.append(f"{e.actor} tacpack: drew {drawn}, charged {tp.shot_points}, {tp.spent}/{tp.generator}")
             if b is not None and b.deck is not None and len(b.deck) != 54:
                 v.append(f"deck holds {len(b.deck)} cards")
 

@@ -634,6 +634,8 @@ class FiSystems:
             damage=out.damage, wounds=out.wounds, ct=out.ct,
             hits=[h.to_json() for h in out.hits], extra_damage=out.extra,
             breakdown=out.breakdown, ammo_left=ws.rounds,
+            **({"power": weapon.shot_power(action.burst), "power_left": tp.generator - tp.spent} if weapon.energy
+               else {}),
             modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
         )
         self.ctx.randomizer.settle()
