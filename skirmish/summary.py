@@ -74,21 +74,19 @@ class BattleSummary:
 
 def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None) -> BattleSummary:
     """Read a battle's events into a summary (works on a finished or unfinished log); `unit_sides` maps each
-    unit to its side (the scenario's `scenario_unit_sides`), so units that never acted are counted too."""
+    unit to its side (see `unit_sides`), so units that never acted are counted too."""
     s = BattleSummary()
     side_of: dict[str, str] = dict(unit_sides or {})
     for name in side_of:
         s.units[name] = UnitTally(name, side_of[name])
     last_harm: dict[str, str] = {}
-    order = 0
 
     def tally(name: str) -> UnitTally:
         if name not in s.units:
             s.units[name] = UnitTally(name, side_of.get(name, ""))
         return s.units[name]
 
-    for e in events:
-        order += 1
+    for order, e in enumerate(events, 1):
         d = e.data
         if e.type == "battle_start":
             s.scenario = str(d.get("scenario", ""))

@@ -6,7 +6,8 @@ import ast
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "skirmish"
-LAYER = {"rules": 0, "data": 0, "content": 1, "nav": 1, "ecs": 2, "battle": 3, "log": 3, "summary": 3, "fileio": 0, "ai": 4, "sim": 4,
+LAYER = {"rules": 0, "data": 0, "fileio": 0, "content": 1, "nav": 1, "ecs": 2, "battle": 3, "log": 3, "summary": 3,
+         "ai": 4, "sim": 4,
          "ui": 5, "cli": 5, "__main__": 6, "__init__": 6}
 THIRD_PARTY_ALLOWED = {"rules": {"numpy"}}
 

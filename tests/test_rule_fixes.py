@@ -85,7 +85,7 @@ def test_a_refused_move_still_names_the_rule(tmp_path: Path) -> None:
     b.step()  # the aim (NORMAL for a blast rifle)
     why = b.move_refusal()
     assert why is not None and why.startswith("R-5.")
-    with pytest.raises(IllegalAction, match="R-5"):
+    with pytest.raises(IllegalAction, match=r"R-5"):
         b.preview_move((1, 0))
     b.close()
 
@@ -97,8 +97,9 @@ def test_a_side_with_nobody_left_cannot_draw(tmp_path: Path, eliminate: str) -> 
     shot = make_card(34, upper={("III", 4): 7}, lower={("III", 3): 26}, burst={3: 2, 5: 3, 10: 5},
                      hit_stack=("head", "chest", "left_arm", "belly"), standard=2, ablation=("P", "P", "P"),
                      toggle=False)
-    b = _battle(tmp_path, [INIT, shot, INIT, INIT], f"[{_unit('Gun', (0, 0), 'weapons: [blast_carbine], skills: {shooting:rifle: 4}')}]",
-                f"[{_unit('Mark', (4, 0))}]", ["declare Gun normal", "shoot Gun Mark mode=prepared burst=3 spends=none"],
+    gun = _unit("Gun", (0, 0), "weapons: [blast_carbine], skills: {shooting:rifle: 4}")
+    orders = ["declare Gun normal", "shoot Gun Mark mode=prepared burst=3 spends=none"]
+    b = _battle(tmp_path, [INIT, shot, INIT, INIT], f"[{gun}]", f"[{_unit('Mark', (4, 0))}]", orders,
                 victory=f"{{eliminate: {eliminate}, max_rounds: 15}}")
     out = b.run()
     result = next(e for e in b.log if e.type == "result")
@@ -161,7 +162,7 @@ def test_a_laser_burst_needs_power_for_every_round(tmp_path: Path) -> None:
     b = _battle(tmp_path, [INIT, MISS, MISS, INIT], f"[{gun}]", f"[{_unit('Mark', (6, 0))}]",
                 ["declare Laser normal"])
     _until_act(b, "Laser")
-    with pytest.raises(IllegalAction, match="R-6.13: the tacpack has 1 point.*burst of 3 draws 3"):
+    with pytest.raises(IllegalAction, match=r"R-6\.13: the tacpack has 1 point.*burst of 3 draws 3"):
         b.submit(Shoot("Laser", "Mark", mode="prepared", burst=3))
     assert not b.view().unit("Laser").can_fire_burst(3) and b.view().unit("Laser").can_fire_burst(0)
     b.submit(Shoot("Laser", "Mark", mode="prepared"))
@@ -237,7 +238,7 @@ def test_second_blast_pistol_shot_under_normal(tmp_path: Path) -> None:
     b.step()
     b.step()
     assert [e.type for e in b.log if e.actor == "Kayla" and e.type in ("attack", "refused")] == ["attack", "attack"]
-    with pytest.raises(IllegalAction, match="R-5.3"):
+    with pytest.raises(IllegalAction, match=r"R-5\.3"):
         b.submit(Shoot("Kayla", "Agent", mode="prepared"))  # a third shot is a second action: SLOW
     b.close()
 
