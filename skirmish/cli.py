@@ -1,23 +1,34 @@
-"""The `skirmish` command (C-1, C-2, C-6): run, deck, check, bench, watch, play.
+"""The `skirmish` command (C-1, C-2, C-6): run, deck, check, bench, tournament, watch, play, menu.
 
-Bad input exits 2 with one line naming the file and key; nothing is half-written.
+Bad input (a file, a value, an output path) exits 2 with one line naming it; output files are checked before
+any battle is played and written whole or not at all (skirmish.fileio); Ctrl-C prints one line and exits 130.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import shlex
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from skirmish.content.errors import ContentError
 from skirmish.content.scenario import Scenario, builtin_scenarios, default_scenario_path, load_scenario
+from skirmish.fileio import OutputError, check_output
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+MAX_SEED = 2**63 - 1
+MAX_COUNT = 1_000_000
+TOURNAMENT_PAIRS = 20  # default mirrored pairs per opponent, over all the scenarios
+DISPLAY_TIMEOUT = 5.0  # seconds the display check may take before the display counts as dead
 
 
 class UserError(Exception):
@@ -28,20 +39,42 @@ def _load(path: str | None) -> Scenario:
     return load_scenario(Path(path) if path else default_scenario_path())
 
 
+def _ai_overrides(scenario: Scenario, overrides: Sequence[str] = ()) -> dict[str, str]:
+    """{side: AI spec} from `SIDE=AI` values given to `--ai`, each side and AI checked."""
+    from skirmish.ai.controllers import make_ai
+
+    sides = [s.name for s in scenario.spec.sides]
+    out: dict[str, str] = {}
+    for item in overrides:
+        side, sep, spec = item.partition("=")
+        if not sep or side not in sides:
+            raise UserError(f"--ai {item!r}: expected SIDE=AI with SIDE one of {', '.join(sides)}")
+        try:
+            make_ai(spec)
+        except ValueError as exc:
+            raise UserError(f"--ai {item!r}: {exc}") from None
+        out[side] = spec
+    return out
+
+
 def _controllers(scenario: Scenario, overrides: Sequence[str] = ()) -> dict[str, object]:
     """Each side's controller from the scenario; `overrides` are `SIDE=AI` values from `--ai`."""
     from skirmish.ai.controllers import make_ai, make_controller
 
-    out: dict[str, object] = {s.name: make_controller(s.controller, s.orders, s.ai) for s in scenario.spec.sides}
-    for item in overrides:
-        side, sep, spec = item.partition("=")
-        if not sep or side not in out:
-            raise UserError(f"--ai {item!r}: expected SIDE=AI with SIDE one of {', '.join(out)}")
-        try:
-            out[side] = make_ai(spec)
-        except ValueError as exc:
-            raise UserError(f"--ai {item!r}: {exc}") from None
-    return out
+    ai = _ai_overrides(scenario, overrides)
+    return {s.name: make_ai(ai[s.name]) if s.name in ai else make_controller(s.controller, s.orders, s.ai)
+            for s in scenario.spec.sides}
+
+
+def _output(path: str | None) -> Path | None:
+    """An output file named on the command line, checked before any work is done (C-6)."""
+    return check_output(path) if path else None
+
+
+def _warn(scenario: Scenario) -> None:
+    """The loader's warnings (e.g. a missing tileset replaced by the shipped one), one line each on stderr."""
+    for note in scenario.notes:
+        print(f"skirmish: warning: {note}", file=sys.stderr)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -50,6 +83,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from skirmish.log import describe
 
     scenario = _load(args.scenario)
+    _warn(scenario)
+    events_path = _output(args.events)
     out = sys.stdout
 
     def show(event: object) -> None:
@@ -65,8 +100,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     with Battle(scenario, seed=args.seed, controllers=controllers,  # type: ignore[arg-type]
                 on_event=show) as battle:
         outcome = battle.run()
-        if args.events:
-            battle.log.write(Path(args.events))
+        if events_path is not None:
+            battle.log.write(events_path)
     if not args.json:
         out.write(outcome.summary() + "\n")
     return 0
@@ -99,14 +134,24 @@ def cmd_deck(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Validate scenario files (C-6)."""
+    """Validate scenario, map (.tmj), tileset (.tsj) and stacked-deck (.json) files (C-6): every file, and
+    every error in each, one line each on stderr; `ok:` lines for good files; exit 2 if any failed."""
+    from skirmish.content.errors import one_line
+    from skirmish.content.scenario import check_input
+
     paths = args.scenarios or [str(p) for p in builtin_scenarios()]
+    failed = False
     for p in paths:
-        sc = load_scenario(Path(p))
-        units = sum(len(s.units) for s in sc.spec.sides)
-        print(f"ok: {p}: '{sc.name}', map {sc.grid.name} {sc.grid.width}x{sc.grid.height}, "
-              f"{len(sc.spec.sides)} sides, {units} units")
-    return 0
+        result = check_input(p)
+        for note in result.notes:
+            print(f"skirmish: warning: {note}", file=sys.stderr)
+        for err in result.errors:
+            print(f"skirmish: {err.text}", file=sys.stderr)
+        if result.summary is None:
+            failed = True
+        else:
+            print(f"ok: {one_line(p)}: {result.summary}")
+    return EXIT_BAD_INPUT if failed else 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -161,20 +206,41 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             make_ai(spec)
         except ValueError as exc:
             raise UserError(str(exc)) from None
-    if args.pairs < 1:
-        raise UserError("--pairs: at least 1")
+    opponents = specs[1:]
+    if not opponents:
+        raise UserError("--vs: name at least one opponent")
     paths = [Path(s) for s in args.scenarios] or builtin_scenarios()
     for path in paths:
         _load(str(path))  # checked on load: a bad file stops here with its key named
-    workers = args.workers or os.cpu_count() or 1
+    csv_path = _output(args.csv)
+    pairs = args.pairs or max(1, math.ceil(TOURNAMENT_PAIRS / len(paths)))
+    if args.seed + pairs - 1 > MAX_SEED:
+        raise UserError(f"--seed {args.seed} with {pairs} pairs: the last seed would pass {MAX_SEED}")
+    jobs = len(opponents) * len(paths) * pairs
+    workers = max(1, min(args.workers or os.cpu_count() or 1, jobs))
+    bar = tournament.progress_bar()
+    open_line = False
+
+    def progress(done: int, total: int) -> None:
+        nonlocal open_line
+        open_line = done < total
+        bar(done, total)
+
     t0 = time.perf_counter()
-    games = tournament.run(paths, args.ai, specs[1:], args.pairs, workers=workers, first_seed=args.seed,
-                           progress=tournament.progress_bar())
-    print(f"{len(games)} games ({args.pairs} mirrored pairs per opponent) on {len(paths)} scenario(s) in "
-          f"{time.perf_counter() - t0:.1f} s with {workers} process(es); score: win 1, draw ½, loss 0")
+    try:
+        games = tournament.run(paths, args.ai, opponents, pairs, workers=workers, first_seed=args.seed,
+                               progress=progress)
+    except KeyboardInterrupt:
+        if open_line:  # end the progress bar's line before the one-line notice
+            sys.stderr.write("\n")
+        raise
+    print(f"{len(games)} games: {len(opponents)} opponent(s) x {len(paths)} scenario(s) x {pairs} mirrored "
+          f"pair(s) (seeds {args.seed}..{args.seed + pairs - 1}, sides swapped), {2 * pairs} games per opponent "
+          f"and scenario, in {time.perf_counter() - t0:.1f} s with {workers} process(es); "
+          f"score: win 1, draw ½, loss 0")
     tournament.print_tables(games)
-    if args.csv:
-        tournament.write_csv(games, Path(args.csv))
+    if csv_path is not None:
+        tournament.write_csv(games, csv_path)
         print(f"\nCSV written to {args.csv}")
     return 0
 
@@ -217,13 +283,44 @@ def bench_board(frames: int) -> int:
     return 0
 
 
+_DISPLAY_PROBE = "import pygame; pygame.display.init(); print(pygame.display.get_driver())"
+
+
+def display_problem(timeout: float = DISPLAY_TIMEOUT) -> str | None:
+    """None if a window can be opened, else why not, in a few words.
+
+    On X11/Wayland systems a set DISPLAY proves nothing (SDL falls back to its invisible offscreen driver when
+    no server answers, and a remote display may never answer), so SDL is asked in a subprocess that may take
+    at most `timeout` seconds: a failure, a timeout or the driver 'offscreen'/'dummy' means no display."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        return f"SDL_VIDEODRIVER={driver}"
+    if sys.platform in ("win32", "darwin"):
+        return None
+    names = [n for n in ("WAYLAND_DISPLAY", "DISPLAY") if os.environ.get(n)]
+    if not names:
+        return "neither DISPLAY nor WAYLAND_DISPLAY is set"
+    where = " or ".join(f"{n}={os.environ[n]}" for n in names)
+    env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    try:
+        p = subprocess.run([sys.executable, "-c", _DISPLAY_PROBE], capture_output=True, text=True, env=env,
+                           stdin=subprocess.DEVNULL, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return f"{where} did not answer within {timeout:g} s"
+    except OSError as exc:
+        return f"the display check could not start ({exc.strerror})"
+    lines = p.stdout.strip().splitlines()
+    got = lines[-1].strip() if lines else ""
+    if p.returncode != 0 or not got:
+        return f"{where} cannot be opened"
+    if got in ("offscreen", "dummy"):
+        return f"nothing answers at {where}"
+    return None
+
+
 def has_display() -> bool:
-    """True if a window can be opened."""
-    if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
-        return False
-    if sys.platform.startswith("linux"):
-        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-    return True
+    """True if a window can be opened (see display_problem)."""
+    return display_problem() is None
 
 
 def _controls(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
@@ -241,50 +338,111 @@ def _controls(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
 
 def cmd_board(args: argparse.Namespace) -> int:
     """The board: watch (all AI), play (you against the AI, or hot-seat), or the start menu."""
-    scenario = None if args.command == "menu" else _load(args.scenario)
-    if not has_display():
-        print("skirmish: no display found; playing the battle headless instead.", file=sys.stderr)
-        run_args = argparse.Namespace(scenario=args.scenario, seed=args.seed, events=None, json=False, quiet=False,
-                                      ai=[])
-        return cmd_run(run_args)
+    scenario = _load(args.scenario)  # a bad file exits 2 before any window opens (C-6), the menu's too
+    _warn(scenario)
+    overrides = getattr(args, "ai", [])
+    ai = _ai_overrides(scenario, overrides)
+    controls = _controls(args, scenario)
+    people = [side for side in ai if controls[side] == "human"]
+    if people:
+        raise UserError(f"--ai {people[0]}=...: {people[0]} is played by a person here"
+                        + (" (--hotseat)" if args.hotseat else " (choose another side with --side)"))
+    problem = display_problem()
+    if problem is not None:
+        print(f"skirmish: no display ({problem}); playing the battle headless instead.", file=sys.stderr)
+        return play_headless(scenario, args.seed, overrides, name=getattr(args, "scenario", None))
     from skirmish.ui.app import App
 
-    controls = _controls(args, scenario) if scenario is not None else None
-    app = App(scenario=scenario, seed=args.seed, controls=controls)
+    if args.command == "menu":
+        app = App()
+        if args.scenario:
+            app.open_menu(args.scenario)  # preselected and kept under the menu's recent files
+    else:
+        app = App(scenario=scenario, seed=args.seed, controls=controls, ai=ai)
     return app.run(max_frames=args.frames)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser."""
-    p = argparse.ArgumentParser(prog="skirmish", description="Squad-level sci-fi skirmish simulator.")
-    sub = p.add_subparsers(dest="command")
+def play_headless(scenario: Scenario, seed: int | None, overrides: Sequence[str] = (), name: str | None = None) -> int:
+    """The board's fallback without a display: play the battle, AI on every side, and print a short summary
+    (who won, casualties, the telling moments), where to read the whole log, and the C-1 result line."""
+    from skirmish.battle import Battle
+    from skirmish.summary import summarize, unit_sides
 
-    r = sub.add_parser("run", help="play one battle headless and print the log (C-1)")
+    controllers = _controllers(scenario, overrides)
+    with Battle(scenario, seed=seed, controllers=controllers) as battle:  # type: ignore[arg-type]
+        outcome = battle.run()
+        events = list(battle.log.events)
+    sides = unit_sides((s.name, [u.name for u in s.units]) for s in scenario.spec.sides)
+    for line in summarize(events, sides).lines():
+        print(line)
+    command = ["skirmish", "run", *([name] if name else []), "--seed", str(outcome.seed)]
+    for item in overrides:
+        command += ["--ai", item]
+    print(f"the whole explaining log: {shlex.join(command)}")
+    print(outcome.summary())
+    return 0
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit 2), as for every other bad input (C-6)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _whole(lo: int, hi: int, what: str = "") -> Callable[[str], int]:
+    """An argparse type: a whole number from `lo` to `hi`."""
+    expected = f"a whole number from {lo} to {hi}" + (f" ({what})" if what else "")
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip(), 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text}")
+        return value
+
+    return parse
+
+
+SEED = _whole(0, MAX_SEED)
+COUNT = _whole(1, MAX_COUNT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser. Every option has a help text; contract ids stay out of it (they are for the docs)."""
+    p = _Parser(prog="skirmish", description="Squad-level sci-fi skirmish simulator.")
+    sub = p.add_subparsers(dest="command", title="commands", metavar="COMMAND",
+                           help="one of these (default: watch)")
+    ai_help = "play SIDE with this AI instead of the scenario's (e.g. Blue=utility:hard); repeatable"
+
+    r = sub.add_parser("run", help="play one battle headless and print the explaining log and the result line")
     r.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")
-    r.add_argument("--seed", type=int, default=None, help="seed (default: the scenario's)")
+    r.add_argument("--seed", type=SEED, default=None, help="seed, 0 or more (default: the scenario's)")
     r.add_argument("--events", metavar="FILE", help="also write the events as JSON lines")
     r.add_argument("--json", action="store_true", help="print events as JSON lines instead of text")
-    r.add_argument("--quiet", action="store_true", help="print only the summary line")
-    r.add_argument("--ai", action="append", default=[], metavar="SIDE=AI",
-                   help="play SIDE with this AI instead of the scenario's (e.g. Blue=utility:hard); repeatable")
+    r.add_argument("--quiet", action="store_true", help="print only the result line")
+    r.add_argument("--ai", action="append", default=[], metavar="SIDE=AI", help=ai_help)
     r.set_defaults(func=cmd_run)
 
-    d = sub.add_parser("deck", help="print a built-in action deck (C-2)")
-    d.add_argument("--name", choices=("A", "B"), default="A")
+    d = sub.add_parser("deck", help="print a built-in action deck (a table, or JSON with --json)")
+    d.add_argument("--name", choices=("A", "B"), default="A", help="which deck (default: A)")
     d.add_argument("--json", action="store_true", help="the 54 cards as JSON")
     d.add_argument("--stats", action="store_true", help="deck means beside the model means")
     d.set_defaults(func=cmd_deck)
 
-    c = sub.add_parser("check", help="validate scenario files (all shipped ones by default)")
-    c.add_argument("scenarios", nargs="*")
+    c = sub.add_parser("check", help="validate scenario, map (.tmj), tileset (.tsj) and stacked-deck (.json) "
+                       "files (all shipped scenarios by default)")
+    c.add_argument("scenarios", nargs="*", help="scenario YAMLs (default: every shipped scenario)")
     c.set_defaults(func=cmd_check)
 
     b = sub.add_parser("bench", help="measure battles per second and map queries")
-    b.add_argument("scenario", nargs="?")
-    b.add_argument("--battles", type=int, default=20)
-    b.add_argument("--repeat", type=int, default=50)
+    b.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")
+    b.add_argument("--battles", type=COUNT, default=20, help="battles to play (default: 20)")
+    b.add_argument("--repeat", type=COUNT, default=50, help="repetitions of each map query (default: 50)")
     b.add_argument("--board", action="store_true", help="measure the board's frame time instead (50 miniatures)")
-    b.add_argument("--frames", type=int, default=600, help="frames for --board")
+    b.add_argument("--frames", type=COUNT, default=600, help="frames for --board (default: 600)")
     b.add_argument("--decisions", metavar="AI", help="measure an AI's decision time per unit (e.g. utility)")
     b.set_defaults(func=cmd_bench)
 
@@ -293,9 +451,12 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--ai", default="utility", help="the AI under test (default: utility; e.g. utility:hard)")
     t.add_argument("--vs", default="random,rush,hold,focus,spread",
                    help="comma-separated opponents (default: every scripted baseline)")
-    t.add_argument("--pairs", type=int, default=20, help="mirrored pairs per opponent (default: 20)")
-    t.add_argument("--workers", type=int, default=0, help="processes (default: one per CPU)")
-    t.add_argument("--seed", type=int, default=1, help="first seed (default: 1)")
+    t.add_argument("--pairs", type=COUNT, default=None,
+                   help=f"mirrored pairs per opponent on each scenario (default: {TOURNAMENT_PAIRS} per opponent "
+                        "shared out over the scenarios, at least 1 each)")
+    t.add_argument("--workers", type=_whole(0, 1024, "0: one per CPU"), default=0,
+                   help="processes (default: one per CPU)")
+    t.add_argument("--seed", type=SEED, default=1, help="first seed; pair i plays seed + i (default: 1)")
     t.add_argument("--csv", metavar="FILE", help="also write the tables as CSV")
     t.set_defaults(func=cmd_tournament)
 
@@ -304,33 +465,50 @@ def build_parser() -> argparse.ArgumentParser:
              "menu": "the board's start menu: pick a scenario, options, sides and seed"}
     for name, text in helps.items():
         w = sub.add_parser(name, help=text)
-        if name != "menu":
+        if name == "menu":
+            w.add_argument("scenario", nargs="?", help="a scenario file to open in the menu, from anywhere "
+                           "(kept under recent files)")
+        else:
             w.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")
-            w.add_argument("--seed", type=int, default=None)
+            w.add_argument("--seed", type=SEED, default=None, help="seed, 0 or more (default: the scenario's)")
+            w.add_argument("--ai", action="append", default=[], metavar="SIDE=AI", help=ai_help)
         if name == "play":
             w.add_argument("--side", help="the side you play (default: the first)")
             w.add_argument("--hotseat", action="store_true", help="people play every side")
-        w.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)  # smoke tests
+        w.add_argument("--frames", type=COUNT, default=None, help=argparse.SUPPRESS)  # smoke tests
         w.set_defaults(func=cmd_board, scenario=None, seed=None)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point: exit 0 on success, 2 on bad input (C-6)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        args = parser.parse_args(["watch"])
+    """Entry point: exit 0 on success, 2 on bad input or an output file that cannot be written (C-6),
+    130 on Ctrl-C (one line, worker processes stopped, no partial output file)."""
+    command = "skirmish"
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            args = parser.parse_args(["watch"])
+        command = f"skirmish {args.command}"
         code = args.func(args)
+    except KeyboardInterrupt:
+        print("skirmish: interrupted", file=sys.stderr)
+        code = EXIT_INTERRUPTED
     except ContentError as exc:
         print(f"skirmish: {exc.text}", file=sys.stderr)
         code = EXIT_BAD_INPUT
     except UserError as exc:
-        print(f"skirmish {args.command}: {exc}", file=sys.stderr)
+        print(f"{command}: {exc}", file=sys.stderr)
         code = EXIT_BAD_INPUT
     except BrokenPipeError:
         code = 0
+    except OutputError as exc:
+        print(f"{command}: {exc}", file=sys.stderr)
+        code = EXIT_BAD_INPUT
+    except OSError as exc:  # anything else the system refused (a file, a process): one line, never a traceback
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"{command}{where}: {exc.strerror or exc}", file=sys.stderr)
+        code = EXIT_BAD_INPUT
     sys.exit(code)
 
 

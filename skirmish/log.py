@@ -7,8 +7,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from skirmish.content.errors import MIB, ContentError, one_line, read_text
 from skirmish.rules.events import Event
 from skirmish.rules.fi.initiative import PHASE_NAMES
+
+LOG_FILE_LIMIT = 64 * MIB  # an event log of a long battle with every AI trace is a few MiB
 
 
 class EventLog:
@@ -35,22 +38,28 @@ class EventLog:
         return "".join(e.to_line() + "\n" for e in self.events)
 
     def write(self, path: Path) -> None:
-        """Write JSON lines atomically: a temporary file renamed into place (C-6: never half-written)."""
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.jsonl(), encoding="utf-8")
-        tmp.replace(path)
+        """Write JSON lines whole or not at all (C-6): see skirmish.fileio; OutputError (an OSError) names
+        the path if it cannot be written."""
+        from skirmish.fileio import write_text
+
+        write_text(path, self.jsonl())
 
     @staticmethod
     def read(path: Path) -> EventLog:
-        """Read a JSON-lines log; ValueError names the line."""
+        """Read a JSON-lines log with the loaders' bounds (a regular file of at most LOG_FILE_LIMIT bytes);
+        ContentError (C-6) names the file and the line."""
+        label = str(path)
         events = []
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for n, line in enumerate(read_text(path, label, LOG_FILE_LIMIT).splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                events.append(Event.from_json(json.loads(line)))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise ValueError(f"line {n}: not an event ({exc})") from None
+                raw = json.loads(line)
+                if not isinstance(raw, dict):
+                    raise ValueError("expected a JSON object")
+                events.append(Event.from_json(raw))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError, RecursionError) as exc:
+                raise ContentError(label, f"line {n}", f"not an event ({one_line(str(exc))[:80]})") from None
         return EventLog(events)
 
 
@@ -79,8 +88,11 @@ def describe(e: Event) -> str:
     rules = f"  [{', '.join(e.rules)}]" if e.rules else ""
     t = e.type
     if t == "battle_start":
-        return (f"== {d['scenario']} | seed {d['seed']} | {d['randomizer']} ({d['deck']}) | map {d['map']} "
-                f"| sides {', '.join(d['sides'])}")
+        if d["randomizer"] != "cards":
+            draws = str(d["randomizer"])
+        else:
+            draws = "cards (stacked deck)" if d["deck"] == "stacked" else f"cards (deck {d['deck']})"
+        return f"== {d['scenario']} | seed {d['seed']} | {draws} | map {d['map']} | sides {', '.join(d['sides'])}"
     if t == "round":
         return f"-- round {e.round} --"
     if t == "declare":
@@ -124,6 +136,8 @@ def describe(e: Event) -> str:
             line += "; " + " | ".join(parts)
         if d["breakdown"]:
             line += "; BREAKDOWN"
+        if "power" in d:
+            line += f"; tacpack -{d['power']} ({d['power_left']} left)"
         return line + rules
     if t == "throw":
         read = "CF" if d["cf"] else f"{d['read']}{' halved' if d['halved'] else ''}"
@@ -154,11 +168,15 @@ def describe(e: Event) -> str:
         return (f"{where} {who} concussion save {d['column']}-{d['row']} on {_draw(d)}: {d['result']} vs "
                 f"{d['tn']} -> {'holds' if d['success'] else 'STUNNED'}{rules}")
     if t == "out_of_action":
-        return f"{where} {who} is {d['state'].upper()} ({d['wounds']} wounds, CT {d['ct']}){rules}"
+        was = f", was {d['was']}" if d.get("was") else ""
+        return f"{where} {who} is {d['state'].upper()} ({d['wounds']} wounds, CT {d['ct']}{was}){rules}"
     if t == "trigger":
-        first = "waiter first" if d["waiter_first"] else "mover first"
+        first = ("simultaneous" if d.get("simultaneous") else f"{who} fires first" if d["waiter_first"]
+                 else f"{d['target']} first: it ends its move before {who} acts")
         return (f"{where} {who} sees {d['target']}: Reflex contest {d['waiter_result']} vs "
                 f"{d['mover_result']} -> {first}{rules}")
+    if t == "trigger_lost":
+        return f"{where} {who} holds fire: {d['reason']}{rules}"
     if t == "reload":
         if d.get("cleared"):
             return f"{where} {who} clears the breakdown{rules}"

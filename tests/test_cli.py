@@ -95,7 +95,7 @@ def test_bad_deck_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str
     bad = tmp_path / "s.yaml"
     bad.write_text(GOOD.replace("victory:", "deck: {cards: deck.json}\nvictory:"))
     code, _, err = run(["check", str(bad)], capsys)
-    assert code == 2 and "deck.cards" in err and "card [0]" in err
+    assert code == 2 and "deck.cards: deck.json: [0].impulse: required key is missing" in err
 
 
 def test_run_py_without_display_plays_headless() -> None:

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import csv
 import math
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
+
+from skirmish.fileio import atomic_writer
 
 Z95 = 1.959963984540054
 
@@ -93,12 +97,41 @@ class Tally:
                 f"{mean:.1f}"]
 
 
+def schedule(scenarios: Sequence[Path], opponents: Sequence[str], pairs: int, first_seed: int = 1
+             ) -> list[tuple[str, int, str]]:
+    """The pairs to play as (scenario, seed, opponent): every opponent on every scenario with seeds
+    `first_seed` .. `first_seed + pairs - 1` (the same seeds on each scenario)."""
+    return [(str(path), first_seed + i, opp) for opp in opponents for path in scenarios for i in range(pairs)]
+
+
+def _ignore_sigint() -> None:
+    """Worker processes leave Ctrl-C to the parent, which stops them (no traceback from each worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: drop the queued pairs and kill the workers (pairs in flight are abandoned)."""
+    workers = [p for p in (getattr(pool, "_processes", None) or {}).values() if p is not None]
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        with suppress(Exception):
+            proc.kill()
+    for proc in workers:
+        with suppress(Exception):
+            proc.join(timeout=2)
+
+
 def run(scenarios: Sequence[Path], ai: str, opponents: Sequence[str], pairs: int, *, workers: int = 1,
         first_seed: int = 1, progress: Callable[[int, int], None] | None = None) -> list[Game]:
-    """Play `pairs` mirrored pairs per opponent, spread over the scenarios (seed i on scenario i mod n)."""
-    jobs = [(str(scenarios[i % len(scenarios)]), first_seed + i, ai, opp) for opp in opponents for i in range(pairs)]
+    """Play `pairs` mirrored pairs per opponent on each scenario (see `schedule`), in `workers` processes.
+
+    Ctrl-C (KeyboardInterrupt) or an error stops the worker processes at once and propagates."""
+    jobs = [(path, seed, ai, opp) for path, seed, opp in schedule(scenarios, opponents, pairs, first_seed)]
     games: list[Game] = []
     done = 0
+    workers = max(1, min(workers, len(jobs)))
+    if progress:
+        progress(0, len(jobs))
     if workers <= 1:
         for job in jobs:
             games += play_pair(*job)
@@ -106,13 +139,18 @@ def run(scenarios: Sequence[Path], ai: str, opponents: Sequence[str], pairs: int
             if progress:
                 progress(done, len(jobs))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        try:
             futures = [pool.submit(play_pair, *job) for job in jobs]
             for fut in as_completed(futures):
                 games += fut.result()
                 done += 1
                 if progress:
                     progress(done, len(jobs))
+        except BaseException:
+            _stop(pool)
+            raise
+        pool.shutdown(wait=True)
     games.sort(key=lambda g: (g.opponent, g.scenario, g.seed, g.ai_side))
     return games
 
@@ -159,9 +197,8 @@ def print_tables(games: Sequence[Game], out: TextIO | None = None) -> None:
 
 
 def write_csv(games: Sequence[Game], path: Path) -> None:
-    """Every table as CSV (a `table` column says which), written whole or not at all."""
-    tmp = path.with_suffix(path.suffix + ".part")
-    with tmp.open("w", newline="", encoding="utf-8") as f:
+    """Every table as CSV (a `table` column says which), written whole or not at all (skirmish.fileio)."""
+    with atomic_writer(path, newline="") as f:
         w = csv.writer(f)
         w.writerow(["table", "ai", "opponent", "group", "games", "wins", "draws", "losses", "score", "wilson_lo",
                     "wilson_hi", "mean_rounds"])
@@ -175,4 +212,3 @@ def write_csv(games: Sequence[Game], path: Path) -> None:
                 lo, hi = wilson(wins + draws / 2, games_n)
                 w.writerow([name, r[0], r[1], group, games_n, wins, draws, losses, f"{score:.4f}", f"{lo:.4f}",
                             f"{hi:.4f}", cells[4]])
-    tmp.replace(path)

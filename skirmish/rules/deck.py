@@ -150,53 +150,9 @@ class Card:
         }
 
     @staticmethod
-    def from_json(raw: dict[str, Any]) -> Card:
-        """Parse the C-2 JSON shape; raises KeyError/ValueError/TypeError on a malformed card."""
-        upper = {c: tuple(Entry.from_json(e) for e in raw["upper"][c]) for c in COLUMNS}
-        lower = {c: tuple(int(v) for v in raw["lower"][c]) for c in COLUMNS}
-        for c in COLUMNS:
-            if len(upper[c]) != UPPER_ROWS:
-                raise ValueError(f"upper.{c} must have {UPPER_ROWS} entries")
-            if len(lower[c]) != LOWER_ROWS:
-                raise ValueError(f"lower.{c} must have {LOWER_ROWS} entries")
-        hit = raw["hit_locations"]
-        stack = tuple(str(x) for x in hit["stack"])
-        if len(stack) != 4 or any(s not in LOCATIONS for s in stack):
-            raise ValueError(f"hit_locations.stack must be 4 of {', '.join(LOCATIONS)}")
-        standard = int(hit["standard"])
-        if not 0 <= standard <= 3:
-            raise ValueError("hit_locations.standard must be 0-3")
-        ablation = tuple(str(x) for x in raw["ablation"])
-        if len(ablation) != 3 or any(a not in ("P", "A", "D") for a in ablation):
-            raise ValueError("ablation must be three of P, A, D")
-        breakdown = raw["breakdown"]
-        if breakdown is not None and breakdown not in BREAKDOWN_ORDER:
-            raise ValueError("breakdown must be null or one of V, R, F, E")
-        unintended = tuple(bool(x) for x in raw["unintended"])
-        if len(unintended) != 10:
-            raise ValueError("unintended must have 10 entries")
-        return Card(
-            number=int(raw["number"]),
-            impulse=int(raw["impulse"]),
-            step=int(raw["step"]),
-            fragment=int(raw["fragment"]),
-            toggle=bool(raw["toggle"]),
-            special=raw["special"],
-            shuffle=bool(raw["shuffle"]),
-            upper=upper,
-            hit_stack=stack,
-            standard=standard,
-            prone=tuple(bool(x) for x in hit["prone"]),
-            burst={int(k): int(v) for k, v in raw["burst"].items()},
-            extra_damage=bool(raw["extra_damage"]),
-            ablation=(ablation[0], ablation[1], ablation[2]),
-            breakdown=breakdown,
-            clock=int(raw["clock"]),
-            scatter_thrown=int(raw["scatter"]["thrown"]),
-            scatter_launched=int(raw["scatter"]["launched"]),
-            unintended=unintended,
-            lower=lower,
-        )
+    def from_json(raw: Any) -> Card:
+        """Parse the C-2 JSON shape, every field checked; raises CardFileError (a ValueError) naming the field."""
+        return parse_card(raw, "card")
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -510,15 +466,154 @@ class Deck:
         return False
 
 
+# ----------------------------------------------------------------------------------------------------------
+# Stacked-deck files (C-4): a JSON list of C-2 cards in draw order, every field checked against C-2's ranges.
+
+MAX_STACKED_CARDS = 540  # ten decks' worth; a rules example needs a handful (docs/FILES.md)
+CARD_KEYS = ("number", "impulse", "step", "fragment", "toggle", "special", "shuffle", "upper", "hit_locations",
+             "burst", "extra_damage", "ablation", "breakdown", "clock", "scatter", "unintended", "lower")
+UPPER_VALUE = (1, 99)  # an upper-grid entry (a stacked example may print more than the die's maximum)
+LOWER_VALUE = (0, 999)  # a lower-grid (effect) entry
+SCATTER = (0, 10)  # scatter multipliers
+
+
+class CardFileError(ValueError):
+    """A stacked-deck file that breaks C-2: `where` is the key path, e.g. '[3].clock'."""
+
+    def __init__(self, where: str, message: str) -> None:
+        self.where = where
+        self.message = message
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+def _show(value: Any) -> str:
+    """A short one-line rendering of a JSON value for a message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return f"a list of {len(value)}" if value else "an empty list"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, int) and value.bit_length() > 64:
+        return "a huge integer"
+    text = repr(value[:41] if isinstance(value, str) else value)
+    text = text if len(text) <= 40 else text[:39] + "…"
+    return text.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def _int(raw: Any, where: str, lo: int, hi: int) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or not lo <= raw <= hi:
+        raise CardFileError(where, f"expected an integer {lo}-{hi}, got {_show(raw)}")
+    return raw
+
+
+def _bool(raw: Any, where: str) -> bool:
+    if not isinstance(raw, bool):
+        raise CardFileError(where, f"expected true or false, got {_show(raw)}")
+    return raw
+
+
+def _choice(raw: Any, where: str, choices: Sequence[str | None]) -> Any:
+    if not (raw is None or isinstance(raw, str)) or raw not in choices:
+        shown = ", ".join("null" if c is None else repr(c) for c in choices)
+        raise CardFileError(where, f"expected one of {shown}, got {_show(raw)}")
+    return raw
+
+
+def _object(raw: Any, where: str, keys: Sequence[str]) -> dict[str, Any]:
+    """A JSON object with exactly these keys."""
+    if not isinstance(raw, dict):
+        raise CardFileError(where, f"expected an object with {', '.join(keys)}, got {_show(raw)}")
+    for k in raw:
+        if k not in keys:
+            raise CardFileError(f"{where}.{k}" if k.isidentifier() else f"{where}[{_show(k)}]", "unknown key")
+    for k in keys:
+        if k not in raw:
+            raise CardFileError(f"{where}.{k}", "required key is missing")
+    return raw
+
+
+def _list(raw: Any, where: str, n: int, what: str) -> list[Any]:
+    if not isinstance(raw, list) or len(raw) != n:
+        raise CardFileError(where, f"expected a list of {n} {what}, got {_show(raw)}")
+    return raw
+
+
+def _entry(raw: Any, where: str) -> Entry:
+    if raw == "CF":
+        return CF_ENTRY
+    if not isinstance(raw, dict):
+        raise CardFileError(where, f'expected "CF" or {{"value": int, "explodes": bool}}, got {_show(raw)}')
+    e = _object(raw, where, ("value", "explodes"))
+    return Entry(_int(e["value"], f"{where}.value", *UPPER_VALUE), _bool(e["explodes"], f"{where}.explodes"))
+
+
+def parse_card(raw: Any, where: str) -> Card:
+    """One C-2 card (RULES §4) with every field checked; `where` prefixes key paths in errors (e.g. '[3]')."""
+    raw = _object(raw, where, CARD_KEYS)
+    up = _object(raw["upper"], f"{where}.upper", COLUMNS)
+    upper = {c: tuple(_entry(e, f"{where}.upper.{c}[{r}]")
+                      for r, e in enumerate(_list(up[c], f"{where}.upper.{c}", UPPER_ROWS, "entries")))
+             for c in COLUMNS}
+    low = _object(raw["lower"], f"{where}.lower", COLUMNS)
+    lower = {c: tuple(_int(v, f"{where}.lower.{c}[{r}]", *LOWER_VALUE)
+                      for r, v in enumerate(_list(low[c], f"{where}.lower.{c}", LOWER_ROWS, "integers")))
+             for c in COLUMNS}
+    hit = _object(raw["hit_locations"], f"{where}.hit_locations", ("stack", "standard", "prone"))
+    stack = tuple(_choice(s, f"{where}.hit_locations.stack[{i}]", LOCATIONS)
+                  for i, s in enumerate(_list(hit["stack"], f"{where}.hit_locations.stack", 4, "locations")))
+    if len(set(stack)) != 4 or list(stack) != sorted(stack, key=LOCATIONS.index):
+        raise CardFileError(f"{where}.hit_locations.stack", "expected four different locations in body order ("
+                            + ", ".join(LOCATIONS) + ")")
+    prone = tuple(_bool(b, f"{where}.hit_locations.prone[{i}]")
+                  for i, b in enumerate(_list(hit["prone"], f"{where}.hit_locations.prone", 4, "booleans")))
+    burst_raw = _object(raw["burst"], f"{where}.burst", ("3", "5", "10"))
+    burst = {size: _int(burst_raw[str(size)], f"{where}.burst.{size}", 1, size) for size in (3, 5, 10)}
+    ablation = tuple(_choice(a, f"{where}.ablation[{i}]", ("P", "A", "D"))
+                     for i, a in enumerate(_list(raw["ablation"], f"{where}.ablation", 3, "of P, A, D")))
+    scatter = _object(raw["scatter"], f"{where}.scatter", ("thrown", "launched"))
+    unintended = tuple(_bool(b, f"{where}.unintended[{i}]")
+                       for i, b in enumerate(_list(raw["unintended"], f"{where}.unintended", 10, "booleans")))
+    return Card(
+        number=_int(raw["number"], f"{where}.number", 1, DECK_SIZE),
+        impulse=_int(raw["impulse"], f"{where}.impulse", 0, DECK_SIZE - 1),
+        step=_int(raw["step"], f"{where}.step", 0, 14),
+        fragment=_int(raw["fragment"], f"{where}.fragment", 0, 5),
+        toggle=_bool(raw["toggle"], f"{where}.toggle"),
+        special=_choice(raw["special"], f"{where}.special", (None, "bonus", "discard")),
+        shuffle=_bool(raw["shuffle"], f"{where}.shuffle"),
+        upper=upper,
+        hit_stack=stack,
+        standard=_int(hit["standard"], f"{where}.hit_locations.standard", 0, 3),
+        prone=prone,
+        burst=burst,
+        extra_damage=_bool(raw["extra_damage"], f"{where}.extra_damage"),
+        ablation=(ablation[0], ablation[1], ablation[2]),
+        breakdown=_choice(raw["breakdown"], f"{where}.breakdown", (None, *BREAKDOWN_ORDER)),
+        clock=_int(raw["clock"], f"{where}.clock", 1, 12),
+        scatter_thrown=_int(scatter["thrown"], f"{where}.scatter.thrown", *SCATTER),
+        scatter_launched=_int(scatter["launched"], f"{where}.scatter.launched", *SCATTER),
+        unintended=unintended,
+        lower=lower,
+    )
+
+
 def load_cards_json(text: str) -> list[Card]:
-    """Parse a JSON list of C-2 cards (raises ValueError with the card index on a bad card)."""
-    raw = json.loads(text)
-    if not isinstance(raw, list) or not raw:
-        raise ValueError("expected a non-empty JSON list of cards")
-    cards = []
-    for i, item in enumerate(raw):
-        try:
-            cards.append(Card.from_json(item))
-        except (KeyError, ValueError, TypeError) as exc:
-            raise ValueError(f"card [{i}]: {exc.__class__.__name__}: {exc}") from None
-    return cards
+    """Parse a stacked-deck file: a JSON list of 1-MAX_STACKED_CARDS C-2 cards in draw order. Raises
+    CardFileError (a ValueError) naming the key path, e.g. '[3].clock: expected an integer 1-12, got 13'."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CardFileError(f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise CardFileError("", "not valid JSON: nested deeper than any card") from None
+    except ValueError:  # an integer of more than 4300 digits
+        raise CardFileError("", "not valid JSON: a number with too many digits") from None
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_STACKED_CARDS:
+        raise CardFileError("", f"expected a JSON list of 1-{MAX_STACKED_CARDS} cards (C-2) in draw order, "
+                            f"got {_show(raw)}")
+    return [parse_card(item, f"[{i}]") for i, item in enumerate(raw)]
