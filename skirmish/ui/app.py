@@ -9,6 +9,7 @@ from pathlib import Path
 import pygame
 
 from skirmish.content.scenario import Scenario
+from skirmish.fileio import atomic_path
 from skirmish.log import EventLog
 from skirmish.ui.art import draw_icon
 from skirmish.ui.battle_screen import BattleScreen, outcome_of
@@ -25,8 +26,10 @@ class App:
 
     def __init__(self, *, scenario: Scenario | None = None, seed: int | None = None,
                  controls: dict[str, str] | None = None, settings: Settings | None = None,
-                 size: tuple[int, int] | None = None) -> None:
+                 size: tuple[int, int] | None = None, ai: dict[str, str] | None = None) -> None:
         self.settings = settings or load_settings()
+        # `--ai SIDE=AI`: {side: AI spec} for this scenario's battles (a replay too, not other scenarios)
+        self.ai_overrides = (scenario.source, dict(ai)) if scenario is not None and ai else None
         pygame.display.init()
         pygame.font.init()
         self.size = size or self.settings.window
@@ -54,10 +57,18 @@ class App:
         """A fresh start menu."""
         return MenuScreen(self.fonts, self.settings, self.start_battle)
 
+    def open_menu(self, scenario_path: Path | str) -> MenuScreen:
+        """Show the start menu with this scenario file opened (`skirmish menu PATH`); a bad file is reported in
+        the menu's Open line."""
+        menu = MenuScreen(self.fonts, self.settings, self.start_battle, scenario_path)
+        self.apply(Reset(menu))
+        return menu
+
     def start_battle(self, scenario: Scenario, seed: int, controls: dict[str, str]) -> Transition:
         """The transition into a new battle."""
         self._close_sessions()
-        session = Session(scenario, seed, controls)
+        ai = self.ai_overrides[1] if self.ai_overrides and self.ai_overrides[0] == scenario.source else None
+        session = Session(scenario, seed, controls, ai=ai)
         return Reset(BattleScreen(self.fonts, self.settings, session, self._battle_over, self.make_menu,
                                   self.window.get_size()))
 
@@ -65,7 +76,7 @@ class App:
         outcome = outcome_of(session)
         self.last_log = self._save_log(session)
         return Reset(ResultsScreen(self.fonts, outcome, session.scenario, dict(session.controls),
-                                   self.start_battle, self.make_menu, self.last_log))
+                                   self.start_battle, self.make_menu, self.last_log, session.battle.log.events))
 
     def _save_log(self, session: Session) -> Path | None:
         """Keep the battle's event log (JSON lines) to read later."""
@@ -156,7 +167,12 @@ class App:
             while (folder / f"skirmish-{stamp}-{n}.png").exists():
                 n += 1
             path = folder / f"skirmish-{stamp}-{n}.png"
-        pygame.image.save(self.window, str(path))
+        try:
+            with atomic_path(path) as tmp:  # whole or not at all (C-6)
+                pygame.image.save(self.window, str(tmp))
+        except (OSError, pygame.error) as exc:
+            self.toast = (f"screenshot not saved: {exc}", 4.0)
+            return path
         self.last_screenshot = path
         self.toast = (f"screenshot saved: {path}", 3.0)
         return path

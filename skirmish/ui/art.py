@@ -7,20 +7,106 @@ low cover is a waist-high block with a shadow, open ground is flat.
 
 from __future__ import annotations
 
+import functools
+import math
 import random
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import pygame
 
+from skirmish.content.colours import PALETTE, side_colours
 from skirmish.rules.geometry import GridMap, Terrain
 
 Colour = tuple[int, int, int]
 
-SIDE_COLOURS: tuple[Colour, ...] = ((206, 70, 60), (60, 120, 210), (225, 170, 40), (90, 170, 90))
+SIDE_COLOURS: tuple[Colour, ...] = PALETTE  # by order, for sides nobody named (see side_colour_map)
 INK: Colour = (20, 22, 26)
 PAPER: Colour = (236, 232, 220)
 HIGHLIGHT: Colour = (255, 235, 120)
+WOUND: Colour = (205, 40, 40)
+CT_BLUE: Colour = (90, 170, 240)
+FALLEN_GREY: Colour = (150, 150, 154)
+
+
+def side_colour_map(sides: Iterable[object]) -> dict[str, Colour]:
+    """Each side's colour by name, from scenario sides (anything with `name` and, once scenarios carry it,
+    `colour`) or plain names: its own colour, else a colour word in its name, else the palette by order."""
+    pairs: list[tuple[str, str | None]] = []
+    for s in sides:
+        if isinstance(s, str):
+            pairs.append((s, None))
+        else:
+            pairs.append((str(getattr(s, "name", "")), getattr(s, "colour", None)))
+    return dict(zip([n for n, _ in pairs], side_colours(pairs), strict=True))
+
+
+def mix(a: Colour, b: Colour, k: float) -> Colour:
+    """`a` moved a fraction `k` of the way to `b`."""
+    return (round(a[0] + (b[0] - a[0]) * k), round(a[1] + (b[1] - a[1]) * k), round(a[2] + (b[2] - a[2]) * k))
+
+
+def fallen_rect(centre: tuple[int, int], r: int) -> pygame.Rect:
+    """Where a fallen miniature lies: an oval on its side, a little below the cell's centre."""
+    lying = pygame.Rect(0, 0, int(r * 2.3), int(r * 1.2))
+    lying.center = (centre[0], centre[1] + r // 4)
+    return lying
+
+
+def dead_badge(surf: pygame.Surface, centre: tuple[int, int], r: int) -> None:
+    """The mark of a dead miniature: a white cross on a dark red disc at the end of its lying token (the
+    label stays readable)."""
+    lying = fallen_rect(centre, r)
+    br = max(5, round(r * 0.45))
+    c = (lying.right - br // 2, lying.top - br // 3)
+    pygame.draw.circle(surf, INK, c, br + 1)
+    pygame.draw.circle(surf, (120, 22, 22), c, br)
+    d = max(2, round(br * 0.5))
+    w = max(1, br // 3)
+    pygame.draw.line(surf, (255, 255, 255), (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), w)
+    pygame.draw.line(surf, (255, 255, 255), (c[0] - d, c[1] + d), (c[0] + d, c[1] - d), w)
+
+
+@functools.lru_cache(maxsize=512)
+def token_sprite(r: int, colour: Colour, facing: tuple[float, float], fallen: bool, dead: bool) -> pygame.Surface:
+    """draw_token on a transparent square of side 4r centred on the token (drawn once, blitted every frame)."""
+    sprite = pygame.Surface((4 * r, 4 * r), pygame.SRCALPHA)
+    draw_token(sprite, (2 * r, 2 * r), r, colour, facing, fallen=fallen, dead=dead)
+    return sprite
+
+
+def blit_token(surf: pygame.Surface, centre: tuple[int, int], r: int, colour: Colour,
+               facing: tuple[float, float] = (0, 1), *, fallen: bool = False, dead: bool = False) -> None:
+    """draw_token through the sprite cache (the board draws dozens of miniatures a frame)."""
+    surf.blit(token_sprite(r, colour, facing, fallen, dead), (centre[0] - 2 * r, centre[1] - 2 * r))
+
+
+def draw_token(surf: pygame.Surface, centre: tuple[int, int], r: int, colour: Colour,
+               facing: tuple[float, float] = (0, 1), *, fallen: bool = False, dead: bool = False) -> None:
+    """A miniature seen from above: a base in the side's colour with a white wedge on the rim pointing where
+    it faces. A fallen one lies on its side, greyed (the side still shows as a tint) and without a facing;
+    a dead one is crossed out."""
+    x, y = centre
+    edge = max(2, r // 6)
+    if fallen:
+        body = mix(colour, FALLEN_GREY, 0.8) if dead else mix(colour, FALLEN_GREY, 0.55)
+        lying = fallen_rect(centre, r)
+        pygame.draw.ellipse(surf, INK, lying.move(max(1, r // 8), max(1, r // 8)))
+        pygame.draw.ellipse(surf, body, lying)
+        pygame.draw.ellipse(surf, INK, lying, edge)
+        return
+    pygame.draw.circle(surf, INK, (x + max(1, r // 7), y + max(1, r // 7)), r)  # shadow
+    pygame.draw.circle(surf, colour, centre, r)
+    pygame.draw.circle(surf, _shade(colour, 1.18), (x - r // 4, y - r // 4), max(2, int(r * 0.5)))
+    fx, fy = facing
+    n = math.hypot(fx, fy) or 1.0
+    a = math.atan2(fy / n, fx / n)
+    tip = (x + math.cos(a) * r * 1.7, y + math.sin(a) * r * 1.7)
+    left = (x + math.cos(a - 0.7) * r * 0.78, y + math.sin(a - 0.7) * r * 0.78)
+    right = (x + math.cos(a + 0.7) * r * 0.78, y + math.sin(a + 0.7) * r * 0.78)
+    pygame.draw.circle(surf, INK, centre, r, edge)
+    pygame.draw.polygon(surf, PAPER, (tip, left, right))
+    pygame.draw.polygon(surf, INK, (tip, left, right), max(1, edge // 2))
 
 
 def _rng(name: str, variant: int) -> random.Random:
@@ -242,6 +328,5 @@ def draw_icon(px: int = 64) -> pygame.Surface:
     surf.blit(crate, (px // 3, px // 3))
     for i, c in enumerate(SIDE_COLOURS[:2]):
         centre = (px // 5 + i * 3 * px // 5, px // 5 + i * 3 * px // 5)
-        pygame.draw.circle(surf, c, centre, px // 6)
-        pygame.draw.circle(surf, INK, centre, px // 6, max(1, px // 32))
+        draw_token(surf, centre, px // 7, c, (1, 1) if i == 0 else (-1, -1))
     return surf

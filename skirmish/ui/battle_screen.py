@@ -21,16 +21,37 @@ from skirmish.rules.events import Event
 from skirmish.rules.fi.odds import ShotOdds
 from skirmish.rules.fi.thrown import ThrowOdds, blast_reach_m
 from skirmish.ui.anim import BANNER_S, Animator, Banner, anims_for, banner_for
-from skirmish.ui.board import Board, Overlays
-from skirmish.ui.panels import ROMAN, LogPanel, draw_tracker, draw_unit_card
+from skirmish.ui.art import side_colour_map
+from skirmish.ui.board import MARKS, Board, Overlays
+from skirmish.ui.hotseat import SeenView
+from skirmish.ui.panels import CARD_H, GLOSSARY_SHORT, ROMAN, TITLE_H, TRACKER_LINE, LogPanel, draw_tracker, draw_unit_card
+from skirmish.ui.preview import scenario_colours
 from skirmish.ui.screens import MenuFactory, Reset, Transition
 from skirmish.ui.session import Session
 from skirmish.ui.settings import SPEEDS, Settings
-from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Button, ButtonRow, Fonts, Toast, wrap
+from skirmish.ui.widgets import (
+    ACCENT,
+    BAD,
+    DIM,
+    PANEL_BG,
+    PANEL_EDGE,
+    TEXT,
+    Button,
+    ButtonRow,
+    Fonts,
+    Toast,
+    draw_tip,
+    elide,
+    fit_parts,
+    place_beside,
+    wrap,
+)
 
-PANEL_W = 380
-TOP_H = 30
-BOTTOM_H = 44
+PANEL_SHARE = 0.28  # the side panel's share of the window's width ...
+PANEL_MIN, PANEL_MAX = 280, 400  # ... within these pixels (panel_width)
+PANEL_W = PANEL_MAX  # the widest the side panel gets
+TOP_H = 28  # the header; with the bottom bar, slim enough that both squads of the 40x30 depot show at
+BOTTOM_H = 40  # 28 px a cell in the default 1280x800 window
 ACTION_PAUSE_S = 0.35  # pause after each AI action at 1x, so a watcher can follow
 END_PAUSE_S = 1.2
 AI_WAIT_S = 0.008  # per frame, the board waits this long for a thinking AI (the worker runs meanwhile)
@@ -39,7 +60,7 @@ CALLED = (None, "head", "chest", "vitals", "belly", "right_arm", "left_leg")
 
 HELP = [
     "Watching: Space play/pause · . step one action · [ ] or - + speed 0.5x-8x",
-    "Board: wheel zoom · right-drag, left-drag on empty ground or arrows pan · Home fit · G grid",
+    "Board: wheel zoom · right-drag, left-drag on empty ground or arrows pan · Home fit the map · G grid",
     "AI: I its reasons over the acting miniature · M heat map of the selected miniature's move scores",
     "Click a miniature for its card · click a log line to open it · F12 screenshot · Esc menu",
     "Declaring: 1 fast · 2 normal · 3 slow · 4 dodge",
@@ -48,6 +69,19 @@ HELP = [
     "   T throw mode (again: next grenade type, then off): hover shows the burst and its odds, click throws",
     "Attack menu: 1-9 choose · C cycle called shot · Esc close",
 ]
+LEGEND = [
+    "A disc in its side's colour is a miniature; the white wedge on its rim points where it faces; "
+    "R3 is Raider-3 (hover a card or log line for the rules' words)",
+    "Red badge: wounds taken (4 incapacitate, 6 kill) · blue bar under it: CT left (shown once hurt)",
+    "Letters beside it: " + " · ".join(f"{k} {v}" for k, v in MARKS),
+    "Grey token lying on its side: out of action (tinted by its side) · with a red badge and a cross: dead",
+    "Yellow ring: selected · white ring: acting · green / yellow cells: walk / run reach",
+]
+
+
+def panel_width(window_w: int) -> int:
+    """The side panel's width for a window this wide: its share, within PANEL_MIN..PANEL_MAX pixels."""
+    return max(PANEL_MIN, min(PANEL_MAX, round(window_w * PANEL_SHARE)))
 
 
 @dataclass
@@ -83,7 +117,9 @@ class BattleScreen:
         self.menu = menu
         self.size = size
         session.listen(self._on_event)
-        self.board = Board(session.scenario.grid, fonts, *self._board_size(size))
+        self.board = Board(session.scenario.grid, fonts, *self._board_size(size),
+                           colours=side_colour_map(session.scenario.spec.sides))
+        self.board.fit_action(session.view())
         self.board.show_grid = settings.grid
         self.anim = Animator()
         self.log_panel = LogPanel()
@@ -106,7 +142,12 @@ class BattleScreen:
         self.step_request = False
         self.acting: str | None = None
         self.done: set[str] = set()
-        self.reveal: set[str] = set(self._humans())
+        humans = self._humans()
+        self.viewer: str | None = humans[0] if len(humans) == 1 else None  # the human side at the board
+        self.handover: str | None = None  # hot-seat: the board is covered until it is passed to this side
+        self.reveal: set[str] = {self.viewer} if self.viewer else set()  # sides whose declarations are shown
+        self._flipped = False  # initiative flipped this round: every declaration is shown (R-5.1)
+        self._seen = SeenView()
         self._cells = {u.name: u.cell for u in session.view().units}
         self._reach_key: tuple[int, int, str] | None = None
         self._reach: tuple[np.ndarray, np.ndarray] | None = None
@@ -117,13 +158,19 @@ class BattleScreen:
         self.frames = 0
         self._phase_shown: tuple[int, int] | None = None
         self.reasons: dict[str, str] = {}  # unit -> its AI's last reason label (issue 4)
+        self._tips: list[tuple[pygame.Rect, str]] = []  # tooltips on the unit card drawn last frame
 
     # ------------------------------------------------------------------ helpers
     def _humans(self) -> list[str]:
         return [s for s, c in self.session.controls.items() if c == "human"]
 
     def _board_size(self, size: tuple[int, int]) -> tuple[int, int]:
-        return max(100, size[0] - PANEL_W), max(100, size[1] - TOP_H - BOTTOM_H)
+        return max(100, size[0] - panel_width(size[0])), max(100, size[1] - TOP_H - BOTTOM_H)
+
+    def panel_rect(self) -> pygame.Rect:
+        """Where the side panel (tracker, unit card, log) is drawn in the window."""
+        pw = panel_width(self.size[0])
+        return pygame.Rect(self.size[0] - pw, 0, pw, self.size[1])
 
     def board_rect(self) -> pygame.Rect:
         """Where the board is drawn in the window."""
@@ -131,9 +178,13 @@ class BattleScreen:
         return pygame.Rect(0, TOP_H, w, h)
 
     def resize(self, size: tuple[int, int]) -> None:
-        """The window changed size."""
+        """The window changed size: the panel takes its share again and the board frames the action anew."""
         self.size = size
         self.board.cam.resize(*self._board_size(size))
+        self.board.fit_action(self.session.view())
+        focus = self.acting or self.selected
+        if focus is not None:  # too big a group to show whole: the miniature that matters now stays in view
+            self.board.cam.bring_into_view(self.anim.positions().get(focus, self.session.view().unit(focus).cell))
 
     def toast(self, text: str, colour: tuple[int, int, int] = TEXT) -> None:
         """Show a message for a few seconds."""
@@ -145,21 +196,25 @@ class BattleScreen:
 
     # ------------------------------------------------------------------ events from the battle
     def _on_event(self, e: Event) -> None:
-        if e.type == "decision" and e.actor:
+        if e.type == "decision" and e.actor and e.data.get("request") == "act":  # a declaration stays hidden
             self.reasons[e.actor] = reason_label(e.data)
         banner = banner_for(e)
         if banner is not None:
             self.anim.overlay.append(banner)
         if e.type == "round":
             self.done.clear()
-            self.reveal = set(self._humans())
+            self._flipped = False
+            self.reveal = {self.viewer} if self.viewer else set()
             self.acting = None
         elif e.type == "initiative":
+            self._flipped = True
             self.reveal = set(self.session.controls)  # R-5.1: declarations are shown once initiative is flipped
         elif e.type == "turn":
             if self.acting:
                 self.done.add(self.acting)
             self.acting = e.actor
+            if e.actor and self.drag is None and self.pan_from is None:  # keep the acting miniature in view
+                self.board.cam.bring_into_view(self._cells.get(e.actor, self.session.view().unit(e.actor).cell))
             if e.phase and (e.round, e.phase) != self._phase_shown:
                 self._phase_shown = (e.round, e.phase)
                 self.anim.overlay.append(Banner(BANNER_S * 0.8, text=f"Round {e.round} - phase {ROMAN[e.phase]}"))
@@ -309,6 +364,9 @@ class BattleScreen:
     # ------------------------------------------------------------------ input
     def handle(self, event: pygame.event.Event) -> Transition | None:
         """Keys and mouse."""
+        self._check_handover()
+        if self.handover is not None:
+            return self._handover_input(event)
         if event.type == pygame.KEYDOWN:
             return self._key(event)
         if event.type == pygame.MOUSEMOTION:
@@ -490,6 +548,7 @@ class BattleScreen:
         for t in self.toasts:
             t.left -= dt
         self.toasts = [t for t in self.toasts if t.left > 0]
+        self._check_handover()
         speed = self.settings.speed
         self.anim.update(dt * speed)
         s = self.session
@@ -539,14 +598,62 @@ class BattleScreen:
                 if not (0 <= x < cam.view_w and 0 <= y < cam.view_h):
                     cam.look_at(self.session.view().unit(req.unit).cell)
 
+    # ------------------------------------------------------------------ hot-seat hand-over
+    def _check_handover(self) -> None:
+        """Hot-seat: when another human side must decide, cover the board until it has been passed on."""
+        req = self.session.human_request()
+        if req is None or req.side in (self.viewer, self.handover):
+            return
+        if self.viewer is None:  # the battle's first human decision: whoever sits at the board
+            self._take_over(req.side)
+            return
+        self.handover = req.side
+        self.attack, self.throwing, self.drag, self.pan_from = None, None, None, None
+        self.selected = self.target = None
+
+    def _take_over(self, side: str) -> None:
+        """`side` now sits at the board: it sees its own declarations (the others' once initiative is flipped)."""
+        self.viewer, self.handover = side, None
+        if not self._flipped:
+            self.reveal = {side}
+
+    def _handover_input(self, event: pygame.event.Event) -> Transition | None:
+        """While the board waits to be passed on: Space, Enter or a click hands it over; Esc is the menu."""
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            return Reset(self.menu())
+        ready = ((event.type == pygame.KEYDOWN and event.key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER))
+                 or (event.type == pygame.MOUSEBUTTONDOWN and event.button == 1))
+        if ready and self.handover is not None and not self.anim.busy:  # the last action has been seen
+            self._take_over(self.handover)
+        return None
+
+    def _draw_handover(self, surf: pygame.Surface) -> None:
+        """The board hidden while it is passed to the next player."""
+        f = self.fonts
+        side = self.handover or ""
+        req = self.session.human_request()
+        surf.fill((14, 15, 20))
+        w, h = surf.get_size()
+        colour = scenario_colours(self.session.scenario).get(side, ACCENT)
+        what = ("declares its speeds" if req is not None and req.kind == "declare"
+                else f"{req.unit} acts" if req is not None else "is next")
+        lines = [(f.big, f"Pass to {side}", TEXT), (f.normal, f"Round {self.session.view().round}: {side} {what}", DIM),
+                 (f.normal, "press Space or click when ready", ACCENT), (f.small, "Esc: menu", DIM)]
+        y = h // 2 - 70
+        pygame.draw.rect(surf, colour, (w // 2 - 120, y - 18, 240, 6), border_radius=3)
+        for font, text, c in lines:
+            for part in wrap(font, text, w - 40):
+                img = f.text(font, part, c)
+                surf.blit(img, img.get_rect(midtop=(w // 2, y)))
+                y += font.get_linesize() + 8
+
     # ------------------------------------------------------------------ drawing
     def draw(self, surf: pygame.Surface) -> None:
         """Board, bars, panels, menus, toasts."""
-        self.size = surf.get_size()
-        if (self.board.cam.view_w, self.board.cam.view_h) != self._board_size(self.size):
-            self.board.cam.resize(*self._board_size(self.size))
+        if surf.get_size() != self.size or (self.board.cam.view_w, self.board.cam.view_h) != self._board_size(self.size):
+            self.resize(surf.get_size())  # a resize the app did not pass on (WINDOWRESIZED, a new surface)
         surf.fill((16, 18, 22))
-        view = self.session.view()
+        view = self._seen(self.session.view(), self.reveal)  # R-5.1: the other side's declarations stay hidden
         br = self.board_rect()
         board_surf = surf.subsurface(br)
         ov = self._overlays(view)
@@ -563,13 +670,19 @@ class BattleScreen:
         self._draw_panels(surf, view)
         y = br.bottom - 10
         for t in reversed(self.toasts):
-            img = self.fonts.text(self.fonts.normal, t.text, t.colour)
-            r = img.get_rect(bottomleft=(12, y))
-            pygame.draw.rect(surf, (10, 10, 14), r.inflate(10, 6))
-            surf.blit(img, r)
-            y -= 28
+            for line in reversed(wrap(self.fonts.normal, t.text, br.w - 36)):
+                img = self.fonts.text(self.fonts.normal, line, t.colour)
+                r = img.get_rect(bottomleft=(12, y))
+                pygame.draw.rect(surf, (10, 10, 14), r.inflate(10, 4))
+                surf.blit(img, r)
+                y -= img.get_height() + 2
+            y -= 6
+        if not self.show_help and self.drag is None:
+            self._draw_tooltip(surf)
         if self.show_help:
             self._draw_help(surf)
+        if self.handover is not None and not self.anim.busy:
+            self._draw_handover(surf)
 
     def _draw_reasons(self, surf: pygame.Surface, view: BattleView) -> None:
         """The AI's reason over the acting miniature (and over the selected one, dimmer)."""
@@ -581,10 +694,12 @@ class BattleScreen:
             if not label or name is None:
                 continue
             at = self.anim.positions().get(name, view.unit(name).cell)
+            if not cam.shows(at, margin=-0.5):  # off the board: a label clamped to the edge would point nowhere
+                continue
             x, y = cam.centre(at)
             img = f.text(f.small, label, colour)
             r = img.get_rect(midbottom=(x, y - int(cam.tile * 0.55) - 4))
-            r.clamp_ip(surf.get_rect())
+            r.clamp_ip(surf.get_rect().inflate(-12, -8))  # the frame drawn around it stays on the board too
             pygame.draw.rect(surf, (12, 13, 18), r.inflate(10, 6), border_radius=4)
             pygame.draw.rect(surf, colour, r.inflate(10, 6), 1, border_radius=4)
             surf.blit(img, r)
@@ -619,17 +734,27 @@ class BattleScreen:
                 ov.sight_from = None
         return ov
 
+    def header_text(self, view: BattleView, width: int) -> str:
+        """The header line fitted to `width` pixels: the seed goes first, then the scenario's name, then the
+        rest is cut after a whole word with "…" (never mid-word)."""
+        phase = f" · phase {ROMAN[view.phase]}" if view.phase else (" · declaring" if view.round else "")
+        state = "paused" if self.paused else "playing"
+        parts = [self.session.scenario.spec.name, f"seed {self.session.seed}", f"round {view.round}{phase}"]
+        if self.acting and view.phase:
+            parts.append(f"{self.acting} acting")
+        parts.append(f"{self.settings.speed:g}x {state}")
+        return fit_parts(self.fonts.normal, parts, width, drop=(1, 0))
+
     def _draw_top(self, surf: pygame.Surface, view: BattleView) -> None:
         f = self.fonts
-        pygame.draw.rect(surf, PANEL_BG, (0, 0, surf.get_width(), TOP_H))
-        phase = f" · phase {ROMAN[view.phase]}" if view.phase else (" · declaring" if view.round else "")
-        acting = f" · {self.acting} acting" if self.acting and view.phase else ""
-        state = "paused" if self.paused else "playing"
-        text = (f"{self.session.scenario.spec.name} · seed {self.session.seed} · round {view.round}{phase}{acting}"
-                f" · {self.settings.speed:g}x {state}")
-        surf.blit(f.text(f.normal, text, TEXT), (10, 7))
+        right = self.board_rect().right
+        pygame.draw.rect(surf, PANEL_BG, (0, 0, right, TOP_H))
+        pygame.draw.line(surf, PANEL_EDGE, (0, TOP_H - 1), (right, TOP_H - 1))
         hint = f.text(f.small, "H help", DIM)
-        surf.blit(hint, (surf.get_width() - hint.get_width() - 10, 9))
+        surf.blit(hint, (right - hint.get_width() - 10, (TOP_H - hint.get_height()) // 2))
+        text = self.header_text(view, right - hint.get_width() - 36)
+        img = f.text(f.normal, text, TEXT)
+        surf.blit(img, (10, (TOP_H - img.get_height()) // 2))
 
     def _prompt(self) -> str:
         req = self.session.human_request()
@@ -646,7 +771,7 @@ class BattleScreen:
     def _draw_bottom(self, surf: pygame.Surface) -> None:
         f = self.fonts
         y = surf.get_height() - BOTTOM_H
-        w = surf.get_width() - PANEL_W
+        w = self.board_rect().right
         pygame.draw.rect(surf, PANEL_BG, (0, y, w, BOTTOM_H))
         pygame.draw.line(surf, PANEL_EDGE, (0, y), (w, y))
         req = self.session.human_request()
@@ -668,11 +793,13 @@ class BattleScreen:
                    Button(". step", self._step)]
         bs += [Button("- slower", lambda: self._speed(-1)), Button("+ faster", lambda: self._speed(1))]
         self.buttons.buttons = bs
-        x = self.buttons.layout(8, y + 7, BOTTOM_H - 14, f)
+        prompt_w = min(f.width(f.normal, self._prompt()) + 18, w // 3)  # room kept for the prompt: buttons shrink first
+        x = self.buttons.layout(8, y + 6, BOTTOM_H - 12, f, right=w - 8 - prompt_w)
         self.buttons.draw(surf, f)
-        prompt = f.text(f.normal, self._prompt(), ACCENT)
-        if x + prompt.get_width() + 10 < w:
-            surf.blit(prompt, (x + 10, y + 13))
+        room = w - x - 18
+        if room >= 60:
+            prompt = f.text(f.normal, elide(f.normal, self._prompt(), room), ACCENT)
+            surf.blit(prompt, (x + 10, y + (BOTTOM_H - prompt.get_height()) // 2))
 
     def _toggle_pause(self) -> None:
         self.paused = not self.paused
@@ -681,26 +808,47 @@ class BattleScreen:
         self.step_request = True
         self.paused = True
 
-    def _draw_panels(self, surf: pygame.Surface, view: BattleView) -> None:
-        x = surf.get_width() - PANEL_W
-        h = surf.get_height()
-        tracker_h = min(26 + 17 * len(view.units) + 6, h // 3)
-        card_h = 190
-        draw_tracker(surf, self.fonts, pygame.Rect(x, 0, PANEL_W, tracker_h), view, self.reveal, self.acting,
-                     self.done)
-        sel = view.unit(self.selected) if self.selected else None
-        draw_unit_card(surf, self.fonts, pygame.Rect(x, tracker_h, PANEL_W, card_h), sel)
-        self.log_panel.draw(surf, self.fonts, pygame.Rect(x, tracker_h + card_h, PANEL_W, h - tracker_h - card_h),
-                            self.session.battle.log)
+    def panel_rects(self, n_units: int) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+        """The tracker, the unit card and the log, top to bottom in the side panel."""
+        p = self.panel_rect()
+        tracker_h = min(TITLE_H + TRACKER_LINE * n_units + 6, p.h // 3)
+        card_h = min(CARD_H, max(120, p.h - tracker_h - 160))
+        return (pygame.Rect(p.x, 0, p.w, tracker_h), pygame.Rect(p.x, tracker_h, p.w, card_h),
+                pygame.Rect(p.x, tracker_h + card_h, p.w, p.h - tracker_h - card_h))
 
-    def _draw_attack(self, surf: pygame.Surface, view: BattleView) -> None:
+    def _draw_panels(self, surf: pygame.Surface, view: BattleView) -> None:
+        tracker, card, log = self.panel_rects(len(view.units))
+        colours = self.board.colours
+        draw_tracker(surf, self.fonts, tracker, view, self.reveal, self.acting, self.done, colours=colours)
+        sel = view.unit(self.selected) if self.selected else None
+        self._tips = draw_unit_card(surf, self.fonts, card, sel, colours.get(sel.side) if sel else None)
+        self.log_panel.draw(surf, self.fonts, log, self.session.battle.log)
+
+    def _draw_tooltip(self, surf: pygame.Surface) -> None:
+        """The rules' words under the pointer: unit card parts, log lines, buttons."""
+        pos = self.mouse
+        tip = next((t for r, t in self._tips if r.collidepoint(pos)), None)
+        if tip is None and self.log_panel.rect.collidepoint(pos):
+            tip = self.log_panel.tip_at(pos)
+        if tip is None:
+            tip = self.buttons.tip_at(pos)
+        if tip:
+            draw_tip(surf, self.fonts, tip, pos)
+
+    def attack_lines(self, view: BattleView) -> tuple[list[tuple[str, tuple[int, int, int]]], bool]:
+        """The attack menu's lines (a heading, then one per option) and whether the options are choosable;
+        when every option is refused for the same reason (no line of sight, an empty weapon) that reason is
+        the one line under the heading."""
         m = self.attack
         assert m is not None
-        f = self.fonts
         me, tgt = view.unit(m.unit), view.unit(m.target)
         dist = geo.distance_m(me.cell, tgt.cell, view.grid.cell_m)
         lines: list[tuple[str, tuple[int, int, int]]] = [
             (f"{m.unit} → {m.target}, {dist:.0f} m · called: {m.called or 'none'} (C)", ACCENT)]
+        refusals = {o.refusal for o in m.options}
+        if m.options and None not in refusals and len(refusals) == 1:
+            lines.append((f"no attack: {m.options[0].refusal}", BAD))
+            return lines, False
         for i, o in enumerate(m.options):
             a = o.action
             name = f"{a.mode}" + (f" burst {a.burst}" if a.burst else "") + (f" at {a.called}" if a.called else "")
@@ -708,25 +856,38 @@ class BattleScreen:
                 lines.append((f"{i + 1}  {name}: {o.odds.label()}", TEXT))
             else:
                 lines.append((f"{i + 1}  {name}: {o.refusal}", DIM))
-        width = min(620, max(f.small.size(t)[0] for t, _ in lines) + 24)
-        height = 12 + 20 * len(lines)
+        return lines, True
+
+    def _draw_attack(self, surf: pygame.Surface, view: BattleView) -> None:
+        """The menu beside the target (never over it), kept inside the board."""
+        m = self.attack
+        assert m is not None
+        f = self.fonts
+        lines, choosable = self.attack_lines(view)
         br = self.board_rect()
-        cx, cy = self.board.cam.centre(tgt.cell)
-        x = max(br.x + 4, min(br.right - width - 4, cx + 24))
-        y = max(br.y + 4, min(br.bottom - height - 4, cy + TOP_H - height // 2))
-        m.rect = pygame.Rect(x, y, width, height)
+        most = min(620, br.w - 8)
+        if not choosable:  # one refusal: wrap it rather than cut it
+            lines = lines[:1] + [(part, BAD) for part in wrap(f.small, lines[1][0], most - 24)]
+        lines = [(elide(f.small, text, most - 24), c) for text, c in lines]
+        row_h = 20
+        width = min(most, max(f.width(f.small, text) for text, _ in lines) + 24)
+        height = 12 + row_h * len(lines)
+        cx, cy = self.board.cam.centre(self.anim.positions().get(m.target, view.unit(m.target).cell))
+        reach = self.board.token_radius() + max(4, self.board.cam.tile // 4)  # the token with its facing wedge
+        target = pygame.Rect(cx - reach, cy + TOP_H - reach, 2 * reach, 2 * reach)
+        m.rect = place_beside((width, height), target, br.inflate(-8, -8))
         pygame.draw.rect(surf, (22, 24, 30), m.rect, border_radius=6)
         pygame.draw.rect(surf, ACCENT, m.rect, 1, border_radius=6)
         m.rows = []
-        yy = y + 6
+        yy = m.rect.y + 6
         for i, (text, colour) in enumerate(lines):
-            row = pygame.Rect(x + 4, yy, width - 8, 20)
-            if i > 0:
+            row = pygame.Rect(m.rect.x + 4, yy, m.rect.w - 8, row_h)
+            if i > 0 and choosable:
                 m.rows.append(row)
                 if row.collidepoint(self.mouse):
                     pygame.draw.rect(surf, (50, 56, 70), row, border_radius=3)
-            surf.blit(f.text(f.small, text, colour), (x + 10, yy + 3))
-            yy += 20
+            surf.blit(f.text(f.small, text, colour), (m.rect.x + 10, yy + 1))
+            yy += row_h
 
     def _draw_throw_tip(self, surf: pygame.Surface) -> None:
         """The odds of throwing at the hovered cell, beside the pointer."""
@@ -746,19 +907,52 @@ class BattleScreen:
         for i, img in enumerate(imgs):
             surf.blit(img, (x + 6, y + 5 + 18 * i))
 
+    def help_columns(self, width: int, cols: int) -> list[list[tuple[pygame.font.Font, str, tuple[int, int, int]]]]:
+        """The H overlay's lines (keys, what the marks on the board mean, the abbreviations) wrapped to
+        `cols` columns of a box `width` pixels wide: keys on the left, the rest on the right."""
+        f = self.fonts
+        col_w = (width - 30 - (cols - 1) * 24) // cols
+        sections = [("Keys", HELP), ("On the board", LEGEND),
+                    ("Abbreviations", [f"{k}  {v}" for k, v in GLOSSARY_SHORT])]
+        out: list[list[tuple[pygame.font.Font, str, tuple[int, int, int]]]] = [[] for _ in range(cols)]
+        for i, (title, lines) in enumerate(sections):
+            col = out[min(cols - 1, 0 if i == 0 else 1)]
+            col.append((f.normal, title, ACCENT))
+            for line in lines:
+                indent = "    " if line.startswith("   ") else ""
+                for k, part in enumerate(wrap(f.small, line.strip(), col_w - (18 if indent else 0))):
+                    col.append((f.small, (indent if indent or k else "") + ("  " if k and not indent else "") + part,
+                                TEXT))
+        return out
+
     def _draw_help(self, surf: pygame.Surface) -> None:
         f = self.fonts
-        w = min(surf.get_width() - 40, 900)
-        lines: list[str] = []
-        for h in HELP:
-            lines += wrap(f.normal, h, w - 30)
-        rect = pygame.Rect(0, 0, w, 24 * len(lines) + 50)
-        rect.center = (surf.get_width() // 2, surf.get_height() // 2)
+        sw, sh = surf.get_size()
+        w = min(sw - 24, 1120)
+
+        def height(col: list[tuple[pygame.font.Font, str, tuple[int, int, int]]]) -> int:
+            return sum(font.get_linesize() + (6 if font is f.normal else -1) for font, _, _ in col)
+
+        for cols in (1, 2):
+            columns = self.help_columns(w, cols)
+            h = max(height(c) for c in columns) + 24
+            if h <= sh - 24:
+                break
+        rect = pygame.Rect(0, 0, w, min(h, sh - 24))
+        rect.center = (sw // 2, sh // 2)
         pygame.draw.rect(surf, (14, 16, 20), rect, border_radius=8)
         pygame.draw.rect(surf, ACCENT, rect, 1, border_radius=8)
-        surf.blit(f.text(f.big, "Keys", ACCENT), (rect.x + 15, rect.y + 10))
-        for i, line in enumerate(lines):
-            surf.blit(f.text(f.normal, line, TEXT), (rect.x + 15, rect.y + 44 + 24 * i))
+        clip = surf.get_clip()
+        surf.set_clip(rect.inflate(-4, -4))
+        col_w = (w - 30 - (len(columns) - 1) * 24) // len(columns)
+        for c, col in enumerate(columns):
+            x, y = rect.x + 15 + c * (col_w + 24), rect.y + 10
+            for font, text, colour in col:
+                if font is f.normal and y > rect.y + 10:
+                    y += 6
+                surf.blit(f.text(font, text, colour), (x, y))
+                y += font.get_linesize() - (0 if font is f.normal else 1)
+        surf.set_clip(clip)
 
 
 def outcome_of(session: Session) -> Outcome:

@@ -13,11 +13,29 @@ import pygame
 
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.ui.art import INK, SIDE_COLOURS, render_map
+from skirmish.ui.art import (
+    CT_BLUE,
+    INK,
+    SIDE_COLOURS,
+    WOUND,
+    Colour,
+    blit_token,
+    dead_badge,
+    draw_token,
+    render_map,
+    side_colour_map,
+)
 from skirmish.ui.camera import Camera
 from skirmish.ui.widgets import Fonts
 
 COVER_COLOUR = {"none": (120, 230, 120), "low": (250, 220, 90), "high": (250, 150, 70)}
+TOKEN_SCALE = 0.45  # a miniature's radius as a share of the cell
+LABEL_SCALE = 0.46  # its label's size as a share of the cell (never below LABEL_MIN pixels)
+LABEL_MIN = 11
+ACCENT_RING = (255, 220, 90)
+# What the letters beside a miniature mean (the H overlay's legend reads this).
+MARKS = (("P", "prone"), ("S", "stunned"), ("A", "aiming"), ("D", "dodging"), ("H", "hesitating"),
+         ("W", "waiting for an enemy"))
 
 
 @lru_cache(maxsize=1024)
@@ -30,8 +48,11 @@ def short_name(name: str) -> str:
 
 
 def marks(u: UnitView) -> str:
-    """Status letters under a token: P prone, S stunned, A aiming, D dodging, H hesitating, W waiting."""
+    """Status letters beside a standing miniature: P prone, S stunned, A aiming, D dodging, H hesitating,
+    W waiting (MARKS); a fallen one has none (it is drawn lying down instead)."""
     out = ""
+    if u.out_of_action:
+        return out
     if u.prone:
         out += "P"
     if u.stunned:
@@ -79,36 +100,42 @@ class Overlays:
 class Board:
     """Draws one map and the miniatures on it."""
 
-    def __init__(self, grid: geo.GridMap, fonts: Fonts, view_w: int, view_h: int) -> None:
+    def __init__(self, grid: geo.GridMap, fonts: Fonts, view_w: int, view_h: int,
+                 colours: dict[str, Colour] | None = None) -> None:
         self.grid = grid
         self.fonts = fonts
+        self.colours: dict[str, Colour] = dict(colours or {})
         self.cam = Camera(grid.width, grid.height, view_w, view_h)
         self.cam.fit()
         self.show_grid = True
         self._map: pygame.Surface | None = None
         self._map_px = 0
-        self._grid_surf: pygame.Surface | None = None
+        self._grid_surf: pygame.Surface | None = None  # the map with the grid drawn in
         self._shade_key: tuple[int, int, int] | None = None
         self._shade: pygame.Surface | None = None
         self._heat_key: tuple[int, int] | None = None
         self._heat: pygame.Surface | None = None
-        self._label_font: pygame.font.Font | None = None
-        self._label_px = 0
 
     # ------------------------------------------------------------------ cached layers
     def _map_surface(self) -> pygame.Surface:
+        """The map at the current zoom, with the grid drawn in if it is shown (one opaque blit a frame)."""
         if self._map is None or self._map_px != self.cam.tile:
             self._map_px = self.cam.tile
             self._map = render_map(self.grid, self.cam.tile)
+            self._grid_surf = None
+            self._shade_key = None
+        if not self.show_grid:
+            return self._map
+        if self._grid_surf is None:
             g = pygame.Surface(self._map.get_size(), pygame.SRCALPHA)
             px = self.cam.tile
             for x in range(self.grid.width + 1):
                 pygame.draw.line(g, (0, 0, 0, 55), (x * px, 0), (x * px, self.grid.height * px))
             for y in range(self.grid.height + 1):
                 pygame.draw.line(g, (0, 0, 0, 55), (0, y * px), (self.grid.width * px, y * px))
-            self._grid_surf = g
-            self._shade_key = None
-        return self._map
+            self._grid_surf = self._map.copy()
+            self._grid_surf.blit(g, (0, 0))
+        return self._grid_surf
 
     def _reach_surface(self, walk: npt.NDArray[np.bool_], run: npt.NDArray[np.bool_]) -> pygame.Surface:
         key = (self.cam.tile, hash(walk.tobytes()), hash(run.tobytes()))
@@ -140,12 +167,20 @@ class Board:
             self._heat, self._heat_key = s, key
         return self._heat
 
+    def label_px(self) -> int:
+        """The size of a miniature's label at the current zoom."""
+        return max(LABEL_MIN, round(self.cam.tile * LABEL_SCALE))
+
     def _font(self) -> pygame.font.Font:
-        size = max(10, int(self.cam.tile * 0.42))
-        if self._label_font is None or self._label_px != size:
-            self._label_font = pygame.font.Font(None, size)
-            self._label_px = size
-        return self._label_font
+        return self.fonts.font(self.label_px(), bold=True)
+
+    def _badge_font(self) -> pygame.font.Font:
+        return self.fonts.font(max(LABEL_MIN, round(self.cam.tile * 0.4)), bold=True)
+
+    def fit_action(self, view: BattleView) -> None:
+        """Frame the miniatures still in action at a zoom where they read (the whole map if it fits)."""
+        cells = [u.cell for u in view.units if not u.out_of_action] or [u.cell for u in view.units]
+        self.cam.fit_cells(cells)
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surf: pygame.Surface, view: BattleView, ov: Overlays,
@@ -155,8 +190,6 @@ class Board:
         surf.fill((16, 18, 22))
         src = self._map_surface()
         surf.blit(src, (-round(cam.x), -round(cam.y)))
-        if self.show_grid and self._grid_surf is not None:
-            surf.blit(self._grid_surf, (-round(cam.x), -round(cam.y)))
         if ov.walk is not None and ov.run is not None:
             surf.blit(self._reach_surface(ov.walk, ov.run), (-round(cam.x), -round(cam.y)))
         if ov.heat is not None and ov.heat.shape == (self.grid.height, self.grid.width):
@@ -175,6 +208,8 @@ class Board:
             self._draw_sight(surf, ov)
         if ov.blast is not None:
             self._draw_blast(surf, *ov.blast)
+        if not self.colours:
+            self.colours = side_colour_map(view.sides)
         for u in sorted(view.units, key=lambda u: not u.out_of_action):  # fallen first, standing on top
             at: tuple[float, float] = moving.get(u.name, u.cell)
             if ov.drag is not None and ov.drag[0] == u.name:
@@ -219,50 +254,66 @@ class Board:
         pygame.draw.rect(surf, (10, 10, 14), r.inflate(6, 4))
         surf.blit(img, r)
 
+    def colour_of(self, u: UnitView) -> Colour:
+        """The colour of a unit's side (the scenario's colours, else a colour word in the name, else by order)."""
+        c = self.colours.get(u.side)
+        return c if c is not None else SIDE_COLOURS[u.side_index % len(SIDE_COLOURS)]
+
+    def token_radius(self) -> int:
+        """A miniature's radius in pixels at the current zoom."""
+        return max(4, round(self.cam.tile * TOKEN_SCALE))
+
     def _token(self, surf: pygame.Surface, u: UnitView, centre: tuple[int, int], ov: Overlays,
                ghost: bool = False) -> None:
         cam = self.cam
-        r = max(4, int(cam.tile * 0.4))
-        base = SIDE_COLOURS[u.side_index % len(SIDE_COLOURS)]
-        colour = (110, 110, 110) if u.out_of_action else base
+        r = self.token_radius()
         x, y = centre
-        if u.name == ov.acting:
-            pygame.draw.circle(surf, (255, 255, 255), centre, r + max(3, r // 3), 2)
+        if u.name == ov.acting and not u.out_of_action:
+            pygame.draw.circle(surf, (255, 255, 255), centre, r + max(4, r // 3), 2)
         if u.name == ov.selected:
-            pygame.draw.circle(surf, (255, 220, 90), centre, r + max(2, r // 5), 2)
+            pygame.draw.circle(surf, ACCENT_RING, centre, r + max(2, r // 5), max(2, r // 6))
         if ghost:
-            tmp = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
-            pygame.draw.circle(tmp, (*colour, 150), (r + 1, r + 1), r)
-            surf.blit(tmp, (x - r - 1, y - r - 1))
-        else:
-            pygame.draw.circle(surf, colour, centre, r)
-            pygame.draw.circle(surf, INK, centre, r, max(1, r // 8))
-        if not u.out_of_action:
-            fx, fy = u.facing
-            n = max(1.0, (fx * fx + fy * fy) ** 0.5)
-            tip = (x + int(fx / n * (r + r // 2)), y + int(fy / n * (r + r // 2)))
-            pygame.draw.line(surf, INK, centre, tip, max(2, r // 5))
-        else:
-            d = int(r * 0.6)
-            pygame.draw.line(surf, INK, (x - d, y - d), (x + d, y + d), max(2, r // 4))
-            pygame.draw.line(surf, INK, (x - d, y + d), (x + d, y - d), max(2, r // 4))
-        if cam.tile >= 16:
-            img = self.fonts.text(self._font(), short_name(u.name), (255, 255, 255))
-            surf.blit(img, img.get_rect(center=centre))
-            # wound pips above, CT bar below
-            pip = max(2, cam.tile // 12)
-            for i in range(u.wounds):
-                surf.fill((230, 40, 40), (x - r + i * (pip + 1), y - r - pip - 2, pip, pip))
-            if u.ct_max:
-                w = 2 * r
-                surf.fill((40, 40, 40), (x - r, y + r + 2, w, max(2, pip - 1)))
-                surf.fill((90, 170, 240), (x - r, y + r + 2, int(w * u.ct / u.ct_max), max(2, pip - 1)))
-            m = marks(u)
-            if m:
-                img = self.fonts.text(self.fonts.small, m, (255, 240, 160))
-                rect = img.get_rect(midleft=(x + r + 2, y))
-                pygame.draw.rect(surf, (10, 10, 14), rect.inflate(4, 2))
-                surf.blit(img, rect)
+            tmp = pygame.Surface((4 * r, 4 * r), pygame.SRCALPHA)
+            draw_token(tmp, (2 * r, 2 * r), r, self.colour_of(u), u.facing)
+            tmp.set_alpha(150)
+            surf.blit(tmp, (x - 2 * r, y - 2 * r))
+            return
+        blit_token(surf, centre, r, self.colour_of(u), u.facing, fallen=u.out_of_action, dead=u.dead)
+        if cam.tile < 16:
+            return
+        f = self.fonts
+        label = f.outlined(self._font(), short_name(u.name), (235, 235, 235) if u.out_of_action else (255, 255, 255))
+        surf.blit(label, label.get_rect(center=(x, y + (r // 4 if u.out_of_action else 0))))
+        if u.dead:
+            dead_badge(surf, centre, r)
+        if u.out_of_action:
+            return
+        if u.wounds:  # a red badge with the wounds taken, on the shoulder away from the facing wedge
+            br = max(6, round(r * 0.48))
+            side = -1 if u.facing[0] > 0 or (u.facing[0] == 0 and u.facing[1] < 0) else 1
+            bc = (x + side * round(r * 0.78), y - round(r * 0.78))
+            pygame.draw.circle(surf, INK, bc, br + 1)
+            pygame.draw.circle(surf, WOUND, bc, br)
+            num = f.text(self._badge_font(), str(u.wounds), (255, 255, 255))
+            surf.blit(num, num.get_rect(center=(bc[0], bc[1] + 1)))
+        ct_bar = bool(u.ct_max) and (u.ct < u.ct_max or u.name == ov.selected)
+        if ct_bar:
+            h = max(3, r // 4)
+            bar = pygame.Rect(x - r, y + r + 3, 2 * r, h)
+            surf.fill(INK, bar.inflate(2, 2))
+            surf.fill((50, 56, 70), bar)
+            surf.fill(CT_BLUE, (bar.x, bar.y, round(bar.w * max(0, u.ct) / u.ct_max), h))
+        m = marks(u)
+        if m:
+            img = f.text(self._badge_font(), m, (255, 240, 160))
+            rect = img.get_rect(midleft=(x + r + 5, y))
+            pygame.draw.rect(surf, (10, 10, 14), rect.inflate(6, 2), border_radius=3)
+            surf.blit(img, rect)
+        if u.name in (ov.selected, ov.acting) and cam.tile < 64:
+            plate = f.outlined(f.small, u.name, ACCENT_RING if u.name == ov.selected else (255, 255, 255))
+            pr = plate.get_rect(midtop=(x, y + r + (9 if ct_bar else 4)))
+            pr.clamp_ip(surf.get_rect())
+            surf.blit(plate, pr)
 
     def unit_at(self, view: BattleView, pos: tuple[int, int]) -> UnitView | None:
         """The miniature under a screen position (standing ones first)."""

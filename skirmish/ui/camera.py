@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 ZOOM_STEPS = (8, 12, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96)  # tile sizes in pixels
 MAX_MAP_PIXELS = 4096  # the cached map surface never exceeds this on either side
+LEGIBLE_TILE = 28  # the smallest cell at which a miniature's label and wounds read at a glance
+MAX_FIT_TILE = 64  # fitting a small map or a tight group never zooms in further than this
 
 
 @dataclass
@@ -57,14 +59,41 @@ class Camera:
         self.clamp()
         return True
 
-    def fit(self) -> None:
-        """The largest zoom step that shows the whole map, centred."""
-        steps = self.steps()
+    def fit(self, most: int | None = None) -> None:
+        """The largest zoom step (at most `most` pixels) that shows the whole map, centred."""
+        steps = [s for s in self.steps() if most is None or s <= most] or self.steps()[:1]
         fitting = [s for s in steps if s * self.map_w <= self.view_w and s * self.map_h <= self.view_h]
         self.tile = fitting[-1] if fitting else steps[0]
         self.x = (self.map_w * self.tile - self.view_w) / 2
         self.y = (self.map_h * self.tile - self.view_h) / 2
         self.clamp()
+
+    def fit_cells(self, cells: list[tuple[int, int]], margin: int = 1, least: int = LEGIBLE_TILE) -> None:
+        """Frame the action: the whole map if it fits at a legible zoom, else the largest zoom step that shows
+        every cell in `cells` (with `margin` cells around), but never below `least` pixels a cell; centred on
+        those cells (a group too big to show at `least` keeps its middle in view)."""
+        steps = self.steps()
+        whole = [s for s in steps if s * self.map_w <= self.view_w and s * self.map_h <= self.view_h]
+        if (whole and whole[-1] >= least) or not cells:
+            self.fit(MAX_FIT_TILE)
+            return
+        x0 = max(0, min(c[0] for c in cells) - margin)
+        x1 = min(self.map_w - 1, max(c[0] for c in cells) + margin)
+        y0 = max(0, min(c[1] for c in cells) - margin)
+        y1 = min(self.map_h - 1, max(c[1] for c in cells) + margin)
+        w, h = x1 - x0 + 1, y1 - y0 + 1
+        fitting = [s for s in steps if s * w <= self.view_w and s * h <= self.view_h and s <= MAX_FIT_TILE]
+        legible = [s for s in steps if s >= least] or [steps[-1]]
+        self.tile = max(fitting[-1] if fitting else legible[0], legible[0])
+        self.x = (x0 + x1 + 1) / 2 * self.tile - self.view_w / 2
+        self.y = (y0 + y1 + 1) / 2 * self.tile - self.view_h / 2
+        self.clamp()
+
+    def shows(self, cell: tuple[float, float], margin: float = 0.5) -> bool:
+        """True if the cell (and `margin` cells around it) is inside the viewport."""
+        x, y = cell[0] * self.tile - self.x, cell[1] * self.tile - self.y
+        m = margin * self.tile
+        return x - m >= 0 and y - m >= 0 and x + self.tile + m <= self.view_w and y + self.tile + m <= self.view_h
 
     def to_screen(self, cell: tuple[float, float]) -> tuple[int, int]:
         """Screen position of a cell's top-left corner (fractional cells allowed)."""
@@ -80,6 +109,22 @@ class Camera:
         if 0 <= cx < self.map_w and 0 <= cy < self.map_h:
             return cx, cy
         return None
+
+    def bring_into_view(self, cell: tuple[float, float], margin: float = 1.5) -> bool:
+        """If the cell is not wholly in view, pan the least that shows it with `margin` cells around it (centre
+        on it if the view is too small for that); False if it was already in view."""
+        if self.shows(cell, 0.0):
+            return False
+        m = margin * self.tile
+        left, top = cell[0] * self.tile - m, cell[1] * self.tile - m
+        right, bottom = (cell[0] + 1) * self.tile + m, (cell[1] + 1) * self.tile + m
+        if right - left > self.view_w or bottom - top > self.view_h:
+            self.look_at((int(cell[0]), int(cell[1])))
+            return True
+        self.x = min(max(self.x, right - self.view_w), left)
+        self.y = min(max(self.y, bottom - self.view_h), top)
+        self.clamp()
+        return True
 
     def look_at(self, cell: tuple[int, int]) -> None:
         """Centre the view on a cell."""

@@ -12,7 +12,7 @@ from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 from typing import Any
 
-from skirmish.ai.controllers import make_controller
+from skirmish.ai.controllers import make_ai, make_controller
 from skirmish.battle import Battle, Controller, Request, consult
 from skirmish.content.scenario import Scenario
 from skirmish.ecs.systems.fi import IllegalAction
@@ -34,12 +34,13 @@ class Session:
     """One battle on the board."""
 
     def __init__(self, scenario: Scenario, seed: int | None = None, controls: dict[str, str] | None = None,
-                 on_event: Callable[[Event], None] | None = None) -> None:
+                 on_event: Callable[[Event], None] | None = None, ai: dict[str, str] | None = None) -> None:
         self.scenario = scenario
         spec = scenario.spec
         self.controls = {s.name: (controls or {}).get(s.name, "ai") for s in spec.sides}
+        ai = ai or {}  # {side: AI spec} replacing the scenario's controller (`--ai SIDE=AI`)
         self.controllers: dict[str, Controller] = {
-            s.name: make_controller(s.controller, s.orders, s.ai)
+            s.name: make_ai(ai[s.name]) if s.name in ai else make_controller(s.controller, s.orders, s.ai)
             for s in spec.sides if self.controls[s.name] == "ai"
         }
         self._on_event = on_event

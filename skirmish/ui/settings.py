@@ -9,8 +9,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skirmish.fileio import write_text
+
 CONFIG_ENV = "SKIRMISH_CONFIG_DIR"
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+RECENT_MAX = 8
 
 
 def config_dir() -> Path:
@@ -34,6 +37,11 @@ class Settings:
     seed: int | None = None
     controls: dict[str, str] = field(default_factory=dict)  # side name -> "ai" | "human"
     screenshots: str | None = None  # folder for screenshots (default: the config folder)
+    recent: list[str] = field(default_factory=list)  # scenario files opened from outside scenarios/, newest first
+
+    def remember(self, path: str) -> None:
+        """Put a scenario file at the front of the recent files (at most RECENT_MAX kept)."""
+        self.recent = [path, *[p for p in self.recent if p != path]][:RECENT_MAX]
 
     @property
     def path(self) -> Path:
@@ -45,9 +53,7 @@ class Settings:
         path = self.path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(asdict(self), indent=1), encoding="utf-8")
-            tmp.replace(path)
+            write_text(path, json.dumps(asdict(self), indent=1))
         except OSError as exc:
             print(f"skirmish: could not save settings to {path}: {exc.strerror}", file=sys.stderr)
 
@@ -75,6 +81,9 @@ def load_settings() -> Settings:
         if isinstance(controls, dict):
             s.controls = {str(k): v for k, v in controls.items() if v in ("ai", "human")}
         s.screenshots = raw.get("screenshots") if isinstance(raw.get("screenshots"), str) else None
+        recent = raw.get("recent", [])
+        if isinstance(recent, list):
+            s.recent = [p for p in recent if isinstance(p, str)][:RECENT_MAX]
     except (OSError, ValueError, TypeError) as exc:
         print(f"skirmish: ignoring settings file {path}: {exc}", file=sys.stderr)
         return Settings()
