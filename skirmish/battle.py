@@ -107,6 +107,7 @@ class Battle:
             for unit in side.units:
                 spawn_unit(self.ctx, unit, side.name, si, order)
                 order += 1
+        self.sys.face_enemies()
         self.sys.refresh_cover()
         self.controllers: dict[str, Controller] = dict(controllers or {})
         self.history: list[Action] = []  # accepted actions in order: with the seed, they replay the battle
@@ -336,8 +337,7 @@ class Battle:
         winner: str | None = None
         if len(alive) <= 1:
             winner = alive[0] if alive else None
-            reason = (f"{' and '.join(fallen)} {'has' if len(fallen) == 1 else 'have'} nobody left standing"
-                      if alive else "no side has anybody left standing")
+            reason = f"nobody left standing: {', '.join(fallen)}" if alive else "nobody left standing on any side"
         elif round_over:
             reason = f"round limit ({self.scenario.spec.victory.max_rounds})"
         else:

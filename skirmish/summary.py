@@ -52,8 +52,7 @@ class BattleSummary:
 
     def lines(self) -> list[str]:
         """A short readable summary (a dozen lines)."""
-        head = f"{self.winner} wins" if self.winner else "Draw"
-        out = [f"{self.scenario}: {head} after {self.rounds} round{'s' if self.rounds != 1 else ''}"
+        out = [f"{self.scenario}: {outcome_title(self.winner)} after {self.rounds} round{'s' if self.rounds != 1 else ''}"
                + (f" ({self.reason})" if self.reason else "")]
         for side in self.sides:
             members = [u for u in self.units.values() if u.side == side]
@@ -70,6 +69,11 @@ class BattleSummary:
             out.append("  telling moments:")
             out += [f"    round {m.round}: {m.text}" for m in tops]
         return out
+
+
+def outcome_title(winner: str | None) -> str:
+    """How a result reads, whatever the side's name ("Victory: Raiders", "Victory: Blue"), or "Draw"."""
+    return f"Victory: {winner}" if winner else "Draw"
 
 
 def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None) -> BattleSummary:

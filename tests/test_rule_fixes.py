@@ -104,7 +104,7 @@ def test_a_side_with_nobody_left_cannot_draw(tmp_path: Path, eliminate: str) -> 
     out = b.run()
     result = next(e for e in b.log if e.type == "result")
     assert out.winner == "Alpha" and out.rounds == 1
-    assert result.data["reason"] == "Beta has nobody left standing"
+    assert result.data["reason"] == "nobody left standing: Beta"
     b.close()
 
 
@@ -311,3 +311,12 @@ def test_a_mover_that_wins_the_contest_moves_first(tmp_path: Path) -> None:
     assert lost.actor == "Watch" and "out of sight" in lost.data["reason"]
     b.close()
 
+
+
+def test_miniatures_start_facing_the_enemy() -> None:
+    """At the start each miniature faces the middle of the enemy force (to the nearest 45°), not south."""
+    sc = load_scenario(ROOT / "scenarios" / "depot_breach.yaml")
+    with Battle(sc, controllers={}) as b:
+        facing = {u.name: u.facing for u in b.view().units}
+    assert facing["Raider-3"] == (0, 1) and facing["Guard-3"] == (0, -1)  # north squad faces south, and back
+    assert facing["Raider-1"] == (1, 1) and facing["Guard-4"] == (-1, -1)  # the flanks turn inward

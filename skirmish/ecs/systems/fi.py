@@ -7,6 +7,7 @@ written before the checks pass. Every resolution emits an event with rule ids an
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -132,6 +133,9 @@ def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> i
         Loadout(weapons, _first_fired(ctx.armoury, weapons)), tp, Declared(), Readiness(), Turn(),
         Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names)),
     )
+
+
+_OCTANTS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))  # by angle from east (y down)
 
 
 def _condition(hp: Health) -> str:
@@ -870,6 +874,21 @@ class FiSystems:
         tp.screen_type, tp.screen_points, tp.screen_av = action.screen, points, points
         self._event("tacpack", self.name(eid), ("R-6.13",), screen=action.screen, points=points,
                     generator=tp.generator)
+
+    def face_enemies(self) -> None:
+        """At the start, each miniature faces the middle of the enemy force (to the nearest 45°)."""
+        units = [(e, i, self.w.cell(e)) for e, i in self.w.units()]
+        for eid, ident, (x, y) in units:
+            foes = [c for _, i, c in units if i.side_index != ident.side_index]
+            if not foes:
+                continue
+            dx = sum(c[0] for c in foes) / len(foes) - x
+            dy = sum(c[1] for c in foes) / len(foes) - y
+            if dx == 0 and dy == 0:
+                continue
+            octant = round(math.atan2(dy, dx) / (math.pi / 4)) % 8
+            face = self.w.get(eid, Facing)
+            face.dx, face.dy = _OCTANTS[octant]
 
     # ------------------------------------------------------------------ bookkeeping
     def refresh_cover(self) -> None:
