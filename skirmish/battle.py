@@ -7,12 +7,19 @@ controllers answer until the battle ends.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, is_dataclass
+from operator import attrgetter
 from typing import Any, Literal, Protocol
 
+from skirmish import legality
 from skirmish.content.scenario import Scenario
+from skirmish.core.errors import Refusal
+from skirmish.core.legal import LegalActions
+from skirmish.ecs import components as ecs_components
 from skirmish.ecs.components import Declared, Health, Identity, Turn
 from skirmish.ecs.systems.fi import Ctx, FiSystems, IllegalAction, spawn_unit
 from skirmish.ecs.view import BattleView
@@ -22,13 +29,14 @@ from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Declare, EndTurn, Shoot, Throw
 from skirmish.rules.deck import Card, Deck, builtin
 from skirmish.rules.events import Event
+from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi.initiative import PHASES
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
 from skirmish.rules.randomizer import Randomizer
 
-MAX_ACTIONS_PER_TURN = 8  # guard against a controller that never ends its turn
+MAX_ACTIONS_PER_TURN = 8  # accepted actions in one turn: a guard against a controller that never ends it
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,20 @@ class Request:
     unit: str
     side: str
     error: str | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer given to the battle, refused ones too (skirmish.record saves and replays them): the request,
+    the action, the AI's reasons, the round and phase it came in, and `direct` for `submit` (a person on the
+    board: no fallback after a refusal) rather than `answer`."""
+
+    request: Request
+    action: Action
+    trace: dict[str, Any] | None
+    round: int
+    phase: int | None
+    direct: bool = False
 
 
 def consult(ctrl: Controller, view: BattleView, req: Request) -> tuple[Action, dict[str, Any] | None]:
@@ -75,7 +97,7 @@ class Battle:
 
     def __init__(self, scenario: Scenario, seed: int | None = None,
                  controllers: dict[str, Controller] | None = None,
-                 on_event: Callable[[Event], None] | None = None) -> None:
+                 on_event: Callable[[Event], None] | None = None, *, hashes: bool = False) -> None:
         spec = scenario.spec
         if spec.ruleset != "fi":
             raise ValueError(f"{scenario.source}: ruleset: '{spec.ruleset}' is not playable yet (fi only)")
@@ -111,6 +133,13 @@ class Battle:
         self.sys.refresh_cover()
         self.controllers: dict[str, Controller] = dict(controllers or {})
         self.history: list[Action] = []  # accepted actions in order: with the seed, they replay the battle
+        self.answers: list[Answer] = []  # every answer given, refused ones too (skirmish.record)
+        self.hashes = hashes  # keep a state hash per round, for records (off: bench and tournament battles)
+        self.round_hashes: list[str] = []  # state_hash() after each round's bookkeeping (skirmish.record)
+        self._log_sha = hashlib.sha256()  # the events so far, folded in by state_hash()
+        self._log_hashed = 0
+        self._answers_sha = hashlib.sha256()  # the answers so far, as text, folded in by state_hash()
+        self._answers_hashed = 0
         self.outcome: Outcome | None = None
         self._flow = self._round_flow()
         self.pending: Request | None = None
@@ -134,6 +163,11 @@ class Battle:
 
     def submit(self, action: Action) -> None:
         """Answer the pending request; raises IllegalAction (and keeps the request) if the rules refuse."""
+        if self.pending is not None:
+            self.answers.append(Answer(self.pending, action, None, self.ctx.round, self.ctx.phase, direct=True))
+        self._submit(action)
+
+    def _submit(self, action: Action) -> None:
         if self.pending is None:
             raise IllegalAction("the battle is over")
         if action.unit != self.pending.unit:
@@ -141,9 +175,75 @@ class Battle:
         self._advance(action)
         self.history.append(action)
 
+    def legal_actions(self, unit: str) -> LegalActions:
+        """What `unit` may answer now (STYLE 13): every declaration, or in its turn the cells it may move to
+        walking and running, the shots, throws, aims, reload, wait and tacpack splits; kind "none" when the
+        battle is not waiting for it. Every action listed is accepted by `submit`."""
+        req = self.pending
+        if req is None or req.unit != unit:
+            return LegalActions(unit, "none")
+        if req.kind == "declare":
+            return legality.declarations(unit)
+        return legality.turn_actions(self.sys, self.world.entity(unit))
+
+    def check(self, action: Action) -> Refusal | None:
+        """None if `submit(action)` would be accepted now, else the Refusal (rule and reason); nothing
+        changes. The systems apply an action only through these same checks."""
+        req = self.pending
+        if req is None:
+            return Refusal("", "the battle is over")
+        if action.unit != req.unit:
+            return Refusal("", f"it is {req.unit}'s decision, not {action.unit}'s")
+        if req.kind == "declare":
+            if not isinstance(action, Declare):
+                return Refusal("R-5.1", "declare a speed first")
+            if action.speed not in ini.DECLARATIONS:
+                return Refusal("R-5.1", f"declare one of {', '.join(ini.DECLARATIONS)}, not {action.speed!r}")
+            return None
+        refused = legality.refusal_of(self.sys, self.world.entity(req.unit), action)
+        return refused.refusal if refused is not None else None
+
     def draws_made(self) -> int:
         """How many cards or dice resolutions this battle has made so far (for undo checks)."""
         return self.randomizer.draws
+
+    def state_hash(self) -> str:
+        """sha256 of the whole battle state as canonical JSON (docs/RECORDS.md): every unit's components, the
+        deck's piles in order, the random generator, round, phase, outcome and digests of the events and of the
+        answers so far (so a changed event, AI trace or answer without effect shows too). The same answers from
+        the same start give the same hash."""
+        for event in self.log.events[self._log_hashed:]:
+            self._log_sha.update(event.to_line().encode("utf-8") + b"\n")
+        self._log_hashed = len(self.log.events)
+        for a in self.answers[self._answers_hashed:]:
+            self._answers_sha.update(f"{a.request.kind} {a.request.unit} {a.direct:d} {a.action}\n".encode())
+        self._answers_hashed = len(self.answers)
+        kinds = [t for t in vars(ecs_components).values()
+                 if isinstance(t, type) and is_dataclass(t) and t.__module__ == ecs_components.__name__]
+        deck = self.deck
+        state = {
+            "round": self.ctx.round, "phase": self.ctx.phase,
+            "outcome": self.outcome.summary() if self.outcome else None,
+            "components": {t.__name__: self.world.query(t) for t in kinds},
+            "deck": None if deck is None else {
+                "draw": [c.number for c in deck.draw_pile], "discard": [c.number for c in deck.discard_pile],
+                "pending_shuffle": deck.pending_shuffle, "shuffles": deck.shuffles},
+            "draws": self.randomizer.draws, "rng": self.rng.getstate(),
+            "events": [self._log_hashed, self._log_sha.hexdigest()],
+            "answers": [self._answers_hashed, self._answers_sha.hexdigest()],
+        }
+
+        def plain(value: Any) -> Any:
+            if is_dataclass(value):
+                return attrgetter(*value.__dataclass_fields__)(value)  # the fields' values in their order
+            if isinstance(value, set | frozenset):
+                return sorted(value)
+            if hasattr(value, "item"):  # a numpy scalar
+                return value.item()
+            raise TypeError(f"state_hash: cannot write {type(value).__name__}")
+
+        text = json.dumps(state, sort_keys=True, separators=(",", ":"), default=plain)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def preview_shot(self, action: Shoot) -> ShotOdds:
         """Odds of a shot by the unit whose turn it is, without taking it; IllegalAction if not allowed."""
@@ -218,14 +318,15 @@ class Battle:
         """Submit a controller's answer to `req`; if the rules refuse it, the refusal is logged and the
         controller loses the decision (declare NORMAL, or end the turn), not the battle. An AI's reasons
         (`trace`) go into the log first, as a `decision` event."""
+        self.answers.append(Answer(req, action, trace, self.ctx.round, self.ctx.phase))
         if trace is not None:
             self._emit(Event("decision", self.ctx.round, self.ctx.phase, req.unit, ("R-10.2",), trace))
         try:
-            self.submit(action)
+            self._submit(action)
         except IllegalAction:
             if self.pending is not None and self.pending.unit == req.unit and self.pending.kind == req.kind:
                 fallback: Action = Declare(req.unit, "normal") if req.kind == "declare" else EndTurn(req.unit)
-                self.submit(fallback)
+                self._submit(fallback)
 
     def run(self) -> Outcome:
         """Play until the end."""
@@ -296,11 +397,13 @@ class Battle:
                     ident = self.world.get(eid, Identity)
                     self._emit(Event("turn", self.ctx.round, phase, ident.name, ("R-5.3",),
                                      {"declared": self.world.get(eid, Declared).speed}))
-                    for _ in range(MAX_ACTIONS_PER_TURN):
+                    accepted = 0  # refusals do not use up the turn: a person may try again
+                    while accepted < MAX_ACTIONS_PER_TURN:
                         action = yield Request("act", ident.name, ident.side)
                         try:
                             if self.sys.apply(eid, action):
                                 break
+                            accepted += 1
                         except IllegalAction as exc:
                             self._refuse(eid, action, str(exc))
                     if self._check_end():
@@ -309,6 +412,8 @@ class Battle:
             self.ctx.phase = None
             self.sys.end_round()
             self.sys.refresh_cover()
+            if self.hashes:
+                self.round_hashes.append(self.state_hash())
             if self._check_end(round_over=spec.victory.max_rounds <= self.ctx.round):
                 return
 

@@ -79,12 +79,18 @@ def _warn(scenario: Scenario) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Play one battle headless and print the explaining log and the summary line (C-1)."""
+    from skirmish import record
     from skirmish.battle import Battle
     from skirmish.log import describe
 
     scenario = _load(args.scenario)
     _warn(scenario)
     events_path = _output(args.events)
+    record_path = _output(args.record)
+    sources = None
+    if record_path is not None:
+        source = Path(args.scenario) if args.scenario else default_scenario_path()
+        sources = record.capture(scenario, source, file=args.scenario or source.name)
     out = sys.stdout
 
     def show(event: object) -> None:
@@ -98,11 +104,35 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     controllers = _controllers(scenario, args.ai)
     with Battle(scenario, seed=args.seed, controllers=controllers,  # type: ignore[arg-type]
-                on_event=show) as battle:
+                on_event=show, hashes=record_path is not None) as battle:
         outcome = battle.run()
         if events_path is not None:
             battle.log.write(events_path)
+        if record_path is not None:
+            record.save(battle, record_path, sources, record.controller_labels(scenario, _ai_overrides(scenario, args.ai)))
     if not args.json:
+        out.write(outcome.summary() + "\n")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a battle record headless (no AI is asked): the same log as `skirmish run` and the summary line,
+    after checking every round's state hash; a changed or drifted record exits 2 naming the first round
+    that differs, and nothing of its log is printed."""
+    from skirmish import record
+    from skirmish.log import describe
+
+    rec = record.load(args.file)
+    with record.replay(rec) as battle:
+        out = sys.stdout
+        if args.json:
+            out.writelines(event.to_line() + "\n" for event in battle.log.events)
+        elif not args.quiet:
+            out.writelines(describe(event) + "\n" for event in battle.log.events)
+        outcome = battle.outcome
+    if outcome is None:
+        print(f"skirmish replay: {rec.label}: saved in round {battle.ctx.round}, before the battle's end", file=sys.stderr)
+    elif not args.json:
         out.write(outcome.summary() + "\n")
     return 0
 
@@ -424,7 +454,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print events as JSON lines instead of text")
     r.add_argument("--quiet", action="store_true", help="print only the result line")
     r.add_argument("--ai", action="append", default=[], metavar="SIDE=AI", help=ai_help)
+    r.add_argument("--record", metavar="FILE", help="also write a battle record (replay it with skirmish replay)")
     r.set_defaults(func=cmd_run)
+
+    rp = sub.add_parser("replay", help="replay a battle record headless, checking it, and print the log and result line")
+    rp.add_argument("file", help="a record written by skirmish run --record")
+    rp.add_argument("--json", action="store_true", help="print events as JSON lines instead of text")
+    rp.add_argument("--quiet", action="store_true", help="print only the result line")
+    rp.set_defaults(func=cmd_replay)
 
     d = sub.add_parser("deck", help="print a built-in action deck (a table, or JSON with --json)")
     d.add_argument("--name", choices=("A", "B"), default="A", help="which deck (default: A)")

@@ -44,7 +44,7 @@ class Session:
             for s in spec.sides if self.controls[s.name] == "ai"
         }
         self._on_event = on_event
-        self.battle = Battle(scenario, seed, controllers=self.controllers, on_event=self._event)
+        self.battle = Battle(scenario, seed, controllers=self.controllers, on_event=self._event, hashes=True)
         self.seed = self.battle.seed
         self.generation = 0  # bumped when the battle is rebuilt (undo): the board drops its caches
         self._undo: _UndoMark | None = None
@@ -171,7 +171,7 @@ class Session:
         assert self._undo is not None
         keep = self.battle.history[: self._undo.history]
         self.battle.close()
-        battle = Battle(self.scenario, self.seed, controllers=self.controllers)
+        battle = Battle(self.scenario, self.seed, controllers=self.controllers, hashes=True)
         for action in keep:
             battle.submit(action)
         battle.on_event = self._event  # later events reach the board again

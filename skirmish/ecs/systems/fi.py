@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import (
     Armour,
     ArmourPiece,
@@ -53,6 +54,7 @@ from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi import thrown as thr
 from skirmish.rules.fi.damage import after_damage, ct_max, wound_penalty
 from skirmish.rules.fi.ranged import (
+    BUMP_SPENDS,
     ArmourLayer,
     ShotFacts,
     ShotSetup,
@@ -78,10 +80,6 @@ class _Hits:
     """Hits to apply, shaped like a shot outcome."""
 
     hits: list[Any]
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message is the rule's reason (STYLE 4)."""
 
 
 @dataclass
@@ -313,11 +311,38 @@ class FiSystems:
             raise IllegalAction(str(exc)) from None
         return parts
 
+    def check(self, eid: int, action: Action) -> None:
+        """Raise IllegalAction if the rules refuse this action of a turn now; change nothing. The same checks
+        gate `apply`, so what this accepts is what `apply` does (STYLE 13)."""
+        if isinstance(action, EndTurn):
+            return
+        if isinstance(action, Declare):
+            raise IllegalAction("R-5.1: speeds are declared at the start of the round, not in a turn")
+        if isinstance(action, Move):
+            _, _, running = self.plan_move(eid, action.to)
+            self.check_parts(eid, Part("move", running=running))
+        elif isinstance(action, Shoot):
+            self.shot_setup(eid, action)
+        elif isinstance(action, Throw):
+            self.throw_setup(eid, action)
+        elif isinstance(action, Aim):
+            self.aim_check(eid, action)
+        elif isinstance(action, Reload):
+            self.reload_check(eid)
+        elif isinstance(action, SetTacpack):
+            self.tacpack_check(eid, action)
+        elif isinstance(action, Wait):
+            self.wait_check(eid, action)
+        else:
+            raise IllegalAction(f"{action.verb} is not an action in a turn")
+
     def apply(self, eid: int, action: Action) -> bool:
         """Check and apply one action of a turn; True when the turn is over."""
         if isinstance(action, EndTurn):
             self._event("end_turn", self.name(eid), ("R-5.3",))
             return True
+        if isinstance(action, Declare):
+            self.check(eid, action)  # refused with its rule
         if isinstance(action, Move):
             self.move(eid, action)
         elif isinstance(action, Shoot):
@@ -471,14 +496,18 @@ class FiSystems:
         finally:
             turn.parts = saved
 
-    def wait(self, eid: int, action: Wait) -> None:
-        """Hold the action for a trigger (R-5.7)."""
+    def wait_check(self, eid: int, action: Wait) -> None:
+        """Refuse a wait the rules do not allow now (R-5.7, R-5.4)."""
         if action.trigger != "enemy_in_view":
             raise IllegalAction("R-5.7: the trigger understood is 'enemy_in_view'")
         if self.w.get(eid, Turn).acted:
             raise IllegalAction("R-5.7: waiting holds the whole action; this turn has already acted")
         if self.w.get(eid, Declared).speed == "dodge":
             raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
+
+    def wait(self, eid: int, action: Wait) -> None:
+        """Hold the action for a trigger (R-5.7)."""
+        self.wait_check(eid, action)
         self.w.get(eid, Status).waiting = action.trigger
         self._event("wait", self.name(eid), ("R-5.7",), trigger=action.trigger)
 
@@ -524,6 +553,11 @@ class FiSystems:
                                 f"round; {what}")
         if action.called is not None and action.called not in LOCATIONS:
             raise IllegalAction(f"R-6.1: unknown called location {action.called!r}")
+        for spend in action.spends or ():
+            name, at, index = spend.partition("@")
+            if name not in BUMP_SPENDS or (at and not index.isdigit()):
+                raise IllegalAction(f"R-6.4: unknown bump spend {spend!r}; spends are {', '.join(BUMP_SPENDS)} "
+                                    f"(damage, armour, a_to_p and d_to_a may name a hit: damage@1)")
         grid = self.ctx.grid
         here, there = w.cell(eid), w.cell(tgt)
         sight = self.sight(eid, tgt)
@@ -809,19 +843,30 @@ class FiSystems:
         self._apply_hits(victim, _Hits([h]))
 
     # ------------------------------------------------------------------ aim, reload, tacpack
-    def aim(self, eid: int, action: Aim) -> None:
-        """An action spent only aiming: readies the weapon on the target and adds +x (R-6.2)."""
+    def aim_check(self, eid: int, action: Aim) -> list[Part]:
+        """Refuse an aim the rules do not allow now (R-6.2, R-5.4); the turn's parts with it."""
         if not self.w.has(action.target):
             raise IllegalAction(f"no unit called {action.target!r}")
         wpn = self.weapon(eid)
         if wpn is None:
             raise IllegalAction("no weapon")
         weapon, _ = wpn
+        if weapon.thrown:
+            raise IllegalAction(f"R-6.10: a {weapon.name} is thrown at a cell; there is no aiming")
         if self.w.get(eid, Declared).speed == "dodge":
             raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
-        if not self.sight(eid, self.w.entity(action.target)).visible:
+        tgt = self.w.entity(action.target)
+        if self.w.get(tgt, Identity).side_index == self.w.get(eid, Identity).side_index:
+            raise IllegalAction(f"{action.target} is on your side")
+        if self.w.get(tgt, Health).out_of_action:
+            raise IllegalAction(f"{action.target} is already out of action")
+        if not self.sight(eid, tgt).visible:
             raise IllegalAction(f"R-6.2: {action.target} is not in line of sight")
-        self.w.get(eid, Turn).parts = self.check_parts(eid, Part("aim", int(weapon.speed)))
+        return self.check_parts(eid, Part("aim", int(weapon.speed)))
+
+    def aim(self, eid: int, action: Aim) -> None:
+        """An action spent only aiming: readies the weapon on the target and adds +x (R-6.2)."""
+        self.w.get(eid, Turn).parts = self.aim_check(eid, action)
         self.w.get(eid, Turn).acted = True
         rd = self.w.get(eid, Readiness)
         # R-6.2: an action spent only aiming readies the weapon on the target and adds +x (at most +2x)
@@ -829,8 +874,8 @@ class FiSystems:
         rd.target = action.target
         self._event("aim", self.name(eid), ("R-6.2",), target=action.target, aim=rd.aim)
 
-    def reload(self, eid: int) -> None:
-        """One reloading action: clears a breakdown, or takes a magazine out / puts one in (R-6.12)."""
+    def reload_check(self, eid: int) -> list[Part]:
+        """Refuse a reloading action the rules do not allow now (R-6.12); the turn's parts with it."""
         wpn = self.weapon(eid)
         if wpn is None:
             raise IllegalAction("no weapon")
@@ -841,8 +886,13 @@ class FiSystems:
             raise IllegalAction("R-6.12: the magazine is full")
         if not ws.jammed and ws.magazines <= 0:
             raise IllegalAction("R-6.12: no spare magazines")
-        self.w.get(eid, Turn).parts = self.check_parts(eid, Part("reload", int(Speed.NORMAL)))
+        return self.check_parts(eid, Part("reload", int(Speed.NORMAL)))
+
+    def reload(self, eid: int) -> None:
+        """One reloading action: clears a breakdown, or takes a magazine out / puts one in (R-6.12)."""
+        self.w.get(eid, Turn).parts = self.reload_check(eid)
         self.w.get(eid, Turn).acted = True
+        weapon, ws = self.weapon(eid)  # type: ignore[misc]
         rd = self.w.get(eid, Readiness)
         rd.target, rd.aim = None, 0
         if ws.jammed:
@@ -859,8 +909,8 @@ class FiSystems:
                     weapon.reload_actions, of=weapon.reload_actions, done=done, rounds=ws.rounds,
                     magazines=ws.magazines)
 
-    def set_tacpack(self, eid: int, action: SetTacpack) -> None:
-        """Split the generator (a free action): screen type and points (R-6.13)."""
+    def tacpack_check(self, eid: int, action: SetTacpack) -> list[Part]:
+        """Refuse a generator split the rules do not allow now (R-6.13, R-5.3); the turn's parts with it."""
         tp = self.w.get(eid, Tacpack)
         if tp.generator == 0:
             raise IllegalAction("no tacpack")
@@ -870,7 +920,13 @@ class FiSystems:
         if points < 0 or points + tp.shot_points > tp.generator:
             raise IllegalAction(f"R-6.13: {points} screen point(s) + {tp.shot_points} spent on shots exceeds the "
                                 f"generator's {tp.generator}")
-        self.w.get(eid, Turn).parts = self.check_parts(eid, Part("free"))
+        return self.check_parts(eid, Part("free"))
+
+    def set_tacpack(self, eid: int, action: SetTacpack) -> None:
+        """Split the generator (a free action): screen type and points (R-6.13)."""
+        self.w.get(eid, Turn).parts = self.tacpack_check(eid, action)
+        tp = self.w.get(eid, Tacpack)
+        points = action.points if action.screen != "none" else 0
         tp.screen_type, tp.screen_points, tp.screen_av = action.screen, points, points
         self._event("tacpack", self.name(eid), ("R-6.13",), screen=action.screen, points=points,
                     generator=tp.generator)

@@ -1,0 +1,137 @@
+"""Legality as a question (issue 11, STYLE 13): list what a unit may do now, each candidate put to the same
+checks the systems apply, so a listed action is accepted and an unlisted one refused."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from skirmish.core.errors import IllegalAction
+from skirmish.core.legal import LegalActions
+from skirmish.ecs.components import Declared, Health, Identity, Loadout, Profile, Tacpack, Turn
+from skirmish.ecs.systems.fi import FiSystems
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import Action, Aim, Declare, SetTacpack, Shoot, Throw, Wait
+from skirmish.rules.deck import LOCATIONS
+from skirmish.rules.equipment import SCREEN_TYPES
+from skirmish.rules.fi import initiative as ini
+from skirmish.rules.fi import thrown as thr
+from skirmish.rules.fi.timing import ATTACK_MODES, Part
+
+
+def _ok(check: Callable[[], object]) -> bool:
+    try:
+        check()
+    except IllegalAction:
+        return False
+    return True
+
+
+def declarations(unit: str) -> LegalActions:
+    """A declaration: every speed, or dodge (R-5.1)."""
+    return LegalActions(unit, "declare", declare=tuple(Declare(unit, s) for s in ini.DECLARATIONS))
+
+
+def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
+    """Everything the unit whose turn it is may do now (R-5.3–R-6.13), each domain checked by the systems."""
+    w = sys.w
+    me = w.get(eid, Identity).name
+    if w.get(eid, Health).out_of_action:
+        return LegalActions(me, "act")
+    walk, run = _moves(sys, eid)
+    enemies = [(e, i.name) for e, i in w.units()
+               if i.side_index != w.get(eid, Identity).side_index and not w.get(e, Health).out_of_action]
+    shots: list[Shoot] = []
+    wpn = sys.weapon(eid)
+    if wpn is not None and not wpn[0].thrown:
+        weapon = wpn[0]
+        for _, name in enemies:
+            for mode in ATTACK_MODES:
+                for burst in (0, *weapon.bursts):
+                    shot = Shoot(me, name, mode=mode, burst=burst)
+                    if _ok(lambda s=shot: sys.shot_setup(eid, s)):  # type: ignore[misc]
+                        shots.append(shot)
+    called = LOCATIONS if any(not s.burst for s in shots) else ()
+    aims = tuple(a for a in (Aim(me, name) for _, name in enemies) if _ok(lambda a=a: sys.aim_check(eid, a)))  # type: ignore[misc]
+    tp = w.get(eid, Tacpack)
+    screens: list[SetTacpack] = []
+    if tp.generator:
+        for screen in ("none", *SCREEN_TYPES):
+            for points in range(1 if screen == "none" else tp.generator + 1):
+                split = SetTacpack(me, screen, points)
+                if _ok(lambda s=split: sys.tacpack_check(eid, s)):  # type: ignore[misc]
+                    screens.append(split)
+    return LegalActions(
+        me, "act", walk=walk, run=run, shots=tuple(shots), called=tuple(called), throws=_throws(sys, eid),
+        aims=aims, reload=_ok(lambda: sys.reload_check(eid)),
+        waits=tuple(x for x in (Wait(me),) if _ok(lambda x=x: sys.wait_check(eid, x))),  # type: ignore[misc]
+        screens=tuple(screens),
+    )
+
+
+def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo.Cell]]:
+    """Cells a move may end in, walking and running: the reach the routes take (R-5.6) within what the
+    declared speed still allows this turn (R-5.3–R-5.5)."""
+    w = sys.w
+    turn = w.get(eid, Turn)
+    if turn.moved_this_turn:
+        return frozenset(), frozenset()
+    fast = w.get(eid, Declared).speed == "fast"
+    can_walk = not fast and _ok(lambda: sys.check_parts(eid, Part("move")))
+    can_run = _ok(lambda: sys.check_parts(eid, Part("move", running=True)))
+    if not (can_walk or can_run):
+        return frozenset(), frozenset()
+    grid = sys.ctx.grid
+    walk_m, run_m = sys.move_allowance(eid)
+    blocked = np.zeros((grid.height, grid.width), dtype=bool)
+    for x, y in w.occupied(except_eid=eid):
+        blocked[y, x] = True
+    field = geo.reach_field(grid, w.cell(eid), run_m / grid.cell_m, blocked)
+    field[w.cell(eid)[1], w.cell(eid)[0]] = np.inf  # staying put is not a move
+    ys, xs = np.nonzero(np.isfinite(field))
+    walks: set[geo.Cell] = set()
+    runs: set[geo.Cell] = set()
+    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+        walking = field[y, x] * grid.cell_m <= walk_m + 1e-9 and not fast
+        if walking and can_walk:
+            walks.add((x, y))
+        elif not walking and can_run:
+            runs.add((x, y))
+    return frozenset(walks), frozenset(runs)
+
+
+def _throws(sys: FiSystems, eid: int) -> tuple[tuple[str, frozenset[geo.Cell]], ...]:
+    """For each explosive carried, the cells it may be thrown at (R-6.10): open, in sight, within reach."""
+    w = sys.w
+    out = []
+    seen: set[str] = set()
+    here = w.cell(eid)
+    grid = sys.ctx.grid
+    strength = w.get(eid, Profile).traits["strength"][0]
+    reach = int(thr.max_throw_m(strength) / grid.cell_m) + 1
+    for ws in w.get(eid, Loadout).weapons:
+        weapon = sys.ctx.armoury.weapons[ws.weapon_id]
+        if not weapon.thrown or ws.rounds <= 0 or weapon.id in seen:
+            continue
+        seen.add(weapon.id)
+        if not _ok(lambda i=weapon.id: sys.throw_setup(eid, Throw(w.get(eid, Identity).name, here, i))):  # type: ignore[misc]
+            # Not even at its own feet: a rule about the thrower (timing, dodging), not about the cell.
+            continue
+        cells = set()
+        for y in range(max(0, here[1] - reach), min(grid.height, here[1] + reach + 1)):
+            for x in range(max(0, here[0] - reach), min(grid.width, here[0] + reach + 1)):
+                throw = Throw(w.get(eid, Identity).name, (x, y), weapon.id)
+                if _ok(lambda t=throw: sys.throw_setup(eid, t)):  # type: ignore[misc]
+                    cells.add((x, y))
+        out.append((weapon.id, frozenset(cells)))
+    return tuple(out)
+
+
+def refusal_of(sys: FiSystems, eid: int, action: Action) -> IllegalAction | None:
+    """The systems' refusal of an action in a turn, or None if they accept it (nothing is changed)."""
+    try:
+        sys.check(eid, action)
+    except IllegalAction as exc:
+        return exc
+    return None

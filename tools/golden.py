@@ -1,0 +1,96 @@
+"""Golden event logs: every shipped scenario, seeds 1-5, with `hold` and with `utility` on both sides.
+
+    python tools/golden.py record      # (re)write tests/data/golden/*.jsonl.gz from the current engine
+    python tools/golden.py check       # compare the current engine with them; the first differing event each
+
+A refactor keeps behaviour when `check` finds nothing (tests/test_golden.py runs it). A change that means to
+alter events re-records them, and its commit says which logs changed and why.
+"""
+
+from __future__ import annotations
+
+import gzip
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from skirmish.ai.controllers import make_ai
+from skirmish.battle import Battle
+from skirmish.content.scenario import builtin_scenarios, load_scenario
+
+GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "data" / "golden"
+AIS = ("hold", "utility")
+SEEDS = range(1, 6)
+
+
+def cases() -> Iterator[tuple[Path, str, int]]:
+    """(scenario, AI on both sides, seed) for every golden log."""
+    for path in builtin_scenarios():
+        for ai in AIS:
+            for seed in SEEDS:
+                yield path, ai, seed
+
+
+def golden_file(path: Path, ai: str, seed: int) -> Path:
+    """Where one case's log is kept."""
+    return GOLDEN / f"{path.stem}-{ai}-s{seed}.jsonl.gz"
+
+
+def play(path: Path, ai: str, seed: int) -> str:
+    """The events of one case as JSON lines."""
+    sc = load_scenario(path)
+    with Battle(sc, seed=seed, controllers={s.name: make_ai(ai) for s in sc.spec.sides}) as b:
+        b.run()
+        return b.log.jsonl()
+
+
+def first_difference(old: str, new: str) -> str | None:
+    """None if the logs are the same, else where they part: the line number and both lines (shortened)."""
+    if old == new:
+        return None
+    a, b = old.splitlines(), new.splitlines()
+    for i, (x, y) in enumerate(zip(a, b, strict=False), 1):
+        if x != y:
+            return f"event {i} differs:\n  was: {x[:300]}\n  now: {y[:300]}"
+    return f"the logs differ in length: {len(a)} events were recorded, {len(b)} now"
+
+
+def record() -> int:
+    """Write every golden log (gzip without a timestamp, so the bytes depend only on the events)."""
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for old in GOLDEN.glob("*.jsonl.gz"):
+        old.unlink()
+    for path, ai, seed in cases():
+        golden_file(path, ai, seed).write_bytes(gzip.compress(play(path, ai, seed).encode("utf-8"), 9, mtime=0))
+    print(f"recorded {len(list(GOLDEN.glob('*.jsonl.gz')))} logs in {GOLDEN}")
+    return 0
+
+
+def check() -> list[str]:
+    """Every case whose events differ from its golden log, with the first difference."""
+    problems = []
+    for path, ai, seed in cases():
+        f = golden_file(path, ai, seed)
+        if not f.exists():
+            problems.append(f"{f.name}: no golden log (run: python tools/golden.py record)")
+            continue
+        diff = first_difference(gzip.decompress(f.read_bytes()).decode("utf-8"), play(path, ai, seed))
+        if diff is not None:
+            problems.append(f"{f.name}: {diff}")
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    """`record` or `check`."""
+    if argv[:1] == ["record"]:
+        return record()
+    if argv[:1] == ["check"]:
+        problems = check()
+        print("\n".join(problems) or "every golden log is byte-identical")
+        return 1 if problems else 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
