@@ -274,13 +274,7 @@ class Battle:
             eid = self._pending_eid()
             if self.world.get(eid, Turn).moved_this_turn:
                 return "one movement action per turn (docs/RULES-NOTES.md)"
-            if self.world.get(eid, Declared).speed != "fast":
-                try:
-                    self.sys.check_parts(eid, Part("move"))
-                    return None
-                except IllegalAction:
-                    pass  # a walk does not fit; a run (FAST) still may
-            self.sys.check_parts(eid, Part("move", running=True))
+            self.sys.check_parts(eid, Part("move", running=True))  # a run is the fastest move
         except IllegalAction as exc:
             return str(exc)
         return None
@@ -444,7 +438,7 @@ class Battle:
             winner = alive[0] if alive else None
             reason = f"nobody left standing: {', '.join(fallen)}" if alive else "nobody left standing on any side"
         elif round_over:
-            reason = f"round limit ({self.scenario.spec.victory.max_rounds})"
+            reason = "round limit"
         else:
             return False
         self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties)

@@ -362,7 +362,7 @@ def _controls(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
         return {s: "human" for s in sides}
     side = args.side or sides[0]
     if side not in sides:
-        raise ContentError(scenario.source, "sides", f"no side named {side!r} (sides: {', '.join(sides)})")
+        raise UserError(f"--side {side!r}: no side of that name in '{scenario.name}' (sides: {', '.join(sides)})")
     return {s: ("human" if s == side else "ai") for s in sides}
 
 
@@ -471,7 +471,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="validate scenario, map (.tmj), tileset (.tsj) and stacked-deck (.json) "
                        "files (all shipped scenarios by default)")
-    c.add_argument("scenarios", nargs="*", help="scenario YAMLs (default: every shipped scenario)")
+    c.add_argument("scenarios", nargs="*", metavar="FILE", help="scenario (.yaml), map (.tmj), tileset (.tsj) or "
+                   "stacked-deck (.json) files (default: every shipped scenario)")
     c.set_defaults(func=cmd_check)
 
     b = sub.add_parser("bench", help="measure battles per second and map queries")

@@ -78,8 +78,8 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
     if turn.moved_this_turn:
         return frozenset(), frozenset()
     fast = w.get(eid, Declared).speed == "fast"
-    can_walk = not fast and _ok(lambda: sys.check_parts(eid, Part("move")))
-    can_run = _ok(lambda: sys.check_parts(eid, Part("move", running=True)))
+    can_walk = not fast and sys.fits(eid, Part("move"))
+    can_run = sys.fits(eid, Part("move", running=True))
     if not (can_walk or can_run):
         return frozenset(), frozenset()
     grid = sys.ctx.grid
@@ -96,7 +96,7 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
         walking = field[y, x] * grid.cell_m <= walk_m + 1e-9 and not fast
         if walking and can_walk:
             walks.add((x, y))
-        elif not walking and can_run:
+        elif can_run:  # beyond the walk, or a walk that does not fit any more: covered at a run (plan_move)
             runs.add((x, y))
     return frozenset(walks), frozenset(runs)
 

@@ -113,7 +113,7 @@ def test_the_round_limit_reason_is_the_round_limit(tmp_path: Path) -> None:
                 victory="{max_rounds: 2}")
     out = b.run()
     assert out.winner is None and out.rounds == 2
-    assert next(e for e in b.log if e.type == "result").data["reason"] == "round limit (2)"
+    assert next(e for e in b.log if e.type == "result").data["reason"] == "round limit"
     b.close()
 
 
@@ -320,3 +320,30 @@ def test_miniatures_start_facing_the_enemy() -> None:
         facing = {u.name: u.facing for u in b.view().units}
     assert facing["Raider-3"] == (0, 1) and facing["Guard-3"] == (0, -1)  # north squad faces south, and back
     assert facing["Raider-1"] == (1, 1) and facing["Guard-4"] == (-1, -1)  # the flanks turn inward
+
+
+def test_a_short_move_is_run_when_a_walk_no_longer_fits(tmp_path: Path) -> None:
+    """Declared NORMAL, an aim with a FAST weapon (laser pistol): a walk now would make the turn SLOW, a run
+    keeps it NORMAL (R-5.4, R-5.5). So a short move is made at a run, the legal cells say so (no walk area to
+    shade), and what the board shades is what submit accepts."""
+    gun = _unit("Aimer", (0, 0), "weapons: [laser_pistol], tacpack: {type: tp4}")
+    b = _battle(tmp_path, [INIT] * 6, f"[{gun}]", f"[{_unit('Post', (6, 0))}]", ["declare Aimer normal", "aim Aimer Post"])
+    _until_act(b, "Aimer")
+    b.step()  # the aim
+    legal = b.legal_actions("Aimer")
+    assert not legal.walk and (1, 1) in legal.run
+    assert b.move_refusal() is None
+    _, _, running = b.preview_move((1, 1))
+    assert running
+    b.submit(Move("Aimer", (1, 1)))
+    assert b.log[-1].type == "move" and b.log[-1].data["running"]
+    b.close()
+
+
+def test_no_walk_area_under_fast(tmp_path: Path) -> None:
+    b = _battle(tmp_path, [INIT] * 6, f"[{_unit('Runner', (0, 0))}]", f"[{_unit('Post', (11, 1))}]",
+                ["declare Runner fast"])
+    _until_act(b, "Runner")
+    legal = b.legal_actions("Runner")
+    assert not legal.walk and (1, 0) in legal.run and (8, 0) in legal.run
+    b.close()

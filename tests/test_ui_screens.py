@@ -343,3 +343,21 @@ def test_hotseat_hands_over_between_declarations_and_hides_the_speeds(tmp_path: 
         assert "FAST" in drawn and "SLOW" in drawn
     finally:
         a.close()
+
+
+def test_the_standing_chart_counts_a_unit_down_once() -> None:
+    """A unit incapacitated and then killed writes two out_of_action events (R-8.1): the chart must count it
+    once, and end where the battle's casualties do (Depot breach, seed 7, where this happens)."""
+    from skirmish.ai.utility import UtilityAI
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import load_scenario
+    from skirmish.ui.charts import standing_by_round
+
+    sc = load_scenario(Path(__file__).resolve().parents[1] / "scenarios" / "depot_breach.yaml")
+    with Battle(sc, 7, {s.name: UtilityAI() for s in sc.spec.sides}) as b:  # type: ignore[arg-type]
+        out = b.run()
+        assert any(e.type == "out_of_action" and e.data.get("was") for e in b.log)
+        sides = {u.name: s.name for s in sc.spec.sides for u in s.units}
+        series = standing_by_round(b.log, sides, [s.name for s in sc.spec.sides], out.rounds)
+    for s in sc.spec.sides:
+        assert series[s.name][-1] == len(s.units) - out.casualties[s.name]

@@ -26,8 +26,8 @@ MAPS_DIR = _REPO_MAPS if (_REPO_MAPS / TILESET).exists() else EMBEDDED_DIR
 # largest shipped map is 40x30, the bench's synthetic map 100x100.
 MAP_FILE_LIMIT = 4 * MIB
 TILESET_FILE_LIMIT = 1 * MIB
-MAX_MAP_SIDE = 256  # cells across or down
-MAX_MAP_CELLS = 40_000  # width x height
+MAX_MAP_SIDE = 128  # cells across or down
+MAX_MAP_CELLS = 16_384  # width x height: 128 x 128
 MAX_TILES = 256  # tiles in a tileset (the layout is stored as int16)
 CELL_M_RANGE = (0.5, 10.0)  # metres per cell
 MOVE_COST_RANGE = (0, 10)  # 0 = impassable
@@ -241,7 +241,7 @@ def _map_tileset(raw: dict[str, Any], path: Path, label: str) -> tuple[list[Terr
         if not isinstance(entry, dict):
             raise ContentError(label, f"tilesets[{i}]", f"expected {{firstgid, source}}, got {quote(entry)}")
     first = sets[0]
-    firstgid = json_int(first.get("firstgid", 1), label, "tilesets[0].firstgid", 1, 0x1FFFFFFF)
+    firstgid = json_int(first.get("firstgid"), label, "tilesets[0].firstgid", 1, 0x1FFFFFFF)
     source = first.get("source")
     if source is None:
         raise ContentError(label, "tilesets[0]", f"expected an external tileset ('source': '{TILESET}'), not "

@@ -340,14 +340,16 @@ class BattleScreen:
         if self._reach_key != key:
             self._reach_key = key
             self._reach = None
-            if self.session.battle.move_refusal() is None:
-                walk_m, run_m = self.session.battle.allowance(unit.name)
+            legal = self.session.battle.legal_actions(unit.name)  # the rules' own answer (STYLE 13)
+            if legal.walk or legal.run:
                 grid = view.grid
-                blocked = np.zeros((grid.height, grid.width), dtype=bool)
-                for x, y in view.occupied(unit.name):
-                    blocked[y, x] = True
-                field_ = geo.reach_field(grid, unit.cell, run_m / grid.cell_m, blocked)
-                self._reach = (field_ <= walk_m / grid.cell_m + 1e-9, np.isfinite(field_))
+                walk = np.zeros((grid.height, grid.width), dtype=bool)
+                reach = np.zeros((grid.height, grid.width), dtype=bool)
+                for x, y in legal.walk:
+                    walk[y, x] = reach[y, x] = True
+                for x, y in legal.run:
+                    reach[y, x] = True
+                self._reach = (walk, reach)
         return self._reach
 
     def _route_to(self, cell: tuple[int, int]) -> tuple[list[tuple[int, int]], bool, str]:

@@ -21,7 +21,8 @@ def standing_by_round(events: Iterable[Event], unit_sides: dict[str, str], sides
     start = {s: sum(1 for v in unit_sides.values() if v == s) for s in sides}
     down_in: dict[str, list[int]] = {s: [0] * (rounds + 1) for s in sides}
     for e in events:
-        if e.type == "out_of_action" and e.actor and unit_sides.get(e.actor) in down_in:
+        # A unit goes down once: a later change of state (incapacitated, then dead) carries `was`.
+        if e.type == "out_of_action" and e.actor and not e.data.get("was") and unit_sides.get(e.actor) in down_in:
             r = min(max(e.round, 1), rounds) if rounds else 0
             down_in[unit_sides[e.actor]][r] += 1
     out: dict[str, list[int]] = {}

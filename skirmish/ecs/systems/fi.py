@@ -336,6 +336,14 @@ class FiSystems:
         else:
             raise IllegalAction(f"{action.verb} is not an action in a turn")
 
+    def fits(self, eid: int, part: Part) -> bool:
+        """True if the turn's parts with `part` added fit the declared speed (R-5.3–R-5.5)."""
+        try:
+            self.check_parts(eid, part)
+        except IllegalAction:
+            return False
+        return True
+
     def apply(self, eid: int, action: Action) -> bool:
         """Check and apply one action of a turn; True when the turn is over."""
         if isinstance(action, EndTurn):
@@ -394,6 +402,8 @@ class FiSystems:
             kind = "walk" if walk == run else "run"
             raise IllegalAction(f"R-5.6: {metres:.1f} m is beyond the {kind} of {run:g} m")
         running = metres > walk + 1e-9 or self.w.get(eid, Declared).speed == "fast"
+        if not running and not self.fits(eid, Part("move")):
+            running = True  # a walk would be too slow for the declaration now; covering the ground at a run may not be
         return path, metres, running
 
     def move(self, eid: int, action: Move) -> None:
