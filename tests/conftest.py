@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
 import json
 import os
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,3 +58,53 @@ def write_deck(path: Path, cards: list[Card]) -> Path:
 def root() -> Path:
     """The repository root."""
     return ROOT
+
+
+@contextlib.contextmanager
+def alarm(seconds: float) -> Iterator[None]:
+    """TimeoutError in the main thread after `seconds`: a hang (a blocking open of a FIFO, say) fails the
+    test instead of stalling it."""
+
+    def fire(signum: int, frame: Any) -> None:
+        raise TimeoutError(f"no answer within {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def cli(*argv: str, timeout: float = 20.0) -> tuple[int, str, str]:
+    """The real entry point run in-process: (exit code, stdout, stderr); a hang fails after `timeout` s. An
+    exit with a code that is not a number counts as 99."""
+    from skirmish.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with alarm(timeout), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(argv))
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 99
+    return code, out.getvalue(), err.getvalue()
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """The real entry point with pytest's capture: (exit code, stdout, stderr)."""
+    from skirmish.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out = capsys.readouterr()
+    return int(exc.value.code or 0), out.out, out.err
+
+
+def one_line(err: str) -> str:
+    """The single line a refusal prints (C-6): fails on several lines or a traceback."""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+

@@ -9,16 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from skirmish.cli import main
+from tests.conftest import run
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    out = capsys.readouterr()
-    return int(exc.value.code or 0), out.out, out.err
 
 
 def test_run_default_prints_log_and_summary(capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,26 +20,15 @@ import pytest
 from skirmish import cli, fileio
 from skirmish.ai import tournament
 from skirmish.battle import Battle
-from skirmish.cli import main
 from skirmish.content.scenario import load_scenario
 from skirmish.log import EventLog, describe
+from tests.conftest import one_line, run
 
 ROOT = Path(__file__).resolve().parents[1]
 KILLHOUSE = str(ROOT / "scenarios/killhouse_drill.yaml")
 DEPOT = str(ROOT / "scenarios/depot_breach.yaml")
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    out = capsys.readouterr()
-    return int(exc.value.code or 0), out.out, out.err
-
-
-def one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in err, err
-    return lines[0]
 
 
 def leftovers(folder: Path) -> list[str]:

@@ -5,12 +5,9 @@ hang or a slow, memory-hungry case; `run` on a refused file prints exactly one l
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 import random
-import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,8 +18,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skirmish.cli import main
 from skirmish.rules.deck import builtin
+from tests.conftest import cli as run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -56,31 +53,10 @@ NASTY: list[Any] = [
 
 
 # ------------------------------------------------------------------------------------------------ running
-@contextlib.contextmanager
-def alarm(seconds: float) -> Iterator[None]:
-    """TimeoutError in the main thread after `seconds`: a hang fails the test instead of stalling it."""
-
-    def fire(signum: int, frame: Any) -> None:
-        raise TimeoutError(f"no answer within {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
 
 def cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with alarm(PER_CASE_SECONDS), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(argv))
-            code = 0
-        except SystemExit as exc:
-            code = int(exc.code) if isinstance(exc.code, int) else 99
-    return code, out.getvalue(), err.getvalue()
+    """The real entry point in-process, each case bounded in time (tests/conftest.py)."""
+    return run_cli(*argv, timeout=PER_CASE_SECONDS)
 
 
 def assert_contract(path: Path, what: str) -> int:

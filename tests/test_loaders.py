@@ -4,22 +4,18 @@ memory blow-up; and the limits of docs/FILES.md hold."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import re
-import signal
 import time
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from skirmish.cli import main
 from skirmish.content import tiled
 from skirmish.content.errors import ContentError
 from skirmish.content.scenario import (
@@ -34,6 +30,7 @@ from skirmish.content.scenario import (
     parse_scenario,
 )
 from skirmish.rules.deck import MAX_STACKED_CARDS, builtin
+from tests.conftest import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPOT = (ROOT / "scenarios/depot_breach.yaml").read_text(encoding="utf-8")
@@ -46,32 +43,6 @@ UNIT = ("{name: %s, at: [%d, %d], traits: {strength: III-2, dexterity: III-3, re
 
 
 # ------------------------------------------------------------------------------------------------ helpers
-def cli(*argv: str, timeout: float = 20.0) -> tuple[int, str, str]:
-    """Run the real entry point in-process: (exit code, stdout, stderr); fails on a hang."""
-    out, err = io.StringIO(), io.StringIO()
-    with alarm(timeout), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(argv))
-            code = 0
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
-
-
-@contextlib.contextmanager
-def alarm(seconds: float) -> Iterator[None]:
-    """Raise TimeoutError in the main thread after `seconds` (a blocking open of a FIFO is interrupted)."""
-
-    def fire(signum: int, frame: Any) -> None:
-        raise TimeoutError(f"no answer within {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def refused(*argv: str) -> str:

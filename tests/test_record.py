@@ -16,12 +16,11 @@ import pytest
 from skirmish import record
 from skirmish.ai.controllers import make_ai
 from skirmish.battle import Battle
-from skirmish.cli import main
 from skirmish.content.scenario import builtin_scenarios, load_scenario
 from skirmish.core.errors import IllegalAction
 from skirmish.rules.actions import EndTurn, Move
 from skirmish.rules.deck import builtin
-from tests.conftest import write_deck
+from tests.conftest import one_line, run, write_deck
 
 ROOT = Path(__file__).resolve().parents[1]
 KILLHOUSE = ROOT / "scenarios/killhouse_drill.yaml"
@@ -29,17 +28,6 @@ CROSSROADS = ROOT / "scenarios/crossroads_patrol.yaml"
 DRIFT = "(the record was made by a different engine or was changed)"
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    out = capsys.readouterr()
-    return int(exc.value.code or 0), out.out, out.err
-
-
-def one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in err, err
-    return lines[0]
 
 
 def ais(path: Path, ai: str) -> list[str]:
