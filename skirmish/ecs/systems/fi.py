@@ -349,8 +349,6 @@ class FiSystems:
         if isinstance(action, EndTurn):
             self._event("end_turn", self.name(eid), ("R-5.3",))
             return True
-        if isinstance(action, Declare):
-            self.check(eid, action)  # refused with its rule
         if isinstance(action, Move):
             self.move(eid, action)
         elif isinstance(action, Shoot):
@@ -367,7 +365,7 @@ class FiSystems:
             self.wait(eid, action)
             return True
         else:
-            raise IllegalAction(f"{action.verb} is not an action in a turn")
+            self.check(eid, action)  # a declaration or anything else that is not an action in a turn: refused
         return not self.active(eid)
 
     # ------------------------------------------------------------------ movement
