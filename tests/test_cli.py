@@ -117,3 +117,10 @@ def test_run_ai_override_and_decision_lines(capsys: pytest.CaptureFixture[str]) 
                         (["--ai", "Red"], "expected SIDE=AI")):
         code, _, err = run(["run", killhouse, *bad], capsys)
         assert code == 2 and expect in err and "Traceback" not in err
+
+
+def test_bench_reports_cpu_time_beside_wall_time(capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = str(Path(__file__).resolve().parents[1] / "scenarios" / "killhouse_drill.yaml")
+    code, out, _ = run(["bench", scenario, "--battles", "2", "--repeat", "1"], capsys)
+    first = out.splitlines()[0]
+    assert code == 0 and "ms wall" in first and "ms CPU" in first and "battles/s CPU" in first
