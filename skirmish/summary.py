@@ -52,7 +52,7 @@ class BattleSummary:
 
     def lines(self) -> list[str]:
         """A short readable summary (a dozen lines)."""
-        out = [f"{self.scenario}: {outcome_title(self.winner)} after {self.rounds} round{'s' if self.rounds != 1 else ''}"
+        out = [f"{self.scenario} — {outcome_title(self.winner)} after {self.rounds} round{'s' if self.rounds != 1 else ''}"
                + (f" ({self.reason})" if self.reason else "")]
         for side in self.sides:
             members = [u for u in self.units.values() if u.side == side]

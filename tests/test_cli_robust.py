@@ -288,7 +288,7 @@ def test_headless_fallback_prints_a_summary(capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and "no display" in one_line(err)
     lines = out.strip().splitlines()
     assert len(lines) <= 20
-    assert lines[0].startswith("Killhouse drill: ") and ("Victory: " in lines[0] or "Draw after" in lines[0])
+    assert lines[0].startswith("Killhouse drill — ") and ("Victory: " in lines[0] or "Draw after" in lines[0])
     assert any(x.strip().startswith("Blue:") for x in lines) and any(x.strip().startswith("Red:") for x in lines)
     assert lines[-2] == f"the whole explaining log: skirmish run {KILLHOUSE} --seed 2 --ai Red=hold"
     assert lines[-1].startswith("result: winner=") and lines[-1].endswith("seed=2")
