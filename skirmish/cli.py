@@ -17,11 +17,14 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from skirmish.content.errors import ContentError
 from skirmish.content.scenario import Scenario, builtin_scenarios, default_scenario_path, load_scenario
 from skirmish.fileio import OutputError, check_output
+
+if TYPE_CHECKING:
+    from skirmish.ui.session import Session
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
@@ -371,6 +374,8 @@ def _controls(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
 
 def cmd_board(args: argparse.Namespace) -> int:
     """The board: watch (all AI), play (you against the AI, or hot-seat), or the start menu."""
+    if getattr(args, "load", None):
+        return board_load(args)
     scenario = _load(args.scenario)  # a bad file exits 2 before any window opens (C-6), the menu's too
     _warn(scenario)
     overrides = getattr(args, "ai", [])
@@ -393,6 +398,60 @@ def cmd_board(args: argparse.Namespace) -> int:
     else:
         app = App(scenario=scenario, seed=args.seed, controls=controls, ai=ai)
     return app.run(max_frames=args.frames)
+
+
+def board_load(args: argparse.Namespace) -> int:
+    """`play --load FILE` / `watch --load FILE`: continue a saved battle on the board. The record is read,
+    replayed and checked before any window opens (a bad or drifted one exits 2, one line); without a display
+    the battle is finished headless, AI on every side, with the fallback's summary."""
+    from skirmish import record
+    from skirmish.ui.session import Session
+
+    if args.scenario or args.seed is not None:
+        raise UserError("--load continues a saved battle: give no SCENARIO or --seed with it")
+    rec = record.load(args.load)
+    scenario = record.scenario_of(rec)
+    _warn(scenario)
+    overrides = getattr(args, "ai", [])
+    ai = _ai_overrides(scenario, overrides)
+    sides = [s.name for s in scenario.spec.sides]
+    controls: dict[str, str] | None = {s: "ai" for s in sides}
+    if args.command == "play" and (args.hotseat or args.side):
+        controls = _controls(args, scenario)
+    elif args.command == "play":  # who played each side in the record, else the first side
+        controls = None if any(rec.controllers.get(s) == "human" for s in sides) else _controls(args, scenario)
+    problem = display_problem()
+    if problem is not None:
+        print(f"skirmish: no display ({problem}); finishing the loaded battle headless instead.", file=sys.stderr)
+        controls = {s: "ai" for s in sides}
+    session = Session.from_record(rec, controls, ai=ai, scenario=scenario)
+    people = [side for side in ai if session.controls[side] == "human"]
+    if people:
+        session.close()
+        raise UserError(f"--ai {people[0]}=...: {people[0]} is played by a person here")
+    if problem is not None:
+        return _finish_headless(session, rec.label)
+    from skirmish.ui.app import App
+
+    app = App(session=session)
+    return app.run(max_frames=args.frames)
+
+
+def _finish_headless(session: Session, label: str) -> int:
+    """Play a loaded battle to its end with its AIs and print the fallback's summary and result line."""
+    from skirmish.summary import summarize, unit_sides
+
+    try:
+        outcome = session.battle.run()
+        events = list(session.battle.log.events)
+    finally:
+        session.close()
+    sides = unit_sides((s.name, [u.name for u in s.units]) for s in session.scenario.spec.sides)
+    for line in summarize(events, sides).lines():
+        print(line)
+    print(f"the whole explaining log of the saved part: {shlex.join(['skirmish', 'replay', label])}")
+    print(outcome.summary())
+    return 0
 
 
 def play_headless(scenario: Scenario, seed: int | None, overrides: Sequence[str] = (), name: str | None = None) -> int:
@@ -513,6 +572,8 @@ def build_parser() -> argparse.ArgumentParser:
             w.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")
             w.add_argument("--seed", type=SEED, default=None, help="seed, 0 or more (default: the scenario's)")
             w.add_argument("--ai", action="append", default=[], metavar="SIDE=AI", help=ai_help)
+            w.add_argument("--load", metavar="FILE", help="continue a saved battle (a record: Ctrl+S on the board, "
+                           "or skirmish run --record)")
         if name == "play":
             w.add_argument("--side", help="the side you play (default: the first)")
             w.add_argument("--hotseat", action="store_true", help="people play every side")

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pygame
 
+from skirmish import record
+from skirmish.content.errors import ContentError
 from skirmish.content.scenario import Scenario
 from skirmish.fileio import atomic_path
 from skirmish.log import EventLog
@@ -21,12 +23,28 @@ from skirmish.ui.widgets import ACCENT, Fonts
 FPS = 60
 
 
+def saves_dir() -> Path:
+    """Where Ctrl+S saves battles and Ctrl+O finds the latest: `saves/` in the settings folder."""
+    return config_dir() / "saves"
+
+
+def latest_save(folder: Path | None = None) -> Path | None:
+    """The most recently written `*.json` in the saves folder, or None."""
+    folder = folder or saves_dir()
+    try:
+        found = [(p.stat().st_mtime_ns, p.name, p) for p in folder.glob("*.json") if p.is_file()]
+    except OSError:
+        return None
+    return max(found)[2] if found else None
+
+
 class App:
     """The window and its screens."""
 
     def __init__(self, *, scenario: Scenario | None = None, seed: int | None = None,
                  controls: dict[str, str] | None = None, settings: Settings | None = None,
-                 size: tuple[int, int] | None = None, ai: dict[str, str] | None = None) -> None:
+                 size: tuple[int, int] | None = None, ai: dict[str, str] | None = None,
+                 session: Session | None = None) -> None:
         self.settings = settings or load_settings()
         # `--ai SIDE=AI`: {side: AI spec} for this scenario's battles (a replay too, not other scenarios)
         self.ai_overrides = (scenario.source, dict(ai)) if scenario is not None and ai else None
@@ -44,7 +62,9 @@ class App:
         self.last_screenshot: Path | None = None
         self.last_log: Path | None = None
         self.frame_ms: list[float] = []
-        if scenario is not None:
+        if session is not None:  # a battle loaded from a record (`skirmish play --load FILE`)
+            self.stack = [self._board(session)]
+        elif scenario is not None:
             first = self.start_battle(scenario, seed if seed is not None else scenario.spec.seed,
                                       controls or {})
             assert isinstance(first, Reset)
@@ -69,8 +89,66 @@ class App:
         self._close_sessions()
         ai = self.ai_overrides[1] if self.ai_overrides and self.ai_overrides[0] == scenario.source else None
         session = Session(scenario, seed, controls, ai=ai)
-        return Reset(BattleScreen(self.fonts, self.settings, session, self._battle_over, self.make_menu,
-                                  self.window.get_size()))
+        return Reset(self._board(session))
+
+    def _board(self, session: Session) -> BattleScreen:
+        return BattleScreen(self.fonts, self.settings, session, self._battle_over, self.make_menu, self.window.get_size())
+
+    # ------------------------------------------------------------------ save and load (Ctrl+S, Ctrl+O)
+    def save_battle(self) -> Path | None:
+        """Ctrl+S: write the battle on the board as a record into the saves folder; a toast says where."""
+        screen = self.screen
+        if not isinstance(screen, BattleScreen):
+            self.toast = ("no battle to save here", 3.0)
+            return None
+        session = screen.session
+        folder = saves_dir()
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path, n = folder / f"{session.name}-{stamp}.json", 1
+        while path.exists():
+            path, n = folder / f"{session.name}-{stamp}-{n}.json", n + 1
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            session.save(path)
+        except ContentError as exc:
+            self.toast = (f"not saved: {exc.text}", 5.0)
+            return None
+        except OSError as exc:  # OutputError too: one line naming the path
+            self.toast = (f"not saved: {exc}", 5.0)
+            return None
+        self.toast = (f"saved: {path}", 4.0)
+        return path
+
+    def load_battle(self, path: Path | None = None) -> bool:
+        """Ctrl+O: continue the battle of a record (default: the latest save); the current battle's controls
+        are kept for the sides it shares, the record's used otherwise. A bad or drifted file: one line in a
+        toast."""
+        typed = self.screen.field.text.strip() if isinstance(self.screen, MenuScreen) else ""
+        if path is None and typed.endswith(".json"):  # a record's path typed into the menu's Open field
+            path = Path(typed).expanduser()
+        path = path or latest_save()
+        if path is None:
+            self.toast = (f"no saved battle in {saves_dir()}", 4.0)
+            return False
+        controls = None
+        if isinstance(self.screen, BattleScreen):
+            controls = dict(self.screen.session.controls)
+        try:
+            rec = record.load(path)
+            scenario = record.scenario_of(rec)
+            if controls is not None and set(controls) != {s.name for s in scenario.spec.sides}:
+                controls = None
+            session = Session.from_record(rec, controls, scenario=scenario)
+        except ContentError as exc:
+            self.toast = (exc.text, 6.0)
+            return False
+        except OSError as exc:
+            self.toast = (f"{path}: {exc.strerror or exc}", 6.0)
+            return False
+        self._close_sessions()
+        self.apply(Reset(self._board(session)))
+        self.toast = (f"loaded: {path} (round {session.battle.ctx.round})", 4.0)
+        return True
 
     def _battle_over(self, session: Session) -> Transition:
         outcome = outcome_of(session)
@@ -131,6 +209,10 @@ class App:
                     self.screen.resize(self.size)
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
                 self.screenshot()
+            elif event.type == pygame.KEYDOWN and event.key == pygame.K_s and event.mod & pygame.KMOD_CTRL:
+                self.save_battle()
+            elif event.type == pygame.KEYDOWN and event.key == pygame.K_o and event.mod & pygame.KMOD_CTRL:
+                self.load_battle()
             else:
                 self.apply(self.screen.handle(event))
             if not self.running:

@@ -6,14 +6,18 @@ No pygame here, so the rules side of the board is testable on its own.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from skirmish import record
 from skirmish.ai.controllers import make_ai, make_controller
 from skirmish.battle import Battle, Controller, Request, consult
+from skirmish.content.errors import ContentError
 from skirmish.content.scenario import Scenario
 from skirmish.ecs.systems.fi import IllegalAction
 from skirmish.ecs.view import BattleView
@@ -34,23 +38,74 @@ class Session:
     """One battle on the board."""
 
     def __init__(self, scenario: Scenario, seed: int | None = None, controls: dict[str, str] | None = None,
-                 on_event: Callable[[Event], None] | None = None, ai: dict[str, str] | None = None) -> None:
+                 on_event: Callable[[Event], None] | None = None, ai: dict[str, str] | None = None, *,
+                 resume: record.Record | None = None) -> None:
         self.scenario = scenario
         spec = scenario.spec
         self.controls = {s.name: (controls or {}).get(s.name, "ai") for s in spec.sides}
         ai = ai or {}  # {side: AI spec} replacing the scenario's controller (`--ai SIDE=AI`)
+        self.ai = {side: spec_ for side, spec_ in ai.items() if self.controls.get(side) == "ai"}
         self.controllers: dict[str, Controller] = {
             s.name: make_ai(ai[s.name]) if s.name in ai else make_controller(s.controller, s.orders, s.ai)
             for s in spec.sides if self.controls[s.name] == "ai"
         }
         self._on_event = on_event
-        self.battle = Battle(scenario, seed, controllers=self.controllers, on_event=self._event, hashes=True)
+        self.sources: record.Sources | None
+        if resume is None:
+            self.name = Path(scenario.source).stem
+            try:  # the files as played, for Ctrl+S (read again at save time if they cannot be read now)
+                self.sources = record.capture(scenario, scenario.source, file=Path(scenario.source).name)
+            except (ContentError, OSError, ValueError):
+                self.sources = None
+            self.battle = Battle(scenario, seed, controllers=self.controllers, on_event=self._event, hashes=True)
+        else:  # replayed and checked; the AIs asked the recorded requests again so they continue exactly
+            self.name = Path(resume.sources.file).stem or "battle"
+            self.sources = resume.sources
+            self.battle = record.resume(resume, self.controllers, catch_up=True, scenario=scenario)
+            self.battle.on_event = self._event
         self.seed = self.battle.seed
         self.generation = 0  # bumped when the battle is rebuilt (undo): the board drops its caches
         self._undo: _UndoMark | None = None
         self._view: BattleView | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._thinking: tuple[Request, Future[tuple[Action, dict[str, Any] | None]]] | None = None
+
+    @classmethod
+    def from_record(cls, rec: record.Record, controls: dict[str, str] | None = None,
+                    on_event: Callable[[Event], None] | None = None, ai: dict[str, str] | None = None, *,
+                    scenario: Scenario | None = None) -> Session:
+        """The battle of a saved record (`record.load`), replayed and checked, ready to continue. `controls`:
+        {side: "ai" | "human"} (default: the record's, `human` where a person played); AI sides get `ai`'s
+        spec, else the AI the record names (`ai:SPEC`), else the scenario's controller. ContentError (one
+        line naming the record and key) if the record is damaged or drifted."""
+        scenario = scenario or record.scenario_of(rec)
+        sides = [s.name for s in scenario.spec.sides]
+        if controls is None:
+            controls = {s: "human" if rec.controllers.get(s) == "human" else "ai" for s in sides}
+        specs: dict[str, str] = {}
+        for side in sides:
+            label = rec.controllers.get(side, "")
+            if controls.get(side, "ai") == "ai" and label.startswith("ai:"):
+                try:
+                    make_ai(label[3:])
+                except ValueError:
+                    continue  # informational only: an AI this engine does not know plays as the scenario says
+                specs[side] = label[3:]
+        specs.update(ai or {})
+        return cls(scenario, rec.seed, controls, on_event, specs, resume=rec)
+
+    def labels(self) -> dict[str, str]:
+        """Who plays each side, for a record: `human`, `ai:SPEC`, `scripted`, `idle`."""
+        out = record.controller_labels(self.scenario, self.ai)
+        out.update({side: "human" for side, c in self.controls.items() if c == "human"})
+        return out
+
+    def save(self, path: str | os.PathLike[str]) -> record.Record:
+        """Write the battle's record as it stands (Ctrl+S), whole or not at all; OutputError or ContentError
+        (one line) if it cannot be written or the scenario's files cannot be read."""
+        if self.sources is None:
+            self.sources = record.capture(self.scenario, self.scenario.source, file=Path(self.scenario.source).name)
+        return record.save(self.battle, path, self.sources, self.labels())
 
     # ------------------------------------------------------------------ reading
     def listen(self, fn: Callable[[Event], None] | None) -> None:
