@@ -244,3 +244,48 @@ def test_play_load_headless_finishes_the_battle(tmp_path: Path, capsys: pytest.C
     assert out.strip().splitlines()[-1] == result
     code, out, err = run(["watch", "--load", str(path), "depot.yaml"], capsys)
     assert code == 2 and "--load" in one_line(err)
+
+
+def _type(text: str) -> None:
+    for ch in text:
+        _key(0, unicode=ch)
+
+
+def test_ctrl_shift_s_saves_to_a_chosen_path(tmp_path: Path) -> None:
+    """Ctrl+Shift+S opens a dialog over the paused board; a path in a missing folder is refused with its
+    reason and the dialog stays; a good path (no suffix: .json added) writes a record that replays; Esc
+    cancels without writing."""
+    from skirmish.ui.save_as import SaveAsScreen
+
+    app = _board()
+    try:
+        _frames(app, 3)
+        _key(pygame.K_s, pygame.KMOD_LCTRL | pygame.KMOD_LSHIFT)
+        _frames(app, 1)
+        dialog = app.screen
+        assert isinstance(dialog, SaveAsScreen)
+        board = app.stack[0]
+        assert isinstance(board, BattleScreen) and dialog.text.endswith("depot_breach.json")
+        answers_before = len(board.session.battle.answers)
+        _ctrl(pygame.K_u)
+        _type(str(tmp_path / "nowhere" / "x"))
+        _key(pygame.K_RETURN)
+        _frames(app, 2)
+        assert app.screen is dialog and dialog.error is not None and "nowhere" in dialog.error
+        assert "\n" not in dialog.error and not (tmp_path / "nowhere").exists()
+        assert len(board.session.battle.answers) == answers_before  # the battle waits while the dialog is open
+        _ctrl(pygame.K_u)
+        _type(str(tmp_path / "mine"))
+        _key(pygame.K_RETURN)
+        _frames(app, 1)
+        assert isinstance(app.screen, BattleScreen) and dialog.saved == tmp_path / "mine.json"
+        rec = record.load(tmp_path / "mine.json")
+        record.replay(rec).close()
+        _key(pygame.K_s, pygame.KMOD_LCTRL | pygame.KMOD_LSHIFT)
+        _frames(app, 1)
+        _key(pygame.K_ESCAPE)
+        _frames(app, 1)
+        assert isinstance(app.screen, BattleScreen)
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name != "config") == ["mine.json"]
+    finally:
+        app.close()

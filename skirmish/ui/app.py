@@ -15,6 +15,7 @@ from skirmish.fileio import atomic_path
 from skirmish.log import EventLog
 from skirmish.ui.art import draw_icon
 from skirmish.ui.battle_screen import BattleScreen, outcome_of
+from skirmish.ui.save_as import SaveAsScreen
 from skirmish.ui.screens import MenuScreen, Pop, Push, Quit, Reset, ResultsScreen, Screen, Transition
 from skirmish.ui.session import Session
 from skirmish.ui.settings import Settings, config_dir, load_settings
@@ -109,15 +110,36 @@ class App:
             path, n = folder / f"{session.name}-{stamp}-{n}.json", n + 1
         try:
             folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.toast = (f"not saved: {folder}: {exc.strerror or exc}", 5.0)
+            return None
+        return path if self._save_to(session, path) is None else None
+
+    def _save_to(self, session: Session, path: Path) -> str | None:
+        """Write the battle's record to `path`; a toast says where. None, or the one-line reason it failed."""
+        try:
             session.save(path)
         except ContentError as exc:
-            self.toast = (f"not saved: {exc.text}", 5.0)
-            return None
+            why = exc.text
         except OSError as exc:  # OutputError too: one line naming the path
-            self.toast = (f"not saved: {exc}", 5.0)
+            why = str(exc)
+        else:
+            self.toast = (f"saved: {path}", 4.0)
             return None
-        self.toast = (f"saved: {path}", 4.0)
-        return path
+        self.toast = (f"not saved: {why}", 5.0)
+        return why
+
+    def save_battle_as(self) -> SaveAsScreen | None:
+        """Ctrl+Shift+S: ask for a path over the paused board, then save there."""
+        screen = self.screen
+        if not isinstance(screen, BattleScreen):
+            self.toast = ("no battle to save here", 3.0)
+            return None
+        session = screen.session
+        dialog = SaveAsScreen(self.fonts, self.window, str(Path.cwd() / f"{session.name}.json"),
+                              lambda path: self._save_to(session, path))
+        self.apply(Push(dialog))
+        return dialog
 
     def load_battle(self, path: Path | None = None) -> bool:
         """Ctrl+O: continue the battle of a record (default: the latest save); the current battle's controls
@@ -210,7 +232,10 @@ class App:
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
                 self.screenshot()
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_s and event.mod & pygame.KMOD_CTRL:
-                self.save_battle()
+                if event.mod & pygame.KMOD_SHIFT:
+                    self.save_battle_as()
+                else:
+                    self.save_battle()
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_o and event.mod & pygame.KMOD_CTRL:
                 self.load_battle()
             else:

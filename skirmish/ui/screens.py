@@ -368,7 +368,7 @@ class MenuScreen:
         elif k == pygame.K_BACKSPACE:
             f.text = f.text[:-1]
         elif ctrl and k == pygame.K_v:
-            f.text += _clipboard()
+            f.text += clipboard_text()
         elif ctrl and k == pygame.K_u:
             f.text = ""
         elif event.unicode and event.unicode.isprintable() and not ctrl:
@@ -591,7 +591,7 @@ class MenuScreen:
                                                tip="Esc: leave skirmish"))
 
 
-def _clipboard() -> str:
+def clipboard_text() -> str:
     """Text on the clipboard, or "" where there is none (no window system, e.g. under the dummy driver)."""
     try:
         if not pygame.scrap.get_init():
