@@ -9,8 +9,8 @@ from pathlib import Path
 import pygame
 
 from skirmish.ui.layout import elide_left
-from skirmish.ui.screens import Pop, Transition, clipboard_text
-from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Fonts, wrap
+from skirmish.ui.screens import Pop, Transition
+from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Fonts, edit_line, wrap
 
 TITLE = "Save the battle as"
 KEYS = "Enter saves · Esc cancels · Ctrl+V pastes · Ctrl+U clears"
@@ -38,11 +38,10 @@ class SaveAsScreen:
         """Typing, Enter, Esc."""
         if event.type != pygame.KEYDOWN:
             return None
-        k = event.key
-        ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
-        if k == pygame.K_ESCAPE:
+        self.text, done = edit_line(self.text, event)
+        if done == "cancel":
             return Pop()
-        if k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+        if done == "enter":
             if not self.text.strip():
                 self.error = "type the path of the file to write"
                 return None
@@ -51,14 +50,6 @@ class SaveAsScreen:
             if self.error is None:
                 self.saved = path
                 return Pop()
-        elif k == pygame.K_BACKSPACE:
-            self.text = self.text[:-1]
-        elif ctrl and k == pygame.K_v:
-            self.text += clipboard_text()
-        elif ctrl and k == pygame.K_u:
-            self.text = ""
-        elif event.unicode and event.unicode.isprintable() and not ctrl:
-            self.text += event.unicode
         return None
 
     def update(self, dt: float) -> Transition | None:

@@ -20,7 +20,7 @@ from skirmish.ui.charts import draw_standing, draw_wounds, standing_by_round
 from skirmish.ui.layout import Page, elide, elide_left
 from skirmish.ui.preview import MapPreview, scenario_colours
 from skirmish.ui.settings import Settings
-from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Button, ButtonRow, Fonts, wrap
+from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Button, ButtonRow, Fonts, edit_line, wrap
 
 if TYPE_CHECKING:
     from skirmish.battle import Outcome
@@ -359,20 +359,12 @@ class MenuScreen:
 
     def _field_key(self, event: pygame.event.Event) -> Transition | None:
         """Typing a path: Enter opens it, Esc leaves the field, Ctrl+V pastes, Ctrl+U clears."""
-        k, f = event.key, self.field
-        ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
-        if k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+        f = self.field
+        f.text, done = edit_line(f.text, event)
+        if done == "enter":
             self.open_file(f.text)
-        elif k in (pygame.K_ESCAPE, pygame.K_TAB):
+        elif done is not None or event.key == pygame.K_TAB:
             f.editing = False
-        elif k == pygame.K_BACKSPACE:
-            f.text = f.text[:-1]
-        elif ctrl and k == pygame.K_v:
-            f.text += clipboard_text()
-        elif ctrl and k == pygame.K_u:
-            f.text = ""
-        elif event.unicode and event.unicode.isprintable() and not ctrl:
-            f.text += event.unicode
         return None
 
     def update(self, dt: float) -> Transition | None:
@@ -589,17 +581,6 @@ class MenuScreen:
         if quit_w:
             self.buttons.buttons.append(Button("Quit (Esc)", Quit, rect=pygame.Rect(nx + new_w + gap, y, quit_w, h),
                                                tip="Esc: leave skirmish"))
-
-
-def clipboard_text() -> str:
-    """Text on the clipboard, or "" where there is none (no window system, e.g. under the dummy driver)."""
-    try:
-        if not pygame.scrap.get_init():
-            pygame.scrap.init()
-        text = pygame.scrap.get_text()
-    except (pygame.error, AttributeError, NotImplementedError):
-        return ""
-    return (text or "").replace("\r", "").replace("\n", " ").replace("\0", "").strip()
 
 
 class StartBattle(Protocol):

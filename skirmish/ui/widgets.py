@@ -309,3 +309,35 @@ class Toast:
     text: str
     colour: tuple[int, int, int] = TEXT
     left: float = 4.0
+
+
+def clipboard_text() -> str:
+    """Text on the clipboard, or "" where there is none (no window system, e.g. under the dummy driver)."""
+    try:
+        if not pygame.scrap.get_init():
+            pygame.scrap.init()
+        text = pygame.scrap.get_text()
+    except (pygame.error, AttributeError, NotImplementedError):
+        return ""
+    return (text or "").replace("\r", "").replace("\n", " ").replace("\0", "").strip()
+
+
+def edit_line(text: str, event: pygame.event.Event) -> tuple[str, str | None]:
+    """One key pressed in a one-line text field: the new text, and "enter" or "cancel" (Esc) when the key
+    ends the editing. Backspace deletes, Ctrl+V pastes, Ctrl+U clears, printable keys type."""
+    k = event.key
+    ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
+    if k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+        return text, "enter"
+    if k == pygame.K_ESCAPE:
+        return text, "cancel"
+    if k == pygame.K_BACKSPACE:
+        return text[:-1], None
+    if ctrl and k == pygame.K_v:
+        return text + clipboard_text(), None
+    if ctrl and k == pygame.K_u:
+        return "", None
+    if event.unicode and event.unicode.isprintable() and not ctrl:
+        return text + event.unicode, None
+    return text, None
+
