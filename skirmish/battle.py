@@ -36,6 +36,10 @@ from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
 from skirmish.rules.randomizer import Randomizer
 
+# Every component type, for state_hash (found once: a new component is hashed without being listed).
+_COMPONENT_TYPES = tuple(t for t in vars(ecs_components).values()
+                         if isinstance(t, type) and is_dataclass(t) and t.__module__ == ecs_components.__name__)
+
 MAX_ACTIONS_PER_TURN = 8  # accepted actions in one turn: a guard against a controller that never ends it
 
 
@@ -218,13 +222,11 @@ class Battle:
         for a in self.answers[self._answers_hashed:]:
             self._answers_sha.update(f"{a.request.kind} {a.request.unit} {a.direct:d} {a.action}\n".encode())
         self._answers_hashed = len(self.answers)
-        kinds = [t for t in vars(ecs_components).values()
-                 if isinstance(t, type) and is_dataclass(t) and t.__module__ == ecs_components.__name__]
         deck = self.deck
         state = {
             "round": self.ctx.round, "phase": self.ctx.phase,
             "outcome": self.outcome.summary() if self.outcome else None,
-            "components": {t.__name__: self.world.query(t) for t in kinds},
+            "components": {t.__name__: self.world.query(t) for t in _COMPONENT_TYPES},
             "deck": None if deck is None else {
                 "draw": [c.number for c in deck.draw_pile], "discard": [c.number for c in deck.discard_pile],
                 "pending_shuffle": deck.pending_shuffle, "shuffles": deck.shuffles},

@@ -22,7 +22,7 @@ from typing import Any, Literal
 import yaml
 
 from skirmish.battle import Answer, Battle, Controller, IllegalAction, Request, consult
-from skirmish.content.errors import MIB, ContentError, check_tree, key_path, one_line, quote, read_text, unprintable
+from skirmish.content.errors import MIB, ContentError, check_tree, one_line, quote, read_text
 from skirmish.content.scenario import DECK_FILE_LIMIT, SCENARIO_FILE_LIMIT, AsciiMap, Scenario, check_text
 from skirmish.content.tiled import MAP_FILE_LIMIT, MAPS_DIR, TILESET, TILESET_FILE_LIMIT
 from skirmish.fileio import write_text
@@ -406,30 +406,9 @@ def _check_tree(raw: Any, label: str) -> None:
     so nothing a trace or an answer holds can break or forge a line of the replayed log."""
     texts = {k: raw[k] for k in ("scenario", "files") if k in raw} if isinstance(raw, dict) else {}
     check_tree(texts, label, max_depth=MAX_JSON_DEPTH, max_nodes=MAX_JSON_NODES)
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(v, (k,)) for k, v in raw.items() if k not in texts] \
-        if isinstance(raw, dict) else [(raw, ())]
-    nodes = 0
-    while stack:
-        value, loc = stack.pop()
-        nodes += 1
-        if nodes > MAX_JSON_NODES:
-            raise ContentError(label, "", f"more than {MAX_JSON_NODES} values; the limit is in docs/RECORDS.md")
-        if isinstance(value, dict | list) and len(loc) >= MAX_JSON_DEPTH:
-            raise ContentError(label, key_path(loc), f"nested deeper than {MAX_JSON_DEPTH} levels")
-        if isinstance(value, dict):
-            for k, item in value.items():
-                _printable(k, label, (*loc, k))
-                stack.append((item, (*loc, k)))
-        elif isinstance(value, list):
-            stack.extend((item, (*loc, i)) for i, item in enumerate(value))
-        elif isinstance(value, str):
-            _printable(value, label, loc)
-
-
-def _printable(text: str, label: str, loc: tuple[str | int, ...]) -> None:
-    if not text.isprintable() and unprintable(text) is not None:  # isprintable: the fast test, a little stricter
-        raise ContentError(label, key_path(loc), f"text may not contain control characters, line separators or "
-                           f"bidi marks ({quote(unprintable(text))})")
+    rest = {k: v for k, v in raw.items() if k not in texts} if isinstance(raw, dict) else raw
+    check_tree(rest, label, max_depth=MAX_JSON_DEPTH, max_nodes=MAX_JSON_NODES, one_line_text=True,
+               limits_doc="docs/RECORDS.md")
 
 
 def _answer(r: _Reader, raw: Any, i: int) -> Answer:

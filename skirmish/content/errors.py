@@ -182,11 +182,13 @@ def _why(exc: BaseException) -> str:
 # Parsed documents: bounded depth and size before any recursive code (pydantic, our checks) walks them.
 
 
-def check_tree(doc: Any, label: str, *, max_depth: int, max_nodes: int, text_allow: str = "\n\t\r") -> None:
+def check_tree(doc: Any, label: str, *, max_depth: int, max_nodes: int, text_allow: str = "\n\t\r",
+               one_line_text: bool = False, limits_doc: str = "docs/FILES.md") -> None:
     """Walk a parsed YAML/JSON document without recursion: ContentError for nesting deeper than `max_depth`,
     more than `max_nodes` values (YAML aliases counted each time they are used, so a 'billion laughs'
     file stops here), a key that is not text or holds a control character, or text holding a control
-    character other than those in `text_allow` (NUL, escape, lone surrogates …)."""
+    character other than those in `text_allow` (NUL, escape, lone surrogates …). With `one_line_text`, no
+    text may hold anything `unprintable` finds (line breaks, separators, bidi marks too)."""
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(doc, ())]
     nodes = 0
     while stack:
@@ -194,7 +196,7 @@ def check_tree(doc: Any, label: str, *, max_depth: int, max_nodes: int, text_all
         nodes += 1
         if nodes > max_nodes:
             raise ContentError(label, "", f"more than {max_nodes} values (with YAML aliases expanded); "
-                               "the limit is in docs/FILES.md")
+                               f"the limit is in {limits_doc}")
         if isinstance(value, dict | list) and len(loc) >= max_depth:
             raise ContentError(label, key_path(loc), f"nested deeper than {max_depth} levels")
         if isinstance(value, dict):
@@ -209,6 +211,10 @@ def check_tree(doc: Any, label: str, *, max_depth: int, max_nodes: int, text_all
                 stack.append((item, (*loc, key)))
         elif isinstance(value, list):
             stack.extend((item, (*loc, i)) for i, item in enumerate(value))
+        elif isinstance(value, str) and one_line_text:
+            if not value.isprintable() and (bad := unprintable(value)) is not None:  # isprintable: the fast test
+                raise ContentError(label, key_path(loc), f"text may not contain control characters, line "
+                                   f"separators or bidi marks ({quote(bad)})")
         elif isinstance(value, str):
             bad = unprintable(value, allow=text_allow)
             if bad is not None and unicodedata.category(bad) in ("Cc", "Cs"):

@@ -98,11 +98,9 @@ class App:
     # ------------------------------------------------------------------ save and load (Ctrl+S, Ctrl+O)
     def save_battle(self) -> Path | None:
         """Ctrl+S: write the battle on the board as a record into the saves folder; a toast says where."""
-        screen = self.screen
-        if not isinstance(screen, BattleScreen):
-            self.toast = ("no battle to save here", 3.0)
+        session = self._session_to_save()
+        if session is None:
             return None
-        session = screen.session
         folder = saves_dir()
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path, n = folder / f"{session.name}-{stamp}.json", 1
@@ -114,6 +112,13 @@ class App:
             self.toast = (f"not saved: {folder}: {exc.strerror or exc}", 5.0)
             return None
         return path if self._save_to(session, path) is None else None
+
+    def _session_to_save(self) -> Session | None:
+        """The battle on the board, or None (and a toast) when no battle is showing."""
+        if isinstance(self.screen, BattleScreen):
+            return self.screen.session
+        self.toast = ("no battle to save here", 3.0)
+        return None
 
     def _save_to(self, session: Session, path: Path) -> str | None:
         """Write the battle's record to `path`; a toast says where. None, or the one-line reason it failed."""
@@ -131,11 +136,9 @@ class App:
 
     def save_battle_as(self) -> SaveAsScreen | None:
         """Ctrl+Shift+S: ask for a path over the paused board, then save there."""
-        screen = self.screen
-        if not isinstance(screen, BattleScreen):
-            self.toast = ("no battle to save here", 3.0)
+        session = self._session_to_save()
+        if session is None:
             return None
-        session = screen.session
         dialog = SaveAsScreen(self.fonts, self.window, str(Path.cwd() / f"{session.name}.json"),
                               lambda path: self._save_to(session, path))
         self.apply(Push(dialog))
