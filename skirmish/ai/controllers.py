@@ -22,8 +22,8 @@ from skirmish.rules.checks import tn as tn_of
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf, prob_at_least
 from skirmish.rules.equipment import Speed
-from skirmish.rules.fi import thrown as thr
-from skirmish.rules.fi.timing import Part, fits
+from skirmish.rulesets.fi import Part, fits
+from skirmish.rulesets.fi import thrown as thr
 
 
 class IdleController:

@@ -20,15 +20,16 @@ from skirmish.rules.checks import skill_pool, tn
 from skirmish.rules.deck import SIDES, STANDARD_FREQUENCY
 from skirmish.rules.dice import exploding_pmf, pool_pmf
 from skirmish.rules.equipment import SCREEN_STOPS, Weapon
-from skirmish.rules.fi import thrown as thr
-from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
-from skirmish.rules.fi.ranged import (
+from skirmish.rulesets.fi import (
+    INCAPACITATED_AT,
     LOW_COVERED,
     ShotFacts,
     damage_row,
     expected_hit_probability,
     shot_numbers,
+    wound_penalty,
 )
+from skirmish.rulesets.fi import thrown as thr
 
 # ablation bands of the deck model: P(P), P(A), P(D) for PN > AV, PN in {AV, AV-1}, PN <= AV-2.
 BANDS = ((32 / 54, 16 / 54, 6 / 54), (16 / 54, 22 / 54, 16 / 54), (6 / 54, 16 / 54, 32 / 54))

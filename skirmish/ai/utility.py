@@ -41,9 +41,8 @@ from skirmish.rules.checks import skill_pool, tn
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf
 from skirmish.rules.equipment import SCREEN_STOPS, Speed
-from skirmish.rules.fi import thrown as thr
-from skirmish.rules.fi.ranged import expected_hit_probability
-from skirmish.rules.fi.timing import Part, declared_speed, fits
+from skirmish.rulesets.fi import Part, declared_speed, expected_hit_probability, fits
+from skirmish.rulesets.fi import thrown as thr
 
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}
 TOP_MOVES = 8  # move cells that get the exact shot-after-moving and route-exposure considerations

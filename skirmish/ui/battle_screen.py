@@ -12,14 +12,13 @@ import numpy as np
 import pygame
 
 from skirmish.battle import Outcome
-from skirmish.ecs.systems.fi import IllegalAction
+from skirmish.core.errors import IllegalAction
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.log import reason_label
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, Shoot, Throw, Wait
 from skirmish.rules.events import Event
-from skirmish.rules.fi.odds import ShotOdds
-from skirmish.rules.fi.thrown import ThrowOdds, blast_reach_m
+from skirmish.rulesets.fi import ShotOdds, ThrowOdds, blast_reach_m
 from skirmish.ui.anim import BANNER_S, Animator, Banner, anims_for, banner_for
 from skirmish.ui.art import side_colour_map
 from skirmish.ui.board import MARKS, Board, Overlays

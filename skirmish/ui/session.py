@@ -19,7 +19,7 @@ from skirmish.ai.controllers import make_ai, make_controller
 from skirmish.battle import Battle, Controller, Request, consult
 from skirmish.content.errors import ContentError
 from skirmish.content.scenario import Scenario
-from skirmish.ecs.systems.fi import IllegalAction
+from skirmish.core.errors import IllegalAction
 from skirmish.ecs.view import BattleView
 from skirmish.rules.actions import Action, Move
 from skirmish.rules.events import Event

@@ -1,0 +1,40 @@
+"""Future Imperfect, the first registered ruleset: its binding, and the facade through which the AIs and
+the board reach FI rules (nothing above `rules/` imports `skirmish.rules.fi` or `skirmish.ecs.systems.fi`
+directly; tests/test_imports.py says so)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skirmish.core.ruleset import register
+from skirmish.ecs.systems.fi import Ctx, FiSystems, spawn_unit
+from skirmish.rules.fi import initiative, thrown
+from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
+from skirmish.rules.fi.initiative import DECLARATIONS, PHASE_NAMES, PHASES
+from skirmish.rules.fi.odds import ShotOdds, shot_odds
+from skirmish.rules.fi.ranged import LOW_COVERED, ShotFacts, damage_row, expected_hit_probability, shot_numbers
+from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_odds
+from skirmish.rules.fi.timing import ATTACK_MODES, Part, declared_speed, fits
+
+__all__ = [
+    "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES",
+    "Bystander", "Ctx", "FiRuleset", "FiSystems", "Part", "ShotFacts", "ShotOdds", "ThrowOdds",
+    "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability", "fits", "initiative",
+    "shot_numbers", "shot_odds", "spawn_unit", "throw_odds", "thrown", "wound_penalty",
+]
+
+
+class FiRuleset:
+    """Future Imperfect (RULES.md §3–§8)."""
+
+    name = "fi"
+    title = "Future Imperfect"
+
+    def systems(self, ctx: Any) -> FiSystems:
+        return FiSystems(ctx)
+
+    def spawn(self, ctx: Any, unit: Any, side: str, side_index: int, order: int) -> int:
+        return spawn_unit(ctx, unit, side, side_index, order)
+
+
+FI = register(FiRuleset())
