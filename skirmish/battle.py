@@ -161,6 +161,13 @@ class Battle:
         return self.world.snapshot(self.ctx.round, self.ctx.phase, self.ctx.grid, self.sides,
                                    self.ctx.scope, self.ctx.armoury, self.scenario.spec.victory.max_rounds)
 
+    def observe(self, side: str) -> BattleView:
+        """What `side` may know now (issue 11, item 4): for now the whole battle, as `view()`; fog of war
+        (unseen enemies at their last known cell, hidden wounds, ammo and declarations) replaces this."""
+        if side not in self.sides:
+            raise KeyError(f"no side {side!r} (sides: {', '.join(self.sides)})")
+        return self.view()
+
     def is_over(self) -> bool:
         """True once the battle has an outcome."""
         return self.outcome is not None
