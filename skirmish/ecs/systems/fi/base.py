@@ -1,0 +1,178 @@
+"""Future Imperfect systems, the base: the shared context, spawning a unit, and the helpers every system uses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from skirmish.ecs.components import (
+    Armour,
+    ArmourPiece,
+    Cover,
+    Declared,
+    Facing,
+    Health,
+    Identity,
+    Loadout,
+    Position,
+    Profile,
+    Readiness,
+    Status,
+    Tacpack,
+    Turn,
+    WeaponState,
+)
+from skirmish.ecs.world import World
+from skirmish.nav import Navigator
+from skirmish.rules import geometry as geo
+from skirmish.rules.checks import Modifier, skill_pool
+from skirmish.rules.checks import Pool as CheckPool
+from skirmish.rules.deck import SIDES
+from skirmish.rules.equipment import Armoury, Weapon, parse_trait
+from skirmish.rules.events import Event
+from skirmish.rules.fi.damage import after_damage, ct_max, wound_penalty
+from skirmish.rules.randomizer import Randomizer
+
+
+@dataclass
+class _Hits:
+    """Hits to apply, shaped like a shot outcome."""
+
+    hits: list[Any]
+
+
+@dataclass
+class Ctx:
+    """What the systems share for one battle."""
+
+    world: World
+    grid: Any
+    armoury: Armoury
+    randomizer: Randomizer
+    nav: Navigator
+    emit: Callable[[Event], None]
+    scope: str
+    side_names: tuple[str, ...]
+    initiative_cards: str
+    concussion_saves: bool
+    round: int = 0
+    phase: int | None = None
+
+
+def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:
+    """Create a combatant's entity from a checked scenario unit."""
+    traits = {k: parse_trait(v) for k, v in spec.traits.items()}
+    vigor_col = traits["vigor"][0]
+    armour = Armour([
+        ArmourPiece(a, ctx.armoury.armour[a].name, ctx.armoury.armour[a].kind,
+                    {loc: ctx.armoury.armour[a].av for loc in ctx.armoury.armour[a].locations})
+        for a in spec.armour
+    ])
+    weapons = []
+    for w in spec.weapons:
+        wid = w if isinstance(w, str) else w.weapon
+        weapon = ctx.armoury.weapons[wid]
+        rounds = weapon.magazine if isinstance(w, str) or w.ammo is None else w.ammo
+        mags = 2 if isinstance(w, str) else w.magazines
+        weapons.append(WeaponState(wid, rounds, mags))
+    if spec.tacpack is not None:
+        gen = ctx.armoury.tacpacks[spec.tacpack.type].generator
+        tp = Tacpack(spec.tacpack.type, gen, spec.tacpack.screen, spec.tacpack.screen_points,
+                     spec.tacpack.screen_points, 0, spec.tacpack.screen, spec.tacpack.screen_points)
+    else:
+        tp = Tacpack("none", 0)
+    cmax = ct_max(SIDES[vigor_col])
+    cond = after_damage(0, cmax, spec.wounds, 0, 0)
+    health = Health(cond.wounds, cond.ct, cond.dead, cond.incapacitated, cond.unconscious)
+    return ctx.world.spawn(
+        Identity(spec.name, side, side_index, order), Position(*spec.at), Facing(),
+        Profile(traits, dict(spec.skills), spec.size, cmax), health, Cover(), armour,
+        Loadout(weapons, _first_fired(ctx.armoury, weapons)), tp, Declared(), Readiness(), Turn(),
+        Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names)),
+    )
+
+
+_OCTANTS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))  # by angle from east (y down)
+
+
+def _condition(hp: Health) -> str:
+    """A combatant's state for events: standing, unconscious, incapacitated or dead (R-8.1)."""
+    if hp.dead:
+        return "dead"
+    if hp.incapacitated:
+        return "incapacitated"
+    return "unconscious" if hp.unconscious else "standing"
+
+
+def _first_fired(armoury: Armoury, weapons: list[WeaponState]) -> int:
+    """The weapon in hand at the start: the first one that is fired rather than thrown."""
+    for i, ws in enumerate(weapons):
+        if not armoury.weapons[ws.weapon_id].thrown:
+            return i
+    return 0
+
+
+class FiBase:
+    """The shared helpers of the fi systems (over one battle's world and context)."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+        self.w = ctx.world
+
+    # ------------------------------------------------------------------ helpers
+    def name(self, eid: int) -> str:
+        """Unit name."""
+        return self.w.get(eid, Identity).name
+
+    def active(self, eid: int) -> bool:
+        """In action (not dead, incapacitated or unconscious)."""
+        return not self.w.get(eid, Health).out_of_action
+
+    def _event(self, etype: str, actor: str | None, rules: tuple[str, ...], **data: Any) -> None:
+        self.ctx.emit(Event(etype, self.ctx.round, self.ctx.phase, actor, rules, data))
+
+    def weapon(self, eid: int) -> tuple[Weapon, WeaponState] | None:
+        """The active weapon and its state."""
+        load = self.w.get(eid, Loadout)
+        if not load.weapons:
+            return None
+        ws = load.weapons[load.active]
+        return self.ctx.armoury.weapons[ws.weapon_id], ws
+
+    def skill_pool(self, eid: int, skill: str, trait: str) -> CheckPool:
+        """Pool for a skill: trained, related specialisation (−2), or unskilled (halve) (R-3.6)."""
+        prof = self.w.get(eid, Profile)
+        return skill_pool(prof.traits[trait], prof.skills, skill)
+
+    def wound_mod(self, eid: int) -> tuple[Modifier, ...]:
+        """Wound penalty as a modifier list (R-8.1)."""
+        pen = wound_penalty(self.w.get(eid, Health).wounds)
+        return (Modifier(pen, f"{-pen} wound(s)"),) if pen else ()
+
+    def sight(self, a: int, b: int) -> geo.Sight:
+        """Sight from one unit to another, with firing exposure and known positions (R-6.1, R-6.6)."""
+        st = self.w.get(b, Status)
+        return geo.unit_sight(self.ctx.grid, self.w.cell(a), self.w.cell(b), st.firing,
+                              self.w.get(a, Identity).side in st.known_to)
+
+    def _update_known(self, mover: int, before_last: geo.Cell | None) -> None:
+        """After a move, the mover's position is known to its side and to every enemy side with a member
+        who saw it at its final cell or at its last step before it (docs/RULES-NOTES.md)."""
+        st = self.w.get(mover, Status)
+        me = self.w.get(mover, Identity)
+        grid = self.ctx.grid
+        known = {me.side}
+        here = self.w.cell(mover)
+        for eid, ident in self.w.units():
+            if ident.side in known or not self.active(eid):
+                continue
+            seer = self.w.cell(eid)
+            for cell in (here, before_last):
+                if cell is None:
+                    continue
+                if geo.unit_sight(grid, seer, cell, firing=False, known=False).visible:  # seen openly
+                    known.add(ident.side)
+                    break
+        st.known_to = frozenset(known)
+

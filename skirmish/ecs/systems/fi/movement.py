@@ -1,0 +1,188 @@
+"""Future Imperfect systems: movement, waiting and the triggers a move sets off (R-5.6, R-5.7)."""
+
+from __future__ import annotations
+
+import itertools
+
+from skirmish.core.errors import IllegalAction
+from skirmish.ecs.components import (
+    Declared,
+    Facing,
+    Identity,
+    Position,
+    Profile,
+    Readiness,
+    Status,
+    Tacpack,
+    Turn,
+)
+from skirmish.ecs.systems.fi.thrown import FiThrowing
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import (
+    Move,
+    Shoot,
+    Wait,
+)
+from skirmish.rules.checks import contest_winner
+from skirmish.rules.deck import SIDES
+from skirmish.rules.fi.timing import (
+    Part,
+    run_m,
+    walk_m,
+)
+
+
+class FiMovement(FiThrowing):
+    """Moves, waits and trigger shots."""
+
+    # ------------------------------------------------------------------ movement
+    def move_allowance(self, eid: int) -> tuple[float, float]:
+        """(walk, run) in metres this turn (R-5.6); a dodging combatant only walks (R-5.4)."""
+        col, _ = self.w.get(eid, Profile).traits["dexterity"]
+        walk = walk_m(SIDES[col])
+        dec = self.w.get(eid, Declared)
+        return walk, walk if dec.speed == "dodge" else run_m(SIDES[col])
+
+    def plan_move(self, eid: int, to: geo.Cell) -> tuple[list[geo.Cell], float, bool]:
+        """Route, metres and whether it is a run; raises IllegalAction with the reason."""
+        if not self.active(eid):
+            raise IllegalAction("R-8.1: out of action")
+        if self.w.get(eid, Turn).moved_this_turn:
+            raise IllegalAction("one movement action per turn (docs/RULES-NOTES.md)")
+        grid = self.ctx.grid
+        if not grid.inside(to):
+            raise IllegalAction(f"cell {to[0]},{to[1]} is off the map")
+        if not grid.passable(to):
+            raise IllegalAction(f"cell {to[0]},{to[1]} is {grid.terrain(to).name}: no one can stand there")
+        here = self.w.cell(eid)
+        occupied = self.w.occupied(except_eid=eid)
+        if to in occupied:
+            raise IllegalAction(f"cell {to[0]},{to[1]} is taken")
+        path = self.ctx.nav.route(here, to, occupied)
+        if not path:
+            raise IllegalAction(f"no route to {to[0]},{to[1]}")
+        metres = geo.path_cost(grid, path) * grid.cell_m
+        walk, run = self.move_allowance(eid)
+        if metres > run + 1e-9:
+            kind = "walk" if walk == run else "run"
+            raise IllegalAction(f"R-5.6: {metres:.1f} m is beyond the {kind} of {run:g} m")
+        running = metres > walk + 1e-9 or self.w.get(eid, Declared).speed == "fast"
+        if not running and not self.fits(eid, Part("move")):
+            running = True  # a walk would be too slow for the declaration now; covering the ground at a run may not be
+        return path, metres, running
+
+    def move(self, eid: int, action: Move) -> None:
+        """Walk or run along a route, step by step, letting waiting enemies react (R-5.6, R-5.7)."""
+        path, metres, running = self.plan_move(eid, action.to)
+        parts = self.check_parts(eid, Part("move", running=running))
+        turn = self.w.get(eid, Turn)
+        turn.parts = parts
+        turn.moved_this_turn = True
+        turn.ran_this_turn = running
+        turn.acted = True
+        rd = self.w.get(eid, Readiness)
+        rd.target, rd.aim = None, 0  # R-6.2: moving loses readiness and aim
+        self.w.get(eid, Status).firing = False
+        grid = self.ctx.grid
+        self._event("move", self.name(eid), ("R-5.6",) + (("R-5.4",) if running else ()),
+                    path=[list(c) for c in path], metres=round(metres, 2), running=running)
+        pos = self.w.get(eid, Position)
+        face = self.w.get(eid, Facing)
+        before_last: geo.Cell | None = None
+        beaten: list[int] = []  # waiters the mover beat in the Reflex contest: they act once it stops (R-5.7)
+        for a, b in itertools.pairwise(path):
+            pos.x, pos.y = b
+            face.dx, face.dy = b[0] - a[0], b[1] - a[1]
+            turn.moved_m += geo.step_cost(grid, a, b) * grid.cell_m
+            self._check_triggers(eid, beaten)
+            if not self.active(eid):
+                self._event("move_stopped", self.name(eid), ("R-8.1",), at=list(b))
+                break
+            before_last = a
+        self._update_known(eid, before_last)
+        for waiter in beaten:
+            self._late_trigger(waiter, eid)
+        self.refresh_cover()
+
+    def _late_trigger(self, waiter: int, mover: int) -> None:
+        """A waiter beaten in the Reflex contest acts after the mover's move: it fires if it still sees the
+        mover, else it keeps waiting (R-5.7)."""
+        st = self.w.get(waiter, Status)
+        if st.waiting is None or not self.active(waiter) or not self.active(mover):
+            return
+        if not self.sight(waiter, mover).visible:
+            self._event("trigger_lost", self.name(waiter), ("R-5.7",), target=self.name(mover),
+                        reason=f"{self.name(mover)} moved out of sight first; still waiting")
+            return
+        st.waiting = None
+        self._trigger_shot(waiter, mover)
+
+    def _check_triggers(self, mover: int, beaten: list[int]) -> None:
+        """Waiting enemies who now see the mover react, after a Reflex contest (R-5.7): a waiter that wins
+        (or ties: simultaneous) fires at once; one the mover beats is added to `beaten` and acts after the move."""
+        mover_side = self.w.get(mover, Identity).side_index
+        for eid, ident in self.w.units():
+            st = self.w.get(eid, Status)
+            if st.waiting != "enemy_in_view" or ident.side_index == mover_side or not self.active(eid):
+                continue
+            if eid in beaten:
+                continue
+            if not self.active(mover):
+                return
+            if not self.sight(eid, mover).visible:
+                continue
+            draw_w = self.ctx.randomizer.draw()
+            draw_m = self.ctx.randomizer.draw()
+            pw = self.w.get(eid, Profile).traits["reflexes"]
+            pm = self.w.get(mover, Profile).traits["reflexes"]
+            rw = draw_w.check(pw[0], pw[1], 0, 0)
+            rm = draw_m.check(pm[0], pm[1], 0, 0)
+            tw = 0 if rw.cf else rw.result + sum(m.value for m in self.wound_mod(eid))
+            tm = 0 if rm.cf else rm.result + sum(m.value for m in self.wound_mod(mover))
+            winner = contest_winner(tw, tm, draw_w.impulse, draw_m.impulse)
+            self._event("trigger", ident.name, ("R-5.7", "R-3.8"), target=self.name(mover),
+                        waiter_result=tw, mover_result=tm, waiter_first=winner != 1, simultaneous=winner == -1,
+                        waiter_draw=draw_w.record(), mover_draw=draw_m.record())
+            self.ctx.randomizer.settle()
+            if winner == 1:
+                beaten.append(eid)  # the mover goes first: it finishes its move before the waiter acts
+                continue
+            st.waiting = None
+            self._trigger_shot(eid, mover)
+
+    def _trigger_shot(self, eid: int, target: int) -> None:
+        wpn = self.weapon(eid)
+        if wpn is None:
+            return
+        weapon, ws = wpn
+        speed = self._declared_speed(eid)
+        mode = "prepared" if int(weapon.speed) <= int(speed) else "snap"
+        tp = self.w.get(eid, Tacpack)
+        bursts = [b for b in weapon.bursts if ws.rounds >= b
+                  and (not weapon.energy or tp.spent + weapon.shot_power(b) <= tp.generator)]
+        burst = min(bursts) if bursts else 0
+        turn = self.w.get(eid, Turn)
+        saved = list(turn.parts)
+        turn.parts = []
+        try:
+            self.shoot(eid, Shoot(self.name(eid), self.name(target), mode=mode, burst=burst), trigger=True)
+        except IllegalAction as exc:
+            self._event("trigger_lost", self.name(eid), ("R-5.7",), reason=str(exc))
+        finally:
+            turn.parts = saved
+
+    def wait_check(self, eid: int, action: Wait) -> None:
+        """Refuse a wait the rules do not allow now (R-5.7, R-5.4)."""
+        if action.trigger != "enemy_in_view":
+            raise IllegalAction("R-5.7: the trigger understood is 'enemy_in_view'")
+        if self.w.get(eid, Turn).acted:
+            raise IllegalAction("R-5.7: waiting holds the whole action; this turn has already acted")
+        if self.w.get(eid, Declared).speed == "dodge":
+            raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
+
+    def wait(self, eid: int, action: Wait) -> None:
+        """Hold the action for a trigger (R-5.7)."""
+        self.wait_check(eid, action)
+        self.w.get(eid, Status).waiting = action.trigger
+        self._event("wait", self.name(eid), ("R-5.7",), trigger=action.trigger)
+

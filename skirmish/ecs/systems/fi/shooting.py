@@ -1,0 +1,355 @@
+"""Future Imperfect systems: shooting, damage, concussion, aiming, reloading and the tacpack (R-6, R-8.1, R-8.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skirmish.core.errors import IllegalAction
+from skirmish.ecs.components import (
+    Armour,
+    Declared,
+    Facing,
+    Health,
+    Identity,
+    Profile,
+    Readiness,
+    Status,
+    Tacpack,
+    Turn,
+)
+from skirmish.ecs.systems.fi.base import _condition
+from skirmish.ecs.systems.fi.round import FiRound
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import (
+    Aim,
+    SetTacpack,
+    Shoot,
+)
+from skirmish.rules.checks import Pool as CheckPool
+from skirmish.rules.checks import settle, tn
+from skirmish.rules.deck import LOCATIONS
+from skirmish.rules.equipment import SCREEN_TYPES, Speed, Weapon
+from skirmish.rules.fi.damage import after_damage
+from skirmish.rules.fi.ranged import (
+    BUMP_SPENDS,
+    ArmourLayer,
+    ShotFacts,
+    ShotSetup,
+    TargetState,
+    resolve_shot,
+    shot_numbers,
+)
+from skirmish.rules.fi.timing import (
+    ATTACK_MODES,
+    Part,
+)
+
+
+class FiShooting(FiRound):
+    """Shots and what they do; aim, reload and tacpack settings."""
+
+    # ------------------------------------------------------------------ shooting
+    def shot_setup(self, eid: int, action: Shoot, *, trigger: bool = False) -> tuple[ShotSetup, TargetState, int]:
+        """Check a shot and work out its TN, modifiers and target state (R-6.1–R-6.6)."""
+        w = self.w
+        if not self.active(eid):
+            raise IllegalAction("R-8.1: out of action")
+        if not w.has(action.target):
+            raise IllegalAction(f"no unit called {action.target!r}")
+        tgt = w.entity(action.target)
+        if w.get(tgt, Identity).side_index == w.get(eid, Identity).side_index:
+            raise IllegalAction(f"{action.target} is on your side")
+        if w.get(tgt, Health).out_of_action:
+            raise IllegalAction(f"{action.target} is already out of action")
+        dec = w.get(eid, Declared)
+        if dec.speed == "dodge":
+            raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
+        wpn = self.weapon(eid)
+        if wpn is None:
+            raise IllegalAction("no weapon")
+        weapon, ws = wpn
+        if weapon.thrown:
+            raise IllegalAction(f"R-6.10: the {weapon.name} is thrown at a cell (throw), not fired")
+        if ws.jammed:
+            raise IllegalAction(f"R-4.8: the {weapon.name} has broken down; clear it with a reload action")
+        if action.mode not in ATTACK_MODES:
+            raise IllegalAction(f"R-6.2: attack mode is snap, prepared or aimed, not {action.mode!r}")
+        if action.burst:
+            if action.burst not in weapon.bursts:
+                raise IllegalAction(f"R-6.3: the {weapon.name} cannot fire a burst of {action.burst}")
+            if action.mode == "aimed" or action.called:
+                raise IllegalAction("R-6.3: no aiming or called shots on automatic")
+        needed = action.burst or 1
+        if ws.rounds < needed:
+            raise IllegalAction(f"R-6.12: {ws.rounds} round(s) left, {needed} needed; reload")
+        tp = w.get(eid, Tacpack)
+        power = weapon.shot_power(action.burst)
+        if weapon.energy and tp.spent + power > tp.generator:
+            what = f"a burst of {action.burst} draws {power}" if action.burst else f"the {weapon.name} draws {power}"
+            raise IllegalAction(f"R-6.13: the tacpack has {max(0, tp.generator - tp.spent)} point(s) left this "
+                                f"round; {what}")
+        if action.called is not None and action.called not in LOCATIONS:
+            raise IllegalAction(f"R-6.1: unknown called location {action.called!r}")
+        for spend in action.spends or ():
+            name, at, index = spend.partition("@")
+            if name not in BUMP_SPENDS or (at and not index.isdigit()):
+                raise IllegalAction(f"R-6.4: unknown bump spend {spend!r}; spends are {', '.join(BUMP_SPENDS)} "
+                                    f"(damage, armour, a_to_p and d_to_a may name a hit: damage@1)")
+        grid = self.ctx.grid
+        here, there = w.cell(eid), w.cell(tgt)
+        sight = self.sight(eid, tgt)
+        if not sight.visible:
+            raise IllegalAction(f"R-6.1: {action.target} is not in line of sight")
+        dist = geo.distance_m(here, there, grid.cell_m)
+        if dist > weapon.max_range_m + 1e-9:
+            raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
+        if not trigger:
+            self.check_parts(eid, self._attack_part(weapon, action.mode))
+
+        tprof = w.get(tgt, Profile)
+        dodging = w.get(tgt, Declared).speed == "dodge" and self.ctx.round > 0
+        turn = w.get(eid, Turn)
+        moved = "none"
+        if not trigger and turn.moved_this_turn:
+            moved = "ran" if turn.ran_this_turn else "walked"
+        rd = w.get(eid, Readiness)
+        facts = ShotFacts(
+            distance_m=dist, mode=action.mode, burst=action.burst, called=action.called, firer_moved=moved,
+            ready=rd.target == action.target, aims=rd.aim, target=action.target, target_size=tprof.size,
+            target_dodge=tprof.skills.get("dodge", 0) if dodging else 0, target_moved_m=w.get(tgt, Turn).moved_m,
+            concealed=sight.concealed,
+        )
+        target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
+        pool = self.skill_pool(eid, weapon.skill, "dexterity")
+        mods = list(pool.modifiers) + list(self.wound_mod(eid)) + shot_mods
+        exposed: frozenset[str] = frozenset()
+        concealed = sight.concealed
+        if sight.cover == "high":
+            exposed = frozenset({"head", "chest", "right_arm"})
+        st_t = w.get(tgt, Status)
+        prone_rule = st_t.prone and dist > 2.0 + 1e-9
+        point_blank = geo.adjacent(here, there)
+        setup = ShotSetup(
+            weapon=weapon, column=pool.column, row=pool.row, halve=pool.halve, tn=target_tn,
+            tn_mods=tuple(tn_mods), result_mods=tuple(mods), distance_m=dist, burst=action.burst,
+            cover=sight.cover, cover_av=sight.cover_av, concealed=concealed, exposed=exposed,
+            point_blank=point_blank, prone_rule=prone_rule, called=action.called, spends=action.spends,
+        )
+        return setup, self._target_state(tgt), tgt
+
+    @staticmethod
+    def _attack_part(weapon: Weapon, mode: str) -> Part:
+        """A shot's timing part: shots up to the rate of fire share one attack action (R-6.3)."""
+        return Part("attack", int(weapon.speed), mode, weapon=weapon.id, rof=max(1, weapon.rof))
+
+    def _target_state(self, tgt: int) -> TargetState:
+        """What the rules need of a target: size, armour layers by location, screen, prone."""
+        w = self.w
+        armour: dict[str, list[ArmourLayer]] = {}
+        for i, piece in enumerate(w.get(tgt, Armour).pieces):
+            for loc, av in piece.av.items():
+                armour.setdefault(loc, []).append(ArmourLayer(i, piece.name, piece.kind, av))
+        ttp = w.get(tgt, Tacpack)
+        return TargetState(
+            size=w.get(tgt, Profile).size, armour={k: tuple(v) for k, v in armour.items()},
+            screen_type=ttp.screen_type if ttp.screen_type != "none" else None, screen_av=ttp.screen_av,
+            prone=w.get(tgt, Status).prone,
+        )
+
+    def shoot(self, eid: int, action: Shoot, *, trigger: bool = False) -> None:
+        """Fire: one draw resolves hit, burst, location, cover, armour, damage and breakdown (R-6)."""
+        setup, target, tgt = self.shot_setup(eid, action, trigger=trigger)
+        w = self.w
+        weapon, ws = self.weapon(eid)  # type: ignore[misc]
+        if not trigger:
+            w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
+        w.get(eid, Turn).acted = True
+        draw = self.ctx.randomizer.draw()
+        out = resolve_shot(draw, setup, target)
+        ws.rounds -= action.burst or 1
+        tp = w.get(eid, Tacpack)
+        if weapon.energy:
+            tp.shot_points += weapon.shot_power(action.burst)  # checked in shot_setup: never above the generator
+        rd = w.get(eid, Readiness)
+        rd.target, rd.aim = action.target, 0  # R-6.2: after a shot the weapon stays ready on that target
+        w.get(eid, Status).firing = True
+        a, b = w.cell(eid), w.cell(tgt)
+        face = w.get(eid, Facing)
+        face.dx, face.dy = (b[0] > a[0]) - (b[0] < a[0]), (b[1] > a[1]) - (b[1] < a[1])
+        if out.breakdown:
+            ws.jammed = True
+        rules = ["R-6.1", "R-6.2", "R-3.3", "R-6.4"]
+        if action.burst:
+            rules.append("R-6.3")
+        if setup.cover != "none":
+            rules.append("R-6.6")
+        if any(h.layers for h in out.hits):
+            rules.append("R-6.7")
+        if out.hits:
+            rules += ["R-4.4", "R-6.8"]
+        if setup.prone_rule:
+            rules.append("R-6.5")
+        if out.cf:
+            rules.append("R-3.5")
+        if out.breakdown:
+            rules.append("R-4.8")
+        if target.screen_type:
+            rules.append("R-6.13")
+        first = out.hits[0] if out.hits else None
+        self._event(
+            "attack", self.name(eid), tuple(rules),
+            target=action.target, weapon=weapon.id, mode=action.mode, burst=action.burst,
+            called=action.called, trigger=trigger, distance_m=round(setup.distance_m, 2),
+            tn=out.tn, tn_modifiers=[m.to_json() for m in setup.tn_mods],
+            column=setup.column, row=setup.row, halved=setup.halve, read=out.read, cf=out.cf,
+            result=out.total, hit=out.hit, bumps=out.bumps, bump_pool=out.pool, spent=out.spent,
+            rounds_hit=out.rounds_hit, cover=setup.cover, cover_av=setup.cover_av,
+            location=first.location if first else None,
+            ablation=first.layers if first else [],
+            damage=out.damage, wounds=out.wounds, ct=out.ct,
+            hits=[h.to_json() for h in out.hits], extra_damage=out.extra,
+            breakdown=out.breakdown, ammo_left=ws.rounds,
+            **({"power": weapon.shot_power(action.burst), "power_left": tp.generator - tp.spent} if weapon.energy
+               else {}),
+            modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
+        )
+        self.ctx.randomizer.settle()
+        self._apply_hits(tgt, out)
+
+    def _apply_hits(self, tgt: int, out: Any) -> None:
+        w = self.w
+        arm = w.get(tgt, Armour)
+        ttp = w.get(tgt, Tacpack)
+        hp = w.get(tgt, Health)
+        total_ct = 0
+        for h in out.hits:
+            for piece, loss in h.av_loss:
+                p = arm.pieces[piece]
+                p.av[h.location] = max(0, p.av[h.location] - loss)
+            if h.screen_loss:
+                ttp.screen_av = max(0, ttp.screen_av - h.screen_loss)
+            if h.wounds or h.ct:
+                was = _condition(hp)
+                cond = after_damage(hp.wounds, hp.ct, h.wounds, h.ct, h.wounds if h.location == "head" else 0)
+                hp.wounds, hp.ct = cond.wounds, cond.ct
+                hp.dead = hp.dead or cond.dead
+                hp.incapacitated = (not hp.dead) and (hp.incapacitated or cond.incapacitated)
+                hp.unconscious = (not hp.dead) and (hp.unconscious or cond.unconscious)
+                total_ct += h.ct
+                state = _condition(hp)
+                if state != was:  # every change of state gets its event, e.g. incapacitated, then dead (R-8.1)
+                    st = w.get(tgt, Status)
+                    st.prone = True
+                    st.waiting = None
+                    self._event("out_of_action", self.name(tgt), ("R-8.1",), state=state,
+                                wounds=hp.wounds, ct=hp.ct, **({"was": was} if was != "standing" else {}))
+        if total_ct:
+            rd = w.get(tgt, Readiness)
+            rd.target, rd.aim = None, 0  # R-6.2: CT damage loses readiness
+        if total_ct and not hp.out_of_action and self.ctx.concussion_saves:
+            self.concussion_save(tgt)
+
+    def concussion_save(self, eid: int) -> None:
+        """Vigor check vs Standard after CT damage; failure stuns (R-8.2)."""
+        col, training = self.w.get(eid, Profile).traits["vigor"]
+        target = tn("standard", self.ctx.scope)  # type: ignore[arg-type]
+        mods = self.wound_mod(eid)
+        draw = self.ctx.randomizer.draw()
+        read = draw.check(col, training, target, sum(m.value for m in mods))
+        res = settle(read.result, read.cf, CheckPool(col, training, "vigor"), target, mods)
+        if not res.success:
+            self.w.get(eid, Health).stunned = True
+        self._event("concussion", self.name(eid), ("R-8.2",), column=col, row=training, tn=target,
+                    result=res.total, cf=res.cf, success=res.success, stunned=not res.success,
+                    modifiers=[m.to_json() for m in mods], **draw.record())
+        self.ctx.randomizer.settle()
+
+    # ------------------------------------------------------------------ aim, reload, tacpack
+    def aim_check(self, eid: int, action: Aim) -> list[Part]:
+        """Refuse an aim the rules do not allow now (R-6.2, R-5.4); the turn's parts with it."""
+        if not self.w.has(action.target):
+            raise IllegalAction(f"no unit called {action.target!r}")
+        wpn = self.weapon(eid)
+        if wpn is None:
+            raise IllegalAction("no weapon")
+        weapon, _ = wpn
+        if weapon.thrown:
+            raise IllegalAction(f"R-6.10: a {weapon.name} is thrown at a cell; there is no aiming")
+        if self.w.get(eid, Declared).speed == "dodge":
+            raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
+        tgt = self.w.entity(action.target)
+        if self.w.get(tgt, Identity).side_index == self.w.get(eid, Identity).side_index:
+            raise IllegalAction(f"{action.target} is on your side")
+        if self.w.get(tgt, Health).out_of_action:
+            raise IllegalAction(f"{action.target} is already out of action")
+        if not self.sight(eid, tgt).visible:
+            raise IllegalAction(f"R-6.2: {action.target} is not in line of sight")
+        return self.check_parts(eid, Part("aim", int(weapon.speed)))
+
+    def aim(self, eid: int, action: Aim) -> None:
+        """An action spent only aiming: readies the weapon on the target and adds +x (R-6.2)."""
+        self.w.get(eid, Turn).parts = self.aim_check(eid, action)
+        self.w.get(eid, Turn).acted = True
+        rd = self.w.get(eid, Readiness)
+        # R-6.2: an action spent only aiming readies the weapon on the target and adds +x (at most +2x)
+        rd.aim = min(2, rd.aim + 1) if rd.target == action.target else 1
+        rd.target = action.target
+        self._event("aim", self.name(eid), ("R-6.2",), target=action.target, aim=rd.aim)
+
+    def reload_check(self, eid: int) -> list[Part]:
+        """Refuse a reloading action the rules do not allow now (R-6.12); the turn's parts with it."""
+        wpn = self.weapon(eid)
+        if wpn is None:
+            raise IllegalAction("no weapon")
+        weapon, ws = wpn
+        if weapon.thrown:
+            raise IllegalAction(f"R-6.12: a {weapon.name} is not reloaded")
+        if not ws.jammed and ws.rounds == weapon.magazine:
+            raise IllegalAction("R-6.12: the magazine is full")
+        if not ws.jammed and ws.magazines <= 0:
+            raise IllegalAction("R-6.12: no spare magazines")
+        return self.check_parts(eid, Part("reload", int(Speed.NORMAL)))
+
+    def reload(self, eid: int) -> None:
+        """One reloading action: clears a breakdown, or takes a magazine out / puts one in (R-6.12)."""
+        self.w.get(eid, Turn).parts = self.reload_check(eid)
+        self.w.get(eid, Turn).acted = True
+        weapon, ws = self.weapon(eid)  # type: ignore[misc]
+        rd = self.w.get(eid, Readiness)
+        rd.target, rd.aim = None, 0
+        if ws.jammed:
+            ws.jammed = False
+            self._event("reload", self.name(eid), ("R-4.8",), cleared=True, rounds=ws.rounds)
+            return
+        ws.reload_stage += 1
+        done = ws.reload_stage >= weapon.reload_actions
+        if done:
+            ws.reload_stage = 0
+            ws.magazines -= 1
+            ws.rounds = weapon.magazine
+        self._event("reload", self.name(eid), ("R-6.12",), stage=ws.reload_stage if not done else
+                    weapon.reload_actions, of=weapon.reload_actions, done=done, rounds=ws.rounds,
+                    magazines=ws.magazines)
+
+    def tacpack_check(self, eid: int, action: SetTacpack) -> list[Part]:
+        """Refuse a generator split the rules do not allow now (R-6.13, R-5.3); the turn's parts with it."""
+        tp = self.w.get(eid, Tacpack)
+        if tp.generator == 0:
+            raise IllegalAction("no tacpack")
+        if action.screen != "none" and action.screen not in SCREEN_TYPES:
+            raise IllegalAction(f"R-6.13: screen is one of {', '.join(SCREEN_TYPES)} or none")
+        points = action.points if action.screen != "none" else 0
+        if points < 0 or points + tp.shot_points > tp.generator:
+            raise IllegalAction(f"R-6.13: {points} screen point(s) + {tp.shot_points} spent on shots exceeds the "
+                                f"generator's {tp.generator}")
+        return self.check_parts(eid, Part("free"))
+
+    def set_tacpack(self, eid: int, action: SetTacpack) -> None:
+        """Split the generator (a free action): screen type and points (R-6.13)."""
+        self.w.get(eid, Turn).parts = self.tacpack_check(eid, action)
+        tp = self.w.get(eid, Tacpack)
+        points = action.points if action.screen != "none" else 0
+        tp.screen_type, tp.screen_points, tp.screen_av = action.screen, points, points
+        self._event("tacpack", self.name(eid), ("R-6.13",), screen=action.screen, points=points,
+                    generator=tp.generator)
+

@@ -1,0 +1,151 @@
+"""Future Imperfect systems: thrown explosives (R-6.9, R-6.10)."""
+
+from __future__ import annotations
+
+from skirmish.core.errors import IllegalAction
+from skirmish.ecs.components import (
+    Armour,
+    Declared,
+    Facing,
+    Health,
+    Loadout,
+    Profile,
+    Readiness,
+    Turn,
+    WeaponState,
+)
+from skirmish.ecs.systems.fi.base import _Hits
+from skirmish.ecs.systems.fi.shooting import FiShooting
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import (
+    Throw,
+)
+from skirmish.rules.checks import Modifier, tn
+from skirmish.rules.equipment import Weapon
+from skirmish.rules.fi import thrown as thr
+from skirmish.rules.fi.ranged import (
+    ShotSetup,
+)
+from skirmish.rules.fi.timing import (
+    Part,
+)
+
+
+class FiThrowing(FiShooting):
+    """Throws, scatter and blasts."""
+
+    # ------------------------------------------------------------------ thrown explosives
+    def throwable(self, eid: int, item: str) -> tuple[Weapon, WeaponState]:
+        """The carried thrown weapon called `item` (the first one carried if `item` is empty)."""
+        for ws in self.w.get(eid, Loadout).weapons:
+            weapon = self.ctx.armoury.weapons[ws.weapon_id]
+            if weapon.thrown and (ws.weapon_id == item or not item) and ws.rounds > 0:
+                return weapon, ws
+        what = item.replace("_", " ") if item else "thrown weapon"
+        raise IllegalAction(f"R-6.10: {self.name(eid)} carries no {what} to throw")
+
+    def throw_setup(self, eid: int, action: Throw) -> ShotSetup:
+        """Check a throw and work out its TN and modifiers (R-6.10, R-6.1); raises IllegalAction."""
+        w = self.w
+        if not self.active(eid):
+            raise IllegalAction("R-8.1: out of action")
+        if w.get(eid, Declared).speed == "dodge":
+            raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
+        weapon, _ = self.throwable(eid, action.item)
+        grid = self.ctx.grid
+        here, at = w.cell(eid), (int(action.at[0]), int(action.at[1]))
+        if not grid.inside(at):
+            raise IllegalAction(f"cell {at[0]},{at[1]} is off the map")
+        if grid.blocks_sight[at[1], at[0]]:
+            raise IllegalAction(f"R-6.10: cell {at[0]},{at[1]} is {grid.terrain(at).name}; throw at an open cell")
+        if not geo.sight(grid, here, at).visible:
+            raise IllegalAction(f"R-6.10: no line of sight to {at[0]},{at[1]}")
+        strength = w.get(eid, Profile).traits["strength"][0]
+        dist = geo.distance_m(here, at, grid.cell_m)
+        limit = thr.max_throw_m(strength)
+        if dist > limit + 1e-9:
+            raise IllegalAction(f"R-6.10: {dist:.0f} m is beyond a Strength {strength} throw of {limit:g} m")
+        self.check_parts(eid, Part("attack", int(weapon.speed), "prepared"))
+        target_tn, range_mod = thr.throw_tn(dist, strength, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
+        pool = self.skill_pool(eid, weapon.skill, "dexterity")
+        mods = list(pool.modifiers) + list(self.wound_mod(eid))
+        turn = w.get(eid, Turn)
+        if turn.moved_this_turn:
+            mods.append(Modifier(-2, "running attack (R-5.4)") if turn.ran_this_turn
+                        else Modifier(-1, "thrower walked (R-6.1)"))
+        setup = ShotSetup(weapon=weapon, column=pool.column, row=pool.row, halve=pool.halve, tn=target_tn,
+                          tn_mods=(range_mod,), result_mods=tuple(mods), distance_m=dist)
+        return setup
+
+    def caught(self, land: geo.Cell, weapon: Weapon) -> list[tuple[int, float, geo.Sight]]:
+        """Combatants the burst at `land` can harm, nearest first: in reach (armour keeps out the outer ring),
+        with a straight line from the burst not stopped by a wall (R-6.9, docs/RULES-NOTES.md)."""
+        grid = self.ctx.grid
+        out = []
+        for eid, _ in self.w.units():
+            if self.w.get(eid, Health).dead:
+                continue
+            cell = self.w.cell(eid)
+            if thr.in_blast(grid, weapon, land, cell, self.armoured(eid)) is not None:
+                out.append((eid, geo.distance_m(land, cell, grid.cell_m), geo.sight(grid, land, cell)))
+        out.sort(key=lambda t: (t[1], t[0]))
+        return out
+
+    def armoured(self, eid: int) -> bool:
+        """Wears any armour with AV left (R-6.9: keeps out the outer ring of a burst)."""
+        return any(any(piece.av.values()) for piece in self.w.get(eid, Armour).pieces)
+
+    def throw(self, eid: int, action: Throw) -> None:
+        """Throw: one draw places it (a miss scatters, R-6.10); each combatant the burst reaches draws a
+        card for its damage (R-6.9, R-6.8)."""
+        setup = self.throw_setup(eid, action)
+        weapon = setup.weapon
+        w = self.w
+        _, ws = self.throwable(eid, action.item)
+        turn = w.get(eid, Turn)
+        turn.parts = self.check_parts(eid, Part("attack", int(weapon.speed), "prepared"))
+        turn.acted = True
+        grid = self.ctx.grid
+        here, aim = w.cell(eid), (int(action.at[0]), int(action.at[1]))
+        draw = self.ctx.randomizer.draw()
+        place = thr.place_throw(draw, setup, grid, here, aim)
+        land, scatter = place.landed, place.scatter
+        ws.rounds -= 1
+        rd = w.get(eid, Readiness)
+        rd.target, rd.aim = None, 0  # R-6.2: throwing is not firing the readied weapon
+        face = w.get(eid, Facing)
+        face.dx, face.dy = (aim[0] > here[0]) - (aim[0] < here[0]), (aim[1] > here[1]) - (aim[1] < here[1])
+        rules = ["R-6.10", "R-3.3"] + (["R-4.9"] if scatter else []) + (["R-3.5"] if place.cf else [])
+        victims = self.caught(land, weapon)
+        self._event(
+            "throw", self.name(eid), tuple(rules), item=weapon.id, at=list(aim), distance_m=round(setup.distance_m, 2),
+            tn=setup.tn, tn_modifiers=[m.to_json() for m in setup.tn_mods], column=setup.column, row=setup.row,
+            halved=setup.halve, read=place.read, cf=place.cf, result=place.total, hit=place.hit,
+            scatter=scatter.to_json() if scatter else None, landed=list(land), radius_m=weapon.blast_m,
+            reach_m=thr.blast_reach_m(weapon), caught=[self.name(v) for v, _, _ in victims], left=ws.rounds,
+            modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
+        )
+        self.ctx.randomizer.settle()
+        for victim, dist, sight in victims:
+            self._blast_hit(eid, victim, weapon, land, dist, sight)
+
+    def _blast_hit(self, eid: int, victim: int, weapon: Weapon, land: geo.Cell, dist: float, sight: geo.Sight) -> None:
+        """One combatant caught by a burst: its own card gives location, armour and damage (R-6.9)."""
+        target = self._target_state(victim)
+        column = thr.blast_column(weapon, dist, self.armoured(victim))
+        if column is None:
+            return
+        draw = self.ctx.randomizer.draw()
+        h = thr.resolve_blast(draw, weapon, column, target, cover=sight.cover, cover_av=sight.cover_av,
+                              distance_m=dist)
+        zone = "full" if dist <= weapon.blast_m + 1e-9 else "outer"
+        rules = ["R-6.9", "R-6.8"] + (["R-6.6"] if h.cover else []) + (["R-6.7"] if h.layers else [])
+        self._event(
+            "blast", self.name(eid), tuple(rules), target=self.name(victim), item=weapon.id, at=list(land),
+            distance_m=round(dist, 2), zone=zone, column=column, row=weapon.damage.row, cover=sight.cover,
+            cover_av=sight.cover_av, location=h.location, ablation=h.layers, damage=h.damage, wounds=h.wounds,
+            ct=h.ct, hits=[h.to_json()], **draw.record(),
+        )
+        self.ctx.randomizer.settle()
+        self._apply_hits(victim, _Hits([h]))
+
