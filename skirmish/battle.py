@@ -1,8 +1,9 @@
 """The battle facade (ARCHITECTURE §1): one scenario, one seed, one esper world, one random source.
 
-The round (declaration → initiative → phases I–IV → bookkeeping, R-5.1) is a table of steps walked by a
-generator that yields a `Request` whenever a side must decide; `submit()` answers it. `run()` lets the
-controllers answer until the battle ends.
+The scenario's ruleset (skirmish.rulesets) sets up the systems; their round table (declaration → initiative
+→ phases I–IV → bookkeeping in Future Imperfect, R-5.1) is walked by `skirmish.core.flow.walk`, which yields
+a `Request` whenever a side must decide; `submit()` answers it, `run()` lets the controllers answer until
+the battle ends. Hooks (`battle.hooks`) run at round, step and turn boundaries and after every action.
 """
 
 from __future__ import annotations
@@ -10,48 +11,29 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from dataclasses import dataclass, is_dataclass
 from operator import attrgetter
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-from skirmish import legality
+from skirmish import rulesets
 from skirmish.content.scenario import Scenario
-from skirmish.core.errors import Refusal
+from skirmish.core.errors import IllegalAction, Refusal
+from skirmish.core.flow import Hooks, Request, RoundTable, walk
 from skirmish.core.legal import LegalActions
 from skirmish.ecs import components as ecs_components
-from skirmish.ecs.components import Declared, Health, Identity, Turn
-from skirmish.ecs.systems.fi import Ctx, FiSystems, IllegalAction, spawn_unit
+from skirmish.ecs.components import Health, Identity
 from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
 from skirmish.log import EventLog
-from skirmish.nav import Navigator
-from skirmish.rules.actions import Action, Declare, EndTurn, Shoot, Throw
-from skirmish.rules.deck import Card, Deck, builtin
+from skirmish.rules.actions import Action
 from skirmish.rules.events import Event
-from skirmish.rules.fi import initiative as ini
-from skirmish.rules.fi.initiative import PHASES
-from skirmish.rules.fi.odds import ShotOdds, shot_odds
-from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
-from skirmish.rules.fi.timing import Part
-from skirmish.rules.randomizer import Randomizer
+
+__all__ = ["Answer", "Battle", "Controller", "Outcome", "Request", "consult"]
 
 # Every component type, for state_hash (found once: a new component is hashed without being listed).
 _COMPONENT_TYPES = tuple(t for t in vars(ecs_components).values()
                          if isinstance(t, type) and is_dataclass(t) and t.__module__ == ecs_components.__name__)
-
-MAX_ACTIONS_PER_TURN = 8  # accepted actions in one turn: a guard against a controller that never ends it
-
-
-@dataclass(frozen=True)
-class Request:
-    """A decision the battle waits for: a declaration or an action in a turn."""
-
-    kind: Literal["declare", "act"]
-    unit: str
-    side: str
-    error: str | None = None
-
 
 @dataclass(frozen=True)
 class Answer:
@@ -101,40 +83,23 @@ class Battle:
 
     def __init__(self, scenario: Scenario, seed: int | None = None,
                  controllers: dict[str, Controller] | None = None,
-                 on_event: Callable[[Event], None] | None = None, *, hashes: bool = False) -> None:
+                 on_event: Callable[[Event], None] | None = None, *, hashes: bool = False,
+                 table: Callable[[RoundTable], RoundTable] | None = None, hooks: Hooks | None = None) -> None:
         spec = scenario.spec
-        if spec.ruleset != "fi":
-            raise ValueError(f"{scenario.source}: ruleset: '{spec.ruleset}' is not playable yet (fi only)")
+        try:
+            self.ruleset = rulesets.get(spec.ruleset)
+        except KeyError:
+            raise ValueError(f"{scenario.source}: ruleset: '{spec.ruleset}' is not playable yet "
+                             f"(playable: {', '.join(sorted(rulesets.REGISTRY))})") from None
         self.scenario = scenario
         self.seed = spec.seed if seed is None else seed
         self.rng = random.Random(self.seed)
-        opts = spec.options
-        deck: Deck | None = None
-        if opts.randomizer == "cards" or scenario.stacked:
-            if scenario.stacked is not None and spec.deck is not None:
-                deck = Deck(scenario.stacked, self.rng, shuffle=spec.deck.shuffle)
-            else:
-                deck = Deck(builtin(opts.deck), self.rng)
-        mode: Literal["cards", "dice"] = "cards" if scenario.stacked else opts.randomizer
-        self.randomizer = Randomizer(mode, self.rng, deck)
-        self.deck = deck
         self.log = EventLog()
         self.on_event = on_event
         self.world = World()
         self.sides = tuple(s.name for s in spec.sides)
-        self.ctx = Ctx(
-            world=self.world, grid=scenario.grid, armoury=scenario.armoury, randomizer=self.randomizer,
-            nav=Navigator(scenario.grid), emit=self._emit, scope=opts.scope, side_names=self.sides,
-            initiative_cards=opts.initiative_cards, concussion_saves=opts.concussion_saves,
-        )
-        self.sys = FiSystems(self.ctx)
-        order = 0
-        for si, side in enumerate(spec.sides):
-            for unit in side.units:
-                spawn_unit(self.ctx, unit, side.name, si, order)
-                order += 1
-        self.sys.face_enemies()
-        self.sys.refresh_cover()
+        self.sys = self.ruleset.setup(scenario, self.rng, self.world, self._emit)
+        self.ctx = self.sys.ctx  # round and phase
         self.controllers: dict[str, Controller] = dict(controllers or {})
         self.history: list[Action] = []  # accepted actions in order: with the seed, they replay the battle
         self.answers: list[Answer] = []  # every answer given, refused ones too (skirmish.record)
@@ -145,12 +110,17 @@ class Battle:
         self._answers_sha = hashlib.sha256()  # the answers so far, as text, folded in by state_hash()
         self._answers_hashed = 0
         self.outcome: Outcome | None = None
-        self._flow = self._round_flow()
+        # Callbacks at round, step and turn boundaries and after each action (core.flow); pass `hooks` to
+        # have them from the first request on (the battle asks its first question as it is made).
+        self.hooks = hooks if hooks is not None else Hooks()
+        if hashes:
+            self.hooks.add("round_end", lambda: self.round_hashes.append(self.state_hash()))
+        rows = self.sys.round_table()
+        self._flow = walk(rows if table is None else table(rows), self.hooks, ended=self._ended, refused=self._refuse)
         self.pending: Request | None = None
         self._refusal: str | None = None
         self._emit(Event("battle_start", 0, None, None, ("R-10.1",), {
-            "scenario": spec.name, "seed": self.seed, "ruleset": spec.ruleset,
-            "randomizer": mode, "deck": "stacked" if scenario.stacked else opts.deck,
+            "scenario": spec.name, "seed": self.seed, "ruleset": spec.ruleset, **self.sys.start_info(),
             "map": scenario.grid.name, "sides": list(self.sides),
         }))
         self._advance(None)
@@ -187,15 +157,13 @@ class Battle:
         self.history.append(action)
 
     def legal_actions(self, unit: str) -> LegalActions:
-        """What `unit` may answer now (STYLE 13): every declaration, or in its turn the cells it may move to
-        walking and running, the shots, throws, aims, reload, wait and tacpack splits; kind "none" when the
-        battle is not waiting for it. Every action listed is accepted by `submit`."""
+        """What `unit` may answer now (STYLE 13), from its ruleset: every declaration, or in its turn the
+        cells it may move to walking and running, the shots, throws, aims, reload, wait and tacpack splits;
+        kind "none" when the battle is not waiting for it. Every action listed is accepted by `submit`."""
         req = self.pending
         if req is None or req.unit != unit:
             return LegalActions(unit, "none")
-        if req.kind == "declare":
-            return legality.declarations(unit)
-        return legality.turn_actions(self.sys, self.world.entity(unit))
+        return self.sys.legal_actions(req)
 
     def check(self, action: Action) -> Refusal | None:
         """None if `submit(action)` would be accepted now, else the Refusal (rule and reason); nothing
@@ -205,18 +173,11 @@ class Battle:
             return Refusal("", "the battle is over")
         if action.unit != req.unit:
             return Refusal("", f"it is {req.unit}'s decision, not {action.unit}'s")
-        if req.kind == "declare":
-            if not isinstance(action, Declare):
-                return Refusal("R-5.1", "declare a speed first")
-            if action.speed not in ini.DECLARATIONS:
-                return Refusal("R-5.1", f"declare one of {', '.join(ini.DECLARATIONS)}, not {action.speed!r}")
-            return None
-        refused = legality.refusal_of(self.sys, self.world.entity(req.unit), action)
-        return refused.refusal if refused is not None else None
+        return self.sys.refusal(req, action)
 
     def draws_made(self) -> int:
         """How many cards or dice resolutions this battle has made so far (for undo checks)."""
-        return self.randomizer.draws
+        return self.sys.draws()
 
     def state_hash(self) -> str:
         """sha256 of the whole battle state as canonical JSON (docs/RECORDS.md): every unit's components, the
@@ -229,15 +190,11 @@ class Battle:
         for a in self.answers[self._answers_hashed:]:
             self._answers_sha.update(f"{a.request.kind} {a.request.unit} {a.direct:d} {a.action}\n".encode())
         self._answers_hashed = len(self.answers)
-        deck = self.deck
         state = {
             "round": self.ctx.round, "phase": self.ctx.phase,
             "outcome": self.outcome.summary() if self.outcome else None,
             "components": {t.__name__: self.world.query(t) for t in _COMPONENT_TYPES},
-            "deck": None if deck is None else {
-                "draw": [c.number for c in deck.draw_pile], "discard": [c.number for c in deck.discard_pile],
-                "pending_shuffle": deck.pending_shuffle, "shuffles": deck.shuffles},
-            "draws": self.randomizer.draws, "rng": self.rng.getstate(),
+            **self.sys.hash_state(), "rng": self.rng.getstate(),
             "events": [self._log_hashed, self._log_sha.hexdigest()],
             "answers": [self._answers_hashed, self._answers_sha.hexdigest()],
         }
@@ -254,47 +211,23 @@ class Battle:
         text = json.dumps(state, sort_keys=True, separators=(",", ":"), default=plain)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-    def preview_shot(self, action: Shoot) -> ShotOdds:
-        """Odds of a shot by the unit whose turn it is, without taking it; IllegalAction if not allowed."""
-        eid = self._pending_eid()
-        setup, target, tgt = self.sys.shot_setup(eid, action)
-        hp = self.world.get(tgt, Health)
-        return shot_odds(setup, target, cards=self._pile(), wounds=hp.wounds, ct=hp.ct, seed=self.seed)
-
-    def _pile(self) -> list[Card] | None:
-        """The cards the next draw may turn (None in dice mode)."""
-        if self.deck is not None and self.randomizer.mode == "cards":
-            return list(self.deck.draw_pile) or list(self.deck.discard_pile)
-        return None
-
-    def preview_throw(self, action: Throw) -> ThrowOdds:
-        """Odds of a throw by the unit whose turn it is: where it lands and whom the burst reaches."""
-        eid = self._pending_eid()
-        setup = self.sys.throw_setup(eid, action)
-        people = [Bystander(i.name, self.world.cell(e), self.sys.armoured(e)) for e, i in self.world.units()
-                  if not self.world.get(e, Health).dead]
-        return throw_odds(setup, self.ctx.grid, self.world.cell(eid), (int(action.at[0]), int(action.at[1])),
-                          people, cards=self._pile(), seed=self.seed)
+    def odds(self, action: Action) -> Any:
+        """The odds of a shot or throw by the unit whose turn it is, without making it (the ruleset's odds
+        type: for Future Imperfect ShotOdds or ThrowOdds); IllegalAction if the rules refuse it."""
+        return self.sys.odds(self._pending_eid(), action, self.seed)
 
     def move_refusal(self) -> str | None:
-        """Why the unit whose turn it is may not move now, or None if it may: some move (a walk, or a run,
-        which is the only move under FAST, R-5.4) fits its declared speed."""
+        """Why the unit whose turn it is may not move now, or None if some move fits its declaration."""
         try:
             eid = self._pending_eid()
-            if self.world.get(eid, Turn).moved_this_turn:
-                return "one movement action per turn (docs/RULES-NOTES.md)"
-            self.sys.check_parts(eid, Part("move", running=True))  # a run is the fastest move (R-5.4)
         except IllegalAction as exc:
             return str(exc)
-        return None
+        return self.sys.move_refusal(eid)
 
     def preview_move(self, to: tuple[int, int]) -> tuple[list[tuple[int, int]], float, bool]:
         """Route, metres and whether it is a run, for the unit whose turn it is: the same checks `submit`
         makes for that move (IllegalAction with the rule if refused)."""
-        eid = self._pending_eid()
-        path, metres, running = self.sys.plan_move(eid, to)
-        self.sys.check_parts(eid, Part("move", running=running))
-        return path, metres, running
+        return self.sys.preview_move(self._pending_eid(), to)
 
     def allowance(self, unit: str) -> tuple[float, float]:
         """(walk, run) in metres for a unit this turn (R-5.6)."""
@@ -328,8 +261,7 @@ class Battle:
             self._submit(action)
         except IllegalAction:
             if self.pending is not None and self.pending.unit == req.unit and self.pending.kind == req.kind:
-                fallback: Action = Declare(req.unit, "normal") if req.kind == "declare" else EndTurn(req.unit)
-                self._submit(fallback)
+                self._submit(self.sys.fallback(req))
 
     def run(self) -> Outcome:
         """Play until the end."""
@@ -364,67 +296,15 @@ class Battle:
             reason, self._refusal = self._refusal, None
             raise IllegalAction(reason)
 
-    def _active(self) -> list[int]:
-        return [e for e, _ in self.world.units() if not self.world.get(e, Health).out_of_action]
-
-    def _round_flow(self) -> Generator[Request, Action, None]:
-        spec = self.scenario.spec
-        while True:
-            self.ctx.round += 1
-            self.ctx.phase = None
-            self._emit(Event("round", self.ctx.round, None, None, ("R-5.1",), {}))
-            # I. declaration
-            for eid in self._active():
-                ident = self.world.get(eid, Identity)
-                while True:
-                    action = yield Request("declare", ident.name, ident.side)
-                    if not isinstance(action, Declare):
-                        self._refuse(eid, action, "R-5.1: declare a speed first")
-                        continue
-                    try:
-                        self.sys.declare(eid, action)
-                        break
-                    except IllegalAction as exc:
-                        self._refuse(eid, action, str(exc))
-            # II. initiative
-            active = self._active()
-            self.sys.initiative(active)
-            # III. phases I-IV
-            for phase in PHASES:
-                self.ctx.phase = phase
-                for eid in self.sys.phase_order(active, phase):
-                    if self.world.get(eid, Health).out_of_action:
-                        continue
-                    if not self.sys.begin_turn(eid):
-                        continue
-                    ident = self.world.get(eid, Identity)
-                    self._emit(Event("turn", self.ctx.round, phase, ident.name, ("R-5.3",),
-                                     {"declared": self.world.get(eid, Declared).speed}))
-                    accepted = 0  # refusals do not use up the turn: a person may try again
-                    while accepted < MAX_ACTIONS_PER_TURN:
-                        action = yield Request("act", ident.name, ident.side)
-                        try:
-                            if self.sys.apply(eid, action):
-                                break
-                            accepted += 1
-                        except IllegalAction as exc:
-                            self._refuse(eid, action, str(exc))
-                    if self._check_end():
-                        return
-            # IV. bookkeeping
-            self.ctx.phase = None
-            self.sys.end_round()
-            self.sys.refresh_cover()
-            if self.hashes:
-                self.round_hashes.append(self.state_hash())
-            if self._check_end(round_over=spec.victory.max_rounds <= self.ctx.round):
-                return
-
-    def _refuse(self, eid: int, action: Action, reason: str) -> None:
-        ident = self.world.get(eid, Identity)
-        self._refusal = reason
-        self._emit(Event("refused", self.ctx.round, self.ctx.phase, ident.name, (),
+    def _refuse(self, eid: int, action: Action, exc: IllegalAction) -> None:
+        """A refused answer: written down (a `refused` event), and raised to the submitter by `_advance`."""
+        self._refusal = reason = str(exc)
+        self._emit(Event("refused", self.ctx.round, self.ctx.phase, self.world.get(eid, Identity).name, (),
                          {"action": str(action), "reason": reason}))
+
+    def _ended(self, round_end: bool) -> bool:
+        """Asked by the round loop after each turn (round_end False) and after each round's bookkeeping."""
+        return self._check_end(round_over=round_end and self.scenario.spec.victory.max_rounds <= self.ctx.round)
 
     def _check_end(self, round_over: bool = False) -> bool:
         """End the battle when at most one side has anyone standing, or at the round limit (a draw).

@@ -9,9 +9,11 @@ from typing import Any
 
 from skirmish.content.errors import MIB, ContentError, one_line, read_text
 from skirmish.rules.events import Event
-from skirmish.rules.fi.initiative import PHASE_NAMES
 
 LOG_FILE_LIMIT = 64 * MIB  # an event log of a long battle with every AI trace is a few MiB
+
+
+PHASE_NAMES = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}  # how a step's phase number is written
 
 
 class EventLog:

@@ -88,8 +88,8 @@ def test_soak_utility_against_every_baseline_keeps_invariants() -> None:
                 tp = b.world.get(b.world.entity(e.actor), Tacpack)
                 if tp.shot_points != drawn or tp.spent > tp.generator or e.data["power_left"] < 0:
                     v.append(f"{e.actor} tacpack: drew {drawn}, charged {tp.shot_points}, {tp.spent}/{tp.generator}")
-            if b is not None and b.deck is not None and len(b.deck) != 54:
-                v.append(f"deck holds {len(b.deck)} cards")
+            if b is not None and b.sys.ctx.deck is not None and len(b.sys.ctx.deck) != 54:
+                v.append(f"deck holds {len(b.sys.ctx.deck)} cards")
 
         b = Battle(sc, seed=seed, controllers=ctrl, on_event=watch)  # type: ignore[arg-type]
         holder["b"] = b

@@ -48,3 +48,34 @@ def test_import_direction() -> None:
                     top not in __import__("sys").stdlib_module_names:
                 bad.append(f"{path}: rules must be stdlib + numpy only, imports {name}")
     assert not bad, "\n".join(bad)
+
+
+# The ruleset seam (ARCHITECTURE §5, issue 11): a ruleset's own code is reached only through skirmish.rulesets.
+RULESET_PRIVATE = ("skirmish.rules.fi", "skirmish.ecs.systems.fi", "skirmish.rules.fw", "skirmish.ecs.systems.fw")
+# Code that knows no ruleset by name: only the registry (`skirmish.rulesets`), never a ruleset's facade.
+RULESET_BLIND = ("content", "battle", "log", "record", "summary", "core")
+
+
+def _inside(path: Path, *tops: str) -> bool:
+    rel = path.relative_to(PKG).as_posix()
+    return any(rel == f"{t}.py" or rel.startswith(f"{t}/") for t in tops)
+
+
+def test_rulesets_are_reached_through_the_registry() -> None:
+    bad = []
+    for path in PKG.rglob("*.py"):
+        if _inside(path, "rules", "ecs", "rulesets"):
+            continue  # a ruleset's own rules and systems, and its binding
+        for name in _imports(path):
+            if any(name == p or name.startswith(p + ".") for p in RULESET_PRIVATE):
+                bad.append(f"{path}: imports {name} (reach it through skirmish.rulesets)")
+            if _module_of(path) in RULESET_BLIND and name.startswith("skirmish.rulesets."):
+                bad.append(f"{path}: imports the facade {name}; ruleset-blind code uses rulesets.get(name)")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_seam_test_can_fail(tmp_path: Path) -> None:
+    """The walk above sees a forbidden import (so the seam test is not vacuous)."""
+    fake = tmp_path / "x.py"
+    fake.write_text("from skirmish.rules.fi.ranged import resolve_shot\n", encoding="utf-8")
+    assert any(n.startswith(RULESET_PRIVATE[0]) for n in _imports(fake))

@@ -7,22 +7,80 @@ through it. `skirmish.rulesets` registers the shipped rulesets when it is import
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
+
+from skirmish.core.errors import Refusal
+from skirmish.core.flow import Request, RoundTable
+from skirmish.core.legal import LegalActions
+
+
+class Systems(Protocol):
+    """One battle's rules at work over its world: what the battle asks of a ruleset while it runs.
+
+    `ctx` carries at least `round` and `phase` (the round and the step's phase, for events and records)."""
+
+    ctx: Any
+
+    def round_table(self) -> RoundTable:
+        """The round as rows and the callbacks they run (core.flow)."""
+        ...
+
+    def start_info(self) -> dict[str, Any]:
+        """The ruleset's fields of the battle_start event (C-3), in order."""
+        ...
+
+    def legal_actions(self, req: Request) -> LegalActions:
+        """What the actor of `req` may answer now; every action listed is accepted."""
+        ...
+
+    def refusal(self, req: Request, action: Any) -> Refusal | None:
+        """None if `action` would be accepted as the answer to `req`, else the Refusal; nothing changes."""
+        ...
+
+    def fallback(self, req: Request) -> Any:
+        """The answer taken when a controller's answer is refused (it loses the decision, not the battle)."""
+        ...
+
+    def draws(self) -> int:
+        """Random resolutions made so far (an undo is possible only while none is made)."""
+        ...
+
+    def hash_state(self) -> dict[str, Any]:
+        """Random state not held by the world's components (e.g. the deck's piles), as plain JSON values."""
+        ...
+
+    # What the board asks before a person commits (previews; nothing changes).
+    def odds(self, eid: int, action: Any, seed: int) -> Any:
+        """The odds of an attack by `eid` (the ruleset's odds type); IllegalAction if it is refused."""
+        ...
+
+    def move_refusal(self, eid: int) -> str | None:
+        """Why `eid` may not move now, or None."""
+        ...
+
+    def preview_move(self, eid: int, to: tuple[int, int]) -> tuple[list[tuple[int, int]], float, bool]:
+        """Route, metres and whether it is a run; IllegalAction if the move is refused."""
+        ...
+
+    def move_allowance(self, eid: int) -> tuple[float, float]:
+        """(walk, run) in metres this turn."""
+        ...
 
 
 @runtime_checkable
 class Ruleset(Protocol):
-    """One ruleset's binding of rules, systems, round table, legality, views and log text."""
+    """A ruleset's binding: its name, and how to set up the systems of one battle.
+
+    The systems bring the rest (round table, legality, previews); the AIs and the board reach the ruleset's
+    own names through its facade module (`skirmish.rulesets.<name>`), never `skirmish.rules.<name>`."""
 
     name: str  # the scenario's `ruleset:` value
     title: str  # how people name it
 
-    def systems(self, ctx: Any) -> Any:
-        """The systems that apply actions in one battle (over its world, grid, randomizer and log)."""
-        ...
-
-    def spawn(self, ctx: Any, unit: Any, side: str, side_index: int, order: int) -> int:
-        """Put one unit of the scenario into the battle's world; returns its entity."""
+    def setup(self, scenario: Any, rng: random.Random, world: Any, emit: Callable[[Any], None]) -> Systems:
+        """The systems of one battle: randomizer, context, every unit of the scenario spawned."""
         ...
 
 

@@ -4,10 +4,12 @@ directly; tests/test_imports.py says so)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 from skirmish.core.ruleset import register
-from skirmish.ecs.systems.fi import Ctx, FiSystems, spawn_unit
+from skirmish.ecs.systems.fi import FiSystems, setup
 from skirmish.rules.fi import initiative, thrown
 from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
 from skirmish.rules.fi.initiative import DECLARATIONS, PHASE_NAMES, PHASES
@@ -18,9 +20,9 @@ from skirmish.rules.fi.timing import ATTACK_MODES, Part, declared_speed, fits
 
 __all__ = [
     "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES",
-    "Bystander", "Ctx", "FiRuleset", "FiSystems", "Part", "ShotFacts", "ShotOdds", "ThrowOdds",
+    "Bystander", "FiRuleset", "FiSystems", "Part", "ShotFacts", "ShotOdds", "ThrowOdds",
     "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability", "fits", "initiative",
-    "shot_numbers", "shot_odds", "spawn_unit", "throw_odds", "thrown", "wound_penalty",
+    "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
 ]
 
 
@@ -30,11 +32,8 @@ class FiRuleset:
     name = "fi"
     title = "Future Imperfect"
 
-    def systems(self, ctx: Any) -> FiSystems:
-        return FiSystems(ctx)
-
-    def spawn(self, ctx: Any, unit: Any, side: str, side_index: int, order: int) -> int:
-        return spawn_unit(ctx, unit, side, side_index, order)
+    def setup(self, scenario: Any, rng: random.Random, world: Any, emit: Callable[[Any], None]) -> FiSystems:
+        return setup(scenario, rng, world, emit)
 
 
 FI = register(FiRuleset())

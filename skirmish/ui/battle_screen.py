@@ -286,7 +286,7 @@ class BattleScreen:
         m.options = []
         for a in candidates:
             try:
-                m.options.append(AttackOption(a, self.session.battle.preview_shot(a), None))
+                m.options.append(AttackOption(a, self.session.battle.odds(a), None))
             except IllegalAction as exc:
                 m.options.append(AttackOption(a, None, str(exc)))
 
@@ -319,7 +319,7 @@ class BattleScreen:
         if self._throw_key != key:
             self._throw_key = key
             try:
-                self._throw = self.session.battle.preview_throw(Throw(req.unit, cell, self.throwing))
+                self._throw = self.session.battle.odds(Throw(req.unit, cell, self.throwing))
             except IllegalAction as exc:
                 self._throw = str(exc)
         return self._throw

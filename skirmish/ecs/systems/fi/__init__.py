@@ -8,13 +8,30 @@ systems are one class built in layers, one module each: base (context, spawn, he
 
 from __future__ import annotations
 
-from skirmish.core.errors import IllegalAction
+import random
+from collections.abc import Callable
+from typing import Any, Literal
+
+from skirmish.content.scenario import Scenario
+from skirmish.core.errors import IllegalAction, Refusal
+from skirmish.core.flow import Request, RoundTable
+from skirmish.core.legal import LegalActions
+from skirmish.ecs.components import Health, Turn
+from skirmish.ecs.systems.fi import legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
 from skirmish.ecs.systems.fi.movement import FiMovement
+from skirmish.ecs.world import World
+from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
+from skirmish.rules.deck import Card, Deck, builtin
+from skirmish.rules.events import Event
+from skirmish.rules.fi import initiative as ini
+from skirmish.rules.fi.odds import ShotOdds, shot_odds
+from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
+from skirmish.rules.randomizer import Randomizer
 
-__all__ = ["Ctx", "FiSystems", "IllegalAction", "spawn_unit"]
+__all__ = ["Ctx", "FiSystems", "IllegalAction", "setup", "spawn_unit"]
 
 
 class FiSystems(FiMovement):
@@ -69,3 +86,116 @@ class FiSystems(FiMovement):
             self.check(eid, action)  # a declaration or anything else that is not an action in a turn: refused
         return not self.active(eid)
 
+
+    # ------------------------------------------------------------------ the seam the battle uses (core.ruleset)
+    def round_table(self) -> RoundTable:
+        """Declaration → initiative → phases I–IV → bookkeeping, as rows (R-5.1)."""
+        return table.round_table(self)
+
+    def start_info(self) -> dict[str, Any]:
+        """The battle_start event's ruleset fields: how the random reads are made and with which deck."""
+        return {"randomizer": self.ctx.randomizer.mode, "deck": self.ctx.deck_name}
+
+    def legal_actions(self, req: Request) -> LegalActions:
+        """What the unit asked by `req` may answer (STYLE 13): every declaration, or in its turn the cells it
+        may move to walking and running, the shots, throws, aims, reload, wait and tacpack splits."""
+        if req.kind == "declare":
+            return legality.declarations(req.unit)
+        return legality.turn_actions(self, self.w.entity(req.unit))
+
+    def refusal(self, req: Request, action: Action) -> Refusal | None:
+        """None if the rules accept `action` as the answer to `req` now, else why not; nothing changes."""
+        if req.kind == "declare":
+            if not isinstance(action, Declare):
+                return Refusal("R-5.1", "declare a speed first")
+            if action.speed not in ini.DECLARATIONS:
+                return Refusal("R-5.1", f"declare one of {', '.join(ini.DECLARATIONS)}, not {action.speed!r}")
+            return None
+        refused = legality.refusal_of(self, self.w.entity(req.unit), action)
+        return refused.refusal if refused is not None else None
+
+    @staticmethod
+    def fallback(req: Request) -> Action:
+        """What a controller whose answer was refused is taken to answer: NORMAL, or the end of its turn."""
+        return Declare(req.unit, "normal") if req.kind == "declare" else EndTurn(req.unit)
+
+    def draws(self) -> int:
+        """Card or dice resolutions made so far."""
+        return self.ctx.randomizer.draws
+
+    def hash_state(self) -> dict[str, Any]:
+        """The random state the world's components do not hold: the deck's piles and the draws made."""
+        deck = self.ctx.deck
+        return {
+            "deck": None if deck is None else {
+                "draw": [c.number for c in deck.draw_pile], "discard": [c.number for c in deck.discard_pile],
+                "pending_shuffle": deck.pending_shuffle, "shuffles": deck.shuffles},
+            "draws": self.ctx.randomizer.draws,
+        }
+
+    def _pile(self) -> list[Card] | None:
+        """The cards the next draw may turn (None in dice mode)."""
+        deck = self.ctx.deck
+        if deck is not None and self.ctx.randomizer.mode == "cards":
+            return list(deck.draw_pile) or list(deck.discard_pile)
+        return None
+
+    def odds(self, eid: int, action: Action, seed: int) -> ShotOdds | ThrowOdds:
+        """The odds of a shot or throw by `eid`, without making it (R-6; IllegalAction if not allowed)."""
+        if isinstance(action, Shoot):
+            setup, target, tgt = self.shot_setup(eid, action)
+            hp = self.w.get(tgt, Health)
+            return shot_odds(setup, target, cards=self._pile(), wounds=hp.wounds, ct=hp.ct, seed=seed)
+        if isinstance(action, Throw):
+            thrown = self.throw_setup(eid, action)
+            people = [Bystander(i.name, self.w.cell(e), self.armoured(e)) for e, i in self.w.units()
+                      if not self.w.get(e, Health).dead]
+            return throw_odds(thrown, self.ctx.grid, self.w.cell(eid), (int(action.at[0]), int(action.at[1])),
+                              people, cards=self._pile(), seed=seed)
+        raise IllegalAction(f"no odds for {action.verb}: only shots and throws are rolled against")
+
+    def move_refusal(self, eid: int) -> str | None:
+        """Why `eid` may not move now, or None if some move (a walk, or a run, the only move under FAST,
+        R-5.4) fits its declared speed."""
+        try:
+            if self.w.get(eid, Turn).moved_this_turn:
+                return "one movement action per turn (docs/RULES-NOTES.md)"
+            self.check_parts(eid, Part("move", running=True))  # a run is the fastest move (R-5.4)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
+    def preview_move(self, eid: int, to: tuple[int, int]) -> tuple[list[tuple[int, int]], float, bool]:
+        """Route, metres and whether it is a run: the checks `apply` makes for that move."""
+        path, metres, running = self.plan_move(eid, to)
+        self.check_parts(eid, Part("move", running=running))
+        return path, metres, running
+
+
+def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[Event], None]) -> FiSystems:
+    """The systems of one Future Imperfect battle: the deck or dice (R-4), the context, every unit spawned
+    facing the enemy, and cover worked out."""
+    spec = scenario.spec
+    opts = spec.options
+    deck: Deck | None = None
+    if opts.randomizer == "cards" or scenario.stacked:
+        if scenario.stacked is not None and spec.deck is not None:
+            deck = Deck(scenario.stacked, rng, shuffle=spec.deck.shuffle)
+        else:
+            deck = Deck(builtin(opts.deck), rng)
+    mode: Literal["cards", "dice"] = "cards" if scenario.stacked else opts.randomizer
+    ctx = Ctx(
+        world=world, grid=scenario.grid, armoury=scenario.armoury, randomizer=Randomizer(mode, rng, deck),
+        nav=Navigator(scenario.grid), emit=emit, scope=opts.scope, side_names=tuple(s.name for s in spec.sides),
+        initiative_cards=opts.initiative_cards, concussion_saves=opts.concussion_saves, deck=deck,
+        deck_name="stacked" if scenario.stacked else opts.deck,
+    )
+    sys = FiSystems(ctx)
+    order = 0
+    for si, side in enumerate(spec.sides):
+        for unit in side.units:
+            spawn_unit(ctx, unit, side.name, si, order)
+            order += 1
+    sys.face_enemies()
+    sys.refresh_cover()
+    return sys

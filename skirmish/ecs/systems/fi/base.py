@@ -28,7 +28,7 @@ from skirmish.nav import Navigator
 from skirmish.rules import geometry as geo
 from skirmish.rules.checks import Modifier, skill_pool
 from skirmish.rules.checks import Pool as CheckPool
-from skirmish.rules.deck import SIDES
+from skirmish.rules.deck import SIDES, Deck
 from skirmish.rules.equipment import Armoury, Weapon, parse_trait
 from skirmish.rules.events import Event
 from skirmish.rules.fi.damage import after_damage, ct_max, wound_penalty
@@ -58,6 +58,8 @@ class Ctx:
     concussion_saves: bool
     round: int = 0
     phase: int | None = None
+    deck: Deck | None = None  # the action deck, when cards are drawn
+    deck_name: str = ""  # which deck: a built-in's name, or "stacked" (C-4)
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:

@@ -1,16 +1,16 @@
-"""Legality as a question (issue 11, STYLE 13): list what a unit may do now, each candidate put to the same
+"""Future Imperfect legality as a question (issue 11, STYLE 13): list what a unit may do now, each candidate put to the same
 checks the systems apply, so a listed action is accepted and an unlisted one refused."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from skirmish.core.errors import IllegalAction
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Declared, Health, Identity, Loadout, Profile, Tacpack, Turn
-from skirmish.ecs.systems.fi import FiSystems
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import LOCATIONS
@@ -18,6 +18,9 @@ from skirmish.rules.equipment import SCREEN_TYPES
 from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi import thrown as thr
 from skirmish.rules.fi.timing import ATTACK_MODES, Part
+
+if TYPE_CHECKING:
+    from skirmish.ecs.systems.fi import FiSystems
 
 
 def _ok(check: Callable[[], object]) -> bool:

@@ -1,0 +1,144 @@
+"""The round as data (ARCHITECTURE §5): a table of steps with hooks, walked by one loop.
+
+A ruleset describes its round as a `RoundTable`: what happens when a round begins, then its steps in order
+(Future Imperfect: declaration, initiative, phases I–IV, bookkeeping, R-5.1). A step may do something when
+it begins and ends, and may ask actors in turn: `order()` names them, `start_turn` may skip one, and
+`answer` applies what it answers (raising `IllegalAction` to refuse, which asks the same actor again).
+`walk` is the only loop: it yields a `Request` whenever an actor must decide and is sent the answer, as
+boardgame.io walks its `phases` and `turn.order`. New rules arrive as rows and hooks, not as branches:
+`Hooks` runs callbacks at round start and end, step start and end, turn start and end, and after every
+accepted answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from skirmish.core.errors import IllegalAction
+
+HookPoint = Literal["round_start", "round_end", "step_start", "step_end", "turn_start", "turn_end", "action"]
+HOOK_POINTS: tuple[HookPoint, ...] = ("round_start", "round_end", "step_start", "step_end", "turn_start",
+                                      "turn_end", "action")
+
+
+@dataclass(frozen=True)
+class Request:
+    """A decision the battle waits for: `kind` says which (Future Imperfect: "declare" or "act")."""
+
+    kind: str
+    unit: str
+    side: str
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One row of the round table.
+
+    name        how the step is called in traces and tests ("declaration", "phase I", …)
+    begin       runs when the step begins (before `order` is asked)
+    order       the actors asked in this step, in order (entities); None: nobody is asked
+    kind        the Request kind for those actors
+    who         (name, side) of an actor, for its Request
+    start_turn  False skips the actor (it cannot act now); runs before the turn_start hooks
+    answer      applies one answer; True ends the actor's turn; IllegalAction refuses it (asked again)
+    limit       accepted answers per turn at most (0: until `answer` ends the turn)
+    may_end     the battle may end after each actor's turn in this step (the loop asks `ended`)
+    end         runs when the step ends
+    """
+
+    name: str
+    begin: Callable[[], None] | None = None
+    order: Callable[[], Iterable[int]] | None = None
+    kind: str = ""
+    who: Callable[[int], tuple[str, str]] | None = None
+    start_turn: Callable[[int], bool] | None = None
+    answer: Callable[[int, Any], bool] | None = None
+    limit: int = 0
+    may_end: bool = False
+    end: Callable[[], None] | None = None
+
+
+@dataclass(frozen=True)
+class RoundTable:
+    """A ruleset's round: `begin_round` (the round number moves on, its event is written), then the steps."""
+
+    begin_round: Callable[[], None]
+    steps: Sequence[Step]
+
+    def names(self) -> list[str]:
+        """The steps' names in order."""
+        return [s.name for s in self.steps]
+
+    def insert(self, step: Step, *, after: str) -> RoundTable:
+        """This table with `step` added after the step named `after` (ValueError naming the steps if none)."""
+        names = self.names()
+        if after not in names:
+            raise ValueError(f"no step {after!r} in the round table (steps: {', '.join(names)})")
+        i = names.index(after) + 1
+        return RoundTable(self.begin_round, (*self.steps[:i], step, *self.steps[i:]))
+
+
+@dataclass
+class Hooks:
+    """Callbacks at the points of the round (`HOOK_POINTS`), run in the order they were added.
+
+    round_start/round_end get no argument; step_start/step_end get the Step; turn_start/turn_end get
+    (step, actor); action gets (step, actor, answer) after an accepted answer."""
+
+    table: dict[str, list[Callable[..., None]]] = field(default_factory=lambda: {p: [] for p in HOOK_POINTS})
+
+    def add(self, point: HookPoint, fn: Callable[..., None]) -> None:
+        """Run `fn` at `point` from now on."""
+        if point not in self.table:
+            raise ValueError(f"no hook point {point!r} (points: {', '.join(HOOK_POINTS)})")
+        self.table[point].append(fn)
+
+    def fire(self, point: HookPoint, *args: Any) -> None:
+        """Run the callbacks of `point`."""
+        for fn in self.table[point]:
+            fn(*args)
+
+
+def walk(table: RoundTable, hooks: Hooks, *, ended: Callable[[bool], bool],
+         refused: Callable[[int, Any, IllegalAction], None]) -> Generator[Request, Any, None]:
+    """Walk rounds until `ended` says the battle is over: after each actor's turn in a `may_end` step with
+    ended(False), and after each round with ended(True). A refused answer is passed to `refused` (which
+    writes it down) and the same actor is asked again; refusals never use up a turn's `limit`."""
+    while True:
+        table.begin_round()
+        hooks.fire("round_start")
+        for step in table.steps:
+            hooks.fire("step_start", step)
+            if step.begin is not None:
+                step.begin()
+            if step.order is not None:
+                assert step.who is not None and step.answer is not None, f"step {step.name} asks without answering"
+                for actor in step.order():
+                    if step.start_turn is not None and not step.start_turn(actor):
+                        continue
+                    hooks.fire("turn_start", step, actor)
+                    name, side = step.who(actor)
+                    accepted = 0
+                    while not step.limit or accepted < step.limit:
+                        answer = yield Request(step.kind, name, side)
+                        try:
+                            done = step.answer(actor, answer)
+                        except IllegalAction as exc:
+                            refused(actor, answer, exc)
+                            continue
+                        accepted += 1
+                        hooks.fire("action", step, actor, answer)
+                        if done:
+                            break
+                    hooks.fire("turn_end", step, actor)
+                    if step.may_end and ended(False):
+                        return
+            if step.end is not None:
+                step.end()
+            hooks.fire("step_end", step)
+        hooks.fire("round_end")
+        if ended(True):
+            return

@@ -1,0 +1,77 @@
+"""Future Imperfect's round as a table (R-5.1): declaration → initiative → phases I–IV → bookkeeping.
+
+The rows are data for `skirmish.core.flow.walk`; what each row does is a method of the systems. The units
+that turned initiative are the ones asked in the phases (a unit put out of action before its turn is
+skipped); the battle may end after any turn in a phase and after each round.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from skirmish.core.errors import IllegalAction
+from skirmish.core.flow import RoundTable, Step
+from skirmish.ecs.components import Declared, Health, Identity
+from skirmish.rules.actions import Declare
+from skirmish.rules.events import Event
+from skirmish.rules.fi.initiative import PHASE_NAMES, PHASES
+
+if TYPE_CHECKING:
+    from skirmish.ecs.systems.fi import FiSystems
+
+MAX_ACTIONS_PER_TURN = 8  # accepted actions in one turn: a guard against a controller that never ends it
+
+
+def round_table(sys: FiSystems) -> RoundTable:
+    """The rows of one Future Imperfect round over these systems."""
+    w, ctx = sys.w, sys.ctx
+    turned: list[int] = []  # who turned initiative this round: asked in the phases
+
+    def active() -> list[int]:
+        return [e for e, _ in w.units() if not w.get(e, Health).out_of_action]
+
+    def who(eid: int) -> tuple[str, str]:
+        ident = w.get(eid, Identity)
+        return ident.name, ident.side
+
+    def begin_round() -> None:
+        ctx.round += 1
+        ctx.phase = None
+        ctx.emit(Event("round", ctx.round, None, None, ("R-5.1",), {}))
+
+    def declare(eid: int, action: Any) -> bool:
+        if not isinstance(action, Declare):
+            raise IllegalAction("R-5.1: declare a speed first")
+        sys.declare(eid, action)
+        return True
+
+    def initiative() -> None:
+        turned[:] = active()
+        sys.initiative(turned)
+
+    def phase_step(phase: int) -> Step:
+        def begin() -> None:
+            ctx.phase = phase
+
+        def start_turn(eid: int) -> bool:
+            if w.get(eid, Health).out_of_action or not sys.begin_turn(eid):
+                return False
+            ctx.emit(Event("turn", ctx.round, phase, w.get(eid, Identity).name, ("R-5.3",),
+                           {"declared": w.get(eid, Declared).speed}))
+            return True
+
+        return Step(f"phase {PHASE_NAMES[phase]}", begin=begin, order=lambda: sys.phase_order(turned, phase),
+                    kind="act", who=who, start_turn=start_turn, answer=sys.apply, limit=MAX_ACTIONS_PER_TURN,
+                    may_end=True)
+
+    def bookkeeping() -> None:
+        ctx.phase = None
+        sys.end_round()
+        sys.refresh_cover()
+
+    return RoundTable(begin_round, (
+        Step("declaration", order=active, kind="declare", who=who, answer=declare),
+        Step("initiative", begin=initiative),
+        *(phase_step(p) for p in PHASES),
+        Step("bookkeeping", begin=bookkeeping),
+    ))
