@@ -45,6 +45,8 @@ def _random_action(rng: random.Random, b: Battle, unit: str) -> Action:
     names = [u.name for u in view.units] + ["Nobody"]
     who = unit if rng.random() < 0.85 else rng.choice(names)
     cell = (rng.randrange(-2, view.grid.width + 2), rng.randrange(-2, view.grid.height + 2))
+    if rng.random() < 0.1 and who in names[:-1]:
+        cell = view.unit(who).cell  # where it stands: not a move (R-5.6)
     target = rng.choice(names)
     kind = rng.randrange(9)
     if kind == 0:
@@ -110,6 +112,23 @@ def test_the_board_and_the_rules_agree_on_other_units() -> None:
         assert b.legal_actions(other).kind == "none" and not list(b.legal_actions(other).actions())
         refusal = b.check(EndTurn(other))
         assert refusal is not None and "decision" in refusal.reason
+
+
+def test_a_move_to_where_the_unit_stands_is_refused_like_legal_actions_says() -> None:
+    """legal_actions never lists the unit's own cell; check and submit refuse it too (R-5.6)."""
+    with _battle(SCENARIOS[0], 3) as b:
+        while b.pending is not None and b.pending.kind != "act":
+            b.step()
+        assert b.pending is not None
+        unit = b.pending.unit
+        here = b.view().unit(unit).cell
+        legal = b.legal_actions(unit)
+        assert here not in legal.walk and here not in legal.run
+        refusal = b.check(Move(unit, here))
+        assert refusal is not None and refusal.rule == "R-5.6" and "already at" in refusal.reason
+        with pytest.raises(IllegalAction):
+            b.submit(Move(unit, here))
+        assert b.pending is not None and b.pending.unit == unit  # still its decision
 
 
 def test_refusals_carry_the_rule_as_a_field() -> None:

@@ -55,6 +55,8 @@ class FiMovement(FiThrowing):
         if not grid.passable(to):
             raise IllegalAction(f"cell {to[0]},{to[1]} is {grid.terrain(to).name}: no one can stand there")
         here = self.w.cell(eid)
+        if tuple(to) == here:
+            raise IllegalAction(f"R-5.6: {self.name(eid)} is already at {to[0]},{to[1]}: a move goes somewhere")
         occupied = self.w.occupied(except_eid=eid)
         if to in occupied:
             raise IllegalAction(f"cell {to[0]},{to[1]} is taken")
