@@ -1,0 +1,106 @@
+"""What an RL agent observes (docs/RL.md): planes over the map, read from one side's `Battle.observe(side)`
+only, so whatever that view hides (fog of war, issue 11 item 4) the observation hides too.
+
+One float32 array of shape (height, width, channels), every value in [0, 1] (PettingZoo's classic games
+use the same layout). Units are drawn on their cell (one unit per cell: bodies keep theirs), each of their
+attributes a plane; the round, phase and kind of decision are constant planes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rulesets.fi import DECLARATIONS, INCAPACITATED_AT, PHASES
+
+# The planes, in channel order (docs/RL.md says what each holds).
+MAP_CHANNELS = ("passable", "ease", "blocks_sight", "cover", "cover_av")
+UNIT_CHANNELS = (
+    "own", "enemy_in_sight", "enemy_out_of_sight", "enemy_known", "down", "acting",
+    "wounds", "ct", "rounds", "magazines", "jammed", "prone", "stunned", "hesitating", "aim", "waiting",
+    *(f"declared_{d}" for d in DECLARATIONS), "moved", "armour", "unit_cover", "screen", "throwables",
+    "range", "automatic",
+)
+GLOBAL_CHANNELS = ("round", "phase_none", *(f"phase_{p}" for p in PHASES), "declaring")
+CHANNELS = (*MAP_CHANNELS, *UNIT_CHANNELS, *GLOBAL_CHANNELS)
+_CH = {name: i for i, name in enumerate(CHANNELS)}
+
+COVER_AV_SCALE = 10.0  # cover and armour values are read as AV / 10, capped at 1
+MAGAZINES_SCALE = 4.0
+AIM_SCALE = 3.0
+MOVED_SCALE = 30.0  # metres
+THROWABLES_SCALE = 4.0
+RANGE_SCALE = 50.0  # range increment in metres
+_COVER = {"none": 0.0, "low": 0.5, "high": 1.0}
+
+
+def _map_planes(view: BattleView) -> npt.NDArray[np.float32]:
+    grid = view.grid
+    cost = grid.move_cost
+    planes = np.zeros((grid.height, grid.width, len(MAP_CHANNELS)), dtype=np.float32)
+    planes[..., 0] = cost > 0
+    planes[..., 1] = np.where(cost > 0, 1.0 / np.maximum(cost, 1.0), 0.0)
+    planes[..., 2] = grid.blocks_sight
+    planes[..., 3] = grid.cover / 2.0
+    planes[..., 4] = np.minimum(grid.cover_av / COVER_AV_SCALE, 1.0)
+    return planes
+
+
+class Observer:
+    """Writes one side's observation for one map; the map planes are computed once."""
+
+    def __init__(self, first: BattleView) -> None:
+        self.grid = first.grid
+        self.shape = (first.grid.height, first.grid.width, len(CHANNELS))
+        self._map = _map_planes(first)
+
+    def observe(self, view: BattleView, side: str, acting: str | None, declaring: bool) -> npt.NDArray[np.float32]:
+        """The observation of `side` from its own view; `acting` is the unit whose decision it is (None if the
+        side has none to make), `declaring` whether that decision is a declaration."""
+        out = np.zeros(self.shape, dtype=np.float32)
+        out[..., : len(MAP_CHANNELS)] = self._map
+        own = [u for u in view.units if u.side == side and not u.out_of_action]
+        for u in view.units:
+            self._unit(out, view, u, side, own, acting)
+        limit = view.max_rounds
+        out[..., _CH["round"]] = min(view.round / limit, 1.0) if limit else 0.0
+        out[..., _CH["phase_none" if view.phase is None else f"phase_{view.phase}"]] = 1.0
+        out[..., _CH["declaring"]] = float(declaring and acting is not None)
+        return out
+
+    def _unit(self, out: npt.NDArray[np.float32], view: BattleView, u: UnitView, side: str,
+              own: list[UnitView], acting: str | None) -> None:
+        x, y = u.cell
+        cell = out[y, x]
+        if u.out_of_action:
+            cell[_CH["down"]] = 1.0
+        elif u.side == side:
+            cell[_CH["own"]] = 1.0
+        else:
+            in_sight = any(view.sight(me, u).visible for me in own)
+            cell[_CH["enemy_in_sight" if in_sight else "enemy_out_of_sight"]] = 1.0
+            cell[_CH["enemy_known"]] = float(side in u.known_to)
+        cell[_CH["acting"]] = float(u.name == acting)
+        cell[_CH["wounds"]] = min(u.wounds / INCAPACITATED_AT, 1.0)
+        cell[_CH["ct"]] = u.ct / u.ct_max if u.ct_max else 0.0
+        w = u.weapon
+        if w is not None:
+            cell[_CH["rounds"]] = min(u.rounds / w.magazine, 1.0) if w.magazine else 0.0
+            cell[_CH["range"]] = min(w.range_inc_m / RANGE_SCALE, 1.0)
+            cell[_CH["automatic"]] = float(w.automatic)
+        cell[_CH["magazines"]] = min(u.magazines / MAGAZINES_SCALE, 1.0)
+        cell[_CH["jammed"]] = float(u.jammed)
+        cell[_CH["prone"]] = float(u.prone)
+        cell[_CH["stunned"]] = float(u.stunned)
+        cell[_CH["hesitating"]] = float(u.hesitating)
+        cell[_CH["aim"]] = min(u.aim / AIM_SCALE, 1.0)
+        cell[_CH["waiting"]] = float(u.waiting is not None)
+        if u.declared in DECLARATIONS:
+            cell[_CH[f"declared_{u.declared}"]] = 1.0
+        cell[_CH["moved"]] = min(u.moved_m / MOVED_SCALE, 1.0)
+        if u.armour:
+            cell[_CH["armour"]] = min(sum(av for _, _, av in u.armour) / len(u.armour) / COVER_AV_SCALE, 1.0)
+        cell[_CH["unit_cover"]] = _COVER.get(u.cover, 0.0)
+        cell[_CH["screen"]] = min(u.screen_points / u.tacpack_generator, 1.0) if u.tacpack_generator else 0.0
+        cell[_CH["throwables"]] = min(sum(n for _, n in u.throwables) / THROWABLES_SCALE, 1.0)
