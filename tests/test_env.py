@@ -91,14 +91,9 @@ def test_every_unmasked_action_is_accepted_and_the_mask_is_what_legality_lists(s
         assert set(np.flatnonzero(mask).tolist()) == listed
         for i in rng.choice(np.flatnonzero(mask), size=min(3, int(mask.sum())), replace=False):
             assert battle.check(table.decode(int(i), req.unit)) is None
-        here = battle.view().unit(req.unit).cell
         for i in rng.choice(np.flatnonzero(mask == 0), size=3, replace=False):  # outside the mask: refused
             action = table.decode(int(i), req.unit)
-            # Not listed yet accepted (docs/RL.md): SetTacpack "none" ignores its points; `check` takes a move
-            # to the unit's own cell (0 m) that legality leaves out ("staying put is not a move").
-            if (action.verb, getattr(action, "screen", "none"), getattr(action, "to", None)) not in \
-                    (("tacpack", "none", None), ("move", "none", here)):
-                assert battle.check(action) is not None, str(action)
+            assert battle.check(action) is not None, str(action)
         refused = sum(e.type == "refused" for e in battle.log.events)
         aec.step(int(rng.choice(np.flatnonzero(mask))))
         assert sum(e.type == "refused" for e in battle.log.events) == refused

@@ -84,8 +84,6 @@ class LegalActions:
             return self.reload
         if isinstance(action, EndTurn):
             return True
-        if isinstance(action, SetTacpack) and action.screen == "none":  # no screen takes no points, whatever given
-            return SetTacpack(action.unit, "none", 0) in self.screens
         return action in (*self.aims, *self.waits, *self.screens)
 
     def count(self) -> int:

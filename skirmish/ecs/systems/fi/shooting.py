@@ -338,7 +338,9 @@ class FiShooting(FiRound):
             raise IllegalAction("no tacpack")
         if action.screen != "none" and action.screen not in SCREEN_TYPES:
             raise IllegalAction(f"R-6.13: screen is one of {', '.join(SCREEN_TYPES)} or none")
-        points = action.points if action.screen != "none" else 0
+        if action.screen == "none" and action.points != 0:
+            raise IllegalAction(f"R-6.13: no screen takes no points (got {action.points})")
+        points = action.points
         if points < 0 or points + tp.shot_points > tp.generator:
             raise IllegalAction(f"R-6.13: {points} screen point(s) + {tp.shot_points} spent on shots exceeds the "
                                 f"generator's {tp.generator}")
