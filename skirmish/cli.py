@@ -122,20 +122,21 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a battle record headless (no AI is asked): the same log as `skirmish run` and the summary line,
     after checking every round's state hash; a changed or drifted record exits 2 naming the first round
-    that differs, and nothing of its log is printed."""
+    that differs, and nothing of its log is printed. `--board`: the replay viewer, once the record is checked
+    (headless as above without a display)."""
     from skirmish import record
     from skirmish.log import describe
 
     rec = record.load(args.file)
+    scenario = record.scenario_of(rec)
+    battle = record.resume(rec, scenario=scenario)  # the whole record checked, before any window opens (C-6)
     if args.board:
-        scenario = record.scenario_of(rec)
-        with record.resume(rec, scenario=scenario):  # checked whole before any window opens (C-6)
-            pass
         problem = display_problem()
         if problem is None:
+            battle.close()
             return replay_board(rec, scenario, args.frames)
         print(f"skirmish: no display ({problem}); replaying the record headless instead.", file=sys.stderr)
-    with record.replay(rec) as battle:
+    with battle:
         out = sys.stdout
         if args.json:
             out.writelines(event.to_line() + "\n" for event in battle.log.events)

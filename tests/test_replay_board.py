@@ -367,3 +367,9 @@ def test_replay_board_opens_the_viewer(recorded: Path, monkeypatch: pytest.Monke
     code, out, err = run(["replay", str(recorded), "--board", "--frames", "5"], capsys)
     assert code == 0, err
     assert out == "" and len(opened) == 1 and opened[0].replay.rounds == 20
+
+
+def test_bench_reports_the_viewer_s_moves(recorded: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["bench", "--replay", str(recorded), "--repeat", "1"], capsys)
+    assert code == 0, err
+    assert "20 rounds" in out and "step back one action" in out and "step forward one action" in out
