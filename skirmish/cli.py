@@ -24,6 +24,7 @@ from skirmish.content.scenario import Scenario, builtin_scenarios, default_scena
 from skirmish.fileio import OutputError, check_output
 
 if TYPE_CHECKING:
+    from skirmish.record import Record
     from skirmish.ui.session import Session
 
 EXIT_BAD_INPUT = 2
@@ -121,12 +122,21 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a battle record headless (no AI is asked): the same log as `skirmish run` and the summary line,
     after checking every round's state hash; a changed or drifted record exits 2 naming the first round
-    that differs, and nothing of its log is printed."""
+    that differs, and nothing of its log is printed. `--board`: the replay viewer, once the record is checked
+    (headless as above without a display)."""
     from skirmish import record
     from skirmish.log import describe
 
     rec = record.load(args.file)
-    with record.replay(rec) as battle:
+    scenario = record.scenario_of(rec)
+    battle = record.resume(rec, scenario=scenario)  # the whole record checked, before any window opens (C-6)
+    if args.board:
+        problem = display_problem()
+        if problem is None:
+            battle.close()
+            return replay_board(rec, scenario, args.frames)
+        print(f"skirmish: no display ({problem}); replaying the record headless instead.", file=sys.stderr)
+    with battle:
         out = sys.stdout
         if args.json:
             out.writelines(event.to_line() + "\n" for event in battle.log.events)
@@ -138,6 +148,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     elif not args.json:
         out.write(outcome.summary() + "\n")
     return 0
+
+
+def replay_board(rec: Record, scenario: Scenario, frames: int | None = None) -> int:
+    """The replay viewer on the board for a record already checked."""
+    from skirmish.ui.app import App
+    from skirmish.ui.replay_session import ReplaySession
+
+    app = App(replay=ReplaySession(rec, scenario, checked=True))
+    return app.run(max_frames=frames)
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
@@ -198,6 +217,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.board:
         return bench_board(args.frames)
+    if args.replay is not None:
+        return bench_replay(args.replay, args.scenario, args.repeat)
     scenario = _load(args.scenario)
     if args.decisions:
         return bench_decisions(scenario, args.decisions, args.battles)
@@ -302,6 +323,36 @@ def bench_decisions(scenario: Scenario, ai: str, battles: int) -> int:
         p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
         print(f"{ai} {kind} decisions: {len(ts)} over {battles} battles: median {statistics.median(ts) * 1000:.2f} ms,"
               f" p95 {p95 * 1000:.2f} ms, max {ts[-1] * 1000:.1f} ms")
+    return 0
+
+
+BENCH_REPLAY_SEED = 2  # depot_breach, utility against utility: a draw after all 20 rounds
+
+
+def bench_replay(path: str, scenario_path: str | None, repeat: int) -> int:
+    """How long the replay viewer takes to step back (a re-run from the seed), to jump and to step forward, on
+    a record (`path`; "" records a utility-against-utility battle of the scenario first)."""
+    from skirmish import record
+    from skirmish.ai.controllers import make_ai
+    from skirmish.battle import Battle
+    from skirmish.ui.replay_session import seek_times
+
+    if path:
+        rec = record.load(path)
+    else:
+        scenario = _load(scenario_path)
+        source = Path(scenario_path) if scenario_path else default_scenario_path()
+        with Battle(scenario, seed=BENCH_REPLAY_SEED, hashes=True,
+                    controllers={s.name: make_ai("utility") for s in scenario.spec.sides}) as battle:
+            battle.run()
+            rec = record.record_of(battle, record.capture(scenario, source))
+    t = seek_times(rec, repeat)
+    print(f"replay of {rec.label or 'a utility-vs-utility battle, seed ' + str(rec.seed)}: {t.answers} answers, "
+          f"{t.rounds} rounds; medians of {repeat}, CPU / wall:")
+    print(f"  step back one action from the end (a re-run from the seed): {t.back_cpu:.1f} / {t.back_wall:.1f} ms")
+    print(f"  jump from the end to the start of the last round: {t.round_cpu:.1f} / {t.round_wall:.1f} ms")
+    print(f"  jump from the end to the start: {t.start_cpu:.1f} / {t.start_wall:.1f} ms")
+    print(f"  step forward one action: {t.forward_cpu:.2f} / {t.forward_wall:.2f} ms")
     return 0
 
 
@@ -523,6 +574,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("file", help="a record written by skirmish run --record")
     rp.add_argument("--json", action="store_true", help="print events as JSON lines instead of text")
     rp.add_argument("--quiet", action="store_true", help="print only the result line")
+    rp.add_argument("--board", action="store_true", help="watch it on the board with a timeline: jump to any round "
+                    "or action, step back and forward, play at any speed (without a display: replayed headless)")
+    rp.add_argument("--frames", type=COUNT, default=None, help=argparse.SUPPRESS)  # smoke tests
     rp.set_defaults(func=cmd_replay)
 
     d = sub.add_parser("deck", help="print a built-in action deck (a table, or JSON with --json)")
@@ -544,6 +598,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--board", action="store_true", help="measure the board's frame time instead (50 miniatures)")
     b.add_argument("--frames", type=COUNT, default=600, help="frames for --board (default: 600)")
     b.add_argument("--decisions", metavar="AI", help="measure an AI's decision time per unit (e.g. utility)")
+    b.add_argument("--replay", nargs="?", const="", metavar="RECORD", help="measure the replay viewer's step back, "
+                   "jumps and step forward on a record (default: a utility-vs-utility battle of the scenario, "
+                   f"seed {BENCH_REPLAY_SEED}); --repeat times each")
     b.set_defaults(func=cmd_bench)
 
     t = sub.add_parser("tournament", help="AI vs AI: mirrored pairs in parallel, win rates with Wilson intervals")

@@ -558,13 +558,22 @@ def replay(rec: Record, on_event: Callable[[Event], None] | None = None) -> Batt
     return resume(rec, on_event=on_event)
 
 
+def advance(battle: Battle, rec: Record, upto: int) -> None:
+    """Feed `battle` (made by `resume` from `rec`) the record's next answers until it has had the first `upto`,
+    checked as `resume` checks them (a viewer stepping forward: the events reach `battle.on_event`). Nothing
+    happens if it has had them already; ContentError at the first thing that differs."""
+    _replay(battle, rec, max(len(battle.answers), min(upto, len(rec.answers))), None)
+
+
 def _drift(rec: Record, where: str, message: str) -> ContentError:
     return ContentError(rec.label, where, f"{message} {DRIFT}")
 
 
 def _replay(battle: Battle, rec: Record, upto: int, catch_up: Mapping[str, Controller] | None) -> None:
-    checked = 0
-    for i, a in enumerate(rec.answers[:upto]):
+    """Give `battle` the record's answers from the next it has not had up to `upto`, checking each round."""
+    checked = len(battle.round_hashes)  # those were checked when their rounds ended
+    for i in range(len(battle.answers), upto):
+        a = rec.answers[i]
         req, want = battle.pending, a.request
         if req is None:
             raise _drift(rec, f"answers[{i}]", f"round {a.round}: the battle is over, the record answers on")

@@ -15,6 +15,8 @@ from skirmish.fileio import atomic_path
 from skirmish.log import EventLog
 from skirmish.ui.art import draw_icon
 from skirmish.ui.battle_screen import BattleScreen, outcome_of
+from skirmish.ui.replay import ReplayScreen
+from skirmish.ui.replay_session import ReplaySession
 from skirmish.ui.save_as import SaveAsScreen
 from skirmish.ui.screens import MenuScreen, Pop, Push, Quit, Reset, ResultsScreen, Screen, Transition
 from skirmish.ui.session import Session
@@ -45,7 +47,7 @@ class App:
     def __init__(self, *, scenario: Scenario | None = None, seed: int | None = None,
                  controls: dict[str, str] | None = None, settings: Settings | None = None,
                  size: tuple[int, int] | None = None, ai: dict[str, str] | None = None,
-                 session: Session | None = None) -> None:
+                 session: Session | None = None, replay: ReplaySession | None = None) -> None:
         self.settings = settings or load_settings()
         # `--ai SIDE=AI`: {side: AI spec} for this scenario's battles (a replay too, not other scenarios)
         self.ai_overrides = (scenario.source, dict(ai)) if scenario is not None and ai else None
@@ -65,6 +67,8 @@ class App:
         self.frame_ms: list[float] = []
         if session is not None:  # a battle loaded from a record (`skirmish play --load FILE`)
             self.stack = [self._board(session)]
+        elif replay is not None:  # a record on the replay viewer (`skirmish replay FILE --board`)
+            self.stack = [self._replay_screen(replay)]
         elif scenario is not None:
             first = self.start_battle(scenario, seed if seed is not None else scenario.spec.seed,
                                       controls or {})
@@ -94,6 +98,9 @@ class App:
 
     def _board(self, session: Session) -> BattleScreen:
         return BattleScreen(self.fonts, self.settings, session, self._battle_over, self.make_menu, self.window.get_size())
+
+    def _replay_screen(self, replay: ReplaySession) -> ReplayScreen:
+        return ReplayScreen(self.fonts, self.settings, replay, self.make_menu, self.window.get_size())
 
     # ------------------------------------------------------------------ save and load (Ctrl+S, Ctrl+O)
     def save_battle(self) -> Path | None:
@@ -148,12 +155,8 @@ class App:
         """Ctrl+O: continue the battle of a record (default: the latest save); the current battle's controls
         are kept for the sides it shares, the record's used otherwise. A bad or drifted file: one line in a
         toast."""
-        typed = self.screen.field.text.strip() if isinstance(self.screen, MenuScreen) else ""
-        if path is None and typed.endswith(".json"):  # a record's path typed into the menu's Open field
-            path = Path(typed).expanduser()
-        path = path or latest_save()
+        path = self._record_path(path)
         if path is None:
-            self.toast = (f"no saved battle in {saves_dir()}", 4.0)
             return False
         controls = None
         if isinstance(self.screen, BattleScreen):
@@ -173,6 +176,35 @@ class App:
         self._close_sessions()
         self.apply(Reset(self._board(session)))
         self.toast = (f"loaded: {path} (round {session.battle.ctx.round})", 4.0)
+        return True
+
+    def _record_path(self, path: Path | None) -> Path | None:
+        """The record to open: `path`, else one typed into the menu's Open field, else the latest save (a toast
+        and None if there is none)."""
+        typed = self.screen.field.text.strip() if isinstance(self.screen, MenuScreen) else ""
+        if path is None and typed.endswith(".json"):  # a record's path typed into the menu's Open field
+            path = Path(typed).expanduser()
+        path = path or latest_save()
+        if path is None:
+            self.toast = (f"no saved battle in {saves_dir()}", 4.0)
+        return path
+
+    def replay_battle(self, path: Path | None = None) -> bool:
+        """Ctrl+R: watch a record on the replay viewer (default: the latest save, or the record path typed in
+        the menu's Open field), checked first; a bad or drifted file: one line in a toast."""
+        path = self._record_path(path)
+        if path is None:
+            return False
+        try:
+            replay = ReplaySession(record.load(path))
+        except ContentError as exc:
+            self.toast = (exc.text, 6.0)
+            return False
+        except OSError as exc:
+            self.toast = (f"{path}: {exc.strerror or exc}", 6.0)
+            return False
+        self.apply(Reset(self._replay_screen(replay)))
+        self.toast = (f"replaying: {path} ({replay.rounds} rounds; H for the keys)", 4.0)
         return True
 
     def _battle_over(self, session: Session) -> Transition:
@@ -196,6 +228,8 @@ class App:
         for s in self.stack:
             if isinstance(s, BattleScreen):
                 s.session.close()
+            elif isinstance(s, ReplayScreen):
+                s.close()
 
     @property
     def screen(self) -> Screen:
@@ -241,6 +275,8 @@ class App:
                     self.save_battle()
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_o and event.mod & pygame.KMOD_CTRL:
                 self.load_battle()
+            elif event.type == pygame.KEYDOWN and event.key == pygame.K_r and event.mod & pygame.KMOD_CTRL:
+                self.replay_battle()
             else:
                 self.apply(self.screen.handle(event))
             if not self.running:

@@ -62,7 +62,8 @@ HELP = [
     "Board: wheel zoom · right-drag, left-drag on empty ground or arrows pan · Home fit the map · G grid",
     "AI: I its reasons over the acting miniature · M heat map of the selected miniature's move scores",
     "Click a miniature for its card · click a log line to open it · F12 screenshot · Esc menu",
-    "Ctrl+S save the battle (settings folder, saves/) · Ctrl+Shift+S save it as… · Ctrl+O continue the latest save",
+    "Ctrl+S save the battle (settings folder, saves/) · Ctrl+Shift+S save it as… · Ctrl+O continue the latest save "
+    "· Ctrl+R watch it as a replay",
     "Declaring: 1 fast · 2 normal · 3 slow · 4 dodge",
     "Your turn: drag the miniature (green = walk, yellow = run) · click an enemy for attacks with odds",
     "   A aim at the last enemy clicked · R reload · W wait for an enemy · E end turn · U / Ctrl+Z undo a move",

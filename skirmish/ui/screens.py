@@ -221,6 +221,8 @@ class MenuScreen:
             load_scenario(path)
         except ContentError as exc:
             self.field.text, self.field.error = text, exc.text  # kept in the field to be corrected
+            if path.suffix.lower() == ".json":  # most likely a battle record (Ctrl+S, skirmish run --record)
+                self.field.error += " (a saved battle? Ctrl+O continues it, Ctrl+R replays it)"
             return False
         found = next((i for i, e in enumerate(self.entries) if _same_file(e.path, path)), None)
         if found is None or self.entries[found].recent:
@@ -429,7 +431,8 @@ class MenuScreen:
         if tip is None and any(r.rect.collidepoint(self.mouse) for r in self.rows):
             tip = "click to choose this scenario (↑/↓ move through the list)"
         if tip is None and self.field.rect.collidepoint(self.mouse):
-            tip = "click or press O, type or paste (Ctrl+V) a scenario file's path, Enter opens it; files dropped here open too"
+            tip = ("click or press O, type or paste (Ctrl+V) a path: Enter opens a scenario (dropped files open too); "
+                   "a save (.json): Ctrl+O continues it, Ctrl+R replays it")
         if tip:
             page.text(f.small, tip, ACCENT, (m, y), width=page.surf.get_width() - 2 * m)
 
@@ -461,7 +464,7 @@ class MenuScreen:
             shown = elide_left(f.small, self.field.text + ("|" if self.field.editing else ""), fr.w - 12)
             page.text(f.small, shown, TEXT, (fr.x + 6, fr.centery), anchor="midleft")
         else:
-            page.text(f.small, "path to a .yaml scenario", DIM, (fr.x + 6, fr.centery), anchor="midleft", width=fr.w - 12)
+            page.text(f.small, "a .yaml scenario or a .json save", DIM, (fr.x + 6, fr.centery), anchor="midleft", width=fr.w - 12)
         if err_lines and self.field.error:
             page.para(f.small, self.field.error, BAD, inner.x, fr.bottom + 4, inner.w, err_lines)
         # the list
