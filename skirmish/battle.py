@@ -11,7 +11,7 @@ import hashlib
 import json
 import random
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, is_dataclass
+from dataclasses import dataclass, field, is_dataclass
 from operator import attrgetter
 from typing import Any, Literal, Protocol
 
@@ -51,6 +51,36 @@ class Request:
     unit: str
     side: str
     error: str | None = None
+    ask: Callable[[], LegalActions] | None = field(default=None, repr=False, compare=False)  # set by the battle
+
+    def legal(self) -> LegalActions:
+        """What the unit may answer (Battle.legal_actions), worked out on the first call and kept: a controller
+        that never asks costs the battle nothing. Good while this request is the one pending."""
+        if self.ask is None:
+            raise LookupError(f"the {self.kind} request for {self.unit} did not come from a battle")
+        return self.ask()
+
+
+class _Legal:
+    """`Battle.legal_actions` for one pending request, worked out on the first call and kept (Request.legal);
+    once the request is answered it lets go of the battle and says "none", as legal_actions does then."""
+
+    __slots__ = ("_battle", "_unit", "_value")
+
+    def __init__(self, battle: Battle, unit: str) -> None:
+        self._battle: Battle | None = battle
+        self._unit = unit
+        self._value: LegalActions | None = None
+
+    def __call__(self) -> LegalActions:
+        if self._value is None:
+            self._value = LegalActions(self._unit, "none") if self._battle is None else \
+                self._battle.legal_actions(self._unit)
+        return self._value
+
+    def close(self) -> None:
+        """The request is answered: what was legal then is no longer."""
+        self._battle, self._value = None, None
 
 
 @dataclass(frozen=True)
@@ -356,10 +386,16 @@ class Battle:
 
     def _advance(self, action: Action | None) -> None:
         self._refusal = None
+        answered = self.pending
         try:
             self.pending = self._flow.send(action) if action is not None else next(self._flow)
         except StopIteration:
             self.pending = None
+        if answered is not None and isinstance(answered.ask, _Legal):
+            answered.ask.close()
+        if self.pending is not None and self.pending.ask is None:  # its legal actions, if asked (Request.legal)
+            req = self.pending
+            self.pending = Request(req.kind, req.unit, req.side, req.error, _Legal(self, req.unit))
         if self._refusal is not None:
             reason, self._refusal = self._refusal, None
             raise IllegalAction(reason)
