@@ -57,6 +57,9 @@ class ScriptedController:
         return Declare(request.unit, "normal") if request.kind == "declare" else EndTurn(request.unit)
 
 
+COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}  # how much cover from a shooter is worth
+
+
 def hit_chance(me: UnitView, target: UnitView, view: BattleView, mode_mod: int = 0) -> float:
     """Rough chance to hit from the exact dice distribution of the shooter's pool (R-6.1)."""
     w = me.weapon
@@ -215,24 +218,25 @@ class BaselineAI:
         ys, xs = np.nonzero(np.isfinite(field_))
         best_cell, best_score = me.cell, -math.inf
         nearest_now = min(geo.distance_cells(me.cell, e.cell) for e in enemies)
+        spots = [e.cell for e in enemies]
+        reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
         for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
             cell = (x, y)
             score = 0.0
             seen_by = 0
             covered = 0.0
             shots = 0
-            for e in enemies:
-                s = geo.sight(grid, e.cell, cell)
+            for spot in spots:
+                s = geo.sight(grid, spot, cell)
                 if s.visible:
                     seen_by += 1
-                    covered += {"none": 0.0, "low": 0.6, "high": 0.9}[s.cover]
-                    if not s.lean and me.weapon and \
-                            geo.distance_m(cell, e.cell, grid.cell_m) <= me.weapon.max_range_m:
+                    covered += COVER_VALUE[s.cover]
+                    if not s.lean and geo.distance_m(cell, spot, grid.cell_m) <= reach:
                         shots += 1
             exposure = seen_by - covered
             score -= 2.0 * exposure
             score += 1.5 if shots else 0.0
-            nearest = min(geo.distance_cells(cell, e.cell) for e in enemies)
+            nearest = min(math.hypot(x - ex, y - ey) for ex, ey in spots)  # geo.distance_cells, inlined
             if not shots:
                 score -= 0.6 * nearest  # close in when nothing is in view
             else:
