@@ -35,6 +35,28 @@ __all__ = ["Answer", "Battle", "Controller", "Outcome", "Request", "consult"]
 _COMPONENT_TYPES = tuple(t for t in vars(ecs_components).values()
                          if isinstance(t, type) and is_dataclass(t) and t.__module__ == ecs_components.__name__)
 
+class _Legal:
+    """`Battle.legal_actions` for one pending request, worked out on the first call and kept (Request.legal);
+    once the request is answered it lets go of the battle and says "none", as legal_actions does then."""
+
+    __slots__ = ("_battle", "_unit", "_value")
+
+    def __init__(self, battle: Battle, unit: str) -> None:
+        self._battle: Battle | None = battle
+        self._unit = unit
+        self._value: LegalActions | None = None
+
+    def __call__(self) -> LegalActions:
+        if self._value is None:
+            self._value = LegalActions(self._unit, "none") if self._battle is None else \
+                self._battle.legal_actions(self._unit)
+        return self._value
+
+    def close(self) -> None:
+        """The request is answered: what was legal then is no longer."""
+        self._battle, self._value = None, None
+
+
 @dataclass(frozen=True)
 class Answer:
     """One answer given to the battle, refused ones too (skirmish.record saves and replays them): the request,
@@ -288,10 +310,16 @@ class Battle:
 
     def _advance(self, action: Action | None) -> None:
         self._refusal = None
+        answered = self.pending
         try:
             self.pending = self._flow.send(action) if action is not None else next(self._flow)
         except StopIteration:
             self.pending = None
+        if answered is not None and isinstance(answered.ask, _Legal):
+            answered.ask.close()
+        if self.pending is not None and self.pending.ask is None:  # its legal actions, if asked (Request.legal)
+            req = self.pending
+            self.pending = Request(req.kind, req.unit, req.side, req.error, _Legal(self, req.unit))
         if self._refusal is not None:
             reason, self._refusal = self._refusal, None
             raise IllegalAction(reason)

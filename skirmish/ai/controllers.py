@@ -1,6 +1,10 @@
 """Controllers: explicit scripted orders (C-4) and a scripted baseline AI that plays a whole battle.
 
 Controllers read a frozen BattleView and return Actions; they never touch the world (ARCHITECTURE §2).
+What a unit has done this turn is the view's (`UnitView.turn_parts`, `moved_this_turn`, `attacked`): the
+baselines keep no memory of it. They hold their own plans to the timing rule (R-5.3–R-5.5) on those parts
+and do not ask the battle for its legal actions, so a battle of them computes nothing it does not need;
+the random AI asks (`Request.legal()`) and picks among them.
 """
 
 from __future__ import annotations
@@ -9,7 +13,6 @@ import math
 import random
 import zlib
 from collections import defaultdict, deque
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -54,12 +57,7 @@ class ScriptedController:
         return Declare(request.unit, "normal") if request.kind == "declare" else EndTurn(request.unit)
 
 
-@dataclass
-class _TurnMemory:
-    key: tuple[int, int | None, str]
-    parts: list[Part] = field(default_factory=list)
-    moved: bool = False
-    shots: int = 0
+COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}  # how much cover from a shooter is worth
 
 
 def hit_chance(me: UnitView, target: UnitView, view: BattleView, mode_mod: int = 0) -> float:
@@ -91,20 +89,12 @@ class BaselineAI:
     """A sensible squad baseline: take cover with a line of fire, shoot the best target, reload when dry,
     wait in cover when nothing is in view, and never stand in the open for no reason."""
 
-    def __init__(self) -> None:
-        self._mem: dict[str, _TurnMemory] = {}
-
     def decide(self, view: BattleView, request: Request) -> Action:
         """Answer a declaration or an action request."""
         me = view.unit(request.unit)
         if request.kind == "declare":
             return self._declare(view, me)
-        key = (view.round, view.phase, me.name)
-        mem = self._mem.get(me.name)
-        if mem is None or mem.key != key:
-            mem = _TurnMemory(key)
-            self._mem[me.name] = mem
-        return self._act(view, me, mem)
+        return self._act(view, me)
 
     # ------------------------------------------------------------------ declaration
     def _declare(self, view: BattleView, me: UnitView) -> Declare:
@@ -118,8 +108,9 @@ class BaselineAI:
         return Declare(me.name, "normal")
 
     # ------------------------------------------------------------------ acting
-    def _legal(self, me: UnitView, mem: _TurnMemory, part: Part) -> bool:
-        return fits(me.declared, [*mem.parts, part])
+    def _fits(self, me: UnitView, part: Part) -> bool:
+        """The turn so far (the view's) and one more action fit the declared speed (R-5.3–R-5.5)."""
+        return fits(me.declared, [*me.turn_parts, part])
 
     def _visible_targets(self, view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
         out = []
@@ -130,57 +121,43 @@ class BaselineAI:
                 out.append(e)
         return out
 
-    def _act(self, view: BattleView, me: UnitView, mem: _TurnMemory) -> Action:
+    def _act(self, view: BattleView, me: UnitView) -> Action:
         w = me.weapon
         if w is None:
-            return (self._grenade(view, me, mem) if mem.shots == 0 else None) or EndTurn(me.name)
+            return (None if me.attacked else self._grenade(view, me)) or EndTurn(me.name)
         if (me.jammed or me.rounds == 0) and (me.jammed or me.magazines > 0):
-            part = Part("reload", int(Speed.NORMAL))
-            if self._legal(me, mem, part):
-                mem.parts.append(part)
-                return Reload(me.name)
-            return EndTurn(me.name)
+            return Reload(me.name) if self._fits(me, Part("reload", int(Speed.NORMAL))) else EndTurn(me.name)
         if me.rounds == 0:
             return EndTurn(me.name)
         targets = self._visible_targets(view, me, me.cell)
-        if mem.shots == 0:
-            throw = self._grenade(view, me, mem)
+        if not me.attacked:
+            throw = self._grenade(view, me)
             if throw is not None:
                 return throw
-        if not mem.moved and mem.shots == 0:
+        if not me.moved_this_turn and not me.attacked:
             dest = self._choose_cell(view, me, bool(targets))
-            if dest is not None and dest != me.cell:
-                part = Part("move", running=me.declared == "fast")  # at FAST every move is a run (R-5.4)
-                if self._legal(me, mem, part):
-                    mem.moved = True
-                    mem.parts.append(part)
-                    return Move(me.name, dest)
-            mem.moved = mem.moved or dest == me.cell
-        if targets and mem.shots == 0 and me.can_fire:
+            # At FAST every move is a run (R-5.4); staying put is a choice too, and then it shoots or ends.
+            if dest is not None and dest != me.cell and self._fits(me, Part("move", running=me.declared == "fast")):
+                return Move(me.name, dest)
+        if targets and not me.attacked and me.can_fire:
             best = self._pick(view, me, targets)
             burst = min(w.bursts) if w.bursts and me.can_fire_burst(min(w.bursts)) else 0
             for mode in ("aimed", "prepared", "snap"):
                 if burst and mode == "aimed":
                     continue
-                part = Part("attack", int(w.speed), mode)
-                if mem.moved:
-                    part = Part("attack", int(w.speed), mode)
-                if self._legal(me, mem, part):
-                    mem.parts.append(part)
-                    mem.shots += 1
+                if self._fits(me, Part("attack", int(w.speed), mode)):
                     return Shoot(me.name, best.name, mode=mode, burst=burst)
-        if not mem.parts and not targets and self._worth_waiting(view, me):
+        if not me.turn_parts and not targets and self._worth_waiting(view, me):
             return Wait(me.name)
         return EndTurn(me.name)
 
-    def _grenade(self, view: BattleView, me: UnitView, mem: _TurnMemory) -> Throw | None:
+    def _grenade(self, view: BattleView, me: UnitView) -> Throw | None:
         """Throw when a burst would catch two enemies, or one the gun can barely touch behind high cover,
         and no friend stands within the radius plus the likely scatter (R-6.9, R-6.10)."""
         if not me.throwables:
             return None
         weapon, _ = me.throwables[0]
-        part = Part("attack", int(weapon.speed), "prepared")
-        if not self._legal(me, mem, part):
+        if not self._fits(me, Part("attack", int(weapon.speed), "prepared")):
             return None
         grid = view.grid
         strength = me.trait("strength")[0]
@@ -205,8 +182,6 @@ class BaselineAI:
                 best = (value, aim)
         if best is None:
             return None
-        mem.parts.append(part)
-        mem.shots += 1
         return Throw(me.name, best[1], weapon.id)
 
     def _pick(self, view: BattleView, me: UnitView, targets: list[UnitView]) -> UnitView:
@@ -243,24 +218,25 @@ class BaselineAI:
         ys, xs = np.nonzero(np.isfinite(field_))
         best_cell, best_score = me.cell, -math.inf
         nearest_now = min(geo.distance_cells(me.cell, e.cell) for e in enemies)
+        spots = [e.cell for e in enemies]
+        reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
         for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
             cell = (x, y)
             score = 0.0
             seen_by = 0
             covered = 0.0
             shots = 0
-            for e in enemies:
-                s = geo.sight(grid, e.cell, cell)
+            for spot in spots:
+                s = geo.sight(grid, spot, cell)
                 if s.visible:
                     seen_by += 1
-                    covered += {"none": 0.0, "low": 0.6, "high": 0.9}[s.cover]
-                    if not s.lean and me.weapon and \
-                            geo.distance_m(cell, e.cell, grid.cell_m) <= me.weapon.max_range_m:
+                    covered += COVER_VALUE[s.cover]
+                    if not s.lean and geo.distance_m(cell, spot, grid.cell_m) <= reach:
                         shots += 1
             exposure = seen_by - covered
             score -= 2.0 * exposure
             score += 1.5 if shots else 0.0
-            nearest = min(geo.distance_cells(cell, e.cell) for e in enemies)
+            nearest = min(math.hypot(x - ex, y - ey) for ex, ey in spots)  # geo.distance_cells, inlined
             if not shots:
                 score -= 0.6 * nearest  # close in when nothing is in view
             else:
@@ -332,44 +308,26 @@ class RushAI(BaselineAI):
 
 
 class RandomAI:
-    """Random legal-looking actions, seeded from the request so the battle stays deterministic."""
-
-    def __init__(self) -> None:
-        self._inner = BaselineAI()
+    """Random legal actions (the battle's own list, `Request.legal()`), seeded from the request so the battle
+    stays deterministic: a random declaration; in a turn a shot, a move or a reload, for at most three."""
 
     def decide(self, view: BattleView, request: Request) -> Action:
-        """A random declaration; a random move, shot, reload or end of turn."""
+        """A random declaration; a random legal shot, move or reload, or the end of the turn."""
         rng = random.Random(zlib.crc32(f"{view.round}:{view.phase}:{request.unit}:{request.kind}:"
                                        f"{len(view.units)}:{view.unit(request.unit).cell}".encode()))
         me = view.unit(request.unit)
+        legal = request.legal()
         if request.kind == "declare":
-            return Declare(me.name, rng.choice(("fast", "normal", "slow", "dodge")))
-        mem = self._inner._mem.get(me.name)
-        key = (view.round, view.phase, me.name)
-        if mem is None or mem.key != key:
-            mem = _TurnMemory(key)
-            self._inner._mem[me.name] = mem
-        mem.shots += 1
-        if mem.shots > 3:
+            return rng.choice(legal.declare)
+        if len(me.turn_parts) >= 3:
             return EndTurn(me.name)
         choice = rng.random()
-        targets = self._inner._visible_targets(view, me, me.cell)
-        if choice < 0.4 and targets and me.weapon is not None:
-            w = me.weapon
-            burst = rng.choice([0, *[b for b in w.bursts if me.can_fire_burst(b)]])
-            return Shoot(me.name, rng.choice(targets).name, mode=rng.choice(("snap", "prepared", "aimed")),
-                         burst=burst)
-        if choice < 0.8:
-            grid = view.grid
-            col, _ = me.trait("dexterity")
-            blocked = np.zeros((grid.height, grid.width), dtype=bool)
-            for x, y in view.occupied(me.name):
-                blocked[y, x] = True
-            field_ = geo.reach_field(grid, me.cell, 2 * SIDES[col] / grid.cell_m, blocked)
-            ys, xs = np.nonzero(np.isfinite(field_))
-            i = rng.randrange(len(xs))
-            return Move(me.name, (int(xs[i]), int(ys[i])))
-        if choice < 0.9:
+        if choice < 0.4 and legal.shots:
+            return rng.choice(legal.shots)
+        moves = sorted(legal.walk | legal.run)
+        if choice < 0.8 and moves:
+            return Move(me.name, rng.choice(moves))
+        if choice < 0.9 and legal.reload:
             return Reload(me.name)
         return EndTurn(me.name)
 

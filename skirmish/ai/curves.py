@@ -37,6 +37,8 @@ class Curve:
 
     def __call__(self, x: Value) -> Value:
         """The curve's output, clamped to [0, 1]."""
+        if isinstance(x, float | int):  # numpy's float64 is a float
+            return self._one(float(x))
         arr = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
         if self.kind == "linear":
             y = self.m * (arr - self.c) + self.b
@@ -51,6 +53,25 @@ class Curve:
             y = self.m * np.exp(-((arr - self.c) ** 2) / (2 * max(self.k, _EPS) ** 2)) + self.b
         out = np.clip(y, 0.0, 1.0)
         return float(out) if np.ndim(out) == 0 else out
+
+    def _one(self, x: float) -> float:
+        """The curve at one number: the same arithmetic as on an array, bit for bit, without numpy's
+        per-call overhead (most considerations score one option at a time). min/max clamp as np.clip does,
+        keeping NaN and -0.0; the exponentials and powers are numpy's own."""
+        v = min(max(x, 0.0), 1.0)
+        if self.kind == "linear":
+            y = self.m * (v - self.c) + self.b
+        elif self.kind == "polynomial":
+            y = self.m * float(np.power(max(v - self.c, 0.0), self.k)) + self.b
+        elif self.kind == "logistic":
+            y = self.m / (1.0 + float(np.exp(-self.k * (v - self.c)))) + self.b
+        elif self.kind == "logit":
+            z = min(max(v - self.c, _EPS), 1 - _EPS)
+            y = self.m * float(np.log(z / (1 - z))) / (5.0 * max(self.k, _EPS)) + 0.5 + self.b
+        else:
+            d = v - self.c
+            y = self.m * float(np.exp(-(d ** 2) / (2 * max(self.k, _EPS) ** 2))) + self.b
+        return min(max(y, 0.0), 1.0)
 
     def to_json(self) -> dict[str, Any]:
         """Data form (personalities are files)."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from skirmish.core.errors import IllegalAction
+from skirmish.core.legal import LegalActions
 
 HookPoint = Literal["round_start", "round_end", "step_start", "step_end", "turn_start", "turn_end", "action"]
 HOOK_POINTS: tuple[HookPoint, ...] = ("round_start", "round_end", "step_start", "step_end", "turn_start",
@@ -31,6 +32,14 @@ class Request:
     unit: str
     side: str
     error: str | None = None
+    ask: Callable[[], LegalActions] | None = field(default=None, repr=False, compare=False)  # set by the battle
+
+    def legal(self) -> LegalActions:
+        """What the unit may answer (Battle.legal_actions), worked out on the first call and kept: a controller
+        that never asks costs the battle nothing. Good while this request is the one pending."""
+        if self.ask is None:
+            raise LookupError(f"the {self.kind} request for {self.unit} did not come from a battle")
+        return self.ask()
 
 
 @dataclass(frozen=True)

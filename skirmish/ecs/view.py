@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from skirmish.rules.equipment import Weapon
 from skirmish.rules.geometry import Cell, GridMap, Sight, unit_sight
+
+if TYPE_CHECKING:
+    from skirmish.rules.fi.timing import Part
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,22 @@ class UnitView:
     facing: tuple[int, int] = (0, 1)
     throwables: tuple[tuple[Weapon, int], ...] = ()  # thrown weapons carried, with how many (R-6.10)
     shot_points: int = 0  # tacpack points already drawn by energy shots this round (R-6.13)
+    # Turn state, as the battle keeps it (its Turn component): the actions of the unit's current turn (of its
+    # last one until its next begins) as the timing rules count them, and whether it has moved, run or acted.
+    turn_parts: tuple[Part, ...] = ()  # R-5.3-R-5.5: what the declared speed is held against
+    moved_this_turn: bool = False  # one movement action per turn (docs/RULES-NOTES.md)
+    ran_this_turn: bool = False  # R-5.4: that move was a run
+    acted: bool = False  # R-5.7: a wait holds the whole action, so it must come first
+
+    @property
+    def moved(self) -> str:
+        """How it moved this turn: "none", "walked" or "ran" (a shot after moving pays for it, R-5.4/R-6.1)."""
+        return ("ran" if self.ran_this_turn else "walked") if self.moved_this_turn else "none"
+
+    @property
+    def attacked(self) -> bool:
+        """It has shot or thrown this turn."""
+        return any(p.kind == "attack" for p in self.turn_parts)
 
     @property
     def can_fire(self) -> bool:

@@ -1,0 +1,348 @@
+"""The utility AI's candidate actions: each option a unit could take now, with its considerations.
+
+What the unit may do is the battle's answer (`Request.legal()`, i.e. `Battle.legal_actions`): only the
+actions it lists become options, so the AI never proposes one the rules refuse. What the unit has already
+done this turn is the view's (`UnitView.turn_parts`, `moved`, `attacked`), not a memory of its own. The
+timing rule is read directly only to look ahead: whether a shot would still fit after a move (R-5.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.ai.curves import Curve
+from skirmish.ai.estimate import ShotEstimate, estimate_shot, throw_chance
+from skirmish.ai.utility.maps import COVER_VALUE, MapCache, TacticalMaps, route_threat
+from skirmish.ai.utility.personality import Personality
+from skirmish.ai.utility.scoring import (
+    HARM,
+    CellParts,
+    Option,
+    danger,
+    harm,
+    press,
+    score_cells,
+    shot_considerations,
+    targets,
+)
+from skirmish.core.legal import LegalActions
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
+from skirmish.rules.deck import SIDES
+from skirmish.rules.equipment import SCREEN_STOPS, Speed
+from skirmish.rulesets.fi import Part, fits
+from skirmish.rulesets.fi import thrown as thr
+
+TOP_MOVES = 8  # move cells that get the exact shot-after-moving and route-exposure considerations
+NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+
+
+@dataclass
+class Situation:
+    """What one decision reads: the view, the unit, its personality, its side's maps (and the cache they come
+    from), what the battle says it may do now, and the fire its side has already sent at each target this
+    round."""
+
+    view: BattleView
+    me: UnitView
+    p: Personality
+    maps: TacticalMaps
+    cache: MapCache
+    legal: LegalActions
+    committed: Mapping[tuple[int, str], float]
+    dangers: dict[str, float] = field(default_factory=dict)  # each target's threat, worked out once
+
+    def danger(self, t: UnitView) -> float:
+        """How dangerous an enemy is to the side (kept for moves and shots alike)."""
+        if t.name not in self.dangers:
+            self.dangers[t.name] = danger(self.view, t, self.me)
+        return self.dangers[t.name]
+
+
+@dataclass
+class Cells:
+    """Where an action may end: the unit's cell, and the cells a legal move ends in (`moves`, empty if it
+    will not move) with their movement cost; every one's cell considerations, scored at once."""
+
+    moves: npt.NDArray[np.bool_]
+    reach: npt.NDArray[np.float64]
+    walks: frozenset[geo.Cell]
+    scores: npt.NDArray[np.float64]
+    parts: CellParts
+
+
+# ---------------------------------------------------------------------------------------------- declaration
+
+
+def declare_options(view: BattleView, me: UnitView, p: Personality, maps: TacticalMaps,
+                    legal: LegalActions) -> list[Option]:
+    """One option per declaration the battle allows (R-5.1): NORMAL to shoot, FAST to close in, SLOW for a
+    full reload or a heavy weapon, DODGE when threatened and hurt."""
+    w = me.weapon
+    in_view = targets(view, me, me.cell)
+    threat_here = maps.threat_at(me.cell)
+    nearest = min((geo.distance_m(me.cell, e.cell, view.grid.cell_m) for e in view.enemies(me)), default=99.0)
+    opts = []
+    need_reload = w is not None and (me.jammed or me.rounds == 0) and (me.jammed or me.magazines > 0)
+    two_action_reload = need_reload and not me.jammed and w is not None and w.reload_actions >= 2
+    slow_weapon = w is not None and w.speed == Speed.SLOW
+    can_shoot = bool(in_view) and w is not None and not need_reload and me.can_fire
+    for speed in ("normal", "fast", "slow", "dodge"):
+        o = Option(f"declare {speed}", Declare(me.name, speed), ("declare", speed))
+        if not legal.allows(o.action):
+            continue
+        if speed == "normal":
+            o.add("has a shot", 1.0 if can_shoot and not slow_weapon else 0.4, Curve("linear", m=0.6, b=0.35))
+            o.add("weapon usable at NORMAL", 0.0 if slow_weapon or two_action_reload else 1.0,
+                  Curve("linear", m=0.8, b=0.2))
+        elif speed == "fast":
+            far = min(1.0, nearest / 60.0)
+            o.add("distance to close", far if not can_shoot else 0.0, Curve("logistic", m=1.0, k=10, c=0.35))
+            o.add("aggression", p.aggression, Curve("linear", m=0.6, b=0.4))
+        elif speed == "slow":
+            o.add("full reload or heavy weapon", 1.0 if two_action_reload or slow_weapon else 0.0,
+                  Curve("linear", m=0.9, b=0.05))
+        else:
+            dodge = dict(me.skills).get("dodge", 0)
+            hurt = min(1.0, me.wounds / 3)
+            o.add("threat here", min(1.0, threat_here), Curve("logistic", m=1.0, k=12, c=0.5))
+            o.add("dodge skill", min(1.0, dodge / 3), Curve("linear", m=0.8, b=0.1))
+            o.add("hurt or no shot", max(hurt, 0.0 if can_shoot else 0.6), Curve("linear"))
+            o.add("caution", p.caution, Curve("linear", m=0.7, b=0.1))
+        opts.append(o)
+    return opts
+
+
+# ---------------------------------------------------------------------------------------------- a turn
+
+
+def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | None]:
+    """Every option for the unit's next action in its turn, and the move heat map (the cell scores of the
+    moves it may make, NaN elsewhere; None when it will not move)."""
+    view, me, p, legal = s.view, s.me, s.p, s.legal
+    opts: list[Option] = [Option("end turn", EndTurn(me.name), ("end",)).add(
+        "fallback", p.fallback, Curve("linear"))]
+    w = me.weapon
+    here_threat = float(1 - np.exp(-s.maps.threat[me.cell[1], me.cell[0]]))
+    push = press(view, me, p)
+    # Every option is scored where the unit ends its action: the same cell considerations for staying
+    # and for each move, and the same shot considerations for shooting now and shooting after a move.
+    plan = plan_cells(s, push)
+    heat = None
+    if plan.moves.any():
+        moves, heat = move_options(s, plan)
+        opts += moves
+    # The screen is split once a turn at most (the AI's habit: a second free action would count as FAST).
+    if me.tacpack_generator and not any(part.kind == "free" for part in me.turn_parts):
+        opts += tacpack_options(s)
+    if w is not None and legal.reload:
+        o = Option("reload", Reload(me.name), ("reload",))
+        o.add("magazine spent", 1.0 if me.jammed else 1 - me.rounds / max(1, w.magazine),
+              Curve("polynomial", k=2.5))
+        o.add("safe to do it", 1 - min(1.0, here_threat), Curve("linear", m=0.7, b=0.3))
+        opts.append(o)
+    if w is not None and me.can_fire and not me.attacked:
+        opts += [stay(o, plan, me.cell, p) for o in shoot_options(s)]
+    if p.use_grenades and me.throwables and not me.attacked:
+        opts += [stay(o, plan, me.cell, p) for o in throw_options(s)]
+    # Waiting holds the whole action (R-5.7), so the AI considers it only before anything else this turn.
+    if not me.turn_parts and me.waiting is None and w is not None and me.can_fire and legal.allows(Wait(me.name)):
+        in_view = targets(view, me, me.cell)
+        o = Option("wait for an enemy", Wait(me.name), ("wait",))
+        near = min((geo.distance_m(me.cell, e.cell, view.grid.cell_m) for e in view.enemies(me)), default=99.0)
+        o.add("no target in view", 0.0 if in_view else 1.0, Curve("linear"))
+        o.add("enemy close enough to appear", 1 - min(1.0, near / (2 * w.range_inc_m + 1)),
+              Curve("logistic", k=8, c=0.3))
+        o.add("no need to press", 1 - push, Curve("linear", m=0.6, b=0.2))
+        opts.append(stay(o, plan, me.cell, p))
+    if w is not None and me.can_fire and not me.attacked:
+        opts += [stay(o, plan, me.cell, p) for o in aim_options(s)]
+    return opts, heat
+
+
+def plan_cells(s: Situation, push: float) -> Cells:
+    """The cells this action may end in (here, and every cell a legal move reaches unless the unit has
+    attacked or does not think of moving), with the cell considerations scored over all of them at once."""
+    view, me, legal = s.view, s.me, s.legal
+    grid = view.grid
+    shape = (grid.height, grid.width)
+    mask = np.zeros(shape, dtype=bool)
+    moves = np.zeros(shape, dtype=bool)
+    reach = np.zeros(shape)
+    cells = legal.walk | legal.run
+    if s.p.think_moves and cells and not me.attacked and view.enemies(me):
+        col, _ = me.trait("dexterity")
+        walk = SIDES[col] / grid.cell_m
+        run = walk if me.declared == "dodge" else 2 * walk
+        blocked = np.zeros(shape, dtype=bool)
+        for x, y in view.occupied(me.name):
+            blocked[y, x] = True
+        reach = s.cache.reach_field(grid, me.cell, run if legal.run else walk, blocked)  # each route's cost
+        xs, ys = zip(*cells, strict=True)
+        moves[list(ys), list(xs)] = True
+        moves &= np.isfinite(reach)
+        mask |= moves
+    mask[me.cell[1], me.cell[0]] = True
+    scores, parts = score_cells(view, me, s.p, s.maps, mask, reach, push)
+    return Cells(moves, reach, legal.walk, scores, parts)
+
+
+def stay(o: Option, plan: Cells, cell: geo.Cell, p: Personality) -> Option:
+    """Staying put: the cell considerations a move to this cell would get, and no exposure on the way."""
+    for name, (raw, curve) in plan.parts.items():
+        o.add(name, float(raw[cell[1], cell[0]]), curve)
+    if p.use_exposure:
+        o.add("exposure on the way", 1.0, p.exposure_curve())
+    return o
+
+
+def move_options(s: Situation, plan: Cells) -> tuple[list[Option], npt.NDArray[np.float64]]:
+    """The best few legal moves by their cell scores, each with the route's exposure and the best shot
+    still allowed after it; and the heat map of every legal move's cell score."""
+    view, me, p = s.view, s.me, s.p
+    ok = plan.moves
+    scores = plan.scores
+    heat = np.full(ok.shape, np.nan)
+    heat[ok] = scores[ok]
+    ys, xs = np.nonzero(ok)
+    order = np.argsort(-scores[ys, xs], kind="stable")[:TOP_MOVES]
+    out = []
+    for i in order.tolist():
+        cell = (int(xs[i]), int(ys[i]))
+        running = cell not in plan.walks  # a run covers more ground, or is the only move that fits (R-5.4)
+        o = Option(f"{'run' if running else 'walk'} to {cell[0]},{cell[1]}", Move(me.name, cell),
+                   ("move", cell, "run" if running else "walk"))
+        for name, (raw, curve) in plan.parts.items():
+            o.add(name, float(raw[cell[1], cell[0]]), curve)
+        if p.use_exposure:
+            o.add("exposure on the way", 1 - min(1.0, route_threat(view.grid, s.maps, me.cell, cell)),
+                  p.exposure_curve())
+        est, target, burst = shot_after(view, me, cell, running)
+        shot_considerations(o, est, s.danger(target) if target is not None else 0.0, p, s.committed, view, me,
+                            target, burst)
+        out.append(o)
+    return out, heat
+
+
+def shot_after(view: BattleView, me: UnitView, cell: geo.Cell, running: bool) -> tuple[ShotEstimate, UnitView | None,
+                                                                                        int]:
+    """The best attack still allowed this turn after moving to `cell`: a look ahead at the timing rule with
+    this turn's actions so far (R-5.4 engage: moving loses readiness, so a snap at weapon speed unless the
+    declaration allows the slower prepared shot)."""
+    w = me.weapon
+    if w is None or not me.can_fire:
+        return NO_SHOT, None, 0
+    moved = replace(me, cell=cell, ready_target=None, aim=0)
+    for mode in ("prepared", "snap"):
+        if not fits(me.declared, [*me.turn_parts, Part("move", running=running), Part("attack", int(w.speed), mode)]):
+            continue
+        burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
+        best: tuple[ShotEstimate, UnitView | None, int] = (NO_SHOT, None, burst)
+        for t in targets(view, me, cell):
+            est = estimate_shot(view, moved, t, mode=mode, burst=burst, moved="ran" if running else "walked")
+            if harm(est) > harm(best[0]):
+                best = (est, t, burst)
+        return best  # the first mode that fits is the better one
+    return NO_SHOT, None, 0
+
+
+def tacpack_options(s: Situation) -> list[Option]:
+    """Split the generator to a screen that stops the enemies' weapons (R-6.13), keeping power for this
+    turn's energy shot unless it is already fired (shots and screen share the generator)."""
+    view, me, legal = s.view, s.me, s.legal
+    classes: dict[str, int] = {}
+    for e in view.enemies(me):
+        if e.weapon is not None:
+            classes[e.weapon.weapon_class] = classes.get(e.weapon.weapon_class, 0) + 1
+    total = max(1, sum(classes.values()))
+    reserve = me.weapon.power if me.weapon is not None and me.weapon.energy and not me.attacked else 0
+    points = max(0, me.tacpack_generator - me.shot_points - reserve)
+    out = []
+    for screen, stops in SCREEN_STOPS.items():
+        if screen == me.screen_type and points == me.screen_points:
+            continue
+        split = SetTacpack(me.name, screen, points)
+        if not legal.allows(split):
+            continue
+        share = sum(n for c, n in classes.items() if c in stops) / total
+        o = Option(f"{screen} screen {points}", split, ("tacpack", screen))
+        o.add("enemy weapons it stops", share, Curve("linear", m=0.9, b=0.05))
+        current = sum(n for c, n in classes.items() if c in SCREEN_STOPS.get(me.screen_type, frozenset())) / total
+        o.add("better than the current screen", max(0.0, share - current), Curve("logistic", k=12, c=0.15))
+        out.append(o)
+    return out
+
+
+def shoot_options(s: Situation) -> list[Option]:
+    """Every legal shot at a target in view: each mode, and each burst the weapon can fire."""
+    view, me, legal = s.view, s.me, s.legal
+    w = me.weapon
+    assert w is not None
+    out = []
+    for t in targets(view, me, me.cell):
+        for mode in ("aimed", "prepared", "snap"):
+            bursts = [0] + [b for b in w.bursts if me.can_fire_burst(b) and mode != "aimed"]
+            for burst in bursts:
+                shot = Shoot(me.name, t.name, mode=mode, burst=burst)
+                if not legal.allows(shot):
+                    continue
+                est = estimate_shot(view, me, t, mode=mode, burst=burst, moved=me.moved)
+                if est.hit <= 0:
+                    continue
+                label = f"shoot {t.name} {mode}" + (f" burst {burst}" if burst else "")
+                o = Option(label, shot, ("shoot", t.name), estimate=est)
+                shot_considerations(o, est, s.danger(t), s.p, s.committed, view, me, t, burst)
+                out.append(o)
+    return out
+
+
+def throw_options(s: Situation) -> list[Option]:
+    """A throw of the first explosive carried at each enemy's cell the battle allows (R-6.10)."""
+    view, me, legal = s.view, s.me, s.legal
+    weapon, _ = me.throwables[0]
+    grid = view.grid
+    enemies = view.enemies(me)
+    out = []
+    for e in enemies:
+        aim = e.cell
+        throw = Throw(me.name, aim, weapon.id)
+        if not legal.allows(throw):
+            continue
+        dist = geo.distance_m(me.cell, aim, grid.cell_m)
+        p = throw_chance(me, weapon, dist, view.scope)
+        inside = sum(1 for o in enemies if thr.in_blast(grid, weapon, aim, o.cell, armoured=True) is not None)
+        friends = [me, *view.friends(me)]
+        danger_m = weapon.blast_m + 2 * grid.cell_m
+        near_friend = min((geo.distance_m(f.cell, aim, grid.cell_m) for f in friends), default=99.0)
+        cover_t = view.sight(me, e).cover
+        o = Option(f"throw {weapon.id} at {e.name}", throw, ("throw", e.name))
+        o.add("burst covers the cell", p, Curve("logistic", k=10, c=0.35))
+        o.add("enemies in the radius", min(1.0, inside / 3), Curve("polynomial", m=0.8, k=0.7, b=0.2))
+        o.add("target behind cover", COVER_VALUE[cover_t], Curve("linear", m=0.5, b=0.5))
+        o.add("friends clear", min(1.0, near_friend / (2 * danger_m)), Curve("logistic", k=20, c=0.5))
+        out.append(o)
+    return out
+
+
+def aim_options(s: Situation) -> list[Option]:
+    """Aiming at one of the first three targets in view (R-6.2), worth it when the steadier shot later beats
+    what a plain shot does now."""
+    view, me, legal = s.view, s.me, s.legal
+    out = []
+    for t in targets(view, me, me.cell)[:3]:
+        if not legal.allows(Aim(me.name, t.name)):
+            continue
+        now = max((harm(estimate_shot(view, me, t, mode=m, moved=me.moved)) for m in ("prepared", "snap")
+                   if legal.allows(Shoot(me.name, t.name, mode=m))), default=0.0)
+        steady = replace(me, ready_target=t.name, aim=min(2, me.aim + 1 if me.ready_target == t.name else 1))
+        later = harm(estimate_shot(view, steady, t, mode="prepared"))
+        o = Option(f"aim at {t.name}", Aim(me.name, t.name), ("aim", t.name))
+        o.add("aimed shot's harm", later, HARM)
+        o.add("beats two plain shots", min(1.0, later / (4 * now + 1e-6)), Curve("logistic", k=14, c=0.5))
+        out.append(o)
+    return out

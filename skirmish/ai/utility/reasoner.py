@@ -1,0 +1,104 @@
+"""The utility AI's reasoner: it gathers the options, scores them, adds momentum, picks the best and
+keeps a trace of the decision (the chosen option and the runners-up with every consideration).
+
+The AI reads a frozen BattleView and returns Actions; it never writes the world (ARCHITECTURE §2). What the
+unit may do comes from the battle (`Request.legal()`), and what it has done this turn from the view; the AI
+itself remembers only its habits: the last choice of each unit (momentum), the fire its side has sent at
+each target this round (no overkill), its maps, and the heat map it shows the board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.ai.utility.maps import MapCache
+from skirmish.ai.utility.options import Situation, act_options, declare_options
+from skirmish.ai.utility.personality import PERSONALITIES, Personality
+from skirmish.ai.utility.scoring import Option
+from skirmish.battle import Request
+from skirmish.ecs.view import BattleView
+from skirmish.rules.actions import Action, Shoot
+
+
+class UtilityAI:
+    """The utility AI; `personality` picks the weights and the difficulty."""
+
+    def __init__(self, personality: Personality | str = "normal") -> None:
+        self.p = PERSONALITIES[personality] if isinstance(personality, str) else personality
+        self._last: dict[str, tuple[Any, ...]] = {}
+        self._maps = MapCache()
+        self.committed: dict[tuple[int, str], float] = {}  # (round, target) -> expected wounds already sent
+        self.last_trace: dict[str, Any] | None = None
+        self.heat: dict[str, npt.NDArray[np.float64]] = {}  # unit -> move scores (NaN where unreachable)
+        self._heat_ranked: set[str] = set()  # units whose heat already carries the whole move scores
+
+    def decide(self, view: BattleView, request: Request) -> Action:
+        """Answer a request (the trace is kept in `last_trace`)."""
+        return self.decide_traced(view, request)[0]
+
+    def decide_traced(self, view: BattleView, request: Request) -> tuple[Action, dict[str, Any]]:
+        """The action and the decision's trace: the chosen option and the best runners-up, each with every
+        consideration's input, curve output and the product (issue 4)."""
+        me = view.unit(request.unit)
+        maps = self._maps.maps_for(view, me)
+        if request.kind == "declare":
+            options = declare_options(view, me, self.p, maps, request.legal())
+        else:
+            options, heat = act_options(Situation(view, me, self.p, maps, self._maps, request.legal(), self.committed))
+            if heat is not None:
+                self.heat[me.name] = heat
+                self._heat_ranked.discard(me.name)
+        for o in options:
+            o.finish(self._last.get(me.name), self.p.momentum)
+        options.sort(key=lambda o: -o.score)
+        best = options[0]
+        self._last[me.name] = best.key
+        if request.kind == "act":
+            self._commit(view.round, best)
+            self._rank_heat(me.name, options)
+        trace = {"unit": me.name, "request": request.kind, "personality": self.p.name,
+                 "chosen": best.to_json(), "runners_up": [o.to_json() for o in options[1:1 + self.p.runners_up]]}
+        self.last_trace = trace
+        return best.action, trace
+
+    def _commit(self, round_no: int, best: Option) -> None:
+        """Count a shot's expected wounds against its target this round, so allies do not overkill it."""
+        a = best.action
+        if isinstance(a, Shoot):
+            est = best.estimate
+            k = (round_no, a.target)
+            self.committed[k] = self.committed.get(k, 0.0) + (est.wounds + est.ct / 6 if est else 0.0)
+
+    def _rank_heat(self, unit: str, options: list[Option]) -> None:
+        """Put the move options' whole scores into this decision's heat map, so its best cell is the move
+        the AI chose (or would choose): cells that were not weighed in full keep their cell score, scaled
+        below the lowest weighed move (issue 10)."""
+        heat = self.heat.get(unit)
+        moves = [o for o in options if o.key[0] == "move"]
+        if heat is None or not moves or unit in self._heat_ranked:
+            return
+        self._heat_ranked.add(unit)
+        weighed = np.zeros(heat.shape, dtype=bool)
+        for o in moves:
+            weighed[o.key[1][1], o.key[1][0]] = True
+        others = np.isfinite(heat) & ~weighed
+        low = min(o.score for o in moves)
+        top = float(np.max(heat[others])) if others.any() else 0.0
+        if top > 0:
+            heat[others] *= 0.999 * low / top if top >= low else 1.0
+        for o in reversed(moves):  # best last, so it wins a shared cell (a walk and a run to the same place)
+            heat[o.key[1][1], o.key[1][0]] = o.score
+        chosen = moves[0].key[1]
+        heat[chosen[1], chosen[0]] = np.nextafter(max(moves[0].score, float(np.nanmax(heat))), np.inf)
+
+
+def make_utility(spec: str) -> UtilityAI:
+    """`utility` or `utility:<personality>` (easy, normal, hard, aggressive, cautious)."""
+    _, _, name = spec.partition(":")
+    name = name or "normal"
+    if name not in PERSONALITIES:
+        raise ValueError(f"unknown AI personality {name!r}; known: {', '.join(PERSONALITIES)}")
+    return UtilityAI(name)

@@ -1,0 +1,181 @@
+"""The utility AI's considerations: an option's axes (a raw input in [0, 1] through a response curve),
+how they combine into its score, and the considerations shared by many options — what a shot is worth,
+and how good a cell is to end an action in (every reachable cell scored at once with numpy).
+
+Considerations are pure functions of the view, the unit and the option (STYLE 9).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.ai.curves import Curve, combine
+from skirmish.ai.estimate import ShotEstimate, hit_probability
+from skirmish.ai.utility.maps import COVER_VALUE, TacticalMaps
+from skirmish.ai.utility.personality import Personality
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import Action
+
+HARM = Curve("linear", m=0.9, b=0.1)  # what a shot is worth, the same scale for every option
+CellParts = dict[str, tuple[npt.NDArray[np.float64], Curve]]  # a cell consideration: raw input per cell, curve
+
+
+def harm(est: ShotEstimate) -> float:
+    """What an attack is worth in one number: expected wounds (CT at a sixth of a wound) over three, plus
+    the chance it puts the target out of action, capped at 1. Shooting now, shooting after a move and
+    aiming for a later shot are all scored on this scale, so they compare fairly."""
+    return min(1.0, (est.wounds + est.ct / 6) / 3 + est.kill)
+
+
+@dataclass(frozen=True)
+class Consideration:
+    """One axis: its name, its raw input in [0, 1], and the curve's output."""
+
+    name: str
+    input: float
+    output: float
+
+    def to_json(self) -> dict[str, Any]:
+        """Trace form."""
+        return {"name": self.name, "input": round(self.input, 3), "output": round(self.output, 3)}
+
+
+@dataclass
+class Option:
+    """A candidate action with its considerations and score."""
+
+    label: str
+    action: Action
+    key: tuple[Any, ...]
+    considerations: list[Consideration] = field(default_factory=list)
+    bonus: float = 1.0
+    score: float = 0.0
+    estimate: ShotEstimate | None = None  # a shot's estimate (for the fire it commits), not traced
+
+    def add(self, name: str, raw: float, curve: Curve) -> Option:
+        """Score a consideration."""
+        self.considerations.append(Consideration(name, float(raw), float(curve(raw))))
+        return self
+
+    def finish(self, momentum_key: tuple[Any, ...] | None, momentum: float) -> Option:
+        """Combine the outputs (compensation factor), then momentum."""
+        base = float(combine([c.output for c in self.considerations])) if self.considerations else 0.0
+        if momentum_key is not None and self.key == momentum_key:
+            self.bonus = 1.0 + momentum
+        self.score = base * self.bonus
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        """Trace form."""
+        out: dict[str, Any] = {"option": self.label, "action": str(self.action), "score": round(self.score, 4),
+                               "considerations": [c.to_json() for c in self.considerations]}
+        if self.bonus != 1.0:
+            out["momentum"] = round(self.bonus, 3)
+        return out
+
+
+def shot_considerations(o: Option, est: ShotEstimate, threat: float, p: Personality,
+                        committed: Mapping[tuple[int, str], float], view: BattleView, me: UnitView,
+                        target: UnitView | None, burst: int) -> Option:
+    """What a shot is worth: the same considerations whether it is fired now or after a move."""
+    o.add("hit chance", est.hit, Curve("linear", m=0.3, b=0.7))
+    o.add("expected harm", harm(est), HARM)
+    o.add("kill chance", est.kill, p.kill_curve())
+    o.add("target threat", threat, Curve("linear", m=0.3, b=0.7))
+    if p.use_commitment:
+        sent = committed.get((view.round, target.name), 0.0) if target is not None else 0.0
+        left = max(0.0, 4 - target.wounds) if target is not None else 4.0
+        o.add("not overkill", max(0.0, 1 - sent / max(left, 0.5)), Curve("linear", m=0.8, b=0.2))
+    if me.weapon is not None and me.weapon.bursts:  # emptying the magazine costs a reload later
+        o.add("rounds left after", max(0, me.rounds - burst) / max(1, me.weapon.magazine),
+              Curve("linear", m=0.4, b=0.6))
+    return o
+
+
+def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMaps, ok: npt.NDArray[np.bool_],
+                reach: npt.NDArray[np.float64], press: float) -> tuple[npt.NDArray[np.float64], CellParts]:
+    """Every cell in `ok` at once: cover, threat, range band, flanking, line of fire, closing in."""
+    grid = view.grid
+    w = me.weapon
+    enemies = view.enemies(me)
+    h, wd = grid.height, grid.width
+    yy, xx = np.mgrid[0:h, 0:wd]
+    dists = np.stack([np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m for e in enemies]) if enemies \
+        else np.full((1, h, wd), np.inf)
+    nearest = dists.min(axis=0)
+    ideal = 1.5 * (w.range_inc_m if w is not None else 10.0)
+    band = np.clip(1 - np.abs(nearest - ideal) / (ideal * 2), 0, 1)
+    fire = np.zeros((h, wd))
+    flank = np.zeros((h, wd))
+    ys, xs = np.nonzero(ok)
+    for i in range(len(ys)):
+        c = (int(xs[i]), int(ys[i]))
+        best, open_targets, seen = 0.0, 0, 0
+        for k, e in enumerate(enemies):
+            s = view.sight(me, e, c)
+            if not s.visible or w is None or dists[k, c[1], c[0]] > w.max_range_m:
+                continue
+            seen += 1
+            if s.cover == "none":
+                open_targets += 1
+            hit, _, _ = hit_probability(view, me, e, mode="prepared", moved="walked", at=c)
+            best = max(best, hit * (1 - COVER_VALUE[s.cover] * 0.7))
+        fire[c[1], c[0]] = best
+        flank[c[1], c[0]] = open_targets / seen if seen else 0.0
+    walk_m = maps.walk_m  # walking distance to the nearest enemy, round walls and water
+    now = float(walk_m[me.cell[1], me.cell[0]])
+    closing = np.clip(0.5 + (now - np.where(np.isfinite(walk_m), walk_m, now)) / 40.0, 0, 1) \
+        if math.isfinite(now) else np.full((h, wd), 0.5)
+    cover_curve, threat_curve = p.safety_curves()
+    parts: CellParts = {
+        "cover from enemies that see it": (maps.cover, cover_curve),
+        "low threat": (np.exp(-maps.threat), threat_curve),
+        "line of fire": (fire, Curve("logistic", m=0.6, k=8, c=0.2, b=0.4)),
+        "range band": (band, Curve("normal", m=0.4, k=0.35, c=1.0, b=0.6)),
+        "flanking": (flank, Curve("linear", m=0.3, b=0.7)),
+        "closing in": (closing, Curve("linear", m=0.2 + 0.7 * press, b=0.6 - 0.45 * press)),
+    }
+    outs = [curve(raw) for raw, curve in parts.values()]
+    total = np.asarray(combine(outs), dtype=np.float64)
+    total = np.where(ok, total - 0.002 * reach, -1.0)  # shorter moves break ties
+    return total, parts
+
+
+def press(view: BattleView, me: UnitView, p: Personality) -> float:
+    """How hard to push: aggression, the round limit coming (a draw is half a win), and being ahead."""
+    def strength(units: list[UnitView]) -> float:
+        return sum(max(0.0, 1 - u.wounds / 4) for u in units)
+
+    ours, theirs = strength([me, *view.friends(me)]), strength(view.enemies(me))
+    clock = view.round / view.max_rounds if view.max_rounds else 0.0
+    ahead = (ours - theirs) / max(ours + theirs, 1e-6)
+    return float(np.clip(p.aggression + 0.6 * clock ** 2 + 0.4 * ahead - 0.2, 0.0, 1.0))
+
+
+def danger(view: BattleView, t: UnitView, me: UnitView) -> float:
+    """How dangerous an enemy is to our side: its best hit chance on any of us."""
+    best = 0.0
+    for f in [me, *view.friends(me)]:
+        if t.weapon is None:
+            break
+        hit, _, _ = hit_probability(view, t, f)
+        best = max(best, hit)
+    return best
+
+
+def targets(view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
+    """Enemies the unit would see and reach with its weapon from `cell`."""
+    w = me.weapon
+    out = []
+    for e in view.enemies(me):
+        s = view.sight(me, e, cell)
+        if s.visible and w is not None and geo.distance_m(cell, e.cell, view.grid.cell_m) <= w.max_range_m:
+            out.append(e)
+    return out
