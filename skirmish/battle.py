@@ -21,6 +21,7 @@ from skirmish.core.errors import Refusal
 from skirmish.core.legal import LegalActions
 from skirmish.ecs import components as ecs_components
 from skirmish.ecs.components import Declared, Health, Identity, Turn
+from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.systems.fi import Ctx, FiSystems, IllegalAction, spawn_unit
 from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
@@ -135,6 +136,7 @@ class Battle:
                 order += 1
         self.sys.face_enemies()
         self.sys.refresh_cover()
+        self.knowledge = Knowledge(self.sides)  # what each side knows of the others (fog of war, observe)
         self.controllers: dict[str, Controller] = dict(controllers or {})
         self.history: list[Action] = []  # accepted actions in order: with the seed, they replay the battle
         self.answers: list[Answer] = []  # every answer given, refused ones too (skirmish.record)
@@ -162,11 +164,12 @@ class Battle:
                                    self.ctx.scope, self.ctx.armoury, self.scenario.spec.victory.max_rounds)
 
     def observe(self, side: str) -> BattleView:
-        """What `side` may know now (issue 11, item 4): for now the whole battle, as `view()`; fog of war
-        (unseen enemies at their last known cell, hidden wounds, ammo and declarations) replaces this."""
+        """What `side` may know now (issue 11, item 4; skirmish.ecs.knowledge): its own units in full, enemies
+        it sees with what shows of them, the others as ghosts at their last known cells, and the other sides'
+        declarations hidden until initiative is flipped. KeyError for a side not in the battle."""
         if side not in self.sides:
             raise KeyError(f"no side {side!r} (sides: {', '.join(self.sides)})")
-        return self.view()
+        return self.view()  # step 1: the knowledge is kept, the views stay all-seeing (goldens unchanged)
 
     def is_over(self) -> bool:
         """True once the battle has an outcome."""
@@ -240,6 +243,7 @@ class Battle:
             "draws": self.randomizer.draws, "rng": self.rng.getstate(),
             "events": [self._log_hashed, self._log_sha.hexdigest()],
             "answers": [self._answers_hashed, self._answers_sha.hexdigest()],
+            "knowledge": self.knowledge.state(),
         }
 
         def plain(value: Any) -> Any:
@@ -313,7 +317,7 @@ class Battle:
         ctrl = self.controllers.get(req.side)
         if ctrl is None:
             raise RuntimeError(f"no controller for side {req.side!r}")
-        action, trace = consult(ctrl, self.view(), req)
+        action, trace = consult(ctrl, self.observe(req.side), req)  # an AI decides from its side's view only
         self.answer(req, action, trace)
         return self.pending is not None
 
@@ -360,6 +364,7 @@ class Battle:
             self.pending = self._flow.send(action) if action is not None else next(self._flow)
         except StopIteration:
             self.pending = None
+        self.knowledge.update(self.world, self.ctx.grid, self.ctx.round)  # the hook: every side looks again
         if self._refusal is not None:
             reason, self._refusal = self._refusal, None
             raise IllegalAction(reason)

@@ -529,7 +529,7 @@ class UtilityAI:
         for e in enemies:
             aim = e.cell
             dist = geo.distance_m(me.cell, aim, grid.cell_m)
-            if dist > limit or not geo.sight(grid, me.cell, aim).visible:
+            if e.ghost or dist > limit or not geo.sight(grid, me.cell, aim).visible:
                 continue
             p = throw_chance(me, weapon, dist, view.scope)
             inside = sum(1 for o in enemies if thr.in_blast(grid, weapon, aim, o.cell, armoured=True) is not None)
@@ -678,7 +678,7 @@ class UtilityAI:
         out = []
         for e in view.enemies(me):
             s = view.sight(me, e, cell)
-            if s.visible and w is not None and geo.distance_m(cell, e.cell, view.grid.cell_m) <= w.max_range_m:
+            if s.visible and not e.ghost and w is not None and geo.distance_m(cell, e.cell, view.grid.cell_m) <= w.max_range_m:
                 out.append(e)
         return out
 

@@ -47,6 +47,11 @@ class UnitView:
     facing: tuple[int, int] = (0, 1)
     throwables: tuple[tuple[Weapon, int], ...] = ()  # thrown weapons carried, with how many (R-6.10)
     shot_points: int = 0  # tacpack points already drawn by energy shots this round (R-6.13)
+    # Side views (skirmish.ecs.knowledge): False for an enemy seen through one side's eyes, whose ammunition,
+    # tacpack, CT, stun and intentions then read as unknown (0, "none", None); True for own units and all-seeing.
+    full: bool = True
+    ghost: bool = False  # an enemy not seen now, drawn at its last known cell
+    last_seen: int | None = None  # for an enemy in a side's view: the round its position was last known
 
     @property
     def can_fire(self) -> bool:
@@ -81,7 +86,7 @@ class UnitView:
 
 @dataclass(frozen=True)
 class BattleView:
-    """The whole battle at one moment."""
+    """The battle at one moment: all of it (`viewer` None), or what side `viewer` may know (Battle.observe)."""
 
     round: int
     phase: int | None
@@ -90,6 +95,7 @@ class BattleView:
     sides: tuple[str, ...]
     scope: str
     max_rounds: int = 0  # the round limit (a draw), 0 if none: an AI plays against the clock
+    viewer: str | None = None  # the side whose view this is; None: all-seeing
 
     def unit(self, name: str) -> UnitView:
         """A unit by name."""
@@ -99,7 +105,7 @@ class BattleView:
         raise KeyError(name)
 
     def enemies(self, of: UnitView) -> list[UnitView]:
-        """Enemies still in action."""
+        """Enemies still in action (as far as the view knows: ghosts included, at their last known cells)."""
         return [u for u in self.units if u.side != of.side and not u.out_of_action]
 
     def friends(self, of: UnitView) -> list[UnitView]:
@@ -107,7 +113,8 @@ class BattleView:
         return [u for u in self.units if u.side == of.side and u.name != of.name and not u.out_of_action]
 
     def sight(self, frm: UnitView, to: UnitView, at: Cell | None = None) -> Sight:
-        """What `frm` (standing at `at`, default its own cell) sees of `to` under R-6.1/R-6.6."""
+        """What `frm` (standing at `at`, default its own cell) sees of `to` under R-6.1/R-6.6 (of a ghost: of its
+        last known cell, had it stayed there)."""
         return unit_sight(self.grid, at or frm.cell, to.cell, to.firing, frm.side in to.known_to)
 
     def occupied(self, except_name: str | None = None) -> set[Cell]:

@@ -174,7 +174,7 @@ class Session:
         ctrl = self.controllers[req.side]
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skirmish-ai")
-        self._thinking = (req, self._pool.submit(consult, ctrl, self.view(), req))
+        self._thinking = (req, self._pool.submit(consult, ctrl, self.battle.observe(req.side), req))
 
     @property
     def thinking(self) -> bool:
