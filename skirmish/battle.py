@@ -167,9 +167,7 @@ class Battle:
         """What `side` may know now (issue 11, item 4; skirmish.ecs.knowledge): its own units in full, enemies
         it sees with what shows of them, the others as ghosts at their last known cells, and the other sides'
         declarations hidden until initiative is flipped. KeyError for a side not in the battle."""
-        if side not in self.sides:
-            raise KeyError(f"no side {side!r} (sides: {', '.join(self.sides)})")
-        return self.view()  # step 1: the knowledge is kept, the views stay all-seeing (goldens unchanged)
+        return self.knowledge.observe(self.view(), side)
 
     def is_over(self) -> bool:
         """True once the battle has an outcome."""
