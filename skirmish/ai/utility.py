@@ -678,7 +678,8 @@ class UtilityAI:
         out = []
         for e in view.enemies(me):
             s = view.sight(me, e, cell)
-            if s.visible and not e.ghost and w is not None and geo.distance_m(cell, e.cell, view.grid.cell_m) <= w.max_range_m:
+            if s.visible and not (e.ghost and cell == me.cell) and w is not None and \
+                    geo.distance_m(cell, e.cell, view.grid.cell_m) <= w.max_range_m:  # a ghost: only after a move
                 out.append(e)
         return out
 

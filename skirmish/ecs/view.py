@@ -104,6 +104,13 @@ class BattleView:
                 return u
         raise KeyError(name)
 
+    def find(self, name: str | None) -> UnitView | None:
+        """A unit by name, or None if this view does not show it (an enemy a side has never known)."""
+        for u in self.units:
+            if u.name == name:
+                return u
+        return None
+
     def enemies(self, of: UnitView) -> list[UnitView]:
         """Enemies still in action (as far as the view knows: ghosts included, at their last known cells)."""
         return [u for u in self.units if u.side != of.side and not u.out_of_action]
