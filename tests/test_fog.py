@@ -160,11 +160,12 @@ class Oracle:
                 self.hidden += u.declared == HIDDEN
             if t.name in self.seen[side]:
                 assert not u.ghost and u.cell == t.cell and u.wounds == t.wounds and u.last_seen == truth.round
+                assert u.declared == (HIDDEN if view.phase is None and t.declared else t.declared)
                 continue
             cell, rnd, wounds = self.last[side][t.name]
             assert u.ghost, f"{t.name}: not seen by {side}, yet shown as seen"
             assert (u.cell, u.last_seen, u.wounds) == (cell, rnd, wounds), f"{t.name}: not where {side} last knew it"
-            assert u.declared is None and u.phase is None and u.moved_m == 0.0
+            assert u.declared == (HIDDEN if view.phase is None and t.declared else t.declared) and u.moved_m == 0.0
             self.ghosts_away += u.cell != t.cell
 
 

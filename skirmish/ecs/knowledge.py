@@ -118,7 +118,7 @@ class Knowledge:
             elif u.name in seen:
                 units.append(seen_enemy(u, side, view.round, hide))
             elif u.name in memory:
-                units.append(ghost(u, side, memory[u.name]))
+                units.append(ghost(u, side, memory[u.name], hide))
         return dataclasses.replace(view, units=tuple(units), viewer=side)
 
 
@@ -138,13 +138,15 @@ def seen_enemy(u: UnitView, side: str, round_no: int, hide_declared: bool) -> Un
     return dataclasses.replace(u, declared=declared, last_seen=round_no, **_unknown(u, side))
 
 
-def ghost(u: UnitView, side: str, s: Sighting) -> UnitView:
-    """An enemy `side` does not see now, at its last known cell with what showed of it then (no declaration,
-    phase, cover or movement of this round)."""
+def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool) -> UnitView:
+    """An enemy `side` does not see now, at its last known cell with what showed of it then. Its declaration
+    and initiative phase are known as a seen enemy's are (revealed when initiative is flipped, R-5.1); its
+    cover and movement this round are not."""
+    declared = HIDDEN if hide_declared and u.declared is not None else u.declared
     return dataclasses.replace(
         u, cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
-        wounds=s.wounds, armour=s.armour, declared=None, phase=None, hesitating=False, moved_m=0.0, cover="none",
-        firing=False, ghost=True, last_seen=s.round, **_unknown(u, side))
+        wounds=s.wounds, armour=s.armour, declared=declared, moved_m=0.0, cover="none", firing=False, ghost=True,
+        last_seen=s.round, **_unknown(u, side))
 
 
 def hide_declarations(view: BattleView, reveal: set[str]) -> BattleView:

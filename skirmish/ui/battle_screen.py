@@ -22,7 +22,7 @@ from skirmish.rulesets.fi import ShotOdds, ThrowOdds, blast_reach_m
 from skirmish.ui.anim import BANNER_S, Animator, Banner, anims_for, banner_for
 from skirmish.ui.art import side_colour_map
 from skirmish.ui.board import MARKS, Board, Overlays
-from skirmish.ui.fog import FogLayer, cut_to_eyes, drawn_at, next_eyes, shown
+from skirmish.ui.fog import FogLayer, LogFog, cut_to_eyes, drawn_at, next_eyes, shown
 from skirmish.ui.hotseat import SeenView
 from skirmish.ui.panels import CARD_H, GLOSSARY_SHORT, ROMAN, TITLE_H, TRACKER_LINE, LogPanel, draw_tracker, draw_unit_card
 from skirmish.ui.preview import scenario_colours
@@ -153,6 +153,8 @@ class BattleScreen:
         self._seen = SeenView()
         self.watch_eyes: str | None = None  # watching AI sides: whose eyes the board looks through (V); None all-seeing
         self.fog = FogLayer(session.scenario.grid)
+        self.log_fog = LogFog(len(session.battle.log.events))  # which log lines each side may read
+        self._roster = {s.name: [u.name for u in s.units] for s in session.scenario.spec.sides}
         self._cells = {u.name: u.cell for u in session.view().units}
         self._reach_key: tuple[int, int, str] | None = None
         self._reach: tuple[np.ndarray, np.ndarray] | None = None
@@ -245,10 +247,12 @@ class BattleScreen:
             if e.phase and (e.round, e.phase) != self._phase_shown:
                 self._phase_shown = (e.round, e.phase)
                 self.anim.overlay.append(Banner(BANNER_S * 0.8, text=f"Round {e.round} - phase {ROMAN[e.phase]}"))
+        battle = self.session.battle
+        truth = battle.view()
+        self.log_fog.note(len(battle.log.events) - 1, e, truth, battle.knowledge.seen, self.fog)
         groups = anims_for(e, self._cells, self.session.scenario.grid.cell_m)
         if self.eyes is not None and groups:  # only what the side's eyes saw of it
-            groups = cut_to_eyes(groups, e, self.eyes, self.session.battle.view(),
-                                 self.session.battle.knowledge.seen[self.eyes], self.fog)
+            groups = cut_to_eyes(groups, e, self.eyes, truth, battle.knowledge.seen[self.eyes], self.fog)
         for group in groups:
             self.anim.add(*group)
         if e.type == "move" and e.actor:
@@ -291,6 +295,7 @@ class BattleScreen:
         if self.session.undo():
             self.anim.clear()
             self.log_panel.reset()
+            self.log_fog.forget_from(len(self.session.battle.log.events))
             self._cells = {u.name: u.cell for u in self.session.view().units}
             self._reach_key = self._route_key = None
             self.toast("move taken back")
@@ -861,7 +866,9 @@ class BattleScreen:
         draw_tracker(surf, self.fonts, tracker, view, reveal, self.acting, self.done, colours=colours)
         sel = view.find(self.selected)
         self._tips = draw_unit_card(surf, self.fonts, card, sel, colours.get(sel.side) if sel else None)
-        self.log_panel.draw(surf, self.fonts, log, self.session.battle.log)
+        events = self.session.battle.log.events
+        hidden = self.log_fog.hidden_for(view.viewer, events, {u: s for s, us in self._roster.items() for u in us})
+        self.log_panel.draw(surf, self.fonts, log, self.session.battle.log, hidden)
 
     def _draw_tooltip(self, surf: pygame.Surface) -> None:
         """The rules' words under the pointer: unit card parts, log lines, buttons."""

@@ -148,3 +148,55 @@ def cut_to_eyes(groups: list[list[Any]], e: Event, eyes: str | None, truth: Batt
         return groups
     sides_of = {u.name: u.side for u in truth.units}
     return fogged_anims(groups, e, eyes, sides_of, seen, layer.mask(seers(truth, eyes)))
+
+
+PUBLIC = frozenset({"initiative", "declare", "turn"})  # what every side learns, seen or not (R-5.1: the flip)
+
+
+class LogFog:
+    """Which lines of the log each side may read under fog: an enemy's doings show only if the side saw the enemy
+    before it acted, it is in the clear now, a move of it crossed the clear, or it attacked the side's own; its
+    AI's reasons never show; initiative (the flip) is public. Events already in the log when the board opened
+    (a loaded save) show only to the acting unit's own side."""
+
+    def __init__(self, already: int) -> None:
+        self.already = already  # events in the log before the board listened
+        self.hidden: dict[str, set[int]] = {}
+
+    def note(self, i: int, e: Event, truth: BattleView, seen: dict[str, frozenset[str]], layer: FogLayer) -> None:
+        """Event `i` has just happened: mark it for every side that did not see it."""
+        if e.actor is None or e.type in PUBLIC:
+            return
+        sides_of = {u.name: u.side for u in truth.units}
+        actor_side = sides_of.get(e.actor)
+        for side in truth.sides:
+            if side == actor_side:
+                continue
+            if e.type != "decision" and self._saw(e, side, truth, sides_of, seen.get(side, frozenset()), layer):
+                continue
+            self.hidden.setdefault(side, set()).add(i)
+
+    @staticmethod
+    def _saw(e: Event, side: str, truth: BattleView, sides_of: dict[str, str], seen: frozenset[str],
+             layer: FogLayer) -> bool:
+        if e.actor in seen or sides_of.get(str(e.data.get("target")), "") == side:
+            return True
+        clear = layer.mask(seers(truth, side))
+        cells = [tuple(c) for c in e.data.get("path", [])] if e.type == "move" else []
+        actor = truth.find(e.actor)
+        if actor is not None:
+            cells.append(actor.cell)
+        return any(clear[int(c[1]), int(c[0])] for c in cells)
+
+    def forget_from(self, n: int) -> None:
+        """The log was cut back to `n` events (undo): forget the marks of the events taken back."""
+        for marks in self.hidden.values():
+            marks.difference_update({i for i in marks if i >= n})
+
+    def hidden_for(self, side: str | None, events: Sequence[Event], sides_of: dict[str, str]) -> set[int]:
+        """The log lines `side` may not read (none all-seeing)."""
+        if side is None:
+            return set()
+        early = {i for i in range(min(self.already, len(events)))
+                 if events[i].actor is not None and sides_of.get(events[i].actor or "", side) != side}
+        return early | self.hidden.get(side, set())

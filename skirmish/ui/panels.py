@@ -4,6 +4,7 @@ the TN, every modifier with its reason and the rule ids)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 
 import pygame
 
@@ -320,8 +321,10 @@ class LogPanel:
         self._wrapped[key] = (e, out)
         return out
 
-    def draw(self, surf: pygame.Surface, fonts: Fonts, rect: pygame.Rect, log: EventLog) -> None:
-        """Draw the last lines that fit (wrapped lines are cached per event, so long logs stay cheap)."""
+    def draw(self, surf: pygame.Surface, fonts: Fonts, rect: pygame.Rect, log: EventLog,
+             hidden: Container[int] = ()) -> None:
+        """Draw the last lines that fit (wrapped lines are cached per event, so long logs stay cheap); the events
+        at `hidden` indexes are left out (fog of war)."""
         self.rect = rect
         top = _title(surf, fonts, "Log (click a line to open it)", rect)
         width = rect.w - 16
@@ -331,7 +334,7 @@ class LogPanel:
         i = len(log.events) - 1
         while i >= 0 and len(lines) < want:
             e = log.events[i]
-            if self._visible(e):
+            if self._visible(e) and i not in hidden:
                 lines[:0] = self._lines(fonts, e, i, width)
             i -= 1
         older = i >= 0
