@@ -23,6 +23,7 @@ from skirmish.core.flow import Hooks, Request, RoundTable, walk
 from skirmish.core.legal import LegalActions
 from skirmish.ecs import components as ecs_components
 from skirmish.ecs.components import Health, Identity
+from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
 from skirmish.log import EventLog
@@ -122,6 +123,7 @@ class Battle:
         self.sides = tuple(s.name for s in spec.sides)
         self.sys = self.ruleset.setup(scenario, self.rng, self.world, self._emit)
         self.ctx = self.sys.ctx  # round and phase
+        self.knowledge = Knowledge(self.sides)  # what each side knows of the others (fog of war, observe)
         self.controllers: dict[str, Controller] = dict(controllers or {})
         self.history: list[Action] = []  # accepted actions in order: with the seed, they replay the battle
         self.answers: list[Answer] = []  # every answer given, refused ones too (skirmish.record)
@@ -154,11 +156,10 @@ class Battle:
                                    self.ctx.scope, self.ctx.armoury, self.scenario.spec.victory.max_rounds)
 
     def observe(self, side: str) -> BattleView:
-        """What `side` may know now (issue 11, item 4): for now the whole battle, as `view()`; fog of war
-        (unseen enemies at their last known cell, hidden wounds, ammo and declarations) replaces this."""
-        if side not in self.sides:
-            raise KeyError(f"no side {side!r} (sides: {', '.join(self.sides)})")
-        return self.view()
+        """What `side` may know now (issue 11, item 4; skirmish.ecs.knowledge): its own units in full, enemies
+        it sees with what shows of them, the others as ghosts at their last known cells, and the other sides'
+        declarations hidden until initiative is flipped. KeyError for a side not in the battle."""
+        return self.knowledge.observe(self.view(), side)
 
     def is_over(self) -> bool:
         """True once the battle has an outcome."""
@@ -219,6 +220,7 @@ class Battle:
             **self.sys.hash_state(), "rng": self.rng.getstate(),
             "events": [self._log_hashed, self._log_sha.hexdigest()],
             "answers": [self._answers_hashed, self._answers_sha.hexdigest()],
+            "knowledge": self.knowledge.state(),
         }
 
         def plain(value: Any) -> Any:
@@ -268,7 +270,7 @@ class Battle:
         ctrl = self.controllers.get(req.side)
         if ctrl is None:
             raise RuntimeError(f"no controller for side {req.side!r}")
-        action, trace = consult(ctrl, self.view(), req)
+        action, trace = consult(ctrl, self.observe(req.side), req)  # an AI decides from its side's view only
         self.answer(req, action, trace)
         return self.pending is not None
 
@@ -315,6 +317,7 @@ class Battle:
             self.pending = self._flow.send(action) if action is not None else next(self._flow)
         except StopIteration:
             self.pending = None
+        self.knowledge.update(self.world, self.ctx.grid, self.ctx.round)  # before any decision: every side looks again
         if answered is not None and isinstance(answered.ask, _Legal):
             answered.ask.close()
         if self.pending is not None and self.pending.ask is None:  # its legal actions, if asked (Request.legal)

@@ -313,7 +313,7 @@ def bench_decisions(scenario: Scenario, ai: str, battles: int) -> int:
         with Battle(scenario, seed=i, controllers=ctrl) as b:
             while b.pending is not None:
                 req = b.pending
-                view = b.view()
+                view = b.observe(req.side)  # what the AI decides from (its side's view)
                 t = time.perf_counter()
                 action, trace = consult(ctrl[req.side], view, req)
                 times[req.kind].append(time.perf_counter() - t)

@@ -582,7 +582,7 @@ def _replay(battle: Battle, rec: Record, upto: int, catch_up: Mapping[str, Contr
             raise _drift(rec, f"answers[{i}]", f"round {a.round} differs: the battle asks {req.unit} ({req.side}) to "
                          f"{req.kind} in round {battle.ctx.round}, the record answers {want.unit} ({want.side})")
         if catch_up is not None and not a.direct and want.side in catch_up:
-            consult(catch_up[want.side], battle.view(), req)  # only to bring its memory up to date
+            consult(catch_up[want.side], battle.observe(want.side), req)  # only to bring its memory up to date
         try:
             if a.direct:
                 with suppress(IllegalAction):  # a person's refused action: the refusal is logged, the request stays

@@ -116,7 +116,7 @@ class BaselineAI:
         out = []
         for e in view.enemies(me):
             s = geo.sight(view.grid, cell, e.cell)
-            if s.visible and (not s.lean) and me.weapon is not None and \
+            if s.visible and (not s.lean) and not e.ghost and me.weapon is not None and \
                     geo.distance_m(cell, e.cell, view.grid.cell_m) <= me.weapon.max_range_m:
                 out.append(e)
         return out
@@ -168,7 +168,7 @@ class BaselineAI:
         for e in enemies:
             aim = e.cell
             dist = geo.distance_m(me.cell, aim, grid.cell_m)
-            if dist > limit or dist <= danger or not geo.sight(grid, me.cell, aim).visible:
+            if e.ghost or dist > limit or dist <= danger or not geo.sight(grid, me.cell, aim).visible:
                 continue
             if any(geo.distance_m(f.cell, aim, grid.cell_m) <= danger for f in view.friends(me)):
                 continue

@@ -67,6 +67,11 @@ class UnitView:
     def attacked(self) -> bool:
         """It has shot or thrown this turn."""
         return any(p.kind == "attack" for p in self.turn_parts)
+    # Side views (skirmish.ecs.knowledge): False for an enemy seen through one side's eyes, whose ammunition,
+    # tacpack, CT, stun and intentions then read as unknown (0, "none", None); True for own units and all-seeing.
+    full: bool = True
+    ghost: bool = False  # an enemy not seen now, drawn at its last known cell
+    last_seen: int | None = None  # for an enemy in a side's view: the round its position was last known
 
     @property
     def can_fire(self) -> bool:
@@ -101,7 +106,7 @@ class UnitView:
 
 @dataclass(frozen=True)
 class BattleView:
-    """The whole battle at one moment."""
+    """The battle at one moment: all of it (`viewer` None), or what side `viewer` may know (Battle.observe)."""
 
     round: int
     phase: int | None
@@ -110,6 +115,7 @@ class BattleView:
     sides: tuple[str, ...]
     scope: str
     max_rounds: int = 0  # the round limit (a draw), 0 if none: an AI plays against the clock
+    viewer: str | None = None  # the side whose view this is; None: all-seeing
 
     def unit(self, name: str) -> UnitView:
         """A unit by name."""
@@ -118,8 +124,15 @@ class BattleView:
                 return u
         raise KeyError(name)
 
+    def find(self, name: str | None) -> UnitView | None:
+        """A unit by name, or None if this view does not show it (an enemy a side has never known)."""
+        for u in self.units:
+            if u.name == name:
+                return u
+        return None
+
     def enemies(self, of: UnitView) -> list[UnitView]:
-        """Enemies still in action."""
+        """Enemies still in action (as far as the view knows: ghosts included, at their last known cells)."""
         return [u for u in self.units if u.side != of.side and not u.out_of_action]
 
     def friends(self, of: UnitView) -> list[UnitView]:
@@ -127,7 +140,8 @@ class BattleView:
         return [u for u in self.units if u.side == of.side and u.name != of.name and not u.out_of_action]
 
     def sight(self, frm: UnitView, to: UnitView, at: Cell | None = None) -> Sight:
-        """What `frm` (standing at `at`, default its own cell) sees of `to` under R-6.1/R-6.6."""
+        """What `frm` (standing at `at`, default its own cell) sees of `to` under R-6.1/R-6.6 (of a ghost: of its
+        last known cell, had it stayed there)."""
         return unit_sight(self.grid, at or frm.cell, to.cell, to.firing, frm.side in to.known_to)
 
     def occupied(self, except_name: str | None = None) -> set[Cell]:

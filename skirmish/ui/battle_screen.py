@@ -22,6 +22,7 @@ from skirmish.rulesets.fi import ShotOdds, ThrowOdds, blast_reach_m
 from skirmish.ui.anim import BANNER_S, Animator, Banner, anims_for, banner_for
 from skirmish.ui.art import side_colour_map
 from skirmish.ui.board import MARKS, Board, Overlays
+from skirmish.ui.fog import FogLayer, LogFog, cut_to_eyes, drawn_at, next_eyes, shown
 from skirmish.ui.hotseat import SeenView
 from skirmish.ui.panels import CARD_H, GLOSSARY_SHORT, ROMAN, TITLE_H, TRACKER_LINE, LogPanel, draw_tracker, draw_unit_card
 from skirmish.ui.preview import scenario_colours
@@ -58,7 +59,7 @@ PAN_STEP = 48
 CALLED = (None, "head", "chest", "vitals", "belly", "right_arm", "left_leg")
 
 HELP = [
-    "Watching: Space play/pause · . step one action · [ ] or - + speed 0.5x-8x",
+    "Watching: Space play/pause · . step one action · [ ] or - + speed 0.5x-8x · V all-seeing, or each side's eyes",
     "Board: wheel zoom · right-drag, left-drag on empty ground or arrows pan · Home fit the map · G grid",
     "AI: I its reasons over the acting miniature · M heat map of the selected miniature's move scores",
     "Click a miniature for its card · click a log line to open it · F12 screenshot · Esc menu",
@@ -77,6 +78,8 @@ LEGEND = [
     "Letters beside it: " + " · ".join(f"{k} {v}" for k, v in MARKS),
     "Grey token lying on its side: out of action (tinted by its side) · with a red badge and a cross: dead",
     "Yellow ring: selected · white ring: acting · green / yellow cells: walk / run reach",
+    "Fog of war (your side, or V while watching): darkened cells are out of your miniatures' sight; a faint "
+    "ringed token marked ?3 is an enemy you do not see now, where you last knew it (in round 3)",
 ]
 
 
@@ -149,6 +152,10 @@ class BattleScreen:
         self.reveal: set[str] = {self.viewer} if self.viewer else set()  # sides whose declarations are shown
         self._flipped = False  # initiative flipped this round: every declaration is shown (R-5.1)
         self._seen = SeenView()
+        self.watch_eyes: str | None = None  # watching AI sides: whose eyes the board looks through (V); None all-seeing
+        self.fog = FogLayer(session.scenario.grid)
+        self.log_fog = LogFog(len(session.battle.log.events))  # which log lines each side may read
+        self._roster = {s.name: [u.name for u in s.units] for s in session.scenario.spec.sides}
         self._cells = {u.name: u.cell for u in session.view().units}
         self._reach_key: tuple[int, int, str] | None = None
         self._reach: tuple[np.ndarray, np.ndarray] | None = None
@@ -162,6 +169,25 @@ class BattleScreen:
         self._tips: list[tuple[pygame.Rect, str]] = []  # tooltips on the unit card drawn last frame
 
     # ------------------------------------------------------------------ helpers
+    @property
+    def eyes(self) -> str | None:
+        """The side whose fog of war the board draws: a person's side (in hot-seat, the side at the board), else
+        the side chosen with V while watching (None: all-seeing)."""
+        humans = self._humans()
+        return (self.viewer or humans[0]) if humans else self.watch_eyes
+
+    def view_now(self) -> BattleView:
+        """The battle as the board shows it now: through `eyes`, or all-seeing with hidden declarations."""
+        return self._seen(self.session, self.eyes, self.reveal)
+
+    def _cycle_eyes(self) -> None:
+        """V: all-seeing -> each side's eyes in turn -> all-seeing (watching only: a person sees its own side)."""
+        if self._humans():
+            self.toast(f"fog of war: you see what {self.eyes} sees", DIM)
+            return
+        self.watch_eyes = next_eyes(self.watch_eyes, [s.name for s in self.session.scenario.spec.sides])
+        self.toast("all-seeing" if self.watch_eyes is None else f"through {self.watch_eyes}'s eyes (fog of war)", DIM)
+
     def _humans(self) -> list[str]:
         return [s for s, c in self.session.controls.items() if c == "human"]
 
@@ -182,10 +208,11 @@ class BattleScreen:
         """The window changed size: the panel takes its share again and the board frames the action anew."""
         self.size = size
         self.board.cam.resize(*self._board_size(size))
-        self.board.fit_action(self.session.view())
+        view = self.view_now()
+        self.board.fit_action(view)
         focus = self.acting or self.selected
-        if focus is not None:  # too big a group to show whole: the miniature that matters now stays in view
-            self.board.cam.bring_into_view(self.anim.positions().get(focus, self.session.view().unit(focus).cell))
+        if shown(view, focus):  # too big a group to show whole: the miniature that matters now stays in view
+            self.board.cam.bring_into_view(self.anim.positions().get(focus, view.unit(focus).cell))  # type: ignore[arg-type]
 
     def toast(self, text: str, colour: tuple[int, int, int] = TEXT) -> None:
         """Show a message for a few seconds."""
@@ -214,12 +241,20 @@ class BattleScreen:
             if self.acting:
                 self.done.add(self.acting)
             self.acting = e.actor
-            if e.actor and self.drag is None and self.pan_from is None:  # keep the acting miniature in view
+            if e.actor and self.drag is None and self.pan_from is None and \
+                    (self.eyes is None or shown(self.session.battle.observe(self.eyes), e.actor)):
+                # keep the acting miniature in view (one the fog hides is not followed)
                 self.board.cam.bring_into_view(self._cells.get(e.actor, self.session.view().unit(e.actor).cell))
             if e.phase and (e.round, e.phase) != self._phase_shown:
                 self._phase_shown = (e.round, e.phase)
                 self.anim.overlay.append(Banner(BANNER_S * 0.8, text=f"Round {e.round} - phase {ROMAN[e.phase]}"))
-        for group in anims_for(e, self._cells, self.session.scenario.grid.cell_m):
+        battle = self.session.battle
+        truth = battle.view()
+        self.log_fog.note(len(battle.log.events) - 1, e, truth, battle.knowledge.seen, self.fog)
+        groups = anims_for(e, self._cells, self.session.scenario.grid.cell_m)
+        if self.eyes is not None and groups:  # only what the side's eyes saw of it
+            groups = cut_to_eyes(groups, e, self.eyes, truth, battle.knowledge.seen[self.eyes], self.fog)
+        for group in groups:
             self.anim.add(*group)
         if e.type == "move" and e.actor:
             end = e.data["path"][-1]
@@ -261,6 +296,7 @@ class BattleScreen:
         if self.session.undo():
             self.anim.clear()
             self.log_panel.reset()
+            self.log_fog.forget_from(len(self.session.battle.log.events))
             self._cells = {u.name: u.cell for u in self.session.view().units}
             self._reach_key = self._route_key = None
             self.toast("move taken back")
@@ -437,6 +473,8 @@ class BattleScreen:
         elif k == pygame.K_i:
             self.settings.reasons = not self.settings.reasons
             self.toast("AI reasons " + ("shown" if self.settings.reasons else "hidden"))
+        elif k == pygame.K_v:
+            self._cycle_eyes()
         elif k == pygame.K_m:
             self.settings.heat = not self.settings.heat
             self.toast("move heat map " + ("on: select an AI miniature" if self.settings.heat else "off"))
@@ -461,11 +499,12 @@ class BattleScreen:
         elif k == pygame.K_u or (k == pygame.K_z and event.mod & pygame.KMOD_CTRL):
             self._undo()
         elif k == pygame.K_TAB:
-            names = [u.name for u in self.session.view().units if not u.out_of_action]
+            view = self.view_now()
+            names = [u.name for u in view.units if not u.out_of_action]
             if names:
                 i = names.index(self.selected) if self.selected in names else -1
                 self.selected = names[(i + 1) % len(names)]
-                self.board.cam.look_at(self.session.view().unit(self.selected).cell)
+                self.board.cam.look_at(view.unit(self.selected).cell)
         return None
 
     def _speed(self, step: int) -> None:
@@ -656,11 +695,12 @@ class BattleScreen:
         if surf.get_size() != self.size or (self.board.cam.view_w, self.board.cam.view_h) != self._board_size(self.size):
             self.resize(surf.get_size())  # a resize the app did not pass on (WINDOWRESIZED, a new surface)
         surf.fill((16, 18, 22))
-        view = self._seen(self.session.view(), self.reveal)  # R-5.1: the other side's declarations stay hidden
+        view = self.view_now()  # a side's eyes (fog of war), or all-seeing with declarations hidden (R-5.1)
         br = self.board_rect()
         board_surf = surf.subsurface(br)
         ov = self._overlays(view)
-        self.board.draw(board_surf, view, ov, self.anim.positions())
+        ov.fog = self.fog.surface(view, self.board.cam.tile)
+        self.board.draw(board_surf, view, ov, drawn_at(self.anim.positions(), view))
         self.anim.draw(board_surf, self.board.cam, self.fonts.normal, self.fonts.big)
         if self.settings.reasons:
             self._draw_reasons(board_surf, view)
@@ -694,9 +734,10 @@ class BattleScreen:
         shown = [(self.acting, ACCENT)] + ([(self.selected, DIM)] if self.selected != self.acting else [])
         for name, colour in shown:
             label = self.reasons.get(name) if name else None
-            if not label or name is None:
-                continue
-            at = self.anim.positions().get(name, view.unit(name).cell)
+            u = view.find(name)
+            if not label or u is None or u.ghost or (view.viewer is not None and u.side != view.viewer):
+                continue  # through a side's eyes, only its own AI's reasons
+            at = drawn_at(self.anim.positions(), view).get(u.name, u.cell)
             if not cam.shows(at, margin=-0.5):  # off the board: a label clamped to the edge would point nowhere
                 continue
             x, y = cam.centre(at)
@@ -728,7 +769,7 @@ class BattleScreen:
                     ok = not isinstance(self._throw_preview(self.hover), str)
                     ov.blast = (self.hover, weapon.blast_m / cm, blast_reach_m(weapon) / cm, ok)
                     return ov
-        frm = view.unit(self.selected) if self.selected else None
+        frm = view.find(self.selected)
         if frm is not None and self.hover is not None and not frm.out_of_action and self.drag is None:
             ov.sight_from, ov.sight_to = frm.cell, self.hover
             there = [u for u in view.units if u.cell == self.hover and u.side != frm.side]
@@ -822,10 +863,13 @@ class BattleScreen:
     def _draw_panels(self, surf: pygame.Surface, view: BattleView) -> None:
         tracker, card, log = self.panel_rects(len(view.units))
         colours = self.board.colours
-        draw_tracker(surf, self.fonts, tracker, view, self.reveal, self.acting, self.done, colours=colours)
-        sel = view.unit(self.selected) if self.selected else None
+        reveal = self.reveal | ({view.viewer} if view.viewer else set())  # a side knows its own speeds
+        draw_tracker(surf, self.fonts, tracker, view, reveal, self.acting, self.done, colours=colours)
+        sel = view.find(self.selected)
         self._tips = draw_unit_card(surf, self.fonts, card, sel, colours.get(sel.side) if sel else None)
-        self.log_panel.draw(surf, self.fonts, log, self.session.battle.log)
+        events = self.session.battle.log.events
+        hidden = self.log_fog.hidden_for(view.viewer, events, {u: s for s, us in self._roster.items() for u in us})
+        self.log_panel.draw(surf, self.fonts, log, self.session.battle.log, hidden)
 
     def _draw_tooltip(self, surf: pygame.Surface) -> None:
         """The rules' words under the pointer: unit card parts, log lines, buttons."""

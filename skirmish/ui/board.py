@@ -26,6 +26,7 @@ from skirmish.ui.art import (
     side_colour_map,
 )
 from skirmish.ui.camera import Camera
+from skirmish.ui.fog import draw_ghost
 from skirmish.ui.widgets import Fonts
 
 COVER_COLOUR = {"none": (120, 230, 120), "low": (250, 220, 90), "high": (250, 150, 70)}
@@ -95,6 +96,7 @@ class Overlays:
     drag: tuple[str, tuple[int, int]] | None = None  # unit dragged, screen position
     blast: tuple[tuple[int, int], float, float, bool] | None = None  # throw preview: cell, radius, reach (cells), allowed
     heat: npt.NDArray[np.float64] | None = None  # an AI's move scores per cell (NaN: not considered)
+    fog: pygame.Surface | None = None  # one side's fog over the whole map (skirmish.ui.fog.FogLayer)
 
 
 class Board:
@@ -190,6 +192,8 @@ class Board:
         surf.fill((16, 18, 22))
         src = self._map_surface()
         surf.blit(src, (-round(cam.x), -round(cam.y)))
+        if ov.fog is not None:
+            surf.blit(ov.fog, (-round(cam.x), -round(cam.y)))
         if ov.walk is not None and ov.run is not None:
             surf.blit(self._reach_surface(ov.walk, ov.run), (-round(cam.x), -round(cam.y)))
         if ov.heat is not None and ov.heat.shape == (self.grid.height, self.grid.width):
@@ -213,6 +217,9 @@ class Board:
         for u in sorted(view.units, key=lambda u: not u.out_of_action):  # fallen first, standing on top
             at: tuple[float, float] = moving.get(u.name, u.cell)
             if ov.drag is not None and ov.drag[0] == u.name:
+                continue
+            if u.ghost:  # an enemy not seen now, where it was last known (fog of war)
+                draw_ghost(surf, self, u, cam.centre(u.cell))
                 continue
             self._token(surf, u, cam.centre(at), ov)
         if ov.drag is not None:

@@ -1,13 +1,15 @@
-"""What one player at the board may see (STYLE 14): the other sides' declared speeds stay hidden until
-initiative is flipped (R-5.1), and in hot-seat play the board is covered while it is passed between people."""
+"""What one player at the board may see (STYLE 14). There is one notion of it, the battle's own: a side's eyes
+are `Battle.observe(side)` (fog of war, ghosts at their last known cells, the other sides' declarations hidden
+until initiative is flipped, R-5.1). Watching all-seeing, the declarations stay hidden the same way until the
+flip. In hot-seat play the board is covered while it is passed between people."""
 
 from __future__ import annotations
 
-import dataclasses
-
+from skirmish.ecs.knowledge import HIDDEN, hide_declarations
 from skirmish.ecs.view import BattleView, UnitView
+from skirmish.ui.session import Session
 
-HIDDEN = "hidden"  # what a hidden declaration reads as (unit card: "declared hidden")
+__all__ = ["HIDDEN", "SeenView", "declared_label", "seen_by"]
 
 
 def declared_label(u: UnitView, reveal: set[str]) -> str:
@@ -21,27 +23,26 @@ def declared_label(u: UnitView, reveal: set[str]) -> str:
 
 
 def seen_by(view: BattleView, reveal: set[str]) -> BattleView:
-    """The view with the declarations of sides not in `reveal` hidden (the same object if nothing is)."""
-    hide = [i for i, u in enumerate(view.units) if u.side not in reveal and u.declared not in (None, HIDDEN)]
-    if not hide:
-        return view
-    units = list(view.units)
-    for i in hide:
-        units[i] = dataclasses.replace(units[i], declared=HIDDEN)
-    return dataclasses.replace(view, units=tuple(units))
+    """The all-seeing view with the declarations of sides not in `reveal` hidden (the same object if nothing is)."""
+    return hide_declarations(view, reveal)
 
 
 class SeenView:
-    """`seen_by`, remembered for the last view and reveal (the board draws every frame)."""
+    """The view the board draws, remembered for the last battle state (the board draws every frame): through
+    side `eyes` (`Session.observe`), or all-seeing (`eyes` None) with the declarations of sides not in `reveal`
+    hidden."""
 
     def __init__(self) -> None:
-        self._key: tuple[int, frozenset[str]] | None = None
+        self._key: tuple[int, str | None, frozenset[str]] | None = None
         self._view: BattleView | None = None
         self._src: BattleView | None = None
 
-    def __call__(self, view: BattleView, reveal: set[str]) -> BattleView:
+    def __call__(self, session: Session, eyes: str | None, reveal: set[str]) -> BattleView:
         """The view as the player at the board sees it."""
-        key = (id(view), frozenset(reveal))
+        if eyes is not None:
+            return session.observe(eyes)
+        view = session.view()
+        key = (id(view), None, frozenset(reveal))
         if self._key != key or self._src is not view or self._view is None:
             self._key, self._src, self._view = key, view, seen_by(view, reveal)
         return self._view

@@ -4,6 +4,7 @@ the TN, every modifier with its reason and the rule ids)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 
 import pygame
 
@@ -99,7 +100,8 @@ def glossary_tip(text: str) -> str | None:
 def unit_lines(u: UnitView) -> list[tuple[str, tuple[int, int, int]]]:
     """The unit card's facts as text (what the card draws, for a reader without the pictures)."""
     out: list[tuple[str, tuple[int, int, int]]] = [(f"{u.name} ({u.side}), size {u.size}", ACCENT)]
-    out.append((f"W {u.wounds}/{WOUNDS_MAX}  CT {u.ct}/{u.ct_max}  {unit_state(u)}", BAD if u.out_of_action else TEXT))
+    ct = u.ct if u.full else "?"  # an enemy's CT is not shown (fog of war)
+    out.append((f"W {u.wounds}/{WOUNDS_MAX}  CT {ct}/{u.ct_max}  {unit_state(u)}", BAD if u.out_of_action else TEXT))
     out += [(line, TEXT) for line in weapon_lines(u)]
     if u.armour:
         out.append(("AV " + ", ".join(f"{loc.replace('_', ' ')} {av}{kind[0]}" for loc, kind, av in u.armour), TEXT))
@@ -108,7 +110,10 @@ def unit_lines(u: UnitView) -> list[tuple[str, tuple[int, int, int]]]:
 
 
 def unit_state(u: UnitView) -> str:
-    """One word for how the figure is: ready, stunned, prone, out of action, dead."""
+    """One word for how the figure is: ready, stunned, prone, out of action, dead; for a ghost (fog of war) the
+    round it was last known."""
+    if u.ghost:
+        return f"last seen round {u.last_seen}"
     if u.dead:
         return "DEAD"
     if u.out_of_action:
@@ -122,7 +127,7 @@ def weapon_lines(u: UnitView) -> list[str]:
     if u.weapon is not None:
         w = u.weapon
         out.append(w.name + (" · JAMMED" if u.jammed else ""))
-        out.append(f"ammo {u.rounds}/{w.magazine} · {u.magazines} mags" +
+        out.append((f"ammo {u.rounds}/{w.magazine} · {u.magazines} mags" if u.full else "ammo unknown") +
                    (f" · {w.power} pts a shot" if w.energy else ""))
         out.append(f"dmg {w.damage} · RD {w.reduced} · PN {w.pn_against('default')}")
         out.append(f"range {w.range_inc_m:g} m · aim +{w.aim_bonus}/-{w.aim_penalty}")
@@ -243,7 +248,7 @@ def draw_unit_card(surf: pygame.Surface, fonts: Fonts, rect: pygame.Rect, unit: 
     px = _pips(surf, rect.x + 14 + w_img.get_width(), y, u.wounds)
     tips.append((pygame.Rect(rect.x + 14 + w_img.get_width(), y, px - rect.x - 14 - w_img.get_width(), 11),
                  f"{u.wounds} of {WOUNDS_MAX} wounds: 4 incapacitate, 6 kill (R-8.1)"))
-    ct_img = fonts.text(fonts.small, f"CT {u.ct}/{u.ct_max}", TEXT)
+    ct_img = fonts.text(fonts.small, f"CT {u.ct}/{u.ct_max}" if u.full else f"CT ?/{u.ct_max}", TEXT)
     cx = px + 8
     surf.blit(ct_img, (cx, y - 3))
     bar = pygame.Rect(cx + ct_img.get_width() + 6, y + 1, max(20, rect.right - 10 - cx - ct_img.get_width() - 6), 9)
@@ -316,8 +321,10 @@ class LogPanel:
         self._wrapped[key] = (e, out)
         return out
 
-    def draw(self, surf: pygame.Surface, fonts: Fonts, rect: pygame.Rect, log: EventLog) -> None:
-        """Draw the last lines that fit (wrapped lines are cached per event, so long logs stay cheap)."""
+    def draw(self, surf: pygame.Surface, fonts: Fonts, rect: pygame.Rect, log: EventLog,
+             hidden: Container[int] = ()) -> None:
+        """Draw the last lines that fit (wrapped lines are cached per event, so long logs stay cheap); the events
+        at `hidden` indexes are left out (fog of war)."""
         self.rect = rect
         top = _title(surf, fonts, "Log (click a line to open it)", rect)
         width = rect.w - 16
@@ -327,7 +334,7 @@ class LogPanel:
         i = len(log.events) - 1
         while i >= 0 and len(lines) < want:
             e = log.events[i]
-            if self._visible(e):
+            if self._visible(e) and i not in hidden:
                 lines[:0] = self._lines(fonts, e, i, width)
             i -= 1
         older = i >= 0

@@ -19,7 +19,6 @@ from skirmish.ui.anim import BANNER_S, Animator, Banner, MoveAnim, anims_for, ba
 from skirmish.ui.art import side_colour_map
 from skirmish.ui.battle_screen import ACTION_PAUSE_S, PAN_STEP
 from skirmish.ui.board import Board
-from skirmish.ui.hotseat import SeenView
 from skirmish.ui.panels import ROMAN, LogPanel
 from skirmish.ui.replay_draw import ReplayDrawing
 from skirmish.ui.replay_session import ReplaySession
@@ -61,7 +60,6 @@ class ReplayScreen(ReplayDrawing):
         self.typed = ""  # a round number being typed
         self.scrub: int | None = None  # a moment picked on the timeline, shown at the next update
         self.toasts: list[Toast] = []
-        self._seen = SeenView()
         self._cells = self._view_cells()
         self._phase_shown: tuple[int, int | None] = (replay.view().round, replay.view().phase)
         self._tips: list[tuple[pygame.Rect, str]] = []

@@ -11,7 +11,7 @@ from skirmish.rules import geometry as geo
 from skirmish.ui.anim import Animator
 from skirmish.ui.battle_screen import BOTTOM_H, LEGEND, TOP_H, panel_width
 from skirmish.ui.board import Board, Overlays
-from skirmish.ui.hotseat import SeenView
+from skirmish.ui.hotseat import seen_by
 from skirmish.ui.overlay_text import draw_help, draw_labels, draw_toasts
 from skirmish.ui.panels import CARD_H, GLOSSARY_SHORT, ROMAN, TITLE_H, TRACKER_LINE, LogPanel, draw_tracker, draw_unit_card
 from skirmish.ui.replay_session import ReplaySession
@@ -63,7 +63,6 @@ class ReplayDrawing:
     mouse: tuple[int, int]
     show_help: bool
     typed: str
-    _seen: SeenView
     _tips: list[tuple[pygame.Rect, str]]
 
     def bottom_buttons(self) -> list[Button]:
@@ -100,7 +99,7 @@ class ReplayDrawing:
     def shown_view(self) -> BattleView:
         """The battle as the board shows it now (declarations hidden until initiative)."""
         view = self.replay.view()
-        return self._seen(view, self.reveal(view))
+        return seen_by(view, self.reveal(view))
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surf: pygame.Surface) -> None:

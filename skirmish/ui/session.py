@@ -67,6 +67,7 @@ class Session:
         self.generation = 0  # bumped when the battle is rebuilt (undo): the board drops its caches
         self._undo: _UndoMark | None = None
         self._view: BattleView | None = None
+        self._seen: tuple[BattleView | None, dict[str, BattleView]] = (None, {})  # side views of one `view()`
         self._pool: ThreadPoolExecutor | None = None
         self._thinking: tuple[Request, Future[tuple[Action, dict[str, Any] | None]]] | None = None
 
@@ -116,12 +117,23 @@ class Session:
         self._view = None
         if self._on_event is not None:
             self._on_event(e)
+            self._view = None  # a view taken while the action is still being resolved is not kept
 
     def view(self) -> BattleView:
         """The current snapshot (cached until something happens)."""
         if self._view is None:
             self._view = self.battle.view()
         return self._view
+
+    def observe(self, side: str) -> BattleView:
+        """What `side` may know now (`Battle.observe`: fog of war), cached like `view`."""
+        base = self.view()  # side views are kept as long as this snapshot is
+        if self._seen[0] is not base:
+            self._seen = (base, {})
+        seen = self._seen[1].get(side)
+        if seen is None:
+            seen = self._seen[1][side] = self.battle.observe(side)
+        return seen
 
     def heat(self, unit: str) -> Any:
         """The move scores an AI last gave `unit`'s reachable cells (a numpy array, NaN where it could not
@@ -174,7 +186,7 @@ class Session:
         ctrl = self.controllers[req.side]
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skirmish-ai")
-        self._thinking = (req, self._pool.submit(consult, ctrl, self.view(), req))
+        self._thinking = (req, self._pool.submit(consult, ctrl, self.battle.observe(req.side), req))
 
     @property
     def thinking(self) -> bool:

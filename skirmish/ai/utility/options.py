@@ -311,7 +311,7 @@ def throw_options(s: Situation) -> list[Option]:
     for e in enemies:
         aim = e.cell
         throw = Throw(me.name, aim, weapon.id)
-        if not legal.allows(throw):
+        if e.ghost or not legal.allows(throw):  # never at a ghost: the enemy may have gone
             continue
         dist = geo.distance_m(me.cell, aim, grid.cell_m)
         p = throw_chance(me, weapon, dist, view.scope)

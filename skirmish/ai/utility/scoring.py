@@ -176,6 +176,7 @@ def targets(view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
     out = []
     for e in view.enemies(me):
         s = view.sight(me, e, cell)
-        if s.visible and w is not None and geo.distance_m(cell, e.cell, view.grid.cell_m) <= w.max_range_m:
+        if s.visible and not (e.ghost and cell == me.cell) and w is not None and \
+                geo.distance_m(cell, e.cell, view.grid.cell_m) <= w.max_range_m:  # a ghost: only after a move
             out.append(e)
     return out

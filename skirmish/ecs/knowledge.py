@@ -1,0 +1,181 @@
+"""Side views and fog of war (issue 11, item 4; STYLE 14): what each side knows of the others.
+
+A side sees an enemy now when one of its combatants still in action has it in sight as the rules apply
+sight (R-6.1, R-6.6: `unit_sight`, with the side's `known_to` knowledge of the enemy's position). For
+every enemy each side keeps a `Sighting`: where and in which round it last knew the enemy's position, and
+what showed of it then. `Knowledge.update` runs for ALL sides after every answer the battle takes and so
+at every round boundary (never only when someone asks), so what a side knows depends on the battle alone;
+it is part of the battle's state (`state()` goes into `Battle.state_hash`).
+
+`Knowledge.observe` turns the all-seeing snapshot into one side's view: its own units in full; enemies seen
+now with only what a player across the table could see; enemies not seen now as ghosts at their last known
+cell; enemies never known absent; the other sides' declarations hidden until initiative is flipped (R-5.1).
+docs/RULES-NOTES.md ("Side views") lists the fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.ecs.components import Armour, Facing, Health, Status
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.ecs.world import World
+from skirmish.rules.geometry import Cell, GridMap, unit_sight
+
+HIDDEN = "hidden"  # what a declaration reads as to the other sides before initiative is flipped (R-5.1)
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """What one side last knew of one enemy: the cell and round its position was last known, and what showed
+    of it when it was last seen (facing, prone, down, dead, wounds, the armour it wears)."""
+
+    cell: Cell
+    round: int
+    facing: tuple[int, int]
+    prone: bool
+    out_of_action: bool
+    dead: bool
+    wounds: int
+    armour: tuple[tuple[str, str, int], ...]
+
+    def to_json(self) -> list[Any]:
+        """A plain form for state hashes."""
+        return [list(self.cell), self.round, list(self.facing), self.prone, self.out_of_action, self.dead,
+                self.wounds, [list(a) for a in self.armour]]
+
+
+def _armour(world: World, eid: int) -> tuple[tuple[str, str, int], ...]:
+    """The outermost armour layer per location, as the snapshot shows it."""
+    layers: dict[str, tuple[str, str, int]] = {}
+    for piece in world.get(eid, Armour).pieces:
+        for loc, av in piece.av.items():
+            layers.setdefault(loc, (loc, piece.kind, av))
+    return tuple(sorted(layers.values()))
+
+
+class Knowledge:
+    """Every side's knowledge of the others in one battle: who it sees now and its last sighting of each."""
+
+    def __init__(self, sides: tuple[str, ...]) -> None:
+        self.sides = sides
+        self.seen: dict[str, frozenset[str]] = {s: frozenset() for s in sides}  # enemies each side sees now
+        self.last: dict[str, dict[str, Sighting]] = {s: {} for s in sides}  # side -> enemy -> last sighting
+
+    def update(self, world: World, grid: GridMap, round_no: int) -> None:
+        """Look again for every side (R-6.1): an enemy in sight of one of the side's combatants in action is
+        seen, and its sighting is taken afresh; an enemy whose position the side knows without seeing it
+        (`known_to`: it has not moved since, or was seen ducking out of sight) keeps its last sighting with
+        the cell and round brought up to date; any other enemy stays where the side last knew it. Running it
+        twice changes nothing."""
+        units = []
+        for eid, ident in world.units():
+            hp, st = world.get(eid, Health), world.get(eid, Status)
+            units.append((eid, ident.name, ident.side, world.cell(eid), hp, st))
+        for side in self.sides:
+            seers = [cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action]
+            seen: set[str] = set()
+            memory = self.last[side]
+            for eid, name, s, cell, hp, st in units:
+                if s == side:
+                    continue
+                known = side in st.known_to
+                before = memory.get(name)
+                if any(unit_sight(grid, at, cell, st.firing, known).visible for at in seers):
+                    seen.add(name)
+                    face = world.get(eid, Facing)
+                    memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
+                                            hp.wounds, _armour(world, eid))
+                elif known and before is not None:
+                    memory[name] = dataclasses.replace(before, cell=cell, round=round_no)
+                elif known:  # the start: every miniature is on the table (docs/RULES-NOTES.md, R-6.1)
+                    face = world.get(eid, Facing)
+                    memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
+                                            hp.wounds, _armour(world, eid))
+            self.seen[side] = frozenset(seen)
+
+    def state(self) -> dict[str, Any]:
+        """Everything kept, in a canonical plain form (for `Battle.state_hash`)."""
+        return {side: {"seen": sorted(self.seen[side]),
+                       "last": {n: s.to_json() for n, s in sorted(self.last[side].items())}} for side in self.sides}
+
+    def observe(self, view: BattleView, side: str) -> BattleView:
+        """The all-seeing `view` as `side` may know it (see the module's docstring)."""
+        if side not in self.sides:
+            raise KeyError(f"no side {side!r} (sides: {', '.join(self.sides)})")
+        hide = view.phase is None  # declaring (or between rounds): initiative is not flipped yet
+        seen, memory = self.seen[side], self.last[side]
+        units: list[UnitView] = []
+        for u in view.units:
+            if u.side == side:
+                units.append(u)
+            elif u.name in seen:
+                units.append(seen_enemy(u, side, view.round, hide))
+            elif u.name in memory:
+                units.append(ghost(u, side, memory[u.name], hide))
+        return dataclasses.replace(view, units=tuple(units), viewer=side)
+
+
+def _unknown(u: UnitView, side: str) -> dict[str, Any]:
+    """The fields no enemy shows: ammunition, breakdowns, tacpack, CT and stun, intentions (read as unknown)."""
+    return {"ct": u.ct_max, "stunned": False, "rounds": 0, "magazines": 0, "jammed": False,
+            "tacpack_generator": 0, "screen_type": "none", "screen_points": 0, "shot_points": 0,
+            "waiting": None, "ready_target": None, "aim": 0, "throwables": (),
+            "known_to": (side,) if side in u.known_to else (), "full": False}
+
+
+def seen_enemy(u: UnitView, side: str, round_no: int, hide_declared: bool) -> UnitView:
+    """An enemy `side` sees now: where it is, how it stands and faces, its wounds, weapon in hand, worn armour,
+    cover, movement this round and whether it fires; its profile (traits, skills, size) is the scenario's
+    roster. Its declaration shows once initiative is flipped (R-5.1)."""
+    declared = HIDDEN if hide_declared and u.declared is not None else u.declared
+    return dataclasses.replace(u, declared=declared, last_seen=round_no, **_unknown(u, side))
+
+
+def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool) -> UnitView:
+    """An enemy `side` does not see now, at its last known cell with what showed of it then. Its declaration
+    and initiative phase are known as a seen enemy's are (revealed when initiative is flipped, R-5.1); its
+    cover and movement this round are not."""
+    declared = HIDDEN if hide_declared and u.declared is not None else u.declared
+    return dataclasses.replace(
+        u, cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
+        wounds=s.wounds, armour=s.armour, declared=declared, moved_m=0.0, cover="none", firing=False, ghost=True,
+        last_seen=s.round, **_unknown(u, side))
+
+
+def hide_declarations(view: BattleView, reveal: set[str]) -> BattleView:
+    """The view with the declarations of sides not in `reveal` read as HIDDEN (the same object if none is):
+    the board's all-seeing view before initiative is flipped (R-5.1)."""
+    hide = [i for i, u in enumerate(view.units) if u.side not in reveal and u.declared not in (None, HIDDEN)]
+    if not hide:
+        return view
+    units = list(view.units)
+    for i in hide:
+        units[i] = dataclasses.replace(units[i], declared=HIDDEN)
+    return dataclasses.replace(view, units=tuple(units))
+
+
+@lru_cache(maxsize=256)
+def sight_mask(grid: GridMap, seer: Cell) -> npt.NDArray[np.bool_]:
+    """Cells where a combatant at `seer` would see an enemy standing openly (not firing, position unknown:
+    `unit_sight`, R-6.1): the cells a side's fog leaves clear. Read-only; cached per map and cell."""
+    out = np.zeros((grid.height, grid.width), dtype=bool)
+    for y in range(grid.height):
+        for x in range(grid.width):
+            out[y, x] = unit_sight(grid, seer, (x, y), False, False).visible
+    out.setflags(write=False)
+    return out
+
+
+def seen_cells(grid: GridMap, seers: list[Cell]) -> npt.NDArray[np.bool_]:
+    """The union of `sight_mask` over a side's combatants in action: what its eyes cover."""
+    out = np.zeros((grid.height, grid.width), dtype=bool)
+    for c in seers:
+        out |= sight_mask(grid, (int(c[0]), int(c[1])))
+    return out
