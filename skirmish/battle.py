@@ -206,7 +206,7 @@ class Battle:
         """sha256 of the whole battle state as canonical JSON (docs/RECORDS.md): every unit's components, the
         deck's piles in order, the random generator, round, phase, outcome and digests of the events and of the
         answers so far (so a changed event, AI trace or answer without effect shows too). The same answers from
-        the same start give the same hash."""
+        the same start give the same hash. What each side knows of the others (fog of war) is part of it."""
         for event in self.log.events[self._log_hashed:]:
             self._log_sha.update(event.to_line().encode("utf-8") + b"\n")
         self._log_hashed = len(self.log.events)
