@@ -49,20 +49,33 @@ def test_the_ais_propose_only_legal_actions(path: Path, pairing: tuple[str, str,
             assert answers > 0 and b.outcome is not None
 
 
-def test_a_request_works_out_its_legal_actions_once_and_only_when_asked() -> None:
+def _counting(b: Battle) -> list[str]:
+    """Count the battle's legal_actions calls (Request.legal goes through it)."""
+    calls: list[str] = []
+    inner = b.legal_actions
+
+    def counting(unit: str) -> LegalActions:
+        calls.append(unit)
+        return inner(unit)
+
+    b.legal_actions = counting  # type: ignore[method-assign]
+    return calls
+
+
+def test_a_battle_of_ais_that_do_not_ask_works_out_no_legal_actions() -> None:
     sc = load_scenario(SCENARIOS[0])
     with Battle(sc, seed=3, controllers={s.name: make_ai("hold") for s in sc.spec.sides}) as b:
-        calls: list[str] = []
-        inner = b.legal_actions
+        calls = _counting(b)
+        b.run()
+        assert calls == [] and len(b.answers) > 50
 
-        def counting(unit: str) -> LegalActions:
-            calls.append(unit)
-            return inner(unit)
 
-        b.legal_actions = counting  # type: ignore[method-assign]
+def test_a_request_works_out_its_legal_actions_once_when_asked() -> None:
+    sc = load_scenario(SCENARIOS[0])
+    with Battle(sc, seed=3, controllers={s.name: make_ai("hold") for s in sc.spec.sides}) as b:
+        calls = _counting(b)
         while b.pending is not None and b.pending.kind == "declare":
-            b.step()  # the hold AI never asks
-        assert calls == []
+            b.step()
         req = b.pending
         assert req is not None and req.kind == "act"
         first = req.legal()
@@ -70,7 +83,7 @@ def test_a_request_works_out_its_legal_actions_once_and_only_when_asked() -> Non
         assert first.kind == "act" and first.allows(EndTurn(req.unit))
         b.answer(req, EndTurn(req.unit))
         assert req.legal().kind == "none"  # answered: what was legal then is no longer
-        assert b.pending is not None and b.pending is not req
+        assert b.pending is not None and b.pending is not req and calls == [req.unit]
 
 
 def test_the_view_carries_the_turn_so_far() -> None:
