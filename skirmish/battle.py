@@ -18,6 +18,15 @@ from typing import Any, Literal, Protocol
 from skirmish import legality
 from skirmish.content.scenario import Scenario
 from skirmish.core.errors import Refusal
+from skirmish.core.events import (
+    BattleStartEvent,
+    DecisionEvent,
+    Event,
+    RefusedEvent,
+    ResultEvent,
+    RoundEvent,
+    TurnEvent,
+)
 from skirmish.core.legal import LegalActions
 from skirmish.ecs import components as ecs_components
 from skirmish.ecs.components import Declared, Health, Identity, Turn
@@ -28,7 +37,6 @@ from skirmish.log import EventLog
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Declare, EndTurn, Shoot, Throw
 from skirmish.rules.deck import Card, Deck, builtin
-from skirmish.rules.events import Event
 from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi.initiative import PHASES
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
@@ -148,11 +156,12 @@ class Battle:
         self._flow = self._round_flow()
         self.pending: Request | None = None
         self._refusal: str | None = None
-        self._emit(Event("battle_start", 0, None, None, ("R-10.1",), {
-            "scenario": spec.name, "seed": self.seed, "ruleset": spec.ruleset,
-            "randomizer": mode, "deck": "stacked" if scenario.stacked else opts.deck,
-            "map": scenario.grid.name, "sides": list(self.sides),
-        }))
+        self._emit(BattleStartEvent(
+            round=0, phase=None, actor=None, rules=("R-10.1",),
+            scenario=spec.name, seed=self.seed, ruleset=spec.ruleset,
+            randomizer=mode, deck="stacked" if scenario.stacked else opts.deck,
+            map=scenario.grid.name, sides=list(self.sides),
+        ))
         self._advance(None)
 
     # ------------------------------------------------------------------ public API
@@ -323,7 +332,8 @@ class Battle:
         (`trace`) go into the log first, as a `decision` event."""
         self.answers.append(Answer(req, action, trace, self.ctx.round, self.ctx.phase))
         if trace is not None:
-            self._emit(Event("decision", self.ctx.round, self.ctx.phase, req.unit, ("R-10.2",), trace))
+            self._emit(DecisionEvent(round=self.ctx.round, phase=self.ctx.phase, actor=req.unit, rules=("R-10.2",),
+                                     **trace))
         try:
             self._submit(action)
         except IllegalAction:
@@ -372,7 +382,7 @@ class Battle:
         while True:
             self.ctx.round += 1
             self.ctx.phase = None
-            self._emit(Event("round", self.ctx.round, None, None, ("R-5.1",), {}))
+            self._emit(RoundEvent(round=self.ctx.round, phase=None, actor=None, rules=("R-5.1",)))
             # I. declaration
             for eid in self._active():
                 ident = self.world.get(eid, Identity)
@@ -398,8 +408,8 @@ class Battle:
                     if not self.sys.begin_turn(eid):
                         continue
                     ident = self.world.get(eid, Identity)
-                    self._emit(Event("turn", self.ctx.round, phase, ident.name, ("R-5.3",),
-                                     {"declared": self.world.get(eid, Declared).speed}))
+                    self._emit(TurnEvent(round=self.ctx.round, phase=phase, actor=ident.name, rules=("R-5.3",),
+                                         declared=self.world.get(eid, Declared).speed))
                     accepted = 0  # refusals do not use up the turn: a person may try again
                     while accepted < MAX_ACTIONS_PER_TURN:
                         action = yield Request("act", ident.name, ident.side)
@@ -423,8 +433,8 @@ class Battle:
     def _refuse(self, eid: int, action: Action, reason: str) -> None:
         ident = self.world.get(eid, Identity)
         self._refusal = reason
-        self._emit(Event("refused", self.ctx.round, self.ctx.phase, ident.name, (),
-                         {"action": str(action), "reason": reason}))
+        self._emit(RefusedEvent(round=self.ctx.round, phase=self.ctx.phase, actor=ident.name, rules=(),
+                                action=str(action), reason=reason))
 
     def _check_end(self, round_over: bool = False) -> bool:
         """End the battle when at most one side has anyone standing, or at the round limit (a draw).
@@ -451,7 +461,6 @@ class Battle:
         else:
             return False
         self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties)
-        self._emit(Event("result", self.ctx.round, None, None, ("R-10.1",), {
-            "winner": winner, "rounds": self.ctx.round, "casualties": casualties, "reason": reason,
-        }))
+        self._emit(ResultEvent(round=self.ctx.round, phase=None, actor=None, rules=("R-10.1",),
+                               winner=winner, rounds=self.ctx.round, casualties=casualties, reason=reason))
         return True
