@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from skirmish import rulesets
 from skirmish.content.scenario import Scenario
 from skirmish.core.errors import IllegalAction, Refusal
+from skirmish.core.events import BattleStartEvent, DecisionEvent, Event, RefusedEvent, ResultEvent
 from skirmish.core.flow import Hooks, Request, RoundTable, walk
 from skirmish.core.legal import LegalActions
 from skirmish.ecs import components as ecs_components
@@ -28,7 +29,6 @@ from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
 from skirmish.log import EventLog
 from skirmish.rules.actions import Action
-from skirmish.rules.events import Event
 
 __all__ = ["Answer", "Battle", "Controller", "Outcome", "Request", "consult"]
 
@@ -143,10 +143,11 @@ class Battle:
         self._flow = walk(rows if table is None else table(rows), self.hooks, ended=self._ended, refused=self._refuse)
         self.pending: Request | None = None
         self._refusal: str | None = None
-        self._emit(Event("battle_start", 0, None, None, ("R-10.1",), {
-            "scenario": spec.name, "seed": self.seed, "ruleset": spec.ruleset, **self.sys.start_info(),
-            "map": scenario.grid.name, "sides": list(self.sides),
-        }))
+        self._emit(BattleStartEvent(
+            round=0, phase=None, actor=None, rules=("R-10.1",),
+            scenario=spec.name, seed=self.seed, ruleset=spec.ruleset, **self.sys.start_info(),
+            map=scenario.grid.name, sides=list(self.sides),
+        ))
         self._advance(None)
 
     # ------------------------------------------------------------------ public API
@@ -280,7 +281,8 @@ class Battle:
         (`trace`) go into the log first, as a `decision` event."""
         self.answers.append(Answer(req, action, trace, self.ctx.round, self.ctx.phase))
         if trace is not None:
-            self._emit(Event("decision", self.ctx.round, self.ctx.phase, req.unit, ("R-10.2",), trace))
+            self._emit(DecisionEvent(round=self.ctx.round, phase=self.ctx.phase, actor=req.unit, rules=("R-10.2",),
+                                     **trace))
         try:
             self._submit(action)
         except IllegalAction:
@@ -330,8 +332,8 @@ class Battle:
     def _refuse(self, eid: int, action: Action, exc: IllegalAction) -> None:
         """A refused answer: written down (a `refused` event), and raised to the submitter by `_advance`."""
         self._refusal = reason = str(exc)
-        self._emit(Event("refused", self.ctx.round, self.ctx.phase, self.world.get(eid, Identity).name, (),
-                         {"action": str(action), "reason": reason}))
+        self._emit(RefusedEvent(round=self.ctx.round, phase=self.ctx.phase, actor=self.world.get(eid, Identity).name,
+                                rules=(), action=str(action), reason=reason))
 
     def _ended(self, round_end: bool) -> bool:
         """Asked by the round loop after each turn (round_end False) and after each round's bookkeeping."""
@@ -362,7 +364,6 @@ class Battle:
         else:
             return False
         self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties)
-        self._emit(Event("result", self.ctx.round, None, None, ("R-10.1",), {
-            "winner": winner, "rounds": self.ctx.round, "casualties": casualties, "reason": reason,
-        }))
+        self._emit(ResultEvent(round=self.ctx.round, phase=None, actor=None, rules=("R-10.1",),
+                               winner=winner, rounds=self.ctx.round, casualties=casualties, reason=reason))
         return True

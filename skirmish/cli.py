@@ -98,7 +98,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     out = sys.stdout
 
     def show(event: object) -> None:
-        from skirmish.rules.events import Event
+        from skirmish.core.events import Event
 
         assert isinstance(event, Event)
         if args.json:

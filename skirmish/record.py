@@ -25,9 +25,10 @@ from skirmish.battle import Answer, Battle, Controller, IllegalAction, Request, 
 from skirmish.content.errors import MIB, ContentError, check_tree, one_line, quote, read_text
 from skirmish.content.scenario import DECK_FILE_LIMIT, SCENARIO_FILE_LIMIT, AsciiMap, Scenario, check_text
 from skirmish.content.tiled import MAP_FILE_LIMIT, MAPS_DIR, TILESET, TILESET_FILE_LIMIT
+from skirmish.core.events import Event, check_fields
+from skirmish.core.jsontypes import ShapeError
 from skirmish.fileio import write_text
 from skirmish.rules.actions import ActionParseError, parse_action
-from skirmish.rules.events import Event
 
 FORMAT = "skirmish-record"
 VERSION = 1
@@ -428,6 +429,11 @@ def _answer(r: _Reader, raw: Any, i: int) -> Answer:
     trace = a.get("trace")
     if trace is not None and not isinstance(trace, dict):
         raise r.fail(f"{where}.trace", f"expected an object (the AI's reasons), got {quote(trace)}")
+    if trace is not None:
+        try:  # replayed, it becomes a `decision` event: it must have that event's fields and nothing else
+            check_fields("decision", trace, f"{where}.trace")
+        except ShapeError as exc:
+            raise r.fail(exc.where, exc.message) from None
     direct = a.get("direct", False)
     if not isinstance(direct, bool):
         raise r.fail(f"{where}.direct", f"expected true or false, got {quote(direct)}")

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from skirmish.rules.events import Event
+from skirmish.core.events import BattleStartEvent, Event, ResultEvent, TurnEvent
+from skirmish.rulesets.fi import AttackEvent, BlastEvent, DeclareEvent, OutOfActionEvent, ThrowEvent
 
 
 @dataclass
@@ -91,48 +92,46 @@ def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None)
         return s.units[name]
 
     for order, e in enumerate(events, 1):
-        d = e.data
-        if e.type == "battle_start":
-            s.scenario = str(d.get("scenario", ""))
-            s.sides = [str(x) for x in d.get("sides", [])]
-        elif e.type in ("turn", "declare") and e.actor:
+        if isinstance(e, BattleStartEvent):
+            s.scenario = e.scenario
+            s.sides = list(e.sides)
+        elif isinstance(e, (TurnEvent, DeclareEvent)) and e.actor:
             tally(e.actor)
-        elif e.type == "attack" and e.actor:
+        elif isinstance(e, AttackEvent) and e.actor:
             me = tally(e.actor)
             me.shots += 1
-            wounds = sum(int(h.get("wounds", 0)) for h in d.get("hits", []))
-            if d.get("hit") and any(h.get("damage") for h in d.get("hits", [])):
+            wounds = sum(h["wounds"] for h in e.hits)
+            if e.hit and any(h["damage"] for h in e.hits):
                 me.hits += 1
                 me.wounds_dealt += wounds
-                last_harm[str(d["target"])] = e.actor
+                last_harm[e.target] = e.actor
             if wounds >= 2:
-                where = d.get("location") or "body"
-                s.moments.append(Moment(e.round, f"{e.actor} hits {d['target']} in the {str(where).replace('_', ' ')} "
+                where = e.location or "body"
+                s.moments.append(Moment(e.round, f"{e.actor} hits {e.target} in the {where.replace('_', ' ')} "
                                         f"for {wounds} wounds", 1.0 + wounds / 4, order))
-        elif e.type == "blast" and e.actor:
+        elif isinstance(e, BlastEvent) and e.actor:
             me = tally(e.actor)
-            if d.get("damage"):
-                me.wounds_dealt += int(d.get("wounds", 0))
-                last_harm[str(d["target"])] = e.actor
-        elif e.type == "throw" and e.actor:
-            caught = d.get("caught") or []
-            if len(caught) >= 2:
-                s.moments.append(Moment(e.round, f"{e.actor}'s {str(d['item']).replace('_', ' ')} catches "
-                                        f"{', '.join(caught)}", 1.5 + 0.5 * len(caught), order))
-        elif e.type == "out_of_action" and e.actor:
+            if e.damage:
+                me.wounds_dealt += e.wounds
+                last_harm[e.target] = e.actor
+        elif isinstance(e, ThrowEvent) and e.actor:
+            if len(e.caught) >= 2:
+                s.moments.append(Moment(e.round, f"{e.actor}'s {e.item.replace('_', ' ')} catches "
+                                        f"{', '.join(e.caught)}", 1.5 + 0.5 * len(e.caught), order))
+        elif isinstance(e, OutOfActionEvent) and e.actor:
             victim = tally(e.actor)
-            victim.fate = str(d.get("state", "down"))
+            victim.fate = e.state
             by = last_harm.get(e.actor)
-            if by is not None and by in s.units and not d.get("was"):  # counted once, when it first went down
+            if by is not None and by in s.units and not e.was:  # counted once, when it first went down
                 s.units[by].put_down += 1
             weight = 3.0 if victim.fate == "dead" else 2.5
             s.moments.append(Moment(e.round, f"{e.actor} is {victim.fate}" + (f" ({by})" if by else ""),
                                     weight, order))
-        elif e.type == "result":
-            s.winner = d.get("winner")
-            s.rounds = int(d.get("rounds", e.round))
-            s.reason = str(d.get("reason", ""))
-            s.casualties = {str(k): int(v) for k, v in (d.get("casualties") or {}).items()}
+        elif isinstance(e, ResultEvent):
+            s.winner = e.winner
+            s.rounds = e.rounds
+            s.reason = e.reason
+            s.casualties = dict(e.casualties)
     for u in s.units.values():
         if not u.side:
             u.side = side_of.get(u.name, "")

@@ -44,7 +44,7 @@ def test_the_ais_propose_only_legal_actions(path: Path, pairing: tuple[str, str,
                         (tuple(turn.parts), turn.moved_this_turn, turn.ran_this_turn, turn.acted)
                 b.answer(req, action, trace)
                 answers += 1
-            refused = [e.data for e in b.log if e.type == "refused"]
+            refused = [e.to_json() for e in b.log if e.type == "refused"]
             assert refused == [], (path.stem, first, second, seed, refused[:3])
             assert answers > 0 and b.outcome is not None
 

@@ -10,8 +10,8 @@ import pytest
 from skirmish.ai.controllers import make_ai, make_controller
 from skirmish.battle import Battle
 from skirmish.content.scenario import builtin_scenarios, load_scenario
+from skirmish.core.events import Event
 from skirmish.ecs.components import Health, Profile, Tacpack
-from skirmish.rules.events import Event
 
 SCENARIOS = builtin_scenarios()
 
@@ -71,22 +71,22 @@ def test_soak_utility_against_every_baseline_keeps_invariants() -> None:
                 out.add(e.actor)
             elif e.actor in out and e.type in ("move", "attack", "aim", "reload", "wait", "turn", "throw"):
                 v.append(f"{e.actor} acted while out of action: {e.type}")
-            if e.type == "decision" and e.actor and e.data["request"] == "act":
+            if e.type == "decision" and e.actor and e.request == "act":
                 d.add(e.actor)
             if side.get(e.actor or "") == ours:
                 if e.type == "refused":
-                    v.append(f"utility proposed a refused action: {e.data}")
+                    v.append(f"utility proposed a refused action: {e}")
                 if e.type in ("move", "aim", "reload", "wait", "throw", "end_turn") or \
-                        (e.type == "attack" and not e.data["trigger"]):
+                        (e.type == "attack" and not e.trigger):
                     if e.actor not in d:
                         v.append(f"{e.actor} {e.type} without a decision")
                     d.discard(e.actor)
-            if e.type == "attack" and "power" in e.data and b is not None and e.actor:
+            if e.type == "attack" and e.power is not None and b is not None and e.actor:
                 # every round fired drew its power, and the generator was never overdrawn
-                drawn = p.get((e.round, e.actor), 0) + int(e.data["power"])
+                drawn = p.get((e.round, e.actor), 0) + int(e.power)
                 p[(e.round, e.actor)] = drawn
                 tp = b.world.get(b.world.entity(e.actor), Tacpack)
-                if tp.shot_points != drawn or tp.spent > tp.generator or e.data["power_left"] < 0:
+                if tp.shot_points != drawn or tp.spent > tp.generator or e.power_left < 0:
                     v.append(f"{e.actor} tacpack: drew {drawn}, charged {tp.shot_points}, {tp.spent}/{tp.generator}")
             if b is not None and b.sys.ctx.deck is not None and len(b.sys.ctx.deck) != 54:
                 v.append(f"deck holds {len(b.sys.ctx.deck)} cards")

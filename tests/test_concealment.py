@@ -64,12 +64,12 @@ def test_known_concealed_target_is_shot_at_minus_four_and_hits_the_wall(tmp_path
         assert b.sys.sight(gunner, sneak).concealed  # on the table from the start: known
         b.sys.shoot(gunner, Shoot("Gunner", "Sneak", mode="prepared"), trigger=True)
         attack = next(e for e in b.log if e.type == "attack")
-        reasons = [m["reason"] for m in attack.data["modifiers"]]
+        reasons = [m["reason"] for m in attack.modifiers]
         assert any("concealed" in r and "R-6.1" in r for r in reasons)
-        assert sum(m["value"] for m in attack.data["modifiers"] if "concealed" in m["reason"]) == -4
-        assert attack.data["hit"] and attack.data["hits"]
+        assert sum(m["value"] for m in attack.modifiers if "concealed" in m["reason"]) == -4
+        assert attack.hit and attack.hits
         # Every location is behind the wall (brick, AV 6): each hit strikes the cover first.
-        assert all(h["cover"] in ("penetrated", "stopped") for h in attack.data["hits"])
+        assert all(h["cover"] in ("penetrated", "stopped") for h in attack.hits)
 
 
 def test_target_that_slipped_out_of_sight_cannot_be_targeted(tmp_path: Path) -> None:

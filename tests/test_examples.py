@@ -178,10 +178,10 @@ def test_initiative_antares_runs_from_the_cops(tmp_path: Path) -> None:
     while b.ctx.round == 1 and b.step():
         pass
     ini = {e.actor: e for e in b.log if e.type == "initiative" and e.round == 1}
-    assert ini["Antares"].data["result"] == 6 and ini["Antares"].data["options"] == [2, 3, 4]
-    assert ini["Antares"].data["phase"] == 2
+    assert ini["Antares"].result == 6 and ini["Antares"].options == [2, 3, 4]
+    assert ini["Antares"].phase == 2
     for cop in ("Officer-1", "Officer-2"):
-        assert ini[cop].data["cf"] and ini[cop].data["hesitate"] and "R-3.5" in ini[cop].rules
+        assert ini[cop].cf and ini[cop].hesitate and "R-3.5" in ini[cop].rules
     turns = [e.actor for e in b.log if e.type == "turn" and e.round == 1]
     assert turns == ["Antares"]
     b.close()
@@ -200,7 +200,7 @@ def test_initiative_sid_and_chuk_against_the_kyr(tmp_path: Path) -> None:
                                                   "declare Kyr-3 normal"])
     while b.ctx.round == 1 and b.step():
         pass
-    phase = {e.actor: e.data["phase"] for e in b.log if e.type == "initiative" and e.round == 1}
+    phase = {e.actor: e.phase for e in b.log if e.type == "initiative" and e.round == 1}
     assert phase == {"Chuk": 4, "Sid": 1, "Kyr-1": 3, "Kyr-2": 1, "Kyr-3": 3}
     turns = [e.actor for e in b.log if e.type == "turn" and e.round == 1]
     assert turns == ["Sid", "Kyr-2", "Kyr-1", "Kyr-3", "Chuk"]
@@ -245,5 +245,5 @@ sides:
         assert (j["tn"], j["result"], j["hit"], j["card"]) == (5, 7, True, 34)
         assert (j["wounds"], j["ct"], j["location"]) == (4, 2, "left_arm")
         assert j["breakdown"] is True
-        assert any(e.type == "out_of_action" and e.data["state"] == "incapacitated" for e in b.log)
+        assert any(e.type == "out_of_action" and e.state == "incapacitated" for e in b.log)
         assert b.outcome is not None and b.outcome.winner == "Xenes"

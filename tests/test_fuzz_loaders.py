@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -61,12 +60,9 @@ def cli(*argv: str) -> tuple[int, str, str]:
 
 def assert_contract(path: Path, what: str) -> int:
     """`check path`, then `run path` if refused: the C-6 promises. Returns check's exit code."""
-    t0 = time.perf_counter()
-    code, out, err = cli("check", str(path))
-    took = time.perf_counter() - t0
+    code, out, err = cli("check", str(path))  # a case that hangs fails by the per-case timeout, not by a clock
     assert "Traceback" not in err and "Traceback" not in out, (what, err)
     assert code in (0, 2), (what, code, err)
-    assert took < 5, (what, took)
     lines = err.splitlines()
     errors = [ln for ln in lines if not ln.startswith("skirmish: warning: ")]
     for line in lines:  # every line names the file: a forged line cannot hide among them
@@ -214,7 +210,6 @@ def test_fuzz_corpus_through_the_cli(tmp_path: Path) -> None:
     """A fixed-seed corpus of damaged files: every one meets the contract, checked as part of its scenario
     and (map, tileset, deck) on its own."""
     rng = random.Random(SEED)
-    t0 = time.perf_counter()
     outcomes = {0: 0, 2: 0}
     for i, (what, role, damaged) in enumerate(corpus(rng, 500)):
         scenario = carrier(tmp_path / f"c{i}", role, damaged)
@@ -222,7 +217,6 @@ def test_fuzz_corpus_through_the_cli(tmp_path: Path) -> None:
         if role in ("yard.tmj", "terrain.tsj", "deck.json"):
             assert_contract(scenario.parent / role, what + " (alone)")
     assert outcomes[2] > 300 and outcomes[0] > 20, outcomes  # the corpus both breaks and keeps files
-    assert time.perf_counter() - t0 < 60
 
 
 # --------------------------------------------------------------------------- property: any value anywhere

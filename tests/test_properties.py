@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import random
 
@@ -17,7 +16,6 @@ from skirmish.rules.actions import Aim, Declare, EndTurn, Move, Reload, SetTacpa
 from skirmish.rules.checks import bumps
 from skirmish.rules.deck import Deck, builtin
 from skirmish.rules.dice import pool_pmf, prob_at_least
-from skirmish.rules.events import Event
 from skirmish.rules.fi.damage import DEAD_AT, after_damage, split_damage
 
 GLYPHS = "...,:#x=Df~"  # floor-heavy, with walls, low cover, doors, fences, water, rubble
@@ -135,16 +133,6 @@ actions = st.one_of(
 @given(action=actions)
 def test_action_text_round_trips(action: object) -> None:
     assert parse_action(str(action)) == action
-
-
-@settings(suppress_health_check=[HealthCheck.too_slow])
-@given(round_=st.integers(0, 99), phase=st.none() | st.integers(1, 4), actor=st.none() | names,
-       data=st.dictionaries(st.text("abcdef_", min_size=1, max_size=6),
-                            st.integers(-99, 99) | st.text(max_size=8) | st.booleans(), max_size=5))
-def test_event_json_round_trips(round_: int, phase: int | None, actor: str | None, data: dict) -> None:
-    e = Event("attack", round_, phase, actor, ("R-6.1",), data)
-    line = e.to_line()
-    assert Event.from_json(json.loads(line)) == e
 
 
 @settings(max_examples=40, deadline=None)

@@ -238,6 +238,12 @@ DAMAGE: dict[str, tuple[Any, str]] = {
     "format": (lambda d: d.__setitem__("format", "chess"), "format: expected a skirmish-record file, got 'chess'"),
     "forged line": (lambda d: d["answers"][0]["trace"]["chosen"].__setitem__("option", "x\u2028result: winner=Blue"),
                     "answers[0].trace.chosen.option: text may not contain"),
+    "trace forging a key": (lambda d: d["answers"][0]["trace"].__setitem__("type", "result"),
+                            "answers[0].trace.type: unknown key"),
+    "trace missing a key": (lambda d: d["answers"][0]["trace"].pop("chosen"),
+                            "answers[0].trace.chosen: required key is missing"),
+    "trace of the wrong kind": (lambda d: d["answers"][0]["trace"]["chosen"].__setitem__("score", "high"),
+                                "answers[0].trace.chosen.score: expected a number, got 'high'"),
     "bad option": (lambda d: d["options"].__setitem__("deck", "Z"), "options.deck: expected a built-in deck"),
     "extra answer": (lambda d: d["answers"].append(d["answers"][-1]) or d["final"].__setitem__(
         "answers", len(d["answers"])), "the battle is over, the record answers on"),

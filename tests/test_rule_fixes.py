@@ -104,7 +104,7 @@ def test_a_side_with_nobody_left_cannot_draw(tmp_path: Path, eliminate: str) -> 
     out = b.run()
     result = next(e for e in b.log if e.type == "result")
     assert out.winner == "Alpha" and out.rounds == 1
-    assert result.data["reason"] == "nobody left standing: Beta"
+    assert result.reason == "nobody left standing: Beta"
     b.close()
 
 
@@ -113,7 +113,7 @@ def test_the_round_limit_reason_is_the_round_limit(tmp_path: Path) -> None:
                 victory="{max_rounds: 2}")
     out = b.run()
     assert out.winner is None and out.rounds == 2
-    assert next(e for e in b.log if e.type == "result").data["reason"] == "round limit"
+    assert next(e for e in b.log if e.type == "result").reason == "round limit"
     b.close()
 
 
@@ -200,8 +200,8 @@ def test_the_area_bonus_reaches_the_attack_result(tmp_path: Path) -> None:
                 ["declare Kayla normal", "shoot Kayla Blob mode=prepared spends=none"], victory="{max_rounds: 1}")
     b.run()
     attack = next(e for e in b.log if e.type == "attack")
-    assert attack.data["distance_m"] == 20.0 and attack.data["read"] == 9 and attack.data["result"] == 10
-    assert "R-6.9" in " ".join(m["reason"] for m in attack.data["modifiers"])
+    assert attack.distance_m == 20.0 and attack.read == 9 and attack.result == 10
+    assert "R-6.9" in " ".join(m["reason"] for m in attack.modifiers)
     b.close()
 
 
@@ -253,8 +253,8 @@ def test_the_first_aim_action_adds_its_bonus(tmp_path: Path) -> None:
     b.run()
     aim = next(e for e in b.log if e.type == "aim")
     attack = next(e for e in b.log if e.type == "attack")
-    assert aim.data["aim"] == 1
-    assert {"value": 2, "reason": "aimed ×1 (R-6.2)"} in attack.data["modifiers"]
+    assert aim.aim == 1
+    assert {"value": 2, "reason": "aimed ×1 (R-6.2)"} in attack.modifiers
     b.close()
 
 
@@ -269,7 +269,7 @@ def test_a_burst_that_incapacitates_then_kills_says_both(tmp_path: Path) -> None
     b = _battle(tmp_path, [INIT, shot, INIT], f"[{gun}]", f"[{_unit('Mark', (4, 0))}]",
                 ["declare Gun normal", "shoot Gun Mark mode=prepared burst=3 spends=none"])
     b.run()
-    states = [(e.data["state"], e.data.get("was")) for e in b.log if e.type == "out_of_action"]
+    states = [(e.state, e.was) for e in b.log if e.type == "out_of_action"]
     assert states == [("incapacitated", None), ("dead", "incapacitated")]
     assert b.view().unit("Mark").dead
     b.close()
@@ -294,8 +294,8 @@ def test_a_waiter_that_wins_the_contest_fires_at_once(tmp_path: Path) -> None:
     b.run()
     trig = next(e for e in b.log if e.type == "trigger")
     attack = next(e for e in b.log if e.type == "attack")
-    assert trig.data["waiter_first"] and attack.data["trigger"]
-    assert attack.data["distance_m"] < 5  # fired at the runner by the gap, mid-move (it ends 8 m away)
+    assert trig.waiter_first and attack.trigger
+    assert attack.distance_m < 5  # fired at the runner by the gap, mid-move (it ends 8 m away)
     b.close()
 
 
@@ -305,10 +305,10 @@ def test_a_mover_that_wins_the_contest_moves_first(tmp_path: Path) -> None:
     b = _contest(tmp_path, waiter_read=2, mover_read=8)
     b.run()
     trig = next(e for e in b.log if e.type == "trigger")
-    assert not trig.data["waiter_first"]
+    assert not trig.waiter_first
     assert not any(e.type == "attack" for e in b.log)
     lost = next(e for e in b.log if e.type == "trigger_lost")
-    assert lost.actor == "Watch" and "out of sight" in lost.data["reason"]
+    assert lost.actor == "Watch" and "out of sight" in lost.reason
     b.close()
 
 
@@ -336,7 +336,7 @@ def test_a_short_move_is_run_when_a_walk_no_longer_fits(tmp_path: Path) -> None:
     _, _, running = b.preview_move((1, 1))
     assert running
     b.submit(Move("Aimer", (1, 1)))
-    assert b.log[-1].type == "move" and b.log[-1].data["running"]
+    assert b.log[-1].type == "move" and b.log[-1].running
     b.close()
 
 

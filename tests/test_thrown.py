@@ -15,11 +15,11 @@ from skirmish.battle import Battle
 from skirmish.content.armoury import shipped
 from skirmish.content.scenario import parse_scenario
 from skirmish.content.tiled import from_ascii
+from skirmish.core.events import Event
 from skirmish.ecs.components import Health, Loadout
 from skirmish.ecs.systems.fi import IllegalAction
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Declare, Shoot, Throw, parse_action
-from skirmish.rules.events import Event
 from skirmish.rules.fi import thrown as thr
 from tests.conftest import make_card, write_deck
 
@@ -145,15 +145,15 @@ def test_the_commandos_concussion_grenade(tmp_path: Path) -> None:
         b.sys.declare(kyr, Declare("Commando", "normal"))
         b.sys.throw(kyr, Throw("Commando", (10, 4), "concussion_grenade"))
         ev = next(e for e in b.log if e.type == "throw")
-        assert ev.data["tn"] == 7 and ev.data["result"] == 6 and not ev.data["hit"]
-        assert ev.data["scatter"]["clock"] == 11 and ev.data["scatter"]["metres"] == 2.0
-        land = tuple(ev.data["landed"])
+        assert ev.tn == 7 and ev.result == 6 and not ev.hit
+        assert ev.scatter["clock"] == 11 and ev.scatter["metres"] == 2.0
+        land = tuple(ev.landed)
         assert land == (12, 3)  # 2 m toward 11 o'clock, 12 pointing away from the commando
         assert geo.distance_m((10, 4), land, 1.0) <= 3.0
-        assert ev.data["caught"] == ["Sid"]  # the armoured commando is outside the radius: untouched
+        assert ev.caught == ["Sid"]  # the armoured commando is outside the radius: untouched
         hit = next(e for e in b.log if e.type == "blast")
-        assert hit.data["target"] == "Sid" and hit.data["zone"] == "full"
-        assert (hit.data["damage"], hit.data["wounds"], hit.data["ct"]) == (11, 0, 3)
+        assert hit.target == "Sid" and hit.zone == "full"
+        assert (hit.damage, hit.wounds, hit.ct) == (11, 0, 3)
         assert "R-6.9" in hit.rules and "R-6.10" in ev.rules and "R-4.9" in ev.rules
         assert b.world.get(_eid(b, "Sid"), Health).ct == 16 - 3  # CT left of a d8 Vigor track
         assert any(e.type == "concussion" and e.actor == "Sid" for e in b.log)  # after CT damage
@@ -177,14 +177,14 @@ def test_a_hit_lands_on_the_cell_and_catches_both_sides(tmp_path: Path) -> None:
         b.sys.declare(t, Declare("Thrower", "normal"))
         b.sys.throw(t, Throw("Thrower", (8, 4)))
         ev = next(e for e in b.log if e.type == "throw")
-        assert ev.data["hit"] and ev.data["landed"] == [8, 4] and ev.data["scatter"] is None
+        assert ev.hit and ev.landed == [8, 4] and ev.scatter is None
         # Foe in the burst, Buddy beside it (friendly fire), Far armoured and 4 m off: untouched.
-        assert ev.data["caught"][:2] == ["Foe", "Buddy"] and "Far" not in ev.data["caught"]
-        zones = {e.data["target"]: e.data["zone"] for e in b.log if e.type == "blast"}
+        assert ev.caught[:2] == ["Foe", "Buddy"] and "Far" not in ev.caught
+        zones = {e.target: e.zone for e in b.log if e.type == "blast"}
         assert zones["Foe"] == "full" and zones["Buddy"] == "full"
         assert zones.get("Thrower") == "outer"  # unarmoured and 8 m off: the outer ring
-        foe = next(e for e in b.log if e.type == "blast" and e.data["target"] == "Foe")
-        assert foe.data["row"] == 3 and foe.data["column"] == "III"
+        foe = next(e for e in b.log if e.type == "blast" and e.target == "Foe")
+        assert foe.row == 3 and foe.column == "III"
 
 
 def test_walls_shield_from_the_blast(tmp_path: Path) -> None:
@@ -201,7 +201,7 @@ def test_walls_shield_from_the_blast(tmp_path: Path) -> None:
         b.sys.declare(t, Declare("Thrower", "normal"))
         b.sys.throw(t, Throw("Thrower", (8, 4)))
         ev = next(e for e in b.log if e.type == "throw")
-        assert "Foe" in ev.data["caught"] and "Behind" not in ev.data["caught"]
+        assert "Foe" in ev.caught and "Behind" not in ev.caught
 
 
 def test_throw_refusals(tmp_path: Path) -> None:

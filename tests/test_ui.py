@@ -10,7 +10,6 @@ import pygame
 import pytest
 
 from skirmish.content.scenario import Scenario, default_scenario_path, load_scenario, parse_scenario
-from skirmish.log import reason_label
 from skirmish.rules.actions import Move
 from skirmish.ui.app import App
 from skirmish.ui.battle_screen import TOP_H, BattleScreen
@@ -160,7 +159,7 @@ def test_attack_through_the_menu_with_odds(tmp_path: Path) -> None:
     _key(pygame.K_1 + first, str(first + 1))
     _frames(app, 60)
     attacks = [e for e in screen.session.battle.log if e.type == "attack" and e.actor == "Blue-1"]
-    assert len(attacks) == 1 and attacks[0].data["target"] == "Red-1"
+    assert len(attacks) == 1 and attacks[0].target == "Red-1"
     app.close()
 
 
@@ -292,9 +291,9 @@ def test_throw_mode_shows_the_burst_and_throws(tmp_path: Path) -> None:
     _click(_screen_pos(screen, target))
     _frames(app, 2)
     throws = [e for e in screen.session.battle.log if e.type == "throw"]
-    assert len(throws) == 1 and throws[0].data["at"] == [9, 0]
+    assert len(throws) == 1 and throws[0].at == [9, 0]
     assert screen.throwing is None
-    landed = tuple(throws[0].data["landed"])
+    landed = tuple(throws[0].landed)
     for _ in range(120):  # play on until the burst is drawn
         app.tick(1 / 60)
         if any(type(a).__name__ == "BlastAnim" and a.k > 0.4 for a in screen.anim.current):
@@ -328,11 +327,11 @@ def test_ai_reason_label_and_move_heat_map(tmp_path: Path) -> None:
     _frames(app, 2)
     log = screen.session.battle.log
     _step_until(app, screen, lambda: screen.acting == "Blue-1" and any(
-        e.type == "decision" and e.actor == "Blue-1" and e.data["request"] == "act" for e in log))
+        e.type == "decision" and e.actor == "Blue-1" and e.request == "act" for e in log))
     screen.anim.finish()
     _frames(app, 2)
     last = [e for e in log if e.type == "decision" and e.actor == "Blue-1"][-1]
-    label = reason_label(last.data)
+    label = last.label()
     assert screen.reasons["Blue-1"] == label
     assert label.startswith(("Shoot", "Walk", "Run", "Aim", "Wait", "Reload", "End turn"))
     x, y = _screen_pos(screen, screen.session.view().unit("Blue-1").cell)

@@ -356,7 +356,7 @@ def test_the_standing_chart_counts_a_unit_down_once() -> None:
     sc = load_scenario(Path(__file__).resolve().parents[1] / "scenarios" / "depot_breach.yaml")
     with Battle(sc, 6, {s.name: UtilityAI() for s in sc.spec.sides}) as b:  # type: ignore[arg-type]
         out = b.run()
-        assert any(e.type == "out_of_action" and e.data.get("was") for e in b.log)
+        assert any(e.type == "out_of_action" and e.was for e in b.log)
         sides = {u.name: s.name for s in sc.spec.sides for u in s.units}
         series = standing_by_round(b.log, sides, [s.name for s in sc.spec.sides], out.rounds)
     for s in sc.spec.sides:

@@ -16,8 +16,8 @@ from skirmish.ai.curves import KINDS, Curve, combine, compensate
 from skirmish.ai.utility import PERSONALITIES, Personality, UtilityAI
 from skirmish.battle import Battle
 from skirmish.content.scenario import parse_scenario
+from skirmish.core.events import Event
 from skirmish.rules.actions import Move, Reload, Shoot
-from skirmish.rules.events import Event
 from skirmish.rules.geometry import sight
 
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
@@ -169,9 +169,9 @@ sides:
         assert decisions and all(e.actor == "B1" for e in decisions)
         for e in decisions:
             assert Event.from_json(json.loads(json.dumps(e.to_json()))) == e
-            chosen = e.data["chosen"]
+            chosen = e.chosen
             assert chosen["considerations"] and all(0 <= c["output"] <= 1 for c in chosen["considerations"])
-            assert all(r["score"] <= chosen["score"] for r in e.data["runners_up"])
+            assert all(r["score"] <= chosen["score"] for r in e.runners_up)
 
 
 def test_personalities_are_data() -> None:

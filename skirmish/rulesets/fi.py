@@ -12,6 +12,24 @@ from skirmish.core.ruleset import register
 from skirmish.ecs.systems.fi import FiSystems, setup
 from skirmish.rules.fi import initiative, thrown
 from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
+from skirmish.rules.fi.events import (
+    AimEvent,
+    AttackEvent,
+    BlastEvent,
+    ConcussionEvent,
+    DeclareEvent,
+    InitiativeEvent,
+    MoveEvent,
+    MoveStoppedEvent,
+    OutOfActionEvent,
+    ReloadEvent,
+    StunnedEvent,
+    TacpackEvent,
+    ThrowEvent,
+    TriggerEvent,
+    TriggerLostEvent,
+    WaitEvent,
+)
 from skirmish.rules.fi.initiative import DECLARATIONS, PHASE_NAMES, PHASES
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged import LOW_COVERED, ShotFacts, damage_row, expected_hit_probability, shot_numbers
@@ -19,9 +37,11 @@ from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_
 from skirmish.rules.fi.timing import ATTACK_MODES, Part, declared_speed, fits
 
 __all__ = [
-    "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES",
-    "Bystander", "FiRuleset", "FiSystems", "Part", "ShotFacts", "ShotOdds", "ThrowOdds",
-    "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability", "fits", "initiative",
+    "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES", "AimEvent",
+    "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems",
+    "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent", "ShotFacts",
+    "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent", "TriggerLostEvent",
+    "WaitEvent", "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability", "fits", "initiative",
     "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
 ]
 

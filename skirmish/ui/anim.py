@@ -11,7 +11,8 @@ from typing import Any
 
 import pygame
 
-from skirmish.rules.events import Event
+from skirmish.core.events import Event, RoundEvent
+from skirmish.rulesets.fi import AttackEvent, BlastEvent, MoveEvent, OutOfActionEvent, ThrowEvent
 from skirmish.ui.camera import Camera
 
 STEP_S = 0.09  # seconds per cell of a move
@@ -214,9 +215,9 @@ class BlastAnim(Anim):
             pygame.draw.circle(surf, (255, 170, 80), (x, y), int(self.reach * cam.tile * grow), 1)
 
 
-def miss_cell(event: Event, target: tuple[int, int]) -> tuple[float, float]:
+def miss_cell(event: AttackEvent, target: tuple[int, int]) -> tuple[float, float]:
     """Where a miss is drawn: beside the target, in a direction fixed by the event (so replays agree)."""
-    h = zlib.crc32(f"{event.round}:{event.actor}:{event.data.get('read')}".encode())
+    h = zlib.crc32(f"{event.round}:{event.actor}:{event.read}".encode())
     ang = (h % 360) * math.pi / 180
     dist = 0.6 + (h >> 9) % 5 / 10
     return target[0] + math.cos(ang) * dist, target[1] + math.sin(ang) * dist
@@ -295,31 +296,30 @@ ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 def anims_for(event: Event, cells: dict[str, tuple[int, int]], cell_m: float = 2.0) -> list[Any]:
     """Animation groups for an event; `cells` maps unit names to their cells before the event."""
-    d = event.data
-    if event.type == "throw" and event.actor in cells:
-        aim = (int(d["at"][0]), int(d["at"][1]))
-        landed = (int(d["landed"][0]), int(d["landed"][1]))
-        blast: list[Anim] = [BlastAnim(BLAST_S, at=landed, radius=d["radius_m"] / cell_m,
-                                       reach=d.get("reach_m", 0) / cell_m)]
-        sc = d.get("scatter")
+    if isinstance(event, ThrowEvent) and event.actor in cells:
+        aim = (int(event.at[0]), int(event.at[1]))
+        landed = (int(event.landed[0]), int(event.landed[1]))
+        blast: list[Anim] = [BlastAnim(BLAST_S, at=landed, radius=event.radius_m / cell_m,
+                                       reach=event.reach_m / cell_m)]
+        sc = event.scatter
         if sc:
             text = f"{sc['clock']} o'clock {sc['metres']:g} m" + (" (CF)" if sc["from"] == "thrower" else "")
             blast.append(ScatterMarker(BLAST_S, aim=aim, landed=landed, text=text))
         return [[ThrowArc(TRACER_S * 1.6, frm=cells[event.actor], to=landed)], blast]
-    if event.type == "blast" and d.get("target") in cells:
-        w, ct = d["wounds"], d["ct"]
+    if isinstance(event, BlastEvent) and event.target in cells:
+        w, ct = event.wounds, event.ct
         text = f"{w}W {ct}CT" if (w or ct) else "no damage"
-        return [[Flash(FLASH_S * 0.6, cell=cells[d["target"]], text=text,
+        return [[Flash(FLASH_S * 0.6, cell=cells[event.target], text=text,
                        colour=(255, 80, 60) if (w or ct) else (200, 200, 200))]]
-    if event.type == "move":
-        path = [(int(c[0]), int(c[1])) for c in d["path"]]
+    if isinstance(event, MoveEvent):
+        path = [(int(c[0]), int(c[1])) for c in event.path]
         return [[MoveAnim(STEP_S * max(1, len(path) - 1), unit=event.actor or "", path=path)]]
-    if event.type == "attack" and event.actor in cells and d.get("target") in cells:
-        frm, to = cells[event.actor], cells[d["target"]]
-        rounds = max(1, d.get("burst") or 1)
-        if d["hit"]:
-            w = sum(h["wounds"] for h in d["hits"])
-            ct = sum(h["ct"] for h in d["hits"])
+    if isinstance(event, AttackEvent) and event.actor in cells and event.target in cells:
+        frm, to = cells[event.actor], cells[event.target]
+        rounds = max(1, event.burst or 1)
+        if event.hit:
+            w = sum(h["wounds"] for h in event.hits)
+            ct = sum(h["ct"] for h in event.hits)
             text = f"{w}W {ct}CT" if (w or ct) else "no damage"
             colour = (255, 80, 60) if (w or ct) else (200, 200, 200)
             return [[Tracer(TRACER_S, frm=frm, to=to, hit=True, rounds=min(rounds, 5))],
@@ -327,13 +327,13 @@ def anims_for(event: Event, cells: dict[str, tuple[int, int]], cell_m: float = 2
         spot = miss_cell(event, to)
         return [[Tracer(TRACER_S, frm=frm, to=spot, hit=False, rounds=min(rounds, 5))],
                 [MissMarker(FLASH_S * 0.7, at=spot)]]
-    if event.type == "out_of_action" and event.actor in cells:
-        return [[Flash(FLASH_S, cell=cells[event.actor], text=d["state"].upper(), colour=(240, 240, 240))]]
+    if isinstance(event, OutOfActionEvent) and event.actor in cells:
+        return [[Flash(FLASH_S, cell=cells[event.actor], text=event.state.upper(), colour=(240, 240, 240))]]
     return []
 
 
 def banner_for(event: Event) -> Banner | None:
     """A banner for a new round, or the first turn of a phase."""
-    if event.type == "round":
+    if isinstance(event, RoundEvent):
         return Banner(BANNER_S, text=f"Round {event.round}: declare speeds")
     return None

@@ -13,12 +13,11 @@ import pygame
 
 from skirmish.battle import Outcome
 from skirmish.core.errors import IllegalAction
+from skirmish.core.events import DecisionEvent, Event, RoundEvent, TurnEvent
 from skirmish.ecs.view import BattleView, UnitView
-from skirmish.log import reason_label
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, Shoot, Throw, Wait
-from skirmish.rules.events import Event
-from skirmish.rulesets.fi import ShotOdds, ThrowOdds, blast_reach_m
+from skirmish.rulesets.fi import InitiativeEvent, MoveEvent, ShotOdds, ThrowOdds, blast_reach_m
 from skirmish.ui.anim import BANNER_S, Animator, Banner, anims_for, banner_for
 from skirmish.ui.art import side_colour_map
 from skirmish.ui.board import MARKS, Board, Overlays
@@ -224,20 +223,20 @@ class BattleScreen:
 
     # ------------------------------------------------------------------ events from the battle
     def _on_event(self, e: Event) -> None:
-        if e.type == "decision" and e.actor and e.data.get("request") == "act":  # a declaration stays hidden
-            self.reasons[e.actor] = reason_label(e.data)
+        if isinstance(e, DecisionEvent) and e.actor and e.request == "act":  # a declaration stays hidden
+            self.reasons[e.actor] = e.label()
         banner = banner_for(e)
         if banner is not None:
             self.anim.overlay.append(banner)
-        if e.type == "round":
+        if isinstance(e, RoundEvent):
             self.done.clear()
             self._flipped = False
             self.reveal = {self.viewer} if self.viewer else set()
             self.acting = None
-        elif e.type == "initiative":
+        elif isinstance(e, InitiativeEvent):
             self._flipped = True
             self.reveal = set(self.session.controls)  # declarations are shown once initiative is flipped
-        elif e.type == "turn":
+        elif isinstance(e, TurnEvent):
             if self.acting:
                 self.done.add(self.acting)
             self.acting = e.actor
@@ -256,8 +255,8 @@ class BattleScreen:
             groups = cut_to_eyes(groups, e, self.eyes, truth, battle.knowledge.seen[self.eyes], self.fog)
         for group in groups:
             self.anim.add(*group)
-        if e.type == "move" and e.actor:
-            end = e.data["path"][-1]
+        if isinstance(e, MoveEvent) and e.actor:
+            end = e.path[-1]
             self._cells[e.actor] = (int(end[0]), int(end[1]))
 
     # ------------------------------------------------------------------ human input → actions

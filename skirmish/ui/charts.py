@@ -7,7 +7,8 @@ from collections.abc import Iterable, Sequence
 
 import pygame
 
-from skirmish.rules.events import Event
+from skirmish.core.events import Event
+from skirmish.rulesets.fi import OutOfActionEvent
 from skirmish.summary import UnitTally
 from skirmish.ui.layout import Page
 from skirmish.ui.widgets import DIM, PANEL_EDGE
@@ -22,7 +23,7 @@ def standing_by_round(events: Iterable[Event], unit_sides: dict[str, str], sides
     down_in: dict[str, list[int]] = {s: [0] * (rounds + 1) for s in sides}
     for e in events:
         # A unit goes down once: a later change of state (incapacitated, then dead) carries `was`.
-        if e.type == "out_of_action" and e.actor and not e.data.get("was") and unit_sides.get(e.actor) in down_in:
+        if isinstance(e, OutOfActionEvent) and e.actor and not e.was and unit_sides.get(e.actor) in down_in:
             r = min(max(e.round, 1), rounds) if rounds else 0
             down_in[unit_sides[e.actor]][r] += 1
     out: dict[str, list[int]] = {}

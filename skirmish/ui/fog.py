@@ -17,10 +17,11 @@ import numpy as np
 import numpy.typing as npt
 import pygame
 
+from skirmish.core.events import Event
 from skirmish.ecs.knowledge import seen_cells
 from skirmish.ecs.view import BattleView, UnitView
-from skirmish.rules.events import Event
 from skirmish.rules.geometry import Cell, GridMap
+from skirmish.rulesets.fi import MoveEvent
 from skirmish.ui.anim import Flash, MoveAnim, ThrowArc
 from skirmish.ui.art import draw_token
 
@@ -125,7 +126,7 @@ def fogged_anims(groups: list[list[Any]], e: Event, side: str, sides_of: dict[st
             elif isinstance(a, ThrowArc) and enemy(e.actor) and e.actor not in seen:  # a shot shows its firer
                 continue
             elif isinstance(a, Flash) and e.type in ("out_of_action", "blast", "attack"):
-                victim = e.actor if e.type == "out_of_action" else e.data.get("target")
+                victim = e.actor if e.type == "out_of_action" else getattr(e, "target", None)
                 if enemy(victim) and victim not in seen:
                     continue
             kept.append(a)
@@ -179,10 +180,10 @@ class LogFog:
     @staticmethod
     def _saw(e: Event, side: str, truth: BattleView, sides_of: dict[str, str], seen: frozenset[str],
              layer: FogLayer) -> bool:
-        if e.actor in seen or sides_of.get(str(e.data.get("target")), "") == side:
+        if e.actor in seen or sides_of.get(str(getattr(e, "target", None)), "") == side:
             return True
         clear = layer.mask(seers(truth, side))
-        cells = [tuple(c) for c in e.data.get("path", [])] if e.type == "move" else []
+        cells = [tuple(c) for c in e.path] if isinstance(e, MoveEvent) else []
         actor = truth.find(e.actor)
         if actor is not None:
             cells.append(actor.cell)

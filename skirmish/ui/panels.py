@@ -8,9 +8,10 @@ from collections.abc import Container
 
 import pygame
 
+from skirmish.core.events import DecisionEvent, EndTurnEvent, Event, RefusedEvent, ResultEvent, RoundEvent, TurnEvent
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.log import EventLog, details, headline
-from skirmish.rules.events import Event
+from skirmish.rulesets.fi import DeclareEvent, OutOfActionEvent
 from skirmish.ui.art import CT_BLUE, INK, SIDE_COLOURS, WOUND, dead_badge, draw_token, mix
 from skirmish.ui.board import short_name
 from skirmish.ui.hotseat import declared_label
@@ -300,17 +301,17 @@ class LogPanel:
         self._wrapped.clear()
 
     def _visible(self, e: Event) -> bool:
-        if e.type == "decision":  # the AI's reasons for actions (declarations stay in the file log)
-            return bool(e.data.get("request") == "act")
-        return e.type not in ("declare", "turn", "end_turn")
+        if isinstance(e, DecisionEvent):  # the AI's reasons for actions (declarations stay in the file log)
+            return e.request == "act"
+        return not isinstance(e, (DeclareEvent, TurnEvent, EndTurnEvent))
 
     def _lines(self, fonts: Fonts, e: Event, i: int, width: int) -> list[tuple[int, str, tuple[int, int, int]]]:
         key = (i, i in self.open, width)
         cached = self._wrapped.get(key)
         if cached is not None and cached[0] is e:
             return cached[1]
-        colour = BAD if e.type in ("refused", "out_of_action") else (ACCENT if e.type in ("round", "result")
-                                                                      else DIM if e.type == "decision" else TEXT)
+        colour = (BAD if isinstance(e, (RefusedEvent, OutOfActionEvent)) else ACCENT
+                  if isinstance(e, (RoundEvent, ResultEvent)) else DIM if isinstance(e, DecisionEvent) else TEXT)
         items = [(("- " if i in self.open else "+ ") + headline(e), colour)]
         if i in self.open:
             items += [("    " + d, DIM) for d in details(e)]

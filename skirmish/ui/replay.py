@@ -14,7 +14,7 @@ from functools import partial
 
 import pygame
 
-from skirmish.rules.events import Event
+from skirmish.core.events import Event
 from skirmish.ui.anim import BANNER_S, Animator, Banner, MoveAnim, anims_for, banner_for
 from skirmish.ui.art import side_colour_map
 from skirmish.ui.battle_screen import ACTION_PAUSE_S, PAN_STEP

@@ -14,7 +14,7 @@ import pygame
 
 from skirmish.content.errors import ContentError
 from skirmish.content.scenario import DEFAULT_SCENARIO, Scenario, builtin_scenarios, load_scenario, scenario_title
-from skirmish.rules.events import Event
+from skirmish.core.events import Event
 from skirmish.summary import BattleSummary, outcome_title, summarize, unit_sides
 from skirmish.ui.charts import draw_standing, draw_wounds, standing_by_round
 from skirmish.ui.layout import Page, elide, elide_left

@@ -20,9 +20,9 @@ from skirmish.battle import Battle, Controller, Request, consult
 from skirmish.content.errors import ContentError
 from skirmish.content.scenario import Scenario
 from skirmish.core.errors import IllegalAction
+from skirmish.core.events import Event
 from skirmish.ecs.view import BattleView
 from skirmish.rules.actions import Action, Move
-from skirmish.rules.events import Event
 
 CONTROLS = ("ai", "human")
 

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from skirmish.content.scenario import Scenario
 from skirmish.core.errors import IllegalAction, Refusal
+from skirmish.core.events import Event
 from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Health, Turn
@@ -24,7 +25,6 @@ from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import Card, Deck, builtin
-from skirmish.rules.events import Event
 from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from skirmish.core.events import Event, make
 from skirmish.ecs.components import (
     Armour,
     ArmourPiece,
@@ -30,7 +31,7 @@ from skirmish.rules.checks import Modifier, skill_pool
 from skirmish.rules.checks import Pool as CheckPool
 from skirmish.rules.deck import SIDES, Deck
 from skirmish.rules.equipment import Armoury, Weapon, parse_trait
-from skirmish.rules.events import Event
+from skirmish.rules.fi import events as _fi_events  # noqa: F401  (registers FI's event types for `make`)
 from skirmish.rules.fi.damage import after_damage, ct_max, wound_penalty
 from skirmish.rules.randomizer import Randomizer
 
@@ -132,7 +133,10 @@ class FiBase:
         return not self.w.get(eid, Health).out_of_action
 
     def _event(self, etype: str, actor: str | None, rules: tuple[str, ...], **data: Any) -> None:
-        self.ctx.emit(Event(etype, self.ctx.round, self.ctx.phase, actor, rules, data))
+        # Built by its registered type (skirmish.rules.fi.events); an initiative event's `phase` is the phase
+        # the unit got, which C-3 writes in the common key (initiative comes before the phases).
+        phase = data.pop("phase", self.ctx.phase)
+        self.ctx.emit(make(etype, self.ctx.round, phase, actor, rules, **data))
 
     def weapon(self, eid: int) -> tuple[Weapon, WeaponState] | None:
         """The active weapon and its state."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.core.errors import IllegalAction
+from skirmish.core.events import RoundEvent, TurnEvent
 from skirmish.core.flow import RoundTable, Step
 from skirmish.ecs.components import Declared, Health, Identity
 from skirmish.rules.actions import Declare
-from skirmish.rules.events import Event
 from skirmish.rules.fi.initiative import PHASE_NAMES, PHASES
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def round_table(sys: FiSystems) -> RoundTable:
     def begin_round() -> None:
         ctx.round += 1
         ctx.phase = None
-        ctx.emit(Event("round", ctx.round, None, None, ("R-5.1",), {}))
+        ctx.emit(RoundEvent(round=ctx.round, phase=None, actor=None, rules=("R-5.1",)))
 
     def declare(eid: int, action: Any) -> bool:
         if not isinstance(action, Declare):
@@ -56,8 +56,8 @@ def round_table(sys: FiSystems) -> RoundTable:
         def start_turn(eid: int) -> bool:
             if w.get(eid, Health).out_of_action or not sys.begin_turn(eid):
                 return False
-            ctx.emit(Event("turn", ctx.round, phase, w.get(eid, Identity).name, ("R-5.3",),
-                           {"declared": w.get(eid, Declared).speed}))
+            ctx.emit(TurnEvent(round=ctx.round, phase=phase, actor=w.get(eid, Identity).name, rules=("R-5.3",),
+                               declared=w.get(eid, Declared).speed))
             return True
 
         return Step(f"phase {PHASE_NAMES[phase]}", begin=begin, order=lambda: sys.phase_order(turned, phase),

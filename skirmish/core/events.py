@@ -1,0 +1,355 @@
+"""Typed events (C-3, R-10.2): frozen dataclasses registered by type, written and read as JSON objects.
+
+Every event is one thing that happened. Its class is registered under the C-3 `type` name (`@register`), and
+`to_json` writes the common fields first (type, round, phase, actor, rules), then the type's own fields in
+their declared order: a field whose default is None is left out while it is None (an attack's `power`), and a
+flattened field (`draw`, what was turned or rolled) writes its keys in its place. Nested values are kept in
+their JSON shape (lists, and TypedDicts for objects), so the line an event writes is the same bytes however
+it was made; `from_json` checks every key against the field types and names the first that does not fit.
+
+This module holds the ruleset-agnostic types (the battle's frame: battle_start, round, turn, end_turn,
+refused, decision, result); a ruleset registers its own (skirmish/rules/fi/events.py). Events carry their
+log text (`describe`, `headline`, `details`), so the log reads any ruleset's events without knowing it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar, get_args, get_type_hints
+
+from skirmish.core.decision import OptionTrace, reason_label, runners_up_text, trace_lines
+from skirmish.core.jsontypes import ShapeError, key_path, reader, show
+
+COMMON = ("type", "round", "phase", "actor", "rules")
+FLAT: dict[str, Any] = {"flat": True}  # field metadata: the field's keys are written into the event's object
+_OWN, _OPTIONAL, _FLAT = 0, 1, 2
+
+
+class EventError(ValueError):
+    """An event that does not read: an unknown type, a missing or unknown key, or a value of the wrong kind."""
+
+
+# ---------------------------------------------------------------------------------------------- the base
+_ROMAN = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
+
+
+def phase_name(phase: int) -> str:
+    """A phase as the log names it: Roman numerals (FI's phases I-IV)."""
+    return _ROMAN[phase] if 0 < phase < len(_ROMAN) else str(phase)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """One thing that happened: when (round, phase), who (`actor`, a unit name) and the rules it applied.
+    `type` is the registered name of the event's class."""
+
+    type: ClassVar[str] = ""
+    _layout: ClassVar[tuple[tuple[str, int], ...]] = ()  # (field, how it is written), set by `register`
+    _flats: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()  # (flattened field, its keys in order)
+
+    round: int
+    phase: int | None
+    actor: str | None
+    rules: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The C-3 object: the common fields first, then the type's own in declared order."""
+        out: dict[str, Any] = {"type": self.type, "round": self.round, "phase": self.phase, "actor": self.actor,
+                               "rules": list(self.rules)}
+        for name, how in self._layout:
+            value = getattr(self, name)
+            if how == _OWN:
+                out[name] = value
+            elif how == _OPTIONAL:
+                if value is not None:
+                    out[name] = value
+            else:
+                out.update(value)
+        return out
+
+    def to_line(self) -> str:
+        """One JSON line, stable byte for byte (C-5)."""
+        return json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False)
+
+    @staticmethod
+    def from_json(raw: Any) -> Event:
+        """The event a C-3 object describes, of its registered class; EventError names what does not fit."""
+        if not isinstance(raw, dict):
+            raise EventError(f"expected an event object, got {show(raw)}")
+        etype = raw.get("type")
+        cls = REGISTRY.get(etype) if isinstance(etype, str) else None
+        if cls is None:
+            if "type" not in raw:
+                raise EventError("type: required key is missing")
+            raise EventError(f"type: unknown event type {show(etype)}")
+        return _read(cls, raw)
+
+    # ------------------------------------------------------------------ log text (overridden by each type)
+    def where(self) -> str:
+        """When it happened, as the log says it: "R3 II"."""
+        return f"R{self.round}" + (f" {phase_name(self.phase)}" if self.phase else "")
+
+    def rules_text(self) -> str:
+        """The rules at the end of a log line: "  [R-6.1, R-6.2]"."""
+        return f"  [{', '.join(self.rules)}]" if self.rules else ""
+
+    def describe(self) -> str:
+        """One readable line that explains the event (the rolls, the TN, the modifiers, the rules)."""
+        data = {k: v for k, v in self.to_json().items() if k not in COMMON}
+        return f"{self.where()} {self.type} {self.actor or ''} {json.dumps(data)}"
+
+    def headline(self) -> str:
+        """A short line for the board's log panel (the full explanation is `describe` and `details`)."""
+        return self.describe().split("  [")[0]
+
+    def details(self) -> list[str]:
+        """The lines shown when a log line is opened: the draw, the TN, each modifier, the rules."""
+        out = [self.describe().split("  [")[0], *self.detail_lines()]
+        if self.rules:
+            out.append("rules: " + ", ".join(self.rules))
+        return out
+
+    def detail_lines(self) -> list[str]:
+        """The type's own lines between the headline and the rules."""
+        return []
+
+
+E = TypeVar("E", bound=Event)
+REGISTRY: dict[str, type[Event]] = {}
+
+
+def register(name: str) -> Callable[[type[E]], type[E]]:
+    """Register an event class under its C-3 `type` name (apply it over `@dataclass(frozen=True, slots=True,
+    kw_only=True)`); a name registered twice is a programming error, and so is a field with a default other
+    than None, or a flattened field (a TypedDict) whose keys clash with another field's."""
+
+    def add(cls: type[E]) -> type[E]:
+        if name in REGISTRY:
+            raise ValueError(f"event type {name!r} is registered twice ({REGISTRY[name].__name__}, {cls.__name__})")
+        layout = []
+        flats: list[tuple[str, tuple[str, ...]]] = []
+        names = {f.name for f in dataclasses.fields(cls)}
+        for f in dataclasses.fields(cls):
+            if f.name in COMMON:
+                continue
+            if f.metadata.get("flat"):
+                layout.append((f.name, _FLAT))
+                keys = tuple(get_type_hints(get_type_hints(cls)[f.name]))  # the TypedDict's keys, declared order
+                taken = names.union(*(k for _, k in flats))
+                if taken.intersection(keys):
+                    raise TypeError(f"{cls.__name__}.{f.name}: keys {sorted(taken.intersection(keys))} clash")
+                flats.append((f.name, keys))
+            elif f.default is None:
+                layout.append((f.name, _OPTIONAL))
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                layout.append((f.name, _OWN))
+            else:
+                raise TypeError(f"{cls.__name__}.{f.name}: an event field is required, or optional with None")
+        cls.type = name
+        cls._layout = tuple(layout)
+        cls._flats = tuple(flats)
+        REGISTRY[name] = cls
+        return cls
+
+    return add
+
+
+def lookup(name: str) -> type[Event]:
+    """The event class registered under `name`; EventError naming the known types if none is."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise EventError(f"unknown event type {name!r} (known: {', '.join(sorted(REGISTRY))})") from None
+
+
+def make(etype: str, round: int, phase: int | None, actor: str | None, rules: tuple[str, ...],
+         **fields: Any) -> Event:
+    """Build an event by its type name (the emitters' constructor); TypeError on an unknown or missing field.
+    The keys of a flattened field may be given one by one (`**draw.record()`): they are gathered into it, in
+    the order its TypedDict declares them."""
+    cls = REGISTRY.get(etype)
+    if cls is None:
+        raise TypeError(f"no event type {etype!r} is registered")
+    for name, keys in cls._flats:
+        if name not in fields:
+            fields[name] = {k: fields.pop(k) for k in keys if k in fields}
+    return cls(round=round, phase=phase, actor=actor, rules=rules, **fields)
+
+
+# ---------------------------------------------------------------------------------------------- reading
+_Reading = tuple[dict[str, tuple[Any, int]], dict[str, str], tuple[str, ...]]
+_READINGS: dict[type[Event], _Reading] = {}
+
+
+def _reading(cls: type[Event]) -> _Reading:
+    """Per class, once: each key's reader and how it is kept, the keys of flattened fields, the required keys."""
+    got = _READINGS.get(cls)
+    if got is None:
+        hints = get_type_hints(cls)
+        fields: dict[str, tuple[Any, int]] = {}
+        required = []
+        for f in dataclasses.fields(cls):
+            how = dict(cls._layout).get(f.name, _OWN)
+            # An optional field is written only with a value: a null in its place would not write back the same.
+            fields[f.name] = (_without_none(hints[f.name]) if how == _OPTIONAL else hints[f.name], how)
+            if f.name in COMMON or (how == _OWN and f.default is dataclasses.MISSING):
+                required.append(f.name)
+        flat_keys = {k: name for name, keys in cls._flats for k in keys}
+        got = _READINGS[cls] = (fields, flat_keys, tuple(required))
+    return got
+
+
+def _without_none(hint: Any) -> Any:
+    """`X | None` without the None (`X`)."""
+    args = [a for a in get_args(hint) if a is not type(None)]
+    return functools.reduce(operator.or_, args) if args else hint
+
+
+def _read(cls: type[Event], raw: dict[str, Any]) -> Event:
+    fields, flat_keys, required = _reading(cls)
+    values: dict[str, Any] = {}
+    flats: dict[str, dict[str, Any]] = {name: {} for name, (_, how) in fields.items() if how == _FLAT}
+    try:
+        for key, value in raw.items():
+            if key == "type":
+                continue
+            if key in fields and fields[key][1] != _FLAT:
+                values[key] = reader(fields[key][0])(value, key)
+            elif key in flat_keys:
+                flats[flat_keys[key]][key] = value
+            else:
+                raise ShapeError(key_path("", key), "unknown key")
+        for name in required:
+            if name not in values:
+                raise ShapeError(name, "required key is missing")
+        for name, got in flats.items():
+            values[name] = reader(fields[name][0])(got, "")
+    except ShapeError as exc:
+        raise EventError(f"{cls.type}: {exc}") from None
+    return cls(**values)
+
+
+def check_fields(etype: str, raw: Any, where: str = "") -> None:
+    """Check that `raw` holds exactly the own fields of an event of type `etype` (a decision's trace in a
+    record); ShapeError names the key path under `where`."""
+    cls = lookup(etype)
+    if not isinstance(raw, dict):
+        raise ShapeError(where, f"expected an object, got {show(raw)}")
+    fields, _, required = _reading(cls)
+    for key, value in raw.items():
+        if key in COMMON or key not in fields or fields[key][1] == _FLAT:
+            raise ShapeError(key_path(where, key), "unknown key")
+        reader(fields[key][0])(value, key_path(where, key))
+    for name in required:
+        if name not in raw and name not in COMMON:
+            raise ShapeError(key_path(where, name), "required key is missing")
+
+
+# ---------------------------------------------------------------------------------------------- the battle's frame
+@register("battle_start")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BattleStartEvent(Event):
+    """The battle begins: the scenario, seed, ruleset, how draws are made, the map and the sides (R-10.1)."""
+
+    scenario: str
+    seed: int
+    ruleset: str
+    randomizer: str  # cards | dice
+    deck: str  # A | B | stacked
+    map: str
+    sides: list[str]
+
+    def describe(self) -> str:
+        if self.randomizer != "cards":
+            draws = str(self.randomizer)
+        else:
+            draws = "cards (stacked deck)" if self.deck == "stacked" else f"cards (deck {self.deck})"
+        return f"== {self.scenario} | seed {self.seed} | {draws} | map {self.map} | sides {', '.join(self.sides)}"
+
+
+@register("round")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundEvent(Event):
+    """A new round begins (R-5.1)."""
+
+    def describe(self) -> str:
+        return f"-- round {self.round} --"
+
+
+@register("turn")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnEvent(Event):
+    """A unit's turn begins in its phase (R-5.3), with the speed it declared."""
+
+    declared: str | None
+
+    def describe(self) -> str:
+        return f"{self.where()} {self.actor or ''} acts (declared {str(self.declared).upper()})"
+
+
+@register("end_turn")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndTurnEvent(Event):
+    """A unit ends its turn (R-5.3)."""
+
+    def describe(self) -> str:
+        return f"{self.where()} {self.actor or ''} ends turn"
+
+
+@register("refused")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RefusedEvent(Event):
+    """An action the rules refused, in its text form, and why (the reason names the rule)."""
+
+    action: str
+    reason: str
+
+    def describe(self) -> str:
+        return f"{self.where()} {self.actor or ''} REFUSED '{self.action}': {self.reason}"
+
+
+@register("decision")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecisionEvent(Event):
+    """An AI's reasons for its answer (R-10.2, issue 4): the trace's keys, written flat in the event."""
+
+    unit: str
+    request: str  # declare | act
+    personality: str
+    chosen: OptionTrace
+    runners_up: list[OptionTrace]
+
+    def label(self) -> str:
+        """The decision in a few words: "Shoot Raider-3 prepared 0.71: hit 64%, kill 41%"."""
+        return reason_label(self.chosen)
+
+    def describe(self) -> str:
+        others = runners_up_text(self.runners_up)
+        return (f"{self.where()} {self.actor or ''} decides: {self.label()}" + (f" (over {others})" if others else "")
+                + self.rules_text())
+
+    def headline(self) -> str:
+        return f"{self.actor or ''} thinks: {self.label()}"
+
+    def detail_lines(self) -> list[str]:
+        return trace_lines(self.chosen, self.runners_up)
+
+
+@register("result")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResultEvent(Event):
+    """The battle's end: the winner (None: a draw), rounds played, casualties per side and why (R-10.1)."""
+
+    winner: str | None
+    rounds: int
+    casualties: dict[str, int]
+    reason: str
+
+    def describe(self) -> str:
+        return (f"== winner: {self.winner or 'draw'} after {self.rounds} rounds ({self.reason}); "
+                f"casualties {self.casualties}")
