@@ -14,7 +14,8 @@ from skirmish.content.scenario import Scenario, parse_scenario
 from skirmish.ecs.knowledge import seen_cells
 from skirmish.rules.actions import Move
 from skirmish.ui.app import App
-from skirmish.ui.battle_screen import HELP, TOP_H, BattleScreen
+from skirmish.ui.battle import HELP, BattleScreen
+from skirmish.ui.frame import TOP_H
 from skirmish.ui.settings import Settings
 
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"

@@ -15,7 +15,7 @@ from skirmish import record
 from skirmish.content.scenario import Scenario, default_scenario_path, load_scenario, parse_scenario
 from skirmish.rules.actions import Move
 from skirmish.ui.app import App, latest_save, saves_dir
-from skirmish.ui.battle_screen import HELP, BattleScreen
+from skirmish.ui.battle import HELP, BattleScreen
 from skirmish.ui.session import Session
 from skirmish.ui.settings import Settings
 from tests.conftest import one_line, run

@@ -377,7 +377,7 @@ def test_the_board_session_uses_the_given_ai(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
     from skirmish.ai.controllers import BaselineAI
     from skirmish.ui.app import App
-    from skirmish.ui.battle_screen import BattleScreen
+    from skirmish.ui.battle import BattleScreen
 
     scenario = load_scenario(KILLHOUSE)
     app = App(scenario=scenario, seed=2, controls={"Blue": "ai", "Red": "ai"}, size=(1000, 650),

@@ -16,7 +16,7 @@ from skirmish import record
 from skirmish.content.errors import ContentError
 from skirmish.ecs.view import BattleView
 from skirmish.ui.app import App
-from skirmish.ui.battle_screen import TOP_H
+from skirmish.ui.frame import TOP_H
 from skirmish.ui.replay import ReplayScreen
 from skirmish.ui.replay_session import ReplaySession
 from skirmish.ui.screens import MenuScreen

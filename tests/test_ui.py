@@ -12,7 +12,8 @@ import pytest
 from skirmish.content.scenario import Scenario, default_scenario_path, load_scenario, parse_scenario
 from skirmish.rules.actions import Move
 from skirmish.ui.app import App
-from skirmish.ui.battle_screen import TOP_H, BattleScreen
+from skirmish.ui.battle import BattleScreen
+from skirmish.ui.frame import TOP_H
 from skirmish.ui.screens import MenuScreen, ResultsScreen
 from skirmish.ui.settings import Settings, load_settings
 from skirmish.ui.widgets import ACCENT

@@ -16,9 +16,10 @@ from skirmish.content.scenario import Scenario, SideSpec, default_scenario_path,
 from skirmish.ecs.view import UnitView
 from skirmish.ui.app import App
 from skirmish.ui.art import CT_BLUE, PAPER, WOUND, side_colour_map
-from skirmish.ui.battle_screen import PANEL_MAX, PANEL_MIN, TOP_H, BattleScreen, panel_width
+from skirmish.ui.battle import BattleScreen
 from skirmish.ui.board import LABEL_MIN, MARKS, Board, Overlays, marks
 from skirmish.ui.camera import LEGIBLE_TILE, Camera
+from skirmish.ui.frame import PANEL_MAX, PANEL_MIN, TOP_H, panel_width
 from skirmish.ui.panels import GLOSSARY, GLOSSARY_SHORT, draw_unit_card, glossary_tip
 from skirmish.ui.settings import Settings
 from skirmish.ui.widgets import ACCENT, ELLIPSIS, PANEL_BG, PANEL_EDGE, Fonts, elide, fit_parts, place_beside

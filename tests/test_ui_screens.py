@@ -14,7 +14,7 @@ from skirmish.content.colours import side_colours
 from skirmish.content.scenario import Scenario, builtin_scenarios, parse_scenario
 from skirmish.summary import summarize, unit_sides
 from skirmish.ui.app import App
-from skirmish.ui.battle_screen import BattleScreen
+from skirmish.ui.battle import BattleScreen
 from skirmish.ui.hotseat import HIDDEN, declared_label, seen_by
 from skirmish.ui.layout import layout_problems
 from skirmish.ui.screens import MenuScreen, Reset, ResultsScreen

@@ -20,7 +20,8 @@ import pygame
 
 from skirmish.content.scenario import default_scenario_path, load_scenario
 from skirmish.ui.app import App
-from skirmish.ui.battle_screen import TOP_H, BattleScreen
+from skirmish.ui.battle import BattleScreen
+from skirmish.ui.frame import TOP_H
 from skirmish.ui.settings import Settings
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"

@@ -14,7 +14,7 @@ from skirmish.content.scenario import Scenario
 from skirmish.fileio import atomic_path
 from skirmish.log import EventLog
 from skirmish.ui.art import draw_icon
-from skirmish.ui.battle_screen import BattleScreen, outcome_of
+from skirmish.ui.battle import BattleScreen, outcome_of
 from skirmish.ui.replay import ReplayScreen
 from skirmish.ui.replay_session import ReplaySession
 from skirmish.ui.save_as import SaveAsScreen

@@ -1,18 +1,36 @@
 """Text drawn over the board: the AI's reason labels over miniatures, toasts, and the help box (keys, what the
-marks mean, the abbreviations). Used by the replay viewer; the battle screen draws the same things itself for
-now and could share these once it is split."""
+marks mean, the abbreviations). The battle screen and the replay viewer both draw with these; the battle
+screen lays its help out in columns of its own (skirmish/ui/battle/drawing.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import pygame
 
+from skirmish.ui.board import MARKS
 from skirmish.ui.camera import Camera
+from skirmish.ui.panels import GLOSSARY_SHORT
 from skirmish.ui.widgets import ACCENT, TEXT, Fonts, Toast, wrap
 
 Colour = tuple[int, int, int]
 HELP_MAX_W = 960
+LEGEND = [
+    "A disc in its side's colour is a miniature; the white wedge on its rim points where it faces; "
+    "R3 is Raider-3 (hover a card or log line for the rules' words)",
+    "Red badge: wounds taken (4 incapacitate, 6 kill) · blue bar under it: CT left (shown once hurt)",
+    "Letters beside it: " + " · ".join(f"{k} {v}" for k, v in MARKS),
+    "Grey token lying on its side: out of action (tinted by its side) · with a red badge and a cross: dead",
+    "Yellow ring: selected · white ring: acting · green / yellow cells: walk / run reach",
+    "Fog of war (your side, or V while watching): darkened cells are out of your miniatures' sight; a faint "
+    "ringed token marked ?3 is an enemy you do not see now, where you last knew it (in round 3)",
+]
+
+
+def help_sections(keys: Sequence[str]) -> list[tuple[str, Sequence[str]]]:
+    """The help box's sections: these keys, what the marks on the board mean, the abbreviations."""
+    return [("Keys", keys), ("On the board", LEGEND), ("Abbreviations", [f"{k}  {v}" for k, v in GLOSSARY_SHORT])]
 
 
 def draw_labels(surf: pygame.Surface, fonts: Fonts, cam: Camera,
@@ -59,21 +77,31 @@ def help_rows(fonts: Fonts, sections: Sequence[tuple[str, Sequence[str]]], width
 
 def draw_help(surf: pygame.Surface, fonts: Fonts, sections: Sequence[tuple[str, Sequence[str]]]) -> pygame.Rect:
     """The help box in the middle of `surf`, as tall as its lines (cut to the window); returns its rect."""
-    sw, sh = surf.get_size()
-    width = min(sw - 24, HELP_MAX_W)
+    width = min(surf.get_width() - 24, HELP_MAX_W)
     rows = help_rows(fonts, sections, width - 30)
     height = sum(font.get_linesize() + (8 if font is fonts.normal else -1) for font, *_ in rows) + 16
+    with help_box(surf, width, height) as rect:
+        y = rect.y + 10
+        for font, text, colour, indent in rows:
+            if font is fonts.normal and y > rect.y + 10:
+                y += 6
+            surf.blit(fonts.text(font, text, colour), (rect.x + 15 + indent, y))
+            y += font.get_linesize() + (2 if font is fonts.normal else -1)
+    return rect
+
+
+@contextmanager
+def help_box(surf: pygame.Surface, width: int, height: int) -> Iterator[pygame.Rect]:
+    """A framed box `width` wide and `height` tall (cut to the window) in the middle of `surf`; what is drawn
+    in the `with` block is clipped to its inside."""
+    sw, sh = surf.get_size()
     rect = pygame.Rect(0, 0, width, min(height, sh - 24))
     rect.center = (sw // 2, sh // 2)
     pygame.draw.rect(surf, (14, 16, 20), rect, border_radius=8)
     pygame.draw.rect(surf, ACCENT, rect, 1, border_radius=8)
     clip = surf.get_clip()
     surf.set_clip(rect.inflate(-4, -4))
-    y = rect.y + 10
-    for font, text, colour, indent in rows:
-        if font is fonts.normal and y > rect.y + 10:
-            y += 6
-        surf.blit(fonts.text(font, text, colour), (rect.x + 15 + indent, y))
-        y += font.get_linesize() + (2 if font is fonts.normal else -1)
-    surf.set_clip(clip)
-    return rect
+    try:
+        yield rect
+    finally:
+        surf.set_clip(clip)

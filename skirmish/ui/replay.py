@@ -17,15 +17,15 @@ import pygame
 from skirmish.core.events import Event
 from skirmish.ui.anim import BANNER_S, Animator, Banner, MoveAnim, anims_for, banner_for
 from skirmish.ui.art import side_colour_map
-from skirmish.ui.battle_screen import ACTION_PAUSE_S, PAN_STEP
 from skirmish.ui.board import Board
+from skirmish.ui.frame import ACTION_PAUSE_S, PAN_STEP
 from skirmish.ui.panels import ROMAN, LogPanel
 from skirmish.ui.replay_draw import ReplayDrawing
 from skirmish.ui.replay_session import ReplaySession
 from skirmish.ui.screens import MenuFactory, Reset, Transition
-from skirmish.ui.settings import SPEEDS, Settings
+from skirmish.ui.settings import Settings
 from skirmish.ui.timeline import Timeline, moment_text
-from skirmish.ui.widgets import ACCENT, DIM, TEXT, Button, ButtonRow, Fonts, Toast
+from skirmish.ui.widgets import ACCENT, DIM, Button, ButtonRow, Fonts, Toast
 
 ROUND_DIGITS = 4  # a typed round number
 
@@ -63,10 +63,6 @@ class ReplayScreen(ReplayDrawing):
         self._cells = self._view_cells()
         self._phase_shown: tuple[int, int | None] = (replay.view().round, replay.view().phase)
         self._tips: list[tuple[pygame.Rect, str]] = []
-
-    def toast(self, text: str, colour: tuple[int, int, int] = TEXT) -> None:
-        """A message for a few seconds."""
-        self.toasts = [*self.toasts[-3:], Toast(text, colour)]
 
     # ------------------------------------------------------------------ the moment shown
     def _view_cells(self) -> dict[str, tuple[int, int]]:
@@ -142,11 +138,6 @@ class ReplayScreen(ReplayDrawing):
         self.paused = True
         self.seek(self.replay.round_start(r))
 
-    def _speed(self, step: int) -> None:
-        i = min(range(len(SPEEDS)), key=lambda j: abs(SPEEDS[j] - self.settings.speed))
-        self.settings.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, i + step))]
-        self.toast(f"speed {self.settings.speed:g}x", DIM)
-
     # ------------------------------------------------------------------ input
     def handle(self, event: pygame.event.Event) -> Transition | None:
         """Keys and mouse (H shows them all)."""
@@ -161,10 +152,7 @@ class ReplayScreen(ReplayDrawing):
             br = self.board_rect()
             self.hover = self.board.cam.cell_at(self._board_pos(event.pos)) if br.collidepoint(event.pos) else None
         elif event.type == pygame.MOUSEWHEEL:
-            if self.log_panel.rect.collidepoint(self.mouse):
-                self.log_panel.wheel(event.y)
-            elif self.board_rect().collidepoint(self.mouse):
-                self.board.cam.zoom(1 if event.y > 0 else -1, self._board_pos(self.mouse))
+            self._wheel(event)
         elif event.type == pygame.MOUSEBUTTONDOWN:
             self.mouse = event.pos
             self._mouse_down(event)
@@ -189,11 +177,8 @@ class ReplayScreen(ReplayDrawing):
                 self.typed, self.show_help = "", False
                 return None
             return Reset(self.menu())
-        elif k in (pygame.K_h, pygame.K_F1):
-            self.show_help = not self.show_help
-        elif k == pygame.K_SPACE:
-            self._toggle_pause()
-            self.toast("paused" if self.paused else "playing", DIM)
+        elif self._frame_key(k):  # H, Space, speed, G, I: as on the battle screen
+            return None
         elif k in (pygame.K_PERIOD, pygame.K_RIGHT):
             self._step()
         elif k in (pygame.K_COMMA, pygame.K_LEFT):
@@ -204,25 +189,12 @@ class ReplayScreen(ReplayDrawing):
             self._jump(r.next_round)
         elif k in (pygame.K_HOME, pygame.K_END):
             self._jump(partial(r.seek, 0 if k == pygame.K_HOME else r.total))
-        elif k in (pygame.K_LEFTBRACKET, pygame.K_MINUS, pygame.K_KP_MINUS):
-            self._speed(-1)
-        elif k in (pygame.K_RIGHTBRACKET, pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
-            self._speed(1)
         elif k in (pygame.K_UP, pygame.K_DOWN):
             self.board.cam.pan(0, PAN_STEP if k == pygame.K_DOWN else -PAN_STEP)
         elif k == pygame.K_f:
             self.board.cam.fit()
-        elif k == pygame.K_g:
-            self.board.show_grid = self.settings.grid = not self.board.show_grid
-        elif k == pygame.K_i:
-            self.settings.reasons = not self.settings.reasons
-            self.toast("AI reasons " + ("shown" if self.settings.reasons else "hidden"))
         elif k == pygame.K_TAB:
-            names = [u.name for u in r.view().units if not u.out_of_action]
-            if names:
-                i = names.index(self.selected) if self.selected in names else -1
-                self.selected = names[(i + 1) % len(names)]
-                self.board.cam.look_at(r.view().unit(self.selected).cell)
+            self._select_next(r.view())
         return None
 
     def _mouse_down(self, event: pygame.event.Event) -> None:
@@ -250,9 +222,7 @@ class ReplayScreen(ReplayDrawing):
     # ------------------------------------------------------------------ time
     def update(self, dt: float) -> Transition | None:
         """Animations; a moment picked on the timeline; the next action when playing."""
-        for t in self.toasts:
-            t.left -= dt
-        self.toasts = [t for t in self.toasts if t.left > 0]
+        self._age_toasts(dt)
         speed = self.settings.speed
         self.anim.update(dt * speed)
         if self.scrub is not None:

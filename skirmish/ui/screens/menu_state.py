@@ -1,0 +1,248 @@
+"""The start menu's state: the scenarios it lists (shipped, recent, opened by path), the options it offers,
+who plays each side, the seed, and the moves that change them (skirmish/ui/screens/menu.py has the keys and
+the mouse, menu_draw.py the drawing)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pygame
+
+from skirmish.content.errors import ContentError
+from skirmish.content.scenario import DEFAULT_SCENARIO, Scenario, builtin_scenarios, load_scenario, scenario_title
+from skirmish.ui.layout import Page
+from skirmish.ui.preview import MapPreview
+from skirmish.ui.screens.base import StartBattle, Transition
+from skirmish.ui.settings import Settings
+from skirmish.ui.widgets import Button, ButtonRow, Fonts
+
+OPTION_CHOICES: dict[str, tuple[object, ...]] = {
+    "randomizer": ("cards", "dice"),
+    "deck": ("A", "B"),
+    "scope": ("pulp", "gritty"),
+    "initiative_cards": ("one", "per_side", "per_character"),
+    "concussion_saves": (True, False),
+}
+OPTION_KEYS: dict[str, tuple[int, str]] = {
+    "randomizer": (pygame.K_c, "C"),
+    "deck": (pygame.K_d, "D"),
+    "scope": (pygame.K_p, "P"),
+    "initiative_cards": (pygame.K_i, "I"),
+    "concussion_saves": (pygame.K_v, "V"),
+}
+OPTION_TIPS: dict[str, str] = {
+    "randomizer": "cards: checks read the action deck (R-3.1); dice: dice are rolled instead, no deck",
+    "deck": "the action deck the cards come from (not used with dice)",
+    "scope": "the TN ladder (R-3.2): pulp or gritty (higher TNs)",
+    "initiative_cards": "initiative (R-5.1): one card for everyone, one per side, or one per combatant",
+    "concussion_saves": "CT damage forces a Vigor save; a failure stuns (R-8.2)",
+}
+
+
+# ---------------------------------------------------------------------------------------------- scenario list
+@dataclass(frozen=True)
+class Entry:
+    """A scenario the menu lists: its file and its `name:`."""
+
+    path: Path
+    name: str
+    recent: bool  # opened from a file outside scenarios/
+
+    @property
+    def key(self) -> str:
+        """What settings.scenario remembers: a shipped scenario's file name, another file's full path."""
+        return str(self.path) if self.recent else self.path.name
+
+
+_NAMES: dict[tuple[str, float], str] = {}
+
+
+def scenario_name(path: Path) -> str:
+    """A scenario file's `name:` (the file name if it has none or cannot be read), cached by modification
+    time; reading only the YAML keeps a long list quick."""
+    fallback = path.stem.replace("_", " ")
+    try:
+        key = (str(path), path.stat().st_mtime)
+    except OSError:
+        return fallback
+    if key not in _NAMES:
+        _NAMES[key] = scenario_title(path) or fallback  # bounded like the loader: a FIFO or a bomb cannot hurt
+    return _NAMES[key]
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name the same file (False if either cannot be resolved)."""
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def menu_entries(settings: Settings) -> list[Entry]:
+    """The shipped scenarios by name, then the recently opened files that still exist."""
+    shipped = sorted((Entry(p, scenario_name(p), False) for p in builtin_scenarios()), key=lambda e: e.name.lower())
+    out = list(shipped)
+    for text in settings.recent:
+        p = Path(text)
+        if p.is_file() and not any(same_file(p, e.path) for e in out):
+            out.append(Entry(p, scenario_name(p), True))
+    return out
+
+
+@dataclass
+class ListRow:
+    """A scenario's row in the list, where it was drawn last frame."""
+
+    rect: pygame.Rect
+    index: int
+
+
+@dataclass
+class PathField:
+    """The "Open a file" text field."""
+
+    text: str = ""
+    editing: bool = False
+    error: str | None = None
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+
+
+# ---------------------------------------------------------------------------------------------- the menu
+class MenuState:
+    """What the menu holds and the moves that change it."""
+
+    def __init__(self, fonts: Fonts, settings: Settings, start: StartBattle, open_path: Path | str | None = None) -> None:
+        self.fonts = fonts
+        self.settings = settings
+        self.start = start
+        self.entries = menu_entries(settings)
+        keys = [e.key for e in self.entries]
+        wanted = settings.scenario if settings.scenario in keys else DEFAULT_SCENARIO
+        self.index = keys.index(wanted) if wanted in keys else 0
+        self.scenario: Scenario | None = None
+        self.error: str | None = None
+        self.options: dict[str, object] = {}
+        self.controls: dict[str, str] = {}
+        self.seed_text = str(settings.seed) if settings.seed is not None else ""
+        self.buttons = ButtonRow()
+        self.rows: list[ListRow] = []
+        self.list_top = 0
+        self.list_room = 8
+        self.focus: int | None = None  # index into the focusable buttons (Tab)
+        self.field = PathField()
+        self.preview = MapPreview()
+        self.preview_rect = pygame.Rect(0, 0, 0, 0)  # where the map was drawn last frame
+        self.page: Page | None = None  # the last frame's text, for layout tests
+        self.mouse = (-1, -1)
+        self._load()
+        if open_path is not None:
+            self.open_file(str(open_path))
+
+    # ------------------------------------------------------------------ state
+    @property
+    def entry(self) -> Entry:
+        """The selected scenario."""
+        return self.entries[self.index]
+
+    def _load(self) -> None:
+        try:
+            self.scenario = load_scenario(self.entry.path)
+            self.error = None
+        except ContentError as exc:
+            self.scenario, self.error = None, exc.text
+            return
+        spec = self.scenario.spec
+        self.options = {k: getattr(spec.options, k) for k in OPTION_CHOICES}
+        self.controls = {s.name: self.settings.controls.get(s.name, "ai") for s in spec.sides}
+        if not self.seed_text:
+            self.seed_text = str(spec.seed)
+
+    def open_file(self, text: str) -> bool:
+        """Open a scenario file by path: a good one joins the recent files and is selected; a bad one leaves
+        the selection alone and says why in the field's error line."""
+        text = text.strip().strip("'\"")
+        if not text:
+            self.field.error = "type or paste the path of a scenario file (.yaml)"
+            return False
+        path = Path(text).expanduser()
+        try:
+            load_scenario(path)
+        except ContentError as exc:
+            self.field.text, self.field.error = text, exc.text  # kept in the field to be corrected
+            if path.suffix.lower() == ".json":  # most likely a battle record (Ctrl+S, skirmish run --record)
+                self.field.error += " (a saved battle? Ctrl+O continues it, Ctrl+R replays it)"
+            return False
+        found = next((i for i, e in enumerate(self.entries) if same_file(e.path, path)), None)
+        if found is None or self.entries[found].recent:
+            self.settings.remember(str(path.resolve()))
+            self.settings.save()
+            self.entries = menu_entries(self.settings)
+            found = next(i for i, e in enumerate(self.entries) if same_file(e.path, path))
+        self.field = PathField(rect=self.field.rect)
+        self._select(found)
+        return True
+
+    def _cycle_option(self, key: str) -> None:
+        if not self._option_enabled(key):
+            return
+        choices = OPTION_CHOICES[key]
+        cur = self.options.get(key, choices[0])
+        self.options[key] = choices[(choices.index(cur) + 1) % len(choices)] if cur in choices else choices[0]
+
+    def _option_enabled(self, key: str) -> bool:
+        """The deck matters only when the cards decide (R-3.1)."""
+        return not (key == "deck" and self.options.get("randomizer") == "dice")
+
+    def _cycle_control(self, side: str) -> None:
+        self.controls[side] = "human" if self.controls.get(side) == "ai" else "ai"
+
+    def _cycle_players(self) -> None:
+        """H: all AI → each side alone against the AI → hot-seat (people play every side) → all AI."""
+        sides = list(self.controls)
+        presets = [dict.fromkeys(sides, "ai")]
+        presets += [{s: ("human" if s == one else "ai") for s in sides} for one in sides]
+        presets.append(dict.fromkeys(sides, "human"))
+        i = presets.index(self.controls) if self.controls in presets else -1
+        self.controls = presets[(i + 1) % len(presets)]
+
+    def _pick(self, delta: int) -> None:
+        self._select((self.index + delta) % len(self.entries))
+
+    def _select(self, i: int) -> None:
+        if i != self.index or self.scenario is None:
+            self.index = i
+            self.seed_text = ""
+            self.focus = None
+            self._load()
+        if i < self.list_top:
+            self.list_top = i
+        elif i >= self.list_top + self.list_room:
+            self.list_top = i - self.list_room + 1
+
+    def _new_seed(self) -> None:
+        self.seed_text = str(int.from_bytes(os.urandom(3), "big"))  # choosing a seed, not playing with it
+
+    def _go(self) -> Transition | None:
+        if self.scenario is None:
+            return None
+        try:
+            sc = self.scenario.with_options(**self.options)
+        except ContentError as exc:
+            self.error = exc.text
+            return None
+        seed = int(self.seed_text) if self.seed_text.isdigit() else sc.spec.seed
+        self.settings.scenario = self.entry.key
+        self.settings.seed = seed
+        self.settings.controls.update(self.controls)
+        self.settings.save()
+        return self.start(sc, seed, dict(self.controls))
+
+    def _edit(self) -> None:
+        self.field.editing = True
+        self.focus = None
+
+    def _focusable(self) -> list[Button]:
+        """The buttons Tab moves through (with a tip, enabled; not Start nor Quit, which have their keys)."""
+        return [b for b in self.buttons.buttons if b.enabled and b.tip and not b.label.startswith(("Start", "Quit"))]
