@@ -152,7 +152,8 @@ class Battle:
 
     # ------------------------------------------------------------------ public API
     def view(self) -> BattleView:
-        """A frozen snapshot (for AIs, previews and the board)."""
+        """A frozen snapshot of the whole battle, all-seeing (previews, the board watching, tools); an AI gets
+        `observe(side)`."""
         return self.world.snapshot(self.ctx.round, self.ctx.phase, self.ctx.grid, self.sides,
                                    self.ctx.scope, self.ctx.armoury, self.scenario.spec.victory.max_rounds)
 

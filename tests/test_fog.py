@@ -235,3 +235,15 @@ def test_same_seed_same_events_under_fog() -> None:
             logs.append(b.log.jsonl())
             hashes.append(b.state_hash())
     assert logs[0] == logs[1] and hashes[0] == hashes[1]
+
+
+def test_sight_mask_matches_unit_sight_on_a_shipped_map() -> None:
+    sc = load_scenario(next(p for p in builtin_scenarios() if p.stem == "rubble_run"))
+    grid = sc.grid
+    for side in sc.spec.sides:
+        for u in side.units:
+            seer = (int(u.at[0]), int(u.at[1]))
+            mask = sight_mask(grid, seer)
+            wrong = [(x, y) for y in range(grid.height) for x in range(grid.width)
+                     if mask[y, x] != geo.unit_sight(grid, seer, (x, y), False, False).visible]
+            assert wrong == [], (u.name, wrong[:5])

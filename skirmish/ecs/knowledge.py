@@ -16,6 +16,7 @@ docs/RULES-NOTES.md ("Side views") lists the fields.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -26,7 +27,7 @@ import numpy.typing as npt
 from skirmish.ecs.components import Armour, Facing, Health, Status
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.ecs.world import World
-from skirmish.rules.geometry import Cell, GridMap, unit_sight
+from skirmish.rules.geometry import Cell, GridMap, centre, clear_line, lean_points, unit_sight
 
 HIDDEN = "hidden"  # what a declaration reads as to the other sides before initiative is flipped (R-5.1)
 
@@ -161,14 +162,39 @@ def hide_declarations(view: BattleView, reveal: set[str]) -> BattleView:
     return dataclasses.replace(view, units=tuple(units))
 
 
+def _surely_blocked(grid: GridMap, origin: tuple[float, float], seer: Cell, xs: npt.NDArray[np.int64],
+                    ys: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """For segments from `origin` to the centres of cells (xs, ys): True where a point sampled along the segment
+    lies inside a sight-blocking cell that is neither end, so `clear_line` is False there for certain. A False
+    here decides nothing (a corner only grazed is left to `clear_line`)."""
+    tx, ty = xs + 0.5, ys + 0.5
+    steps = int(math.hypot(grid.width, grid.height) * 2) + 2  # two samples a cell
+    t = np.linspace(0.0, 1.0, steps)[None, :]
+    px = origin[0] + (tx[:, None] - origin[0]) * t
+    py = origin[1] + (ty[:, None] - origin[1]) * t
+    ix, iy = np.floor(px).astype(np.int64), np.floor(py).astype(np.int64)
+    inner = (np.abs(px - np.rint(px)) > 1e-6) & (np.abs(py - np.rint(py)) > 1e-6)  # off every grid line
+    ends = ((ix == xs[:, None]) & (iy == ys[:, None])) | ((ix == seer[0]) & (iy == seer[1]))
+    ix, iy = np.clip(ix, 0, grid.width - 1), np.clip(iy, 0, grid.height - 1)
+    return np.any(grid.blocks_sight[iy, ix] & inner & ~ends, axis=1)
+
+
 @lru_cache(maxsize=256)
 def sight_mask(grid: GridMap, seer: Cell) -> npt.NDArray[np.bool_]:
-    """Cells where a combatant at `seer` would see an enemy standing openly (not firing, position unknown:
-    `unit_sight`, R-6.1): the cells a side's fog leaves clear. Read-only; cached per map and cell."""
-    out = np.zeros((grid.height, grid.width), dtype=bool)
-    for y in range(grid.height):
-        for x in range(grid.width):
-            out[y, x] = unit_sight(grid, seer, (x, y), False, False).visible
+    """Cells where a combatant at `seer` would see an enemy standing openly (not firing, position unknown):
+    `unit_sight(grid, seer, cell, False, False).visible` for every cell, i.e. a clear line from the seer's
+    centre or a point it leans out to (never round the target's own corner, R-6.1). The cells a side's fog
+    leaves clear. Segments surely blocked are found at once with numpy; `clear_line` decides the rest.
+    Read-only; cached per map and cell."""
+    ys, xs = np.mgrid[0:grid.height, 0:grid.width]
+    xs, ys = xs.ravel(), ys.ravel()
+    out = np.zeros(xs.shape, dtype=bool)
+    for origin in [centre(seer), *lean_points(grid, seer)]:
+        open_ = ~out & ~_surely_blocked(grid, origin, seer, xs, ys)
+        for i in np.nonzero(open_)[0].tolist():
+            cell = (int(xs[i]), int(ys[i]))
+            out[i] = cell == seer or clear_line(grid, origin, centre(cell), (seer, cell))
+    out = out.reshape(grid.height, grid.width)
     out.setflags(write=False)
     return out
 

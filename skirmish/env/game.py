@@ -173,6 +173,16 @@ class Game:
                 out[s] += DRAW if outcome.winner is None else WIN if outcome.winner == s else LOSS
         return out
 
+    def render(self, mode: str | None) -> str | None:
+        """The battle as text in a render mode: None draws nothing, "ansi" returns it, "human" prints it."""
+        if mode is None:
+            return None
+        text = self.render_text()
+        if mode == "human":
+            print(text)
+            return None
+        return text
+
     def render_text(self) -> str:
         """The battle as text for a person watching (all-seeing, as the board's AI-vs-AI watch; agents never
         get this): the round, phase and decision, then the map (`#` blocks sight, `+` cover, `~` slow

@@ -125,13 +125,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def render(self) -> str | None:
         """The battle as text ("ansi" returns it, "human" prints it)."""
-        if self.render_mode is None:
-            return None
-        text = self.game.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.game.render(self.render_mode)
 
     def close(self) -> None:
         """Free the battle's world."""

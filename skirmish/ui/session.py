@@ -132,7 +132,7 @@ class Session:
             self._seen = (base, {})
         seen = self._seen[1].get(side)
         if seen is None:
-            seen = self._seen[1][side] = self.battle.observe(side)
+            seen = self._seen[1][side] = self.battle.knowledge.observe(base, side)  # Battle.observe, on this snapshot
         return seen
 
     def heat(self, unit: str) -> Any:
