@@ -348,4 +348,3 @@ class Deck:
             self.shuffle()
             return True
         return False
-

@@ -230,4 +230,3 @@ class BlastEvent(Event):
 
     def detail_lines(self) -> list[str]:
         return check_lines(self.draw) + hit_lines(self.hits)
-

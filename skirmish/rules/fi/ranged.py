@@ -396,4 +396,3 @@ def _auto_spends(
         spends.append(f"damage@{k}")
         pool -= 1
     return spends, new_start
-

@@ -97,8 +97,6 @@ def called_penalty(location: str) -> Modifier:
     return Modifier(CALLED_PENALTY[group], f"called shot ({location.replace('_', ' ')})")
 
 
-
-
 def ae_shift(weapon: Weapon, distance_m: float) -> int:
     """Rows an area weapon shifts damage down: its AE, less one per started 10 m past the first 10
     (R-6.9: a shotgun shifts 4 at 1–10 m, 3 at 11–20 m …); 0 for other weapons."""
@@ -118,7 +116,6 @@ def damage_row(weapon: Weapon, row: int, location: str, distance_m: float) -> in
     if not weapon.explosive:
         row += {"vitals": 1, "head": 2}.get(location, 0)
     return min(MAX_ROW, row + ae_shift(weapon, distance_m))
-
 
 
 def expected_hit_probability(pmf: tuple[tuple[int, float], ...], tn: int, mod: int, halve: bool) -> float:
