@@ -61,7 +61,7 @@ class EventLog:
 
 def describe(e: Event) -> str:
     """One readable line that explains the event (the rolls, the TN, the modifiers, the rules): the text its
-    ruleset gives its type (skirmish/core/events.py, skirmish/rules/fi/events.py)."""
+    ruleset gives its type (skirmish/core/events.py, skirmish/rules/fi/events.py, …)."""
     return e.describe()
 
 

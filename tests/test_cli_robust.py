@@ -20,6 +20,7 @@ import pytest
 from skirmish import cli, fileio
 from skirmish.ai import tournament
 from skirmish.battle import Battle
+from skirmish.cli import display
 from skirmish.content.scenario import load_scenario
 from skirmish.log import EventLog, describe
 from tests.conftest import one_line, run
@@ -262,25 +263,25 @@ def test_dead_display_plays_headless_with_a_summary() -> None:
 
 
 def test_display_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli.sys, "platform", "linux")
+    monkeypatch.setattr(display.sys, "platform", "linux")
     monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    assert cli.display_problem() == "neither DISPLAY nor WAYLAND_DISPLAY is set"
+    assert display.display_problem() == "neither DISPLAY nor WAYLAND_DISPLAY is set"
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    assert cli.display_problem() == "SDL_VIDEODRIVER=dummy" and not cli.has_display()
+    assert display.display_problem() == "SDL_VIDEODRIVER=dummy" and not display.has_display()
     monkeypatch.delenv("SDL_VIDEODRIVER")
     monkeypatch.setenv("DISPLAY", "remote.invalid:0")
-    monkeypatch.setattr(cli, "_DISPLAY_PROBE", "import time; time.sleep(30)")  # a display that never answers
+    monkeypatch.setattr(display, "_DISPLAY_PROBE", "import time; time.sleep(30)")  # a display that never answers
     t0 = time.monotonic()
-    assert cli.display_problem(timeout=0.5) == "DISPLAY=remote.invalid:0 did not answer within 0.5 s"
+    assert display.display_problem(timeout=0.5) == "DISPLAY=remote.invalid:0 did not answer within 0.5 s"
     assert time.monotonic() - t0 < 5
-    monkeypatch.setattr(cli, "_DISPLAY_PROBE", "print('offscreen')")
-    assert cli.display_problem() == "nothing answers at DISPLAY=remote.invalid:0"
-    monkeypatch.setattr(cli, "_DISPLAY_PROBE", "raise SystemExit(1)")
-    assert cli.display_problem() == "DISPLAY=remote.invalid:0 cannot be opened"
-    monkeypatch.setattr(cli, "_DISPLAY_PROBE", "print('x11')")
-    assert cli.display_problem() is None
+    monkeypatch.setattr(display, "_DISPLAY_PROBE", "print('offscreen')")
+    assert display.display_problem() == "nothing answers at DISPLAY=remote.invalid:0"
+    monkeypatch.setattr(display, "_DISPLAY_PROBE", "raise SystemExit(1)")
+    assert display.display_problem() == "DISPLAY=remote.invalid:0 cannot be opened"
+    monkeypatch.setattr(display, "_DISPLAY_PROBE", "print('x11')")
+    assert display.display_problem() is None
 
 
 def test_headless_fallback_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
@@ -362,7 +363,7 @@ def test_board_commands_take_ai(command: str, capsys: pytest.CaptureFixture[str]
 
     import skirmish.ui.app
 
-    monkeypatch.setattr(cli, "display_problem", lambda: None)
+    monkeypatch.setattr(display, "display_problem", lambda: None)
     monkeypatch.setattr(skirmish.ui.app, "App", FakeApp)
     code, _, _ = run([command, KILLHOUSE, "--ai", "Red=hold"], capsys)
     assert code == 0 and seen["ai"] == {"Red": "hold"}

@@ -18,6 +18,7 @@ from skirmish.ai.controllers import make_ai
 from skirmish.battle import Battle
 from skirmish.content.scenario import builtin_scenarios, load_scenario
 from skirmish.core.errors import IllegalAction
+from skirmish.record import file as record_file
 from skirmish.rules.actions import EndTurn, Move
 from skirmish.rules.deck import builtin
 from tests.conftest import one_line, run, write_deck
@@ -275,7 +276,7 @@ def test_files_that_cannot_be_records_exit_2(tmp_path: Path, monkeypatch: pytest
     os.mkfifo(fifo)
     big = tmp_path / "big.json"
     big.write_text(" " * 2000, encoding="utf-8")
-    monkeypatch.setattr(record, "RECORD_FILE_LIMIT", 1000)
+    monkeypatch.setattr(record_file, "RECORD_FILE_LIMIT", 1000)  # where load() reads it
     for path, why in ((tmp_path, "is a directory"), (fifo, "is not a regular file"), (tmp_path / "no", "not found"),
                       (big, "the limit is 1000 bytes")):
         code, _, err = run(["replay", str(path)], capsys)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from skirmish import cli as cli_module
 from skirmish import record
+from skirmish.cli import display
 from skirmish.content.errors import ContentError
 from skirmish.ecs.view import BattleView
 from skirmish.ui.app import App
@@ -324,7 +324,7 @@ def test_ctrl_r_in_the_menu_replays_the_record_typed_in_the_open_field(recorded:
 def test_replay_board_with_a_bad_record_exits_2_before_any_window(recorded: Path, tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(cli_module, "display_problem", lambda: None)  # as if a display were there
+    monkeypatch.setattr(display, "display_problem", lambda: None)  # as if a display were there
 
     def no_window(*args: object, **kwargs: object) -> None:
         raise AssertionError("a window was opened for a bad record")
@@ -354,7 +354,7 @@ def test_replay_board_without_a_display_replays_headless(recorded: Path, capsys:
 
 def test_replay_board_opens_the_viewer(recorded: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(cli_module, "display_problem", lambda: None)  # the dummy driver stands in for a display
+    monkeypatch.setattr(display, "display_problem", lambda: None)  # the dummy driver stands in for a display
     opened: list[ReplayScreen] = []
     tick = App.tick
 

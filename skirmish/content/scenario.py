@@ -1,243 +1,65 @@
 """Scenarios: YAML files naming ruleset, options, map, sides, units, orders and victory; checked on load
-with messages naming the file and key path (C-6, STYLE 10). Every size is bounded (docs/FILES.md)."""
+with messages naming the file and key path (C-6, STYLE 10). Every size is bounded (docs/FILES.md).
+
+Here: loading and checking (load_scenario, check_scenario, parse_scenario, check_text, check_input) and the
+loaded `Scenario`. The schema is skirmish.content.schema, the limits skirmish.content.limits, the cross-checks
+skirmish.content.references; the schema's models and the limits are importable from here too."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import yaml
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Discriminator,
-    Field,
-    StrictBool,
-    StrictInt,
-    StringConstraints,
-    Tag,
-    TypeAdapter,
-    ValidationError,
-    field_validator,
-)
+from pydantic import TypeAdapter, ValidationError
 
 from skirmish.content.armoury import shipped
-from skirmish.content.colours import parse_colour
-from skirmish.content.errors import KIB, MIB, ContentError, check_tree, key_path, one_line, quote, read_text, unprintable
-from skirmish.content.tiled import EMBEDDED_DIR, MAPS_DIR, MAX_MAP_SIDE, from_ascii, load_tileset, load_tmj, read_json
-from skirmish.rules.actions import ActionParseError, parse_action
-from skirmish.rules.deck import BUILTIN_DECKS, Card, CardFileError, load_cards_json
-from skirmish.rules.equipment import SCREEN_TYPES, Armoury, parse_trait
+from skirmish.content.errors import ContentError, check_tree, one_line, quote, read_text
+from skirmish.content.limits import (
+    DECK_FILE_LIMIT,
+    MAX_ERRORS,
+    MAX_ORDER_LENGTH,
+    MAX_ROUNDS,
+    MAX_SIDES,
+    MAX_UNITS,
+    MAX_UNITS_PER_SIDE,
+    SCENARIO_FILE_LIMIT,
+    YAML_DEPTH,
+    YAML_NODES,
+    single_line,
+)
+from skirmish.content.references import PartialSide, check_refs
+from skirmish.content.schema import (
+    AsciiMap,
+    DeckSpec,
+    MapRef,
+    Options,
+    ScenarioSpec,
+    SideSpec,
+    TacpackSpec,
+    UnitSpec,
+    Victory,
+    WeaponSpec,
+    validation_errors,
+)
+from skirmish.content.tiled import EMBEDDED_DIR, MAPS_DIR, from_ascii, load_tileset, load_tmj, read_json
+from skirmish.rules.deck import Card, CardFileError, load_cards_json
+from skirmish.rules.equipment import Armoury
 from skirmish.rules.geometry import GridMap
+
+__all__ = [  # the schema's models and the limits were always imported from here too
+    "DECK_FILE_LIMIT", "DEFAULT_SCENARIO", "MAX_ROUNDS", "MAX_SIDES", "MAX_UNITS", "MAX_UNITS_PER_SIDE",
+    "SCENARIOS_DIR", "SCENARIO_FILE_LIMIT", "AsciiMap", "CheckResult", "DeckSpec", "Options", "Scenario",
+    "ScenarioSpec", "SideSpec", "TacpackSpec", "UnitSpec", "Victory", "WeaponSpec", "builtin_scenarios",
+    "check_input", "check_scenario", "check_text", "default_scenario_path", "load_deck_file", "load_scenario",
+    "parse_scenario", "scenario_title",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS_DIR = ROOT / "scenarios"
 DEFAULT_SCENARIO = "depot_breach.yaml"
-TRAITS = ("strength", "dexterity", "reflexes", "vigor", "acuity")
-CONTROLLERS = ("scripted", "ai", "idle")
-
-# Limits (docs/FILES.md): what a battle can honour at interactive speed, far above any shipped scenario.
-SCENARIO_FILE_LIMIT = 512 * KIB  # YAML is parsed in pure Python (the C parser crashes on deep nesting)
-DECK_FILE_LIMIT = 4 * MIB
-MAX_SIDES = 8
-MAX_UNITS_PER_SIDE = 32  # with MAX_UNITS: the utility AI still decides within about 2 s (docs/FILES.md)
-MAX_UNITS = 64
-MAX_ROUNDS = 100
-MAX_ORDERS = 500  # scripted orders per side
-MAX_ORDER_LENGTH = 200
-MAX_NAME = 64  # scenario, side, unit, skill and map names
-MAX_DESCRIPTION = 4000
-MAX_FILE_NAME = 255
-MAX_ERRORS = 50  # errors `check` lists per file before saying how many more
-_YAML_DEPTH = 16
-_YAML_NODES = 50_000
-# Options accepted once but never built: they return with their own issue.
-RETIRED_OPTIONS = {"unintended_targets": "R-6.11", "cover_reach": "R-6.6"}
-
-
-def _one_line(v: str) -> str:
-    if unprintable(v) is not None:
-        raise ValueError(f"may not contain control characters or line breaks, got {quote(v)}")
-    return v
-
-
-def _text(v: str) -> str:
-    bad = unprintable(v, allow="\n\t")
-    if bad is not None:
-        raise ValueError(f"may not contain control characters, got {quote(bad)}")
-    return v
-
-
-Name = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME), AfterValidator(_one_line)]
-FileName = Annotated[str, StringConstraints(min_length=1, max_length=MAX_FILE_NAME), AfterValidator(_one_line)]
-OrderText = Annotated[str, StringConstraints(max_length=MAX_ORDER_LENGTH), AfterValidator(_one_line)]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Options(_Strict):
-    """Optional rules and switches (RULES: every option has a default)."""
-
-    randomizer: Literal["cards", "dice"] = "cards"
-    deck: str = "A"
-    scope: Literal["pulp", "gritty"] = "pulp"
-    initiative_cards: Literal["one", "per_side", "per_character"] = "one"
-    concussion_saves: StrictBool = True
-
-    @field_validator("deck")
-    @classmethod
-    def _deck(cls, v: str) -> str:
-        if v not in BUILTIN_DECKS:
-            raise ValueError(f"expected a built-in deck ({', '.join(BUILTIN_DECKS)}), got {quote(v)}")
-        return v
-
-
-MAX_THROWN = 10  # grenades one combatant may carry (ammo of a thrown weapon)
-
-
-class WeaponSpec(_Strict):
-    """A carried weapon and its loaded rounds."""
-
-    weapon: Name
-    ammo: StrictInt | None = Field(None, ge=0, le=999)
-    magazines: StrictInt = Field(2, ge=0, le=20)
-
-
-def _weapon_kind(v: Any) -> str:
-    return "spec" if isinstance(v, dict) else "id"
-
-
-WeaponRef = Annotated[Annotated[WeaponSpec, Tag("spec")] | Annotated[Name, Tag("id")], Discriminator(_weapon_kind)]
-
-
-class TacpackSpec(_Strict):
-    """A tacpack and its default split (R-6.13)."""
-
-    type: Name
-    screen: Literal["none", "kinetic", "diffusion", "magnetic"] = "none"
-    screen_points: StrictInt = Field(0, ge=0, le=999)
-
-
-class UnitSpec(_Strict):
-    """One combatant."""
-
-    name: Name
-    at: tuple[StrictInt, StrictInt]
-    traits: dict[str, str]
-    skills: dict[Name, StrictInt] = Field(default_factory=dict, max_length=50)
-    size: StrictInt = Field(6, ge=1, le=36)
-    armour: list[Name] = Field(default_factory=list, max_length=10)
-    weapons: list[WeaponRef] = Field(default_factory=list, max_length=10)
-    tacpack: TacpackSpec | None = None
-    prone: StrictBool = False
-    wounds: StrictInt = Field(0, ge=0, le=5)
-
-    @field_validator("traits")
-    @classmethod
-    def _traits(cls, v: dict[str, str]) -> dict[str, str]:
-        for name in v:
-            if name not in TRAITS:
-                raise ValueError(f"unknown trait {quote(name)}; traits are {', '.join(TRAITS)}")
-        for name in TRAITS:
-            if name not in v:
-                raise ValueError(f"missing trait {name!r}")
-            try:
-                parse_trait(v[name])
-            except ValueError:
-                raise ValueError(f"{name}: expected a trait like 'III-2' (column I..VI, training 1-5), "
-                                 f"got {quote(v[name])}") from None
-        return v
-
-    @field_validator("skills")
-    @classmethod
-    def _skills(cls, v: dict[str, int]) -> dict[str, int]:
-        for name, level in v.items():
-            if not 1 <= level <= 5:
-                raise ValueError(f"skill {quote(name)}: level must be 1-5, got {quote(level)}")
-        return v
-
-
-# The AIs a side may name (skirmish.ai.controllers.make_ai); utility takes an optional personality.
-AI_PATTERN = r"^(baseline|hold|random|rush|focus|spread|utility(:(easy|normal|hard|aggressive|cautious))?)$"
-
-
-class SideSpec(_Strict):
-    """A side, its controller, its colour on the board (a name or #rrggbb; optional) and its units."""
-
-    name: Name
-    colour: str | None = Field(None, max_length=32)
-    controller: Literal["scripted", "ai", "idle"] = "ai"
-    ai: str = Field("utility", max_length=40)
-    orders: list[OrderText] = Field(default_factory=list, max_length=MAX_ORDERS)
-    units: list[UnitSpec] = Field(min_length=1, max_length=MAX_UNITS_PER_SIDE)
-
-    @field_validator("ai")
-    @classmethod
-    def _ai(cls, v: str) -> str:
-        if not re.match(AI_PATTERN, v):
-            raise ValueError("expected an AI: baseline, hold, random, rush, focus, spread or utility, optionally "
-                             f"utility:easy|normal|hard|aggressive|cautious; got {quote(v)}")
-        return v
-
-    @field_validator("colour")
-    @classmethod
-    def _colour(cls, v: str | None) -> str | None:
-        if v is not None:
-            try:
-                parse_colour(v)
-            except ValueError as exc:
-                raise ValueError(one_line(str(exc))) from None
-        return v
-
-
-class AsciiMap(_Strict):
-    """A small map written inline with the tileset's glyphs."""
-
-    ascii: list[Annotated[str, StringConstraints(max_length=MAX_MAP_SIDE)]] = Field(min_length=1,
-                                                                                    max_length=MAX_MAP_SIDE)
-    cell_m: float = Field(2.0, ge=0.5, le=10.0, allow_inf_nan=False, strict=True)
-    name: Name = "inline"
-
-
-def _map_kind(v: Any) -> str:
-    return "inline" if isinstance(v, dict) else "file"
-
-
-MapRef = Annotated[Annotated[AsciiMap, Tag("inline")] | Annotated[FileName, Tag("file")], Discriminator(_map_kind)]
-
-
-class DeckSpec(_Strict):
-    """A stacked deck (C-4): cards in draw order."""
-
-    cards: FileName
-    shuffle: StrictBool = False
-
-
-class Victory(_Strict):
-    """How the battle ends: one side left standing, or a draw at the round limit."""
-
-    eliminate: StrictBool = True
-    max_rounds: StrictInt = Field(12, ge=1, le=MAX_ROUNDS)
-
-
-class ScenarioSpec(_Strict):
-    """A whole scenario file."""
-
-    name: Name
-    description: Annotated[str, StringConstraints(max_length=MAX_DESCRIPTION), AfterValidator(_text)] = ""
-    ruleset: Literal["fi", "fw"] = "fi"  # fw (Future*World) is refused on load until it is playable
-    seed: StrictInt = Field(1, ge=0, le=2**63 - 1)
-    options: Options = Options()
-    map: MapRef
-    deck: DeckSpec | None = None
-    sides: list[SideSpec] = Field(min_length=2, max_length=MAX_SIDES)
-    victory: Victory = Victory()
 
 
 class Scenario:
@@ -259,7 +81,7 @@ class Scenario:
         try:
             opts = Options.model_validate({**self.spec.options.model_dump(), **changes})
         except ValidationError as exc:
-            raise _errors(exc, self.source, ("options",))[0] from None
+            raise validation_errors(exc, self.source, ("options",))[0] from None
         spec = self.spec.model_copy(update={"options": opts})
         return Scenario(spec, self.grid, self.armoury, self.source, self.stacked, self.notes)
 
@@ -273,58 +95,6 @@ def default_scenario_path() -> Path:
     """The scenario used when none is named: scenarios/ in a checkout, else the copy inside the package."""
     repo = SCENARIOS_DIR / DEFAULT_SCENARIO
     return repo if repo.exists() else EMBEDDED_DIR / DEFAULT_SCENARIO
-
-
-# ----------------------------------------------------------------------------------------------------------
-# pydantic's errors as one line each, at the key path the file uses.
-
-_TAGS = {"inline", "file", "spec", "id"}  # the discriminated unions' branch tags (MapRef, WeaponRef)
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def _clean_loc(loc: Sequence[Any]) -> list[str | int]:
-    """Drop what pydantic adds to a location beyond the file's keys: union branch tags, validator names."""
-    out: list[str | int] = []
-    for i, part in enumerate(loc):
-        if isinstance(part, str):
-            branch = part in _TAGS and ((i == 1 and loc[0] == "map")
-                                        or (i >= 2 and isinstance(loc[i - 1], int) and loc[i - 2] == "weapons"))
-            if branch or part.startswith("function-") or part == "[key]":
-                continue
-        out.append(part)
-    return out
-
-
-def _message(err: dict[str, Any], loc: Sequence[Any]) -> str:
-    kind = err.get("type")
-    if kind == "extra_forbidden":
-        if len(loc) == 2 and loc[0] == "options" and loc[1] in RETIRED_OPTIONS:
-            return f"not built yet ({RETIRED_OPTIONS[str(loc[1])]}); remove it"
-        return "unknown key"
-    if kind == "missing":
-        return "required key is missing"
-    if kind == "too_short" and len(loc) == 3 and loc[0] == "sides" and loc[2] == "units":
-        return "a side needs at least one unit"
-    if kind == "too_short" and loc == ["sides"]:
-        return "a scenario needs at least two sides"
-    msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-    if "[key]" in err.get("loc", ()):
-        msg = f"key: {msg}"
-    value = err.get("input")
-    own = kind in ("value_error", "assertion_error")  # our validators' messages quote the value already
-    wrong_type = kind in ("string_type", "int_type", "float_type", "bool_type", "list_type", "dict_type",
-                          "model_type", "tuple_type")
-    if (not own and isinstance(value, _SCALARS)) or wrong_type:
-        msg += f", got {quote(value)}"
-    return msg
-
-
-def _errors(exc: ValidationError, label: str, prefix: tuple[str, ...] = ()) -> list[ContentError]:
-    out = []
-    for err in exc.errors():
-        loc = [*prefix, *_clean_loc(tuple(err.get("loc", ())))]
-        out.append(ContentError(label, key_path(loc), _message(dict(err), loc)))
-    return out
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -367,7 +137,7 @@ def check_text(text: str, label: str, *, base: Path | None = None,
         return None, [ContentError(label, "", f"the text is longer than the limit of {SCENARIO_FILE_LIMIT} bytes")]
     try:
         raw = _parse_yaml(text, label)
-        check_tree(raw, label, max_depth=_YAML_DEPTH, max_nodes=_YAML_NODES)
+        check_tree(raw, label, max_depth=YAML_DEPTH, max_nodes=YAML_NODES)
     except ContentError as exc:
         return None, [exc]
     armoury = armoury or shipped()
@@ -375,7 +145,7 @@ def check_text(text: str, label: str, *, base: Path | None = None,
     try:
         spec = ScenarioSpec.model_validate(raw)
     except ValidationError as exc:
-        errors = _errors(exc, label)
+        errors = validation_errors(exc, label)
         _check_partial(raw, label, base, armoury, errors)
         return None, errors
     errors = []
@@ -392,7 +162,7 @@ def check_text(text: str, label: str, *, base: Path | None = None,
         stacked = _load_deck(spec.deck, label, base)
     except ContentError as exc:
         errors.append(exc)
-    _check_refs(spec.sides, label, grid, armoury, errors)
+    check_refs(spec.sides, label, grid, armoury, errors)
     if errors or grid is None:
         return None, errors
     return Scenario(spec, grid, armoury, label, stacked, notes), []
@@ -404,9 +174,9 @@ def scenario_title(path: str | Path) -> str | None:
     label = str(path)
     try:
         raw = _parse_yaml(read_text(Path(path), label, SCENARIO_FILE_LIMIT), label)
-        check_tree(raw, label, max_depth=_YAML_DEPTH, max_nodes=_YAML_NODES)
+        check_tree(raw, label, max_depth=YAML_DEPTH, max_nodes=YAML_NODES)
         name = raw.get("name")
-        return _one_line(name).strip() or None if isinstance(name, str) else None
+        return single_line(name).strip() or None if isinstance(name, str) else None
     except (ContentError, ValueError):
         return None
 
@@ -434,7 +204,7 @@ def _check_partial(raw: dict[str, Any], label: str, base: Path, armoury: Armoury
         pass
     except ContentError as exc:
         errors.append(exc)
-    sides: list[_PartialSide] = []
+    sides: list[PartialSide] = []
     raw_sides = raw.get("sides")
     for side in raw_sides if isinstance(raw_sides, list) else []:
         if not isinstance(side, dict):
@@ -450,17 +220,8 @@ def _check_partial(raw: dict[str, Any], label: str, base: Path, armoury: Armoury
         raw_orders = side.get("orders")
         orders = [o for o in raw_orders if isinstance(o, str) and len(o) <= MAX_ORDER_LENGTH] \
             if isinstance(raw_orders, list) else []
-        sides.append(_PartialSide(name if isinstance(name, str) else None, units, orders))
-    _check_refs(sides, label, grid, armoury, errors, partial=True)
-
-
-@dataclass
-class _PartialSide:
-    """A side as far as it is valid: units that failed pydantic are None (their errors are reported)."""
-
-    name: str | None
-    units: list[UnitSpec | None]
-    orders: list[str]
+        sides.append(PartialSide(name if isinstance(name, str) else None, units, orders))
+    check_refs(sides, label, grid, armoury, errors, partial=True)
 
 
 def _parse_yaml(text: str, label: str) -> dict[str, Any]:
@@ -472,7 +233,7 @@ def _parse_yaml(text: str, label: str) -> dict[str, Any]:
         problem = getattr(exc, "problem", None) or "not valid YAML"
         raise ContentError(label, where, f"not valid YAML: {problem}") from None
     except RecursionError:
-        raise ContentError(label, "", f"not valid YAML: nested deeper than {_YAML_DEPTH} levels") from None
+        raise ContentError(label, "", f"not valid YAML: nested deeper than {YAML_DEPTH} levels") from None
     except (ValueError, OverflowError, TypeError) as exc:  # a 5000-digit number, a 13th month …
         why = "a number with too many digits" if "digits" in str(exc) else quote(str(exc))
         raise ContentError(label, "", f"not valid YAML: {why}") from None
@@ -537,84 +298,6 @@ def _load_deck(deck: DeckSpec | None, label: str, base: Path) -> list[Card] | No
         return load_deck_file(path, name)
     except ContentError as exc:
         raise ContentError(label, "deck.cards", exc.text) from None
-
-
-def _check_refs(sides: Sequence[SideSpec | _PartialSide], label: str, grid: GridMap | None, armoury: Armoury,
-                errors: list[ContentError], *, partial: bool = False) -> None:
-    """Every reference and cross-check pydantic cannot make; each problem found is appended to `errors`.
-    `partial`: the sides are what was valid of a file pydantic refused (its limits are reported already)."""
-
-    def bad(where: str, message: str) -> None:
-        errors.append(ContentError(label, where, message))
-
-    first: dict[str, int] = {}
-    for si, side in enumerate(sides):
-        if side.name is None:
-            continue
-        if side.name in first:
-            bad(f"sides[{si}].name", f"duplicate side name {quote(side.name)} (also sides[{first[side.name]}])")
-        elif side.name == "draw":
-            bad(f"sides[{si}].name", "'draw' cannot name a side: the summary line says winner=draw for a draw")
-        first.setdefault(side.name, si)
-    total = sum(len(s.units) for s in sides)
-    if total > MAX_UNITS and not partial:
-        bad("sides", f"{total} units in all; the limit is {MAX_UNITS} (docs/FILES.md)")
-    seen: dict[str, str] = {}
-    cells: dict[tuple[int, int], str] = {}
-    for si, side in enumerate(sides):
-        for ui, unit in enumerate(side.units):
-            if unit is None:
-                continue
-            where = f"sides[{si}].units[{ui}]"
-            if unit.name in seen:
-                bad(f"{where}.name", f"duplicate unit name {quote(unit.name)} (also {seen[unit.name]})")
-            seen.setdefault(unit.name, where)
-            _check_kit(unit, where, armoury, bad)
-            if grid is None:
-                continue
-            x, y = unit.at
-            if not grid.inside((x, y)):
-                bad(f"{where}.at", f"cell {quote(x)},{quote(y)} is off the map ({grid.width}x{grid.height})")
-            elif not grid.passable((x, y)):
-                bad(f"{where}.at", f"cell {x},{y} is {grid.terrain((x, y)).name}, where no one can stand")
-            elif (x, y) in cells:
-                bad(f"{where}.at", f"cell {x},{y} is taken by {cells[(x, y)]}")
-            else:
-                cells[(x, y)] = unit.name
-        names = {u.name for u in side.units if u is not None}
-        for oi, order in enumerate(side.orders):
-            try:
-                action = parse_action(order)
-            except ActionParseError as exc:
-                bad(f"sides[{si}].orders[{oi}]", str(exc))
-                continue
-            if action.unit not in names and None not in side.units:  # (a refused unit may be the one named)
-                bad(f"sides[{si}].orders[{oi}]", f"order for {quote(action.unit)}, who is not on side {quote(side.name)}")
-
-
-def _check_kit(unit: UnitSpec, where: str, armoury: Armoury, bad: Any) -> None:
-    for wi, w in enumerate(unit.weapons):
-        wid = w if isinstance(w, str) else w.weapon
-        if wid not in armoury.weapons:
-            bad(f"{where}.weapons[{wi}]", f"unknown weapon {quote(wid)}; known: {', '.join(sorted(armoury.weapons))}")
-            continue
-        weapon = armoury.weapons[wid]
-        limit = MAX_THROWN if weapon.thrown else weapon.magazine
-        if isinstance(w, WeaponSpec) and w.ammo is not None and w.ammo > limit:
-            bad(f"{where}.weapons[{wi}].ammo", f"a unit carries at most {limit} of a thrown weapon" if weapon.thrown
-                else f"{w.ammo} rounds do not fit a magazine of {limit}")
-    for ai, a in enumerate(unit.armour):
-        if a not in armoury.armour:
-            bad(f"{where}.armour[{ai}]", f"unknown armour {quote(a)}; known: {', '.join(sorted(armoury.armour))}")
-    if unit.tacpack is not None:
-        tp = unit.tacpack
-        if tp.type not in armoury.tacpacks:
-            bad(f"{where}.tacpack.type", f"unknown tacpack {quote(tp.type)}; known: {', '.join(sorted(armoury.tacpacks))}")
-        elif tp.screen_points > armoury.tacpacks[tp.type].generator:
-            bad(f"{where}.tacpack.screen_points", f"{tp.screen_points} exceeds the generator's "
-                f"{armoury.tacpacks[tp.type].generator} points (R-6.13)")
-        if tp.screen != "none" and tp.screen not in SCREEN_TYPES:
-            bad(f"{where}.tacpack.screen", "unknown screen type")
 
 
 def builtin_scenarios() -> list[Path]:

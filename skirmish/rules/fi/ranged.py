@@ -1,9 +1,11 @@
 """Ranged combat (R-6.1–R-6.8, R-6.12, R-6.13): TN, modifiers, the bump pool, locations, cover,
-armour, screens and damage, resolved from one draw. Pure: the caller applies the outcome."""
+armour, screens and damage, resolved from one draw. Pure: the caller applies the outcome.
+
+The numbers known before the draw (TN, modifiers, effect rows) are in skirmish.rules.fi.shot_numbers and are
+importable from here too."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,17 +13,32 @@ from skirmish.rules.checks import Modifier, bumps
 from skirmish.rules.deck import BREAKDOWN_ORDER, Card
 from skirmish.rules.equipment import SCREEN_STOPS, Dice, Weapon
 from skirmish.rules.fi.damage import split_damage
+from skirmish.rules.fi.shot_numbers import (
+    CALLED_GROUP,
+    CALLED_PENALTY,
+    MAX_ROW,
+    ShotFacts,
+    ae_bonus,
+    ae_shift,
+    called_penalty,
+    damage_row,
+    expected_hit_probability,
+    range_tn,
+    shot_numbers,
+    size_modifiers,
+)
 from skirmish.rules.randomizer import Draw, Read
 
+__all__ = [  # the shot's numbers were always imported from here too
+    "BUMP_COST", "BUMP_SPENDS", "CALLED_GROUP", "CALLED_PENALTY", "LOCATION_VALUE", "LOW_COVERED", "MAX_ROW",
+    "ArmourLayer", "HitResult", "ShotFacts", "ShotOutcome", "ShotSetup", "TargetState", "ae_bonus", "ae_shift",
+    "apply_hit", "breaks", "called_penalty", "damage_row", "expected_hit_probability", "range_tn", "read_attack",
+    "resolve_shot", "shot_numbers", "size_modifiers",
+]
+
 LOW_COVERED = frozenset({"left_leg", "right_leg", "belly", "vitals"})  # R-6.6 waist-high cover
-CALLED_PENALTY = {"torso": -2, "limb": -4, "head": -6}
-CALLED_GROUP = {
-    "head": "head", "chest": "torso", "vitals": "torso", "belly": "torso",
-    "left_arm": "limb", "right_arm": "limb", "left_leg": "limb", "right_leg": "limb",
-}
 BUMP_SPENDS = ("location_up", "location_down", "damage", "armour", "a_to_p", "d_to_a")
 BUMP_COST = {"location_up": 1, "location_down": 1, "damage": 1, "armour": 1, "a_to_p": 2, "d_to_a": 2}
-MAX_ROW = 7
 
 
 @dataclass(frozen=True)
@@ -137,85 +154,6 @@ class ShotOutcome:
         return sum(h.damage for h in self.hits)
 
 
-def range_tn(distance_m: float, weapon: Weapon, base: int = 5) -> tuple[int, Modifier]:
-    """R-6.1 base TN: Standard + one per full range increment."""
-    steps = math.floor(distance_m / weapon.range_inc_m + 1e-9)
-    return base + steps, Modifier(steps, f"range {distance_m:.1f} m / {weapon.range_inc_m:g} m increment")
-
-
-def size_modifiers(size: int) -> tuple[int, int]:
-    """R-6.1 size: (TN increase for small targets, result bonus for big ones), each capped at 6."""
-    tn_up = 0
-    if size <= 3:
-        tn_up = min(6, 1 + math.floor(math.log2(3 / size) + 1e-9))
-    bonus = 0
-    if size >= 12:
-        bonus = min(6, size // 6 - 1)
-    return tn_up, bonus
-
-
-@dataclass(frozen=True)
-class ShotFacts:
-    """What decides a shot's TN and modifiers, read from the world or from a frozen view (R-6.1, R-6.2)."""
-
-    distance_m: float
-    mode: str = "prepared"
-    burst: int = 0
-    called: str | None = None
-    firer_moved: str = "none"  # none | walked | ran (this turn, before the shot)
-    ready: bool = False  # the weapon is readied on this target (R-6.2)
-    aims: int = 0  # aim actions already spent on this target (R-6.2)
-    target: str = ""
-    target_size: int = 6
-    target_dodge: int = 0  # Dodge level if the target is dodging (R-5.4)
-    target_moved_m: float = 0.0
-    concealed: bool = False
-
-
-def shot_numbers(weapon: Weapon, facts: ShotFacts, base: int) -> tuple[int, list[Modifier], list[Modifier]]:
-    """TN, TN modifiers and result modifiers of a shot, before the firer's skill and wound modifiers
-    (R-6.1, R-6.2, R-5.4). The systems and the AI both use this, so they agree on every number."""
-    tn_value, range_mod = range_tn(facts.distance_m, weapon, base)
-    tn_mods = [range_mod]
-    if facts.target_dodge:
-        tn_mods.append(Modifier(facts.target_dodge, f"{facts.target} is dodging (Dodge {facts.target_dodge}, R-5.4)"))
-        tn_value += facts.target_dodge
-    small, big = size_modifiers(facts.target_size)
-    if small:
-        tn_mods.append(Modifier(small, f"small target (size {facts.target_size})"))
-        tn_value += small
-    mods: list[Modifier] = []
-    if facts.firer_moved == "ran":
-        mods.append(Modifier(-2, "running attack (R-5.4)"))
-    elif facts.firer_moved == "walked":
-        mods.append(Modifier(-1, "firer walked (R-6.1)"))
-    if facts.target_moved_m >= 3:
-        mods.append(Modifier(-int(facts.target_moved_m // 3), f"target moved {facts.target_moved_m:.0f} m this round"))
-    if facts.mode == "snap" and not facts.ready:
-        mods.append(Modifier(-weapon.aim_penalty, f"snap attack, not readied (aim {weapon.aim_bonus}/"
-                             f"{weapon.aim_penalty}, R-6.2)"))
-    aims = min(2, (facts.aims if facts.ready else 0) + (1 if facts.mode == "aimed" else 0))
-    if aims:
-        mods.append(Modifier(weapon.aim_bonus * aims, f"aimed ×{aims} (R-6.2)"))
-    if big:
-        mods.append(Modifier(big, f"large target (size {facts.target_size})"))
-    if facts.called:
-        mods.append(called_penalty(facts.called))
-    if facts.concealed:
-        mods.append(Modifier(-4, f"{facts.target} is fully concealed, position known (R-6.1)"))
-    spread = ae_bonus(weapon, facts.distance_m)
-    if spread:
-        mods.append(Modifier(spread, f"area weapon: AE {weapon.ae} less {ae_shift(weapon, facts.distance_m)} "
-                             f"row shift at {facts.distance_m:.0f} m (R-6.9)"))
-    return tn_value, tn_mods, mods
-
-
-def called_penalty(location: str) -> Modifier:
-    """R-6.1 called-shot penalty by location group."""
-    group = CALLED_GROUP[location]
-    return Modifier(CALLED_PENALTY[group], f"called shot ({location.replace('_', ' ')})")
-
-
 def breaks(card_letter: str | None, reliability: str) -> bool:
     """R-4.8: equipment breaks when the letter is at or right of its reliability."""
     if card_letter is None:
@@ -247,27 +185,6 @@ def read_attack(draw: Draw, setup: ShotSetup) -> tuple[Read, int, bool]:
     base = read.result // 2 if setup.halve else read.result
     total = 0 if read.cf else base + mod_total
     return read, total, (not read.cf) and total >= setup.tn
-
-
-def ae_shift(weapon: Weapon, distance_m: float) -> int:
-    """Rows an area weapon shifts damage down: its AE, less one per started 10 m past the first 10
-    (R-6.9: a shotgun shifts 4 at 1–10 m, 3 at 11–20 m …); 0 for other weapons."""
-    if not weapon.ae:
-        return 0
-    return max(0, weapon.ae - max(0, math.ceil(distance_m / 10 - 1e-9) - 1))
-
-
-def ae_bonus(weapon: Weapon, distance_m: float) -> int:
-    """The area weapon's to-hit bonus, AE less the shift it still gets (R-6.9: a wide beam at 20 m, +1)."""
-    return weapon.ae - ae_shift(weapon, distance_m) if weapon.ae else 0
-
-
-def damage_row(weapon: Weapon, row: int, location: str, distance_m: float) -> int:
-    """The effect-grid row a hit reads: vitals +1 and head +2 (not for explosives, R-6.8), plus an area
-    weapon's shift (R-6.9), at most row 7."""
-    if not weapon.explosive:
-        row += {"vitals": 1, "head": 2}.get(location, 0)
-    return min(MAX_ROW, row + ae_shift(weapon, distance_m))
 
 
 def resolve_shot(draw: Draw, setup: ShotSetup, target: TargetState) -> ShotOutcome:
@@ -479,15 +396,3 @@ def _auto_spends(
         spends.append(f"damage@{k}")
         pool -= 1
     return spends, new_start
-
-
-def expected_hit_probability(pmf: tuple[tuple[int, float], ...], tn: int, mod: int, halve: bool) -> float:
-    """Chance a read plus modifiers reaches the TN, from a pool distribution (CF at 0 never hits)."""
-    total = 0.0
-    for v, p in pmf:
-        if v <= 0:
-            continue
-        base = v // 2 if halve else v
-        if base + mod >= tn:
-            total += p
-    return total

@@ -1,4 +1,4 @@
-"""How Future Imperfect's events read in the log: the pieces the event classes (rules/fi/events.py) share.
+"""How Future Imperfect's events read in the log: the pieces the event classes (rules/fi/events.py, combat_events.py) share.
 
 The JSON shapes of their nested parts (a hit, an armour layer, a scatter), and their text: modifiers with their
 reasons, what was turned or rolled, a hit's armour and damage, and the lines of a check (draw, TN, modifiers)

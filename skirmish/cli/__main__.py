@@ -1,0 +1,3 @@
+from skirmish.cli import main
+
+main()

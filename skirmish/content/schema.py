@@ -1,0 +1,257 @@
+"""The scenario schema (pydantic models: options, units, sides, map, deck, victory), and pydantic's errors
+read as one line each at the key path the file uses (C-6, STYLE 10). Loading is skirmish.content.scenario."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    Tag,
+    ValidationError,
+    field_validator,
+)
+
+from skirmish.content.colours import parse_colour
+from skirmish.content.errors import ContentError, key_path, one_line, quote
+from skirmish.content.limits import (
+    MAX_DESCRIPTION,
+    MAX_ORDERS,
+    MAX_ROUNDS,
+    MAX_SIDES,
+    MAX_UNITS_PER_SIDE,
+    FileName,
+    Name,
+    OrderText,
+    plain_text,
+)
+from skirmish.content.tiled import MAX_MAP_SIDE
+from skirmish.rules.deck import BUILTIN_DECKS
+from skirmish.rules.equipment import parse_trait
+
+TRAITS = ("strength", "dexterity", "reflexes", "vigor", "acuity")
+CONTROLLERS = ("scripted", "ai", "idle")
+# Options accepted once but never built: they return with their own issue.
+RETIRED_OPTIONS = {"unintended_targets": "R-6.11", "cover_reach": "R-6.6"}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Options(_Strict):
+    """Optional rules and switches (RULES: every option has a default)."""
+
+    randomizer: Literal["cards", "dice"] = "cards"
+    deck: str = "A"
+    scope: Literal["pulp", "gritty"] = "pulp"
+    initiative_cards: Literal["one", "per_side", "per_character"] = "one"
+    concussion_saves: StrictBool = True
+
+    @field_validator("deck")
+    @classmethod
+    def _deck(cls, v: str) -> str:
+        if v not in BUILTIN_DECKS:
+            raise ValueError(f"expected a built-in deck ({', '.join(BUILTIN_DECKS)}), got {quote(v)}")
+        return v
+
+
+class WeaponSpec(_Strict):
+    """A carried weapon and its loaded rounds."""
+
+    weapon: Name
+    ammo: StrictInt | None = Field(None, ge=0, le=999)
+    magazines: StrictInt = Field(2, ge=0, le=20)
+
+
+def _weapon_kind(v: Any) -> str:
+    return "spec" if isinstance(v, dict) else "id"
+
+
+WeaponRef = Annotated[Annotated[WeaponSpec, Tag("spec")] | Annotated[Name, Tag("id")], Discriminator(_weapon_kind)]
+
+
+class TacpackSpec(_Strict):
+    """A tacpack and its default split (R-6.13)."""
+
+    type: Name
+    screen: Literal["none", "kinetic", "diffusion", "magnetic"] = "none"
+    screen_points: StrictInt = Field(0, ge=0, le=999)
+
+
+class UnitSpec(_Strict):
+    """One combatant."""
+
+    name: Name
+    at: tuple[StrictInt, StrictInt]
+    traits: dict[str, str]
+    skills: dict[Name, StrictInt] = Field(default_factory=dict, max_length=50)
+    size: StrictInt = Field(6, ge=1, le=36)
+    armour: list[Name] = Field(default_factory=list, max_length=10)
+    weapons: list[WeaponRef] = Field(default_factory=list, max_length=10)
+    tacpack: TacpackSpec | None = None
+    prone: StrictBool = False
+    wounds: StrictInt = Field(0, ge=0, le=5)
+
+    @field_validator("traits")
+    @classmethod
+    def _traits(cls, v: dict[str, str]) -> dict[str, str]:
+        for name in v:
+            if name not in TRAITS:
+                raise ValueError(f"unknown trait {quote(name)}; traits are {', '.join(TRAITS)}")
+        for name in TRAITS:
+            if name not in v:
+                raise ValueError(f"missing trait {name!r}")
+            try:
+                parse_trait(v[name])
+            except ValueError:
+                raise ValueError(f"{name}: expected a trait like 'III-2' (column I..VI, training 1-5), "
+                                 f"got {quote(v[name])}") from None
+        return v
+
+    @field_validator("skills")
+    @classmethod
+    def _skills(cls, v: dict[str, int]) -> dict[str, int]:
+        for name, level in v.items():
+            if not 1 <= level <= 5:
+                raise ValueError(f"skill {quote(name)}: level must be 1-5, got {quote(level)}")
+        return v
+
+
+# The AIs a side may name (skirmish.ai.controllers.make_ai); utility takes an optional personality.
+AI_PATTERN = r"^(baseline|hold|random|rush|focus|spread|utility(:(easy|normal|hard|aggressive|cautious))?)$"
+
+
+class SideSpec(_Strict):
+    """A side, its controller, its colour on the board (a name or #rrggbb; optional) and its units."""
+
+    name: Name
+    colour: str | None = Field(None, max_length=32)
+    controller: Literal["scripted", "ai", "idle"] = "ai"
+    ai: str = Field("utility", max_length=40)
+    orders: list[OrderText] = Field(default_factory=list, max_length=MAX_ORDERS)
+    units: list[UnitSpec] = Field(min_length=1, max_length=MAX_UNITS_PER_SIDE)
+
+    @field_validator("ai")
+    @classmethod
+    def _ai(cls, v: str) -> str:
+        if not re.match(AI_PATTERN, v):
+            raise ValueError("expected an AI: baseline, hold, random, rush, focus, spread or utility, optionally "
+                             f"utility:easy|normal|hard|aggressive|cautious; got {quote(v)}")
+        return v
+
+    @field_validator("colour")
+    @classmethod
+    def _colour(cls, v: str | None) -> str | None:
+        if v is not None:
+            try:
+                parse_colour(v)
+            except ValueError as exc:
+                raise ValueError(one_line(str(exc))) from None
+        return v
+
+
+class AsciiMap(_Strict):
+    """A small map written inline with the tileset's glyphs."""
+
+    ascii: list[Annotated[str, StringConstraints(max_length=MAX_MAP_SIDE)]] = Field(min_length=1,
+                                                                                    max_length=MAX_MAP_SIDE)
+    cell_m: float = Field(2.0, ge=0.5, le=10.0, allow_inf_nan=False, strict=True)
+    name: Name = "inline"
+
+
+def _map_kind(v: Any) -> str:
+    return "inline" if isinstance(v, dict) else "file"
+
+
+MapRef = Annotated[Annotated[AsciiMap, Tag("inline")] | Annotated[FileName, Tag("file")], Discriminator(_map_kind)]
+
+
+class DeckSpec(_Strict):
+    """A stacked deck (C-4): cards in draw order."""
+
+    cards: FileName
+    shuffle: StrictBool = False
+
+
+class Victory(_Strict):
+    """How the battle ends: one side left standing, or a draw at the round limit."""
+
+    eliminate: StrictBool = True
+    max_rounds: StrictInt = Field(12, ge=1, le=MAX_ROUNDS)
+
+
+class ScenarioSpec(_Strict):
+    """A whole scenario file."""
+
+    name: Name
+    description: Annotated[str, StringConstraints(max_length=MAX_DESCRIPTION), AfterValidator(plain_text)] = ""
+    ruleset: Literal["fi", "fw"] = "fi"  # fw (Future*World) is refused on load until it is playable
+    seed: StrictInt = Field(1, ge=0, le=2**63 - 1)
+    options: Options = Options()
+    map: MapRef
+    deck: DeckSpec | None = None
+    sides: list[SideSpec] = Field(min_length=2, max_length=MAX_SIDES)
+    victory: Victory = Victory()
+
+
+# ----------------------------------------------------------------------------------------------------------
+# pydantic's errors as one line each, at the key path the file uses.
+
+_TAGS = {"inline", "file", "spec", "id"}  # the discriminated unions' branch tags (MapRef, WeaponRef)
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _clean_loc(loc: Sequence[Any]) -> list[str | int]:
+    """Drop what pydantic adds to a location beyond the file's keys: union branch tags, validator names."""
+    out: list[str | int] = []
+    for i, part in enumerate(loc):
+        if isinstance(part, str):
+            branch = part in _TAGS and ((i == 1 and loc[0] == "map")
+                                        or (i >= 2 and isinstance(loc[i - 1], int) and loc[i - 2] == "weapons"))
+            if branch or part.startswith("function-") or part == "[key]":
+                continue
+        out.append(part)
+    return out
+
+
+def _message(err: dict[str, Any], loc: Sequence[Any]) -> str:
+    kind = err.get("type")
+    if kind == "extra_forbidden":
+        if len(loc) == 2 and loc[0] == "options" and loc[1] in RETIRED_OPTIONS:
+            return f"not built yet ({RETIRED_OPTIONS[str(loc[1])]}); remove it"
+        return "unknown key"
+    if kind == "missing":
+        return "required key is missing"
+    if kind == "too_short" and len(loc) == 3 and loc[0] == "sides" and loc[2] == "units":
+        return "a side needs at least one unit"
+    if kind == "too_short" and loc == ["sides"]:
+        return "a scenario needs at least two sides"
+    msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+    if "[key]" in err.get("loc", ()):
+        msg = f"key: {msg}"
+    value = err.get("input")
+    own = kind in ("value_error", "assertion_error")  # our validators' messages quote the value already
+    wrong_type = kind in ("string_type", "int_type", "float_type", "bool_type", "list_type", "dict_type",
+                          "model_type", "tuple_type")
+    if (not own and isinstance(value, _SCALARS)) or wrong_type:
+        msg += f", got {quote(value)}"
+    return msg
+
+
+def validation_errors(exc: ValidationError, label: str, prefix: tuple[str, ...] = ()) -> list[ContentError]:
+    """pydantic's errors as ContentErrors, one a problem, at the file's key paths (`prefix` first)."""
+    out = []
+    for err in exc.errors():
+        loc = [*prefix, *_clean_loc(tuple(err.get("loc", ())))]
+        out.append(ContentError(label, key_path(loc), _message(dict(err), loc)))
+    return out
