@@ -24,7 +24,6 @@ from skirmish.core.flow import Hooks, Request, RoundTable, walk
 from skirmish.core.legal import LegalActions
 from skirmish.ecs import components as ecs_components
 from skirmish.ecs.components import Health, Identity
-from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
 from skirmish.log import EventLog
@@ -123,7 +122,7 @@ class Battle:
         self.sides = tuple(s.name for s in spec.sides)
         self.sys = self.ruleset.setup(scenario, self.rng, self.world, self._emit)
         self.ctx = self.sys.ctx  # round and phase
-        self.knowledge = Knowledge(self.sides)  # what each side knows of the others (fog of war, observe)
+        self.knowledge = self.sys.side_views(self.sides)  # what each side knows of the others (fog, observe)
         self.controllers: dict[str, Controller] = dict(controllers or {})
         self.history: list[Action] = []  # accepted actions in order: with the seed, they replay the battle
         self.answers: list[Answer] = []  # every answer given, refused ones too (skirmish.record)
@@ -158,7 +157,7 @@ class Battle:
                                    self.ctx.scope, self.ctx.armoury, self.scenario.spec.victory.max_rounds)
 
     def observe(self, side: str) -> BattleView:
-        """What `side` may know now (issue 11, item 4; skirmish.ecs.knowledge): its own units in full, enemies
+        """What `side` may know now (issue 11, item 4; the ruleset's side views): its own units in full, enemies
         it sees with what shows of them, the others as ghosts at their last known cells, and the other sides'
         declarations hidden until initiative is flipped. KeyError for a side not in the battle."""
         return self.knowledge.observe(self.view(), side)

@@ -16,6 +16,25 @@ from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 
 
+class SideViews(Protocol):
+    """What each side knows of the others (fog of war): kept up to date by the battle before every decision,
+    part of its state, and turned into one side's view on request (`Battle.observe`)."""
+
+    seen: dict[str, Any]  # per side, the enemies it sees now (by name)
+
+    def update(self, world: Any, grid: Any, round_no: int) -> None:
+        """Every side looks again (the battle calls this before each decision)."""
+        ...
+
+    def observe(self, view: Any, side: str) -> Any:
+        """The all-seeing view as `side` may know it."""
+        ...
+
+    def state(self) -> Any:
+        """The knowledge as plain JSON values, for the state hash."""
+        ...
+
+
 class Systems(Protocol):
     """One battle's rules at work over its world: what the battle asks of a ruleset while it runs.
 
@@ -41,6 +60,10 @@ class Systems(Protocol):
 
     def fallback(self, req: Request) -> Any:
         """The answer taken when a controller's answer is refused (it loses the decision, not the battle)."""
+        ...
+
+    def side_views(self, sides: tuple[str, ...]) -> SideViews:
+        """What each side observes, and how it comes to know it (sight, sensors …)."""
         ...
 
     def draws(self) -> int:

@@ -18,6 +18,7 @@ from skirmish.core.events import Event
 from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Health, Turn
+from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.systems.fi import legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
 from skirmish.ecs.systems.fi.movement import FiMovement
@@ -118,6 +119,11 @@ class FiSystems(FiMovement):
     def fallback(req: Request) -> Action:
         """What a controller whose answer was refused is taken to answer: NORMAL, or the end of its turn."""
         return Declare(req.unit, "normal") if req.kind == "declare" else EndTurn(req.unit)
+
+    def side_views(self, sides: tuple[str, ...]) -> Knowledge:
+        """Fog of war as Future Imperfect sees it: R-6.1 sight and the sides' knowledge of positions
+        (skirmish.ecs.knowledge; docs/RULES-NOTES.md "Side views")."""
+        return Knowledge(sides)
 
     def draws(self) -> int:
         """Card or dice resolutions made so far."""
