@@ -18,7 +18,8 @@ from skirmish.rules.actions import EndTurn, Move
 SCENARIOS = builtin_scenarios()
 # (AI on one side, AI on the other, seeds): the random AI and the rush AI are cheap, so they play more.
 PAIRINGS = [("utility", "utility", (11,)), ("hold", "hold", (11, 12)), ("rush", "rush", (11, 12)),
-            ("random", "random", (11, 12, 13)), ("random", "utility", (14,)), ("rush", "hold", (15,))]
+            ("random", "random", (11, 12, 13)), ("random", "utility", (14,)), ("rush", "hold", (15,)),
+            ("focus", "spread", (16,))]
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
