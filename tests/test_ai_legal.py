@@ -1,5 +1,6 @@
 """The AIs ask the battle (issue 11, item 2): every action they propose is one `legal_actions` lists, so the
-rules never refuse them; their turn state is the view's; `Request.legal()` is worked out only when asked."""
+rules never refuse them; their turn state is the view's (and says what the battle's Turn component says);
+`Request.legal()` is worked out only when asked."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from skirmish.rules.actions import EndTurn, Move
 SCENARIOS = builtin_scenarios()
 # (AI on one side, AI on the other, seeds): the random AI and the rush AI are cheap, so they play more.
 PAIRINGS = [("utility", "utility", (11,)), ("hold", "hold", (11, 12)), ("rush", "rush", (11, 12)),
-            ("random", "random", (11, 12, 13)), ("random", "utility", (14,)), ("rush", "hold", (15,))]
+            ("random", "random", (11, 12, 13)), ("random", "utility", (14,)), ("rush", "hold", (15,)),
+            ("focus", "spread", (16,))]
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
@@ -40,8 +42,8 @@ def test_the_ais_propose_only_legal_actions(path: Path, pairing: tuple[str, str,
                 assert legal.allows(action), (path.stem, seed, req, str(action), b.check(action))
                 if req.kind == "act":
                     me, turn = view.unit(req.unit), b.world.get(b.world.entity(req.unit), Turn)
-                    assert (me.turn_parts, me.moved_this_turn, me.ran_this_turn, me.acted) == \
-                        (tuple(turn.parts), turn.moved_this_turn, turn.ran_this_turn, turn.acted)
+                    moved = ("ran" if turn.ran_this_turn else "walked") if turn.moved_this_turn else "none"
+                    assert (me.turn_parts, me.moved, me.acted) == (tuple(turn.parts), moved, turn.acted)
                 b.answer(req, action, trace)
                 answers += 1
             refused = [e.to_json() for e in b.log if e.type == "refused"]
@@ -97,7 +99,7 @@ def test_the_view_carries_the_turn_so_far() -> None:
                 b.submit(Move(req.unit, sorted(moves)[0]))
                 if b.pending is not None and b.pending.unit == req.unit:
                     me = b.view().unit(req.unit)
-                    assert me.moved == "walked" and me.moved_this_turn and me.acted and not me.attacked
+                    assert me.moved == "walked" and me.acted and not me.attacked
                     assert [p.kind for p in me.turn_parts] == ["move"]
                     assert not b.pending.legal().waits and not b.pending.legal().walk
                     return

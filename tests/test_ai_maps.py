@@ -7,6 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skirmish.ai.reach import ReachCache
 from skirmish.ai.utility.maps import COVER_VALUE, MapCache, Viewshed
 from skirmish.rules import geometry as geo
 from skirmish.rules.geometry import GridMap, Terrain
@@ -45,16 +46,16 @@ def test_a_kept_reach_field_is_the_field_worked_out_again(layout: list[int], sta
 
 def test_the_cache_keeps_a_field_when_a_far_unit_moves_and_not_when_a_near_one_does() -> None:
     grid = _grid([0] * (W * H))
-    cache = MapCache()
+    cache = ReachCache()
     blocked = np.zeros((H, W), dtype=bool)
     blocked[10, 13] = True
-    first = cache.reach_field(grid, (1, 1), 2.0, blocked)
+    first = cache.field(grid, (1, 1), 2.0, blocked)
     far = blocked.copy()
     far[10, 13], far[9, 12] = False, True
-    assert cache.reach_field(grid, (1, 1), 2.0, far) is first
+    assert cache.field(grid, (1, 1), 2.0, far) is first
     near = far.copy()
     near[2, 2] = True  # inside the reach
-    again = cache.reach_field(grid, (1, 1), 2.0, near)
+    again = cache.field(grid, (1, 1), 2.0, near)
     assert again is not first and np.isinf(again[2, 2]) and np.isfinite(first[2, 2])
 
 

@@ -1,7 +1,7 @@
 """Controllers: explicit scripted orders (C-4) and a scripted baseline AI that plays a whole battle.
 
 Controllers read a frozen BattleView and return Actions; they never touch the world (ARCHITECTURE §2).
-What a unit has done this turn is the view's (`UnitView.turn_parts`, `moved_this_turn`, `attacked`): the
+What a unit has done this turn is the view's (`UnitView.turn_parts`, `moved`, `attacked`): the
 baselines keep no memory of it. They hold their own plans to the timing rule (R-5.3–R-5.5) on those parts
 and do not ask the battle for its legal actions, so a battle of them computes nothing it does not need;
 the random AI asks (`Request.legal()`) and picks among them.
@@ -17,6 +17,7 @@ from collections import defaultdict, deque
 import numpy as np
 
 from skirmish.ai.estimate import throw_chance
+from skirmish.ai.reach import ReachCache
 from skirmish.battle import Controller, Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -58,6 +59,7 @@ class ScriptedController:
 
 
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}  # how much cover from a shooter is worth
+SIGHT_TABLES = 256  # enemy cells whose sight a baseline keeps before it starts again
 
 
 def hit_chance(me: UnitView, target: UnitView, view: BattleView, mode_mod: int = 0) -> float:
@@ -88,6 +90,20 @@ def hit_chance(me: UnitView, target: UnitView, view: BattleView, mode_mod: int =
 class BaselineAI:
     """A sensible squad baseline: take cover with a line of fire, shoot the best target, reload when dry,
     wait in cover when nothing is in view, and never stand in the open for no reason."""
+
+    def __init__(self) -> None:
+        # What each enemy cell sees, cell by cell, as the cell choice has asked (the map never changes). Every
+        # turn asks the same few thousand lines: a lookup here costs a fraction of the memoised geo.sight call.
+        self._sight_from: dict[geo.Cell, dict[geo.Cell, geo.Sight]] = {}
+        self._sight_grid: geo.GridMap | None = None
+        self._reach = ReachCache()  # each unit's walk, kept while nobody near it has moved
+
+    def _sight_table(self, grid: geo.GridMap, spot: geo.Cell) -> dict[geo.Cell, geo.Sight]:
+        """The sight from `spot` to the cells asked so far (filled in by the caller)."""
+        if self._sight_grid is not grid or len(self._sight_from) > SIGHT_TABLES:
+            self._sight_from.clear()
+            self._sight_grid = grid
+        return self._sight_from.setdefault(spot, {})
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """Answer a declaration or an action request."""
@@ -134,7 +150,7 @@ class BaselineAI:
             throw = self._grenade(view, me)
             if throw is not None:
                 return throw
-        if not me.moved_this_turn and not me.attacked:
+        if me.moved == "none" and not me.attacked:
             dest = self._choose_cell(view, me, bool(targets))
             # At FAST every move is a run (R-5.4); staying put is a choice too, and then it shoots or ends.
             if dest is not None and dest != me.cell and self._fits(me, Part("move", running=me.declared == "fast")):
@@ -211,32 +227,37 @@ class BaselineAI:
         blocked = np.zeros((grid.height, grid.width), dtype=bool)
         for x, y in occ:
             blocked[y, x] = True
-        field_ = geo.reach_field(grid, me.cell, walk_cells, blocked)
+        field_ = self._reach.field(grid, me.cell, walk_cells, blocked)
         enemies = view.enemies(me)
         if not enemies:
             return None
         ys, xs = np.nonzero(np.isfinite(field_))
         best_cell, best_score = me.cell, -math.inf
         nearest_now = min(geo.distance_cells(me.cell, e.cell) for e in enemies)
-        spots = [e.cell for e in enemies]
+        spots = [(e.cell, self._sight_table(grid, e.cell)) for e in enemies]
         reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
+        cell_m = grid.cell_m
         for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
             cell = (x, y)
             score = 0.0
             seen_by = 0
             covered = 0.0
             shots = 0
-            for spot in spots:
-                s = geo.sight(grid, spot, cell)
+            nearest = math.inf
+            for spot, table in spots:
+                s = table.get(cell)
+                if s is None:
+                    s = table[cell] = geo.sight(grid, spot, cell)
+                d = math.hypot(x - spot[0], y - spot[1])  # geo.distance_cells, inlined
+                nearest = min(nearest, d)
                 if s.visible:
                     seen_by += 1
                     covered += COVER_VALUE[s.cover]
-                    if not s.lean and geo.distance_m(cell, spot, grid.cell_m) <= reach:
+                    if not s.lean and d * cell_m <= reach:
                         shots += 1
             exposure = seen_by - covered
             score -= 2.0 * exposure
             score += 1.5 if shots else 0.0
-            nearest = min(math.hypot(x - ex, y - ey) for ex, ey in spots)  # geo.distance_cells, inlined
             if not shots:
                 score -= 0.6 * nearest  # close in when nothing is in view
             else:

@@ -52,16 +52,17 @@ class UnitView:
     throwables: tuple[tuple[Weapon, int], ...] = ()  # thrown weapons carried, with how many (R-6.10)
     shot_points: int = 0  # tacpack points already drawn by energy shots this round (R-6.13)
     # Turn state, as the battle keeps it (its Turn component): the actions of the unit's current turn (of its
-    # last one until its next begins) as the timing rules count them, and whether it has moved, run or acted.
-    turn_parts: tuple[Part, ...] = ()  # R-5.3-R-5.5: what the declared speed is held against
-    moved_this_turn: bool = False  # one movement action per turn (docs/RULES-NOTES.md)
-    ran_this_turn: bool = False  # R-5.4: that move was a run
-    acted: bool = False  # R-5.7: a wait holds the whole action, so it must come first
+    # last one until its next begins) as the timing rules count them (R-5.3-R-5.5). How it moved and whether it
+    # has acted read from them: its one move is a part (running or not), and every action but a free one is too.
+    turn_parts: tuple[Part, ...] = ()
 
     @property
     def moved(self) -> str:
         """How it moved this turn: "none", "walked" or "ran" (a shot after moving pays for it, R-5.4/R-6.1)."""
-        return ("ran" if self.ran_this_turn else "walked") if self.moved_this_turn else "none"
+        for p in self.turn_parts:
+            if p.kind == "move":
+                return "ran" if p.running else "walked"
+        return "none"
 
     @property
     def attacked(self) -> bool:
@@ -72,6 +73,11 @@ class UnitView:
     full: bool = True
     ghost: bool = False  # an enemy not seen now, drawn at its last known cell
     last_seen: int | None = None  # for an enemy in a side's view: the round its position was last known
+
+    @property
+    def acted(self) -> bool:
+        """It has taken an action this turn (a free one aside): a wait must come first (R-5.7)."""
+        return any(p.kind != "free" for p in self.turn_parts)
 
     @property
     def can_fire(self) -> bool:

@@ -136,8 +136,7 @@ class World:
             facing=(self.get(eid, Facing).dx, self.get(eid, Facing).dy),
             throwables=tuple((armoury.weapons[w.weapon_id], w.rounds) for w in load.weapons
                              if armoury.weapons[w.weapon_id].thrown and w.rounds > 0),
-            shot_points=tp.shot_points, turn_parts=tuple(turn.parts), moved_this_turn=turn.moved_this_turn,
-            ran_this_turn=turn.ran_this_turn, acted=turn.acted,
+            shot_points=tp.shot_points, turn_parts=tuple(turn.parts),
         )
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],

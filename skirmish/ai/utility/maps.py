@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from skirmish.ai.reach import Field, ReachCache
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.checks import skill_pool, tn
@@ -22,7 +23,6 @@ from skirmish.rulesets.fi import expected_hit_probability
 
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}
 FIELDS_KEPT = 512  # fields kept per kind (sight and walking distance from a cell) before a cache starts again
-Field = npt.NDArray[np.float64]
 
 
 @dataclass
@@ -137,27 +137,6 @@ def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.C
     return float(1 - np.exp(-np.mean(vals))) if vals else 0.0
 
 
-@dataclass
-class _Reach:
-    """A reach field kept with the cells it was worked out round: which were blocked, and `near`, every cell
-    the search looked at (the reachable ones and the ring around them)."""
-
-    blocked: npt.NDArray[np.bool_]
-    field: Field
-    near: npt.NDArray[np.bool_]
-
-
-def _ring(inside: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """The cells in `inside` and their eight neighbours."""
-    out = inside.copy()
-    out[1:, :] |= inside[:-1, :]
-    out[:-1, :] |= inside[1:, :]
-    grown = out.copy()
-    grown[:, 1:] |= out[:, :-1]
-    grown[:, :-1] |= out[:, 1:]
-    return grown
-
-
 class MapCache:
     """One AI's maps, a side's at a time, rebuilt when anyone has moved or fallen, and what they are made of:
     the sight from and the walking distance to enemy cells (the map never changes, so these are kept), and the
@@ -167,35 +146,19 @@ class MapCache:
         self._maps: dict[str, TacticalMaps] = {}
         self._walk_from: dict[geo.Cell, Field] = {}  # walking-distance field per enemy cell
         self._sight_from: dict[geo.Cell, Viewshed] = {}  # what each enemy cell sees
-        self._reach: dict[tuple[geo.Cell, float], _Reach] = {}
+        self._reach = ReachCache(FIELDS_KEPT)
         self._grid: geo.GridMap | None = None
 
     def _on(self, grid: geo.GridMap) -> None:
         """Start again on another map, or when the caches have grown large."""
-        if self._grid is not grid or len(self._walk_from) > FIELDS_KEPT or len(self._sight_from) > FIELDS_KEPT \
-                or len(self._reach) > FIELDS_KEPT:
+        if self._grid is not grid or len(self._walk_from) > FIELDS_KEPT or len(self._sight_from) > FIELDS_KEPT:
             self._walk_from.clear()
             self._sight_from.clear()
-            self._reach.clear()
             self._grid = grid
 
     def reach_field(self, grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
-        """`geo.reach_field`, read-only, kept: the same field while no cell the search looked at has been
-        blocked or freed since (then the search would go exactly as before). Whether the start cell itself
-        counts as blocked makes no difference to the field, so both ask the same question."""
-        self._on(grid)
-        blocked = blocked.copy()
-        blocked[start[1], start[0]] = True
-        kept = self._reach.get((start, limit))
-        if kept is not None:
-            changed = kept.blocked != blocked
-            if not (changed & kept.near).any():
-                kept.blocked = blocked
-                return kept.field
-        field_ = geo.reach_field(grid, start, limit, blocked)
-        field_.flags.writeable = False
-        self._reach[(start, limit)] = _Reach(blocked, field_, _ring(np.isfinite(field_)))
-        return field_
+        """`geo.reach_field`, read-only, kept while nobody near the reach has moved (skirmish.ai.reach)."""
+        return self._reach.field(grid, start, limit, blocked)
 
     def maps_for(self, view: BattleView, me: UnitView) -> TacticalMaps:
         """The side's maps (rebuilt when anyone has moved or fallen: nothing else they read changes)."""

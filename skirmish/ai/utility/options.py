@@ -67,10 +67,9 @@ class Situation:
 @dataclass
 class Cells:
     """Where an action may end: the unit's cell, and the cells a legal move ends in (`moves`, empty if it
-    will not move) with their movement cost; every one's cell considerations, scored at once."""
+    will not move; `walks` those it reaches walking); every one's cell considerations, scored at once."""
 
     moves: npt.NDArray[np.bool_]
-    reach: npt.NDArray[np.float64]
     walks: frozenset[geo.Cell]
     scores: npt.NDArray[np.float64]
     parts: CellParts
@@ -189,7 +188,7 @@ def plan_cells(s: Situation, push: float) -> Cells:
         mask |= moves
     mask[me.cell[1], me.cell[0]] = True
     scores, parts = score_cells(view, me, s.p, s.maps, mask, reach, push)
-    return Cells(moves, reach, legal.walk, scores, parts)
+    return Cells(moves, legal.walk, scores, parts)
 
 
 def stay(o: Option, plan: Cells, cell: geo.Cell, p: Personality) -> Option:
