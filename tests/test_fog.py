@@ -176,6 +176,7 @@ def _hidden_details(u: UnitView) -> None:
     assert (u.tacpack_generator, u.screen_type, u.screen_points, u.shot_points) == (0, "none", 0, 0), \
         f"{u.name}: tacpack shown"
     assert (u.ct, u.stunned, u.waiting, u.ready_target, u.aim) == (u.ct_max, False, None, None, 0)
+    assert u.turn_parts == (), f"{u.name}: its turn's timing shown"
 
 
 class Checked:

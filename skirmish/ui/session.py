@@ -186,6 +186,8 @@ class Session:
         ctrl = self.controllers[req.side]
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skirmish-ai")
+        if req.ask is not None:
+            req.legal()  # worked out here, on the board's thread: the worker then reads only frozen values
         self._thinking = (req, self._pool.submit(consult, ctrl, self.battle.observe(req.side), req))
 
     @property
