@@ -135,7 +135,7 @@ class Battle:
         self.outcome: Outcome | None = None
         # Callbacks at round, step and turn boundaries and after each action (core.flow); pass `hooks` to
         # have them from the first request on (the battle asks its first question as it is made).
-        self.hooks = hooks if hooks is not None else Hooks()
+        self.hooks = hooks.copy() if hooks is not None else Hooks()
         if hashes:
             self.hooks.add("round_end", lambda: self.round_hashes.append(self.state_hash()))
         rows = self.sys.round_table()
@@ -335,8 +335,20 @@ class Battle:
         self._emit(RefusedEvent(round=self.ctx.round, phase=self.ctx.phase, actor=self.world.get(eid, Identity).name,
                                 rules=(), action=str(action), reason=reason))
 
+    def finish(self, winner: str | None, reason: str) -> None:
+        """End the battle now with `winner` (None: a draw) and the reason the result event gives: for rows and
+        hooks that decide a battle (objectives, triggers). The round loop stops at its next end check: after
+        the turn in progress, or at the end of the round. A battle already over is left as it is."""
+        if self.outcome is not None:
+            return
+        if winner is not None and winner not in self.sides:
+            raise ValueError(f"no side {winner!r} (sides: {', '.join(self.sides)})")
+        self._result(winner, reason)
+
     def _ended(self, round_end: bool) -> bool:
         """Asked by the round loop after each turn (round_end False) and after each round's bookkeeping."""
+        if self.outcome is not None:  # a row or hook has decided it (finish)
+            return True
         return self._check_end(round_over=round_end and self.scenario.spec.victory.max_rounds <= self.ctx.round)
 
     def _check_end(self, round_over: bool = False) -> bool:
@@ -346,13 +358,7 @@ class Battle:
         standing wins, with `victory.eliminate` or without it (without it, taking enemies out is not a way
         to win while more than one side stands; objectives come with their issue). The reason says what
         really happened."""
-        standing: dict[str, int] = {s: 0 for s in self.sides}
-        casualties: dict[str, int] = {s: 0 for s in self.sides}
-        for eid, ident in self.world.units():
-            if self.world.get(eid, Health).out_of_action:
-                casualties[ident.side] += 1
-            else:
-                standing[ident.side] += 1
+        standing = self._tally()[0]
         alive = [s for s, n in standing.items() if n > 0]
         fallen = [s for s in self.sides if s not in alive]
         winner: str | None = None
@@ -363,7 +369,23 @@ class Battle:
             reason = "round limit"
         else:
             return False
+        self._result(winner, reason)
+        return True
+
+    def _tally(self) -> tuple[dict[str, int], dict[str, int]]:
+        """(standing, casualties) per side."""
+        standing: dict[str, int] = {s: 0 for s in self.sides}
+        casualties: dict[str, int] = {s: 0 for s in self.sides}
+        for eid, ident in self.world.units():
+            if self.world.get(eid, Health).out_of_action:
+                casualties[ident.side] += 1
+            else:
+                standing[ident.side] += 1
+        return standing, casualties
+
+    def _result(self, winner: str | None, reason: str) -> None:
+        """The outcome, and its result event (R-10.1)."""
+        casualties = self._tally()[1]
         self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties)
         self._emit(ResultEvent(round=self.ctx.round, phase=None, actor=None, rules=("R-10.1",),
                                winner=winner, rounds=self.ctx.round, casualties=casualties, reason=reason))
-        return True

@@ -16,7 +16,7 @@ from skirmish.core.flow import HOOK_POINTS, Hooks, Request, RoundTable, Step, wa
 from tests.conftest import ROOT
 
 
-def _toy(rounds: int, log: list[str]) -> tuple[RoundTable, dict[str, int]]:
+def _toy(log: list[str]) -> tuple[RoundTable, dict[str, int]]:
     """Two actors who each must answer "ok" (anything else is refused), in one asking step per round."""
     state = {"round": 0}
 
@@ -38,7 +38,7 @@ def _toy(rounds: int, log: list[str]) -> tuple[RoundTable, dict[str, int]]:
 
 def test_walk_asks_in_order_fires_every_hook_and_reasks_after_a_refusal() -> None:
     log: list[str] = []
-    table, state = _toy(2, log)
+    table, state = _toy(log)
     hooks = Hooks()
     for point in HOOK_POINTS:
         hooks.add(point, lambda *a, p=point: log.append(f"<{p}{'' if not a else ' ' + a[0].name}>"))
@@ -58,7 +58,7 @@ def test_walk_asks_in_order_fires_every_hook_and_reasks_after_a_refusal() -> Non
     assert first_round == [
         "round 1", "<round_start>", "<step_start ask>", "<turn_start ask>", "1 ok", "<action ask>",
         "<turn_end ask>", "<turn_start ask>", "2 ok", "<action ask>", "<turn_end ask>", "<step_end ask>",
-        "<step_start tally>", "tally", "<step_end tally>", "<round_end>"]
+        "tally", "<step_start tally>", "<step_end tally>", "<round_end>"]  # begin runs before step_start
 
 
 def test_limit_and_may_end_cut_a_turn_and_the_battle_short() -> None:
@@ -142,3 +142,61 @@ def test_the_registry_names_fi_and_refuses_an_unknown_ruleset() -> None:
     assert rulesets.get("fi").title == "Future Imperfect"
     with pytest.raises(KeyError, match="no ruleset 'chess'"):
         rulesets.get("chess")
+
+
+def test_refusals_do_not_use_up_a_turns_limit() -> None:
+    """Two accepted answers end the turn under limit 2, however many refusals come between them."""
+    def answer(actor: int, a: Any) -> bool:
+        if a == "bad":
+            raise IllegalAction("R-0: bad")
+        return False
+
+    table = RoundTable(lambda: None, (Step("act", order=lambda: [1, 2], kind="act", who=lambda e: (f"u{e}", "S"),
+                                           answer=answer, limit=2),))
+    flow = walk(table, Hooks(), ended=lambda round_end: round_end, refused=lambda *a: None)
+    assert next(flow).unit == "u1"
+    for a in ("bad", "ok", "bad", "bad"):
+        assert flow.send(a).unit == "u1"
+    assert flow.send("ok").unit == "u2"  # the second accepted answer ends u1's turn
+
+
+def test_a_step_that_asks_without_answering_is_a_clear_error() -> None:
+    table = RoundTable(lambda: None, (Step("broken", order=lambda: [1], kind="act"),))
+    with pytest.raises(ValueError, match="'broken' asks actors but has no"):
+        next(walk(table, Hooks(), ended=lambda r: True, refused=lambda *a: None))
+
+
+def test_step_start_hooks_see_the_steps_own_phase_and_hooks_are_the_battles_own() -> None:
+    """A hook at a phase's start sees that phase (the step's begin runs first), and a Hooks value given to
+    two battles is copied, not grown by either battle's own hooks (the record hash hook)."""
+    phases: list[tuple[str, int | None]] = []
+    sc = load_scenario(ROOT / "scenarios" / "depot_breach.yaml")
+    hooks = Hooks()
+    holder: list[Battle] = []
+    hooks.add("step_start", lambda step: phases.append((step.name, holder[-1].ctx.phase)) if holder else None)
+    before = {p: len(fns) for p, fns in hooks.table.items()}
+    for _ in range(2):
+        with Battle(sc, seed=3, controllers={s.name: make_ai("hold") for s in sc.spec.sides}, hooks=hooks,
+                    hashes=True) as b:
+            holder.append(b)
+            b.run()
+    assert {p: len(fns) for p, fns in hooks.table.items()} == before
+    by_name = dict(phases)
+    assert by_name["phase I"] == 1 and by_name["phase IV"] == 4 and by_name["bookkeeping"] is None
+
+
+def test_a_hook_can_decide_the_battle() -> None:
+    """`Battle.finish` from a round_end hook (as objectives will) ends the battle at once with its reason."""
+    sc = load_scenario(ROOT / "scenarios" / "depot_breach.yaml")
+    holder: list[Battle] = []
+    hooks = Hooks()
+    hooks.add("round_end", lambda: holder[0].finish(holder[0].sides[1], "held the depot for 2 rounds")
+              if holder[0].ctx.round == 2 else None)
+    with Battle(sc, seed=3, controllers={s.name: make_ai("hold") for s in sc.spec.sides}, hooks=hooks) as b:
+        holder.append(b)
+        out = b.run()
+        result = [e for e in b.log if e.type == "result"]
+    assert (out.winner, out.rounds) == (b.sides[1], 2)
+    assert len(result) == 1 and result[0].to_json()["reason"] == "held the depot for 2 rounds"
+    with pytest.raises(ValueError, match="no side 'Nobody'"):
+        Battle(sc, seed=3).finish("Nobody", "x")

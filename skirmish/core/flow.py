@@ -94,8 +94,9 @@ class RoundTable:
 class Hooks:
     """Callbacks at the points of the round (`HOOK_POINTS`), run in the order they were added.
 
-    round_start/round_end get no argument; step_start/step_end get the Step; turn_start/turn_end get
-    (step, actor); action gets (step, actor, answer) after an accepted answer."""
+    round_start/round_end get no argument; step_start/step_end get the Step (step_start runs after the
+    step's `begin`, step_end after its `end`); turn_start/turn_end get (step, actor); action gets
+    (step, actor, answer) after an accepted answer."""
 
     table: dict[str, list[Callable[..., None]]] = field(default_factory=lambda: {p: [] for p in HOOK_POINTS})
 
@@ -104,6 +105,10 @@ class Hooks:
         if point not in self.table:
             raise ValueError(f"no hook point {point!r} (points: {', '.join(HOOK_POINTS)})")
         self.table[point].append(fn)
+
+    def copy(self) -> Hooks:
+        """The same callbacks in a new table (a battle keeps its own, so adding to it touches no caller's)."""
+        return Hooks({p: list(fns) for p, fns in self.table.items()})
 
     def fire(self, point: HookPoint, *args: Any) -> None:
         """Run the callbacks of `point`."""
@@ -120,11 +125,12 @@ def walk(table: RoundTable, hooks: Hooks, *, ended: Callable[[bool], bool],
         table.begin_round()
         hooks.fire("round_start")
         for step in table.steps:
-            hooks.fire("step_start", step)
             if step.begin is not None:
-                step.begin()
+                step.begin()  # first, so a step_start hook sees the step's own phase
+            hooks.fire("step_start", step)
             if step.order is not None:
-                assert step.who is not None and step.answer is not None, f"step {step.name} asks without answering"
+                if step.who is None or step.answer is None:
+                    raise ValueError(f"step {step.name!r} asks actors but has no `who` or `answer`")
                 for actor in step.order():
                     if step.start_turn is not None and not step.start_turn(actor):
                         continue

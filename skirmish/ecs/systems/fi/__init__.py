@@ -26,7 +26,6 @@ from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import Card, Deck, builtin
-from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
@@ -102,22 +101,28 @@ class FiSystems(FiMovement):
         may move to walking and running, the shots, throws, aims, reload, wait and tacpack splits."""
         if req.kind == "declare":
             return legality.declarations(req.unit)
-        return legality.turn_actions(self, self.w.entity(req.unit))
+        if req.kind == "act":
+            return legality.turn_actions(self, self.w.entity(req.unit))
+        raise ValueError(f"fi has no {req.kind!r} requests (declare, act)")
 
     def refusal(self, req: Request, action: Action) -> Refusal | None:
         """None if the rules accept `action` as the answer to `req` now, else why not; nothing changes."""
         if req.kind == "declare":
-            if not isinstance(action, Declare):
-                return Refusal("R-5.1", "declare a speed first")
-            if action.speed not in ini.DECLARATIONS:
-                return Refusal("R-5.1", f"declare one of {', '.join(ini.DECLARATIONS)}, not {action.speed!r}")
+            try:
+                self.declare_check(action)
+            except IllegalAction as exc:
+                return exc.refusal
             return None
+        if req.kind != "act":
+            raise ValueError(f"fi has no {req.kind!r} requests (declare, act)")
         refused = legality.refusal_of(self, self.w.entity(req.unit), action)
         return refused.refusal if refused is not None else None
 
     @staticmethod
     def fallback(req: Request) -> Action:
         """What a controller whose answer was refused is taken to answer: NORMAL, or the end of its turn."""
+        if req.kind not in ("declare", "act"):
+            raise ValueError(f"fi has no {req.kind!r} requests (declare, act)")
         return Declare(req.unit, "normal") if req.kind == "declare" else EndTurn(req.unit)
 
     def side_views(self, sides: tuple[str, ...]) -> Knowledge:

@@ -20,9 +20,7 @@ from skirmish.ecs.components import (
 )
 from skirmish.ecs.systems.fi.base import _OCTANTS, FiBase
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import (
-    Declare,
-)
+from skirmish.rules.actions import Action, Declare
 from skirmish.rules.equipment import Speed
 from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi.timing import (
@@ -38,10 +36,18 @@ class FiRound(FiBase):
     """Declaration, initiative, turns and bookkeeping."""
 
     # ------------------------------------------------------------------ declaration and initiative
-    def declare(self, eid: int, action: Declare) -> None:
-        """Set a unit's declaration for the round (R-5.1)."""
+    @staticmethod
+    def declare_check(action: Action) -> Declare:
+        """The answer to a declaration request, if the rules take it (R-5.1); IllegalAction if not."""
+        if not isinstance(action, Declare):
+            raise IllegalAction("R-5.1: declare a speed first")
         if action.speed not in ini.DECLARATIONS:
             raise IllegalAction(f"R-5.1: declare one of {', '.join(ini.DECLARATIONS)}, not {action.speed!r}")
+        return action
+
+    def declare(self, eid: int, answer: Action) -> None:
+        """Set a unit's declaration for the round (R-5.1), once `declare_check` takes it."""
+        action = self.declare_check(answer)
         dec = self.w.get(eid, Declared)
         st = self.w.get(eid, Status)
         speed = action.speed

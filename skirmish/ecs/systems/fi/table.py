@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from skirmish.core.errors import IllegalAction
 from skirmish.core.events import RoundEvent, TurnEvent
 from skirmish.core.flow import RoundTable, Step
 from skirmish.ecs.components import Declared, Health, Identity
-from skirmish.rules.actions import Declare
 from skirmish.rules.fi.initiative import PHASE_NAMES, PHASES
 
 if TYPE_CHECKING:
@@ -40,9 +38,7 @@ def round_table(sys: FiSystems) -> RoundTable:
         ctx.emit(RoundEvent(round=ctx.round, phase=None, actor=None, rules=("R-5.1",)))
 
     def declare(eid: int, action: Any) -> bool:
-        if not isinstance(action, Declare):
-            raise IllegalAction("R-5.1: declare a speed first")
-        sys.declare(eid, action)
+        sys.declare(eid, action)  # refused unless a declaration (declare_check)
         return True
 
     def initiative() -> None:
