@@ -75,8 +75,45 @@ def test_rulesets_are_reached_through_the_registry() -> None:
     assert not bad, "\n".join(bad)
 
 
+# A ruleset's scenario schema parts (skirmish.content.fi, …) are reached through the registry
+# (skirmish.content.parts.schema_parts(name)) by shared code; only the registry, the parts' own module, and
+# a ruleset's binding, systems and rules import them by name.
+PARTS_ALLOWED = ("content/parts.py", "rulesets", "ecs", "rules")
+
+
+def _schema_modules() -> set[str]:
+    from skirmish.content.parts import PARTS, PLANNED
+    return {f"skirmish.content.{name}" for name in (*PARTS, *PLANNED)}
+
+
+def _imported_names(path: Path) -> list[str]:
+    """Every module `path` imports, `from package import module` included (as package.module)."""
+    out = _imports(path)
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out += [f"{node.module}.{a.name}" for a in node.names]
+    return out
+
+
+def test_scenario_parts_are_reached_through_their_registry() -> None:
+    own = _schema_modules()
+    assert "skirmish.content.fi" in own
+    bad = []
+    for path in PKG.rglob("*.py"):
+        rel = path.relative_to(PKG).as_posix()
+        if rel.removesuffix(".py") in {m.removeprefix("skirmish.").replace(".", "/") for m in own} or \
+                rel == PARTS_ALLOWED[0] or _inside(path, *PARTS_ALLOWED[1:]):
+            continue
+        for name in _imported_names(path):
+            if any(name == m or name.startswith(m + ".") for m in own):
+                bad.append(f"{path}: imports {name} (shared code uses skirmish.content.parts.schema_parts)")
+    assert not bad, "\n".join(bad)
+
+
 def test_the_seam_test_can_fail(tmp_path: Path) -> None:
     """The walk above sees a forbidden import (so the seam test is not vacuous)."""
     fake = tmp_path / "x.py"
     fake.write_text("from skirmish.rules.fi.ranged import resolve_shot\n", encoding="utf-8")
     assert any(n.startswith(RULESET_PRIVATE[0]) for n in _imports(fake))
+    fake.write_text("from skirmish.content import fi\nfrom skirmish.content.fi import Options\n", encoding="utf-8")
+    assert _imported_names(fake).count("skirmish.content.fi") == 2 and "skirmish.content.fi" in _schema_modules()
