@@ -52,7 +52,8 @@ def test_import_direction() -> None:
 
 
 # The ruleset seam (ARCHITECTURE §5, issue 11): a ruleset's own code is reached only through skirmish.rulesets.
-RULESET_PRIVATE = ("skirmish.rules.fi", "skirmish.ecs.systems.fi", "skirmish.rules.fw", "skirmish.ecs.systems.fw")
+RULESET_PRIVATE = ("skirmish.rules.fi", "skirmish.ecs.systems.fi", "skirmish.rules.fw", "skirmish.ecs.systems.fw",
+                   "skirmish.content.fi", "skirmish.content.fw")  # rules, systems, scenario schema parts
 # Code that knows no ruleset by name: only the registry (`skirmish.rulesets`), never a ruleset's facade.
 # (summary.py picks highlights from a ruleset's own events, through its facade, as the AIs and board do.)
 RULESET_BLIND = ("content", "battle", "log", "record", "core")
@@ -68,13 +69,15 @@ def _inside(path: Path, *tops: str) -> bool:
 FI_SHAPED_SHARED = ("ecs/components.py", "ecs/view.py")
 
 
+# The scenario schema parts' registry and the parts themselves (shared code uses content.parts.schema_parts).
+SCHEMA_PARTS = ("content/parts.py", "content/fi.py", "content/fw.py")
 FACADES = [["skirmish", "rulesets", f.stem] for f in (PKG / "rulesets").glob("*.py") if f.stem != "__init__"]
 
 
 def _seam_violations(path: Path, rel: str) -> list[str]:
     """What a module at `rel` (relative to skirmish/) imports against the ruleset seam."""
-    if rel.startswith(("rules/", "ecs/systems/", "rulesets/")) or rel in FI_SHAPED_SHARED:
-        return []  # a ruleset's own rules and systems, its binding, and the listed shared modules
+    if rel.startswith(("rules/", "ecs/systems/", "rulesets/")) or rel in FI_SHAPED_SHARED or rel in SCHEMA_PARTS:
+        return []  # a ruleset's own rules, systems and scenario parts, its binding, and the listed shared modules
     bad = []
     top = rel.split("/")[0].removesuffix(".py")
     for name in _imports(path):
@@ -97,6 +100,8 @@ def test_the_seam_test_can_fail(tmp_path: Path) -> None:
         "ui/x.py": "from skirmish.rules import fi\n",
         "battle.py": "import skirmish.ecs.systems.fi\n",
         "log.py": "from skirmish.rulesets.fi import AttackEvent\n",
+        "content/references.py": "from skirmish.content import fi\n",
+        "ui/y.py": "from skirmish.content.fi import Options\n",
     }
     for rel, text in cases.items():
         fake = tmp_path / rel.replace("/", "_")

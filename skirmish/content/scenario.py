@@ -2,8 +2,10 @@
 with messages naming the file and key path (C-6, STYLE 10). Every size is bounded (docs/FILES.md).
 
 Here: loading and checking (load_scenario, check_scenario, parse_scenario, check_text, check_input) and the
-loaded `Scenario`. The schema is skirmish.content.schema, the limits skirmish.content.limits, the cross-checks
-skirmish.content.references; the schema's models and the limits are importable from here too."""
+loaded `Scenario`. The shared schema is skirmish.content.schema, a ruleset's own parts (options, unit traits
+and skills) skirmish.content.parts, picked by the file's `ruleset:`; the limits skirmish.content.limits, the
+cross-checks skirmish.content.references. The schema's models and the limits are importable from here too
+(`Options` is the default ruleset's, Future Imperfect's)."""
 
 from __future__ import annotations
 
@@ -30,12 +32,13 @@ from skirmish.content.limits import (
     YAML_NODES,
     single_line,
 )
+from skirmish.content.parts import DEFAULT, pick, schema_parts
 from skirmish.content.references import PartialSide, check_refs
 from skirmish.content.schema import (
     AsciiMap,
     DeckSpec,
     MapRef,
-    Options,
+    RulesetOptions,
     ScenarioSpec,
     SideSpec,
     TacpackSpec,
@@ -60,6 +63,7 @@ __all__ = [  # the schema's models and the limits were always imported from here
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS_DIR = ROOT / "scenarios"
 DEFAULT_SCENARIO = "depot_breach.yaml"
+Options: type[RulesetOptions] = schema_parts(DEFAULT).options  # the default ruleset's (Future Imperfect's)
 
 
 class Scenario:
@@ -77,11 +81,13 @@ class Scenario:
         self.notes: tuple[str, ...] = tuple(notes)
 
     def with_options(self, **changes: object) -> Scenario:
-        """The same scenario with some options changed (checked like the file's own options)."""
+        """The same scenario with some options changed (checked like the file's own options, by its
+        ruleset's options model)."""
         try:
-            opts = Options.model_validate({**self.spec.options.model_dump(), **changes})
+            opts = type(self.spec.options).model_validate({**self.spec.options.model_dump(), **changes})
         except ValidationError as exc:
-            raise validation_errors(exc, self.source, ("options",))[0] from None
+            retired = schema_parts(self.spec.ruleset).retired_options
+            raise validation_errors(exc, self.source, ("options",), retired=retired)[0] from None
         spec = self.spec.model_copy(update={"options": opts})
         return Scenario(spec, self.grid, self.armoury, self.source, self.stacked, self.notes)
 
@@ -142,16 +148,15 @@ def check_text(text: str, label: str, *, base: Path | None = None,
         return None, [exc]
     armoury = armoury or shipped()
     base = base or SCENARIOS_DIR
+    parts, problem = pick(raw)  # the ruleset's schema parts (skirmish.content.parts)
+    errors = [] if problem is None else [ContentError(label, "ruleset", problem)]
     try:
-        spec = ScenarioSpec.model_validate(raw)
+        spec = parts.scenario.model_validate(raw if problem is None else {**raw, "ruleset": parts.name})
     except ValidationError as exc:
-        errors = validation_errors(exc, label)
-        _check_partial(raw, label, base, armoury, errors)
+        errors += validation_errors(exc, label, retired=parts.retired_options)
+        _check_partial(raw, label, base, armoury, parts.unit, errors)
         return None, errors
-    errors = []
     notes: list[str] = []
-    if spec.ruleset != "fi":
-        errors.append(_not_playable(spec.ruleset, label))
     grid: GridMap | None = None
     stacked: list[Card] | None = None
     try:
@@ -181,15 +186,10 @@ def scenario_title(path: str | Path) -> str | None:
         return None
 
 
-def _not_playable(ruleset: str, label: str) -> ContentError:
-    return ContentError(label, "ruleset", f"{ruleset!r} (Future*World) is not playable yet; use 'fi'")
-
-
-def _check_partial(raw: dict[str, Any], label: str, base: Path, armoury: Armoury, errors: list[ContentError]) -> None:
+def _check_partial(raw: dict[str, Any], label: str, base: Path, armoury: Armoury, unit_model: type[UnitSpec],
+                   errors: list[ContentError]) -> None:
     """After pydantic's errors, the reference errors in the parts that are valid on their own (the map, the
-    deck, each unit), so one `check` lists every problem in the file."""
-    if raw.get("ruleset") == "fw":
-        errors.append(_not_playable("fw", label))
+    deck, each unit by its ruleset's unit model), so one `check` lists every problem in the file."""
     grid = None
     try:
         grid = _load_map(TypeAdapter(MapRef).validate_python(raw.get("map")), label, base, [])
@@ -213,7 +213,7 @@ def _check_partial(raw: dict[str, Any], label: str, base: Path, armoury: Armoury
         raw_units = side.get("units")
         for unit in raw_units if isinstance(raw_units, list) else []:
             try:
-                units.append(UnitSpec.model_validate(unit))
+                units.append(unit_model.model_validate(unit))
             except ValidationError:
                 units.append(None)  # keeps the indices; already reported
         name = side.get("name")

@@ -1,10 +1,11 @@
-"""The scenario schema (pydantic models: options, units, sides, map, deck, victory), and pydantic's errors
-read as one line each at the key path the file uses (C-6, STYLE 10). Loading is skirmish.content.scenario."""
+"""The scenario schema shared by every ruleset (pydantic models: units, sides, map, deck, victory), and
+pydantic's errors read as one line each at the key path the file uses (C-6, STYLE 10). A ruleset's own parts
+(its options, its units' traits and skills) are in skirmish.content.parts; loading is skirmish.content.scenario."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -35,34 +36,17 @@ from skirmish.content.limits import (
     plain_text,
 )
 from skirmish.content.tiled import MAX_MAP_SIDE
-from skirmish.rules.deck import BUILTIN_DECKS
-from skirmish.rules.equipment import parse_trait
 
-TRAITS = ("strength", "dexterity", "reflexes", "vigor", "acuity")
 CONTROLLERS = ("scripted", "ai", "idle")
-# Options accepted once but never built: they return with their own issue.
-RETIRED_OPTIONS = {"unintended_targets": "R-6.11", "cover_reach": "R-6.6"}
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Options(_Strict):
-    """Optional rules and switches (RULES: every option has a default)."""
-
-    randomizer: Literal["cards", "dice"] = "cards"
-    deck: str = "A"
-    scope: Literal["pulp", "gritty"] = "pulp"
-    initiative_cards: Literal["one", "per_side", "per_character"] = "one"
-    concussion_saves: StrictBool = True
-
-    @field_validator("deck")
-    @classmethod
-    def _deck(cls, v: str) -> str:
-        if v not in BUILTIN_DECKS:
-            raise ValueError(f"expected a built-in deck ({', '.join(BUILTIN_DECKS)}), got {quote(v)}")
-        return v
+class RulesetOptions(_Strict):
+    """A ruleset's `options:` block: each ruleset's schema parts (skirmish.content.parts) subclass it with
+    their own optional rules and switches, every one with a default (RULES)."""
 
 
 class WeaponSpec(_Strict):
@@ -89,42 +73,19 @@ class TacpackSpec(_Strict):
 
 
 class UnitSpec(_Strict):
-    """One combatant."""
+    """One combatant: what every ruleset's units share. A ruleset's schema parts subclass it to check the
+    unit's `traits` and `skills` their own way (skirmish.content.fi for Future Imperfect)."""
 
     name: Name
     at: tuple[StrictInt, StrictInt]
-    traits: dict[str, str]
-    skills: dict[Name, StrictInt] = Field(default_factory=dict, max_length=50)
+    traits: dict[str, Any]
+    skills: dict[Name, Any] = Field(default_factory=dict, max_length=50)
     size: StrictInt = Field(6, ge=1, le=36)
     armour: list[Name] = Field(default_factory=list, max_length=10)
     weapons: list[WeaponRef] = Field(default_factory=list, max_length=10)
     tacpack: TacpackSpec | None = None
     prone: StrictBool = False
     wounds: StrictInt = Field(0, ge=0, le=5)
-
-    @field_validator("traits")
-    @classmethod
-    def _traits(cls, v: dict[str, str]) -> dict[str, str]:
-        for name in v:
-            if name not in TRAITS:
-                raise ValueError(f"unknown trait {quote(name)}; traits are {', '.join(TRAITS)}")
-        for name in TRAITS:
-            if name not in v:
-                raise ValueError(f"missing trait {name!r}")
-            try:
-                parse_trait(v[name])
-            except ValueError:
-                raise ValueError(f"{name}: expected a trait like 'III-2' (column I..VI, training 1-5), "
-                                 f"got {quote(v[name])}") from None
-        return v
-
-    @field_validator("skills")
-    @classmethod
-    def _skills(cls, v: dict[str, int]) -> dict[str, int]:
-        for name, level in v.items():
-            if not 1 <= level <= 5:
-                raise ValueError(f"skill {quote(name)}: level must be 1-5, got {quote(level)}")
-        return v
 
 
 # The AIs a side may name (skirmish.ai.controllers.make_ai); utility takes an optional personality.
@@ -191,13 +152,14 @@ class Victory(_Strict):
 
 
 class ScenarioSpec(_Strict):
-    """A whole scenario file."""
+    """A whole scenario file: the shared part. Each ruleset's scenario model (skirmish.content.parts) narrows
+    `ruleset` to its name, `options` to its options model and the sides' units to its unit model."""
 
     name: Name
     description: Annotated[str, StringConstraints(max_length=MAX_DESCRIPTION), AfterValidator(plain_text)] = ""
-    ruleset: Literal["fi", "fw"] = "fi"  # fw (Future*World) is refused on load until it is playable
+    ruleset: str = Field("fi", max_length=40)
     seed: StrictInt = Field(1, ge=0, le=2**63 - 1)
-    options: Options = Options()
+    options: RulesetOptions = RulesetOptions()
     map: MapRef
     deck: DeckSpec | None = None
     sides: list[SideSpec] = Field(min_length=2, max_length=MAX_SIDES)
@@ -224,12 +186,14 @@ def _clean_loc(loc: Sequence[Any]) -> list[str | int]:
     return out
 
 
-def _message(err: dict[str, Any], loc: Sequence[Any]) -> str:
+def _message(err: dict[str, Any], loc: Sequence[Any], retired: Mapping[str, str]) -> str:
     kind = err.get("type")
     if kind == "extra_forbidden":
-        if len(loc) == 2 and loc[0] == "options" and loc[1] in RETIRED_OPTIONS:
-            return f"not built yet ({RETIRED_OPTIONS[str(loc[1])]}); remove it"
+        if len(loc) == 2 and loc[0] == "options" and loc[1] in retired:
+            return f"not built yet ({retired[str(loc[1])]}); remove it"
         return "unknown key"
+    if kind == "model_type":  # pydantic names the model class; the file knows only mappings
+        return f"Input should be a valid dictionary, got {quote(err.get('input'))}"
     if kind == "missing":
         return "required key is missing"
     if kind == "too_short" and len(loc) == 3 and loc[0] == "sides" and loc[2] == "units":
@@ -248,10 +212,12 @@ def _message(err: dict[str, Any], loc: Sequence[Any]) -> str:
     return msg
 
 
-def validation_errors(exc: ValidationError, label: str, prefix: tuple[str, ...] = ()) -> list[ContentError]:
-    """pydantic's errors as ContentErrors, one a problem, at the file's key paths (`prefix` first)."""
+def validation_errors(exc: ValidationError, label: str, prefix: tuple[str, ...] = (), *,
+                      retired: Mapping[str, str] | None = None) -> list[ContentError]:
+    """pydantic's errors as ContentErrors, one a problem, at the file's key paths (`prefix` first).
+    `retired`: the ruleset's options that were accepted once and return with their own issue (name: rule)."""
     out = []
     for err in exc.errors():
         loc = [*prefix, *_clean_loc(tuple(err.get("loc", ())))]
-        out.append(ContentError(label, key_path(loc), _message(dict(err), loc)))
+        out.append(ContentError(label, key_path(loc), _message(dict(err), loc, retired or {})))
     return out

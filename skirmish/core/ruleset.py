@@ -94,13 +94,14 @@ class Systems(Protocol):
 
 @runtime_checkable
 class Ruleset(Protocol):
-    """A ruleset's binding: its name, and how to set up the systems of one battle.
+    """A ruleset's binding: its name, its scenario schema parts, and how to set up the systems of one battle.
 
     The systems bring the rest (round table, legality, previews); the AIs and the board reach the ruleset's
     own names through its facade module (`skirmish.rulesets.<name>`), never `skirmish.rules.<name>`."""
 
     name: str  # the scenario's `ruleset:` value
     title: str  # how people name it
+    scenario_parts: Any  # its scenario schema parts (skirmish.content.parts.SchemaParts: options, unit traits)
 
     def setup(self, scenario: Any, rng: random.Random, world: Any, emit: Callable[[Any], None]) -> Systems:
         """The systems of one battle: randomizer, context, every unit of the scenario spawned."""

@@ -8,6 +8,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from skirmish.content.fi import FI_PARTS
+from skirmish.content.parts import SchemaParts
 from skirmish.core.ruleset import register
 from skirmish.ecs.systems.fi import FiSystems, setup
 from skirmish.rules.fi import initiative, thrown
@@ -51,6 +53,7 @@ class FiRuleset:
 
     name = "fi"
     title = "Future Imperfect"
+    scenario_parts: SchemaParts = FI_PARTS  # its options and units' traits and skills (skirmish.content.fi)
 
     def setup(self, scenario: Any, rng: random.Random, world: Any, emit: Callable[[Any], None]) -> FiSystems:
         return setup(scenario, rng, world, emit)

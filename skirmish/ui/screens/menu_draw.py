@@ -178,6 +178,8 @@ class MenuDrawing(MenuState):
         f = page.fonts
         y = page.text(f.normal, "Options (click or key)", ACCENT, (rect.x, rect.y), width=rect.w).bottom + 4
         for key in OPTION_CHOICES:
+            if key not in self.options:
+                continue  # not an option of the scenario's ruleset
             if y + btn_h > rect.bottom:
                 break
             val = self.options.get(key)

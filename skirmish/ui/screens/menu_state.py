@@ -154,7 +154,8 @@ class MenuState:
             self.scenario, self.error = None, exc.text
             return
         spec = self.scenario.spec
-        self.options = {k: getattr(spec.options, k) for k in OPTION_CHOICES}
+        offered = type(spec.options).model_fields  # the options of the scenario's ruleset (content.parts)
+        self.options = {k: getattr(spec.options, k) for k in OPTION_CHOICES if k in offered}
         self.controls = {s.name: self.settings.controls.get(s.name, "ai") for s in spec.sides}
         if not self.seed_text:
             self.seed_text = str(spec.seed)
@@ -185,7 +186,7 @@ class MenuState:
         return True
 
     def _cycle_option(self, key: str) -> None:
-        if not self._option_enabled(key):
+        if key not in self.options or not self._option_enabled(key):
             return
         choices = OPTION_CHOICES[key]
         cur = self.options.get(key, choices[0])

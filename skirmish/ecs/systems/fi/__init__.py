@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Literal
 
+from skirmish.content.fi import Options
 from skirmish.content.scenario import Scenario
 from skirmish.core.errors import IllegalAction, Refusal
 from skirmish.core.events import Event
@@ -188,6 +189,8 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
     facing the enemy, and cover worked out."""
     spec = scenario.spec
     opts = spec.options
+    if not isinstance(opts, Options):  # the scenario was checked by FI's schema parts (skirmish.content.fi)
+        raise ValueError(f"{scenario.source}: ruleset: {spec.ruleset!r} is not Future Imperfect")
     deck: Deck | None = None
     if opts.randomizer == "cards" or scenario.stacked:
         if scenario.stacked is not None and spec.deck is not None:

@@ -1,0 +1,92 @@
+"""A ruleset's scenario schema parts (issue 11 item 1, ARCHITECTURE §5): what a scenario file holds that
+differs between rulesets. Here the registry that names them, and the scenario models composed from them.
+
+Each ruleset brings its `options:` model (a RulesetOptions with a default for every option), its unit model (a
+UnitSpec that checks `traits` and `skills` its own way) and the options it once accepted and retired; the rest
+of the file (name, description, seed, map, deck, sides, units' name/at/size/armour/weapons/tacpack/prone/
+wounds, victory) is skirmish.content.schema, shared. A scenario's `ruleset:` picks the parts (`pick`), so a
+new ruleset's schema arrives as a new module that calls `register_parts` (as skirmish.content.fi does), and its
+binding (skirmish.rulesets.<name>) lists them as `scenario_parts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import Field, create_model
+
+from skirmish.content.errors import quote
+from skirmish.content.limits import MAX_SIDES, MAX_UNITS_PER_SIDE
+from skirmish.content.schema import RulesetOptions, ScenarioSpec, SideSpec, UnitSpec
+
+DEFAULT = "fi"  # the ruleset of a scenario that names none
+# Rulesets a scenario may name that are not built yet: refused on load with their title. A ruleset's issue
+# moves it from here to a parts module of its own, imported at the bottom of this one.
+PLANNED: dict[str, str] = {"fw": "Future*World"}
+
+
+@dataclass(frozen=True)
+class SchemaParts:
+    """One ruleset's scenario schema parts, and the models composed from them and the shared schema:
+    `side` (a SideSpec whose units are `unit`) and `scenario` (a ScenarioSpec whose `ruleset` is `name`,
+    whose `options` are `options` and whose sides are `side`)."""
+
+    name: str  # the scenario's `ruleset:` value
+    title: str  # how people name it
+    options: type[RulesetOptions]
+    unit: type[UnitSpec]
+    retired_options: Mapping[str, str] = field(default_factory=dict)  # option: the rule it returns with
+    side: type[SideSpec] = field(init=False, repr=False)
+    scenario: type[ScenarioSpec] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if any(f.is_required() for f in self.options.model_fields.values()):
+            raise ValueError(f"ruleset {self.name!r}: every option needs a default")
+        if set(self.options.model_fields) & set(self.retired_options):
+            raise ValueError(f"ruleset {self.name!r}: an option is both built and retired")
+        units: Any = list[self.unit]  # type: ignore[name-defined]
+        side: Any = create_model("SideSpec", __base__=SideSpec, __module__=self.unit.__module__,
+                                 units=(units, Field(min_length=1, max_length=MAX_UNITS_PER_SIDE)))
+        tag: Any = Literal[self.name]
+        scenario: Any = create_model("ScenarioSpec", __base__=ScenarioSpec, __module__=self.unit.__module__,
+                                     ruleset=(tag, self.name), options=(self.options, self.options()),
+                                     sides=(list[side], Field(min_length=2, max_length=MAX_SIDES)))
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "scenario", scenario)
+
+
+PARTS: dict[str, SchemaParts] = {}
+
+
+def register_parts(parts: SchemaParts) -> SchemaParts:
+    """Add a ruleset's schema parts under its name (a second one of the same name is a programming error)."""
+    if parts.name in PARTS:
+        raise ValueError(f"scenario parts for ruleset {parts.name!r} are registered twice")
+    PARTS[parts.name] = parts
+    return parts
+
+
+def schema_parts(name: str) -> SchemaParts:
+    """The schema parts registered under `name`; KeyError naming the registered ones if none is."""
+    try:
+        return PARTS[name]
+    except KeyError:
+        raise KeyError(f"no scenario parts for ruleset {name!r} (registered: {', '.join(sorted(PARTS))})") from None
+
+
+def pick(raw: Mapping[str, Any]) -> tuple[SchemaParts, str | None]:
+    """The parts a scenario's `ruleset:` names, and what is wrong with that key (None if nothing). A file
+    naming a ruleset that is unknown or not built yet is checked with the default parts, so that its other
+    problems are still listed."""
+    name = raw.get("ruleset", DEFAULT)
+    if isinstance(name, str) and name in PARTS:
+        return PARTS[name], None
+    if isinstance(name, str) and name in PLANNED:
+        return PARTS[DEFAULT], f"{name!r} ({PLANNED[name]}) is not playable yet; use {DEFAULT!r}"
+    known = [repr(n) for n in sorted(PARTS)] + [repr(n) for n in sorted(PLANNED)]
+    return PARTS[DEFAULT], f"expected a ruleset ({', '.join(known)}), got {quote(name)}"
+
+
+from skirmish.content import fi as _fi  # noqa: E402, F401  (registers "fi", the built-in; it imports this module)
