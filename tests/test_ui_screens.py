@@ -347,17 +347,23 @@ def test_hotseat_hands_over_between_declarations_and_hides_the_speeds(tmp_path: 
 
 def test_the_standing_chart_counts_a_unit_down_once() -> None:
     """A unit incapacitated and then killed writes two out_of_action events (R-8.1): the chart must count it
-    once, and end where the battle's casualties do (Depot breach, seed 6, where this happens under fog of war)."""
+    once, and end where the battle's casualties do (the first Depot breach seed where this happens: the seed
+    moves whenever the AI's play changes, so it is searched for, not fixed)."""
     from skirmish.ai.utility import UtilityAI
     from skirmish.battle import Battle
     from skirmish.content.scenario import load_scenario
     from skirmish.ui.charts import standing_by_round
 
     sc = load_scenario(Path(__file__).resolve().parents[1] / "scenarios" / "depot_breach.yaml")
-    with Battle(sc, 6, {s.name: UtilityAI() for s in sc.spec.sides}) as b:  # type: ignore[arg-type]
-        out = b.run()
-        assert any(e.type == "out_of_action" and e.was for e in b.log)
-        sides = {u.name: s.name for s in sc.spec.sides for u in s.units}
-        series = standing_by_round(b.log, sides, [s.name for s in sc.spec.sides], out.rounds)
+    for seed in range(1, 25):
+        with Battle(sc, seed, {s.name: UtilityAI() for s in sc.spec.sides}) as b:  # type: ignore[arg-type]
+            out = b.run()
+            log = b.log
+        if any(e.type == "out_of_action" and e.was for e in log):
+            break
+    else:
+        pytest.fail("no Depot breach seed in 1-24 has a unit incapacitated and then killed")
+    sides = {u.name: s.name for s in sc.spec.sides for u in s.units}
+    series = standing_by_round(log, sides, [s.name for s in sc.spec.sides], out.rounds)
     for s in sc.spec.sides:
         assert series[s.name][-1] == len(s.units) - out.casualties[s.name]

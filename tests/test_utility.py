@@ -182,3 +182,47 @@ def test_personalities_are_data() -> None:
         Personality.parse({"braveness": 1})
     with pytest.raises(ValueError, match="unknown AI"):
         make_ai("genius")
+
+
+# ------------------------------------------------------------------------------------------ the screen (issue 12)
+def _screens_offered(b: Battle) -> list[str]:
+    """The screen options the utility AI weighed for Me now (every option kept in the trace)."""
+    ai = UtilityAI()
+    ai.p = Personality("test", runners_up=200)
+    _, trace = ai.decide_traced(b.view(), b.pending)  # type: ignore[arg-type]
+    return [o["option"] for o in [trace["chosen"], *trace["runners_up"]] if " screen " in o["option"]]
+
+
+_SHIELDED = (f'traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle], '
+             'tacpack: {type: tp6, screen: kinetic, screen_points: 3}')
+
+
+def test_a_screen_is_kept_while_the_threat_is_unchanged(tmp_path: Path) -> None:
+    """Kinetic stops the rifle, diffusion the laser: no other screen stops more, so none is offered (before
+    issue 12 the AI weighed a switch every turn and flipped between them)."""
+    rows = ["............", "............", "............", "............", "............"]
+    red = (f"[{{name: R1, at: [9, 0], traits: {TRAITS}, weapons: [assault_rifle]}}, "
+           f"{{name: R2, at: [9, 4], traits: {TRAITS}, weapons: [laser_rifle]}}]")
+    with _battle(tmp_path, rows, f"[{{name: Me, at: [1, 2], {_SHIELDED}}}]", red) as b:
+        offered = _screens_offered(b)
+    assert not [o for o in offered if o.startswith(("diffusion", "magnetic"))], offered
+
+
+def test_only_weapons_that_can_see_the_unit_count_for_its_screen(tmp_path: Path) -> None:
+    """A laser behind a wall cannot shoot at Me: the rifle in sight is the whole threat, and kinetic answers
+    it; once the laser is the one in sight, diffusion is offered."""
+    rows = ["......#.....", "......#.....", "............", "............", "............"]
+    hidden_laser = (f"[{{name: R1, at: [1, 4], traits: {TRAITS}, weapons: [assault_rifle]}}, "
+                    f"{{name: R2, at: [9, 0], traits: {TRAITS}, weapons: [laser_rifle]}}]")
+    with _battle(tmp_path, rows, f"[{{name: Me, at: [1, 0], {_SHIELDED}}}]", hidden_laser) as b:
+        view = b.view()
+        assert not view.sight(view.unit("R2"), view.unit("Me")).visible
+        assert view.sight(view.unit("R1"), view.unit("Me")).visible
+        assert not [o for o in _screens_offered(b) if o.startswith("diffusion")]
+    seen_laser = (f"[{{name: R1, at: [9, 0], traits: {TRAITS}, weapons: [assault_rifle]}}, "
+                  f"{{name: R2, at: [1, 4], traits: {TRAITS}, weapons: [laser_rifle]}}]")
+    with _battle(tmp_path, rows, f"[{{name: Me, at: [1, 0], {_SHIELDED}}}]", seen_laser) as b:
+        view = b.view()
+        assert view.sight(view.unit("R2"), view.unit("Me")).visible
+        assert not view.sight(view.unit("R1"), view.unit("Me")).visible
+        assert [o for o in _screens_offered(b) if o.startswith("diffusion")]

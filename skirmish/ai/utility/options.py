@@ -251,27 +251,37 @@ def shot_after(view: BattleView, me: UnitView, cell: geo.Cell, running: bool) ->
 
 
 def tacpack_options(s: Situation) -> list[Option]:
-    """Split the generator to a screen that stops the enemies' weapons (R-6.13), keeping power for this
-    turn's energy shot unless it is already fired (shots and screen share the generator)."""
+    """Split the generator to a screen that stops the weapons of the enemies that can see the unit (R-6.13),
+    keeping power for this turn's energy shot unless it is already fired (shots and screen share the
+    generator). Another screen is offered only when it stops more of those weapons than the current one: a
+    screen is kept while the threat it answers has not changed (issue 12)."""
     view, me, legal = s.view, s.me, s.legal
     classes: dict[str, int] = {}
     for e in view.enemies(me):
-        if e.weapon is not None:
-            classes[e.weapon.weapon_class] = classes.get(e.weapon.weapon_class, 0) + 1
-    total = max(1, sum(classes.values()))
+        w = e.weapon
+        if w is None or not view.sight(e, me).visible:
+            continue
+        if geo.distance_m(e.cell, me.cell, view.grid.cell_m) > w.max_range_m:
+            continue
+        classes[w.weapon_class] = classes.get(w.weapon_class, 0) + 1
+    if not classes:
+        return []  # nobody can shoot at it now: nothing to screen against
+    total = sum(classes.values())
+    current = sum(n for c, n in classes.items() if c in SCREEN_STOPS.get(me.screen_type, frozenset())) / total
     reserve = me.weapon.power if me.weapon is not None and me.weapon.energy and not me.attacked else 0
     points = max(0, me.tacpack_generator - me.shot_points - reserve)
     out = []
     for screen, stops in SCREEN_STOPS.items():
         if screen == me.screen_type and points == me.screen_points:
             continue
+        share = sum(n for c, n in classes.items() if c in stops) / total
+        if screen != me.screen_type and share <= current:
+            continue  # no better than the screen it has
         split = SetTacpack(me.name, screen, points)
         if not legal.allows(split):
             continue
-        share = sum(n for c, n in classes.items() if c in stops) / total
         o = Option(f"{screen} screen {points}", split, ("tacpack", screen))
         o.add("enemy weapons it stops", share, Curve("linear", m=0.9, b=0.05))
-        current = sum(n for c, n in classes.items() if c in SCREEN_STOPS.get(me.screen_type, frozenset())) / total
         o.add("better than the current screen", max(0.0, share - current), Curve("logistic", k=12, c=0.15))
         out.append(o)
     return out
