@@ -11,7 +11,7 @@ is skirmish.ai.behaviour_run); tests feed hand-built event lists. docs/AI.md def
 - DODGE declarations by wounded, exposed units: of the declarations a unit was asked for while wounded and
   seen by an enemy (the battle's all-seeing knowledge at the request: `Knowledge.seen`, R-6.1), how many
   declared DODGE;
-- battle length in rounds, draws and the reason the battle ended (ResultEvent, R-10.1).
+- battle length in rounds, draws and the kind of end (ResultEvent's reason up to any colon, R-10.1).
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def behaviour(events: Iterable[Event], setup: Setup) -> dict[str, Figures]:
         for f in out.values():
             f.rounds = result.rounds
             f.draws = result.winner is None
-            f.reasons[result.reason] += 1
+            f.reasons[result.reason.split(":")[0].strip()] += 1  # the kind of end, not who won it
     return out
 
 
