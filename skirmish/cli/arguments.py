@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from skirmish.cli.battles import cmd_check, cmd_replay, cmd_run
+from skirmish.cli.behaviour import BEHAVIOUR_BATTLES
 from skirmish.cli.bench import BENCH_REPLAY_SEED, TOURNAMENT_PAIRS, cmd_bench, cmd_tournament
 from skirmish.cli.board import cmd_board
 from skirmish.cli.common import EXIT_BAD_INPUT, MAX_COUNT, MAX_SEED
@@ -102,6 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="processes (default: one per CPU)")
     t.add_argument("--seed", type=SEED, default=1, help="first seed; pair i plays seed + i (default: 1)")
     t.add_argument("--csv", metavar="FILE", help="also write the tables as CSV")
+    t.add_argument("--behaviour", action="store_true", help="print the AIs' behaviour figures instead (low-odds "
+                   f"shots, grenades, screen changes, dodges, battle length; default {BEHAVIOUR_BATTLES} battles per "
+                   "opponent shared out over the scenarios)")
+    t.add_argument("--by-scenario", action="store_true", help="with --behaviour: also per AI and scenario")
+    t.add_argument("--json", action="store_true", help="with --behaviour: print the figures as JSON")
     t.set_defaults(func=cmd_tournament)
 
     helps = {"watch": "watch an AI-vs-AI battle on the board (the default command)",

@@ -82,6 +82,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     paths = [Path(s) for s in args.scenarios] or builtin_scenarios()
     for path in paths:
         scenario_arg(str(path))  # checked on load: a bad file stops here with its key named
+    if args.behaviour:  # the AI's behaviour figures instead of the scores (skirmish/cli/behaviour.py)
+        from skirmish.cli.behaviour import cmd_behaviour
+
+        return cmd_behaviour(args, paths, opponents)
     csv_path = output_path(args.csv)
     pairs = args.pairs or max(1, math.ceil(TOURNAMENT_PAIRS / len(paths)))
     if args.seed + pairs - 1 > MAX_SEED:

@@ -1,0 +1,148 @@
+"""The AI's behaviour figures (issue 12, "How it is shown"): read from one battle's typed events and the AIs'
+decision traces, per side, then summed per AI over many battles. Pure: no battle is played here (the runner
+is skirmish.ai.behaviour_run); tests feed hand-built event lists. docs/AI.md defines each figure.
+
+- low-odds shots: attacks (R-6) whose shooter's last decision before it was a `shoot` option with a "hit
+  chance" consideration at or under LOW_ODDS; the share is over the shots that had such an estimate (shots
+  on a trigger, R-5.7, and shots of AIs without traces have none: n/a when no shot had one);
+- grenades thrown per grenade carried at the start (ThrowEvent, R-6.10);
+- tacpack screen changes per unit-round (TacpackEvent whose screen differs from the unit's screen before it,
+  R-6.13), over the declarations (R-5.1) of units that wear a tacpack;
+- DODGE declarations by wounded, exposed units: of the declarations a unit was asked for while wounded and
+  seen by an enemy (the battle's all-seeing knowledge at the request: `Knowledge.seen`, R-6.1), how many
+  declared DODGE;
+- battle length in rounds, draws and the kind of end (ResultEvent's reason up to any colon, R-10.1).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from skirmish.core.events import DecisionEvent, Event, ResultEvent
+from skirmish.rulesets.fi import AttackEvent, DeclareEvent, TacpackEvent, ThrowEvent
+
+LOW_ODDS = 0.15  # a shot at or under this estimated hit chance is "at low odds"
+HIT = "hit chance"  # the utility AI's consideration holding its hit estimate (skirmish/ai/utility/scoring.py)
+DODGE = "dodge"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the events do not say, taken from the battle: each unit's side, the grenades (thrown weapons) it
+    carried at the start, its tacpack screen at the start (None: it wears no tacpack), and the declarations
+    it was asked for while wounded and exposed, as (round, unit)."""
+
+    sides: dict[str, str]
+    grenades: dict[str, int] = field(default_factory=dict)
+    screens: dict[str, str | None] = field(default_factory=dict)
+    wounded_exposed: frozenset[tuple[int, str]] = frozenset()
+
+
+@dataclass
+class Figures:
+    """The counts behind the figures, for one side of one battle or summed over many."""
+
+    shots: int = 0
+    estimated: int = 0  # shots with a hit estimate in the shooter's trace
+    low_odds: int = 0  # of those, at or under LOW_ODDS
+    carried: int = 0
+    thrown: int = 0
+    screen_changes: int = 0
+    tacpack_rounds: int = 0
+    wounded_exposed: int = 0  # declarations asked of wounded, exposed units
+    dodges: int = 0  # of those, DODGE
+    battles: int = 0
+    rounds: int = 0
+    draws: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Figures) -> None:
+        """Sum another's counts into these."""
+        for name in ("shots", "estimated", "low_odds", "carried", "thrown", "screen_changes", "tacpack_rounds",
+                     "wounded_exposed", "dodges", "battles", "rounds", "draws"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.reasons.update(other.reasons)
+
+    def summary(self) -> dict[str, Any]:
+        """The figures (None: n/a, nothing to count them over) beside their counts, as JSON values."""
+        return {
+            "battles": self.battles, "shots": self.shots, "estimated_shots": self.estimated,
+            "low_odds_shots": self.low_odds, "low_odds_share": _ratio(self.low_odds, self.estimated),
+            "grenades_carried": self.carried, "grenades_thrown": self.thrown,
+            "grenades_per_carried": _ratio(self.thrown, self.carried),
+            "screen_changes": self.screen_changes, "tacpack_unit_rounds": self.tacpack_rounds,
+            "screen_changes_per_unit_round": _ratio(self.screen_changes, self.tacpack_rounds),
+            "wounded_exposed_declarations": self.wounded_exposed, "wounded_exposed_dodges": self.dodges,
+            "dodge_share": _ratio(self.dodges, self.wounded_exposed),
+            "mean_rounds": _ratio(self.rounds, self.battles), "draws": self.draws,
+            "draw_rate": _ratio(self.draws, self.battles), "end_reasons": dict(sorted(self.reasons.items())),
+        }
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return a / b if b else None
+
+
+def hit_estimate(decision: DecisionEvent) -> float | None:
+    """The hit chance a decision to shoot was taken on (None: not a shot, or no estimate in its trace)."""
+    chosen = decision.chosen
+    if not str(chosen["option"]).startswith("shoot"):
+        return None
+    for c in chosen["considerations"]:
+        if c["name"] == HIT:
+            return float(c["input"])
+    return None
+
+
+def behaviour(events: Iterable[Event], setup: Setup) -> dict[str, Figures]:
+    """Each side's figures in one battle (every side of `setup.sides`, even one that did nothing)."""
+    out = {side: Figures(battles=1) for side in sorted(set(setup.sides.values()))}
+    for unit, n in setup.grenades.items():
+        out[setup.sides[unit]].carried += n
+    last_decision: dict[str, DecisionEvent] = {}
+    screen = dict(setup.screens)
+    result: ResultEvent | None = None
+    for e in events:
+        side = out.get(setup.sides.get(e.actor or "", ""))
+        if isinstance(e, DecisionEvent):
+            last_decision[e.unit] = e
+        elif isinstance(e, AttackEvent) and side is not None:
+            side.shots += 1
+            d = last_decision.get(e.actor or "")
+            est = hit_estimate(d) if d is not None and not e.trigger else None
+            if est is not None:
+                side.estimated += 1
+                side.low_odds += est <= LOW_ODDS + 1e-9
+        elif isinstance(e, ThrowEvent) and side is not None:
+            side.thrown += 1
+        elif isinstance(e, TacpackEvent) and side is not None:
+            unit = e.actor or ""
+            side.screen_changes += screen.get(unit) != e.screen
+            screen[unit] = e.screen
+        elif isinstance(e, DeclareEvent) and side is not None:
+            unit = e.actor or ""
+            if setup.screens.get(unit) is not None:
+                side.tacpack_rounds += 1
+            if (e.round, unit) in setup.wounded_exposed and not e.carried_wait:
+                side.wounded_exposed += 1
+                side.dodges += e.speed == DODGE
+        elif isinstance(e, ResultEvent):
+            result = e
+    if result is not None:
+        for f in out.values():
+            f.rounds = result.rounds
+            f.draws = result.winner is None
+            f.reasons[result.reason.split(":")[0].strip()] += 1  # the kind of end, not who won it
+    return out
+
+
+def aggregate(battles: Sequence[tuple[dict[str, str], dict[str, Figures]]]) -> dict[str, Figures]:
+    """Sum per AI: each battle as (side -> AI name, side -> figures); an AI on both sides counts twice."""
+    out: dict[str, Figures] = {}
+    for ais, figures in battles:
+        for side, f in figures.items():
+            out.setdefault(ais[side], Figures()).add(f)
+    return dict(sorted(out.items()))
