@@ -86,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--board", action="store_true", help="measure the board's frame time instead (50 miniatures)")
     b.add_argument("--frames", type=COUNT, default=600, help="frames for --board (default: 600)")
     b.add_argument("--decisions", metavar="AI", help="measure an AI's decision time per unit (e.g. utility)")
+    b.add_argument("--ai", metavar="AI", help="play every side with one AI (e.g. hold, utility): CPU per battle, "
+                   "battles/s per core, decision median and p95, CPU per unit-action, beside issue 12's targets")
+    b.add_argument("--scaling", action="store_true", help="cost per unit-action on the 4 v 4 default scenario and "
+                   "the 24 v 24 battalion_sweep, and their ratio (with --ai, default utility; --battles each)")
     b.add_argument("--replay", nargs="?", const="", metavar="RECORD", help="measure the replay viewer's step back, "
                    "jumps and step forward on a record (default: a utility-vs-utility battle of the scenario, "
                    f"seed {BENCH_REPLAY_SEED}); --repeat times each")

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from skirmish.cli import display
+from skirmish.cli.bench_ai import bench_ai, bench_scaling
 from skirmish.cli.common import MAX_SEED, UserError, controllers_for, output_path, scenario_arg
 from skirmish.content.scenario import Scenario, default_scenario_path
 
@@ -20,7 +21,8 @@ BENCH_REPLAY_SEED = 2  # depot_breach, utility against utility: a draw after all
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Headless battles per second on a scenario, and reach/route timings on a 100×100 map."""
+    """Headless battles per second on a scenario, and reach/route timings on a 100×100 map; or (`--ai`,
+    `--scaling`) one AI on every side against issue 12's targets (skirmish.cli.bench_ai)."""
     import numpy as np
 
     from skirmish.battle import Battle
@@ -32,6 +34,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return bench_board(args.frames)
     if args.replay is not None:
         return bench_replay(args.replay, args.scenario, args.repeat)
+    if args.scaling:
+        return bench_scaling(args.ai or "utility", args.battles)
+    if args.ai:
+        return bench_ai(args.scenario, args.ai, args.battles)
     scenario = scenario_arg(args.scenario)
     if args.decisions:
         return bench_decisions(scenario, args.decisions, args.battles)
