@@ -17,7 +17,8 @@ import numpy.typing as npt
 
 from skirmish.ai.curves import Curve, combine
 from skirmish.ai.estimate import ShotEstimate, hit_probability
-from skirmish.ai.utility.maps import COVER_VALUE, TacticalMaps
+from skirmish.ai.utility.fields import fire_fields
+from skirmish.ai.utility.maps import TacticalMaps
 from skirmish.ai.utility.personality import Personality
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -112,23 +113,7 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
     nearest = dists.min(axis=0)
     ideal = 1.5 * (w.range_inc_m if w is not None else 10.0)
     band = np.clip(1 - np.abs(nearest - ideal) / (ideal * 2), 0, 1)
-    fire = np.zeros((h, wd))
-    flank = np.zeros((h, wd))
-    ys, xs = np.nonzero(ok)
-    for i in range(len(ys)):
-        c = (int(xs[i]), int(ys[i]))
-        best, open_targets, seen = 0.0, 0, 0
-        for k, e in enumerate(enemies):
-            s = view.sight(me, e, c)
-            if not s.visible or w is None or dists[k, c[1], c[0]] > w.max_range_m:
-                continue
-            seen += 1
-            if s.cover == "none":
-                open_targets += 1
-            hit, _, _ = hit_probability(view, me, e, mode="prepared", moved="walked", at=c)
-            best = max(best, hit * (1 - COVER_VALUE[s.cover] * 0.7))
-        fire[c[1], c[0]] = best
-        flank[c[1], c[0]] = open_targets / seen if seen else 0.0
+    fire, flank = fire_fields(view, me, ok, enemies, dists)
     walk_m = maps.walk_m  # walking distance to the nearest enemy, round walls and water
     now = float(walk_m[me.cell[1], me.cell[0]])
     closing = np.clip(0.5 + (now - np.where(np.isfinite(walk_m), walk_m, now)) / 40.0, 0, 1) \
