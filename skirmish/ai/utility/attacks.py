@@ -1,27 +1,37 @@
 """The utility AI's attack options: shots at targets in view, throws, aiming, and the best shot still
 allowed after a move (a look ahead at the timing rule, R-5.4). Each option carries the considerations of
-`scoring.shot_considerations`, so shooting now, after a move and after aiming compare on one scale.
+`scoring.shot_considerations` (a throw the same six, read from its blast), so shooting now, after a move,
+after aiming and throwing compare on one scale.
+
+Equipment (issue 12): a throw is aimed at the cell with the most expected harm to enemies net of friends
+(`skirmish.ai.blast`: the rules' throw, scatter and blast numbers over candidate cells near the enemies in
+sight); a shot is weighed against the best other use of the action (that throw, or aiming for a steadier
+shot), so a hopeless shot loses to a better option instead of holding a floor; aiming whose prepared shot
+cannot follow this turn is discounted by AIM_CARRY (the aim persists to the next round, R-6.2, but the
+target may move or the unit be hit before it).
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from skirmish.ai.blast import FRIEND_WEIGHT, ThrowPlan, candidate_cells, plan_throws
 from skirmish.ai.curves import Curve
-from skirmish.ai.estimate import ShotEstimate, estimate_shot, throw_chance
-from skirmish.ai.utility.maps import COVER_VALUE
+from skirmish.ai.estimate import ShotEstimate, estimate_shot
 from skirmish.ai.utility.scoring import HARM, Option, harm, shot_considerations, targets
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Aim, Shoot, Throw
 from skirmish.rulesets.fi import Part, fits
-from skirmish.rulesets.fi import thrown as thr
 
 if TYPE_CHECKING:
     from skirmish.ai.utility.options import Situation
 
 NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+AIM_CARRY = 0.5  # what aiming is worth when its prepared shot cannot follow this turn (R-6.2: it persists)
+WORTH = Curve("linear", m=0.8, b=0.2)  # a shot's harm as a share of the best use of the action
 
 
 def shot_after(view: BattleView, me: UnitView, cell: geo.Cell, running: bool) -> tuple[ShotEstimate, UnitView | None,
@@ -47,10 +57,12 @@ def shot_after(view: BattleView, me: UnitView, cell: geo.Cell, running: bool) ->
 
 
 def shoot_options(s: Situation) -> list[Option]:
-    """Every legal shot at a target in view: each mode, and each burst the weapon can fire."""
+    """Every legal shot at a target in view: each mode, and each burst the weapon can fire; each weighed
+    against the best other use of the action (a throw, or aiming for a steadier shot)."""
     view, me, legal = s.view, s.me, s.legal
     w = me.weapon
     assert w is not None
+    other = alternatives(s)
     out = []
     for t in targets(view, me, me.cell):
         for mode in ("aimed", "prepared", "snap"):
@@ -65,52 +77,119 @@ def shoot_options(s: Situation) -> list[Option]:
                 label = f"shoot {t.name} {mode}" + (f" burst {burst}" if burst else "")
                 o = Option(label, shot, ("shoot", t.name), estimate=est)
                 shot_considerations(o, est, s.danger(t), s.p, s.committed, view, me, t, burst)
+                h = harm(est)
+                o.add("worth the action", 1.0 if h >= other else h / other, WORTH)
                 out.append(o)
     return out
 
 
-def throw_options(s: Situation) -> list[Option]:
-    """A throw of the first explosive carried at each enemy's cell the battle allows (R-6.10)."""
-    view, me, legal = s.view, s.me, s.legal
-    weapon, _ = me.throwables[0]
-    grid = view.grid
-    enemies = view.enemies(me)
+def alternatives(s: Situation) -> float:
+    """The harm of the best other use of this action, on the shots' scale: the best throw net of friends,
+    or aiming now for a steadier shot (its harm halved: it takes two actions, and discounted by AIM_CARRY
+    when the shot cannot follow this turn)."""
+    best = 0.0
+    if s.p.use_grenades and s.me.throwables and not s.me.attacked:
+        for plan, i in throw_plans(s):
+            best = max(best, min(1.0, float(plan.net[i])))
+    for _, later, follows in _aims(s):
+        best = max(best, later * (1.0 if follows else AIM_CARRY) / 2)
+    return best
+
+
+class _Memo:
+    """The throw plans of the decision being made (shots weigh them, throws offer them): worked out once
+    per Situation. Holds the Situation weakly; one decision at a time, as the AI makes them."""
+
+    def __init__(self) -> None:
+        self.of: weakref.ref[Situation] | None = None
+        self.plans: list[tuple[ThrowPlan, int]] = []
+
+    def get(self, s: Situation) -> list[tuple[ThrowPlan, int]]:
+        """The plans for `s`, worked out on the first call."""
+        if self.of is None or self.of() is not s:
+            self.plans = _plan(s)
+            self.of = weakref.ref(s)
+        return self.plans
+
+
+_MEMO = _Memo()
+
+
+def throw_plans(s: Situation) -> list[tuple[ThrowPlan, int]]:
+    """For each explosive the battle lets the unit throw now, its plan over the candidate cells and the index
+    of the best cell (explosives with no cell doing net harm are left out)."""
+    return _MEMO.get(s)
+
+
+def _plan(s: Situation) -> list[tuple[ThrowPlan, int]]:
+    view, me = s.view, s.me
+    carried = {w.id: w for w, n in me.throwables if n > 0}
     out = []
-    for e in enemies:
-        aim = e.cell
-        throw = Throw(me.name, aim, weapon.id)
-        if e.ghost or not legal.allows(throw):  # never at a ghost: the enemy may have gone
+    for item, cells in s.legal.throws:
+        weapon = carried.get(item)
+        if weapon is None:
             continue
-        dist = geo.distance_m(me.cell, aim, grid.cell_m)
-        p = throw_chance(me, weapon, dist, view.scope)
-        inside = sum(1 for o in enemies if thr.in_blast(grid, weapon, aim, o.cell, armoured=True) is not None)
-        friends = [me, *view.friends(me)]
-        danger_m = weapon.blast_m + 2 * grid.cell_m
-        near_friend = min((geo.distance_m(f.cell, aim, grid.cell_m) for f in friends), default=99.0)
-        cover_t = view.sight(me, e).cover
-        o = Option(f"throw {weapon.id} at {e.name}", throw, ("throw", e.name))
-        o.add("burst covers the cell", p, Curve("logistic", k=10, c=0.35))
-        o.add("enemies in the radius", min(1.0, inside / 3), Curve("polynomial", m=0.8, k=0.7, b=0.2))
-        o.add("target behind cover", COVER_VALUE[cover_t], Curve("linear", m=0.5, b=0.5))
-        o.add("friends clear", min(1.0, near_friend / (2 * danger_m)), Curve("logistic", k=20, c=0.5))
+        plan = plan_throws(view, me, weapon, candidate_cells(view, me, weapon, cells))
+        best = plan.best()
+        if best is not None:
+            out.append((plan, best))
+    return out
+
+
+def throw_options(s: Situation) -> list[Option]:
+    """A throw of each explosive the battle allows at the cell with the most expected harm to the enemies in
+    sight net of friends (R-6.9, R-6.10; `skirmish.ai.blast`); none where every cell would do more harm to
+    friends than to enemies."""
+    view, me = s.view, s.me
+    counts = {w.id: n for w, n in me.throwables}
+    out = []
+    for plan, i in throw_plans(s):
+        cell = plan.cells[i]
+        weapon = plan.weapon
+        enemy, friend = float(plan.enemy_harm[i]), float(plan.friend_harm[i])
+        caught = [view.unit(n) for n in plan.caught[i]]
+        who = ", ".join(plan.caught[i]) or "scatter"
+        o = Option(f"throw {weapon.id} at {cell[0]},{cell[1]} ({who})", Throw(me.name, cell, weapon.id),
+                   ("throw", weapon.id))
+        o.add("burst covers the cell", float(plan.covers[i]), Curve("linear", m=0.3, b=0.7))
+        o.add("expected harm", min(1.0, float(plan.net[i])), HARM)
+        o.add("kill chance", min(1.0, float(plan.enemy_kill[i])), s.p.kill_curve())
+        o.add("target threat", max((s.danger(e) for e in caught), default=0.0), Curve("linear", m=0.3, b=0.7))
+        o.add("friends clear", 1 - min(1.0, FRIEND_WEIGHT * friend / max(enemy, 1e-9)), Curve("linear", m=0.8, b=0.2))
+        n = counts.get(weapon.id, 1)
+        o.add("grenades left after", (n - 1) / max(1, n), Curve("linear", m=0.2, b=0.8))
         out.append(o)
+    return out
+
+
+def _aims(s: Situation) -> list[tuple[UnitView, float, bool]]:
+    """Each target the unit may aim at (the first three in view): the harm of the prepared shot after aiming,
+    and whether that shot still fits this turn after the aim (R-5.3, R-5.5, R-6.2)."""
+    view, me, legal = s.view, s.me, s.legal
+    w = me.weapon
+    if w is None:
+        return []
+    follows = fits(me.declared, [*me.turn_parts, Part("aim", int(w.speed)), Part("attack", int(w.speed), "prepared")])
+    out = []
+    for t in targets(view, me, me.cell)[:3]:
+        if not legal.allows(Aim(me.name, t.name)):
+            continue
+        steady = replace(me, ready_target=t.name, aim=min(2, me.aim + 1 if me.ready_target == t.name else 1))
+        out.append((t, harm(estimate_shot(view, steady, t, mode="prepared")), follows))
     return out
 
 
 def aim_options(s: Situation) -> list[Option]:
     """Aiming at one of the first three targets in view (R-6.2), worth it when the steadier shot later beats
-    what a plain shot does now."""
+    what a plain shot does now, and discounted (AIM_CARRY) when that shot cannot follow this turn."""
     view, me, legal = s.view, s.me, s.legal
     out = []
-    for t in targets(view, me, me.cell)[:3]:
-        if not legal.allows(Aim(me.name, t.name)):
-            continue
+    for t, later, follows in _aims(s):
         now = max((harm(estimate_shot(view, me, t, mode=m, moved=me.moved)) for m in ("prepared", "snap")
                    if legal.allows(Shoot(me.name, t.name, mode=m))), default=0.0)
-        steady = replace(me, ready_target=t.name, aim=min(2, me.aim + 1 if me.ready_target == t.name else 1))
-        later = harm(estimate_shot(view, steady, t, mode="prepared"))
         o = Option(f"aim at {t.name}", Aim(me.name, t.name), ("aim", t.name))
         o.add("aimed shot's harm", later, HARM)
         o.add("beats two plain shots", min(1.0, later / (4 * now + 1e-6)), Curve("logistic", k=14, c=0.5))
+        o.add("shot follows this turn", 1.0 if follows else 0.0, Curve("linear", m=1 - AIM_CARRY, b=AIM_CARRY))
         out.append(o)
     return out

@@ -1,0 +1,288 @@
+"""Where to throw an explosive: the expected harm of a throw aimed at a cell, to enemies and to friends, from
+the rules' own numbers (R-6.9 blast, R-6.10 throw and scatter), for every candidate cell at once.
+
+A throw aimed at a cell lands on it when the check succeeds; a miss scatters from it (a critical failure from
+the thrower) toward the card's clock hour, thrown multiplier × miss margin metres, capped at the distance
+thrown and stopped by a wall or the map's edge (`rules/fi/thrown.py`). The miss margins come from the
+thrower's exact dice distribution (as `estimate.throw_chance`), the multipliers and clock hours from deck A's
+frequencies. Where it lands, the burst harms each combatant it reaches (full radius; the outer ring only the
+unarmoured; a wall shields) by the expected damage of one hit with the cover seen from the burst
+(`estimate`'s per-hit model; a concussion blast ignores armour and cover and deals CT only).
+
+Everything is numpy over candidate cells × scatter outcomes, except one line-of-sight lookup per landing
+cell and combatant in reach (memoised by `geometry.sight`). Pure functions of the view (STYLE 9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.ai.estimate import SCATTER_THROWN, _per_hit, effect_pmf
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.rules.checks import tn
+from skirmish.rules.deck import SIDES
+from skirmish.rules.dice import pool_pmf
+from skirmish.rules.equipment import Dice, Weapon
+from skirmish.rulesets.fi import thrown as thr
+
+FRIEND_WEIGHT = 1.5  # harm to a friend (or the thrower) counts this many times harm to an enemy
+CLOCK_P = np.array([(5 if h % 2 == 0 else 4) / 54 for h in range(1, 13)])  # deck A: 4 or 5 cards per hour
+MIN_P = 1e-3  # scatter outcomes less likely than this are left out (their harm is spread thin anyway)
+STEP = 0.25  # cells between the points a scatter's path is checked at for walls
+MOVED_MODIFIER = {"none": 0, "walked": -1, "ran": -2}  # the thrower's own movement (R-6.1, R-5.4)
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Where a throw at one distance comes down: on the aimed cell with `on`, else a scatter of so many
+    metres (before the cap) from the aimed cell (`near`) or, on a critical failure, from the thrower (`cf`)."""
+
+    on: float
+    near: tuple[tuple[float, float], ...]  # (metres, probability)
+    cf: tuple[tuple[float, float], ...]
+
+    def covers(self, blast_m: float) -> float:
+        """P(the burst still covers the aimed cell): on target, or scattered no farther than the radius (the
+        figure `estimate.throw_chance` gives)."""
+        return self.on + sum(p for m, p in self.near if m <= blast_m)
+
+
+def throw_spread(me: UnitView, weapon: Weapon, dist_m: float, scope: str) -> Spread:
+    """The landing distribution of a throw by `me` over `dist_m` (R-6.10), from its exact dice pool."""
+    return _spread(me.trait("strength")[0], me.trait("dexterity"), me.skill(weapon.skill),
+                   -min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0), dist_m, scope)
+
+
+@lru_cache(maxsize=512)
+def _spread(strength: str, dexterity: tuple[str, int], level: int, mod: int, dist_m: float, scope: str) -> Spread:
+    target_tn, _ = thr.throw_tn(dist_m, strength, tn("standard", scope))  # type: ignore[arg-type]
+    col, training = dexterity
+    halve = not level
+    on, cf = 0.0, 0.0
+    margins: dict[int, float] = {}
+    for v, p in pool_pmf(SIDES[col], level or training, target_tn - mod):
+        if v <= 0:
+            cf += p  # a CF totals 0: it misses by the whole TN, from the thrower
+            continue
+        margin = target_tn - ((v // 2 if halve else v) + mod)
+        if margin <= 0:
+            on += p
+        else:
+            margins[margin] = margins.get(margin, 0.0) + p
+    near: dict[float, float] = {}
+    for margin, p in margins.items():
+        for mult, q in SCATTER_THROWN.items():
+            near[float(mult * margin)] = near.get(float(mult * margin), 0.0) + p * q
+    far = {float(mult * target_tn): cf * q for mult, q in SCATTER_THROWN.items()} if cf else {}
+    return Spread(on, tuple(sorted(near.items())), tuple(sorted(far.items())))
+
+
+@dataclass(frozen=True)
+class ThrowPlan:
+    """Expected outcome of a throw aimed at each candidate cell (arrays aligned with `cells`)."""
+
+    weapon: Weapon
+    cells: tuple[geo.Cell, ...]
+    enemy_harm: npt.NDArray[np.float64]  # expected harm summed over the enemies in sight (harm scale, uncapped)
+    enemy_kill: npt.NDArray[np.float64]  # expected enemies put out of action
+    friend_harm: npt.NDArray[np.float64]  # expected harm summed over the thrower and its friends
+    covers: npt.NDArray[np.float64]  # P(the burst covers the aimed cell)
+    caught: tuple[tuple[str, ...], ...]  # enemies a burst right on the cell would reach
+
+    @property
+    def net(self) -> npt.NDArray[np.float64]:
+        """Harm to enemies net of friends (FRIEND_WEIGHT)."""
+        return self.enemy_harm - FRIEND_WEIGHT * self.friend_harm
+
+    def best(self) -> int | None:
+        """Index of the cell with the most harm net of friends (ties: the first, cells in reading order), or
+        None if no cell does net harm."""
+        if not self.cells:
+            return None
+        net = self.net
+        i = int(np.argmax(net))
+        return i if net[i] > 0 else None
+
+
+def candidate_cells(view: BattleView, me: UnitView, weapon: Weapon, legal: Iterable[geo.Cell]) -> list[geo.Cell]:
+    """The legal cells worth weighing: within the burst's radius (plus half a cell) of an enemy in sight, so
+    cells on an enemy, between enemies and beside one in cover (to flush it out) are all among them."""
+    grid = view.grid
+    seen = [e.cell for e in view.enemies(me) if not e.ghost]
+    if not seen:
+        return []
+    reach = (weapon.blast_m + grid.cell_m / 2) / grid.cell_m
+    cells = sorted(legal, key=lambda c: (c[1], c[0]))
+    if not cells:
+        return []
+    arr = np.array(cells)
+    en = np.array(seen)
+    d = np.hypot(arr[:, None, 0] - en[None, :, 0], arr[:, None, 1] - en[None, :, 1]).min(axis=1)
+    return [cells[i] for i in np.nonzero(d <= reach + 1e-9)[0].tolist()]
+
+
+def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[geo.Cell]) -> ThrowPlan:
+    """The expected harm of a throw by `me` aimed at each of `cells`: to the enemies in sight, to its friends
+    and itself, over every landing the rules allow (R-6.9, R-6.10)."""
+    grid = view.grid
+    n = len(cells)
+    if n == 0:
+        z = np.zeros(0)
+        return ThrowPlan(weapon, (), z, z, z, z, ())
+    spreads = [throw_spread(me, weapon, geo.distance_m(me.cell, c, grid.cell_m), view.scope) for c in cells]
+    covers = np.array([s.covers(weapon.blast_m) for s in spreads])
+    aim_idx, lx, ly, prob = landings(grid, me.cell, cells, spreads)
+    flat = ly * grid.width + lx
+    uniq, inverse = np.unique(flat, return_inverse=True)
+    places = [(int(c % grid.width), int(c // grid.width)) for c in uniq.tolist()]
+    enemies = [e for e in view.enemies(me) if not e.ghost]
+    friends = [me, *view.friends(me)]
+    e_harm, e_kill = burst_harm(grid, weapon, places, enemies)
+    f_harm, _ = burst_harm(grid, weapon, places, friends)
+    enemy_harm = np.bincount(aim_idx, weights=prob * e_harm[inverse], minlength=n).astype(np.float64)
+    enemy_kill = np.bincount(aim_idx, weights=prob * e_kill[inverse], minlength=n).astype(np.float64)
+    friend_harm = np.bincount(aim_idx, weights=prob * f_harm[inverse], minlength=n).astype(np.float64)
+    caught = tuple(tuple(e.name for e in enemies if thr.in_blast(grid, weapon, c, e.cell, armoured(e)) is not None)
+                   for c in cells)
+    return ThrowPlan(weapon, tuple(cells), enemy_harm, enemy_kill, friend_harm, covers, caught)
+
+
+def landings(grid: geo.GridMap, thrower: geo.Cell, cells: Sequence[geo.Cell], spreads: Sequence[Spread]
+             ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Where throws from `thrower` aimed at each of `cells` (with their spreads) come down, as rows (aim index,
+    landing x, landing y, probability); an aim's rows sum to 1 but for outcomes under MIN_P (R-6.10)."""
+    n = len(cells)
+    aims = np.array(cells, dtype=np.float64) + 0.5
+    here = np.array(thrower, dtype=np.float64) + 0.5
+    dist_cells = np.hypot(aims[:, 0] - here[0], aims[:, 1] - here[1])
+    # The clock's 12 o'clock points from the thrower through the aimed cell, hours turning clockwise.
+    to = aims - here
+    norm = np.hypot(to[:, 0], to[:, 1])
+    ux = np.where(norm > 1e-9, to[:, 0] / np.maximum(norm, 1e-9), 0.0)
+    uy = np.where(norm > 1e-9, to[:, 1] / np.maximum(norm, 1e-9), -1.0)
+    ang = np.radians(30 * (np.arange(1, 13) % 12))
+    vx = ux[:, None] * np.cos(ang)[None, :] - uy[:, None] * np.sin(ang)[None, :]  # (n, 12)
+    vy = ux[:, None] * np.sin(ang)[None, :] + uy[:, None] * np.cos(ang)[None, :]
+    rows_aim: list[npt.NDArray[np.int64]] = [np.arange(n)]
+    rows_x: list[npt.NDArray[np.float64]] = [aims[:, 0]]
+    rows_y: list[npt.NDArray[np.float64]] = [aims[:, 1]]
+    rows_p: list[npt.NDArray[np.float64]] = [np.array([s.on for s in spreads])]
+    for from_thrower in (False, True):
+        ox = np.full(n, here[0]) if from_thrower else aims[:, 0]
+        oy = np.full(n, here[1]) if from_thrower else aims[:, 1]
+        # Each (aim, hour) ray is checked for walls once, out to the longest scatter it may take.
+        longest = max((m for s in spreads for m, p in (s.cf if from_thrower else s.near) if p >= MIN_P),
+                      default=0.0)
+        if longest <= 0:
+            continue
+        stop = _open_length(grid, ox, oy, vx, vy, min(longest / grid.cell_m, float(dist_cells.max())))
+        for i, s in enumerate(spreads):
+            for metres, p in (s.cf if from_thrower else s.near):
+                if p < MIN_P:
+                    continue
+                length = np.minimum(min(metres / grid.cell_m, dist_cells[i]), stop[i])  # (12,)
+                rows_aim.append(np.full(12, i))
+                rows_x.append(ox[i] + vx[i] * length)
+                rows_y.append(oy[i] + vy[i] * length)
+                rows_p.append(p * CLOCK_P)
+    aim_idx = np.concatenate(rows_aim)
+    lx = np.clip(np.floor(np.concatenate(rows_x)), 0, grid.width - 1).astype(np.int64)
+    ly = np.clip(np.floor(np.concatenate(rows_y)), 0, grid.height - 1).astype(np.int64)
+    return aim_idx.astype(np.int64), lx, ly, np.concatenate(rows_p)
+
+
+def _open_length(grid: geo.GridMap, ox: npt.NDArray[np.float64], oy: npt.NDArray[np.float64],
+                 vx: npt.NDArray[np.float64], vy: npt.NDArray[np.float64], longest: float) -> npt.NDArray[np.float64]:
+    """How far (in cells) each ray (origin i, hour h) runs before a wall, an impassable cell or the map's edge:
+    the last point checked before the first blocked one (a scatter stops in the last open cell, R-6.10)."""
+    steps = np.arange(0.0, longest + STEP, STEP)  # (s,)
+    px = ox[:, None, None] + vx[:, :, None] * steps[None, None, :]  # (n, 12, s)
+    py = oy[:, None, None] + vy[:, :, None] * steps[None, None, :]
+    cx, cy = np.floor(px).astype(np.int64), np.floor(py).astype(np.int64)
+    inside = (cx >= 0) & (cx < grid.width) & (cy >= 0) & (cy < grid.height)
+    cxc, cyc = np.clip(cx, 0, grid.width - 1), np.clip(cy, 0, grid.height - 1)
+    blocked = ~inside | grid.blocks_sight[cyc, cxc] | (grid.move_cost[cyc, cxc] <= 0)
+    blocked[:, :, 0] = False  # the origin itself (the aimed cell, or the thrower's) is open
+    first = np.where(blocked.any(axis=2), blocked.argmax(axis=2), len(steps))
+    out: npt.NDArray[np.float64] = steps[np.maximum(first - 1, 0)]
+    return np.where(first >= len(steps), np.inf, out)
+
+
+def armoured(u: UnitView) -> bool:
+    """Wears armour with AV left (R-6.9: it keeps out the outer ring of a burst)."""
+    return any(av > 0 for _, _, av in u.armour)
+
+
+def burst_harm(grid: geo.GridMap, weapon: Weapon, landings: Sequence[geo.Cell], people: Sequence[UnitView]
+               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """For a burst at each landing cell: the harm summed over `people` and the expected number put out of
+    action (R-6.9: full radius, the outer ring only for the unarmoured, a wall between shields)."""
+    harm_sum = np.zeros(len(landings))
+    kills = np.zeros(len(landings))
+    if not landings or not people:
+        return harm_sum, kills
+    cells = np.array(landings)
+    for u in people:
+        reach = (weapon.blast_m if armoured(u) else thr.blast_reach_m(weapon)) / grid.cell_m
+        d = np.hypot(cells[:, 0] - u.cell[0], cells[:, 1] - u.cell[1])
+        for i in np.nonzero(d <= reach + 1e-9)[0].tolist():
+            land = landings[i]
+            dist = float(d[i]) * grid.cell_m
+            column = thr.blast_column(weapon, dist, armoured(u))
+            s = geo.sight(grid, land, u.cell)
+            if column is None or not s.visible or s.lean:
+                continue
+            h, k = hit_harm(weapon, column, u, s.cover, s.cover_av, dist)
+            harm_sum[i] += h
+            kills[i] += k
+    return harm_sum, kills
+
+
+def hit_harm(weapon: Weapon, column: str, u: UnitView, cover: str, cover_av: int, dist: float) -> tuple[float, float]:
+    """(harm, kill chance) of one combatant caught by a burst at `column` (R-6.9, R-6.8): harm on the shots'
+    scale (`scoring.harm`: expected wounds and CT at a sixth, over three, plus the kill chance, capped at 1)."""
+    target = _Target(u.armour, u.size, u.wounds, u.ct, u.screen_type, u.screen_points)
+    key = (weapon.id, weapon.damage, weapon.reduced, weapon.weapon_class, column, target, cover, cover_av,
+           round(dist, 3))
+    got = _HARM.get(key)
+    if got is None:
+        if len(_HARM) > HARM_KEPT:
+            _HARM.clear()
+        got = _HARM[key] = _hit_harm(weapon, column, target, cover, cover_av, dist)
+    return got
+
+
+HARM_KEPT = 4096  # per-hit harms kept (by weapon, column, kind of target and cover) before starting again
+_HARM: dict[tuple[object, ...], tuple[float, float]] = {}  # a memo only: same inputs, same numbers
+
+
+def _hit_harm(weapon: Weapon, column: str, target: _Target, cover: str, cover_av: int, dist: float
+              ) -> tuple[float, float]:
+    if weapon.weapon_class == "stun":  # concussion: no armour or cover that leaves sight, all damage as CT
+        pmf = effect_pmf(SIDES[column], weapon.damage.row)
+        d = np.arange(len(pmf))
+        mean = float((pmf * d).sum())
+        kill = float(pmf[d >= max(1, target.ct)].sum())
+        return min(1.0, mean / 18 + kill), kill
+    shifted = replace(weapon, damage=Dice(weapon.damage.row, column), reduced=Dice(weapon.reduced.row, column))
+    _, w, c, kill = _per_hit(shifted, target, cover, cover_av, False, dist)  # type: ignore[arg-type]
+    return min(1.0, (w + c / 6) / 3 + kill), kill
+
+
+@dataclass(frozen=True)
+class _Target:
+    """The fields of a unit the per-hit model reads (so its result can be kept per kind of target)."""
+
+    armour: tuple[tuple[str, str, int], ...]
+    size: int
+    wounds: int
+    ct: int
+    screen_type: str
+    screen_points: int
+
