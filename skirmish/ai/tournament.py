@@ -2,6 +2,7 @@
 with win rates and Wilson 95% intervals per opponent, per scenario and per side (issue 4).
 
 A game scores 1 for a win, ½ for a draw (the round limit), 0 for a loss, from the first AI's view.
+`marks` checks the results against issue 12's targets (TARGETS) and `print_marks` shows them.
 """
 
 from __future__ import annotations
@@ -197,11 +198,12 @@ def print_tables(games: Sequence[Game], out: TextIO | None = None) -> None:
 
 
 def write_csv(games: Sequence[Game], path: Path) -> None:
-    """Every table as CSV (a `table` column says which), written whole or not at all (skirmish.fileio)."""
+    """Every table as CSV (a `table` column says which; `target` rows are the marks against issue 12's
+    targets, with `check`, `target` and `met`), written whole or not at all (skirmish.fileio)."""
     with atomic_writer(path, newline="") as f:
         w = csv.writer(f)
         w.writerow(["table", "ai", "opponent", "group", "games", "wins", "draws", "losses", "score", "wilson_lo",
-                    "wilson_hi", "mean_rounds"])
+                    "wilson_hi", "mean_rounds", "check", "target", "met"])
         for name, rows in tables(games).items():
             for r in rows:
                 group = r[2] if name != "opponent" else ""
@@ -211,4 +213,125 @@ def write_csv(games: Sequence[Game], path: Path) -> None:
                 score = (wins + draws / 2) / games_n if games_n else 0.0
                 lo, hi = wilson(wins + draws / 2, games_n)
                 w.writerow([name, r[0], r[1], group, games_n, wins, draws, losses, f"{score:.4f}", f"{lo:.4f}",
-                            f"{hi:.4f}", cells[4]])
+                            f"{hi:.4f}", cells[4], "", "", ""])
+        for m in marks(games):  # the figure checked goes in `score`, with its interval
+            w.writerow(["target", m.ai, m.opponent, m.group, m.games, "", "", "", f"{m.figure:.4f}", f"{m.lo:.4f}",
+                        f"{m.hi:.4f}", "", m.check, m.target, "yes" if m.met else "no"])
+
+
+# ---------------------------------------------------------------------------------------------- targets
+
+SCRIPTED = frozenset({"baseline", "hold", "rush", "focus", "spread"})  # the scripted baselines (docs/AI.md)
+TARGETS = {  # issue 12, "How it is shown"
+    "baseline": 0.80,  # score against each scripted baseline ...
+    "baseline_lo": 0.72,  # ... with the Wilson 95% lower bound above this
+    "random": 0.97,  # score against random
+    "scenario": 0.60,  # no scenario below this, against any of them
+    "side": 0.05,  # self-play: the scenario's first side scores 50% ± this, on every scenario
+    "draws": 0.10,  # self-play: at most this share of draws, on every scenario
+}
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One figure of a tournament against one of issue 12's targets."""
+
+    ai: str
+    opponent: str
+    group: str  # "all", or the scenario
+    check: str  # "score", "worst scenario", "first side", "draws"
+    games: int
+    figure: float  # the share checked
+    lo: float  # its Wilson 95% interval
+    hi: float
+    target: str
+    met: bool
+
+
+def _tally(games: Sequence[Game]) -> Tally:
+    t = Tally()
+    for g in games:
+        t.add(g)
+    return t
+
+
+def marks(games: Sequence[Game]) -> list[Mark]:
+    """Every figure issue 12 sets a target for, marked met or not: against each scripted baseline the score
+    (>= 80%, Wilson lower bound > 72%), against random the score (>= 97%), and for both the worst scenario
+    (>= 60%); in self-play (`--vs` the AI under test) the first side's score (50 ± 5%) and the draws (<= 10%)
+    on every scenario. Opponents with no target (another AI) get none."""
+    by: dict[tuple[str, str], list[Game]] = {}
+    for g in games:
+        by.setdefault((g.ai, g.opponent), []).append(g)
+    out: list[Mark] = []
+    for (ai, opp), gs in sorted(by.items()):
+        kind = opp.partition(":")[0]
+        if opp == ai:
+            out += _self_marks(ai, gs)
+            continue
+        if kind not in SCRIPTED and kind != "random":
+            continue
+        t = _tally(gs)
+        lo, hi = wilson(t.score, t.games)
+        if kind == "random":
+            goal, text, met = TARGETS["random"], f">= {TARGETS['random']:.0%}", t.rate >= TARGETS["random"]
+        else:
+            goal = TARGETS["baseline"]
+            text = f">= {goal:.0%}, Wilson lower > {TARGETS['baseline_lo']:.0%}"
+            met = t.rate >= goal and lo > TARGETS["baseline_lo"]
+        out.append(Mark(ai, opp, "all", "score", t.games, t.rate, lo, hi, text, met))
+        scen: dict[str, list[Game]] = {}
+        for g in gs:
+            scen.setdefault(g.scenario, []).append(g)
+        worst_name, worst = min(((name, _tally(s)) for name, s in scen.items()), key=lambda kv: (kv[1].rate, kv[0]))
+        wlo, whi = wilson(worst.score, worst.games)
+        out.append(Mark(ai, opp, worst_name, "worst scenario", worst.games, worst.rate, wlo, whi,
+                        f">= {TARGETS['scenario']:.0%} on every scenario", worst.rate >= TARGETS["scenario"]))
+    return out
+
+
+def _self_marks(ai: str, games: Sequence[Game]) -> list[Mark]:
+    """Self-play on each scenario: the scenario's first side's score (a game seen from that side) and the
+    share of draws."""
+    scen: dict[str, list[Game]] = {}
+    for g in games:
+        scen.setdefault(g.scenario, []).append(g)
+    out = []
+    half = TARGETS["side"]
+    for name, gs in sorted(scen.items()):
+        first = sum(g.result if g.ai_side == 0 else 1 - g.result for g in gs)
+        n = len(gs)
+        rate = first / n if n else 0.0
+        lo, hi = wilson(first, n)
+        out.append(Mark(ai, ai, name, "first side", n, rate, lo, hi, f"50% ± {half:.0%}",
+                        abs(rate - 0.5) <= half + 1e-9))
+        draws = sum(1 for g in gs if g.result == 0.5)
+        dlo, dhi = wilson(draws, n)
+        out.append(Mark(ai, ai, name, "draws", n, draws / n if n else 0.0, dlo, dhi, f"<= {TARGETS['draws']:.0%}",
+                        (draws / n if n else 0.0) <= TARGETS["draws"] + 1e-9))
+    return out
+
+
+MARK_HEADER = ["AI", "vs", "scenario", "check", "games", "figure", "Wilson 95%", "target", "mark"]
+
+
+def mark_rows(ms: Sequence[Mark]) -> list[list[str]]:
+    """The marks as table cells."""
+    return [[m.ai, m.opponent, m.group, m.check, str(m.games), f"{m.figure:.1%}", f"[{m.lo:.1%}, {m.hi:.1%}]",
+             m.target, "met" if m.met else "NOT MET"] for m in ms]
+
+
+def print_marks(games: Sequence[Game], out: TextIO | None = None) -> None:
+    """The figures against issue 12's targets as aligned text, and how many are met (nothing if no opponent
+    has a target)."""
+    out = out or sys.stdout
+    ms = marks(games)
+    if not ms:
+        return
+    rows = mark_rows(ms)
+    widths = [max(len(str(r[i])) for r in [MARK_HEADER, *rows]) for i in range(len(MARK_HEADER))]
+    out.write("\nagainst issue 12's targets\n")
+    out.write("  ".join(h.ljust(w) for h, w in zip(MARK_HEADER, widths, strict=True)).rstrip() + "\n")
+    for r in rows:
+        out.write("  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
+    out.write(f"targets met: {sum(m.met for m in ms)} of {len(ms)}\n")

@@ -119,6 +119,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
           f"and scenario, in {time.perf_counter() - t0:.1f} s with {workers} process(es); "
           f"score: win 1, draw ½, loss 0")
     tournament.print_tables(games)
+    tournament.print_marks(games)
     if csv_path is not None:
         tournament.write_csv(games, csv_path)
         print(f"\nCSV written to {args.csv}")
