@@ -14,8 +14,9 @@ target may move or the unit be hit before it).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from skirmish.ai.blast import FRIEND_WEIGHT, ThrowPlan, candidate_cells, plan_throws
 from skirmish.ai.curves import Curve
@@ -97,19 +98,21 @@ def alternatives(s: Situation) -> float:
 
 
 class _Memo:
-    """The throw plans of the decision being made (shots weigh them, throws offer them): worked out once
-    per Situation. Holds the Situation weakly; one decision at a time, as the AI makes them."""
+    """What several options of one decision read (the throw plans, the aims), worked out once per Situation.
+    Holds the Situation weakly; one decision at a time, as the AI makes them."""
 
     def __init__(self) -> None:
         self.of: weakref.ref[Situation] | None = None
-        self.plans: list[tuple[ThrowPlan, int]] = []
+        self.kept: dict[str, Any] = {}
 
-    def get(self, s: Situation) -> list[tuple[ThrowPlan, int]]:
-        """The plans for `s`, worked out on the first call."""
+    def get(self, s: Situation, name: str, make: Callable[[Situation], Any]) -> Any:
+        """`make(s)`, worked out on the first call for this Situation."""
         if self.of is None or self.of() is not s:
-            self.plans = _plan(s)
+            self.kept = {}
             self.of = weakref.ref(s)
-        return self.plans
+        if name not in self.kept:
+            self.kept[name] = make(s)
+        return self.kept[name]
 
 
 _MEMO = _Memo()
@@ -118,7 +121,8 @@ _MEMO = _Memo()
 def throw_plans(s: Situation) -> list[tuple[ThrowPlan, int]]:
     """For each explosive the battle lets the unit throw now, its plan over the candidate cells and the index
     of the best cell (explosives with no cell doing net harm are left out)."""
-    return _MEMO.get(s)
+    plans: list[tuple[ThrowPlan, int]] = _MEMO.get(s, "throws", _plan)
+    return plans
 
 
 def _plan(s: Situation) -> list[tuple[ThrowPlan, int]]:
@@ -165,6 +169,11 @@ def throw_options(s: Situation) -> list[Option]:
 def _aims(s: Situation) -> list[tuple[UnitView, float, bool]]:
     """Each target the unit may aim at (the first three in view): the harm of the prepared shot after aiming,
     and whether that shot still fits this turn after the aim (R-5.3, R-5.5, R-6.2)."""
+    aims: list[tuple[UnitView, float, bool]] = _MEMO.get(s, "aims", _work_out_aims)
+    return aims
+
+
+def _work_out_aims(s: Situation) -> list[tuple[UnitView, float, bool]]:
     view, me, legal = s.view, s.me, s.legal
     w = me.weapon
     if w is None:
