@@ -138,6 +138,26 @@ def test_the_throw_maximises_harm_net_of_friends(tmp_path: Path) -> None:
         assert not isinstance(action, Throw) and not [o for o in options if o["option"].startswith("throw")]
 
 
+def test_candidates_are_the_cells_near_enemies_best_first_when_capped(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Candidates are legal cells within the radius (plus half a cell) of an enemy in sight; capped, the cells
+    whose burst reaches the most enemies are kept."""
+    with _battle(tmp_path, WALLED, [f"name: Me, at: [6, 7], {GRENADIER}"],
+                 [f"name: R1, at: [5, 1], {RIFLE}", f"name: R2, at: [7, 1], {RIFLE}"]) as b:
+        view = b.view()
+        me = view.unit("Me")
+        weapon = me.throwables[0][0]
+        (_, legal), = b.pending.legal().throws  # type: ignore[union-attr]
+        full = blast.candidate_cells(view, me, weapon, legal)
+        reach = (weapon.blast_m + 1.0) / 2.0
+        assert set(full) == {c for c in legal if min(geo.distance_cells(c, (5, 1)), geo.distance_cells(c, (7, 1)))
+                             <= reach}
+        monkeypatch.setattr(blast, "MAX_CANDIDATES", 2)
+        few = blast.candidate_cells(view, me, weapon, legal)
+        assert len(full) > 2 and len(few) == 2 and set(few) <= set(full)
+        assert all(thr.in_blast(view.grid, weapon, c, e, True) for c in few for e in ((5, 1), (7, 1)))
+
+
 def test_a_burst_behind_the_wall_flushes_an_enemy_in_cover(tmp_path: Path) -> None:
     """One rifleman behind a wall: a burst on his side of it reaches him in the open, one on the grenadier's
     side is shielded (R-6.9: a wall between shields); the plan aims beyond the wall."""

@@ -35,6 +35,7 @@ FRIEND_WEIGHT = 1.5  # harm to a friend (or the thrower) counts this many times 
 CLOCK_P = np.array([(5 if h % 2 == 0 else 4) / 54 for h in range(1, 13)])  # deck A: 4 or 5 cards per hour
 MIN_P = 1e-3  # scatter outcomes less likely than this are left out (their harm is spread thin anyway)
 STEP = 0.25  # cells between the points a scatter's path is checked at for walls
+MAX_CANDIDATES = 96  # cells weighed per explosive at most (a crowd of enemies on a fine grid): the best by reach
 MOVED_MODIFIER = {"none": 0, "walked": -1, "ran": -2}  # the thrower's own movement (R-6.1, R-5.4)
 
 
@@ -112,7 +113,8 @@ class ThrowPlan:
 
 def candidate_cells(view: BattleView, me: UnitView, weapon: Weapon, legal: Iterable[geo.Cell]) -> list[geo.Cell]:
     """The legal cells worth weighing: within the burst's radius (plus half a cell) of an enemy in sight, so
-    cells on an enemy, between enemies and beside one in cover (to flush it out) are all among them."""
+    cells on an enemy, between enemies and beside one in cover (to flush it out) are all among them; at most
+    MAX_CANDIDATES, those whose burst reaches the most enemies first (reading order)."""
     grid = view.grid
     seen = [e.cell for e in view.enemies(me) if not e.ghost]
     if not seen:
@@ -123,8 +125,14 @@ def candidate_cells(view: BattleView, me: UnitView, weapon: Weapon, legal: Itera
         return []
     arr = np.array(cells)
     en = np.array(seen)
-    d = np.hypot(arr[:, None, 0] - en[None, :, 0], arr[:, None, 1] - en[None, :, 1]).min(axis=1)
-    return [cells[i] for i in np.nonzero(d <= reach + 1e-9)[0].tolist()]
+    d = np.hypot(arr[:, None, 0] - en[None, :, 0], arr[:, None, 1] - en[None, :, 1])  # (cells, enemies)
+    near = d.min(axis=1)
+    keep = np.nonzero(near <= reach + 1e-9)[0]
+    if len(keep) > MAX_CANDIDATES:  # the cells whose burst reaches the most enemies, then the closest to one
+        inside = (d[keep] <= weapon.blast_m / grid.cell_m + 1e-9).sum(axis=1)
+        order = np.lexsort((keep, near[keep], -inside))[:MAX_CANDIDATES]
+        keep = np.sort(keep[order])
+    return [cells[i] for i in keep.tolist()]
 
 
 def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[geo.Cell]) -> ThrowPlan:
