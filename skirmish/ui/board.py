@@ -319,6 +319,8 @@ class Board:
         if u.name in (ov.selected, ov.acting) and cam.tile < 64:
             plate = f.outlined(f.small, u.name, ACCENT_RING if u.name == ov.selected else (255, 255, 255))
             pr = plate.get_rect(midtop=(x, y + r + (9 if ct_bar else 4)))
+            if pr.bottom > surf.get_height():  # no room below (a miniature at the view's bottom): above it
+                pr = plate.get_rect(midbottom=(x, y - r - 4))
             pr.clamp_ip(surf.get_rect())
             surf.blit(plate, pr)
 
