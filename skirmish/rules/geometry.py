@@ -10,7 +10,7 @@ import heapq
 import itertools
 import math
 from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -279,13 +279,14 @@ def _cover_on_line(grid: GridMap, p: tuple[float, float], target: Cell) -> tuple
 
 
 def sight(grid: GridMap, frm: Cell, to: Cell) -> Sight:
-    """Line of sight and cover from one cell to another (R-6.6); memoised, as the map never changes."""
-    return _sight(grid, (int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
+    """Line of sight and cover from one cell to another (R-6.6), as `sight_reference` states it; each pair is
+    worked out once per map and kept (skirmish.rules.sight_table), as the map never changes."""
+    return _st.table(grid).sight((int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
 
 
-@lru_cache(maxsize=1 << 16)
-def _sight(grid: GridMap, frm: Cell, to: Cell) -> Sight:
-    """Line of sight and cover from one cell to another (R-6.6).
+def sight_reference(grid: GridMap, frm: Cell, to: Cell) -> Sight:
+    """Line of sight and cover from one cell to another (R-6.6): the rule as stated, unkept (`sight` answers
+    the same from its table; tests/test_sight_table.py holds them equal).
 
     Sight runs centre to centre; failing that, either side may lean out of a corner or doorway. A target
     seen only by leaning, or whose line grazes a wall corner beside it, is in high cover.
@@ -335,3 +336,6 @@ def _nearest_wall(grid: GridMap, cell: Cell, toward: tuple[float, float]) -> Cel
             if best is None or score < best[0]:
                 best = (score, c)
     return best[1] if best else None
+
+
+import skirmish.rules.sight_table as _st  # noqa: E402  (it builds on the definitions above)

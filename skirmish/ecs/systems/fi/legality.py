@@ -121,13 +121,9 @@ def _throws(sys: FiSystems, eid: int) -> tuple[tuple[str, frozenset[geo.Cell]], 
         if not _ok(lambda i=weapon.id: sys.throw_setup(eid, Throw(w.get(eid, Identity).name, here, i))):  # type: ignore[misc]
             # Not even at its own feet: a rule about the thrower (timing, dodging), not about the cell.
             continue
-        cells = set()
-        for y in range(max(0, here[1] - reach), min(grid.height, here[1] + reach + 1)):
-            for x in range(max(0, here[0] - reach), min(grid.width, here[0] + reach + 1)):
-                throw = Throw(w.get(eid, Identity).name, (x, y), weapon.id)
-                if _ok(lambda t=throw: sys.throw_setup(eid, t)):  # type: ignore[misc]
-                    cells.add((x, y))
-        out.append((weapon.id, frozenset(cells)))
+        box = (range(max(0, here[0] - reach), min(grid.width, here[0] + reach + 1)),
+               range(max(0, here[1] - reach), min(grid.height, here[1] + reach + 1)))
+        out.append((weapon.id, sys.throw_cells(eid, weapon, box)))  # throw_setup's per-cell conditions
     return tuple(out)
 
 
