@@ -39,8 +39,13 @@ class World:
         self.name = f"battle-{next(_ids)}"
         self._prev = esper.current_world
         esper.switch_world(self.name)
+        # This world's entity table (entity -> component type -> component). esper keeps the same dict object
+        # for a world across switches (it is only ever changed in place), so reading components goes straight
+        # to it, without switching worlds or calling through esper.
+        self._db: dict[int, dict[type[Any], Any]] = esper._entities
         esper.switch_world(self._prev)
         self._by_name: dict[str, int] = {}
+        self._order: list[tuple[int, Identity]] | None = None  # units() in scenario order, kept until a spawn
 
     def _on(self) -> None:
         if esper.current_world != self.name:
@@ -63,6 +68,7 @@ class World:
         """Create an entity with components; names are indexed."""
         self._on()
         eid = esper.create_entity(*components)
+        self._order = None
         for c in components:
             if isinstance(c, Identity):
                 self._by_name[c.name] = eid
@@ -78,8 +84,7 @@ class World:
 
     def get(self, eid: int, ctype: type[C]) -> C:
         """A component of an entity."""
-        self._on()
-        return esper.component_for_entity(eid, ctype)
+        return self._db[eid][ctype]  # type: ignore[no-any-return]  # esper.component_for_entity, in this world
 
     def query(self, ctype: type[C]) -> list[tuple[int, C]]:
         """All (entity, component) pairs of a type, in entity order."""
@@ -88,39 +93,44 @@ class World:
 
     def units(self) -> Iterator[tuple[int, Identity]]:
         """Every combatant in scenario order."""
-        yield from sorted(self.query(Identity), key=lambda p: p[1].order)
+        if self._order is None:
+            self._order = sorted(self.query(Identity), key=lambda p: p[1].order)
+        yield from self._order
 
     def cell(self, eid: int) -> Cell:
         """An entity's cell."""
-        p = self.get(eid, Position)
+        p = self._db[eid][Position]
         return (p.x, p.y)
 
     def occupied(self, except_eid: int | None = None) -> set[Cell]:
         """Cells filled by combatants other than one; a fallen combatant still fills its cell."""
-        return {(p.x, p.y) for e, p in self.query(Position) if e != except_eid}
+        return {(c[Position].x, c[Position].y) for e, c in self._db.items() if e != except_eid and Position in c}
 
     def view(self, eid: int, armoury: Armoury) -> UnitView:
         """Freeze one unit."""
-        ident = self.get(eid, Identity)
-        prof = self.get(eid, Profile)
-        hp = self.get(eid, Health)
-        load = self.get(eid, Loadout)
+        comps = self._db[eid]
+        ident = comps[Identity]
+        prof = comps[Profile]
+        hp = comps[Health]
+        load = comps[Loadout]
         ws = load.weapons[load.active] if load.weapons else None
         if ws is not None and armoury.weapons[ws.weapon_id].thrown:
             ws = None  # nothing in hand to fire; thrown weapons are listed in `throwables`
-        arm = self.get(eid, Armour)
+        arm = comps[Armour]
         layers: dict[str, tuple[str, str, int]] = {}
         for piece in arm.pieces:
             for loc, av in piece.av.items():
                 layers.setdefault(loc, (loc, piece.kind, av))
-        tp = self.get(eid, Tacpack)
-        dec = self.get(eid, Declared)
-        rd = self.get(eid, Readiness)
-        st = self.get(eid, Status)
-        turn = self.get(eid, Turn)
-        cov = self.get(eid, Cover)
+        tp = comps[Tacpack]
+        dec = comps[Declared]
+        rd = comps[Readiness]
+        st = comps[Status]
+        turn = comps[Turn]
+        cov = comps[Cover]
+        pos = comps[Position]
+        face = comps[Facing]
         return UnitView(
-            name=ident.name, side=ident.side, side_index=ident.side_index, cell=self.cell(eid),
+            name=ident.name, side=ident.side, side_index=ident.side_index, cell=(pos.x, pos.y),
             traits=tuple((k, c, t) for k, (c, t) in prof.traits.items()),
             skills=tuple(sorted(prof.skills.items())), size=prof.size,
             wounds=hp.wounds, ct=hp.ct, ct_max=prof.ct_max, out_of_action=hp.out_of_action, dead=hp.dead,
@@ -133,7 +143,7 @@ class World:
             declared=dec.speed, phase=dec.phase, hesitating=dec.hesitating, waiting=st.waiting,
             ready_target=rd.target, aim=rd.aim, moved_m=turn.moved_m, cover=cov.level,
             firing=st.firing, known_to=tuple(sorted(st.known_to)),
-            facing=(self.get(eid, Facing).dx, self.get(eid, Facing).dy),
+            facing=(face.dx, face.dy),
             throwables=tuple((armoury.weapons[w.weapon_id], w.rounds) for w in load.weapons
                              if armoury.weapons[w.weapon_id].thrown and w.rounds > 0),
             shot_points=tp.shot_points, turn_parts=tuple(turn.parts),

@@ -19,6 +19,7 @@ from skirmish.rules import geometry as geo
 from skirmish.rules.checks import skill_pool, tn
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf
+from skirmish.rules.sight_table import table as sight_table
 from skirmish.rulesets.fi import expected_hit_probability
 
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}
@@ -81,10 +82,13 @@ class Viewshed:
     def over(self, grid: geo.GridMap, frm: geo.Cell, mask: npt.NDArray[np.bool_]) -> Viewshed:
         """Work out the masked cells not yet known (the map never changes, so the rest stand)."""
         ys, xs = np.nonzero(mask & ~self.known)
+        seen_from = sight_table(grid)  # geo.sight, from its table
+        here = (int(frm[0]), int(frm[1]))
+        codes = []
         for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-            s = geo.sight(grid, frm, (x, y))
-            if s.visible:
-                self.code[y, x] = _SIGHT_CODE[s.cover]
+            s = seen_from.sight(here, (x, y))
+            codes.append(_SIGHT_CODE[s.cover] if s.visible else 0)
+        self.code[ys, xs] = codes
         self.known |= mask
         return self
 
