@@ -25,9 +25,10 @@ import numpy as np
 import numpy.typing as npt
 
 from skirmish.ecs.components import Armour, Facing, Health, Status
-from skirmish.ecs.view import BattleView, UnitView
+from skirmish.ecs.view import BattleView, UnitView, replace_unit
 from skirmish.ecs.world import World
-from skirmish.rules.geometry import Cell, GridMap, centre, clear_line, lean_points, unit_sight
+from skirmish.rules.geometry import Cell, GridMap, centre, clear_line, lean_points
+from skirmish.rules.sight_table import SightTable
 
 HIDDEN = "hidden"  # what a declaration reads as to the other sides before initiative is flipped (R-5.1)
 
@@ -75,6 +76,7 @@ class Knowledge:
         (`known_to`: it has not moved since, or was seen ducking out of sight) keeps its last sighting with
         the cell and round brought up to date; any other enemy stays where the side last knew it. Running it
         twice changes nothing."""
+        table = grid.sight_table
         units = []
         for eid, ident in world.units():
             hp, st = world.get(eid, Health), world.get(eid, Status)
@@ -88,7 +90,7 @@ class Knowledge:
                     continue
                 known = side in st.known_to
                 before = memory.get(name)
-                if any(unit_sight(grid, at, cell, st.firing, known).visible for at in seers):
+                if _seen_by(table, seers, cell, st.firing or known):
                     seen.add(name)
                     face = world.get(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
@@ -123,6 +125,17 @@ class Knowledge:
         return dataclasses.replace(view, units=tuple(units), viewer=side)
 
 
+def _seen_by(table: SightTable, seers: list[Cell], cell: Cell, exposed: bool) -> bool:
+    """`any(unit_sight(grid, at, cell, firing, known).visible for at in seers)`, with `exposed` = firing or
+    known: a target seen only round a corner is seen while it fires, and concealed (its position known) or
+    unseen otherwise (R-6.1, R-6.6)."""
+    for at in seers:
+        s = table.sight(at, cell)
+        if s.visible and (exposed or not s.lean):
+            return True
+    return False
+
+
 def _unknown(u: UnitView, side: str) -> dict[str, Any]:
     """The fields no enemy shows: ammunition, breakdowns, tacpack, CT and stun, intentions and what its turn
     has spent on the timing rules (read as unknown)."""
@@ -137,7 +150,7 @@ def seen_enemy(u: UnitView, side: str, round_no: int, hide_declared: bool) -> Un
     cover, movement this round and whether it fires; its profile (traits, skills, size) is the scenario's
     roster. Its declaration shows once initiative is flipped (R-5.1)."""
     declared = HIDDEN if hide_declared and u.declared is not None else u.declared
-    return dataclasses.replace(u, declared=declared, last_seen=round_no, **_unknown(u, side))
+    return replace_unit(u, {"declared": declared, "last_seen": round_no, **_unknown(u, side)})
 
 
 def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool) -> UnitView:
@@ -145,10 +158,10 @@ def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool) -> UnitView:
     and initiative phase are known as a seen enemy's are (revealed when initiative is flipped, R-5.1); its
     cover and movement this round are not."""
     declared = HIDDEN if hide_declared and u.declared is not None else u.declared
-    return dataclasses.replace(
-        u, cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
+    return replace_unit(u, dict(
+        cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
         wounds=s.wounds, armour=s.armour, declared=declared, moved_m=0.0, cover="none", firing=False, ghost=True,
-        last_seen=s.round, **_unknown(u, side))
+        last_seen=s.round, **_unknown(u, side)))
 
 
 def hide_declarations(view: BattleView, reveal: set[str]) -> BattleView:
@@ -159,7 +172,7 @@ def hide_declarations(view: BattleView, reveal: set[str]) -> BattleView:
         return view
     units = list(view.units)
     for i in hide:
-        units[i] = dataclasses.replace(units[i], declared=HIDDEN)
+        units[i] = replace_unit(units[i], {"declared": HIDDEN})
     return dataclasses.replace(view, units=tuple(units))
 
 

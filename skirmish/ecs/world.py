@@ -23,7 +23,7 @@ from skirmish.ecs.components import (
     Tacpack,
     Turn,
 )
-from skirmish.ecs.view import BattleView, UnitView
+from skirmish.ecs.view import BattleView, UnitView, unit_view
 from skirmish.rules.equipment import Armoury
 from skirmish.rules.geometry import Cell, GridMap
 
@@ -129,7 +129,7 @@ class World:
         cov = comps[Cover]
         pos = comps[Position]
         face = comps[Facing]
-        return UnitView(
+        return unit_view(dict(
             name=ident.name, side=ident.side, side_index=ident.side_index, cell=(pos.x, pos.y),
             traits=tuple((k, c, t) for k, (c, t) in prof.traits.items()),
             skills=tuple(sorted(prof.skills.items())), size=prof.size,
@@ -147,7 +147,7 @@ class World:
             throwables=tuple((armoury.weapons[w.weapon_id], w.rounds) for w in load.weapons
                              if armoury.weapons[w.weapon_id].thrown and w.rounds > 0),
             shot_points=tp.shot_points, turn_parts=tuple(turn.parts),
-        )
+        ))
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],
                  scope: str, armoury: Armoury, max_rounds: int = 0) -> BattleView:

@@ -66,6 +66,11 @@ class GridMap:
         """Cover armour value per cell."""
         return np.array([t.cover_av for t in self.tiles], dtype=np.int16)[self.layout]
 
+    @cached_property
+    def sight_table(self) -> _st.SightTable:
+        """Sight between this map's cells, kept as it is worked out (skirmish.rules.sight_table)."""
+        return _st.SightTable(self)
+
     def inside(self, cell: Cell) -> bool:
         """True if the cell is on the map."""
         return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height
@@ -305,7 +310,10 @@ def _cover_on_line(grid: GridMap, p: tuple[float, float], target: Cell) -> tuple
 def sight(grid: GridMap, frm: Cell, to: Cell) -> Sight:
     """Line of sight and cover from one cell to another (R-6.6), as `sight_reference` states it; each pair is
     worked out once per map and kept (skirmish.rules.sight_table), as the map never changes."""
-    return _st.table(grid).sight((int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
+    try:
+        return grid.sight_table.sight(frm, to)
+    except TypeError:  # cells given as lists
+        return grid.sight_table.sight((int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
 
 
 def sight_reference(grid: GridMap, frm: Cell, to: Cell) -> Sight:

@@ -16,7 +16,6 @@ tests/test_sight_table.py compares this with the reference over random maps and 
 from __future__ import annotations
 
 import math
-from weakref import WeakKeyDictionary
 
 from skirmish.rules.geometry import COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
 
@@ -61,7 +60,7 @@ class SightTable:
         i = to[1] * self.w + to[0]
         s = r[i]
         if s is None:
-            s = r[i] = self.work_out(frm, to)
+            s = r[i] = self.work_out((int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
         return s
 
     # ------------------------------------------------------------------ working one pair out
@@ -189,12 +188,6 @@ class SightTable:
         return NO_SIGHT
 
 
-_TABLES: WeakKeyDictionary[GridMap, SightTable] = WeakKeyDictionary()
-
-
 def table(grid: GridMap) -> SightTable:
-    """The map's sight table (made on first use; dropped with the map)."""
-    t = _TABLES.get(grid)
-    if t is None:
-        t = _TABLES[grid] = SightTable(grid)
-    return t
+    """The map's sight table (made on first use, kept with the map: `GridMap.sight_table`)."""
+    return grid.sight_table
