@@ -56,7 +56,7 @@ class Sighting:
 def _armour(world: World, eid: int) -> tuple[tuple[str, str, int], ...]:
     """The outermost armour layer per location, as the snapshot shows it."""
     layers: dict[str, tuple[str, str, int]] = {}
-    for piece in world.get(eid, Armour).pieces:
+    for piece in world.peek(eid, Armour).pieces:
         for loc, av in piece.av.items():
             layers.setdefault(loc, (loc, piece.kind, av))
     return tuple(sorted(layers.values()))
@@ -69,6 +69,8 @@ class Knowledge:
         self.sides = sides
         self.seen: dict[str, frozenset[str]] = {s: frozenset() for s in sides}  # enemies each side sees now
         self.last: dict[str, dict[str, Sighting]] = {s: {} for s in sides}  # side -> enemy -> last sighting
+        # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
+        self._enemy_views: dict[tuple[str, str], tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]] = {}
 
     def update(self, world: World, grid: GridMap, round_no: int) -> None:
         """Look again for every side (R-6.1): an enemy in sight of one of the side's combatants in action is
@@ -79,7 +81,7 @@ class Knowledge:
         table = grid.sight_table
         units = []
         for eid, ident in world.units():
-            hp, st = world.get(eid, Health), world.get(eid, Status)
+            hp, st = world.peek(eid, Health), world.peek(eid, Status)
             units.append((eid, ident.name, ident.side, world.cell(eid), hp, st))
         for side in self.sides:
             seers = [cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action]
@@ -92,13 +94,13 @@ class Knowledge:
                 before = memory.get(name)
                 if _seen_by(table, seers, cell, st.firing or known):
                     seen.add(name)
-                    face = world.get(eid, Facing)
+                    face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
                 elif known and before is not None:
                     memory[name] = dataclasses.replace(before, cell=cell, round=round_no)
                 elif known:  # the start: every miniature is on the table (docs/RULES-NOTES.md, R-6.1)
-                    face = world.get(eid, Facing)
+                    face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
             self.seen[side] = frozenset(seen)
@@ -115,13 +117,23 @@ class Knowledge:
         hide = view.phase is None  # declaring (or between rounds): initiative is not flipped yet
         seen, memory = self.seen[side], self.last[side]
         units: list[UnitView] = []
+        kept = self._enemy_views
         for u in view.units:
             if u.side == side:
                 units.append(u)
-            elif u.name in seen:
-                units.append(seen_enemy(u, side, view.round, hide))
-            elif u.name in memory:
-                units.append(ghost(u, side, memory[u.name], hide))
+                continue
+            sighting = None if u.name in seen else memory.get(u.name)
+            if sighting is None and u.name not in seen:
+                continue
+            # The enemy as `side` sees it is a function of the view `u`, the sighting and the two flags: kept
+            # while they are the same objects (World.snapshot keeps a unit's view while nothing changed it).
+            k = kept.get((side, u.name))
+            if k is not None and k[0] is u and k[1] is sighting and k[2] == (hide, view.round):
+                units.append(k[3])
+                continue
+            e = seen_enemy(u, side, view.round, hide) if sighting is None else ghost(u, side, sighting, hide)
+            kept[(side, u.name)] = (u, sighting, (hide, view.round), e)
+            units.append(e)
         return dataclasses.replace(view, units=tuple(units), viewer=side)
 
 

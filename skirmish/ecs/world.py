@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import esper
@@ -28,6 +29,7 @@ from skirmish.rules.equipment import Armoury
 from skirmish.rules.geometry import Cell, GridMap
 
 C = TypeVar("C")
+_FIXED = frozenset({Identity, Profile})  # components nothing changes once a unit is made: reading them marks nothing
 _ids = itertools.count(1)
 
 
@@ -46,6 +48,15 @@ class World:
         esper.switch_world(self._prev)
         self._by_name: dict[str, int] = {}
         self._order: list[tuple[int, Identity]] | None = None  # units() in scenario order, kept until a spawn
+        # Snapshots keep each unit's view until something may have changed it. Every component handed out by
+        # `get` may be changed by whoever holds it, so `get` marks its entity: its view is made again at the
+        # next snapshot. Code that only reads uses `peek`. While the battle's rules run (`changing`), a
+        # component got before a snapshot could still be changed after it, so snapshots then make every view
+        # afresh and keep nothing.
+        self._views: dict[int, UnitView] = {}
+        self._dirty: set[int] = set()
+        self._armoury: Armoury | None = None
+        self._changing = 0
 
     def _on(self) -> None:
         if esper.current_world != self.name:
@@ -83,13 +94,30 @@ class World:
         return name in self._by_name
 
     def get(self, eid: int, ctype: type[C]) -> C:
-        """A component of an entity."""
+        """A component of an entity, to read or change (the entity's kept view is dropped)."""
+        if ctype not in _FIXED:
+            self._dirty.add(eid)
         return self._db[eid][ctype]  # type: ignore[no-any-return]  # esper.component_for_entity, in this world
+
+    def peek(self, eid: int, ctype: type[C]) -> C:
+        """A component of an entity, only to read: whoever peeks must not change it (or anything in it)."""
+        return self._db[eid][ctype]  # type: ignore[no-any-return]
+
+    @contextmanager
+    def changing(self) -> Iterator[None]:
+        """While the rules run: snapshots taken meanwhile (by event or hook callbacks) keep no views."""
+        self._changing += 1
+        try:
+            yield
+        finally:
+            self._changing -= 1
 
     def query(self, ctype: type[C]) -> list[tuple[int, C]]:
         """All (entity, component) pairs of a type, in entity order."""
         self._on()
-        return sorted(esper.get_component(ctype), key=lambda pair: pair[0])
+        pairs = sorted(esper.get_component(ctype), key=lambda pair: pair[0])
+        self._dirty.update(e for e, _ in pairs)
+        return pairs
 
     def units(self) -> Iterator[tuple[int, Identity]]:
         """Every combatant in scenario order."""
@@ -151,6 +179,26 @@ class World:
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],
                  scope: str, armoury: Armoury, max_rounds: int = 0) -> BattleView:
-        """Freeze the battle for AIs and the board."""
-        units = tuple(self.view(eid, armoury) for eid, _ in self.units())
+        """Freeze the battle for AIs and the board (each unit's view kept until it may have changed)."""
+        if self._changing:
+            units = tuple(self.view(eid, armoury) for eid, _ in self.units())
+        else:
+            views = self._views
+            if armoury is not self._armoury:
+                views.clear()
+                self._armoury = armoury
+            for eid in self._dirty:
+                views.pop(eid, None)
+            self._dirty.clear()
+            out = []
+            for eid, _ in self.units():
+                u = views.get(eid)
+                if u is None:
+                    u = views[eid] = self.view(eid, armoury)
+                out.append(u)
+            units = tuple(out)
         return BattleView(round_no, phase, grid, units, sides, scope, max_rounds)
+
+    def fresh_units(self, armoury: Armoury) -> tuple[UnitView, ...]:
+        """Every unit's view made afresh (what `snapshot` must equal; for tests)."""
+        return tuple(self.view(eid, armoury) for eid, _ in self.units())

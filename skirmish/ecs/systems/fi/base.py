@@ -130,7 +130,7 @@ class FiBase:
 
     def active(self, eid: int) -> bool:
         """In action (not dead, incapacitated or unconscious)."""
-        return not self.w.get(eid, Health).out_of_action
+        return not self.w.peek(eid, Health).out_of_action
 
     def _event(self, etype: str, actor: str | None, rules: tuple[str, ...], **data: Any) -> None:
         # Built by its registered type (skirmish.rules.fi.events); an initiative event's `phase` is the phase
@@ -153,12 +153,12 @@ class FiBase:
 
     def wound_mod(self, eid: int) -> tuple[Modifier, ...]:
         """Wound penalty as a modifier list (R-8.1)."""
-        pen = wound_penalty(self.w.get(eid, Health).wounds)
+        pen = wound_penalty(self.w.peek(eid, Health).wounds)
         return (Modifier(pen, f"{-pen} wound(s)"),) if pen else ()
 
     def sight(self, a: int, b: int) -> geo.Sight:
         """Sight from one unit to another, with firing exposure and known positions (R-6.1, R-6.6)."""
-        st = self.w.get(b, Status)
+        st = self.w.peek(b, Status)
         return geo.unit_sight(self.ctx.grid, self.w.cell(a), self.w.cell(b), st.firing,
                               self.w.get(a, Identity).side in st.known_to)
 

@@ -40,11 +40,11 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     """Everything the unit whose turn it is may do now (R-5.3–R-6.13), each domain checked by the systems."""
     w = sys.w
     me = w.get(eid, Identity).name
-    if w.get(eid, Health).out_of_action:
+    if w.peek(eid, Health).out_of_action:
         return LegalActions(me, "act")
     walk, run = _moves(sys, eid)
     enemies = [(e, i.name) for e, i in w.units()
-               if i.side_index != w.get(eid, Identity).side_index and not w.get(e, Health).out_of_action]
+               if i.side_index != w.peek(eid, Identity).side_index and not w.peek(e, Health).out_of_action]
     shots: list[Shoot] = []
     wpn = sys.weapon(eid)
     if wpn is not None and not wpn[0].thrown:
@@ -77,10 +77,9 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
     """Cells a move may end in, walking and running: the reach the routes take (R-5.6) within what the
     declared speed still allows this turn (R-5.3–R-5.5)."""
     w = sys.w
-    turn = w.get(eid, Turn)
-    if turn.moved_this_turn:
+    if w.peek(eid, Turn).moved_this_turn:
         return frozenset(), frozenset()
-    fast = w.get(eid, Declared).speed == "fast"
+    fast = w.peek(eid, Declared).speed == "fast"
     can_walk = not fast and sys.fits(eid, Part("move"))
     can_run = sys.fits(eid, Part("move", running=True))
     if not (can_walk or can_run):

@@ -101,7 +101,7 @@ class FiRound(FiBase):
 
     def phase_order(self, eids: list[int], phase: int) -> list[int]:
         """Who acts in a phase and in what order (R-5.1)."""
-        chosen = [e for e in eids if self.w.get(e, Declared).phase == phase]
+        chosen = [e for e in eids if self.w.peek(e, Declared).phase == phase]
 
         def key(e: int) -> tuple[int, ...]:
             col, tr = self.w.get(e, Profile).traits["reflexes"]
@@ -173,8 +173,11 @@ class FiRound(FiBase):
                 s = geo.sight(self.ctx.grid, self.w.cell(oid), self.w.cell(eid))
                 if s.visible:
                     best = max(best, (geo.COVER_LEVEL[s.cover], s.cover_av))
-            cov = self.w.get(eid, Cover)
-            cov.level, cov.av = geo.COVER_NAME[best[0]], best[1]
+            level, av = geo.COVER_NAME[best[0]], best[1]
+            now = self.w.peek(eid, Cover)
+            if (now.level, now.av) != (level, av):  # changed only where it changes (kept views stand elsewhere)
+                cov = self.w.get(eid, Cover)
+                cov.level, cov.av = level, av
 
     def end_round(self) -> None:
         """Bookkeeping: hesitation carries a speed-up, tacpacks reset, movement tallies clear (R-5.2, R-6.13)."""

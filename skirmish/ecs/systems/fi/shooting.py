@@ -59,7 +59,7 @@ class FiShooting(FiRound):
         tgt = w.entity(action.target)
         if w.get(tgt, Identity).side_index == w.get(eid, Identity).side_index:
             raise IllegalAction(f"{action.target} is on your side")
-        if w.get(tgt, Health).out_of_action:
+        if w.peek(tgt, Health).out_of_action:
             raise IllegalAction(f"{action.target} is already out of action")
         dec = w.get(eid, Declared)
         if dec.speed == "dodge":
@@ -280,7 +280,7 @@ class FiShooting(FiRound):
         tgt = self.w.entity(action.target)
         if self.w.get(tgt, Identity).side_index == self.w.get(eid, Identity).side_index:
             raise IllegalAction(f"{action.target} is on your side")
-        if self.w.get(tgt, Health).out_of_action:
+        if self.w.peek(tgt, Health).out_of_action:
             raise IllegalAction(f"{action.target} is already out of action")
         if not self.sight(eid, tgt).visible:
             raise IllegalAction(f"R-6.2: {action.target} is not in line of sight")
