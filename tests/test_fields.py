@@ -62,3 +62,45 @@ def test_fire_fields_equal_the_plain_per_cell_fields() -> None:
                     compared += 1
                 b.step()
     assert compared >= 20
+
+
+def test_kept_per_hit_outcomes_equal_working_them_out() -> None:
+    """estimate._per_hit keeps outcomes by what they read; each equals _per_hit_now at every distance asked."""
+    from skirmish.ai import estimate
+
+    sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
+    compared = 0
+    with Battle(sc, seed=5, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
+        for step in range(120):
+            if b.pending is None:
+                break
+            if step % 4 == 0:
+                view = b.view()
+                for me in view.units:
+                    if me.weapon is None:
+                        continue
+                    for t in view.enemies(me):
+                        for cover, av, concealed in (("none", 0, False), ("low", 4, False), ("high", 6, True)):
+                            for dist in (1.0, 9.5, 10.0, 10.5, 21.0, 33.3):
+                                got = estimate._per_hit(me.weapon, t, cover, av, concealed, dist)
+                                assert got == estimate._per_hit_now(me.weapon, t, cover, av, concealed, dist)
+                                compared += 1
+            b.step()
+    assert compared > 200
+
+
+def test_kept_curve_outputs_equal_working_them_out() -> None:
+    """Curve.__call__ keeps single-number outputs; each equals _one, sign of zero included."""
+    import math
+    import random
+
+    from skirmish.ai.curves import KINDS, Curve
+
+    rng = random.Random(7)
+    xs = [0.0, -0.0, 1.0, 0.5, 1e-300, -1e-300, 2.0, -3.0] + [rng.uniform(-0.2, 1.2) for _ in range(60)]
+    for kind in KINDS:
+        for _ in range(8):
+            c = Curve(kind, rng.uniform(-2, 2), rng.uniform(0.1, 9), rng.uniform(-1, 1), rng.uniform(-0.5, 1))
+            for x in xs + xs:  # the second time from what was kept
+                got, want = c(x), c._one(float(x))
+                assert got == want and math.copysign(1.0, got) == math.copysign(1.0, want), (c, x)

@@ -69,6 +69,8 @@ class Knowledge:
         self.sides = sides
         self.seen: dict[str, frozenset[str]] = {s: frozenset() for s in sides}  # enemies each side sees now
         self.last: dict[str, dict[str, Sighting]] = {s: {} for s in sides}  # side -> enemy -> last sighting
+        # side -> (its seers' cells, each enemy's cell and exposure, the enemies it saw then)
+        self._seen_from: dict[str, tuple[tuple[Cell, ...], tuple[tuple[Cell, bool], ...], frozenset[str]]] = {}
         # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
         self._enemy_views: dict[tuple[str, str], tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]] = {}
 
@@ -84,26 +86,36 @@ class Knowledge:
             hp, st = world.peek(eid, Health), world.peek(eid, Status)
             units.append((eid, ident.name, ident.side, world.cell(eid), hp, st))
         for side in self.sides:
-            seers = [cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action]
-            seen: set[str] = set()
+            seers = tuple(cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action)
             memory = self.last[side]
+            # Who is seen depends only on the seers' cells and each enemy's cell and exposure (firing or its
+            # position known): worked out again only when one of those has changed.
+            exposure = tuple((cell, st.firing or side in st.known_to) for _, _, s, cell, _, st in units if s != side)
+            kept = self._seen_from.get(side)
+            if kept is not None and kept[0] == seers and kept[1] == exposure:
+                seen = kept[2]
+            else:
+                seen = frozenset(name for (_, name, s, cell, _, _), (_, exposed) in
+                                 zip((u for u in units if u[2] != side), exposure, strict=True)
+                                 if _seen_by(table, list(seers), cell, exposed))
+                self._seen_from[side] = (seers, exposure, seen)
             for eid, name, s, cell, hp, st in units:
                 if s == side:
                     continue
                 known = side in st.known_to
                 before = memory.get(name)
-                if _seen_by(table, seers, cell, st.firing or known):
-                    seen.add(name)
+                if name in seen:
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
                 elif known and before is not None:
-                    memory[name] = dataclasses.replace(before, cell=cell, round=round_no)
+                    if (before.cell, before.round) != (cell, round_no):  # else it stands as it is
+                        memory[name] = dataclasses.replace(before, cell=cell, round=round_no)
                 elif known:  # the start: every miniature is on the table (docs/RULES-NOTES.md, R-6.1)
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
-            self.seen[side] = frozenset(seen)
+            self.seen[side] = seen
 
     def state(self) -> dict[str, Any]:
         """Everything kept, in a canonical plain form (for `Battle.state_hash`)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -136,9 +137,22 @@ def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.N
 
 def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.Cell) -> float:
     """The threat a move meets on the way (the mean over the cells its straight line crosses), in [0, 1]."""
-    cells = geo.cells_on_segment(grid, geo.centre(frm), geo.centre(to))
-    vals = [float(maps.threat[y, x]) for x, y in cells if grid.inside((x, y)) and maps.mask[y, x]]
-    return float(1 - np.exp(-np.mean(vals))) if vals else 0.0
+    ys, xs = _segment(grid, frm, to)
+    keep = maps.mask[ys, xs]
+    if not keep.any():
+        return 0.0
+    vals = maps.threat[ys[keep], xs[keep]]  # in the segment's order, as a list of them would be
+    return float(1 - np.exp(-np.mean(vals)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _segment(grid: geo.GridMap, frm: geo.Cell, to: geo.Cell) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """(ys, xs) of the map's cells the straight line between two cell centres crosses, in order."""
+    cells = [c for c in geo.cells_on_segment(grid, geo.centre(frm), geo.centre(to)) if grid.inside(c)]
+    ys = np.array([c[1] for c in cells], dtype=np.intp)
+    xs = np.array([c[0] for c in cells], dtype=np.intp)
+    ys.flags.writeable = xs.flags.writeable = False
+    return ys, xs
 
 
 class MapCache:

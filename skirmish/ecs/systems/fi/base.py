@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from skirmish.core.events import Event, make
@@ -34,6 +34,7 @@ from skirmish.rules.equipment import Armoury, Weapon, parse_trait
 from skirmish.rules.fi import events as _fi_events  # noqa: F401  (registers FI's event types for `make`)
 from skirmish.rules.fi.damage import after_damage, ct_max, wound_penalty
 from skirmish.rules.randomizer import Randomizer
+from skirmish.rules.reach import ReachCache
 
 
 @dataclass
@@ -61,6 +62,7 @@ class Ctx:
     phase: int | None = None
     deck: Deck | None = None  # the action deck, when cards are drawn
     deck_name: str = ""  # which deck: a built-in's name, or "stacked" (C-4)
+    reach: ReachCache = field(default_factory=ReachCache)  # reach fields kept between legality's questions
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:

@@ -89,12 +89,14 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
     blocked = np.zeros((grid.height, grid.width), dtype=bool)
     for x, y in w.occupied(except_eid=eid):
         blocked[y, x] = True
-    field = geo.reach_field(grid, w.cell(eid), run_m / grid.cell_m, blocked)
-    field[w.cell(eid)[1], w.cell(eid)[0]] = np.inf  # staying put is not a move
+    here = w.cell(eid)
+    field = sys.ctx.reach.field(grid, here, run_m / grid.cell_m, blocked)  # geo.reach_field, kept (read-only)
     ys, xs = np.nonzero(np.isfinite(field))
     walks: set[geo.Cell] = set()
     runs: set[geo.Cell] = set()
     for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+        if (x, y) == here:
+            continue  # staying put is not a move
         walking = field[y, x] * grid.cell_m <= walk_m + 1e-9 and not fast
         if walking and can_walk:
             walks.add((x, y))
