@@ -44,12 +44,12 @@ class Curve:
             v = float(x)
             kept: dict[tuple[float, bool], float] = self._kept  # type: ignore[attr-defined]
             key = (v, math.copysign(1.0, v) > 0)  # 0.0 and -0.0 are equal keys but may give outputs of either sign
-            y = kept.get(key)
-            if y is None:
+            out1 = kept.get(key)
+            if out1 is None:
                 if len(kept) >= _KEPT:
                     kept.clear()
-                y = kept[key] = self._one(v)
-            return y
+                out1 = kept[key] = self._one(v)
+            return out1
         arr = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
         if self.kind == "linear":
             y = self.m * (arr - self.c) + self.b

@@ -97,11 +97,11 @@ class World:
         """A component of an entity, to read or change (the entity's kept view is dropped)."""
         if ctype not in _FIXED:
             self._dirty.add(eid)
-        return self._db[eid][ctype]  # type: ignore[no-any-return]  # esper.component_for_entity, in this world
+        return self._db[eid][ctype]  # esper.component_for_entity, in this world
 
     def peek(self, eid: int, ctype: type[C]) -> C:
         """A component of an entity, only to read: whoever peeks must not change it (or anything in it)."""
-        return self._db[eid][ctype]  # type: ignore[no-any-return]
+        return self._db[eid][ctype]
 
     @contextmanager
     def changing(self) -> Iterator[None]:

@@ -38,7 +38,7 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     cell_m = view.grid.cell_m
     reach, inc = w.max_range_m, w.range_inc_m
     foes = [(k, e, e.cell, e.firing, me.side in e.known_to, dists[k].tolist()) for k, e in enumerate(enemies)]
-    hits: dict[tuple[int, bool, float], float] = {}
+    hits: dict[tuple[int, bool, int, int], float] = {}
     ys, xs = np.nonzero(ok)
     fire_l = [[0.0] * wd for _ in range(h)]
     flank_l = [[0.0] * wd for _ in range(h)]
