@@ -43,3 +43,41 @@ def test_throw_cells_are_the_cells_throw_setup_accepts() -> None:
                             compared += 1
                 b.step()
     assert compared >= 5
+
+
+def test_listed_shots_are_the_shots_shot_setup_accepts() -> None:
+    """Legality asks each target once after the first that has a shot; the list equals one full check per
+    target, mode and burst, in the same order."""
+    from skirmish.rules.actions import Shoot
+    from skirmish.rules.fi.timing import ATTACK_MODES
+
+    compared = 0
+    for name, seed, ai in (("depot_breach.yaml", 2, "utility"), ("killhouse_drill.yaml", 1, "hold"),
+                           ("canal_crossing.yaml", 4, "utility")):
+        sc = load_scenario(SCENARIOS_DIR / name)
+        with Battle(sc, seed=seed, controllers={s.name: make_ai(ai) for s in sc.spec.sides}) as b:
+            for _ in range(300):
+                req = b.pending
+                if req is None:
+                    break
+                if req.kind == "act":
+                    eid = b.world.entity(req.unit)
+                    wpn = b.sys.weapon(eid)
+                    listed = list(b.legal_actions(req.unit).shots)
+                    full = []
+                    if wpn is not None and not wpn[0].thrown:
+                        for u in b.view().units:
+                            if u.side == req.side or u.out_of_action:
+                                continue
+                            for mode in ATTACK_MODES:
+                                for burst in (0, *wpn[0].bursts):
+                                    shot = Shoot(req.unit, u.name, mode=mode, burst=burst)
+                                    try:
+                                        b.sys.shot_setup(eid, shot)
+                                    except IllegalAction:
+                                        continue
+                                    full.append(shot)
+                    assert listed == full, (name, req.unit)
+                    compared += bool(full)
+                b.step()
+    assert compared >= 10

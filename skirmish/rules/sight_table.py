@@ -80,6 +80,58 @@ class SightTable:
             self._leans[cell] = out
         return out
 
+    def _clear(self, p: _Point, q: _Point, fi: int, ti: int) -> bool:
+        """`clear_line(grid, p, q, (frm, to))`, with frm and to given as padded indices: `geometry._trace`'s walk
+        (the same float steps and tests), on padded cell indices, stopping at the first cell or shut corner
+        that blocks."""
+        blocks, pw = self.blocks, self.pw
+        p0, p1 = p
+        q0, q1 = q
+        x, y = math.floor(p0), math.floor(p1)
+        i = (y + 1) * pw + x + 1
+        end = (math.floor(q1) + 1) * pw + math.floor(q0) + 1
+        dx, dy = q0 - p0, q1 - p1
+        if dx:
+            t_dx = abs(1 / dx)
+            t_mx = ((x + 1 - p0) if dx > 0 else (p0 - x)) * t_dx
+        else:
+            t_dx = t_mx = math.inf
+        if dy:
+            t_dy = abs(1 / dy)
+            t_my = ((y + 1 - p1) if dy > 0 else (p1 - y)) * t_dy
+        else:
+            t_dy = t_my = math.inf
+        sx = 1 if dx > 0 else -1
+        sy = pw if dy > 0 else -pw
+        if blocks[i] and i != fi and i != ti:
+            return False
+        guard = self.w + self.h + 4
+        lim = 1 - _EPS
+        while i != end and guard > 0:
+            guard -= 1
+            d = t_mx - t_my
+            if -_EPS < d < _EPS:  # abs(d) < _EPS, NaN included
+                if min(t_mx, t_my) > lim:
+                    break
+                if blocks[i + sx] and blocks[i + sy]:
+                    return False
+                i += sx + sy
+                t_mx += t_dx
+                t_my += t_dy
+            elif t_mx < t_my:
+                if t_mx > lim:
+                    break
+                i += sx
+                t_mx += t_dx
+            else:
+                if t_my > lim:
+                    break
+                i += sy
+                t_my += t_dy
+            if blocks[i] and i != fi and i != ti:
+                return False
+        return True
+
     def _walk(self, p: _Point, q: _Point, frm: Cell, to: Cell, cover: bool) -> tuple[bool, int, int, Cell | None]:
         """Walk the segment p→q as `geometry._trace` does. Returns (clear, cover level, cover AV, cover cell):
         clear as `clear_line(grid, p, q, (frm, to))`, and, when `cover` is asked and the line is clear,
@@ -167,21 +219,18 @@ class SightTable:
             return self._share(True, "none", 0, False, None)
         pf = (frm[0] + 0.5, frm[1] + 0.5)
         pt = (to[0] + 0.5, to[1] + 0.5)
-        clear, level, av, where = self._walk(pf, pt, frm, to, True)
-        if clear:
-            return self._share(True, COVER_NAME[level], av, False, where)
-        f_leans = self.leans(frm)
-        for fp in f_leans:
-            clear, level, av, where = self._walk(fp, pt, frm, to, True)
-            if clear:
+        fi, ti = (frm[1] + 1) * self.pw + frm[0] + 1, (to[1] + 1) * self.pw + to[0] + 1
+        for fp in (pf, *self.leans(frm)):  # centre to centre, then leaning out of the firer's cell
+            if self._clear(fp, pt, fi, ti):
+                _, level, av, where = self._walk(fp, pt, frm, to, True)
                 return self._share(True, COVER_NAME[level], av, False, where)
         t_leans = self.leans(to)
         if not t_leans:
             return NO_SIGHT
-        f_points = [pf, *f_leans]
+        f_points = [pf, *self.leans(frm)]
         for tp in t_leans:
             for fp in f_points:
-                if self._walk(fp, tp, frm, to, False)[0]:
+                if self._clear(fp, tp, fi, ti):
                     wall = self._nearest_wall(to, fp)
                     av = self.cover_av[wall[1]][wall[0]] if wall else 6
                     return self._share(True, "high", av, True, wall)

@@ -37,17 +37,17 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     seen_from = sight_table(view.grid)
     cell_m = view.grid.cell_m
     reach, inc = w.max_range_m, w.range_inc_m
-    foes = [(k, e, e.cell, e.firing, me.side in e.known_to, dists[k].tolist()) for k, e in enumerate(enemies)]
-    hits: dict[tuple[int, bool, int, int], float] = {}
     ys, xs = np.nonzero(ok)
+    foes = [(k, e, e.cell, e.firing, me.side in e.known_to, dists[k][ys, xs].tolist()) for k, e in enumerate(enemies)]
+    hits: dict[tuple[int, bool, int, int], float] = {}
     fire_l = [[0.0] * wd for _ in range(h)]
     flank_l = [[0.0] * wd for _ in range(h)]
-    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+    for i, (x, y) in enumerate(zip(xs.tolist(), ys.tolist(), strict=True)):
         c = (x, y)
         best, open_targets, seen = 0.0, 0, 0
         for k, e, at, firing, known, dist_k in foes:
             s = seen_from.sight(c, at)
-            if not s.visible or dist_k[y][x] > reach:
+            if not s.visible or dist_k[i] > reach:
                 continue
             concealed = False
             if s.lean and not firing:  # geo.unit_sight: seen only round a corner while not firing

@@ -48,13 +48,7 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     shots: list[Shoot] = []
     wpn = sys.weapon(eid)
     if wpn is not None and not wpn[0].thrown:
-        weapon = wpn[0]
-        for _, name in enemies:
-            for mode in ATTACK_MODES:
-                for burst in (0, *weapon.bursts):
-                    shot = Shoot(me, name, mode=mode, burst=burst)
-                    if _ok(lambda s=shot: sys.shot_setup(eid, s)):  # type: ignore[misc]
-                        shots.append(shot)
+        shots = _shots(sys, eid, me, [name for _, name in enemies], wpn[0].bursts)
     called = LOCATIONS if any(not s.burst for s in shots) else ()
     aims = tuple(a for a in (Aim(me, name) for _, name in enemies) if _ok(lambda a=a: sys.aim_check(eid, a)))  # type: ignore[misc]
     tp = w.get(eid, Tacpack)
@@ -71,6 +65,34 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
         waits=tuple(x for x in (Wait(me),) if _ok(lambda x=x: sys.wait_check(eid, x))),  # type: ignore[misc]
         screens=tuple(screens),
     )
+
+
+def _shots(sys: FiSystems, eid: int, me: str, targets: list[str], bursts: tuple[int, ...]) -> list[Shoot]:
+    """Every Shoot(me, target, mode, burst) that `shot_setup` accepts, in the order (target, mode, burst).
+
+    shot_setup's checks are of two kinds: about the target (it exists, is an enemy in action, in sight and
+    in range) and about the firer's mode and burst (its weapon, rounds, tacpack, timing); neither kind reads
+    the other's inputs, and nothing after them refuses. So a shot is accepted exactly when its target passes
+    with some mode and burst that pass, and its mode and burst pass with some target that passes: once one
+    target has a shot, each other target is asked once, not once per mode and burst."""
+    kinds = [(mode, burst) for mode in ATTACK_MODES for burst in (0, *bursts)]
+    firer_ok: list[tuple[str, int]] | None = None  # the modes and bursts that pass, once a target has passed
+
+    def ok(target: str, mode: str, burst: int) -> bool:
+        return _ok(lambda: sys.shot_setup(eid, Shoot(me, target, mode=mode, burst=burst)))
+
+    out: list[Shoot] = []
+    for target in targets:
+        if firer_ok is None:
+            passed = [(m, b) for m, b in kinds if ok(target, m, b)]
+            if passed:
+                firer_ok = passed
+        elif ok(target, *firer_ok[0]):
+            passed = firer_ok
+        else:
+            passed = []
+        out.extend(Shoot(me, target, mode=m, burst=b) for m, b in passed)
+    return out
 
 
 def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo.Cell]]:
