@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from skirmish.rules.reach import Field, ReachCache, ring
+from skirmish.rules.reach import Field, ReachCache, ring, walk_field
 
-__all__ = ["Field", "ReachCache", "ring"]
+__all__ = ["Field", "ReachCache", "ring", "walk_field"]

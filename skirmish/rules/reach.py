@@ -5,7 +5,9 @@ most others, so most fields stand."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -63,3 +65,12 @@ class ReachCache:
         field.flags.writeable = False
         self._kept[(start, limit)] = _Kept(blocked, field, ring(np.isfinite(field)))
         return field
+
+
+@lru_cache(maxsize=1024)
+def walk_field(grid: geo.GridMap, start: geo.Cell) -> Field:
+    """`geo.reach_field(grid, start, inf)` (walking cost to every cell, figures ignored), read-only and kept per
+    map and cell: it depends on nothing else, so every AI and battle on the map shares it."""
+    field = geo.reach_field(grid, start, math.inf)
+    field.flags.writeable = False
+    return field

@@ -6,7 +6,6 @@ made of) by `MapCache`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ai.reach import Field, ReachCache
+from skirmish.ai.reach import Field, ReachCache, walk_field
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.checks import skill_pool, tn
@@ -130,7 +129,7 @@ def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.N
     for e in view.enemies(me):
         field_ = cache.get(e.cell)
         if field_ is None:
-            field_ = cache[e.cell] = geo.reach_field(grid, e.cell, math.inf)
+            field_ = cache[e.cell] = walk_field(grid, (int(e.cell[0]), int(e.cell[1])))  # geo.reach_field, to inf
         walk = np.minimum(walk, field_)
     return TacticalMaps(key, seen, cover, threat, mask, walk * grid.cell_m)
 

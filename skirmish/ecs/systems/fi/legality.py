@@ -70,28 +70,20 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
 def _shots(sys: FiSystems, eid: int, me: str, targets: list[str], bursts: tuple[int, ...]) -> list[Shoot]:
     """Every Shoot(me, target, mode, burst) that `shot_setup` accepts, in the order (target, mode, burst).
 
-    shot_setup's checks are of two kinds: about the target (it exists, is an enemy in action, in sight and
-    in range) and about the firer's mode and burst (its weapon, rounds, tacpack, timing); neither kind reads
-    the other's inputs, and nothing after them refuses. So a shot is accepted exactly when its target passes
-    with some mode and burst that pass, and its mode and burst pass with some target that passes: once one
-    target has a shot, each other target is asked once, not once per mode and burst."""
+    shot_setup's checks are of two kinds: about the target (`shot_target_ok`: it exists, is an enemy in
+    action, in sight and in range) and about the firer's mode and burst (its weapon, rounds, tacpack, timing);
+    neither kind reads the other's inputs, and nothing after them refuses. So the modes and bursts that pass
+    are found once, on the first target that passes, and every target that passes takes them all."""
     kinds = [(mode, burst) for mode in ATTACK_MODES for burst in (0, *bursts)]
-    firer_ok: list[tuple[str, int]] | None = None  # the modes and bursts that pass, once a target has passed
-
-    def ok(target: str, mode: str, burst: int) -> bool:
-        return _ok(lambda: sys.shot_setup(eid, Shoot(me, target, mode=mode, burst=burst)))
-
+    firer_ok: list[tuple[str, int]] | None = None  # the modes and bursts that pass, found on a target that does
     out: list[Shoot] = []
     for target in targets:
+        if not sys.shot_target_ok(eid, target):
+            continue
         if firer_ok is None:
-            passed = [(m, b) for m, b in kinds if ok(target, m, b)]
-            if passed:
-                firer_ok = passed
-        elif ok(target, *firer_ok[0]):
-            passed = firer_ok
-        else:
-            passed = []
-        out.extend(Shoot(me, target, mode=m, burst=b) for m, b in passed)
+            tries = [Shoot(me, target, mode=m, burst=b) for m, b in kinds]
+            firer_ok = [(s.mode, s.burst) for s in tries if _ok(lambda s=s: sys.shot_setup(eid, s))]  # type: ignore[misc]
+        out.extend(Shoot(me, target, mode=m, burst=b) for m, b in firer_ok)
     return out
 
 

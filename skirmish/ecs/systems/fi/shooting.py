@@ -137,6 +137,21 @@ class FiShooting(FiRound):
         )
         return setup, self._target_state(tgt), tgt
 
+    def shot_target_ok(self, eid: int, target: str) -> bool:
+        """`shot_setup`'s checks about the target alone, for the weapon in hand: it exists, is an enemy still in
+        action, in sight and within the weapon's range (R-6.1). The rest of shot_setup reads only the firer, the
+        mode and the burst (legality lists shots with it; tests/test_legality_fast.py holds them equal)."""
+        w = self.w
+        wpn = self.weapon(eid)
+        if wpn is None or not w.has(target):
+            return False
+        tgt = w.entity(target)
+        if w.peek(tgt, Identity).side_index == w.peek(eid, Identity).side_index or w.peek(tgt, Health).out_of_action:
+            return False
+        if not self.sight(eid, tgt).visible:
+            return False
+        return geo.distance_m(w.cell(eid), w.cell(tgt), self.ctx.grid.cell_m) <= wpn[0].max_range_m + 1e-9
+
     @staticmethod
     def _attack_part(weapon: Weapon, mode: str) -> Part:
         """A shot's timing part: shots up to the rate of fire share one attack action (R-6.3)."""
