@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import math
 
-from skirmish.rules.geometry import COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.rules.geometry import COVER_LEVEL, COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
 
 _EPS = 1e-9
 ROWS_KEPT = 4096  # origin rows kept per map before the table starts again (memory: a row is a list of cells)
@@ -40,6 +43,7 @@ class SightTable:
         self.cover = grid.cover.tolist()
         self.cover_av = grid.cover_av.tolist()
         self.rows: dict[Cell, list[Sight | None]] = {}
+        self.cols: dict[Cell, npt.NDArray[np.int8]] = {}  # codes by origin cell, per target cell (`column`)
         self._shared: dict[tuple[bool, str, int, bool, Cell | None], Sight] = {(False, "none", 0, False, None): NO_SIGHT}
         self._leans: dict[Cell, list[_Point]] = {}
 
@@ -49,6 +53,7 @@ class SightTable:
         if r is None:
             if len(self.rows) >= ROWS_KEPT:
                 self.rows.clear()
+                self.cols.clear()
             r = self.rows[frm] = [None] * (self.w * self.h)
         return r
 
@@ -62,6 +67,21 @@ class SightTable:
         if s is None:
             s = r[i] = self.work_out((int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
         return s
+
+    def column(self, to: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
+        """Sight to `to` from each cell (xs, ys), as codes: visible + 2 × lean + 4 × cover level (0 none, 1 low,
+        2 high), from a column kept per target cell (each pair is worked out once, as `sight` does)."""
+        col = self.cols.get(to)
+        if col is None:
+            if len(self.cols) >= ROWS_KEPT:
+                self.cols.clear()
+            col = self.cols[to] = np.full(self.w * self.h, -1, dtype=np.int8)
+        idx = ys * self.w + xs
+        codes = col[idx]
+        for i in np.flatnonzero(codes < 0).tolist():
+            s = self.sight((int(xs[i]), int(ys[i])), to)
+            col[idx[i]] = codes[i] = int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
+        return codes
 
     # ------------------------------------------------------------------ working one pair out
     def _blocked(self, x: int, y: int) -> bool:

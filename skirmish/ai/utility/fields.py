@@ -1,10 +1,11 @@
 """Per-cell fields of the utility AI's cell considerations that cost the most: from each cell a move may end
 in, the best shot the unit would have (line of fire) and the share of the enemies it sees that stand in the
-open there (flanking)."""
+open there (flanking). Worked out with numpy over all the cells at once."""
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -13,8 +14,8 @@ from skirmish.ai.estimate import hit_probability
 from skirmish.ai.utility.maps import COVER_VALUE
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.sight_table import table as sight_table
-from skirmish.rulesets.fi import ae_shift
+
+_COVER_BY_LEVEL = np.array([COVER_VALUE[geo.COVER_NAME[lv]] for lv in range(3)])
 
 
 def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemies: list[UnitView],
@@ -23,46 +24,70 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     discounted by the target's cover, and the share of the enemies seen that stand in the open (R-6.6);
     `dists[k]` is the distance in metres from every cell to enemy k.
 
-    The sight from each cell is `view.sight(me, e, cell)` (R-6.1's concealment worked in as `unit_sight` does),
-    and the hit chance `hit_probability(..., at=cell)`. That reads the cell only through the sight (whether the
-    target is concealed) and the distance, and the distance only through the range increments it spans (R-6.1)
-    and an area weapon's row shift (R-6.9): so it is asked once per enemy, concealment, increments and shift
-    (tests/test_fields.py holds the result equal to asking at every cell)."""
+    Per cell and enemy this is: the sight `view.sight(me, e, cell)` (R-6.1's concealment worked in as
+    `unit_sight` does: seen only round a corner while not firing, the enemy is concealed if its position is
+    known and unseen if not); skip it if unseen or beyond the weapon's reach; count it as seen, and as in the
+    open if its cover is none; and take `hit_probability(..., at=cell)` × (1 − 0.7 × cover value), the best
+    over the enemies. The hit chance reads the cell only through whether the target is concealed and the
+    distance, and the distance only through the range increments it spans (R-6.1) and an area weapon's row
+    shift (R-6.9): so it is asked once per enemy and such kind of cell. The float arithmetic is the per-cell
+    arithmetic, element by element (tests/test_fields.py holds the fields equal to working each cell out)."""
     h, wd = ok.shape
     w = me.weapon
     fire = np.zeros((h, wd))
     flank = np.zeros((h, wd))
-    if w is None:
+    if w is None or not enemies:
         return fire, flank
-    seen_from = sight_table(view.grid)
-    cell_m = view.grid.cell_m
-    reach, inc = w.max_range_m, w.range_inc_m
+    grid = view.grid
+    table = grid.sight_table
     ys, xs = np.nonzero(ok)
-    foes = [(k, e, e.cell, e.firing, me.side in e.known_to, dists[k][ys, xs].tolist()) for k, e in enumerate(enemies)]
-    hits: dict[tuple[int, bool, int, int], float] = {}
-    fire_l = [[0.0] * wd for _ in range(h)]
-    flank_l = [[0.0] * wd for _ in range(h)]
-    for i, (x, y) in enumerate(zip(xs.tolist(), ys.tolist(), strict=True)):
-        c = (x, y)
-        best, open_targets, seen = 0.0, 0, 0
-        for k, e, at, firing, known, dist_k in foes:
-            s = seen_from.sight(c, at)
-            if not s.visible or dist_k[i] > reach:
-                continue
-            concealed = False
-            if s.lean and not firing:  # geo.unit_sight: seen only round a corner while not firing
-                if not known:
-                    continue
-                concealed = True
-            seen += 1
-            if s.cover == "none":
-                open_targets += 1
-            dist = geo.distance_m(c, at, cell_m)
-            key = (k, concealed, math.floor(dist / inc + 1e-9), ae_shift(w, dist))  # as shot_numbers reads it
-            hit = hits.get(key)
-            if hit is None:
-                hit = hits[key] = hit_probability(view, me, e, mode="prepared", moved="walked", at=c)[0]
-            best = max(best, hit * (1 - COVER_VALUE[s.cover] * 0.7))
-        fire_l[y][x] = best
-        flank_l[y][x] = open_targets / seen if seen else 0.0
-    return np.array(fire_l, dtype=np.float64), np.array(flank_l, dtype=np.float64)
+    if not len(ys):
+        return fire, flank
+    best = np.zeros(len(ys))
+    seen = np.zeros(len(ys), dtype=np.int64)
+    open_ = np.zeros(len(ys), dtype=np.int64)
+    hyp = _hypot_table(grid.width, grid.height)
+    for k, e in enumerate(enemies):
+        at = (int(e.cell[0]), int(e.cell[1]))
+        code = table.column(at, xs, ys)
+        visible = (code & 1).astype(bool) & (dists[k][ys, xs] <= w.max_range_m)
+        lean = (code & 2).astype(bool)
+        level = code >> 2
+        concealed = visible & lean & (not e.firing)
+        if me.side not in e.known_to:
+            visible &= ~concealed  # unseen, not concealed
+        if not visible.any():
+            continue
+        seen += visible
+        open_ += visible & (level == 0)
+        dist = hyp[np.abs(ys - at[1]), np.abs(xs - at[0])] * grid.cell_m  # geo.distance_m, cell by cell
+        steps = np.floor(dist / w.range_inc_m + 1e-9)
+        shift = _ae_shift(w.ae, dist)
+        hit = np.zeros(len(ys))
+        kinds = np.stack([concealed, steps, shift])[:, visible]
+        cells = np.flatnonzero(visible)
+        _, first, back = np.unique(kinds, axis=1, return_index=True, return_inverse=True)
+        chances = np.array([hit_probability(view, me, e, mode="prepared", moved="walked",
+                                            at=(int(xs[cells[i]]), int(ys[cells[i]])))[0] for i in first.tolist()])
+        hit[cells] = chances[back.ravel()]
+        value = hit * (1 - _COVER_BY_LEVEL[level] * 0.7)
+        best = np.where(visible, np.maximum(best, value), best)
+    fire[ys, xs] = best
+    with np.errstate(invalid="ignore", divide="ignore"):
+        flank[ys, xs] = np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)
+    return fire, flank
+
+
+def _ae_shift(ae: int, dist: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`shot_numbers.ae_shift` over an array of distances (0 for a weapon with no area effect)."""
+    if not ae:
+        return np.zeros_like(dist)
+    return np.maximum(0, ae - np.maximum(0, np.ceil(dist / 10 - 1e-9) - 1))
+
+
+@lru_cache(maxsize=16)
+def _hypot_table(width: int, height: int) -> npt.NDArray[np.float64]:
+    """math.hypot(dx, dy) for every offset on a map (as geo.distance_cells computes it), indexed [dy, dx]."""
+    out = np.array([[math.hypot(dx, dy) for dx in range(width)] for dy in range(height)])
+    out.flags.writeable = False
+    return out
