@@ -10,7 +10,8 @@ import pytest
 from skirmish.ai.controllers import make_ai
 from skirmish.battle import Battle
 from skirmish.content.scenario import builtin_scenarios, load_scenario
-from skirmish.ecs.components import Health, Position
+from skirmish.ecs.components import Facing, Health, Position, Status
+from skirmish.ecs.knowledge import Sighting, _armour
 
 
 def _check(b: Battle) -> None:
@@ -20,6 +21,12 @@ def _check(b: Battle) -> None:
         seen = b.observe(side)  # enemies as the side sees them, kept while their views and sightings stand
         b.knowledge._enemy_views.clear()
         assert seen == b.observe(side)
+        for name in b.knowledge.seen[side]:  # what shows of an enemy seen now, kept while untouched: as read now
+            eid = b.world.entity(name)
+            hp, st, face = b.world.peek(eid, Health), b.world.peek(eid, Status), b.world.peek(eid, Facing)
+            now = Sighting(b.world.cell(eid), b.ctx.round, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
+                           hp.wounds, _armour(b.world, eid))
+            assert b.knowledge.last[side][name] == now
 
 
 @pytest.mark.parametrize("path", builtin_scenarios(), ids=lambda p: p.stem)

@@ -69,6 +69,8 @@ class Knowledge:
         self.sides = sides
         self.seen: dict[str, frozenset[str]] = {s: frozenset() for s in sides}  # enemies each side sees now
         self.last: dict[str, dict[str, Sighting]] = {s: {} for s in sides}  # side -> enemy -> last sighting
+        # enemy -> ((its World.handouts, the round), the sighting read then): what shows of it, for any side
+        self._sighted: dict[str, tuple[tuple[int, int], Sighting]] = {}
         # side -> (its seers' cells, each enemy's cell and exposure, the enemies it saw then)
         self._seen_from: dict[str, tuple[tuple[Cell, ...], tuple[tuple[Cell, bool], ...], frozenset[str]]] = {}
         # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
@@ -105,9 +107,16 @@ class Knowledge:
                 known = side in st.known_to
                 before = memory.get(name)
                 if name in seen:
+                    # What shows of it is read afresh only if its components may have changed since last read.
+                    stamp = (world.handouts(eid), round_no)
+                    kept = self._sighted.get(name)
+                    if kept is not None and kept[0] == stamp:
+                        memory[name] = kept[1]
+                        continue
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
+                    self._sighted[name] = (stamp, memory[name])
                 elif known and before is not None:
                     if (before.cell, before.round) != (cell, round_no):  # else it stands as it is
                         memory[name] = dataclasses.replace(before, cell=cell, round=round_no)

@@ -55,6 +55,7 @@ class World:
         # afresh and keep nothing.
         self._views: dict[int, UnitView] = {}
         self._dirty: set[int] = set()
+        self._handouts: dict[int, int] = {}  # per entity, see `handouts`
         self._armoury: Armoury | None = None
         self._changing = 0
 
@@ -80,6 +81,7 @@ class World:
         self._on()
         eid = esper.create_entity(*components)
         self._order = None
+        self._handouts[eid] = 0
         for c in components:
             if isinstance(c, Identity):
                 self._by_name[c.name] = eid
@@ -97,7 +99,13 @@ class World:
         """A component of an entity, to read or change (the entity's kept view is dropped)."""
         if ctype not in _FIXED:
             self._dirty.add(eid)
+            self._handouts[eid] += 1
         return self._db[eid][ctype]  # esper.component_for_entity, in this world
+
+    def handouts(self, eid: int) -> int:
+        """How many times `get` has handed out the entity's changeable components: between two equal counts
+        (read while the rules are not running) nothing of it has changed."""
+        return self._handouts[eid]
 
     def peek(self, eid: int, ctype: type[C]) -> C:
         """A component of an entity, only to read: whoever peeks must not change it (or anything in it)."""
@@ -117,6 +125,8 @@ class World:
         self._on()
         pairs = sorted(esper.get_component(ctype), key=lambda pair: pair[0])
         self._dirty.update(e for e, _ in pairs)
+        for e, _ in pairs:
+            self._handouts[e] += 1
         return pairs
 
     def units(self) -> Iterator[tuple[int, Identity]]:
