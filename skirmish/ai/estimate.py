@@ -99,8 +99,14 @@ def hit_probability(view: BattleView, me: UnitView, target: UnitView, *, mode: s
     target_tn, _, mods = shot_numbers(w, facts, tn("standard", view.scope))  # type: ignore[arg-type]
     pool = skill_pool(me.trait("dexterity"), dict(me.skills), w.skill)
     mod = sum(m.value for m in (*pool.modifiers, *mods)) + wound_penalty(me.wounds)
-    pmf = pool_pmf(SIDES[pool.column], pool.row, target_tn - mod)
-    return expected_hit_probability(pmf, target_tn, mod, pool.halve), target_tn, mod
+    return pool_hit_chance(pool.column, pool.row, target_tn, mod, pool.halve), target_tn, mod
+
+
+@lru_cache(maxsize=4096)
+def pool_hit_chance(column: str, row: int, target: int, mod: int, halve: bool) -> float:
+    """The chance a pool (column, row dice, halved if untrained) plus `mod` reaches `target` (kept: the same few
+    pools and TNs come up all battle long)."""
+    return expected_hit_probability(pool_pmf(SIDES[column], row, target - mod), target, mod, halve)
 
 
 def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str = "prepared", burst: int = 0,

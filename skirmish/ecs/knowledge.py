@@ -109,9 +109,9 @@ class Knowledge:
                 if name in seen:
                     # What shows of it is read afresh only if its components may have changed since last read.
                     stamp = (world.handouts(eid), round_no)
-                    kept = self._sighted.get(name)
-                    if kept is not None and kept[0] == stamp:
-                        memory[name] = kept[1]
+                    last = self._sighted.get(name)
+                    if last is not None and last[0] == stamp:
+                        memory[name] = last[1]
                         continue
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,

@@ -13,14 +13,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from skirmish.ai.estimate import pool_hit_chance
 from skirmish.ai.reach import Field, ReachCache, walk_field
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.checks import skill_pool, tn
 from skirmish.rules.deck import SIDES
-from skirmish.rules.dice import pool_pmf
 from skirmish.rules.sight_table import table as sight_table
-from skirmish.rulesets.fi import expected_hit_probability
 
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}
 FIELDS_KEPT = 512  # fields kept per kind (sight and walking distance from a cell) before a cache starts again
@@ -54,9 +53,7 @@ def _enemy_hit_by_range(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.fl
     steps = np.floor(dist_m / w.range_inc_m + 1e-9).astype(int)
     out = np.zeros_like(dist_m)
     for s in np.unique(steps):
-        t = int(base + s)
-        p = expected_hit_probability(pool_pmf(SIDES[pool.column], pool.row, t - mod), t, mod, pool.halve)
-        out[steps == s] = p
+        out[steps == s] = pool_hit_chance(pool.column, pool.row, int(base + s), mod, pool.halve)
     out[dist_m > w.max_range_m] = 0.0
     return out
 
