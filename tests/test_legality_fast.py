@@ -46,9 +46,9 @@ def test_throw_cells_are_the_cells_throw_setup_accepts() -> None:
 
 
 def test_listed_shots_are_the_shots_shot_setup_accepts() -> None:
-    """Legality asks each target once after the first that has a shot; the list equals one full check per
-    target, mode and burst, in the same order."""
-    from skirmish.rules.actions import Shoot
+    """Legality asks each target once after the first that has a shot (or an aim); the lists equal one full
+    check per target, mode and burst (per target for aims), in the same order."""
+    from skirmish.rules.actions import Aim, Shoot
     from skirmish.rules.fi.timing import ATTACK_MODES
 
     compared = 0
@@ -79,5 +79,13 @@ def test_listed_shots_are_the_shots_shot_setup_accepts() -> None:
                                     full.append(shot)
                     assert listed == full, (name, req.unit)
                     compared += bool(full)
+                    aims = []
+                    for u in b.view().units:
+                        try:
+                            b.sys.aim_check(eid, Aim(req.unit, u.name))
+                        except IllegalAction:
+                            continue
+                        aims.append(Aim(req.unit, u.name))
+                    assert list(b.legal_actions(req.unit).aims) == aims, (name, req.unit)
                 b.step()
     assert compared >= 10

@@ -64,9 +64,10 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
         steps = np.floor(dist / w.range_inc_m + 1e-9)
         shift = _ae_shift(w.ae, dist)
         hit = np.zeros(len(ys))
-        kinds = np.stack([concealed, steps, shift])[:, visible]
         cells = np.flatnonzero(visible)
-        _, first, back = np.unique(kinds, axis=1, return_index=True, return_inverse=True)
+        kinds = ((steps[cells].astype(np.int64) * 256 + shift[cells].astype(np.int64)) * 2
+                 + concealed[cells])  # one integer per kind of cell (steps, shift >= 0; shift < 256)
+        _, first, back = np.unique(kinds, return_index=True, return_inverse=True)
         chances = np.array([hit_probability(view, me, e, mode="prepared", moved="walked",
                                             at=(int(xs[cells[i]]), int(ys[cells[i]])))[0] for i in first.tolist()])
         hit[cells] = chances[back.ravel()]

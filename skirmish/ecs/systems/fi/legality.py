@@ -50,7 +50,7 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     if wpn is not None and not wpn[0].thrown:
         shots = _shots(sys, eid, me, [name for _, name in enemies], wpn[0].bursts)
     called = LOCATIONS if any(not s.burst for s in shots) else ()
-    aims = tuple(a for a in (Aim(me, name) for _, name in enemies) if _ok(lambda a=a: sys.aim_check(eid, a)))  # type: ignore[misc]
+    aims = _aims(sys, eid, me, [name for _, name in enemies])
     tp = w.get(eid, Tacpack)
     screens: list[SetTacpack] = []
     if tp.generator:
@@ -85,6 +85,22 @@ def _shots(sys: FiSystems, eid: int, me: str, targets: list[str], bursts: tuple[
             firer_ok = [(s.mode, s.burst) for s in tries if _ok(lambda s=s: sys.shot_setup(eid, s))]  # type: ignore[misc]
         out.extend(Shoot(me, target, mode=m, burst=b) for m, b in firer_ok)
     return out
+
+
+def _aims(sys: FiSystems, eid: int, me: str, targets: list[str]) -> tuple[Aim, ...]:
+    """Every Aim(me, target) that `aim_check` accepts, in order. Its checks are about the target
+    (`aim_target_ok`: an enemy in action, in sight) or about the firer alone (a weapon to aim, not dodging,
+    the aim fits the turn): the firer's are asked once, with the first target that passes."""
+    out: list[Aim] = []
+    firer_ok: bool | None = None
+    for target in targets:
+        if not sys.aim_target_ok(eid, target):
+            continue
+        if firer_ok is None:
+            firer_ok = _ok(lambda t=target: sys.aim_check(eid, Aim(me, t)))  # type: ignore[misc]
+        if firer_ok:
+            out.append(Aim(me, target))
+    return tuple(out)
 
 
 def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo.Cell]]:

@@ -164,13 +164,14 @@ class FiRound(FiBase):
     # ------------------------------------------------------------------ bookkeeping
     def refresh_cover(self) -> None:
         """Each combatant's best cover against enemies that can see it (for the AI and the board)."""
-        units = [(e, i) for e, i in self.w.units() if self.active(e)]
-        for eid, ident in units:
+        units = [(e, i.side_index, self.w.cell(e)) for e, i in self.w.units() if self.active(e)]
+        table = self.ctx.grid.sight_table  # geo.sight
+        for eid, side, here in units:
             best = (0, 0)
-            for oid, other in units:
-                if other.side_index == ident.side_index:
+            for _, other, there in units:
+                if other == side:
                     continue
-                s = geo.sight(self.ctx.grid, self.w.cell(oid), self.w.cell(eid))
+                s = table.sight(there, here)
                 if s.visible:
                     best = max(best, (geo.COVER_LEVEL[s.cover], s.cover_av))
             level, av = geo.COVER_NAME[best[0]], best[1]

@@ -143,14 +143,20 @@ class FiShooting(FiRound):
         mode and the burst (legality lists shots with it; tests/test_legality_fast.py holds them equal)."""
         w = self.w
         wpn = self.weapon(eid)
-        if wpn is None or not w.has(target):
+        if wpn is None or not self.aim_target_ok(eid, target):
+            return False
+        return geo.distance_m(w.cell(eid), w.cell(w.entity(target)), self.ctx.grid.cell_m) <= wpn[0].max_range_m + 1e-9
+
+    def aim_target_ok(self, eid: int, target: str) -> bool:
+        """`aim_check`'s checks about the target alone: it exists, is an enemy still in action and in sight
+        (R-6.2). The rest of aim_check reads only the firer (legality lists aims with it)."""
+        w = self.w
+        if not w.has(target):
             return False
         tgt = w.entity(target)
         if w.peek(tgt, Identity).side_index == w.peek(eid, Identity).side_index or w.peek(tgt, Health).out_of_action:
             return False
-        if not self.sight(eid, tgt).visible:
-            return False
-        return geo.distance_m(w.cell(eid), w.cell(tgt), self.ctx.grid.cell_m) <= wpn[0].max_range_m + 1e-9
+        return self.sight(eid, tgt).visible
 
     @staticmethod
     def _attack_part(weapon: Weapon, mode: str) -> Part:
