@@ -42,8 +42,8 @@ class Curve:
         """The curve's output, clamped to [0, 1]."""
         if isinstance(x, float | int):  # numpy's float64 is a float
             v = float(x)
-            kept: dict[tuple[float, bool], float] = self._kept  # type: ignore[attr-defined]
-            key = (v, math.copysign(1.0, v) > 0)  # 0.0 and -0.0 are equal keys but may give outputs of either sign
+            kept: dict[float | tuple[float, bool], float] = self._kept  # type: ignore[attr-defined]
+            key = v if v else (v, math.copysign(1.0, v) > 0)  # 0.0 and -0.0: equal numbers, outputs of either sign
             out1 = kept.get(key)
             if out1 is None:
                 if len(kept) >= _KEPT:
