@@ -53,3 +53,23 @@ def test_table_is_per_map_and_shares_answers() -> None:
     s = geo.sight(grid, (0, 0), (4, 2))
     assert geo.sight(grid, (0, 0), (4, 2)) is s  # kept
     assert geo.sight(grid, (0, 1), (0, 1)) is geo.sight(grid, (1, 1), (1, 1))  # equal answers: one object
+
+
+def test_a_table_that_starts_again_answers_the_same() -> None:
+    """Rows and columns dropped when the table is full are worked out again, to the same answers."""
+    import numpy as np
+
+    grid = from_ascii(["..#...", ".x..=.", "...#..", "D.~..."], "t", "map")
+    t = SightTable(grid)
+    t.rows_kept = 2
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    xs = np.array([c[0] for c in cells])
+    ys = np.array([c[1] for c in cells])
+    for _ in range(2):
+        for b in cells:
+            codes = t.column(b, xs, ys)
+            for i, a in enumerate(cells):
+                want = geo.sight_reference(grid, a, b)
+                assert t.sight(a, b) == want
+                assert codes[i] == int(want.visible) + 2 * int(want.lean) + 4 * geo.COVER_LEVEL[want.cover]
+    assert len(t.rows) <= 2 and len(t.cols) <= 8

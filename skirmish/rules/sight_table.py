@@ -23,7 +23,7 @@ import numpy.typing as npt
 from skirmish.rules.geometry import COVER_LEVEL, COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
 
 _EPS = 1e-9
-ROWS_KEPT = 4096  # origin rows kept per map before the table starts again (memory: a row is a list of cells)
+ANSWERS_KEPT = 1 << 24  # row entries kept per map (8 bytes each) before the rows start again; columns: 4x that
 _Point = tuple[float, float]
 
 
@@ -43,6 +43,7 @@ class SightTable:
         self.cover = grid.cover.tolist()
         self.cover_av = grid.cover_av.tolist()
         self.rows: dict[Cell, list[Sight | None]] = {}
+        self.rows_kept = max(64, ANSWERS_KEPT // (self.w * self.h))  # 13,981 rows on a 40x30 map, 1,024 on 128x128
         self.cols: dict[Cell, npt.NDArray[np.int8]] = {}  # codes by origin cell, per target cell (`column`)
         self._shared: dict[tuple[bool, str, int, bool, Cell | None], Sight] = {(False, "none", 0, False, None): NO_SIGHT}
         self._leans: dict[Cell, list[_Point]] = {}
@@ -51,7 +52,7 @@ class SightTable:
         """The answers kept from `frm`, indexed y * width + x (None: not worked out yet)."""
         r = self.rows.get(frm)
         if r is None:
-            if len(self.rows) >= ROWS_KEPT:
+            if len(self.rows) >= self.rows_kept:
                 self.rows.clear()
                 self.cols.clear()
             r = self.rows[frm] = [None] * (self.w * self.h)
@@ -73,7 +74,7 @@ class SightTable:
         2 high), from a column kept per target cell (each pair is worked out once, as `sight` does)."""
         col = self.cols.get(to)
         if col is None:
-            if len(self.cols) >= ROWS_KEPT:
+            if len(self.cols) >= 4 * self.rows_kept:
                 self.cols.clear()
             col = self.cols[to] = np.full(self.w * self.h, -1, dtype=np.int8)
         idx = ys * self.w + xs
