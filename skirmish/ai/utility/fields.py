@@ -43,37 +43,33 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     ys, xs = np.nonzero(ok)
     if not len(ys):
         return fire, flank
-    best = np.zeros(len(ys))
-    seen = np.zeros(len(ys), dtype=np.int64)
-    open_ = np.zeros(len(ys), dtype=np.int64)
-    hyp = _hypot_table(grid.width, grid.height)
-    for k, e in enumerate(enemies):
-        at = (int(e.cell[0]), int(e.cell[1]))
-        code = table.column(at, xs, ys)
-        visible = (code & 1).astype(bool) & (dists[k][ys, xs] <= w.max_range_m)
-        lean = (code & 2).astype(bool)
-        level = code >> 2
-        concealed = visible & lean & (not e.firing)
-        if me.side not in e.known_to:
-            visible &= ~concealed  # unseen, not concealed
-        if not visible.any():
-            continue
-        seen += visible
-        open_ += visible & (level == 0)
-        dist = hyp[np.abs(ys - at[1]), np.abs(xs - at[0])] * grid.cell_m  # geo.distance_m, cell by cell
+    # Every enemy (rows) against every cell (columns) at once.
+    at = np.array([(int(e.cell[0]), int(e.cell[1])) for e in enemies], dtype=np.intp)
+    code = np.stack([table.column((int(x), int(y)), xs, ys) for x, y in at.tolist()])
+    visible = (code & 1).astype(bool) & (dists[:, ys, xs] <= w.max_range_m)
+    lean = (code & 2).astype(bool)
+    level = code >> 2
+    exposed = np.array([e.firing for e in enemies])[:, None]
+    known = np.array([me.side in e.known_to for e in enemies])[:, None]
+    concealed = visible & lean & ~exposed
+    visible &= ~concealed | known  # seen only round a corner, not firing, position unknown: unseen
+    hit = np.zeros(visible.shape)
+    ks, cells = np.nonzero(visible)
+    if len(ks):
+        hyp = _hypot_table(grid.width, grid.height)
+        dist = hyp[np.abs(ys[cells] - at[ks, 1]), np.abs(xs[cells] - at[ks, 0])] * grid.cell_m  # geo.distance_m
         steps = np.floor(dist / w.range_inc_m + 1e-9)
         shift = _ae_shift(w.ae, dist)
-        hit = np.zeros(len(ys))
-        cells = np.flatnonzero(visible)
-        kinds = ((steps[cells].astype(np.int64) * 256 + shift[cells].astype(np.int64)) * 2
-                 + concealed[cells])  # one integer per kind of cell (steps, shift >= 0; shift < 256)
+        kinds = (((ks.astype(np.int64) * 4096 + steps.astype(np.int64)) * 256 + shift.astype(np.int64)) * 2
+                 + concealed[ks, cells])  # one integer per enemy and kind of cell (steps < 4096, shift < 256)
         _, first, back = np.unique(kinds, return_index=True, return_inverse=True)
-        chances = np.array([hit_probability(view, me, e, mode="prepared", moved="walked",
+        chances = np.array([hit_probability(view, me, enemies[int(ks[i])], mode="prepared", moved="walked",
                                             at=(int(xs[cells[i]]), int(ys[cells[i]])))[0] for i in first.tolist()])
-        hit[cells] = chances[back.ravel()]
-        value = hit * (1 - _COVER_BY_LEVEL[level] * 0.7)
-        best = np.where(visible, np.maximum(best, value), best)
-    fire[ys, xs] = best
+        hit[ks, cells] = chances[back.ravel()]
+    value = hit * (1 - _COVER_BY_LEVEL[level] * 0.7)
+    fire[ys, xs] = np.where(visible, value, 0.0).max(axis=0)  # the best over the enemies seen, else 0
+    seen = visible.sum(axis=0)
+    open_ = (visible & (level == 0)).sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         flank[ys, xs] = np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)
     return fire, flank
