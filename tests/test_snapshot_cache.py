@@ -5,6 +5,8 @@ component changed by hand is seen at once."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from skirmish.ai.controllers import make_ai
@@ -12,6 +14,7 @@ from skirmish.battle import Battle
 from skirmish.content.scenario import builtin_scenarios, load_scenario
 from skirmish.ecs.components import Facing, Health, Position, Status
 from skirmish.ecs.knowledge import Sighting, _armour
+from skirmish.ecs.view import BattleView
 
 
 def _check(b: Battle) -> None:
@@ -21,6 +24,8 @@ def _check(b: Battle) -> None:
         seen = b.observe(side)  # enemies as the side sees them, kept while their views and sightings stand
         b.knowledge._enemy_views.clear()
         assert seen == b.observe(side)
+        assert seen == dataclasses.replace(b.view(), units=seen.units, viewer=side)
+        assert list(vars(seen)) == [f.name for f in dataclasses.fields(BattleView)]
         for name in b.knowledge.seen[side]:  # what shows of an enemy seen now, kept while untouched: as read now
             eid = b.world.entity(name)
             hp, st, face = b.world.peek(eid, Health), b.world.peek(eid, Status), b.world.peek(eid, Facing)

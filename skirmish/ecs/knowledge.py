@@ -155,7 +155,10 @@ class Knowledge:
             e = seen_enemy(u, side, view.round, hide) if sighting is None else ghost(u, side, sighting, hide)
             kept[(side, u.name)] = (u, sighting, (hide, view.round), e)
             units.append(e)
-        return dataclasses.replace(view, units=tuple(units), viewer=side)
+        out = object.__new__(BattleView)  # dataclasses.replace(view, units=..., viewer=side), without __init__
+        out.__dict__.update(view.__dict__)
+        out.__dict__.update(units=tuple(units), viewer=side)
+        return out
 
 
 def _seen_by(table: SightTable, seers: list[Cell], cell: Cell, exposed: bool) -> bool:
