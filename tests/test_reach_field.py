@@ -71,3 +71,34 @@ def test_reach_field_equals_the_plain_search(rows: list[str], data: st.DataObjec
     plain = plain_reach_field(grid, start, limit, blocked)
     assert np.array_equal(fast, plain), (rows, start, limit)
     assert fast.flags.writeable and fast.shape == (grid.height, grid.width)
+
+
+def test_walk_fields_are_kept_per_map_and_equal_the_search() -> None:
+    from skirmish.rules import reach
+
+    grid = from_ascii(["..#..~", ".x..=.", "...#..", "D.~..."], "t", "map")
+    other = from_ascii(["..#..~", ".x..=.", "...#..", "D.~..."], "t", "map")
+    for y in range(grid.height):
+        for x in range(grid.width):
+            got = reach.walk_field(grid, (x, y))
+            assert np.array_equal(got, geo.reach_field(grid, (x, y), math.inf)) and not got.flags.writeable
+            assert reach.walk_field(grid, (x, y)) is got  # kept
+            assert reach.walk_field(other, (x, y)) is not got  # per map
+
+
+def test_a_small_reach_cache_drops_old_fields_and_still_answers_the_search() -> None:
+    from skirmish.rules.reach import ReachCache
+
+    grid = from_ascii(["..#..~..", ".x..=...", "...#....", "D.~....."], "t", "map")
+    cache = ReachCache(size=3)
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width) if grid.passable((x, y))]
+    blocked = np.zeros((grid.height, grid.width), dtype=bool)
+    for i in range(60):
+        start = cells[(i * 7) % len(cells)]
+        blocked[:] = False
+        other = cells[(i * 3) % len(cells)]
+        blocked[other[1], other[0]] = True
+        got = cache.field(grid, start, 3.5, blocked)
+        want = geo.reach_field(grid, start, 3.5, blocked)
+        assert np.array_equal(got, want), (i, start)
+        assert len(cache._kept) <= 4

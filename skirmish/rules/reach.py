@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 import numpy as np
 import numpy.typing as npt
@@ -50,9 +50,12 @@ class ReachCache:
         """`geo.reach_field(grid, start, limit, blocked)`, read-only. Whether the start cell itself counts as
         blocked makes no difference to the field (no route comes back to it, and no corner beside it is cut
         on a shortest way), so both forms ask the same question."""
-        if self._grid is not grid or len(self._kept) > self.size:
+        if self._grid is not grid:
             self._kept.clear()
             self._grid = grid
+        elif len(self._kept) > self.size:  # drop the half asked for longest ago
+            for key in list(self._kept)[: len(self._kept) // 2]:
+                del self._kept[key]
         blocked = blocked.copy()
         blocked[start[1], start[0]] = True
         kept = self._kept.get((start, limit))
@@ -60,6 +63,7 @@ class ReachCache:
             changed = kept.blocked != blocked
             if not (changed & kept.near).any():
                 kept.blocked = blocked
+                self._kept[(start, limit)] = self._kept.pop((start, limit))  # now the last asked for
                 return kept.field
         field = geo.reach_field(grid, start, limit, blocked)
         field.flags.writeable = False
@@ -67,10 +71,20 @@ class ReachCache:
         return field
 
 
-@lru_cache(maxsize=1024)
+WALK_CELLS_KEPT = 1 << 22  # cells of walking fields kept per map (8 bytes each) before they start again
+_walk_kept: WeakKeyDictionary[geo.GridMap, dict[geo.Cell, Field]] = WeakKeyDictionary()
+
+
 def walk_field(grid: geo.GridMap, start: geo.Cell) -> Field:
     """`geo.reach_field(grid, start, inf)` (walking cost to every cell, figures ignored), read-only and kept per
     map and cell: it depends on nothing else, so every AI and battle on the map shares it."""
-    field = geo.reach_field(grid, start, math.inf)
-    field.flags.writeable = False
+    kept = _walk_kept.get(grid)
+    if kept is None:
+        kept = _walk_kept[grid] = {}
+    field = kept.get(start)
+    if field is None:
+        if len(kept) >= max(16, WALK_CELLS_KEPT // (grid.width * grid.height)):
+            kept.clear()
+        field = kept[start] = geo.reach_field(grid, start, math.inf)
+        field.flags.writeable = False
     return field
