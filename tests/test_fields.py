@@ -104,3 +104,27 @@ def test_kept_curve_outputs_equal_working_them_out() -> None:
             for x in xs + xs:  # the second time from what was kept
                 got, want = c(x), c._one(float(x))
                 assert got == want and math.copysign(1.0, got) == math.copysign(1.0, want), (c, x)
+
+
+def test_kept_enemy_hit_maps_equal_the_chance_at_each_distance() -> None:
+    """maps._hit_map (kept per enemy cell and profile) read at any cells equals _enemy_hit_by_range there."""
+    from skirmish.ai.utility import maps
+
+    sc = load_scenario(SCENARIOS_DIR / "canal_crossing.yaml")
+    checked = 0
+    with Battle(sc, seed=2, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
+        for step in range(150):
+            if b.pending is None:
+                break
+            if step % 10 == 0:
+                view = b.view()
+                grid = view.grid
+                ys, xs = np.nonzero(grid.move_cost > 0)
+                for e in view.units:
+                    dist = np.hypot(xs - e.cell[0], ys - e.cell[1]) * grid.cell_m
+                    want = maps._enemy_hit_by_range(e, view, dist)
+                    assert np.array_equal(maps._hit_map(e, view)[ys, xs], want)
+                    assert np.array_equal(maps._hit_map(e, view)[ys, xs], want)  # kept
+                    checked += 1
+            b.step()
+    assert checked > 20

@@ -58,6 +58,28 @@ def _enemy_hit_by_range(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.fl
     return out
 
 
+HIT_CELLS_KEPT = 1 << 22  # cells of enemy hit maps kept (8 bytes each) before they start again
+_hit_maps: dict[tuple[Any, ...], tuple[object, npt.NDArray[np.float64]]] = {}
+
+
+def _hit_map(e: UnitView, view: BattleView) -> npt.NDArray[np.float64]:
+    """`_enemy_hit_by_range` from the enemy's cell to every cell of the map, kept: it reads only the map, the
+    cell, the weapon, the enemy's Dexterity and skills and the scope, and each cell's value only its own
+    distance (so a map's cells, indexed, are the same numbers as the function on those cells alone)."""
+    grid = view.grid
+    key = (grid, e.cell, id(e.weapon), e.trait("dexterity"), e.skills, view.scope)
+    kept = _hit_maps.get(key)
+    if kept is not None and kept[0] is e.weapon:
+        return kept[1]
+    if len(_hit_maps) >= max(16, HIT_CELLS_KEPT // (grid.width * grid.height)):
+        _hit_maps.clear()
+    yy, xx = np.mgrid[0:grid.height, 0:grid.width]
+    out = _enemy_hit_by_range(e, view, np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m)
+    out.flags.writeable = False
+    _hit_maps[key] = (e.weapon, out)
+    return out
+
+
 _SIGHT_CODE = {name: i + 1 for i, name in enumerate(COVER_VALUE)}  # 0: not in sight, else 1 + the cover level
 _CODE_COVER = np.array([0.0, *COVER_VALUE.values()])
 
@@ -114,8 +136,7 @@ def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.N
             shed = sights[e.cell] = Viewshed.empty(grid)
         shed.over(grid, e.cell, mask)
         vis, cov = shed.at(ys, xs)
-        dist = np.hypot(xs - e.cell[0], ys - e.cell[1]) * grid.cell_m
-        p = _enemy_hit_by_range(e, view, dist)
+        p = _hit_map(e, view)[ys, xs]  # _enemy_hit_by_range at those cells' distances
         seen[ys[vis], xs[vis]] += 1
         cover_sum[ys[vis], xs[vis]] += cov[vis]
         threat[ys[vis], xs[vis]] += (p * (1 - cov))[vis]
