@@ -316,7 +316,8 @@ class Battle:
         self._refusal = None
         answered = self.pending
         try:
-            self.pending = self._flow.send(action) if action is not None else next(self._flow)
+            with self.world.changing():  # the rules run: components change (World.snapshot keeps no views meanwhile)
+                self.pending = self._flow.send(action) if action is not None else next(self._flow)
         except StopIteration:
             self.pending = None
         self.knowledge.update(self.world, self.ctx.grid, self.ctx.round)  # before any decision: every side looks again
@@ -377,7 +378,7 @@ class Battle:
         standing: dict[str, int] = {s: 0 for s in self.sides}
         casualties: dict[str, int] = {s: 0 for s in self.sides}
         for eid, ident in self.world.units():
-            if self.world.get(eid, Health).out_of_action:
+            if self.world.peek(eid, Health).out_of_action:
                 casualties[ident.side] += 1
             else:
                 standing[ident.side] += 1

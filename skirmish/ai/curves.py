@@ -8,6 +8,7 @@ many considerations is not punished merely for having them. Curves work on float
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 KINDS = ("linear", "polynomial", "logistic", "logit", "normal")
+_KEPT = 4096  # single-number outputs kept per curve before it starts again
 _EPS = 1e-6
 
 Value = float | npt.NDArray[np.float64]
@@ -34,11 +36,20 @@ class Curve:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"curve kind: expected one of {', '.join(KINDS)}, got {self.kind!r}")
+        object.__setattr__(self, "_kept", {})  # outputs at single numbers already asked (not a field)
 
     def __call__(self, x: Value) -> Value:
         """The curve's output, clamped to [0, 1]."""
         if isinstance(x, float | int):  # numpy's float64 is a float
-            return self._one(float(x))
+            v = float(x)
+            kept: dict[float | tuple[float, bool], float] = self._kept  # type: ignore[attr-defined]
+            key = v if v else (v, math.copysign(1.0, v) > 0)  # 0.0 and -0.0: equal numbers, outputs of either sign
+            out1 = kept.get(key)
+            if out1 is None:
+                if len(kept) >= _KEPT:
+                    kept.clear()
+                out1 = kept[key] = self._one(v)
+            return out1
         arr = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
         if self.kind == "linear":
             y = self.m * (arr - self.c) + self.b

@@ -24,6 +24,7 @@ from skirmish.rulesets.fi import (
     INCAPACITATED_AT,
     LOW_COVERED,
     ShotFacts,
+    ae_shift,
     damage_row,
     expected_hit_probability,
     shot_numbers,
@@ -98,8 +99,14 @@ def hit_probability(view: BattleView, me: UnitView, target: UnitView, *, mode: s
     target_tn, _, mods = shot_numbers(w, facts, tn("standard", view.scope))  # type: ignore[arg-type]
     pool = skill_pool(me.trait("dexterity"), dict(me.skills), w.skill)
     mod = sum(m.value for m in (*pool.modifiers, *mods)) + wound_penalty(me.wounds)
-    pmf = pool_pmf(SIDES[pool.column], pool.row, target_tn - mod)
-    return expected_hit_probability(pmf, target_tn, mod, pool.halve), target_tn, mod
+    return pool_hit_chance(pool.column, pool.row, target_tn, mod, pool.halve), target_tn, mod
+
+
+@lru_cache(maxsize=4096)
+def pool_hit_chance(column: str, row: int, target: int, mod: int, halve: bool) -> float:
+    """The chance a pool (column, row dice, halved if untrained) plus `mod` reaches `target` (kept: the same few
+    pools and TNs come up all battle long)."""
+    return expected_hit_probability(pool_pmf(SIDES[column], row, target - mod), target, mod, halve)
 
 
 def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str = "prepared", burst: int = 0,
@@ -120,8 +127,28 @@ def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str
     )
 
 
+_PER_HIT_KEPT = 8192
+_per_hit_kept: dict[tuple[object, ...], tuple[Weapon, tuple[float, float, float, float]]] = {}
+
+
 def _per_hit(w: Weapon, target: UnitView, cover: str, cover_av: int, concealed: bool,
              dist: float) -> tuple[float, float, float, float]:
+    """`_per_hit_now`, kept: it reads the target's armour, screen, size, wounds and CT, the cover, and the
+    distance only through an area weapon's row shift (`damage_row`, R-6.9), so those are the key."""
+    key = (id(w), target.armour, target.screen_type, target.screen_points, target.size, target.wounds, target.ct,
+           cover, cover_av, concealed, ae_shift(w, dist))
+    kept = _per_hit_kept.get(key)
+    if kept is not None and kept[0] is w:
+        return kept[1]
+    if len(_per_hit_kept) >= _PER_HIT_KEPT:
+        _per_hit_kept.clear()
+    out = _per_hit_now(w, target, cover, cover_av, concealed, dist)
+    _per_hit_kept[key] = (w, out)
+    return out
+
+
+def _per_hit_now(w: Weapon, target: UnitView, cover: str, cover_av: int, concealed: bool,
+                 dist: float) -> tuple[float, float, float, float]:
     """P(damage), E[wounds], E[CT], P(out of action) for one hit on `target`."""
     armour = {loc: (kind, av) for loc, kind, av in target.armour}
     screen = target.screen_points if target.screen_type in SCREEN_STOPS and \

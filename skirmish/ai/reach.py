@@ -1,64 +1,7 @@
-"""Reach fields kept between an AI's decisions: `geo.reach_field` answers again only when a cell its search
-looked at has been blocked or freed since (then the search would go exactly as before, so the kept field is
-the answer bit for bit). Units mostly move one at a time and far from most others, so most fields stand."""
+"""Reach fields kept between an AI's decisions: skirmish.rules.reach (the rules' legality keeps them too)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from skirmish.rules.reach import Field, ReachCache, ring, walk_field
 
-import numpy as np
-import numpy.typing as npt
-
-from skirmish.rules import geometry as geo
-
-Field = npt.NDArray[np.float64]
-
-
-@dataclass
-class _Kept:
-    """A reach field with the cells it was worked out round: which were blocked, and `near`, every cell the
-    search looked at (the reachable ones and the ring around them)."""
-
-    blocked: npt.NDArray[np.bool_]
-    field: Field
-    near: npt.NDArray[np.bool_]
-
-
-def ring(inside: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """The cells in `inside` and their eight neighbours."""
-    out = inside.copy()
-    out[1:, :] |= inside[:-1, :]
-    out[:-1, :] |= inside[1:, :]
-    grown = out.copy()
-    grown[:, 1:] |= out[:, :-1]
-    grown[:, :-1] |= out[:, 1:]
-    return grown
-
-
-class ReachCache:
-    """Reach fields by start cell and limit, on one map at a time (at most `size` kept)."""
-
-    def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self._kept: dict[tuple[geo.Cell, float], _Kept] = {}
-        self._grid: geo.GridMap | None = None
-
-    def field(self, grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
-        """`geo.reach_field(grid, start, limit, blocked)`, read-only. Whether the start cell itself counts as
-        blocked makes no difference to the field (no route comes back to it, and no corner beside it is cut
-        on a shortest way), so both forms ask the same question."""
-        if self._grid is not grid or len(self._kept) > self.size:
-            self._kept.clear()
-            self._grid = grid
-        blocked = blocked.copy()
-        blocked[start[1], start[0]] = True
-        kept = self._kept.get((start, limit))
-        if kept is not None:
-            changed = kept.blocked != blocked
-            if not (changed & kept.near).any():
-                kept.blocked = blocked
-                return kept.field
-        field = geo.reach_field(grid, start, limit, blocked)
-        field.flags.writeable = False
-        self._kept[(start, limit)] = _Kept(blocked, field, ring(np.isfinite(field)))
-        return field
+__all__ = ["Field", "ReachCache", "ring", "walk_field"]

@@ -25,9 +25,10 @@ import numpy as np
 import numpy.typing as npt
 
 from skirmish.ecs.components import Armour, Facing, Health, Status
-from skirmish.ecs.view import BattleView, UnitView
+from skirmish.ecs.view import BattleView, UnitView, replace_unit
 from skirmish.ecs.world import World
-from skirmish.rules.geometry import Cell, GridMap, centre, clear_line, lean_points, unit_sight
+from skirmish.rules.geometry import Cell, GridMap, centre, clear_line, lean_points
+from skirmish.rules.sight_table import SightTable
 
 HIDDEN = "hidden"  # what a declaration reads as to the other sides before initiative is flipped (R-5.1)
 
@@ -55,7 +56,7 @@ class Sighting:
 def _armour(world: World, eid: int) -> tuple[tuple[str, str, int], ...]:
     """The outermost armour layer per location, as the snapshot shows it."""
     layers: dict[str, tuple[str, str, int]] = {}
-    for piece in world.get(eid, Armour).pieces:
+    for piece in world.peek(eid, Armour).pieces:
         for loc, av in piece.av.items():
             layers.setdefault(loc, (loc, piece.kind, av))
     return tuple(sorted(layers.values()))
@@ -68,6 +69,12 @@ class Knowledge:
         self.sides = sides
         self.seen: dict[str, frozenset[str]] = {s: frozenset() for s in sides}  # enemies each side sees now
         self.last: dict[str, dict[str, Sighting]] = {s: {} for s in sides}  # side -> enemy -> last sighting
+        # enemy -> ((its World.handouts, the round), the sighting read then): what shows of it, for any side
+        self._sighted: dict[str, tuple[tuple[int, int], Sighting]] = {}
+        # side -> (its seers' cells, each enemy's cell and exposure, the enemies it saw then)
+        self._seen_from: dict[str, tuple[tuple[Cell, ...], tuple[tuple[Cell, bool], ...], frozenset[str]]] = {}
+        # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
+        self._enemy_views: dict[tuple[str, str], tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]] = {}
 
     def update(self, world: World, grid: GridMap, round_no: int) -> None:
         """Look again for every side (R-6.1): an enemy in sight of one of the side's combatants in action is
@@ -75,31 +82,49 @@ class Knowledge:
         (`known_to`: it has not moved since, or was seen ducking out of sight) keeps its last sighting with
         the cell and round brought up to date; any other enemy stays where the side last knew it. Running it
         twice changes nothing."""
+        table = grid.sight_table
         units = []
         for eid, ident in world.units():
-            hp, st = world.get(eid, Health), world.get(eid, Status)
+            hp, st = world.peek(eid, Health), world.peek(eid, Status)
             units.append((eid, ident.name, ident.side, world.cell(eid), hp, st))
         for side in self.sides:
-            seers = [cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action]
-            seen: set[str] = set()
+            seers = tuple(cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action)
             memory = self.last[side]
+            # Who is seen depends only on the seers' cells and each enemy's cell and exposure (firing or its
+            # position known): worked out again only when one of those has changed.
+            exposure = tuple((cell, st.firing or side in st.known_to) for _, _, s, cell, _, st in units if s != side)
+            kept = self._seen_from.get(side)
+            if kept is not None and kept[0] == seers and kept[1] == exposure:
+                seen = kept[2]
+            else:
+                seen = frozenset(name for (_, name, s, cell, _, _), (_, exposed) in
+                                 zip((u for u in units if u[2] != side), exposure, strict=True)
+                                 if _seen_by(table, list(seers), cell, exposed))
+                self._seen_from[side] = (seers, exposure, seen)
             for eid, name, s, cell, hp, st in units:
                 if s == side:
                     continue
                 known = side in st.known_to
                 before = memory.get(name)
-                if any(unit_sight(grid, at, cell, st.firing, known).visible for at in seers):
-                    seen.add(name)
-                    face = world.get(eid, Facing)
+                if name in seen:
+                    # What shows of it is read afresh only if its components may have changed since last read.
+                    stamp = (world.handouts(eid), round_no)
+                    last = self._sighted.get(name)
+                    if last is not None and last[0] == stamp:
+                        memory[name] = last[1]
+                        continue
+                    face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
+                    self._sighted[name] = (stamp, memory[name])
                 elif known and before is not None:
-                    memory[name] = dataclasses.replace(before, cell=cell, round=round_no)
+                    if (before.cell, before.round) != (cell, round_no):  # else it stands as it is
+                        memory[name] = dataclasses.replace(before, cell=cell, round=round_no)
                 elif known:  # the start: every miniature is on the table (docs/RULES-NOTES.md, R-6.1)
-                    face = world.get(eid, Facing)
+                    face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
-            self.seen[side] = frozenset(seen)
+            self.seen[side] = seen
 
     def state(self) -> dict[str, Any]:
         """Everything kept, in a canonical plain form (for `Battle.state_hash`)."""
@@ -113,14 +138,38 @@ class Knowledge:
         hide = view.phase is None  # declaring (or between rounds): initiative is not flipped yet
         seen, memory = self.seen[side], self.last[side]
         units: list[UnitView] = []
+        kept = self._enemy_views
         for u in view.units:
             if u.side == side:
                 units.append(u)
-            elif u.name in seen:
-                units.append(seen_enemy(u, side, view.round, hide))
-            elif u.name in memory:
-                units.append(ghost(u, side, memory[u.name], hide))
-        return dataclasses.replace(view, units=tuple(units), viewer=side)
+                continue
+            sighting = None if u.name in seen else memory.get(u.name)
+            if sighting is None and u.name not in seen:
+                continue
+            # The enemy as `side` sees it is a function of the view `u`, the sighting and the two flags: kept
+            # while they are the same objects (World.snapshot keeps a unit's view while nothing changed it).
+            k = kept.get((side, u.name))
+            if k is not None and k[0] is u and k[1] is sighting and k[2] == (hide, view.round):
+                units.append(k[3])
+                continue
+            e = seen_enemy(u, side, view.round, hide) if sighting is None else ghost(u, side, sighting, hide)
+            kept[(side, u.name)] = (u, sighting, (hide, view.round), e)
+            units.append(e)
+        out = object.__new__(BattleView)  # dataclasses.replace(view, units=..., viewer=side), without __init__
+        out.__dict__.update(view.__dict__)
+        out.__dict__.update(units=tuple(units), viewer=side)
+        return out
+
+
+def _seen_by(table: SightTable, seers: list[Cell], cell: Cell, exposed: bool) -> bool:
+    """`any(unit_sight(grid, at, cell, firing, known).visible for at in seers)`, with `exposed` = firing or
+    known: a target seen only round a corner is seen while it fires, and concealed (its position known) or
+    unseen otherwise (R-6.1, R-6.6)."""
+    for at in seers:
+        s = table.sight(at, cell)
+        if s.visible and (exposed or not s.lean):
+            return True
+    return False
 
 
 def _unknown(u: UnitView, side: str) -> dict[str, Any]:
@@ -137,7 +186,7 @@ def seen_enemy(u: UnitView, side: str, round_no: int, hide_declared: bool) -> Un
     cover, movement this round and whether it fires; its profile (traits, skills, size) is the scenario's
     roster. Its declaration shows once initiative is flipped (R-5.1)."""
     declared = HIDDEN if hide_declared and u.declared is not None else u.declared
-    return dataclasses.replace(u, declared=declared, last_seen=round_no, **_unknown(u, side))
+    return replace_unit(u, {"declared": declared, "last_seen": round_no, **_unknown(u, side)})
 
 
 def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool) -> UnitView:
@@ -145,10 +194,10 @@ def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool) -> UnitView:
     and initiative phase are known as a seen enemy's are (revealed when initiative is flipped, R-5.1); its
     cover and movement this round are not."""
     declared = HIDDEN if hide_declared and u.declared is not None else u.declared
-    return dataclasses.replace(
-        u, cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
+    return replace_unit(u, dict(
+        cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
         wounds=s.wounds, armour=s.armour, declared=declared, moved_m=0.0, cover="none", firing=False, ghost=True,
-        last_seen=s.round, **_unknown(u, side))
+        last_seen=s.round, **_unknown(u, side)))
 
 
 def hide_declarations(view: BattleView, reveal: set[str]) -> BattleView:
@@ -159,7 +208,7 @@ def hide_declarations(view: BattleView, reveal: set[str]) -> BattleView:
         return view
     units = list(view.units)
     for i in hide:
-        units[i] = dataclasses.replace(units[i], declared=HIDDEN)
+        units[i] = replace_unit(units[i], {"declared": HIDDEN})
     return dataclasses.replace(view, units=tuple(units))
 
 

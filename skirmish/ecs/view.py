@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import MISSING, dataclass, fields
+from typing import TYPE_CHECKING, Any
 
 from skirmish.rules.equipment import Weapon
 from skirmish.rules.geometry import Cell, GridMap, Sight, unit_sight
@@ -108,6 +108,43 @@ class UnitView:
     def skill(self, name: str) -> int:
         """Skill level, 0 if untrained."""
         return dict(self.skills).get(name, 0)
+
+
+_UNIT_DEFAULTS = {f.name: f.default for f in fields(UnitView) if f.default is not MISSING}
+_UNIT_ORDER = tuple(f.name for f in fields(UnitView))
+_UNIT_FIELDS = frozenset(_UNIT_ORDER)
+
+
+def unit_view(values: dict[str, Any]) -> UnitView:
+    """`UnitView(**values)`, built without the frozen dataclass's `__init__` (which sets its forty fields one
+    `object.__setattr__` at a time; a snapshot makes a view of every unit for every decision): the defaults,
+    then `values`, straight into the instance's `__dict__`. The result equals `UnitView(**values)`
+    (tests/test_views_fast.py); an unknown field is a TypeError, as it would be there."""
+    if not _UNIT_FIELDS.issuperset(values):
+        raise TypeError(f"UnitView has no field {sorted(set(values) - _UNIT_FIELDS)[0]!r}")
+    u = object.__new__(UnitView)
+    d = u.__dict__
+    d.update(values)
+    for k, v in _UNIT_DEFAULTS.items():
+        d.setdefault(k, v)
+    if tuple(d) != _UNIT_ORDER:  # the fields in the dataclass's order, as __init__ sets them
+        if len(d) != len(_UNIT_ORDER):
+            raise TypeError(f"UnitView is missing {sorted(_UNIT_FIELDS - set(d))[0]!r}")
+        ordered = {k: d[k] for k in _UNIT_ORDER}
+        d.clear()
+        d.update(ordered)
+    return u
+
+
+def replace_unit(u: UnitView, changes: dict[str, Any]) -> UnitView:
+    """`dataclasses.replace(u, **changes)`, built as `unit_view` builds (the same result, faster)."""
+    if not _UNIT_FIELDS.issuperset(changes):
+        raise TypeError(f"UnitView has no field {sorted(set(changes) - _UNIT_FIELDS)[0]!r}")
+    out = object.__new__(UnitView)
+    d = out.__dict__
+    d.update(u.__dict__)
+    d.update(changes)
+    return out
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import esper
@@ -23,11 +24,12 @@ from skirmish.ecs.components import (
     Tacpack,
     Turn,
 )
-from skirmish.ecs.view import BattleView, UnitView
+from skirmish.ecs.view import BattleView, UnitView, unit_view
 from skirmish.rules.equipment import Armoury
 from skirmish.rules.geometry import Cell, GridMap
 
 C = TypeVar("C")
+_FIXED = frozenset({Identity, Profile})  # components nothing changes once a unit is made: reading them marks nothing
 _ids = itertools.count(1)
 
 
@@ -39,8 +41,23 @@ class World:
         self.name = f"battle-{next(_ids)}"
         self._prev = esper.current_world
         esper.switch_world(self.name)
+        # This world's entity table (entity -> component type -> component). esper keeps the same dict object
+        # for a world across switches (it is only ever changed in place), so reading components goes straight
+        # to it, without switching worlds or calling through esper.
+        self._db: dict[int, dict[type[Any], Any]] = esper._entities
         esper.switch_world(self._prev)
         self._by_name: dict[str, int] = {}
+        self._order: list[tuple[int, Identity]] | None = None  # units() in scenario order, kept until a spawn
+        # Snapshots keep each unit's view until something may have changed it. Every component handed out by
+        # `get` may be changed by whoever holds it, so `get` marks its entity: its view is made again at the
+        # next snapshot. Code that only reads uses `peek`. While the battle's rules run (`changing`), a
+        # component got before a snapshot could still be changed after it, so snapshots then make every view
+        # afresh and keep nothing.
+        self._views: dict[int, UnitView] = {}
+        self._dirty: set[int] = set()
+        self._handouts: dict[int, int] = {}  # per entity, see `handouts`
+        self._armoury: Armoury | None = None
+        self._changing = 0
 
     def _on(self) -> None:
         if esper.current_world != self.name:
@@ -63,6 +80,8 @@ class World:
         """Create an entity with components; names are indexed."""
         self._on()
         eid = esper.create_entity(*components)
+        self._order = None
+        self._handouts[eid] = 0
         for c in components:
             if isinstance(c, Identity):
                 self._by_name[c.name] = eid
@@ -77,50 +96,79 @@ class World:
         return name in self._by_name
 
     def get(self, eid: int, ctype: type[C]) -> C:
-        """A component of an entity."""
-        self._on()
-        return esper.component_for_entity(eid, ctype)
+        """A component of an entity, to read or change (the entity's kept view is dropped)."""
+        if ctype not in _FIXED:
+            self._dirty.add(eid)
+            self._handouts[eid] += 1
+        return self._db[eid][ctype]  # esper.component_for_entity, in this world
+
+    def handouts(self, eid: int) -> int:
+        """How many times `get` has handed out the entity's changeable components: between two equal counts
+        (read while the rules are not running) nothing of it has changed."""
+        return self._handouts[eid]
+
+    def peek(self, eid: int, ctype: type[C]) -> C:
+        """A component of an entity, only to read: whoever peeks must not change it (or anything in it)."""
+        return self._db[eid][ctype]
+
+    @contextmanager
+    def changing(self) -> Iterator[None]:
+        """While the rules run: snapshots taken meanwhile (by event or hook callbacks) keep no views."""
+        self._changing += 1
+        try:
+            yield
+        finally:
+            self._changing -= 1
 
     def query(self, ctype: type[C]) -> list[tuple[int, C]]:
         """All (entity, component) pairs of a type, in entity order."""
         self._on()
-        return sorted(esper.get_component(ctype), key=lambda pair: pair[0])
+        pairs = sorted(esper.get_component(ctype), key=lambda pair: pair[0])
+        self._dirty.update(e for e, _ in pairs)
+        for e, _ in pairs:
+            self._handouts[e] += 1
+        return pairs
 
     def units(self) -> Iterator[tuple[int, Identity]]:
         """Every combatant in scenario order."""
-        yield from sorted(self.query(Identity), key=lambda p: p[1].order)
+        if self._order is None:
+            self._order = sorted(self.query(Identity), key=lambda p: p[1].order)
+        yield from self._order
 
     def cell(self, eid: int) -> Cell:
         """An entity's cell."""
-        p = self.get(eid, Position)
+        p = self._db[eid][Position]
         return (p.x, p.y)
 
     def occupied(self, except_eid: int | None = None) -> set[Cell]:
         """Cells filled by combatants other than one; a fallen combatant still fills its cell."""
-        return {(p.x, p.y) for e, p in self.query(Position) if e != except_eid}
+        return {(c[Position].x, c[Position].y) for e, c in self._db.items() if e != except_eid and Position in c}
 
     def view(self, eid: int, armoury: Armoury) -> UnitView:
         """Freeze one unit."""
-        ident = self.get(eid, Identity)
-        prof = self.get(eid, Profile)
-        hp = self.get(eid, Health)
-        load = self.get(eid, Loadout)
+        comps = self._db[eid]
+        ident = comps[Identity]
+        prof = comps[Profile]
+        hp = comps[Health]
+        load = comps[Loadout]
         ws = load.weapons[load.active] if load.weapons else None
         if ws is not None and armoury.weapons[ws.weapon_id].thrown:
             ws = None  # nothing in hand to fire; thrown weapons are listed in `throwables`
-        arm = self.get(eid, Armour)
+        arm = comps[Armour]
         layers: dict[str, tuple[str, str, int]] = {}
         for piece in arm.pieces:
             for loc, av in piece.av.items():
                 layers.setdefault(loc, (loc, piece.kind, av))
-        tp = self.get(eid, Tacpack)
-        dec = self.get(eid, Declared)
-        rd = self.get(eid, Readiness)
-        st = self.get(eid, Status)
-        turn = self.get(eid, Turn)
-        cov = self.get(eid, Cover)
-        return UnitView(
-            name=ident.name, side=ident.side, side_index=ident.side_index, cell=self.cell(eid),
+        tp = comps[Tacpack]
+        dec = comps[Declared]
+        rd = comps[Readiness]
+        st = comps[Status]
+        turn = comps[Turn]
+        cov = comps[Cover]
+        pos = comps[Position]
+        face = comps[Facing]
+        return unit_view(dict(
+            name=ident.name, side=ident.side, side_index=ident.side_index, cell=(pos.x, pos.y),
             traits=tuple((k, c, t) for k, (c, t) in prof.traits.items()),
             skills=tuple(sorted(prof.skills.items())), size=prof.size,
             wounds=hp.wounds, ct=hp.ct, ct_max=prof.ct_max, out_of_action=hp.out_of_action, dead=hp.dead,
@@ -133,14 +181,34 @@ class World:
             declared=dec.speed, phase=dec.phase, hesitating=dec.hesitating, waiting=st.waiting,
             ready_target=rd.target, aim=rd.aim, moved_m=turn.moved_m, cover=cov.level,
             firing=st.firing, known_to=tuple(sorted(st.known_to)),
-            facing=(self.get(eid, Facing).dx, self.get(eid, Facing).dy),
+            facing=(face.dx, face.dy),
             throwables=tuple((armoury.weapons[w.weapon_id], w.rounds) for w in load.weapons
                              if armoury.weapons[w.weapon_id].thrown and w.rounds > 0),
             shot_points=tp.shot_points, turn_parts=tuple(turn.parts),
-        )
+        ))
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],
                  scope: str, armoury: Armoury, max_rounds: int = 0) -> BattleView:
-        """Freeze the battle for AIs and the board."""
-        units = tuple(self.view(eid, armoury) for eid, _ in self.units())
+        """Freeze the battle for AIs and the board (each unit's view kept until it may have changed)."""
+        if self._changing:
+            units = tuple(self.view(eid, armoury) for eid, _ in self.units())
+        else:
+            views = self._views
+            if armoury is not self._armoury:
+                views.clear()
+                self._armoury = armoury
+            for eid in self._dirty:
+                views.pop(eid, None)
+            self._dirty.clear()
+            out = []
+            for eid, _ in self.units():
+                u = views.get(eid)
+                if u is None:
+                    u = views[eid] = self.view(eid, armoury)
+                out.append(u)
+            units = tuple(out)
         return BattleView(round_no, phase, grid, units, sides, scope, max_rounds)
+
+    def fresh_units(self, armoury: Armoury) -> tuple[UnitView, ...]:
+        """Every unit's view made afresh (what `snapshot` must equal; for tests)."""
+        return tuple(self.view(eid, armoury) for eid, _ in self.units())

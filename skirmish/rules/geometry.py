@@ -66,6 +66,11 @@ class GridMap:
         """Cover armour value per cell."""
         return np.array([t.cover_av for t in self.tiles], dtype=np.int16)[self.layout]
 
+    @cached_property
+    def sight_table(self) -> _st.SightTable:
+        """Sight between this map's cells, kept as it is worked out (skirmish.rules.sight_table)."""
+        return _st.SightTable(self)
+
     def inside(self, cell: Cell) -> bool:
         """True if the cell is on the map."""
         return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height
@@ -115,39 +120,63 @@ def can_step(grid: GridMap, frm: Cell, to: Cell, blocked: npt.NDArray[np.bool_] 
 def reach_field(
     grid: GridMap, start: Cell, limit: float, blocked: npt.NDArray[np.bool_] | None = None
 ) -> npt.NDArray[np.float64]:
-    """Movement cost (cells) from `start` to every cell within `limit`; inf elsewhere (Dijkstra)."""
+    """Movement cost (cells) from `start` to every cell within `limit`; inf elsewhere (Dijkstra).
+
+    A step costs its length (1 or √2) times the move cost of the cell entered, added to the cost so far; a
+    diagonal step cuts no corner past a wall or a figure (as nav). Cells are numbered on the map padded with
+    a ring of shut cells, so no step needs a bounds check. Any exact Dijkstra gives these values bit for bit
+    (each is the least of the float sums along the routes there, and a float sum never falls as a step is
+    added), so the order ties are taken in does not matter."""
     w, h = grid.width, grid.height
-    cost = grid.move_cost
-    dist = np.full((h, w), np.inf)
-    dist[start[1], start[0]] = 0.0
-    free = cost > 0
+    pw = w + 2
+    free, step = _padded_steps(grid)
     if blocked is not None:
-        free = free & ~blocked
-    free_l = free.tolist()
-    cost_l = cost.tolist()
-    best: dict[Cell, float] = {start: 0.0}
-    heap: list[tuple[float, int, int]] = [(0.0, start[0], start[1])]
+        free = list(free)
+        for i in (np.flatnonzero(blocked) // w * pw + np.flatnonzero(blocked) % w + pw + 1).tolist():
+            free[i] = False
+    s = (start[1] + 1) * pw + start[0] + 1
+    best: dict[int, float] = {s: 0.0}
+    heap: list[tuple[float, int]] = [(0.0, s)]
+    bound = limit + _EPS
+    orth = (1, -1, pw, -pw)
+    diag = ((1, pw), (1, -pw), (-1, pw), (-1, -pw))
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, x, y = heapq.heappop(heap)
-        if d > best.get((x, y), math.inf):
+        d, i = pop(heap)
+        if d > best[i]:
             continue
-        for dx, dy in NEIGHBOURS_8:
-            nx, ny = x + dx, y + dy
-            if not (0 <= nx < w and 0 <= ny < h) or not free_l[ny][nx]:
-                continue
-            if dx and dy:
-                if not free_l[y][nx] or not free_l[ny][x]:  # no corner cut past a wall or a figure (as nav)
-                    continue
-                nd = d + SQRT2 * cost_l[ny][nx]
-            else:
-                nd = d + cost_l[ny][nx]
-            if nd > limit + _EPS or nd >= best.get((nx, ny), math.inf):
-                continue
-            best[(nx, ny)] = nd
-            heapq.heappush(heap, (nd, nx, ny))
-    for (x, y), d in best.items():
-        dist[y, x] = d
-    return dist
+        for o in orth:
+            j = i + o
+            if free[j]:
+                nd = d + step[j]
+                if nd <= bound and nd < best.get(j, math.inf):
+                    best[j] = nd
+                    push(heap, (nd, j))
+        for ox, oy in diag:
+            j = i + ox + oy
+            if free[j] and free[i + ox] and free[i + oy]:
+                nd = d + SQRT2 * step[j]
+                if nd <= bound and nd < best.get(j, math.inf):
+                    best[j] = nd
+                    push(heap, (nd, j))
+    dist = np.full((h + 2) * pw, np.inf)
+    dist[list(best)] = list(best.values())
+    return dist.reshape(h + 2, pw)[1:-1, 1:-1].copy()
+
+
+@lru_cache(maxsize=64)
+def _padded_steps(grid: GridMap) -> tuple[list[bool], list[float]]:
+    """Per cell of the padded map: open ground (move cost > 0), and its move cost (0 on the ring)."""
+    pw = grid.width + 2
+    free = [False] * (pw * (grid.height + 2))
+    step = [0.0] * len(free)
+    cost = grid.move_cost.tolist()
+    for y in range(grid.height):
+        for x in range(grid.width):
+            i = (y + 1) * pw + x + 1
+            free[i] = cost[y][x] > 0
+            step[i] = cost[y][x]
+    return free, step
 
 
 def path_cost(grid: GridMap, path: list[Cell]) -> float:
@@ -279,13 +308,17 @@ def _cover_on_line(grid: GridMap, p: tuple[float, float], target: Cell) -> tuple
 
 
 def sight(grid: GridMap, frm: Cell, to: Cell) -> Sight:
-    """Line of sight and cover from one cell to another (R-6.6); memoised, as the map never changes."""
-    return _sight(grid, (int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
+    """Line of sight and cover from one cell to another (R-6.6), as `sight_reference` states it; each pair is
+    worked out once per map and kept (skirmish.rules.sight_table), as the map never changes."""
+    try:
+        return grid.sight_table.sight(frm, to)
+    except TypeError:  # cells given as lists
+        return grid.sight_table.sight((int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
 
 
-@lru_cache(maxsize=1 << 16)
-def _sight(grid: GridMap, frm: Cell, to: Cell) -> Sight:
-    """Line of sight and cover from one cell to another (R-6.6).
+def sight_reference(grid: GridMap, frm: Cell, to: Cell) -> Sight:
+    """Line of sight and cover from one cell to another (R-6.6): the rule as stated, unkept (`sight` answers
+    the same from its table; tests/test_sight_table.py holds them equal).
 
     Sight runs centre to centre; failing that, either side may lean out of a corner or doorway. A target
     seen only by leaning, or whose line grazes a wall corner beside it, is in high cover.
@@ -335,3 +368,6 @@ def _nearest_wall(grid: GridMap, cell: Cell, toward: tuple[float, float]) -> Cel
             if best is None or score < best[0]:
                 best = (score, c)
     return best[1] if best else None
+
+
+import skirmish.rules.sight_table as _st  # noqa: E402  (it builds on the definitions above)

@@ -34,7 +34,14 @@ from skirmish.rules.fi.events import (
 )
 from skirmish.rules.fi.initiative import DECLARATIONS, PHASE_NAMES, PHASES
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
-from skirmish.rules.fi.ranged import LOW_COVERED, ShotFacts, damage_row, expected_hit_probability, shot_numbers
+from skirmish.rules.fi.ranged import (
+    LOW_COVERED,
+    ShotFacts,
+    ae_shift,
+    damage_row,
+    expected_hit_probability,
+    shot_numbers,
+)
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_odds
 from skirmish.rules.fi.timing import ATTACK_MODES, Part, declared_speed, fits
 
@@ -43,7 +50,7 @@ __all__ = [
     "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems",
     "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent", "ShotFacts",
     "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent", "TriggerLostEvent",
-    "WaitEvent", "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability", "fits", "initiative",
+    "WaitEvent", "ae_shift", "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability", "fits", "initiative",
     "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
 ]
 

@@ -1,8 +1,11 @@
 """Per-cell fields of the utility AI's cell considerations that cost the most: from each cell a move may end
 in, the best shot the unit would have (line of fire) and the share of the enemies it sees that stand in the
-open there (flanking)."""
+open there (flanking). Worked out with numpy over all the cells at once."""
 
 from __future__ import annotations
+
+import math
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -10,30 +13,78 @@ import numpy.typing as npt
 from skirmish.ai.estimate import hit_probability
 from skirmish.ai.utility.maps import COVER_VALUE
 from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+
+_COVER_BY_LEVEL = np.array([COVER_VALUE[geo.COVER_NAME[lv]] for lv in range(3)])
 
 
 def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemies: list[UnitView],
                 dists: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(line of fire, flanking) over the cells in `ok`: the best prepared shot after a walk, its hit chance
     discounted by the target's cover, and the share of the enemies seen that stand in the open (R-6.6);
-    `dists[k]` is the distance in metres from every cell to enemy k."""
+    `dists[k]` is the distance in metres from every cell to enemy k.
+
+    Per cell and enemy this is: the sight `view.sight(me, e, cell)` (R-6.1's concealment worked in as
+    `unit_sight` does: seen only round a corner while not firing, the enemy is concealed if its position is
+    known and unseen if not); skip it if unseen or beyond the weapon's reach; count it as seen, and as in the
+    open if its cover is none; and take `hit_probability(..., at=cell)` × (1 − 0.7 × cover value), the best
+    over the enemies. The hit chance reads the cell only through whether the target is concealed and the
+    distance, and the distance only through the range increments it spans (R-6.1) and an area weapon's row
+    shift (R-6.9): so it is asked once per enemy and such kind of cell. The float arithmetic is the per-cell
+    arithmetic, element by element (tests/test_fields.py holds the fields equal to working each cell out)."""
     h, wd = ok.shape
     w = me.weapon
     fire = np.zeros((h, wd))
     flank = np.zeros((h, wd))
+    if w is None or not enemies:
+        return fire, flank
+    grid = view.grid
+    table = grid.sight_table
     ys, xs = np.nonzero(ok)
-    for i in range(len(ys)):
-        c = (int(xs[i]), int(ys[i]))
-        best, open_targets, seen = 0.0, 0, 0
-        for k, e in enumerate(enemies):
-            s = view.sight(me, e, c)
-            if not s.visible or w is None or dists[k, c[1], c[0]] > w.max_range_m:
-                continue
-            seen += 1
-            if s.cover == "none":
-                open_targets += 1
-            hit, _, _ = hit_probability(view, me, e, mode="prepared", moved="walked", at=c)
-            best = max(best, hit * (1 - COVER_VALUE[s.cover] * 0.7))
-        fire[c[1], c[0]] = best
-        flank[c[1], c[0]] = open_targets / seen if seen else 0.0
+    if not len(ys):
+        return fire, flank
+    # Every enemy (rows) against every cell (columns) at once.
+    at = np.array([(int(e.cell[0]), int(e.cell[1])) for e in enemies], dtype=np.intp)
+    code = np.stack([table.column((int(x), int(y)), xs, ys) for x, y in at.tolist()])
+    visible = (code & 1).astype(bool) & (dists[:, ys, xs] <= w.max_range_m)
+    lean = (code & 2).astype(bool)
+    level = code >> 2
+    exposed = np.array([e.firing for e in enemies])[:, None]
+    known = np.array([me.side in e.known_to for e in enemies])[:, None]
+    concealed = visible & lean & ~exposed
+    visible &= ~concealed | known  # seen only round a corner, not firing, position unknown: unseen
+    hit = np.zeros(visible.shape)
+    ks, cells = np.nonzero(visible)
+    if len(ks):
+        hyp = _hypot_table(grid.width, grid.height)
+        dist = hyp[np.abs(ys[cells] - at[ks, 1]), np.abs(xs[cells] - at[ks, 0])] * grid.cell_m  # geo.distance_m
+        steps = np.floor(dist / w.range_inc_m + 1e-9)
+        shift = _ae_shift(w.ae, dist)
+        kinds = (((ks.astype(np.int64) * 4096 + steps.astype(np.int64)) * 256 + shift.astype(np.int64)) * 2
+                 + concealed[ks, cells])  # one integer per enemy and kind of cell (steps < 4096, shift < 256)
+        _, first, back = np.unique(kinds, return_index=True, return_inverse=True)
+        chances = np.array([hit_probability(view, me, enemies[int(ks[i])], mode="prepared", moved="walked",
+                                            at=(int(xs[cells[i]]), int(ys[cells[i]])))[0] for i in first.tolist()])
+        hit[ks, cells] = chances[back.ravel()]
+    value = hit * (1 - _COVER_BY_LEVEL[level] * 0.7)
+    fire[ys, xs] = np.where(visible, value, 0.0).max(axis=0)  # the best over the enemies seen, else 0
+    seen = visible.sum(axis=0)
+    open_ = (visible & (level == 0)).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        flank[ys, xs] = np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)
     return fire, flank
+
+
+def _ae_shift(ae: int, dist: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`shot_numbers.ae_shift` over an array of distances (0 for a weapon with no area effect)."""
+    if not ae:
+        return np.zeros_like(dist)
+    return np.maximum(0, ae - np.maximum(0, np.ceil(dist / 10 - 1e-9) - 1))
+
+
+@lru_cache(maxsize=16)
+def _hypot_table(width: int, height: int) -> npt.NDArray[np.float64]:
+    """math.hypot(dx, dy) for every offset on a map (as geo.distance_cells computes it), indexed [dy, dx]."""
+    out = np.array([[math.hypot(dx, dy) for dx in range(width)] for dy in range(height)])
+    out.flags.writeable = False
+    return out

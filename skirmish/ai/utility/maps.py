@@ -6,20 +6,20 @@ made of) by `MapCache`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ai.reach import Field, ReachCache
+from skirmish.ai.estimate import pool_hit_chance
+from skirmish.ai.reach import Field, ReachCache, walk_field
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.checks import skill_pool, tn
 from skirmish.rules.deck import SIDES
-from skirmish.rules.dice import pool_pmf
-from skirmish.rulesets.fi import expected_hit_probability
+from skirmish.rules.sight_table import table as sight_table
 
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}
 FIELDS_KEPT = 512  # fields kept per kind (sight and walking distance from a cell) before a cache starts again
@@ -53,10 +53,30 @@ def _enemy_hit_by_range(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.fl
     steps = np.floor(dist_m / w.range_inc_m + 1e-9).astype(int)
     out = np.zeros_like(dist_m)
     for s in np.unique(steps):
-        t = int(base + s)
-        p = expected_hit_probability(pool_pmf(SIDES[pool.column], pool.row, t - mod), t, mod, pool.halve)
-        out[steps == s] = p
+        out[steps == s] = pool_hit_chance(pool.column, pool.row, int(base + s), mod, pool.halve)
     out[dist_m > w.max_range_m] = 0.0
+    return out
+
+
+HIT_CELLS_KEPT = 1 << 22  # cells of enemy hit maps kept (8 bytes each) before they start again
+_hit_maps: dict[tuple[Any, ...], tuple[object, npt.NDArray[np.float64]]] = {}
+
+
+def _hit_map(e: UnitView, view: BattleView) -> npt.NDArray[np.float64]:
+    """`_enemy_hit_by_range` from the enemy's cell to every cell of the map, kept: it reads only the map, the
+    cell, the weapon, the enemy's Dexterity and skills and the scope, and each cell's value only its own
+    distance (so a map's cells, indexed, are the same numbers as the function on those cells alone)."""
+    grid = view.grid
+    key = (grid, e.cell, id(e.weapon), e.trait("dexterity"), e.skills, view.scope)
+    kept = _hit_maps.get(key)
+    if kept is not None and kept[0] is e.weapon:
+        return kept[1]
+    if len(_hit_maps) >= max(16, HIT_CELLS_KEPT // (grid.width * grid.height)):
+        _hit_maps.clear()
+    yy, xx = np.mgrid[0:grid.height, 0:grid.width]
+    out = _enemy_hit_by_range(e, view, np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m)
+    out.flags.writeable = False
+    _hit_maps[key] = (e.weapon, out)
     return out
 
 
@@ -81,10 +101,13 @@ class Viewshed:
     def over(self, grid: geo.GridMap, frm: geo.Cell, mask: npt.NDArray[np.bool_]) -> Viewshed:
         """Work out the masked cells not yet known (the map never changes, so the rest stand)."""
         ys, xs = np.nonzero(mask & ~self.known)
+        seen_from = sight_table(grid)  # geo.sight, from its table
+        here = (int(frm[0]), int(frm[1]))
+        codes = []
         for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-            s = geo.sight(grid, frm, (x, y))
-            if s.visible:
-                self.code[y, x] = _SIGHT_CODE[s.cover]
+            s = seen_from.sight(here, (x, y))
+            codes.append(_SIGHT_CODE[s.cover] if s.visible else 0)
+        self.code[ys, xs] = codes
         self.known |= mask
         return self
 
@@ -113,8 +136,7 @@ def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.N
             shed = sights[e.cell] = Viewshed.empty(grid)
         shed.over(grid, e.cell, mask)
         vis, cov = shed.at(ys, xs)
-        dist = np.hypot(xs - e.cell[0], ys - e.cell[1]) * grid.cell_m
-        p = _enemy_hit_by_range(e, view, dist)
+        p = _hit_map(e, view)[ys, xs]  # _enemy_hit_by_range at those cells' distances
         seen[ys[vis], xs[vis]] += 1
         cover_sum[ys[vis], xs[vis]] += cov[vis]
         threat[ys[vis], xs[vis]] += (p * (1 - cov))[vis]
@@ -125,16 +147,29 @@ def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.N
     for e in view.enemies(me):
         field_ = cache.get(e.cell)
         if field_ is None:
-            field_ = cache[e.cell] = geo.reach_field(grid, e.cell, math.inf)
+            field_ = cache[e.cell] = walk_field(grid, (int(e.cell[0]), int(e.cell[1])))  # geo.reach_field, to inf
         walk = np.minimum(walk, field_)
     return TacticalMaps(key, seen, cover, threat, mask, walk * grid.cell_m)
 
 
 def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.Cell) -> float:
     """The threat a move meets on the way (the mean over the cells its straight line crosses), in [0, 1]."""
-    cells = geo.cells_on_segment(grid, geo.centre(frm), geo.centre(to))
-    vals = [float(maps.threat[y, x]) for x, y in cells if grid.inside((x, y)) and maps.mask[y, x]]
-    return float(1 - np.exp(-np.mean(vals))) if vals else 0.0
+    ys, xs = _segment(grid, frm, to)
+    keep = maps.mask[ys, xs]
+    if not keep.any():
+        return 0.0
+    vals = maps.threat[ys[keep], xs[keep]]  # in the segment's order, as a list of them would be
+    return float(1 - np.exp(-np.mean(vals)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _segment(grid: geo.GridMap, frm: geo.Cell, to: geo.Cell) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """(ys, xs) of the map's cells the straight line between two cell centres crosses, in order."""
+    cells = [c for c in geo.cells_on_segment(grid, geo.centre(frm), geo.centre(to)) if grid.inside(c)]
+    ys = np.array([c[1] for c in cells], dtype=np.intp)
+    xs = np.array([c[0] for c in cells], dtype=np.intp)
+    ys.flags.writeable = xs.flags.writeable = False
+    return ys, xs
 
 
 class MapCache:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from skirmish.core.events import Event, make
@@ -34,6 +34,7 @@ from skirmish.rules.equipment import Armoury, Weapon, parse_trait
 from skirmish.rules.fi import events as _fi_events  # noqa: F401  (registers FI's event types for `make`)
 from skirmish.rules.fi.damage import after_damage, ct_max, wound_penalty
 from skirmish.rules.randomizer import Randomizer
+from skirmish.rules.reach import ReachCache
 
 
 @dataclass
@@ -61,6 +62,7 @@ class Ctx:
     phase: int | None = None
     deck: Deck | None = None  # the action deck, when cards are drawn (R-4)
     deck_name: str = ""  # which deck: a built-in's name, or "stacked" (C-4)
+    reach: ReachCache = field(default_factory=ReachCache)  # reach fields kept between legality's questions
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:
@@ -130,7 +132,7 @@ class FiBase:
 
     def active(self, eid: int) -> bool:
         """In action (not dead, incapacitated or unconscious)."""
-        return not self.w.get(eid, Health).out_of_action
+        return not self.w.peek(eid, Health).out_of_action
 
     def _event(self, etype: str, actor: str | None, rules: tuple[str, ...], **data: Any) -> None:
         # Built by its registered type (skirmish.rules.fi.events); an initiative event's `phase` is the phase
@@ -153,12 +155,12 @@ class FiBase:
 
     def wound_mod(self, eid: int) -> tuple[Modifier, ...]:
         """Wound penalty as a modifier list (R-8.1)."""
-        pen = wound_penalty(self.w.get(eid, Health).wounds)
+        pen = wound_penalty(self.w.peek(eid, Health).wounds)
         return (Modifier(pen, f"{-pen} wound(s)"),) if pen else ()
 
     def sight(self, a: int, b: int) -> geo.Sight:
         """Sight from one unit to another, with firing exposure and known positions (R-6.1, R-6.6)."""
-        st = self.w.get(b, Status)
+        st = self.w.peek(b, Status)
         return geo.unit_sight(self.ctx.grid, self.w.cell(a), self.w.cell(b), st.firing,
                               self.w.get(a, Identity).side in st.known_to)
 

@@ -40,23 +40,17 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     """Everything the unit whose turn it is may do now (R-5.3–R-6.13), each domain checked by the systems."""
     w = sys.w
     me = w.get(eid, Identity).name
-    if w.get(eid, Health).out_of_action:
+    if w.peek(eid, Health).out_of_action:
         return LegalActions(me, "act")
     walk, run = _moves(sys, eid)
     enemies = [(e, i.name) for e, i in w.units()
-               if i.side_index != w.get(eid, Identity).side_index and not w.get(e, Health).out_of_action]
+               if i.side_index != w.peek(eid, Identity).side_index and not w.peek(e, Health).out_of_action]
     shots: list[Shoot] = []
     wpn = sys.weapon(eid)
     if wpn is not None and not wpn[0].thrown:
-        weapon = wpn[0]
-        for _, name in enemies:
-            for mode in ATTACK_MODES:
-                for burst in (0, *weapon.bursts):
-                    shot = Shoot(me, name, mode=mode, burst=burst)
-                    if _ok(lambda s=shot: sys.shot_setup(eid, s)):  # type: ignore[misc]
-                        shots.append(shot)
+        shots = _shots(sys, eid, me, [name for _, name in enemies], wpn[0].bursts)
     called = LOCATIONS if any(not s.burst for s in shots) else ()
-    aims = tuple(a for a in (Aim(me, name) for _, name in enemies) if _ok(lambda a=a: sys.aim_check(eid, a)))  # type: ignore[misc]
+    aims = _aims(sys, eid, me, [name for _, name in enemies])
     tp = w.get(eid, Tacpack)
     screens: list[SetTacpack] = []
     if tp.generator:
@@ -73,14 +67,49 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     )
 
 
+def _shots(sys: FiSystems, eid: int, me: str, targets: list[str], bursts: tuple[int, ...]) -> list[Shoot]:
+    """Every Shoot(me, target, mode, burst) that `shot_setup` accepts, in the order (target, mode, burst).
+
+    shot_setup's checks are of two kinds: about the target (`shot_target_ok`: it exists, is an enemy in
+    action, in sight and in range) and about the firer's mode and burst (its weapon, rounds, tacpack, timing);
+    neither kind reads the other's inputs, and nothing after them refuses. So the modes and bursts that pass
+    are found once, on the first target that passes, and every target that passes takes them all."""
+    kinds = [(mode, burst) for mode in ATTACK_MODES for burst in (0, *bursts)]
+    firer_ok: list[tuple[str, int]] | None = None  # the modes and bursts that pass, found on a target that does
+    out: list[Shoot] = []
+    for target in targets:
+        if not sys.shot_target_ok(eid, target):
+            continue
+        if firer_ok is None:
+            tries = [Shoot(me, target, mode=m, burst=b) for m, b in kinds]
+            firer_ok = [(s.mode, s.burst) for s in tries if _ok(lambda s=s: sys.shot_setup(eid, s))]  # type: ignore[misc]
+        out.extend(Shoot(me, target, mode=m, burst=b) for m, b in firer_ok)
+    return out
+
+
+def _aims(sys: FiSystems, eid: int, me: str, targets: list[str]) -> tuple[Aim, ...]:
+    """Every Aim(me, target) that `aim_check` accepts, in order. Its checks are about the target
+    (`aim_target_ok`: an enemy in action, in sight) or about the firer alone (a weapon to aim, not dodging,
+    the aim fits the turn): the firer's are asked once, with the first target that passes."""
+    out: list[Aim] = []
+    firer_ok: bool | None = None
+    for target in targets:
+        if not sys.aim_target_ok(eid, target):
+            continue
+        if firer_ok is None:
+            firer_ok = _ok(lambda t=target: sys.aim_check(eid, Aim(me, t)))  # type: ignore[misc]
+        if firer_ok:
+            out.append(Aim(me, target))
+    return tuple(out)
+
+
 def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo.Cell]]:
     """Cells a move may end in, walking and running: the reach the routes take (R-5.6) within what the
     declared speed still allows this turn (R-5.3–R-5.5)."""
     w = sys.w
-    turn = w.get(eid, Turn)
-    if turn.moved_this_turn:
+    if w.peek(eid, Turn).moved_this_turn:
         return frozenset(), frozenset()
-    fast = w.get(eid, Declared).speed == "fast"
+    fast = w.peek(eid, Declared).speed == "fast"
     can_walk = not fast and sys.fits(eid, Part("move"))
     can_run = sys.fits(eid, Part("move", running=True))
     if not (can_walk or can_run):
@@ -90,12 +119,14 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
     blocked = np.zeros((grid.height, grid.width), dtype=bool)
     for x, y in w.occupied(except_eid=eid):
         blocked[y, x] = True
-    field = geo.reach_field(grid, w.cell(eid), run_m / grid.cell_m, blocked)
-    field[w.cell(eid)[1], w.cell(eid)[0]] = np.inf  # staying put is not a move
+    here = w.cell(eid)
+    field = sys.ctx.reach.field(grid, here, run_m / grid.cell_m, blocked)  # geo.reach_field, kept (read-only)
     ys, xs = np.nonzero(np.isfinite(field))
     walks: set[geo.Cell] = set()
     runs: set[geo.Cell] = set()
     for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+        if (x, y) == here:
+            continue  # staying put is not a move
         walking = field[y, x] * grid.cell_m <= walk_m + 1e-9 and not fast
         if walking and can_walk:
             walks.add((x, y))
@@ -121,13 +152,9 @@ def _throws(sys: FiSystems, eid: int) -> tuple[tuple[str, frozenset[geo.Cell]], 
         if not _ok(lambda i=weapon.id: sys.throw_setup(eid, Throw(w.get(eid, Identity).name, here, i))):  # type: ignore[misc]
             # Not even at its own feet: a rule about the thrower (timing, dodging), not about the cell.
             continue
-        cells = set()
-        for y in range(max(0, here[1] - reach), min(grid.height, here[1] + reach + 1)):
-            for x in range(max(0, here[0] - reach), min(grid.width, here[0] + reach + 1)):
-                throw = Throw(w.get(eid, Identity).name, (x, y), weapon.id)
-                if _ok(lambda t=throw: sys.throw_setup(eid, t)):  # type: ignore[misc]
-                    cells.add((x, y))
-        out.append((weapon.id, frozenset(cells)))
+        box = (range(max(0, here[0] - reach), min(grid.width, here[0] + reach + 1)),
+               range(max(0, here[1] - reach), min(grid.height, here[1] + reach + 1)))
+        out.append((weapon.id, sys.throw_cells(eid, weapon, box)))  # throw_setup's per-cell conditions
     return tuple(out)
 
 

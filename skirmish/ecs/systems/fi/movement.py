@@ -47,7 +47,7 @@ class FiMovement(FiThrowing):
         """Route, metres and whether it is a run; raises IllegalAction with the reason."""
         if not self.active(eid):
             raise IllegalAction("R-8.1: out of action")
-        if self.w.get(eid, Turn).moved_this_turn:
+        if self.w.peek(eid, Turn).moved_this_turn:
             raise IllegalAction("one movement action per turn (docs/RULES-NOTES.md)")
         grid = self.ctx.grid
         if not grid.inside(to):
@@ -124,7 +124,7 @@ class FiMovement(FiThrowing):
         (or ties: simultaneous) fires at once; one the mover beats is added to `beaten` and acts after the move."""
         mover_side = self.w.get(mover, Identity).side_index
         for eid, ident in self.w.units():
-            st = self.w.get(eid, Status)
+            st = self.w.peek(eid, Status)
             if st.waiting != "enemy_in_view" or ident.side_index == mover_side or not self.active(eid):
                 continue
             if eid in beaten:
@@ -149,7 +149,7 @@ class FiMovement(FiThrowing):
             if winner == 1:
                 beaten.append(eid)  # the mover goes first: it finishes its move before the waiter acts
                 continue
-            st.waiting = None
+            self.w.get(eid, Status).waiting = None
             self._trigger_shot(eid, mover)
 
     def _trigger_shot(self, eid: int, target: int) -> None:

@@ -101,7 +101,7 @@ class FiRound(FiBase):
 
     def phase_order(self, eids: list[int], phase: int) -> list[int]:
         """Who acts in a phase and in what order (R-5.1)."""
-        chosen = [e for e in eids if self.w.get(e, Declared).phase == phase]
+        chosen = [e for e in eids if self.w.peek(e, Declared).phase == phase]
 
         def key(e: int) -> tuple[int, ...]:
             col, tr = self.w.get(e, Profile).traits["reflexes"]
@@ -164,17 +164,21 @@ class FiRound(FiBase):
     # ------------------------------------------------------------------ bookkeeping
     def refresh_cover(self) -> None:
         """Each combatant's best cover against enemies that can see it (for the AI and the board)."""
-        units = [(e, i) for e, i in self.w.units() if self.active(e)]
-        for eid, ident in units:
+        units = [(e, i.side_index, self.w.cell(e)) for e, i in self.w.units() if self.active(e)]
+        table = self.ctx.grid.sight_table  # geo.sight
+        for eid, side, here in units:
             best = (0, 0)
-            for oid, other in units:
-                if other.side_index == ident.side_index:
+            for _, other, there in units:
+                if other == side:
                     continue
-                s = geo.sight(self.ctx.grid, self.w.cell(oid), self.w.cell(eid))
+                s = table.sight(there, here)
                 if s.visible:
                     best = max(best, (geo.COVER_LEVEL[s.cover], s.cover_av))
-            cov = self.w.get(eid, Cover)
-            cov.level, cov.av = geo.COVER_NAME[best[0]], best[1]
+            level, av = geo.COVER_NAME[best[0]], best[1]
+            now = self.w.peek(eid, Cover)
+            if (now.level, now.av) != (level, av):  # changed only where it changes (kept views stand elsewhere)
+                cov = self.w.get(eid, Cover)
+                cov.level, cov.av = level, av
 
     def end_round(self) -> None:
         """Bookkeeping: hesitation carries a speed-up, tacpacks reset, movement tallies clear (R-5.2, R-6.13)."""

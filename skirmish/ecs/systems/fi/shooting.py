@@ -59,7 +59,7 @@ class FiShooting(FiRound):
         tgt = w.entity(action.target)
         if w.get(tgt, Identity).side_index == w.get(eid, Identity).side_index:
             raise IllegalAction(f"{action.target} is on your side")
-        if w.get(tgt, Health).out_of_action:
+        if w.peek(tgt, Health).out_of_action:
             raise IllegalAction(f"{action.target} is already out of action")
         dec = w.get(eid, Declared)
         if dec.speed == "dodge":
@@ -136,6 +136,27 @@ class FiShooting(FiRound):
             point_blank=point_blank, prone_rule=prone_rule, called=action.called, spends=action.spends,
         )
         return setup, self._target_state(tgt), tgt
+
+    def shot_target_ok(self, eid: int, target: str) -> bool:
+        """`shot_setup`'s checks about the target alone, for the weapon in hand: it exists, is an enemy still in
+        action, in sight and within the weapon's range (R-6.1). The rest of shot_setup reads only the firer, the
+        mode and the burst (legality lists shots with it; tests/test_legality_fast.py holds them equal)."""
+        w = self.w
+        wpn = self.weapon(eid)
+        if wpn is None or not self.aim_target_ok(eid, target):
+            return False
+        return geo.distance_m(w.cell(eid), w.cell(w.entity(target)), self.ctx.grid.cell_m) <= wpn[0].max_range_m + 1e-9
+
+    def aim_target_ok(self, eid: int, target: str) -> bool:
+        """`aim_check`'s checks about the target alone: it exists, is an enemy still in action and in sight
+        (R-6.2). The rest of aim_check reads only the firer (legality lists aims with it)."""
+        w = self.w
+        if not w.has(target):
+            return False
+        tgt = w.entity(target)
+        if w.peek(tgt, Identity).side_index == w.peek(eid, Identity).side_index or w.peek(tgt, Health).out_of_action:
+            return False
+        return self.sight(eid, tgt).visible
 
     @staticmethod
     def _attack_part(weapon: Weapon, mode: str) -> Part:
@@ -280,7 +301,7 @@ class FiShooting(FiRound):
         tgt = self.w.entity(action.target)
         if self.w.get(tgt, Identity).side_index == self.w.get(eid, Identity).side_index:
             raise IllegalAction(f"{action.target} is on your side")
-        if self.w.get(tgt, Health).out_of_action:
+        if self.w.peek(tgt, Health).out_of_action:
             raise IllegalAction(f"{action.target} is already out of action")
         if not self.sight(eid, tgt).visible:
             raise IllegalAction(f"R-6.2: {action.target} is not in line of sight")

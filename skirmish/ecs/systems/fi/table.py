@@ -26,7 +26,7 @@ def round_table(sys: FiSystems) -> RoundTable:
     turned: list[int] = []  # who turned initiative this round: asked in the phases
 
     def active() -> list[int]:
-        return [e for e, _ in w.units() if not w.get(e, Health).out_of_action]
+        return [e for e, _ in w.units() if not w.peek(e, Health).out_of_action]
 
     def who(eid: int) -> tuple[str, str]:
         ident = w.get(eid, Identity)
@@ -50,10 +50,10 @@ def round_table(sys: FiSystems) -> RoundTable:
             ctx.phase = phase
 
         def start_turn(eid: int) -> bool:
-            if w.get(eid, Health).out_of_action or not sys.begin_turn(eid):
+            if w.peek(eid, Health).out_of_action or not sys.begin_turn(eid):
                 return False
             ctx.emit(TurnEvent(round=ctx.round, phase=phase, actor=w.get(eid, Identity).name, rules=("R-5.3",),
-                               declared=w.get(eid, Declared).speed))
+                               declared=w.peek(eid, Declared).speed))
             return True
 
         return Step(f"phase {PHASE_NAMES[phase]}", begin=begin, order=lambda: sys.phase_order(turned, phase),

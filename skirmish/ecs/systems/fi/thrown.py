@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import (
     Armour,
@@ -29,6 +31,7 @@ from skirmish.rules.fi.ranged import (
 from skirmish.rules.fi.timing import (
     Part,
 )
+from skirmish.rules.sight_table import table as sight_table
 
 
 class FiThrowing(FiShooting):
@@ -76,6 +79,27 @@ class FiThrowing(FiShooting):
         setup = ShotSetup(weapon=weapon, column=pool.column, row=pool.row, halve=pool.halve, tn=target_tn,
                           tn_mods=(range_mod,), result_mods=tuple(mods), distance_m=dist)
         return setup
+
+    def throw_cells(self, eid: int, weapon: Weapon, box: tuple[range, range]) -> frozenset[geo.Cell]:
+        """The cells in `box` (x range, y range, on the map) that `throw_setup` accepts a throw of `weapon` at,
+        given that it accepts one at the thrower's own feet: its per-cell conditions alone (an open cell, in
+        sight, within reach, R-6.10), as everything else it checks is about the thrower. One sight lookup per
+        cell instead of a whole check (legality lists these; tests/test_legality_fast.py holds them equal)."""
+        grid = self.ctx.grid
+        here = self.w.cell(eid)
+        limit = thr.max_throw_m(self.w.get(eid, Profile).traits["strength"][0]) + 1e-9
+        blocks = grid.blocks_sight.tolist()
+        seen = sight_table(grid)
+        cell_m = grid.cell_m
+        cells = []
+        for y in box[1]:
+            row = blocks[y]
+            for x in box[0]:
+                if row[x] or math.hypot(here[0] - x, here[1] - y) * cell_m > limit:  # geo.distance_m, inlined
+                    continue
+                if seen.sight(here, (x, y)).visible:
+                    cells.append((x, y))
+        return frozenset(cells)
 
     def caught(self, land: geo.Cell, weapon: Weapon) -> list[tuple[int, float, geo.Sight]]:
         """Combatants the burst at `land` can harm, nearest first: in reach (armour keeps out the outer ring),

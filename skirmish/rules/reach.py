@@ -1,0 +1,90 @@
+"""Reach fields kept between questions (an AI's decisions, legality's lists of moves): `geo.reach_field`
+answers again only when a cell its search looked at has been blocked or freed since (then the search would go
+exactly as before, so the kept field is the answer bit for bit). Units mostly move one at a time and far from
+most others, so most fields stand."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from weakref import WeakKeyDictionary
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.rules import geometry as geo
+
+Field = npt.NDArray[np.float64]
+
+
+@dataclass
+class _Kept:
+    """A reach field with the cells it was worked out round: which were blocked, and `near`, every cell the
+    search looked at (the reachable ones and the ring around them)."""
+
+    blocked: npt.NDArray[np.bool_]
+    field: Field
+    near: npt.NDArray[np.bool_]
+
+
+def ring(inside: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """The cells in `inside` and their eight neighbours."""
+    out = inside.copy()
+    out[1:, :] |= inside[:-1, :]
+    out[:-1, :] |= inside[1:, :]
+    grown = out.copy()
+    grown[:, 1:] |= out[:, :-1]
+    grown[:, :-1] |= out[:, 1:]
+    return grown
+
+
+class ReachCache:
+    """Reach fields by start cell and limit, on one map at a time (at most `size` kept)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._kept: dict[tuple[geo.Cell, float], _Kept] = {}
+        self._grid: geo.GridMap | None = None
+
+    def field(self, grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
+        """`geo.reach_field(grid, start, limit, blocked)`, read-only. Whether the start cell itself counts as
+        blocked makes no difference to the field (no route comes back to it, and no corner beside it is cut
+        on a shortest way), so both forms ask the same question."""
+        if self._grid is not grid:
+            self._kept.clear()
+            self._grid = grid
+        elif len(self._kept) > self.size:  # drop the half asked for longest ago
+            for key in list(self._kept)[: len(self._kept) // 2]:
+                del self._kept[key]
+        blocked = blocked.copy()
+        blocked[start[1], start[0]] = True
+        kept = self._kept.get((start, limit))
+        if kept is not None:
+            changed = kept.blocked != blocked
+            if not (changed & kept.near).any():
+                kept.blocked = blocked
+                self._kept[(start, limit)] = self._kept.pop((start, limit))  # now the last asked for
+                return kept.field
+        field = geo.reach_field(grid, start, limit, blocked)
+        field.flags.writeable = False
+        self._kept[(start, limit)] = _Kept(blocked, field, ring(np.isfinite(field)))
+        return field
+
+
+WALK_CELLS_KEPT = 1 << 22  # cells of walking fields kept per map (8 bytes each) before they start again
+_walk_kept: WeakKeyDictionary[geo.GridMap, dict[geo.Cell, Field]] = WeakKeyDictionary()
+
+
+def walk_field(grid: geo.GridMap, start: geo.Cell) -> Field:
+    """`geo.reach_field(grid, start, inf)` (walking cost to every cell, figures ignored), read-only and kept per
+    map and cell: it depends on nothing else, so every AI and battle on the map shares it."""
+    kept = _walk_kept.get(grid)
+    if kept is None:
+        kept = _walk_kept[grid] = {}
+    field = kept.get(start)
+    if field is None:
+        if len(kept) >= max(16, WALK_CELLS_KEPT // (grid.width * grid.height)):
+            kept.clear()
+        field = kept[start] = geo.reach_field(grid, start, math.inf)
+        field.flags.writeable = False
+    return field

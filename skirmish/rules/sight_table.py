@@ -1,0 +1,263 @@
+"""Line of sight and cover between cells (R-6.6), worked out once per pair of cells and kept per map.
+
+`geometry.sight` answers from here. The answer for a pair is exactly what `geometry.sight_reference` (the
+plain statement of the rule: trace the segment cell by cell, `clear_line`, `_cover_on_line`) gives: the same
+float arithmetic in the same order, with three differences that change no answer and only save work:
+
+- the segment is walked once, and the walk stops at the first cell (or corner shut on both sides) that blocks;
+- walls are read from a flat list padded with one blocking ring (off the map blocks, as `_blocks` says);
+- the answer is kept: a map never changes, so a pair's sight never does. Answers live in one row per origin
+  cell (a list indexed by the target cell), so a lookup is two index operations; equal answers share one
+  `Sight` object.
+
+tests/test_sight_table.py compares this with the reference over random maps and every pair of cells.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.rules.geometry import COVER_LEVEL, COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
+
+_EPS = 1e-9
+ANSWERS_KEPT = 1 << 24  # row entries kept per map (8 bytes each) before the rows start again; columns: 4x that
+_Point = tuple[float, float]
+
+
+class SightTable:
+    """Every pair's `Sight` on one map, worked out when first asked for."""
+
+    def __init__(self, grid: GridMap) -> None:
+        self.grid = grid
+        self.w, self.h = grid.width, grid.height
+        self.pw = grid.width + 2  # padded width: one blocking ring round the map
+        bl = grid.blocks_sight.tolist()
+        pad = [True] * (self.pw * (grid.height + 2))
+        for y in range(grid.height):
+            for x in range(grid.width):
+                pad[(y + 1) * self.pw + x + 1] = bool(bl[y][x])
+        self.blocks = pad
+        self.cover = grid.cover.tolist()
+        self.cover_av = grid.cover_av.tolist()
+        self.rows: dict[Cell, list[Sight | None]] = {}
+        self.rows_kept = max(64, ANSWERS_KEPT // (self.w * self.h))  # 13,981 rows on a 40x30 map, 1,024 on 128x128
+        self.cols: dict[Cell, npt.NDArray[np.int8]] = {}  # codes by origin cell, per target cell (`column`)
+        self._shared: dict[tuple[bool, str, int, bool, Cell | None], Sight] = {(False, "none", 0, False, None): NO_SIGHT}
+        self._leans: dict[Cell, list[_Point]] = {}
+
+    def row(self, frm: Cell) -> list[Sight | None]:
+        """The answers kept from `frm`, indexed y * width + x (None: not worked out yet)."""
+        r = self.rows.get(frm)
+        if r is None:
+            if len(self.rows) >= self.rows_kept:
+                self.rows.clear()
+                self.cols.clear()
+            r = self.rows[frm] = [None] * (self.w * self.h)
+        return r
+
+    def sight(self, frm: Cell, to: Cell) -> Sight:
+        """Sight from `frm` to `to` (both on the map)."""
+        r = self.rows.get(frm)
+        if r is None:
+            r = self.row(frm)
+        i = to[1] * self.w + to[0]
+        s = r[i]
+        if s is None:
+            s = r[i] = self.work_out((int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
+        return s
+
+    def column(self, to: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
+        """Sight to `to` from each cell (xs, ys), as codes: visible + 2 × lean + 4 × cover level (0 none, 1 low,
+        2 high), from a column kept per target cell (each pair is worked out once, as `sight` does)."""
+        col = self.cols.get(to)
+        if col is None:
+            if len(self.cols) >= 4 * self.rows_kept:
+                self.cols.clear()
+            col = self.cols[to] = np.full(self.w * self.h, -1, dtype=np.int8)
+        idx = ys * self.w + xs
+        codes = col[idx]
+        for i in np.flatnonzero(codes < 0).tolist():
+            s = self.sight((int(xs[i]), int(ys[i])), to)
+            col[idx[i]] = codes[i] = int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
+        return codes
+
+    # ------------------------------------------------------------------ working one pair out
+    def _blocked(self, x: int, y: int) -> bool:
+        return self.blocks[(y + 1) * self.pw + x + 1]
+
+    def leans(self, cell: Cell) -> list[_Point]:
+        """`geometry.lean_points`: toward open orthogonal neighbours, if any of the eight neighbours blocks."""
+        out = self._leans.get(cell)
+        if out is None:
+            x, y = cell
+            out = []
+            if any(self._blocked(x + dx, y + dy) for dx, dy in NEIGHBOURS_8):
+                for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    if not self._blocked(x + dx, y + dy):
+                        out.append((x + 0.5 + dx * LEAN, y + 0.5 + dy * LEAN))
+            self._leans[cell] = out
+        return out
+
+    def _clear(self, p: _Point, q: _Point, fi: int, ti: int) -> bool:
+        """`clear_line(grid, p, q, (frm, to))`, with frm and to given as padded indices: `geometry._trace`'s walk
+        (the same float steps and tests), on padded cell indices, stopping at the first cell or shut corner
+        that blocks."""
+        blocks, pw = self.blocks, self.pw
+        p0, p1 = p
+        q0, q1 = q
+        x, y = math.floor(p0), math.floor(p1)
+        i = (y + 1) * pw + x + 1
+        end = (math.floor(q1) + 1) * pw + math.floor(q0) + 1
+        dx, dy = q0 - p0, q1 - p1
+        if dx:
+            t_dx = abs(1 / dx)
+            t_mx = ((x + 1 - p0) if dx > 0 else (p0 - x)) * t_dx
+        else:
+            t_dx = t_mx = math.inf
+        if dy:
+            t_dy = abs(1 / dy)
+            t_my = ((y + 1 - p1) if dy > 0 else (p1 - y)) * t_dy
+        else:
+            t_dy = t_my = math.inf
+        sx = 1 if dx > 0 else -1
+        sy = pw if dy > 0 else -pw
+        if blocks[i] and i != fi and i != ti:
+            return False
+        guard = self.w + self.h + 4
+        lim = 1 - _EPS
+        while i != end and guard > 0:
+            guard -= 1
+            d = t_mx - t_my
+            if -_EPS < d < _EPS:  # abs(d) < _EPS, NaN included
+                if min(t_mx, t_my) > lim:
+                    break
+                if blocks[i + sx] and blocks[i + sy]:
+                    return False
+                i += sx + sy
+                t_mx += t_dx
+                t_my += t_dy
+            elif t_mx < t_my:
+                if t_mx > lim:
+                    break
+                i += sx
+                t_mx += t_dx
+            else:
+                if t_my > lim:
+                    break
+                i += sy
+                t_my += t_dy
+            if blocks[i] and i != fi and i != ti:
+                return False
+        return True
+
+    def _walk(self, p: _Point, q: _Point, frm: Cell, to: Cell, cover: bool) -> tuple[bool, int, int, Cell | None]:
+        """Walk the segment p→q as `geometry._trace` does. Returns (clear, cover level, cover AV, cover cell):
+        clear as `clear_line(grid, p, q, (frm, to))`, and, when `cover` is asked and the line is clear,
+        `_cover_on_line(grid, p, to)` (q is then the target's centre)."""
+        blocks, pw = self.blocks, self.pw
+        x, y = math.floor(p[0]), math.floor(p[1])
+        end_x, end_y = math.floor(q[0]), math.floor(q[1])
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        sx = 1 if dx > 0 else -1
+        sy = 1 if dy > 0 else -1
+        t_dx = abs(1 / dx) if dx else math.inf
+        t_dy = abs(1 / dy) if dy else math.inf
+        t_mx = ((x + 1 - p[0]) if dx > 0 else (p[0] - x)) * t_dx if dx else math.inf
+        t_my = ((y + 1 - p[1]) if dy > 0 else (p[1] - y)) * t_dy if dy else math.inf
+        if (x, y) != frm and (x, y) != to and blocks[(y + 1) * pw + x + 1]:
+            return False, 0, 0, None
+        prev: Cell | None = None
+        corners: list[Cell] = []  # side cells of corners passed, in order (only read for cover)
+        guard = self.w + self.h + 4
+        while (x != end_x or y != end_y) and guard > 0:
+            guard -= 1
+            px, py = x, y
+            if abs(t_mx - t_my) < _EPS:
+                if min(t_mx, t_my) > 1 - _EPS:
+                    break
+                if blocks[(y + 1) * pw + x + sx + 1] and blocks[(y + sy + 1) * pw + x + 1]:
+                    return False, 0, 0, None
+                if cover:
+                    corners.append((x + sx, y))
+                    corners.append((x, y + sy))
+                x += sx
+                y += sy
+                t_mx += t_dx
+                t_my += t_dy
+            elif t_mx < t_my:
+                if t_mx > 1 - _EPS:
+                    break
+                x += sx
+                t_mx += t_dx
+            else:
+                if t_my > 1 - _EPS:
+                    break
+                y += sy
+                t_my += t_dy
+            prev = (px, py)
+            if blocks[(y + 1) * pw + x + 1] and (x, y) != frm and (x, y) != to:
+                return False, 0, 0, None
+        if not cover:
+            return True, 0, 0, None
+        # _cover_on_line: the cell before the last one, then the corners' side cells, beside the target.
+        level, av, where = 0, 0, None
+        tx, ty = to
+        for c in ([prev] if prev is not None else []) + corners:
+            cx, cy = c
+            if not (0 <= cx < self.w and 0 <= cy < self.h) or c == to or abs(cx - tx) > 1 or abs(cy - ty) > 1:
+                continue
+            lv, cav = self.cover[cy][cx], self.cover_av[cy][cx]
+            if (lv, cav) > (level, av):
+                level, av, where = lv, cav, c
+        return True, level, av, where
+
+    def _nearest_wall(self, cell: Cell, toward: _Point) -> Cell | None:
+        """`geometry._nearest_wall`."""
+        best: tuple[float, Cell] | None = None
+        cx, cy = cell[0] + 0.5, cell[1] + 0.5
+        vx, vy = toward[0] - cx, toward[1] - cy
+        for dx, dy in NEIGHBOURS_8:
+            c = (cell[0] + dx, cell[1] + dy)
+            if 0 <= c[0] < self.w and 0 <= c[1] < self.h and self._blocked(c[0], c[1]):
+                score = -(dx * vx + dy * vy) / math.hypot(dx, dy)
+                if best is None or score < best[0]:
+                    best = (score, c)
+        return best[1] if best else None
+
+    def _share(self, visible: bool, cover: str, av: int, lean: bool, where: Cell | None) -> Sight:
+        key = (visible, cover, av, lean, where)
+        s = self._shared.get(key)
+        if s is None:
+            s = self._shared[key] = Sight(visible, cover, av, lean, where)
+        return s
+
+    def work_out(self, frm: Cell, to: Cell) -> Sight:
+        """`geometry.sight_reference(grid, frm, to)`, walked once (see the module's docstring)."""
+        if frm == to:
+            return self._share(True, "none", 0, False, None)
+        pf = (frm[0] + 0.5, frm[1] + 0.5)
+        pt = (to[0] + 0.5, to[1] + 0.5)
+        fi, ti = (frm[1] + 1) * self.pw + frm[0] + 1, (to[1] + 1) * self.pw + to[0] + 1
+        for fp in (pf, *self.leans(frm)):  # centre to centre, then leaning out of the firer's cell
+            if self._clear(fp, pt, fi, ti):
+                _, level, av, where = self._walk(fp, pt, frm, to, True)
+                return self._share(True, COVER_NAME[level], av, False, where)
+        t_leans = self.leans(to)
+        if not t_leans:
+            return NO_SIGHT
+        f_points = [pf, *self.leans(frm)]
+        for tp in t_leans:
+            for fp in f_points:
+                if self._clear(fp, tp, fi, ti):
+                    wall = self._nearest_wall(to, fp)
+                    av = self.cover_av[wall[1]][wall[0]] if wall else 6
+                    return self._share(True, "high", av, True, wall)
+        return NO_SIGHT
+
+
+def table(grid: GridMap) -> SightTable:
+    """The map's sight table (made on first use, kept with the map: `GridMap.sight_table`)."""
+    return grid.sight_table

@@ -1,0 +1,63 @@
+"""skirmish.nav's A* makes the `pathfinding` package's search step for step: the same route (not just one as
+cheap) for every start, goal and set of occupied cells, ties included."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pathfinding.core.diagonal_movement import DiagonalMovement
+from pathfinding.core.grid import Grid
+from pathfinding.finder.a_star import AStarFinder
+
+from skirmish.content.scenario import builtin_scenarios, load_scenario
+from skirmish.content.tiled import from_ascii
+from skirmish.nav import Navigator
+from skirmish.rules import geometry as geo
+
+GLYPHS = "....,:#x=Df~"
+
+maps = st.integers(2, 12).flatmap(
+    lambda w: st.lists(st.text(GLYPHS, min_size=w, max_size=w), min_size=2, max_size=10)
+)
+
+
+def package_route(grid: geo.GridMap, start: geo.Cell, goal: geo.Cell, occupied: set[geo.Cell]) -> list[geo.Cell]:
+    """The route as skirmish.nav made it with the package (before it searched by itself)."""
+    if start == goal:
+        return [start]
+    if not grid.passable(goal):
+        return []
+    matrix = [[c if c > 0 else 0 for c in row] for row in grid.move_cost.tolist()]
+    pf = Grid(matrix=matrix)
+    for x, y in occupied:
+        if (x, y) not in (start, goal) and grid.inside((x, y)):
+            pf.node(x, y).walkable = False
+    path, _ = AStarFinder(diagonal_movement=DiagonalMovement.only_when_no_obstacle).find_path(
+        pf.node(*start), pf.node(*goal), pf)
+    return [(n.x, n.y) for n in path]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps, data=st.data())
+def test_routes_equal_the_package_routes(rows: list[str], data: st.DataObject) -> None:
+    grid = from_ascii(rows, "prop", "map")
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    occupied = set(data.draw(st.lists(st.sampled_from(cells), max_size=6)))
+    nav = Navigator(grid)
+    for start in data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3)):
+        for goal in cells:
+            assert nav.route(start, goal, occupied) == package_route(grid, start, goal, occupied), (rows, start, goal)
+
+
+def test_routes_equal_the_package_routes_on_shipped_maps() -> None:
+    import random
+
+    rng = random.Random(5)
+    grids = {id(sc.grid): sc.grid for sc in (load_scenario(p) for p in builtin_scenarios())}
+    for grid in grids.values():
+        nav = Navigator(grid)
+        free = [(x, y) for y in range(grid.height) for x in range(grid.width) if grid.passable((x, y))]
+        for _ in range(60):
+            occupied = set(rng.sample(free, 8))
+            start, goal = rng.choice(free), rng.choice(free)
+            assert nav.route(start, goal, occupied) == package_route(grid, start, goal, occupied)

@@ -1,0 +1,104 @@
+"""`geometry.reach_field` (Dijkstra on the padded map) gives exactly the field of the plain search it replaced,
+for any map, start, limit and set of blocked cells."""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skirmish.content.tiled import from_ascii
+from skirmish.rules import geometry as geo
+
+GLYPHS = "....,:#x=Df~"
+
+maps = st.integers(1, 12).flatmap(
+    lambda w: st.lists(st.text(GLYPHS, min_size=w, max_size=w), min_size=1, max_size=10)
+)
+
+
+def plain_reach_field(grid: geo.GridMap, start: geo.Cell, limit: float, blocked: np.ndarray | None) -> np.ndarray:
+    """The search as first written: cells as (x, y), bounds checked at every step."""
+    w, h = grid.width, grid.height
+    cost = grid.move_cost
+    dist = np.full((h, w), np.inf)
+    dist[start[1], start[0]] = 0.0
+    free = cost > 0
+    if blocked is not None:
+        free = free & ~blocked
+    free_l, cost_l = free.tolist(), cost.tolist()
+    best = {start: 0.0}
+    heap = [(0.0, start[0], start[1])]
+    while heap:
+        d, x, y = heapq.heappop(heap)
+        if d > best.get((x, y), math.inf):
+            continue
+        for dx, dy in geo.NEIGHBOURS_8:
+            nx, ny = x + dx, y + dy
+            if not (0 <= nx < w and 0 <= ny < h) or not free_l[ny][nx]:
+                continue
+            if dx and dy:
+                if not free_l[y][nx] or not free_l[ny][x]:
+                    continue
+                nd = d + geo.SQRT2 * cost_l[ny][nx]
+            else:
+                nd = d + cost_l[ny][nx]
+            if nd > limit + 1e-9 or nd >= best.get((nx, ny), math.inf):
+                continue
+            best[(nx, ny)] = nd
+            heapq.heappush(heap, (nd, nx, ny))
+    for (x, y), d in best.items():
+        dist[y, x] = d
+    return dist
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps, data=st.data())
+def test_reach_field_equals_the_plain_search(rows: list[str], data: st.DataObject) -> None:
+    grid = from_ascii(rows, "prop", "map")
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    start = data.draw(st.sampled_from(cells))
+    limit = data.draw(st.sampled_from([0.0, 1.0, 1.5, 2.9, 4.0, 7.5, math.inf]))
+    blocked = None
+    if data.draw(st.booleans()):
+        blocked = np.zeros((grid.height, grid.width), dtype=bool)
+        for x, y in data.draw(st.lists(st.sampled_from(cells), max_size=8)):
+            blocked[y, x] = True
+    fast = geo.reach_field(grid, start, limit, blocked)
+    plain = plain_reach_field(grid, start, limit, blocked)
+    assert np.array_equal(fast, plain), (rows, start, limit)
+    assert fast.flags.writeable and fast.shape == (grid.height, grid.width)
+
+
+def test_walk_fields_are_kept_per_map_and_equal_the_search() -> None:
+    from skirmish.rules import reach
+
+    grid = from_ascii(["..#..~", ".x..=.", "...#..", "D.~..."], "t", "map")
+    other = from_ascii(["..#..~", ".x..=.", "...#..", "D.~..."], "t", "map")
+    for y in range(grid.height):
+        for x in range(grid.width):
+            got = reach.walk_field(grid, (x, y))
+            assert np.array_equal(got, geo.reach_field(grid, (x, y), math.inf)) and not got.flags.writeable
+            assert reach.walk_field(grid, (x, y)) is got  # kept
+            assert reach.walk_field(other, (x, y)) is not got  # per map
+
+
+def test_a_small_reach_cache_drops_old_fields_and_still_answers_the_search() -> None:
+    from skirmish.rules.reach import ReachCache
+
+    grid = from_ascii(["..#..~..", ".x..=...", "...#....", "D.~....."], "t", "map")
+    cache = ReachCache(size=3)
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width) if grid.passable((x, y))]
+    blocked = np.zeros((grid.height, grid.width), dtype=bool)
+    for i in range(60):
+        start = cells[(i * 7) % len(cells)]
+        blocked[:] = False
+        other = cells[(i * 3) % len(cells)]
+        blocked[other[1], other[0]] = True
+        got = cache.field(grid, start, 3.5, blocked)
+        want = geo.reach_field(grid, start, 3.5, blocked)
+        assert np.array_equal(got, want), (i, start)
+        assert len(cache._kept) <= 4

@@ -1,0 +1,75 @@
+"""The kept, walked-once sight (skirmish.rules.sight_table, behind `geometry.sight`) equals the rule as stated
+(`geometry.sight_reference`) exactly: over random maps, every pair of cells, and over the shipped maps."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skirmish.content.scenario import builtin_scenarios, load_scenario
+from skirmish.content.tiled import from_ascii
+from skirmish.rules import geometry as geo
+from skirmish.rules.sight_table import SightTable, table
+
+GLYPHS = "....,:#x=Df~"  # floor-heavy, with walls, low cover, doors, fences, water, rubble
+
+maps = st.integers(2, 12).flatmap(
+    lambda w: st.lists(st.text(GLYPHS, min_size=w, max_size=w), min_size=2, max_size=10)
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps)
+def test_table_equals_reference_on_every_pair(rows: list[str]) -> None:
+    grid = from_ascii(rows, "prop", "map")
+    t = SightTable(grid)
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    for a in cells:
+        for b in cells:
+            assert t.sight(a, b) == geo.sight_reference(grid, a, b), (rows, a, b)
+            assert t.sight(a, b) == geo.sight_reference(grid, a, b)  # kept: asked again, the same
+
+
+def test_table_equals_reference_on_shipped_maps() -> None:
+    """A sample of pairs on every shipped map (the maps the golden logs play on)."""
+    rng = random.Random(12)
+    grids = {id(sc.grid): sc.grid for sc in (load_scenario(p) for p in builtin_scenarios())}
+    checked = 0
+    for grid in grids.values():
+        cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+        for _ in range(3000):
+            a, b = rng.choice(cells), rng.choice(cells)
+            assert geo.sight(grid, a, b) == geo.sight_reference(grid, a, b), (grid.name, a, b)
+            checked += 1
+    assert checked >= 3000
+
+
+def test_table_is_per_map_and_shares_answers() -> None:
+    grid = from_ascii(["..#..", ".....", "..x.."], "t", "map")
+    other = from_ascii(["..#..", ".....", "..x.."], "t", "map")
+    assert table(grid) is table(grid) and table(grid) is not table(other)
+    s = geo.sight(grid, (0, 0), (4, 2))
+    assert geo.sight(grid, (0, 0), (4, 2)) is s  # kept
+    assert geo.sight(grid, (0, 1), (0, 1)) is geo.sight(grid, (1, 1), (1, 1))  # equal answers: one object
+
+
+def test_a_table_that_starts_again_answers_the_same() -> None:
+    """Rows and columns dropped when the table is full are worked out again, to the same answers."""
+    import numpy as np
+
+    grid = from_ascii(["..#...", ".x..=.", "...#..", "D.~..."], "t", "map")
+    t = SightTable(grid)
+    t.rows_kept = 2
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    xs = np.array([c[0] for c in cells])
+    ys = np.array([c[1] for c in cells])
+    for _ in range(2):
+        for b in cells:
+            codes = t.column(b, xs, ys)
+            for i, a in enumerate(cells):
+                want = geo.sight_reference(grid, a, b)
+                assert t.sight(a, b) == want
+                assert codes[i] == int(want.visible) + 2 * int(want.lean) + 4 * geo.COVER_LEVEL[want.cover]
+    assert len(t.rows) <= 2 and len(t.cols) <= 8
