@@ -1,5 +1,6 @@
-"""skirmish.nav's A* makes the `pathfinding` package's search step for step: the same route (not just one as
-cheap) for every start, goal and set of occupied cells, ties included."""
+"""skirmish.nav keeps one `pathfinding` grid per map and resets only the nodes a search touched: its routes
+equal a fresh grid's (not just one as cheap) for every start, goal and set of occupied cells, ties included,
+query after query on the same navigator."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ maps = st.integers(2, 12).flatmap(
 
 
 def package_route(grid: geo.GridMap, start: geo.Cell, goal: geo.Cell, occupied: set[geo.Cell]) -> list[geo.Cell]:
-    """The route as skirmish.nav made it with the package (before it searched by itself)."""
+    """The route the package finds on a fresh grid."""
     if start == goal:
         return [start]
     if not grid.passable(goal):
