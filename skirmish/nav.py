@@ -16,7 +16,7 @@ from pathfinding.finder.a_star import AStarFinder
 from skirmish.rules.geometry import Cell, GridMap
 
 
-class _TouchedGrid(Grid):  # type: ignore[misc]
+class _TouchedGrid(Grid):
     """A pathfinding grid that remembers the nodes a search handed out and resets only those."""
 
     def __init__(self, **kwargs: Any) -> None:
