@@ -13,8 +13,10 @@ import math
 import random
 import zlib
 from collections import defaultdict, deque
+from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from skirmish.ai.estimate import throw_chance
 from skirmish.ai.reach import ReachCache
@@ -59,7 +61,6 @@ class ScriptedController:
 
 
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}  # how much cover from a shooter is worth
-SIGHT_TABLES = 256  # enemy cells whose sight a baseline keeps before it starts again
 
 
 def hit_chance(me: UnitView, target: UnitView, view: BattleView, mode_mod: int = 0) -> float:
@@ -92,18 +93,7 @@ class BaselineAI:
     wait in cover when nothing is in view, and never stand in the open for no reason."""
 
     def __init__(self) -> None:
-        # What each enemy cell sees, cell by cell, as the cell choice has asked (the map never changes). Every
-        # turn asks the same few thousand lines: a lookup here costs a fraction of the memoised geo.sight call.
-        self._sight_from: dict[geo.Cell, dict[geo.Cell, geo.Sight]] = {}
-        self._sight_grid: geo.GridMap | None = None
         self._reach = ReachCache()  # each unit's walk, kept while nobody near it has moved
-
-    def _sight_table(self, grid: geo.GridMap, spot: geo.Cell) -> dict[geo.Cell, geo.Sight]:
-        """The sight from `spot` to the cells asked so far (filled in by the caller)."""
-        if self._sight_grid is not grid or len(self._sight_from) > SIGHT_TABLES:
-            self._sight_from.clear()
-            self._sight_grid = grid
-        return self._sight_from.setdefault(spot, {})
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """Answer a declaration or an action request."""
@@ -219,7 +209,8 @@ class BaselineAI:
 
     def _choose_cell(self, view: BattleView, me: UnitView, has_target: bool) -> geo.Cell | None:
         """Best cell within a walk: cover against every enemy that can see it, a line of fire, and
-        closing in when nothing is in view."""
+        closing in when nothing is in view. Every reachable cell is scored at once; the first best cell in
+        row order wins, as a cell-by-cell scan would pick it."""
         grid = view.grid
         col, _ = me.trait("dexterity")
         walk_cells = SIDES[col] / grid.cell_m
@@ -232,42 +223,41 @@ class BaselineAI:
         if not enemies:
             return None
         ys, xs = np.nonzero(np.isfinite(field_))
-        best_cell, best_score = me.cell, -math.inf
         nearest_now = min(geo.distance_cells(me.cell, e.cell) for e in enemies)
-        spots = [(e.cell, self._sight_table(grid, e.cell)) for e in enemies]
         reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
-        cell_m = grid.cell_m
-        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-            cell = (x, y)
-            score = 0.0
-            seen_by = 0
-            covered = 0.0
-            shots = 0
-            nearest = math.inf
-            for spot, table in spots:
-                s = table.get(cell)
-                if s is None:
-                    s = table[cell] = geo.sight(grid, spot, cell)
-                d = math.hypot(x - spot[0], y - spot[1])  # geo.distance_cells, inlined
-                nearest = min(nearest, d)
-                if s.visible:
-                    seen_by += 1
-                    covered += COVER_VALUE[s.cover]
-                    if not s.lean and d * cell_m <= reach:
-                        shots += 1
-            exposure = seen_by - covered
-            score -= 2.0 * exposure
-            score += 1.5 if shots else 0.0
-            if not shots:
-                score -= 0.6 * nearest  # close in when nothing is in view
-            else:
-                score += 0.02 * (nearest_now - nearest)
-            score -= 0.01 * float(field_[y, x])  # prefer shorter moves
-            if cell == me.cell:
-                score += 0.3  # moving costs a shot penalty: stay unless clearly better
-            if score > best_score:
-                best_cell, best_score = cell, score
-        return best_cell
+        table = grid.sight_table
+        hyp = _hypot_table(grid.width, grid.height)
+        seen_by = np.zeros(len(xs), dtype=np.int64)
+        covered = np.zeros(len(xs))
+        shots = np.zeros(len(xs), dtype=bool)
+        nearest = np.full(len(xs), math.inf)
+        for e in enemies:  # in order, so the cover sums add up as a cell-by-cell scan adds them
+            code = table.codes_from(e.cell, xs, ys)
+            d = hyp[np.abs(ys - e.cell[1]), np.abs(xs - e.cell[0])]  # geo.distance_cells
+            nearest = np.minimum(nearest, d)
+            vis = (code & 1).astype(bool)
+            seen_by += vis
+            covered += np.where(vis, _COVER_BY_LEVEL[code >> 2], 0.0)
+            shots |= vis & ~(code & 2).astype(bool) & (d * grid.cell_m <= reach)
+        score = 0.0 - 2.0 * (seen_by - covered)
+        score = score + np.where(shots, 1.5, 0.0)
+        score = np.where(shots, score + 0.02 * (nearest_now - nearest), score - 0.6 * nearest)  # close in unseen
+        score = score - 0.01 * field_[ys, xs]  # prefer shorter moves
+        here = (xs == me.cell[0]) & (ys == me.cell[1])
+        score = np.where(here, score + 0.3, score)  # moving costs a shot penalty: stay unless clearly better
+        best = int(np.argmax(score))
+        return int(xs[best]), int(ys[best])
+
+
+@lru_cache(maxsize=16)
+def _hypot_table(width: int, height: int) -> npt.NDArray[np.float64]:
+    """math.hypot(dx, dy) for every offset on a map (as geo.distance_cells computes it), indexed [dy, dx]."""
+    out = np.array([[math.hypot(dx, dy) for dx in range(width)] for dy in range(height)])
+    out.flags.writeable = False
+    return out
+
+
+_COVER_BY_LEVEL = np.array([COVER_VALUE["none"], COVER_VALUE["low"], COVER_VALUE["high"]])
 
 
 class FocusWeakestAI(BaselineAI):

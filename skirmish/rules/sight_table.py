@@ -45,6 +45,7 @@ class SightTable:
         self.rows: dict[Cell, list[Sight | None]] = {}
         self.rows_kept = max(64, ANSWERS_KEPT // (self.w * self.h))  # 13,981 rows on a 40x30 map, 1,024 on 128x128
         self.cols: dict[Cell, npt.NDArray[np.int8]] = {}  # codes by origin cell, per target cell (`column`)
+        self.outs: dict[Cell, npt.NDArray[np.int8]] = {}  # codes by target cell, per origin cell (`codes_from`)
         self._shared: dict[tuple[bool, str, int, bool, Cell | None], Sight] = {(False, "none", 0, False, None): NO_SIGHT}
         self._leans: dict[Cell, list[_Point]] = {}
 
@@ -55,6 +56,7 @@ class SightTable:
             if len(self.rows) >= self.rows_kept:
                 self.rows.clear()
                 self.cols.clear()
+                self.outs.clear()
             r = self.rows[frm] = [None] * (self.w * self.h)
         return r
 
@@ -82,6 +84,21 @@ class SightTable:
         for i in np.flatnonzero(codes < 0).tolist():
             s = self.sight((int(xs[i]), int(ys[i])), to)
             col[idx[i]] = codes[i] = int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
+        return codes
+
+    def codes_from(self, frm: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
+        """Sight from `frm` to each cell (xs, ys), coded as `column` codes, from an array kept per origin cell
+        (each pair is worked out once, as `sight` does)."""
+        out = self.outs.get(frm)
+        if out is None:
+            if len(self.outs) >= 4 * self.rows_kept:
+                self.outs.clear()
+            out = self.outs[frm] = np.full(self.w * self.h, -1, dtype=np.int8)
+        idx = ys * self.w + xs
+        codes = out[idx]
+        for i in np.flatnonzero(codes < 0).tolist():
+            s = self.sight(frm, (int(xs[i]), int(ys[i])))
+            out[idx[i]] = codes[i] = int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
         return codes
 
     # ------------------------------------------------------------------ working one pair out
