@@ -73,3 +73,22 @@ def test_a_table_that_starts_again_answers_the_same() -> None:
                 assert t.sight(a, b) == want
                 assert codes[i] == int(want.visible) + 2 * int(want.lean) + 4 * geo.COVER_LEVEL[want.cover]
     assert len(t.rows) <= 2 and len(t.cols) <= 8
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps, data=st.data())
+def test_codes_from_a_cell_equal_the_reference(rows: list[str], data: st.DataObject) -> None:
+    """`codes_from` (what the baseline AIs score cells with) codes the sight from one cell to each cell asked,
+    asked in any order and again, exactly as the rule gives it."""
+    import numpy as np
+
+    grid = from_ascii(rows, "prop", "map")
+    t = SightTable(grid)
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    frm = data.draw(st.sampled_from(cells))
+    for _ in range(2):
+        asked = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=len(cells)))
+        codes = t.codes_from(frm, np.array([c[0] for c in asked]), np.array([c[1] for c in asked]))
+        for c, code in zip(asked, codes.tolist(), strict=True):
+            want = geo.sight_reference(grid, frm, c)
+            assert code == int(want.visible) + 2 * int(want.lean) + 4 * geo.COVER_LEVEL[want.cover], (rows, frm, c)
