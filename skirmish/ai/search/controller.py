@@ -99,8 +99,8 @@ class SearchAI:
         return best.action, trace
 
     def candidates(self, view: BattleView, me: UnitView, trace: dict[str, Any], legal: LegalActions) -> list[Candidate]:
-        """The utility AI's chosen option and runners-up, and every legal shot it did not list (scored at its
-        lowest listed score), each once and each one the battle allows."""
+        """The utility AI's chosen option and runners-up, and every legal shot at an enemy in sight it did not
+        list (scored at its lowest listed score), each once and each one the battle allows."""
         out: list[Candidate] = []
         seen: set[Action] = set()
         for o in [trace["chosen"], *trace["runners_up"]]:
@@ -113,6 +113,9 @@ class SearchAI:
                 out.append(Candidate(a, o, float(o["score"])))
         floor = min((c.utility for c in out), default=0.0)
         for shot in legal.shots:
+            t = view.find(shot.target)
+            if t is None or t.ghost:
+                continue  # the view does not show it there: never shoot at a ghost (docs/AI.md, fog of war)
             if shot not in seen:
                 seen.add(shot)
                 out.append(Candidate(shot, {"option": _label(shot), "action": str(shot), "score": floor,

@@ -53,10 +53,12 @@ class Exchange:
         return self.attack - w.reply * self.reply + w.follow * self.follow
 
 
-def material(est: ShotEstimate) -> float:
-    """What one attack takes: the chance it puts the target out of action plus its expected wounds (CT at a
-    sixth of a wound) at a quarter each."""
-    return est.kill + WOUND * (est.wounds + est.ct / 6)
+def material(est: ShotEstimate, target: UnitView) -> float:
+    """What one attack takes: the chance it puts the target out of action (R-8.1), plus, when it does not,
+    its expected wounds (CT at a sixth of a wound) at a quarter each, no more than the target can take and
+    stay standing (wounds past that are worth nothing more)."""
+    left = max(0, INCAPACITATED_AT - 1 - target.wounds)
+    return est.kill + WOUND * (1 - est.kill) * min(float(left), est.wounds + est.ct / 6)
 
 
 def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
@@ -81,7 +83,7 @@ class Replies:
         """The replies on `me`'s friends."""
         enemies = [e for e in view.enemies(me) if e.weapon is not None]
         friends = view.friends(me)
-        base = {e.name: max((material(_reply_shot(view, e, f)) for f in friends), default=0.0) for e in enemies}
+        base = {e.name: max((material(_reply_shot(view, e, f), f) for f in friends), default=0.0) for e in enemies}
         return Replies(view, me, base, enemies)
 
     def against(self, moved: UnitView, spared: dict[str, float], w: Weights) -> tuple[float, float]:
@@ -94,26 +96,27 @@ class Replies:
             if weight <= 0:
                 continue
             est = _reply_shot(self.view, e, moved)
-            on_me = material(est)
+            on_me = material(est, moved)
             total += weight * max(self.base[e.name], on_me)
             if on_me >= self.base[e.name]:
                 survive *= 1 - weight * est.kill
         return total, survive
 
 
-def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], w: Weights) -> float:
-    """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then)."""
+def next_shot(view: BattleView, me: UnitView, spared: dict[str, float]) -> float:
+    """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then),
+    at an enemy in sight now (not a ghost: where one was last seen says little about where it will be)."""
     wpn = me.weapon
     if wpn is None or me.jammed or me.rounds <= 0:
         return 0.0
     burst = min((b for b in wpn.bursts if b <= me.rounds), default=0)
+    mode = "prepared" if burst or me.aim == 0 else "aimed"
     best = 0.0
     for e in view.enemies(me):
-        if not view.sight(me, e).visible:
+        if e.ghost or not view.sight(me, e).visible:
             continue
-        mode = "prepared" if burst or me.aim == 0 else "aimed"
-        value = material(estimate_shot(view, me, e, mode=mode, burst=burst)) * spared.get(e.name, 1.0)
-        best = max(best, value * (w.ghost if e.ghost else 1.0))
+        value = material(estimate_shot(view, me, e, mode=mode, burst=burst), e) * spared.get(e.name, 1.0)
+        best = max(best, value)
     return best
 
 
@@ -129,12 +132,13 @@ def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bo
             continue
         burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
         best: tuple[ShotEstimate | None, str | None] = (None, None)
+        best_value = 0.0
         for t in view.enemies(me):
             if t.ghost or not view.sight(moved, t).visible:
                 continue
             est = estimate_shot(view, moved, t, mode=mode, burst=burst, moved="ran" if running else "walked")
-            if est.hit > 0 and (best[0] is None or material(est) > material(best[0])):
-                best = (est, t.name)
+            if est.hit > 0 and (best[0] is None or material(est, t) > best_value):
+                best, best_value = (est, t.name), material(est, t)
         return best
     return None, None
 
@@ -162,7 +166,7 @@ def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights) ->
         size = max(1, u.size)
         wounds = float((pmf * (d // size)).sum())
         kill = float(pmf[(u.wounds + d // size) >= INCAPACITATED_AT].sum())
-        value = p * (kill + WOUND * wounds)
+        value = p * (kill + WOUND * (1 - kill) * min(float(max(0, INCAPACITATED_AT - 1 - u.wounds)), wounds))
         if u.side == me.side:
             total -= w.friendly * value
         else:
@@ -185,12 +189,12 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replace(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
         est_after, target = shot_after_move(view, me, after, running)
         if est_after is not None and target is not None:
-            attack, kills = material(est_after), {target: est_after.kill}
+            attack, kills = material(est_after, view.unit(target)), {target: est_after.kill}
             after = replace(after, firing=True)
     elif isinstance(action, Shoot):
         t = view.unit(action.target)
         est = estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved)
-        attack, kills = material(est), {t.name: est.kill}
+        attack, kills = material(est, t), {t.name: est.kill}
         after = replace(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
         attack, kills = throw_material(view, me, action, w)
@@ -203,5 +207,5 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replace(me, screen_type=action.screen, screen_points=action.points)
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared, w)
-    follow = survive * next_shot(view, after, spared, w)
+    follow = survive * next_shot(view, after, spared)
     return Exchange(attack, reply, follow, survive)
