@@ -80,12 +80,15 @@ class SearchAI:
         """The action and its trace: the proposals weighed by their exchanges, best first."""
         action, trace = self.proposer.decide_traced(view, request)
         me = view.unit(request.unit)
-        if request.kind != "act" or not view.enemies(me):
+        if request.kind not in ("act", "declare") or not view.enemies(me):
             trace = {**trace, "personality": self.name}
             self.last_trace = trace
             return action, trace
         legal = request.legal()
-        cands = self.candidates(view, me, trace, legal)
+        cands = self.candidates(view, me, trace, legal) if request.kind == "act" else self.proposed(trace, legal)
+        if not cands:  # nothing the battle allows among the proposals (never seen): the utility AI's answer
+            self.last_trace = trace
+            return action, trace
         replies = Replies.of(view, me)
         for c in cands:
             c.exchange = exchange(view, me, c.action, replies, self.w, legal.walk)
@@ -101,16 +104,8 @@ class SearchAI:
     def candidates(self, view: BattleView, me: UnitView, trace: dict[str, Any], legal: LegalActions) -> list[Candidate]:
         """The utility AI's chosen option and runners-up, and every legal shot at an enemy in sight it did not
         list (scored at its lowest listed score), each once and each one the battle allows."""
-        out: list[Candidate] = []
-        seen: set[Action] = set()
-        for o in [trace["chosen"], *trace["runners_up"]]:
-            try:
-                a = parse_action(str(o["action"]))
-            except ActionParseError:
-                continue
-            if a not in seen and legal.allows(a):
-                seen.add(a)
-                out.append(Candidate(a, o, float(o["score"])))
+        out = self.proposed(trace, legal)
+        seen = {c.action for c in out}
         floor = min((c.utility for c in out), default=0.0)
         for shot in legal.shots:
             t = view.find(shot.target)
@@ -124,6 +119,22 @@ class SearchAI:
         if end not in seen:
             out.append(Candidate(end, {"option": "end turn", "action": str(end), "score": 0.0, "considerations": []},
                                  0.0))
+        return out
+
+    @staticmethod
+    def proposed(trace: dict[str, Any], legal: LegalActions) -> list[Candidate]:
+        """The utility AI's chosen option and runners-up (read back from their text form), each once and each
+        one the battle allows."""
+        out: list[Candidate] = []
+        seen: set[Action] = set()
+        for o in [trace["chosen"], *trace["runners_up"]]:
+            try:
+                a = parse_action(str(o["action"]))
+            except ActionParseError:
+                continue
+            if a not in seen and legal.allows(a):
+                seen.add(a)
+                out.append(Candidate(a, o, float(o["score"])))
         return out
 
     def _recommit(self, view: BattleView, me: UnitView, proposed: Action, chosen: Action) -> None:

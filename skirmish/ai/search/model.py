@@ -20,7 +20,7 @@ import numpy as np
 from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, throw_chance
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Action, Aim, Move, Reload, SetTacpack, Shoot, Throw
+from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
 from skirmish.rules.deck import SIDES
 from skirmish.rulesets.fi import INCAPACITATED_AT, Part, fits
 from skirmish.rulesets.fi import thrown as thr
@@ -143,6 +143,28 @@ def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bo
     return None, None
 
 
+def shot_this_round(view: BattleView, me: UnitView, speed: str) -> tuple[ShotEstimate | None, str | None]:
+    """The best attack a declaration allows from where the unit stands (R-5.1, R-5.4: none under DODGE; the
+    slowest mode that fits the speed, so a prepared shot at NORMAL and a snap at FAST): estimate and target."""
+    w = me.weapon
+    if w is None or speed == "dodge" or me.jammed or me.rounds <= 0:
+        return None, None
+    for mode in ("prepared", "snap"):
+        if not fits(speed, [Part("attack", int(w.speed), mode)]):
+            continue
+        burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
+        best: tuple[ShotEstimate | None, str | None] = (None, None)
+        best_value = 0.0
+        for t in view.enemies(me):
+            if t.ghost or not view.sight(me, t).visible:
+                continue
+            est = estimate_shot(view, me, t, mode=mode, burst=burst)
+            if est.hit > 0 and material(est, t) > best_value:
+                best, best_value = (est, t.name), material(est, t)
+        return best
+    return None, None
+
+
 def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights) -> tuple[float, dict[str, float]]:
     """A throw's expected material net of our own caught in it (R-6.9, R-6.10), and each enemy's chance to
     be put out of action by it: the chance the burst lands on the aimed cell times the harm of the weapon's
@@ -198,6 +220,11 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replace(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
         attack, kills = throw_material(view, me, action, w)
+    elif isinstance(action, Declare):
+        after = replace(me, declared=action.speed)  # a DODGE makes the replies harder (R-5.4), and allows no attack
+        est_now, target = shot_this_round(view, after, action.speed)
+        if est_now is not None and target is not None:
+            attack, kills = material(est_now, view.unit(target)), {target: est_now.kill}
     elif isinstance(action, Aim):
         after = replace(me, ready_target=action.target,
                         aim=min(2, me.aim + 1 if me.ready_target == action.target else 1))
