@@ -2,7 +2,7 @@
 the rules' own odds (`model`: our attack, the enemy's best replies, our next shot) in `controller.SearchAI`."""
 
 from skirmish.ai.search.controller import WIDTH, Candidate, SearchAI, make_search
-from skirmish.ai.search.model import Exchange, Replies, Weights, exchange, material, next_shot
+from skirmish.ai.search.model import Exchange, Replies, Weights, exchange, material, next_shot, presence
 
 __all__ = ["WIDTH", "Candidate", "Exchange", "Replies", "SearchAI", "Weights", "exchange", "make_search",
-           "material", "next_shot"]
+           "material", "next_shot", "presence"]

@@ -89,7 +89,7 @@ class SearchAI:
         if not cands:  # nothing the battle allows among the proposals (never seen): the utility AI's answer
             self.last_trace = trace
             return action, trace
-        replies = Replies.of(view, me)
+        replies = Replies.of(view, me, self.w)
         for c in cands:
             c.exchange = exchange(view, me, c.action, replies, self.w, legal.walk)
             c.score = c.exchange.value(self.w) + self.w.utility * c.utility

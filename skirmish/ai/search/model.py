@@ -68,31 +68,47 @@ def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
     return estimate_shot(view, e, f, mode="prepared", burst=burst)
 
 
+def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
+    """How surely each enemy in action is where the view shows it: 1 in sight; a ghost at its last known cell
+    `w.ghost` (it may have gone), or 0 when one of us sees that cell now (it has gone: fog of war)."""
+    ours = [me, *view.friends(me)]
+    out = {}
+    for e in view.enemies(me):
+        if not e.ghost:
+            out[e.name] = 1.0
+        else:
+            out[e.name] = 0.0 if any(view.sight(f, e).visible for f in ours) else w.ghost
+    return out
+
+
 @dataclass
 class Replies:
     """Every enemy's best reply on our side, worked out once per decision for the units that stay as they are
-    (`base[e]`: the most it takes from any of our other units), so each candidate only works out its own."""
+    (`base[e]`: the most it takes from any of our other units), so each candidate only works out its own;
+    `present[e]`: how surely the enemy is where the view shows it (`presence`)."""
 
     view: BattleView
     me: UnitView
     base: dict[str, float]
     enemies: list[UnitView]
+    present: dict[str, float]
 
     @staticmethod
-    def of(view: BattleView, me: UnitView) -> Replies:
+    def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
         """The replies on `me`'s friends."""
-        enemies = [e for e in view.enemies(me) if e.weapon is not None]
+        present = presence(view, me, w or Weights())
+        enemies = [e for e in view.enemies(me) if e.weapon is not None and present[e.name] > 0]
         friends = view.friends(me)
         base = {e.name: max((material(_reply_shot(view, e, f), f) for f in friends), default=0.0) for e in enemies}
-        return Replies(view, me, base, enemies)
+        return Replies(view, me, base, enemies, present)
 
-    def against(self, moved: UnitView, spared: dict[str, float], w: Weights) -> tuple[float, float]:
+    def against(self, moved: UnitView, spared: dict[str, float]) -> tuple[float, float]:
         """(expected material the replies take, the chance `moved` stands through them): each enemy, weighted
-        by the chance it is still in action (`spared`) and by half if it is a ghost, shoots the one of us it
+        by the chance it is still in action (`spared`) and by how surely it is there, shoots the one of us it
         harms most."""
         total, survive = 0.0, 1.0
         for e in self.enemies:
-            weight = spared.get(e.name, 1.0) * (w.ghost if e.ghost else 1.0)
+            weight = spared.get(e.name, 1.0) * self.present[e.name]
             if weight <= 0:
                 continue
             est = _reply_shot(self.view, e, moved)
@@ -103,9 +119,9 @@ class Replies:
         return total, survive
 
 
-def next_shot(view: BattleView, me: UnitView, spared: dict[str, float]) -> float:
+def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float]) -> float:
     """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then),
-    at an enemy in sight now (not a ghost: where one was last seen says little about where it will be)."""
+    weighted by how surely the enemy is there (a ghost's last known cell draws a unit that searches)."""
     wpn = me.weapon
     if wpn is None or me.jammed or me.rounds <= 0:
         return 0.0
@@ -113,34 +129,36 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float]) -> float
     mode = "prepared" if burst or me.aim == 0 else "aimed"
     best = 0.0
     for e in view.enemies(me):
-        if e.ghost or not view.sight(me, e).visible:
+        weight = spared.get(e.name, 1.0) * present.get(e.name, 0.0)
+        if weight <= 0 or not view.sight(me, e).visible:
             continue
-        value = material(estimate_shot(view, me, e, mode=mode, burst=burst), e) * spared.get(e.name, 1.0)
-        best = max(best, value)
+        best = max(best, weight * material(estimate_shot(view, me, e, mode=mode, burst=burst), e))
     return best
 
 
-def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bool) -> tuple[ShotEstimate | None,
-                                                                                             str | None]:
+def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bool,
+                    present: dict[str, float]) -> tuple[ShotEstimate | None, str | None, float]:
     """The best attack still allowed this turn after a move (R-5.4: readiness lost, a snap at weapon speed
-    unless the declaration allows a prepared shot): its estimate and target, or (None, None)."""
+    unless the declaration allows a prepared shot): its estimate, target and how surely the target is there
+    (a ghost's last known cell may be empty when the unit gets there), or (None, None, 0)."""
     w = me.weapon
     if w is None or not me.can_fire or me.attacked:
-        return None, None
+        return None, None, 0.0
     for mode in ("prepared", "snap"):
         if not fits(me.declared, [*me.turn_parts, Part("move", running=running), Part("attack", int(w.speed), mode)]):
             continue
         burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
-        best: tuple[ShotEstimate | None, str | None] = (None, None)
+        best: tuple[ShotEstimate | None, str | None, float] = (None, None, 0.0)
         best_value = 0.0
         for t in view.enemies(me):
-            if t.ghost or not view.sight(moved, t).visible:
+            there = present.get(t.name, 0.0)
+            if there <= 0 or not view.sight(moved, t).visible:
                 continue
             est = estimate_shot(view, moved, t, mode=mode, burst=burst, moved="ran" if running else "walked")
-            if est.hit > 0 and (best[0] is None or material(est, t) > best_value):
-                best, best_value = (est, t.name), material(est, t)
+            if est.hit > 0 and there * material(est, t) > best_value:
+                best, best_value = (est, t.name, there), there * material(est, t)
         return best
-    return None, None
+    return None, None, 0.0
 
 
 def shot_this_round(view: BattleView, me: UnitView, speed: str) -> tuple[ShotEstimate | None, str | None]:
@@ -192,7 +210,7 @@ def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights) ->
         if u.side == me.side:
             total -= w.friendly * value
         else:
-            total += value * (w.ghost if u.ghost else 1.0)
+            total += value * (w.ghost if u.ghost else 1.0)  # (a throw is never aimed at a ghost's cell)
             kills[u.name] = p * kill
     return total, kills
 
@@ -209,9 +227,9 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         running = cell not in walks
         moved_m = me.moved_m + geo.distance_m(me.cell, cell, view.grid.cell_m)
         after = replace(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
-        est_after, target = shot_after_move(view, me, after, running)
+        est_after, target, there = shot_after_move(view, me, after, running, replies.present)
         if est_after is not None and target is not None:
-            attack, kills = material(est_after, view.unit(target)), {target: est_after.kill}
+            attack, kills = there * material(est_after, view.unit(target)), {target: there * est_after.kill}
             after = replace(after, firing=True)
     elif isinstance(action, Shoot):
         t = view.unit(action.target)
@@ -233,6 +251,6 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     elif isinstance(action, SetTacpack):
         after = replace(me, screen_type=action.screen, screen_points=action.points)
     spared = {name: 1 - k for name, k in kills.items()}
-    reply, survive = replies.against(after, spared, w)
-    follow = survive * next_shot(view, after, spared)
+    reply, survive = replies.against(after, spared)
+    follow = survive * next_shot(view, after, spared, replies.present)
     return Exchange(attack, reply, follow, survive)
