@@ -3,13 +3,14 @@ its side's view, and preferring the option with the better exchange where a one-
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from skirmish.ai.controllers import AI_KINDS, ScriptedController, make_ai
 from skirmish.ai.estimate import estimate_shot
-from skirmish.ai.search import Replies, SearchAI, Weights, exchange, material
+from skirmish.ai.search import Replies, SearchAI, Weights, exchange, material, next_shot, presence
 from skirmish.ai.utility import harm
 from skirmish.battle import Battle, consult
 from skirmish.content.scenario import ContentError, load_scenario, parse_scenario
@@ -158,3 +159,30 @@ def test_the_replies_follow_the_rules_odds_at_the_cell_a_move_ends_in(tmp_path: 
         open_ = exchange(view, me_v, Move("Me", (1, 4)), replies, Weights(), legal.walk)
         expected = material(estimate_shot(view, gunner, view.unit("Me"), mode="prepared", burst=3), me_v)
         assert open_.reply > 0 and open_.reply <= expected + 1e-9  # moving makes Me harder to hit, never easier
+
+
+def test_a_ghost_counts_at_half_unless_one_of_us_sees_its_cell(tmp_path: Path) -> None:
+    """Fog of war: a ghost (an enemy out of sight, at its last known cell) may have gone, so it counts at half;
+    when one of our units sees that cell now it has gone, and counts nothing (no reply, no shot to wait for)."""
+    rows = ["......#.....",
+            "......#.....",
+            "......#.....",
+            "............"]
+    me = f'[{{name: Me, at: [1, 1], traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]}}]'
+    red = (f'[{{name: Seen, at: [4, 3], traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]}}, '
+           f'{{name: Hidden, at: [10, 1], traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]}}]')
+    with _battle(tmp_path, rows, me, red) as b:
+        view = b.observe("Blue")
+        assert not view.unit("Seen").ghost
+        # Make both enemies ghosts at their cells: Me sees the first cell (it has gone), not the second (behind
+        # the wall: it may still be there).
+        ghosts = tuple(replace(u, ghost=True) if u.side == "Red" else u for u in view.units)
+        fog = replace(view, units=ghosts)
+        me_v = fog.unit("Me")
+        assert fog.sight(me_v, fog.unit("Seen")).visible and not fog.sight(me_v, fog.unit("Hidden")).visible
+        w = Weights()
+        assert presence(view, view.unit("Me"), w) == {"Seen": 1.0, "Hidden": w.ghost}
+        assert presence(fog, me_v, w) == {"Seen": 0.0, "Hidden": w.ghost}
+        replies = Replies.of(fog, me_v, w)
+        assert [e.name for e in replies.enemies] == ["Hidden"]
+        assert next_shot(fog, me_v, {}, replies.present) == 0.0  # nobody left to shoot at from here
