@@ -24,6 +24,7 @@ from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.actions import Action, ActionParseError, EndTurn, Shoot, parse_action
 
 WIDTH = 6  # the utility AI's options weighed (its choice and five runners-up), besides every legal shot
+RUNNERS_UP = 3  # runners-up a decision's trace keeps (as the utility AI's)
 
 
 @dataclass
@@ -80,15 +81,12 @@ class SearchAI:
         """The action and its trace: the proposals weighed by their exchanges, best first."""
         action, trace = self.proposer.decide_traced(view, request)
         me = view.unit(request.unit)
-        if request.kind not in ("act", "declare") or not view.enemies(me):
-            trace = {**trace, "personality": self.name}
-            self.last_trace = trace
-            return action, trace
+        if request.kind not in ("act", "declare") or not view.enemies(me):  # nothing to look ahead at
+            return self._keep(action, trace)
         legal = request.legal()
         cands = self.candidates(view, me, trace, legal) if request.kind == "act" else self.proposed(trace, legal)
         if not cands:  # nothing the battle allows among the proposals (never seen): the utility AI's answer
-            self.last_trace = trace
-            return action, trace
+            return self._keep(action, trace)
         replies = Replies.of(view, me, self.w)
         for c in cands:
             c.exchange = exchange(view, me, c.action, replies, self.w, legal.walk)
@@ -97,9 +95,15 @@ class SearchAI:
         self._recommit(view, me, action, best.action)
         ranked = [best, *sorted((c for c in cands if c is not best), key=lambda c: -c.score)]
         trace = {"unit": me.name, "request": request.kind, "personality": self.name,
-                 "chosen": best.to_json(), "runners_up": [c.to_json() for c in ranked[1:4]]}
+                 "chosen": best.to_json(), "runners_up": [c.to_json() for c in ranked[1:1 + RUNNERS_UP]]}
         self.last_trace = trace
         return best.action, trace
+
+    def _keep(self, action: Action, trace: dict[str, Any]) -> tuple[Action, dict[str, Any]]:
+        """The utility AI's answer as it stands, traced under this AI's name with the usual runners-up."""
+        trace = {**trace, "personality": self.name, "runners_up": trace["runners_up"][:RUNNERS_UP]}
+        self.last_trace = trace
+        return action, trace
 
     def candidates(self, view: BattleView, me: UnitView, trace: dict[str, Any], legal: LegalActions) -> list[Candidate]:
         """The utility AI's chosen option and runners-up, and every legal shot at an enemy in sight it did not

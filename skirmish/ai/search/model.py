@@ -7,8 +7,9 @@ result (each shoots the one of us it harms most, R-6.1/R-6.6: cover, range, the 
 penalty, a screen, a dodge), then our unit's next shot if it is still standing. Everything is a value in
 "units of material": a unit put out of action is 1, an expected wound a quarter.
 
-The model reads only the view it is given (fog of war: ghosts stand at their last known cells and count at
-half weight, since they may have gone) and never the battle's random source.
+The model reads only the view it is given (fog of war: a ghost stands at its last known cell and counts at
+half weight, since it may have gone, and not at all once one of us sees that cell) and never the battle's
+random source.
 """
 
 from __future__ import annotations
@@ -186,7 +187,9 @@ def shot_this_round(view: BattleView, me: UnitView, speed: str) -> tuple[ShotEst
 def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights) -> tuple[float, dict[str, float]]:
     """A throw's expected material net of our own caught in it (R-6.9, R-6.10), and each enemy's chance to
     be put out of action by it: the chance the burst lands on the aimed cell times the harm of the weapon's
-    damage dice on everyone it reaches there (explosives take no location rows, R-6.8)."""
+    damage dice on everyone it reaches there (explosives take no location rows, R-6.8; worn armour is not
+    counted, so the harm is an upper bound; a concussion blast deals CT only, R-6.9, and puts out of action
+    whoever it takes to CT 0, R-8.1)."""
     weapon = next((wp for wp, n in me.throwables if wp.id == action.item and n > 0), None)
     if weapon is None and me.throwables and not action.item:
         weapon = me.throwables[0][0]
@@ -204,8 +207,11 @@ def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights) ->
         pmf = effect_pmf(SIDES[column], max(1, weapon.damage.row))
         d = np.arange(len(pmf))
         size = max(1, u.size)
-        wounds = float((pmf * (d // size)).sum())
-        kill = float(pmf[(u.wounds + d // size) >= INCAPACITATED_AT].sum())
+        if weapon.weapon_class == "stun":
+            wounds, kill = 0.0, float(pmf[d >= max(1, u.ct)].sum())
+        else:
+            wounds = float((pmf * (d // size)).sum())
+            kill = float(pmf[(u.wounds + d // size) >= INCAPACITATED_AT].sum())
         value = p * (kill + WOUND * (1 - kill) * min(float(max(0, INCAPACITATED_AT - 1 - u.wounds)), wounds))
         if u.side == me.side:
             total -= w.friendly * value
