@@ -186,3 +186,30 @@ def test_a_ghost_counts_at_half_unless_one_of_us_sees_its_cell(tmp_path: Path) -
         replies = Replies.of(fog, me_v, w)
         assert [e.name for e in replies.enemies] == ["Hidden"]
         assert next_shot(fog, me_v, {}, replies.present) == 0.0  # nobody left to shoot at from here
+
+
+def test_the_board_session_plays_search_shows_its_heat_map_and_saves_it(tmp_path: Path) -> None:
+    """The board's session takes `--ai Blue=search`: the search AI answers, its move scores feed the heat map
+    (key M), and a saved record names it, so a loaded battle continues with it."""
+    from skirmish.record import load
+    from skirmish.ui.session import Session
+
+    s = Session(load_scenario(KILLHOUSE), seed=2, ai={"Blue": "search"})
+    try:
+        assert isinstance(s.controllers["Blue"], SearchAI) and s.labels()["Blue"] == "ai:search"
+        blue = [u.name for u in s.scenario.spec.sides[0].units]
+        steps = 0
+        while not any(s.heat(u) is not None for u in blue) and steps < 400:
+            assert s.ai_step()
+            steps += 1
+        assert any(s.heat(u) is not None for u in blue)
+        decisions = [e for e in s.battle.log if isinstance(e, DecisionEvent) and e.actor in blue]
+        assert decisions and all(d.personality == "search" for d in decisions)
+        s.save(tmp_path / "b.json")
+    finally:
+        s.close()
+    again = Session.from_record(load(tmp_path / "b.json"))
+    try:
+        assert isinstance(again.controllers["Blue"], SearchAI)
+    finally:
+        again.close()
