@@ -10,7 +10,7 @@ import pytest
 
 from skirmish.ai.controllers import AI_KINDS, ScriptedController, make_ai
 from skirmish.ai.estimate import estimate_shot
-from skirmish.ai.search import Replies, SearchAI, Weights, exchange, material, next_shot, presence
+from skirmish.ai.search import Replies, SearchAI, Weights, exchange, material, next_shot, presence, throws
 from skirmish.ai.utility import harm
 from skirmish.battle import Battle, consult
 from skirmish.content.scenario import ContentError, load_scenario, parse_scenario
@@ -213,3 +213,28 @@ def test_the_board_session_plays_search_shows_its_heat_map_and_saves_it(tmp_path
         assert isinstance(again.controllers["Blue"], SearchAI)
     finally:
         again.close()
+
+
+def test_throws_weighed_at_enemies_in_sight_and_between_them_never_near_a_friend(tmp_path: Path) -> None:
+    """The throws the search adds (R-6.10): at each enemy in sight and the cell between two, each one the battle
+    lists, none whose blast (plus two cells of scatter) would reach one of us; each weighed by the exchange."""
+    rows = ["............",
+            "............",
+            "......=.....",
+            "......=.....",
+            "............",
+            "............"]
+    kit = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3, throwing: 2}}, weapons: [assault_rifle, ' \
+          f'{{weapon: frag_grenade, ammo: 2}}]'
+    rifle = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]'
+    red = f"[{{name: R1, at: [7, 1], {rifle}}}, {{name: R2, at: [7, 3], {rifle}}}]"
+    with _battle(tmp_path, rows, f"[{{name: Me, at: [1, 2], {kit}}}]", red) as b:
+        view, legal = b.observe("Blue"), b.pending.legal()  # type: ignore[union-attr]
+        me_v = view.unit("Me")
+        got = throws(view, me_v, legal)
+        assert {t.at for t in got} == {(7, 1), (7, 3), (7, 2)} and all(legal.allows(t) for t in got)
+        ex = exchange(view, me_v, got[0], Replies.of(view, me_v), Weights())
+        assert 0 < ex.attack < 2  # the chance the burst lands times its harm on the two caught in it
+    with _battle(tmp_path, rows, f"[{{name: Me, at: [1, 2], {kit}}}, {{name: Pal, at: [9, 4], {rifle}}}]", red) as b:
+        view, legal = b.observe("Blue"), b.pending.legal()  # type: ignore[union-attr]
+        assert {t.at for t in throws(view, view.unit("Me"), legal)} == {(7, 1)}  # Pal is near the other two

@@ -21,7 +21,8 @@ from skirmish.ai.utility import PERSONALITIES, UtilityAI
 from skirmish.battle import Request
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView, UnitView
-from skirmish.rules.actions import Action, ActionParseError, EndTurn, Shoot, parse_action
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import Action, ActionParseError, EndTurn, Shoot, Throw, parse_action
 
 WIDTH = 6  # the utility AI's options weighed (its choice and five runners-up), besides every legal shot
 RUNNERS_UP = 3  # runners-up a decision's trace keeps (as the utility AI's)
@@ -106,8 +107,9 @@ class SearchAI:
         return action, trace
 
     def candidates(self, view: BattleView, me: UnitView, trace: dict[str, Any], legal: LegalActions) -> list[Candidate]:
-        """The utility AI's chosen option and runners-up, and every legal shot at an enemy in sight it did not
-        list (scored at its lowest listed score), each once and each one the battle allows."""
+        """The utility AI's chosen option and runners-up, and every legal shot at an enemy in sight and the
+        throws worth weighing it did not list (scored at its lowest listed score), each once and each one the
+        battle allows."""
         out = self.proposed(trace, legal)
         seen = {c.action for c in out}
         floor = min((c.utility for c in out), default=0.0)
@@ -119,6 +121,11 @@ class SearchAI:
                 seen.add(shot)
                 out.append(Candidate(shot, {"option": _label(shot), "action": str(shot), "score": floor,
                                             "considerations": []}, floor))
+        for throw in throws(view, me, legal):
+            if throw not in seen:
+                seen.add(throw)
+                out.append(Candidate(throw, {"option": f"throw {throw.item} at {throw.at[0]},{throw.at[1]}",
+                                             "action": str(throw), "score": floor, "considerations": []}, floor))
         end = EndTurn(me.name)
         if end not in seen:
             out.append(Candidate(end, {"option": "end turn", "action": str(end), "score": 0.0, "considerations": []},
@@ -155,6 +162,31 @@ class SearchAI:
                 est = estimate_shot(view, me, t, mode=a.mode, burst=a.burst, moved=me.moved)
                 k = (view.round, a.target)
                 committed[k] = max(0.0, committed.get(k, 0.0) + sign * (est.wounds + est.ct / 6))
+
+
+def throws(view: BattleView, me: UnitView, legal: LegalActions) -> list[Throw]:
+    """Throws worth weighing (R-6.10): each explosive the battle lets the unit throw, at each enemy in sight
+    and at the cell between two of them, where no friend (nor the thrower) stands within the blast radius and
+    two cells of scatter."""
+    if me.attacked:
+        return []
+    grid = view.grid
+    seen = [e for e in view.enemies(me) if not e.ghost]
+    aims = {e.cell for e in seen}
+    for i, a in enumerate(seen):
+        for b in seen[i + 1:]:
+            aims.add(((a.cell[0] + b.cell[0]) // 2, (a.cell[1] + b.cell[1]) // 2))
+    ours = [me, *view.friends(me)]
+    out = []
+    for item, cells in legal.throws:
+        weapon = next((wp for wp, n in me.throwables if wp.id == item and n > 0), None)
+        if weapon is None:
+            continue
+        danger = weapon.blast_m + 2 * grid.cell_m
+        for at in sorted(aims & cells):
+            if all(geo.distance_m(f.cell, at, grid.cell_m) > danger for f in ours):
+                out.append(Throw(me.name, at, item))
+    return out
 
 
 def _label(shot: Shoot) -> str:

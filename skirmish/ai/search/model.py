@@ -184,7 +184,8 @@ def shot_this_round(view: BattleView, me: UnitView, speed: str) -> tuple[ShotEst
     return None, None
 
 
-def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights) -> tuple[float, dict[str, float]]:
+def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights,
+                   present: dict[str, float]) -> tuple[float, dict[str, float]]:
     """A throw's expected material net of our own caught in it (R-6.9, R-6.10), and each enemy's chance to
     be put out of action by it: the chance the burst lands on the aimed cell times the harm of the weapon's
     damage dice on everyone it reaches there (explosives take no location rows, R-6.8; worn armour is not
@@ -216,8 +217,9 @@ def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights) ->
         if u.side == me.side:
             total -= w.friendly * value
         else:
-            total += value * (w.ghost if u.ghost else 1.0)  # (a throw is never aimed at a ghost's cell)
-            kills[u.name] = p * kill
+            there = present.get(u.name, 0.0)  # a ghost caught in the burst counts as surely as it is there
+            total += value * there
+            kills[u.name] = p * kill * there
     return total, kills
 
 
@@ -243,7 +245,7 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         attack, kills = material(est, t), {t.name: est.kill}
         after = replace(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
-        attack, kills = throw_material(view, me, action, w)
+        attack, kills = throw_material(view, me, action, w, replies.present)
     elif isinstance(action, Declare):
         after = replace(me, declared=action.speed)  # a DODGE makes the replies harder (R-5.4), and allows no attack
         est_now, target = shot_this_round(view, after, action.speed)
