@@ -1,6 +1,6 @@
 """The AIs ask the battle (issue 11, item 2): every action they propose is one `legal_actions` lists, so the
-rules never refuse them; their turn state is the view's (and says what the battle's Turn component says);
-`Request.legal()` is worked out only when asked."""
+rules never refuse them (the search tier of issue 12 too); their turn state is the view's (and says what the
+battle's Turn component says); `Request.legal()` is worked out only when asked."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ SCENARIOS = builtin_scenarios()
 # (AI on one side, AI on the other, seeds): the random AI and the rush AI are cheap, so they play more.
 PAIRINGS = [("utility", "utility", (11,)), ("hold", "hold", (11, 12)), ("rush", "rush", (11, 12)),
             ("random", "random", (11, 12, 13)), ("random", "utility", (14,)), ("rush", "hold", (15,)),
-            ("focus", "spread", (16,))]
+            ("focus", "spread", (16,)), ("search", "utility", (17,))]
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

@@ -343,17 +343,22 @@ class RandomAI:
         return EndTurn(me.name)
 
 
-AI_KINDS = ("baseline", "hold", "random", "rush", "focus", "spread", "utility")
+AI_KINDS = ("baseline", "hold", "random", "rush", "focus", "spread", "utility", "search")
 
 
 def make_ai(spec: str) -> Controller:
     """An AI by name: baseline (= hold: hold cover and shoot), random, rush, focus (the weakest), spread
-    (focus without overkill), or utility[:personality] (easy, normal, hard, aggressive, cautious)."""
+    (focus without overkill), utility[:personality] (easy, normal, hard, aggressive, cautious), or
+    search[:personality] (the utility AI's options weighed one exchange ahead, issue 12)."""
     kind, _, _ = spec.partition(":")
     if kind == "utility":
         from skirmish.ai.utility import make_utility
 
         return make_utility(spec)
+    if kind == "search":
+        from skirmish.ai.search import make_search
+
+        return make_search(spec)
     makers: dict[str, type] = {"baseline": BaselineAI, "hold": BaselineAI, "random": RandomAI, "rush": RushAI,
                                "focus": FocusWeakestAI, "spread": SpreadFireAI}
     if kind not in makers:

@@ -89,7 +89,7 @@ class UnitSpec(_Strict):
 
 
 # The AIs a side may name (skirmish.ai.controllers.make_ai); utility takes an optional personality.
-AI_PATTERN = r"^(baseline|hold|random|rush|focus|spread|utility(:(easy|normal|hard|aggressive|cautious))?)$"
+AI_PATTERN = (r"^(baseline|hold|random|rush|focus|spread|(utility|search)(:(easy|normal|hard|aggressive|cautious))?)$")
 
 
 class SideSpec(_Strict):
@@ -106,8 +106,8 @@ class SideSpec(_Strict):
     @classmethod
     def _ai(cls, v: str) -> str:
         if not re.match(AI_PATTERN, v):
-            raise ValueError("expected an AI: baseline, hold, random, rush, focus, spread or utility, optionally "
-                             f"utility:easy|normal|hard|aggressive|cautious; got {quote(v)}")
+            raise ValueError("expected an AI: baseline, hold, random, rush, focus, spread, utility or search, "
+                             f"optionally utility:easy|normal|hard|aggressive|cautious (search: too); got {quote(v)}")
         return v
 
     @field_validator("colour")

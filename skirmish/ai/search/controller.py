@@ -1,0 +1,203 @@
+"""`SearchAI`: the utility AI's best options, weighed again by looking one exchange ahead (issue 12 item 5).
+
+The utility AI proposes (its chosen option and runners-up, from what the battle lists as legal, plus every
+legal shot); the search tier weighs each with `model.exchange` (our attack over the rules' odds, the enemy's
+best replies at the positions that result, our next shot) and adds a share of the utility score, which keeps
+the utility AI's sense of position and breaks ties when nothing is in reach. It reads only the side's view it
+is handed and draws nothing at random, so a battle stays deterministic for its seed (R-10.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.ai.estimate import estimate_shot
+from skirmish.ai.search.model import Exchange, Replies, Weights, exchange, material
+from skirmish.ai.utility import PERSONALITIES, UtilityAI
+from skirmish.battle import Request
+from skirmish.core.legal import LegalActions
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import Action, ActionParseError, EndTurn, Shoot, Throw, parse_action
+
+WIDTH = 6  # the utility AI's options weighed (its choice and five runners-up), besides every legal shot
+RUNNERS_UP = 3  # runners-up a decision's trace keeps (as the utility AI's)
+
+
+@dataclass
+class Candidate:
+    """One option the search weighs: the action, the utility AI's trace of it (its score and considerations)
+    and, once weighed, its exchange and score."""
+
+    action: Action
+    trace: dict[str, Any]
+    utility: float
+    exchange: Exchange | None = None
+    score: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """Trace form: the utility AI's considerations, then the exchange's parts (inputs in units of
+        material, outputs as they add up), and the search score."""
+        ex = self.exchange
+        out = dict(self.trace)
+        out["score"] = round(self.score, 4)
+        extra: list[dict[str, Any]] = []
+        if ex is not None:
+            extra = [{"name": "search: our attack", "input": round(ex.attack, 3), "output": round(ex.attack, 3)},
+                     {"name": "search: enemy replies", "input": round(ex.reply, 3), "output": round(-ex.reply, 3)},
+                     {"name": "search: our next shot", "input": round(ex.follow, 3), "output": round(ex.follow, 3)},
+                     {"name": "search: utility score", "input": round(self.utility, 3),
+                      "output": round(self.utility, 3)}]
+        out["considerations"] = [*self.trace.get("considerations", []), *extra]
+        out.pop("momentum", None)
+        return out
+
+
+class SearchAI:
+    """Looks one exchange ahead over the utility AI's best options (`search`, or `search:<personality>` for the
+    utility AI that proposes)."""
+
+    def __init__(self, personality: str = "normal", weights: Weights | None = None, width: int = WIDTH) -> None:
+        if personality not in PERSONALITIES:
+            raise ValueError(f"unknown AI personality {personality!r}; known: {', '.join(PERSONALITIES)}")
+        self.name = "search" if personality == "normal" else f"search:{personality}"
+        self.proposer = UtilityAI(replace(PERSONALITIES[personality], runners_up=width - 1))
+        self.w = weights or Weights()
+        self.last_trace: dict[str, Any] | None = None
+
+    @property
+    def heat(self) -> dict[str, npt.NDArray[np.float64]]:
+        """The proposer's move scores per unit (the board's heat map, key M)."""
+        return self.proposer.heat
+
+    def decide(self, view: BattleView, request: Request) -> Action:
+        """Answer a request (the trace is kept in `last_trace`)."""
+        return self.decide_traced(view, request)[0]
+
+    def decide_traced(self, view: BattleView, request: Request) -> tuple[Action, dict[str, Any]]:
+        """The action and its trace: the proposals weighed by their exchanges, best first."""
+        action, trace = self.proposer.decide_traced(view, request)
+        me = view.unit(request.unit)
+        if request.kind not in ("act", "declare") or not view.enemies(me):  # nothing to look ahead at
+            return self._keep(action, trace)
+        legal = request.legal()
+        cands = self.candidates(view, me, trace, legal) if request.kind == "act" else self.proposed(trace, legal)
+        if not cands:  # nothing the battle allows among the proposals (never seen): the utility AI's answer
+            return self._keep(action, trace)
+        replies = Replies.of(view, me, self.w)
+        for c in cands:
+            c.exchange = exchange(view, me, c.action, replies, self.w, legal.walk)
+            c.score = c.exchange.value(self.w) + self.w.utility * c.utility
+        best = max(cands, key=lambda c: c.score)  # the first of equals: the utility AI's order
+        self._recommit(view, me, action, best.action)
+        ranked = [best, *sorted((c for c in cands if c is not best), key=lambda c: -c.score)]
+        trace = {"unit": me.name, "request": request.kind, "personality": self.name,
+                 "chosen": best.to_json(), "runners_up": [c.to_json() for c in ranked[1:1 + RUNNERS_UP]]}
+        self.last_trace = trace
+        return best.action, trace
+
+    def _keep(self, action: Action, trace: dict[str, Any]) -> tuple[Action, dict[str, Any]]:
+        """The utility AI's answer as it stands, traced under this AI's name with the usual runners-up."""
+        trace = {**trace, "personality": self.name, "runners_up": trace["runners_up"][:RUNNERS_UP]}
+        self.last_trace = trace
+        return action, trace
+
+    def candidates(self, view: BattleView, me: UnitView, trace: dict[str, Any], legal: LegalActions) -> list[Candidate]:
+        """The utility AI's chosen option and runners-up, and every legal shot at an enemy in sight and the
+        throws worth weighing it did not list (scored at its lowest listed score), each once and each one the
+        battle allows."""
+        out = self.proposed(trace, legal)
+        seen = {c.action for c in out}
+        floor = min((c.utility for c in out), default=0.0)
+        for shot in legal.shots:
+            t = view.find(shot.target)
+            if t is None or t.ghost:
+                continue  # the view does not show it there: never shoot at a ghost (docs/AI.md, fog of war)
+            if shot not in seen:
+                seen.add(shot)
+                out.append(Candidate(shot, {"option": _label(shot), "action": str(shot), "score": floor,
+                                            "considerations": []}, floor))
+        for throw in throws(view, me, legal):
+            if throw not in seen:
+                seen.add(throw)
+                out.append(Candidate(throw, {"option": f"throw {throw.item} at {throw.at[0]},{throw.at[1]}",
+                                             "action": str(throw), "score": floor, "considerations": []}, floor))
+        end = EndTurn(me.name)
+        if end not in seen:
+            out.append(Candidate(end, {"option": "end turn", "action": str(end), "score": 0.0, "considerations": []},
+                                 0.0))
+        return out
+
+    @staticmethod
+    def proposed(trace: dict[str, Any], legal: LegalActions) -> list[Candidate]:
+        """The utility AI's chosen option and runners-up (read back from their text form), each once and each
+        one the battle allows."""
+        out: list[Candidate] = []
+        seen: set[Action] = set()
+        for o in [trace["chosen"], *trace["runners_up"]]:
+            try:
+                a = parse_action(str(o["action"]))
+            except ActionParseError:
+                continue
+            if a not in seen and legal.allows(a):
+                seen.add(a)
+                out.append(Candidate(a, o, float(o["score"])))
+        return out
+
+    def _recommit(self, view: BattleView, me: UnitView, proposed: Action, chosen: Action) -> None:
+        """Keep the proposer's count of the fire sent at each target this round (no overkill) true to the shot
+        actually chosen."""
+        if proposed == chosen:
+            return
+        committed = self.proposer.committed
+        for a, sign in ((proposed, -1.0), (chosen, 1.0)):
+            if isinstance(a, Shoot):
+                t = view.find(a.target)
+                if t is None:
+                    continue
+                est = estimate_shot(view, me, t, mode=a.mode, burst=a.burst, moved=me.moved)
+                k = (view.round, a.target)
+                committed[k] = max(0.0, committed.get(k, 0.0) + sign * (est.wounds + est.ct / 6))
+
+
+def throws(view: BattleView, me: UnitView, legal: LegalActions) -> list[Throw]:
+    """Throws worth weighing (R-6.10): each explosive the battle lets the unit throw, at each enemy in sight
+    and at the cell between two of them, where no friend (nor the thrower) stands within the blast radius and
+    two cells of scatter."""
+    if me.attacked:
+        return []
+    grid = view.grid
+    seen = [e for e in view.enemies(me) if not e.ghost]
+    aims = {e.cell for e in seen}
+    for i, a in enumerate(seen):
+        for b in seen[i + 1:]:
+            aims.add(((a.cell[0] + b.cell[0]) // 2, (a.cell[1] + b.cell[1]) // 2))
+    ours = [me, *view.friends(me)]
+    out = []
+    for item, cells in legal.throws:
+        weapon = next((wp for wp, n in me.throwables if wp.id == item and n > 0), None)
+        if weapon is None:
+            continue
+        danger = weapon.blast_m + 2 * grid.cell_m
+        for at in sorted(aims & cells):
+            if all(geo.distance_m(f.cell, at, grid.cell_m) > danger for f in ours):
+                out.append(Throw(me.name, at, item))
+    return out
+
+
+def _label(shot: Shoot) -> str:
+    """The utility AI's label for a shot."""
+    return f"shoot {shot.target} {shot.mode}" + (f" burst {shot.burst}" if shot.burst else "")
+
+
+def make_search(spec: str) -> SearchAI:
+    """`search` or `search:<personality>` (the utility AI that proposes: easy, normal, hard, ...)."""
+    _, _, name = spec.partition(":")
+    return SearchAI(name or "normal")
+
+
+__all__ = ["Candidate", "SearchAI", "make_search", "material"]

@@ -1,0 +1,264 @@
+"""The search tier's model of one exchange, read from a side's view with the rules' own odds.
+
+A candidate action is weighed by what it is likely to do over the next exchange (depth-2 expectimax on the
+view, issue 12 item 5): the chance node of our attack (the exact hit, wound and kill odds of R-6 from
+`ai.estimate`, or a throw's chance to land, R-6.10), then every enemy's best reply at the positions that
+result (each shoots the one of us it harms most, R-6.1/R-6.6: cover, range, the running unit's movement
+penalty, a screen, a dodge), then our unit's next shot if it is still standing. Everything is a value in
+"units of material": a unit put out of action is 1, an expected wound a quarter.
+
+The model reads only the view it is given (fog of war: a ghost stands at its last known cell and counts at
+half weight, since it may have gone, and not at all once one of us sees that cell) and never the battle's
+random source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, throw_chance
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
+from skirmish.rules.deck import SIDES
+from skirmish.rulesets.fi import INCAPACITATED_AT, Part, fits
+from skirmish.rulesets.fi import thrown as thr
+
+WOUND = 1 / INCAPACITATED_AT  # an expected wound, in units put out of action (R-8.1)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How the parts of an exchange add up (data: a variant of the search tier is a different value)."""
+
+    reply: float = 1.0  # the enemy's replies on us
+    follow: float = 0.6  # our unit's next shot (a turn away: discounted)
+    ghost: float = 0.5  # an enemy out of sight: it may have gone
+    utility: float = 0.3  # the utility AI's own score: position sense, and the tiebreak when nothing is in reach
+    friendly: float = 1.5  # harm to our own side from our blast counts more than harm to theirs
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """The expected material of one candidate's exchange (units put out of action, wounds at a quarter)."""
+
+    attack: float  # what our action takes from the enemy now
+    reply: float  # what the enemy's replies take from us afterwards
+    follow: float  # what our unit's next shot takes, times the chance it is still standing
+    survive: float  # the chance our unit stands through the replies
+
+    def value(self, w: Weights) -> float:
+        """The exchange's worth to our side."""
+        return self.attack - w.reply * self.reply + w.follow * self.follow
+
+
+def material(est: ShotEstimate, target: UnitView) -> float:
+    """What one attack takes: the chance it puts the target out of action (R-8.1), plus, when it does not,
+    its expected wounds (CT at a sixth of a wound) at a quarter each, no more than the target can take and
+    stay standing (wounds past that are worth nothing more)."""
+    left = max(0, INCAPACITATED_AT - 1 - target.wounds)
+    return est.kill + WOUND * (1 - est.kill) * min(float(left), est.wounds + est.ct / 6)
+
+
+def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
+    """An enemy's prepared shot at one of us where it stands (its smallest burst: its ammunition is hidden)."""
+    w = e.weapon
+    burst = min(w.bursts) if w is not None and w.bursts else 0
+    return estimate_shot(view, e, f, mode="prepared", burst=burst)
+
+
+def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
+    """How surely each enemy in action is where the view shows it: 1 in sight; a ghost at its last known cell
+    `w.ghost` (it may have gone), or 0 when one of us sees that cell now (it has gone: fog of war)."""
+    ours = [me, *view.friends(me)]
+    out = {}
+    for e in view.enemies(me):
+        if not e.ghost:
+            out[e.name] = 1.0
+        else:
+            out[e.name] = 0.0 if any(view.sight(f, e).visible for f in ours) else w.ghost
+    return out
+
+
+@dataclass
+class Replies:
+    """Every enemy's best reply on our side, worked out once per decision for the units that stay as they are
+    (`base[e]`: the most it takes from any of our other units), so each candidate only works out its own;
+    `present[e]`: how surely the enemy is where the view shows it (`presence`)."""
+
+    view: BattleView
+    me: UnitView
+    base: dict[str, float]
+    enemies: list[UnitView]
+    present: dict[str, float]
+
+    @staticmethod
+    def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
+        """The replies on `me`'s friends."""
+        present = presence(view, me, w or Weights())
+        enemies = [e for e in view.enemies(me) if e.weapon is not None and present[e.name] > 0]
+        friends = view.friends(me)
+        base = {e.name: max((material(_reply_shot(view, e, f), f) for f in friends), default=0.0) for e in enemies}
+        return Replies(view, me, base, enemies, present)
+
+    def against(self, moved: UnitView, spared: dict[str, float]) -> tuple[float, float]:
+        """(expected material the replies take, the chance `moved` stands through them): each enemy, weighted
+        by the chance it is still in action (`spared`) and by how surely it is there, shoots the one of us it
+        harms most."""
+        total, survive = 0.0, 1.0
+        for e in self.enemies:
+            weight = spared.get(e.name, 1.0) * self.present[e.name]
+            if weight <= 0:
+                continue
+            est = _reply_shot(self.view, e, moved)
+            on_me = material(est, moved)
+            total += weight * max(self.base[e.name], on_me)
+            if on_me >= self.base[e.name]:
+                survive *= 1 - weight * est.kill
+        return total, survive
+
+
+def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float]) -> float:
+    """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then),
+    weighted by how surely the enemy is there (a ghost's last known cell draws a unit that searches)."""
+    wpn = me.weapon
+    if wpn is None or me.jammed or me.rounds <= 0:
+        return 0.0
+    burst = min((b for b in wpn.bursts if b <= me.rounds), default=0)
+    mode = "prepared" if burst or me.aim == 0 else "aimed"
+    best = 0.0
+    for e in view.enemies(me):
+        weight = spared.get(e.name, 1.0) * present.get(e.name, 0.0)
+        if weight <= 0 or not view.sight(me, e).visible:
+            continue
+        best = max(best, weight * material(estimate_shot(view, me, e, mode=mode, burst=burst), e))
+    return best
+
+
+def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bool,
+                    present: dict[str, float]) -> tuple[ShotEstimate | None, str | None, float]:
+    """The best attack still allowed this turn after a move (R-5.4: readiness lost, a snap at weapon speed
+    unless the declaration allows a prepared shot): its estimate, target and how surely the target is there
+    (a ghost's last known cell may be empty when the unit gets there), or (None, None, 0)."""
+    w = me.weapon
+    if w is None or not me.can_fire or me.attacked:
+        return None, None, 0.0
+    for mode in ("prepared", "snap"):
+        if not fits(me.declared, [*me.turn_parts, Part("move", running=running), Part("attack", int(w.speed), mode)]):
+            continue
+        burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
+        best: tuple[ShotEstimate | None, str | None, float] = (None, None, 0.0)
+        best_value = 0.0
+        for t in view.enemies(me):
+            there = present.get(t.name, 0.0)
+            if there <= 0 or not view.sight(moved, t).visible:
+                continue
+            est = estimate_shot(view, moved, t, mode=mode, burst=burst, moved="ran" if running else "walked")
+            if est.hit > 0 and there * material(est, t) > best_value:
+                best, best_value = (est, t.name, there), there * material(est, t)
+        return best
+    return None, None, 0.0
+
+
+def shot_this_round(view: BattleView, me: UnitView, speed: str) -> tuple[ShotEstimate | None, str | None]:
+    """The best attack a declaration allows from where the unit stands (R-5.1, R-5.4: none under DODGE; the
+    slowest mode that fits the speed, so a prepared shot at NORMAL and a snap at FAST): estimate and target."""
+    w = me.weapon
+    if w is None or speed == "dodge" or me.jammed or me.rounds <= 0:
+        return None, None
+    for mode in ("prepared", "snap"):
+        if not fits(speed, [Part("attack", int(w.speed), mode)]):
+            continue
+        burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
+        best: tuple[ShotEstimate | None, str | None] = (None, None)
+        best_value = 0.0
+        for t in view.enemies(me):
+            if t.ghost or not view.sight(me, t).visible:
+                continue
+            est = estimate_shot(view, me, t, mode=mode, burst=burst)
+            if est.hit > 0 and material(est, t) > best_value:
+                best, best_value = (est, t.name), material(est, t)
+        return best
+    return None, None
+
+
+def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights,
+                   present: dict[str, float]) -> tuple[float, dict[str, float]]:
+    """A throw's expected material net of our own caught in it (R-6.9, R-6.10), and each enemy's chance to
+    be put out of action by it: the chance the burst lands on the aimed cell times the harm of the weapon's
+    damage dice on everyone it reaches there (explosives take no location rows, R-6.8; worn armour is not
+    counted, so the harm is an upper bound; a concussion blast deals CT only, R-6.9, and puts out of action
+    whoever it takes to CT 0, R-8.1)."""
+    weapon = next((wp for wp, n in me.throwables if wp.id == action.item and n > 0), None)
+    if weapon is None and me.throwables and not action.item:
+        weapon = me.throwables[0][0]
+    if weapon is None:
+        return 0.0, {}
+    grid = view.grid
+    p = throw_chance(me, weapon, geo.distance_m(me.cell, action.at, grid.cell_m), view.scope)
+    total, kills = 0.0, {}
+    for u in view.units:
+        if u.out_of_action:
+            continue
+        column = thr.in_blast(grid, weapon, action.at, u.cell, armoured=bool(u.armour))
+        if column is None:
+            continue
+        pmf = effect_pmf(SIDES[column], max(1, weapon.damage.row))
+        d = np.arange(len(pmf))
+        size = max(1, u.size)
+        if weapon.weapon_class == "stun":
+            wounds, kill = 0.0, float(pmf[d >= max(1, u.ct)].sum())
+        else:
+            wounds = float((pmf * (d // size)).sum())
+            kill = float(pmf[(u.wounds + d // size) >= INCAPACITATED_AT].sum())
+        value = p * (kill + WOUND * (1 - kill) * min(float(max(0, INCAPACITATED_AT - 1 - u.wounds)), wounds))
+        if u.side == me.side:
+            total -= w.friendly * value
+        else:
+            there = present.get(u.name, 0.0)  # a ghost caught in the burst counts as surely as it is there
+            total += value * there
+            kills[u.name] = p * kill * there
+    return total, kills
+
+
+def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w: Weights,
+             walks: frozenset[geo.Cell] = frozenset()) -> Exchange:
+    """Weigh one candidate: our attack (a chance node over the rules' odds), the enemy's best replies at the
+    positions that result, and our unit's next shot if it stands (`walks`: the cells a walk reaches; a move
+    elsewhere is a run)."""
+    attack, kills = 0.0, {}
+    after = me
+    if isinstance(action, Move):
+        cell: geo.Cell = (int(action.to[0]), int(action.to[1]))
+        running = cell not in walks
+        moved_m = me.moved_m + geo.distance_m(me.cell, cell, view.grid.cell_m)
+        after = replace(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
+        est_after, target, there = shot_after_move(view, me, after, running, replies.present)
+        if est_after is not None and target is not None:
+            attack, kills = there * material(est_after, view.unit(target)), {target: there * est_after.kill}
+            after = replace(after, firing=True)
+    elif isinstance(action, Shoot):
+        t = view.unit(action.target)
+        est = estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved)
+        attack, kills = material(est, t), {t.name: est.kill}
+        after = replace(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
+    elif isinstance(action, Throw):
+        attack, kills = throw_material(view, me, action, w, replies.present)
+    elif isinstance(action, Declare):
+        after = replace(me, declared=action.speed)  # a DODGE makes the replies harder (R-5.4), and allows no attack
+        est_now, target = shot_this_round(view, after, action.speed)
+        if est_now is not None and target is not None:
+            attack, kills = material(est_now, view.unit(target)), {target: est_now.kill}
+    elif isinstance(action, Aim):
+        after = replace(me, ready_target=action.target,
+                        aim=min(2, me.aim + 1 if me.ready_target == action.target else 1))
+    elif isinstance(action, Reload) and me.weapon is not None:
+        after = replace(me, rounds=me.weapon.magazine, jammed=False)
+    elif isinstance(action, SetTacpack):
+        after = replace(me, screen_type=action.screen, screen_points=action.points)
+    spared = {name: 1 - k for name, k in kills.items()}
+    reply, survive = replies.against(after, spared)
+    follow = survive * next_shot(view, after, spared, replies.present)
+    return Exchange(attack, reply, follow, survive)
