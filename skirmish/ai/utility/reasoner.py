@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from skirmish.ai.utility.intent import Goal, GoalFields, side_intent
 from skirmish.ai.utility.maps import MapCache
 from skirmish.ai.utility.options import Situation, act_options, declare_options
 from skirmish.ai.utility.personality import PERSONALITIES, Personality
@@ -31,6 +32,8 @@ class UtilityAI:
         self._last: dict[str, tuple[Any, ...]] = {}
         self._maps = MapCache()
         self.committed: dict[tuple[int, str], float] = {}  # (round, target) -> expected wounds already sent
+        self.goals: list[Goal] = []  # intent inputs: where the side should make for (objectives, a later issue)
+        self._goal_fields = GoalFields()
         self.last_trace: dict[str, Any] | None = None
         self.heat: dict[str, npt.NDArray[np.float64]] = {}  # unit -> move scores (NaN where unreachable)
         self._heat_ranked: set[str] = set()  # units whose heat already carries the whole move scores
@@ -44,10 +47,12 @@ class UtilityAI:
         consideration's input, curve output and the product (issue 4)."""
         me = view.unit(request.unit)
         maps = self._maps.maps_for(view, me)
+        intent = side_intent(view, me, self.p.aggression, self.goals)
         if request.kind == "declare":
-            options = declare_options(view, me, self.p, maps, request.legal())
+            options = declare_options(view, me, self.p, maps, request.legal(), intent)
         else:
-            options, heat = act_options(Situation(view, me, self.p, maps, self._maps, request.legal(), self.committed))
+            options, heat = act_options(Situation(view, me, self.p, maps, self._maps, request.legal(), self.committed,
+                                                  intent, self._goal_fields))
             if heat is not None:
                 self.heat[me.name] = heat
                 self._heat_ranked.discard(me.name)
@@ -57,20 +62,25 @@ class UtilityAI:
         best = options[0]
         self._last[me.name] = best.key
         if request.kind == "act":
-            self._commit(view.round, best)
+            self._commit(view, best)
             self._rank_heat(me.name, options)
-        trace = {"unit": me.name, "request": request.kind, "personality": self.p.name,
+        trace = {"unit": me.name, "request": request.kind, "personality": self.p.name, "intent": intent.text,
                  "chosen": best.to_json(), "runners_up": [o.to_json() for o in options[1:1 + self.p.runners_up]]}
         self.last_trace = trace
         return best.action, trace
 
-    def _commit(self, round_no: int, best: Option) -> None:
-        """Count a shot's expected wounds against its target this round, so allies do not overkill it."""
+    def _commit(self, view: BattleView, best: Option) -> None:
+        """Count a shot against its target this round, so allies do not overkill it (fire allocated for the
+        side): its expected wounds, and its kill chance as the wounds the target has left (a shot likely to
+        put it down commits all of them)."""
         a = best.action
         if isinstance(a, Shoot):
             est = best.estimate
-            k = (round_no, a.target)
-            self.committed[k] = self.committed.get(k, 0.0) + (est.wounds + est.ct / 6 if est else 0.0)
+            k = (view.round, a.target)
+            t = view.find(a.target)
+            left = max(0.5, 4.0 - t.wounds) if t is not None else 4.0
+            sent = min(left, est.wounds + est.ct / 6 + est.kill * left) if est else 0.0
+            self.committed[k] = self.committed.get(k, 0.0) + sent
 
     def _rank_heat(self, unit: str, options: list[Option]) -> None:
         """Put the move options' whole scores into this decision's heat map, so its best cell is the move
