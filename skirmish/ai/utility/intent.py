@@ -85,7 +85,21 @@ def strength(units: Sequence[UnitView]) -> float:
     return sum(max(0.0, 1 - u.wounds / WOUNDS_OUT) for u in units if not u.out_of_action)
 
 
-def side_intent(view: BattleView, me: UnitView, aggression: float, goals: Sequence[Goal] = ()) -> Intent:
+class SearchMemory:
+    """The cells each side has seen empty while searching (last known places and hiding places looked into),
+    so a search moves on instead of going back and forth; forgotten when an enemy is in sight again, or when
+    every place near the last known ones has been looked into."""
+
+    def __init__(self) -> None:
+        self.cleared: dict[str, set[geo.Cell]] = {}
+
+    def of(self, side: str) -> set[geo.Cell]:
+        """The side's cleared cells."""
+        return self.cleared.setdefault(side, set())
+
+
+def side_intent(view: BattleView, me: UnitView, aggression: float, goals: Sequence[Goal] = (),
+                memory: SearchMemory | None = None) -> Intent:
     """The side's intent from its view. Before any enemy is known, the enemy is assumed as strong as the side
     (even); after, the enemies the view holds are the count (seen, and ghosts at their last known state)."""
     side = [u for u in view.units if u.side == me.side]
@@ -100,12 +114,19 @@ def side_intent(view: BattleView, me: UnitView, aggression: float, goals: Sequen
     in_sight = [e for e in enemies if not e.ghost]
     ghosts = [e for e in enemies if e.ghost]
     places: list[Goal] = []
-    if not in_sight:
+    cleared = (memory or SearchMemory()).of(me.side)
+    if in_sight:
+        cleared.clear()
+    else:
         for e in ghosts:
-            if not _seen_empty(view, ours_units, e.cell):
+            if e.cell not in cleared and not _seen_empty(view, ours_units, e.cell):
                 places.append(Goal(e.cell, 1.0, f"{e.name}'s last known place"))
                 continue
-            hide = hiding_place(view, ours_units, e.cell)
+            cleared.add(e.cell)
+            hide = hiding_place(view, ours_units, e.cell, cleared)
+            if hide is None:  # every place near it looked into: look again
+                cleared.clear()
+                hide = hiding_place(view, ours_units, e.cell, cleared)
             if hide is not None:
                 places.append(Goal(hide, 0.9, f"cover near {e.name}'s last known place"))
         places += list(goals)
@@ -137,9 +158,11 @@ RINGS = (3, 6, 10)  # cells from a last known place where a hiding place is look
 _DIRECTIONS = [(math.cos(2 * math.pi * k / 16), math.sin(2 * math.pi * k / 16)) for k in range(16)]
 
 
-def hiding_place(view: BattleView, ours: Sequence[UnitView], cell: geo.Cell) -> geo.Cell | None:
+def hiding_place(view: BattleView, ours: Sequence[UnitView], cell: geo.Cell,
+                 cleared: set[geo.Cell]) -> geo.Cell | None:
     """Where an enemy last seen at `cell` (now seen empty) likely hides: the nearest passable cell on rings
-    round it that none of the side's units sees (a search goes there and looks); None if every one is seen."""
+    round it that none of the side's units sees now or has seen empty (`cleared`, which the cells seen now
+    join); a search goes there and looks. None if every one is seen."""
     grid = view.grid
     for r in RINGS:
         ring = []
@@ -149,8 +172,11 @@ def hiding_place(view: BattleView, ours: Sequence[UnitView], cell: geo.Cell) -> 
                 ring.append(c)
         ring.sort(key=lambda c: (min(geo.distance_cells(c, u.cell) for u in ours) if ours else 0.0, c))
         for c in ring:
+            if c in cleared:
+                continue
             if not _seen_empty(view, ours, c):
                 return c
+            cleared.add(c)
     return None
 
 

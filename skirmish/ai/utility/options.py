@@ -21,6 +21,7 @@ from skirmish.ai.utility.intent import GoalFields, Intent, side_intent
 from skirmish.ai.utility.maps import MapCache, TacticalMaps, route_threat
 from skirmish.ai.utility.personality import Personality
 from skirmish.ai.utility.scoring import (
+    HARM,
     CellParts,
     Option,
     danger,
@@ -115,6 +116,8 @@ def declare_options(view: BattleView, me: UnitView, p: Personality, maps: Tactic
                   Curve("linear", m=0.8, b=0.2))
         elif speed == "fast":
             far = min(1.0, nearest / 60.0)
+            if intent.mode in ("press", "advance", "search"):  # going somewhere: run unless there is a shot
+                far = max(far, 0.6)
             o.add("distance to close", far if not can_shoot else 0.0, Curve("logistic", m=1.0, k=10, c=0.35))
             o.add("aggression", max(p.aggression, intent.push if intent.closing else 0.0),
                   Curve("linear", m=0.6, b=0.4))
@@ -178,7 +181,7 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
         if watch:
             o.add("overwatch: the other bound moves", 1.0, Curve("linear"))
         else:
-            o.add("no need to press", 1 - push, Curve("linear", m=0.6, b=0.2))
+            o.add("no need to press", 1 - push, Curve("linear", m=0.8, b=0.05))
         opts.append(stay(o, plan, me.cell, p))
     if w is not None and me.can_fire and not me.attacked:
         opts += [stay(o, plan, me.cell, p) for o in aim_options(s)]
@@ -234,6 +237,7 @@ def move_options(s: Situation, plan: Cells, watch: bool = False) -> tuple[list[O
     overwatching bound (`watch`) marks such moves down instead. And the heat map of every legal move's cell
     score."""
     view, me, p, intent = s.view, s.me, s.p, s.side
+    how = stance(me, intent, s.maps)
     ok = plan.moves
     scores = plan.scores
     heat = np.full(ok.shape, np.nan)
@@ -252,9 +256,9 @@ def move_options(s: Situation, plan: Cells, watch: bool = False) -> tuple[list[O
             o.add("exposure on the way", 1 - min(1.0, route_threat(view.grid, s.maps, me.cell, cell)),
                   p.exposure_curve())
         est, target, burst = shot_after(view, me, cell, running)
-        if target is None or est.hit <= 0:
-            o.add(f"intent: {intent.mode} (no shot after)", _no_shot_worth(intent, stance(me, intent, s.maps)),
-                  Curve("linear"))
+        worth = _no_shot_worth(intent, how)
+        if target is None or est.hit <= 0 or HARM(harm(est)) < worth:  # the move is worth more than its shot
+            o.add(f"intent: {intent.mode} (no shot after)", worth, Curve("linear"))
             if watch:
                 o.add("overwatch: this bound waits", 0.0, Curve("linear", m=0.5, b=0.5))
         else:

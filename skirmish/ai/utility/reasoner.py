@@ -9,12 +9,13 @@ each target this round (no overkill), its maps, and the heat map it shows the bo
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ai.utility.intent import Goal, GoalFields, side_intent
+from skirmish.ai.utility.intent import Goal, GoalFields, SearchMemory, side_intent
 from skirmish.ai.utility.maps import MapCache
 from skirmish.ai.utility.options import Situation, act_options, declare_options
 from skirmish.ai.utility.personality import PERSONALITIES, Personality
@@ -34,6 +35,7 @@ class UtilityAI:
         self.committed: dict[tuple[int, str], float] = {}  # (round, target) -> expected wounds already sent
         self.goals: list[Goal] = []  # intent inputs: where the side should make for (objectives, a later issue)
         self._goal_fields = GoalFields()
+        self._search = SearchMemory()  # the cells each side has seen empty while searching
         self.last_trace: dict[str, Any] | None = None
         self.heat: dict[str, npt.NDArray[np.float64]] = {}  # unit -> move scores (NaN where unreachable)
         self._heat_ranked: set[str] = set()  # units whose heat already carries the whole move scores
@@ -46,8 +48,8 @@ class UtilityAI:
         """The action and the decision's trace: the chosen option and the best runners-up, each with every
         consideration's input, curve output and the product (issue 4)."""
         me = view.unit(request.unit)
-        maps = self._maps.maps_for(view, me)
-        intent = side_intent(view, me, self.p.aggression, self.goals)
+        maps = self._maps.maps_for(fresh(view), me)
+        intent = side_intent(view, me, self.p.aggression, self.goals, self._search)
         if request.kind == "declare":
             options = declare_options(view, me, self.p, maps, request.legal(), intent)
         else:
@@ -103,6 +105,17 @@ class UtilityAI:
             heat[o.key[1][1], o.key[1][0]] = o.score
         chosen = moves[0].key[1]
         heat[chosen[1], chosen[0]] = np.nextafter(max(moves[0].score, float(np.nanmax(heat))), np.inf)
+
+
+STALE_ROUNDS = 2  # a ghost last seen this many rounds ago or more no longer counts for threat and cover
+
+
+def fresh(view: BattleView) -> BattleView:
+    """The view the threat and cover maps read: ghosts last seen STALE_ROUNDS rounds ago or more left out (the
+    enemy has likely gone; the intent still searches their last known places). Without it a side that presses
+    would not step into the sight of a place an enemy left long ago (issue 12)."""
+    units = tuple(u for u in view.units if not (u.ghost and view.round - (u.last_seen or 0) >= STALE_ROUNDS))
+    return view if len(units) == len(view.units) else replace(view, units=units)
 
 
 def make_utility(spec: str) -> UtilityAI:

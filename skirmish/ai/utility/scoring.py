@@ -117,24 +117,36 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
     yy, xx = np.mgrid[0:h, 0:wd]
     dists = np.stack([np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m for e in enemies]) if enemies \
         else np.full((1, h, wd), np.inf)
-    nearest = dists.min(axis=0)
+    seen = [k for k, e in enumerate(enemies) if not e.ghost]
     ideal = 1.5 * (w.range_inc_m if w is not None else 10.0)
-    band = np.clip(1 - np.abs(nearest - ideal) / (ideal * 2), 0, 1)
+    # The range band counts the enemies in sight: a last known place is where to go, not to stand off from.
+    band = np.clip(1 - np.abs(dists[seen].min(axis=0) - ideal) / (ideal * 2), 0, 1) if seen else np.ones(shape)
     fire, flank = fire_fields(view, me, ok, enemies, dists)
     now = float(approach[me.cell[1], me.cell[0]])
     closing = np.clip(0.5 + (now - np.where(np.isfinite(approach), approach, now)) / 40.0, 0, 1) \
         if math.isfinite(now) else np.full(shape, 0.5)
     push = intent.push
     retreat = stance == "retreat"
-    close_curve = Curve("linear", m=-0.6, b=0.8) if retreat else Curve("linear", m=0.0, b=0.6) \
-        if stance == "hold" else Curve("linear", m=0.2 + 0.7 * push, b=0.6 - 0.45 * push)
+    if retreat:
+        close_curve = Curve("linear", m=-0.6, b=0.8)
+    elif stance == "hold":
+        close_curve = Curve("linear", m=0.0, b=0.6)
+    elif intent.mode in ("press", "advance", "search"):  # progress decides: a walk's worth of it saturates
+        close_curve = Curve("linear", m=1.6 * push, b=0.8 - 0.8 * push)
+    else:
+        close_curve = Curve("linear", m=0.2 + 0.7 * push, b=0.6 - 0.45 * push)
     cover_curve, threat_curve = p.safety_curves()
     if retreat:
         threat_curve = Curve("polynomial", m=1.0, k=2.5)
+    elif intent.mode in ("press", "advance", "search"):  # going in means taking some fire: safety counts less
+        keep = 1 - 0.5 * push
+        cover_curve = Curve("linear", m=cover_curve.m * keep, b=1 - cover_curve.m * keep)
+        threat_curve = Curve("polynomial", m=keep, k=threat_curve.k, b=1 - keep)
     parts: CellParts = {
         "cover from enemies that see it": (maps.cover, cover_curve),
         "low threat": (np.exp(-maps.threat), threat_curve),
-        "line of fire": (fire, Curve("logistic", m=0.6, k=8, c=0.2, b=0.4)),
+        "line of fire": (fire, Curve("logistic", m=0.6, k=8, c=0.2, b=0.4) if seen else  # else: on a ghost
+                         Curve("logistic", m=0.25, k=8, c=0.2, b=0.75)),
         "range band": (band, Curve("normal", m=0.4, k=0.35, c=1.0, b=0.6)),
         "flanking": (flank, Curve("linear", m=0.3, b=0.7)),
         "closing in": (closing, close_curve),

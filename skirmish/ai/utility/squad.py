@@ -89,10 +89,11 @@ def hurt(me: UnitView) -> float:
 
 def stance(me: UnitView, intent: Intent, maps: TacticalMaps) -> str:
     """How the unit's moves treat the enemy: "retreat" (away from it) when an enemy sees it where it stands and
-    its side falls back or it carries two wounds or more; "hold" (neither closer nor away) when its side
-    falls back out of sight; else "close" (a retreat stops once out of sight, not in a far corner)."""
+    its side falls back, or it carries two wounds or more in an even fight (when its side presses, advances
+    or searches, it goes with it); "hold" (neither closer nor away) when its side falls back out of sight;
+    else "close". A retreat stops once out of sight, not in a far corner."""
     exposed = bool(maps.seen_by[me.cell[1], me.cell[0]] > 0)
-    if exposed and (intent.mode == "fall back" or me.wounds >= 2):
+    if exposed and (intent.mode == "fall back" or (me.wounds >= 2 and intent.mode == "engage")):
         return "retreat"
     return "hold" if intent.mode == "fall back" else "close"
 
