@@ -131,8 +131,8 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
         close_curve = Curve("linear", m=-0.6, b=0.8)
     elif stance == "hold":
         close_curve = Curve("linear", m=0.0, b=0.6)
-    elif intent.mode in ("press", "advance", "search"):  # progress decides: a walk's worth of it saturates
-        close_curve = Curve("linear", m=1.6 * push, b=0.8 - 0.8 * push)
+    elif intent.mode in ("press", "advance", "search"):  # progress decides: 0.55 staying, 1 for 20 m closer
+        close_curve = Curve("linear", m=0.5 + 0.4 * push, b=0.5 - 0.4 * push)
     else:
         close_curve = Curve("linear", m=0.2 + 0.7 * push, b=0.6 - 0.45 * push)
     cover_curve, threat_curve = p.safety_curves()

@@ -107,4 +107,4 @@ def dodge_need(view: BattleView, me: UnitView, maps: TacticalMaps, best_harm: fl
         return 0.0
     exposed = float(maps.seen_by[me.cell[1], me.cell[0]] > 0)
     skill = min(1.0, 0.6 + 0.2 * dodge)
-    return hurt(me) * exposed * skill * (1 - 0.6 * min(1.0, best_harm))
+    return hurt(me) * exposed * skill * (1 - 0.5 * min(1.0, best_harm))
