@@ -7,7 +7,8 @@ known places of those out of sight (ghosts).
 - SEARCH when no enemy is in sight but some were: towards their last known places not yet seen empty.
 - ENGAGE when in contact and even: the unit's own considerations, as before.
 - PRESS when ahead, or when the clock runs out and the side is not behind: a draw is worth less than a win.
-- FALL BACK when behind: away from the enemy, into cover, closer to friends (regroup).
+- FALL BACK when clearly behind and in contact: away from the enemy, into cover, closer to friends
+  (regroup); out of contact for CONTACT_ROUNDS the side searches again.
 
 The hook for objectives (a later issue): `side_intent(..., goals=[Goal(cell, weight, why), ...])`. A goal is
 an intent input: where the side should go when no enemy is in sight (advance and search head for the nearest
@@ -31,6 +32,8 @@ MODES = ("advance", "search", "engage", "press", "fall back")
 _WORDS = {"advance": "advancing to contact", "search": "searching", "engage": "engaging", "press": "pressing",
           "fall back": "falling back"}
 AHEAD = 0.12  # the strength lead ((ours - theirs) / both) from which a side is ahead (4 v 3 is 0.14)
+BEHIND = 0.2  # the strength deficit from which a side in contact falls back (2 v 3 is 0.2; 3 v 4 is 0.14)
+CONTACT_ROUNDS = 2  # an enemy seen this many rounds ago or less keeps the side in contact
 LATE = 0.2  # the share of the round limit left from which the clock presses (rounds 17-20 of 20)
 WOUNDS_OUT = 4.0  # a unit's strength: 1 - wounds / WOUNDS_OUT
 
@@ -133,9 +136,11 @@ def side_intent(view: BattleView, me: UnitView, aggression: float, goals: Sequen
         if not places:
             places = [Goal(likely_place(view, ours_units), 0.5, "the likely enemy place")]
         places.sort(key=lambda g: (-g.weight, geo.distance_cells(me.cell, g.cell), g.cell))
-    if lead <= -AHEAD and enemies:
+    contact = any(view.round - (e.last_seen if e.last_seen is not None else view.round) < CONTACT_ROUNDS
+                  for e in enemies)
+    if lead <= -BEHIND and contact:  # out of contact, the side has regrouped: it searches again
         mode, push = "fall back", 0.0
-    elif lead >= AHEAD or late:
+    elif lead >= AHEAD or (late and lead > -BEHIND):
         urgency = 1.0 if late else 0.0
         mode, push = "press", float(np.clip(0.6 + 0.3 * urgency + 0.5 * max(0.0, lead), 0.0, 1.0))
     elif in_sight:
