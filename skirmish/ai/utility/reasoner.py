@@ -4,7 +4,9 @@ keeps a trace of the decision (the chosen option and the runners-up with every c
 The AI reads a frozen BattleView and returns Actions; it never writes the world (ARCHITECTURE §2). What the
 unit may do comes from the battle (`Request.legal()`), and what it has done this turn from the view; the AI
 itself remembers only its habits: the last choice of each unit (momentum), the fire its side has sent at
-each target this round (no overkill), its maps, and the heat map it shows the board.
+each target this round (no overkill), the places its side has seen empty while searching, its maps, and the
+heat map it shows the board. Each decision starts from the side's intent (`intent.side_intent`), which goes
+into the trace.
 """
 
 from __future__ import annotations
