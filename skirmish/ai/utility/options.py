@@ -125,10 +125,11 @@ def declare_options(view: BattleView, me: UnitView, p: Personality, maps: Tactic
             o.add("full reload or heavy weapon", 1.0 if two_action_reload or slow_weapon else 0.0,
                   Curve("linear", m=0.9, b=0.05))
         else:
-            o.add("wounded, exposed, trained to dodge", need, Curve("linear"))
+            o.add("wounded, exposed, trained to dodge", need, Curve("linear", m=0.6, b=0.4) if need > 0
+                  else Curve("linear", m=0.0, b=0.0))
             o.add("caution", p.caution, Curve("linear", m=0.3, b=0.7))
         if speed != "dodge":
-            o.add("no need to dodge", 1 - need, Curve("linear", m=0.7, b=0.3))
+            o.add("no need to dodge", 1 - need, Curve("linear"))
         opts.append(o)
     return opts
 
