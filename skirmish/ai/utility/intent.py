@@ -61,6 +61,7 @@ class Intent:
     ghosts: int
     goals: tuple[Goal, ...]  # where advance and search go (empty: towards the enemies the view holds)
     push: float  # how hard to close in, in [0, 1]
+    late: bool = False  # the round limit is near (the last LATE share of it)
 
     @property
     def text(self) -> str:
@@ -151,7 +152,7 @@ def side_intent(view: BattleView, me: UnitView, aggression: float, goals: Sequen
     else:
         mode, push = "advance", 0.75
     return Intent(mode, len(ours_units), len(enemies) + unseen, lead, left, len(in_sight), len(ghosts),
-                  tuple(places), push)
+                  tuple(places), push, late)
 
 
 def _seen_empty(view: BattleView, ours: Sequence[UnitView], cell: geo.Cell) -> bool:

@@ -131,14 +131,15 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
         close_curve = Curve("linear", m=-0.6, b=0.8)
     elif stance == "hold":
         close_curve = Curve("linear", m=0.0, b=0.6)
-    elif intent.mode in ("press", "advance", "search"):  # progress decides: 0.55 staying, 1 for 20 m closer
+    elif intent.mode in ("press", "advance", "search") and (intent.late or not seen):  # going to find the enemy,
+        # or the clock runs out: progress decides (0.55 staying, 1 for 20 m closer); else shots and cover do
         close_curve = Curve("linear", m=0.5 + 0.4 * push, b=0.5 - 0.4 * push)
     else:
         close_curve = Curve("linear", m=0.2 + 0.7 * push, b=0.6 - 0.45 * push)
     cover_curve, threat_curve = p.safety_curves()
     if retreat:
         threat_curve = Curve("polynomial", m=1.0, k=2.5)
-    elif intent.mode in ("press", "advance", "search"):  # going in means taking some fire: safety counts less
+    elif intent.mode in ("press", "advance", "search") and (intent.late or not seen):  # going in: some risk
         keep = 1 - 0.5 * push
         cover_curve = Curve("linear", m=cover_curve.m * keep, b=1 - cover_curve.m * keep)
         threat_curve = Curve("polynomial", m=keep, k=threat_curve.k, b=1 - keep)
