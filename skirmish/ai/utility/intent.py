@@ -90,16 +90,20 @@ def strength(units: Sequence[UnitView]) -> float:
 
 
 class SearchMemory:
-    """The cells each side has seen empty while searching (last known places and hiding places looked into),
-    so a search moves on instead of going back and forth; forgotten when an enemy is in sight again, or when
-    every place near the last known ones has been looked into."""
+    """The cells each side has seen empty while searching this round (last known places and hiding places
+    looked into), so the side's units move on instead of going back and forth; forgotten when an enemy is in
+    sight again, when every place near the last known ones has been looked into, and at each round's start
+    (an AI resumed from a record at a round's start decides exactly as one that played on, docs/RECORDS.md)."""
 
     def __init__(self) -> None:
-        self.cleared: dict[str, set[geo.Cell]] = {}
+        self.cleared: dict[str, tuple[int, set[geo.Cell]]] = {}
 
-    def of(self, side: str) -> set[geo.Cell]:
-        """The side's cleared cells."""
-        return self.cleared.setdefault(side, set())
+    def of(self, side: str, round_no: int) -> set[geo.Cell]:
+        """The side's cleared cells this round."""
+        got = self.cleared.get(side)
+        if got is None or got[0] != round_no:
+            got = self.cleared[side] = (round_no, set())
+        return got[1]
 
 
 def side_intent(view: BattleView, me: UnitView, aggression: float, goals: Sequence[Goal] = (),
@@ -118,7 +122,7 @@ def side_intent(view: BattleView, me: UnitView, aggression: float, goals: Sequen
     in_sight = [e for e in enemies if not e.ghost]
     ghosts = [e for e in enemies if e.ghost]
     places: list[Goal] = []
-    cleared = (memory or SearchMemory()).of(me.side)
+    cleared = (memory or SearchMemory()).of(me.side, view.round)
     if in_sight:
         cleared.clear()
     else:

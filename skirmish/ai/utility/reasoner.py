@@ -32,7 +32,7 @@ class UtilityAI:
 
     def __init__(self, personality: Personality | str = "normal") -> None:
         self.p = PERSONALITIES[personality] if isinstance(personality, str) else personality
-        self._last: dict[str, tuple[Any, ...]] = {}
+        self._last: dict[str, tuple[int, tuple[Any, ...]]] = {}  # unit -> (round, its last choice's key)
         self._maps = MapCache()
         self.committed: dict[tuple[int, str], float] = {}  # (round, target) -> expected wounds already sent
         self.goals: list[Goal] = []  # intent inputs: where the side should make for (objectives, a later issue)
@@ -60,11 +60,13 @@ class UtilityAI:
             if heat is not None:
                 self.heat[me.name] = heat
                 self._heat_ranked.discard(me.name)
+        last = self._last.get(me.name)
+        habit = last[1] if last is not None and last[0] == view.round else None  # momentum within a round only
         for o in options:
-            o.finish(self._last.get(me.name), self.p.momentum)
+            o.finish(habit, self.p.momentum)
         options.sort(key=lambda o: -o.score)
         best = options[0]
-        self._last[me.name] = best.key
+        self._last[me.name] = (view.round, best.key)
         if request.kind == "act":
             self._commit(view, best)
             self._rank_heat(me.name, options)
