@@ -24,16 +24,18 @@ from skirmish.ui.settings import Settings
 from skirmish.ui.timeline import moment_text
 from tests.conftest import cli, one_line, run
 
-SEED = 2  # depot_breach, utility against utility: all 20 rounds
+SEED = 9  # depot_breach, utility against utility: a long battle
+ROUNDS = 18  # ... of this many rounds (the fixture checks it)
 
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 20-round utility-vs-utility record of the default scenario, written by the real CLI."""
+    """A long utility-vs-utility record of the default scenario, written by the real CLI."""
     path = tmp_path_factory.mktemp("records") / "depot.json"
     code, _, err = cli("run", "--seed", str(SEED), "--ai", "Raiders=utility", "--ai", "Guards=utility",
                        "--record", str(path), "--quiet", timeout=120)
     assert code == 0, err
+    assert f"rounds={ROUNDS} " in (record.load(path).result or ""), "the AI changed: pick another long seed"
     return path
 
 
@@ -105,8 +107,8 @@ def test_the_stops_and_steps_follow_the_record(recorded: Path) -> None:
     rec = record.load(recorded)
     replay = ReplaySession(rec)
     try:
-        assert replay.rounds == 20 and replay.total == len(rec.answers)
-        assert replay.round_starts[0] == 0 and len(replay.round_starts) == 20
+        assert replay.rounds == ROUNDS and replay.total == len(rec.answers)
+        assert replay.round_starts[0] == 0 and len(replay.round_starts) == ROUNDS
         assert replay.forward()  # the round's declarations and initiative at once, up to the first action
         first_act = next(i for i, a in enumerate(rec.answers) if a.request.kind == "act")
         assert replay.position == first_act and replay.acting() == rec.answers[first_act].request.unit
@@ -188,7 +190,7 @@ def test_play_runs_the_record_at_the_board_s_speed_and_stops_at_the_end(recorded
     rec = record.load(recorded)
     app, screen = _viewer(recorded)
     try:
-        _type_round(20)
+        _type_round(ROUNDS)
         _frames(app)
         start = screen.replay.position
         _key(pygame.K_SPACE, " ")
@@ -314,7 +316,7 @@ def test_ctrl_r_in_the_menu_replays_the_record_typed_in_the_open_field(recorded:
         _key(pygame.K_r, mod=pygame.KMOD_LCTRL)
         _frames(app)
         screen = app.screen
-        assert isinstance(screen, ReplayScreen) and screen.replay.rounds == 20
+        assert isinstance(screen, ReplayScreen) and screen.replay.rounds == ROUNDS
         assert app.toast is not None and app.toast[0].startswith("replaying: ")
     finally:
         app.close()
@@ -366,10 +368,10 @@ def test_replay_board_opens_the_viewer(recorded: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(App, "tick", spy)
     code, out, err = run(["replay", str(recorded), "--board", "--frames", "5"], capsys)
     assert code == 0, err
-    assert out == "" and len(opened) == 1 and opened[0].replay.rounds == 20
+    assert out == "" and len(opened) == 1 and opened[0].replay.rounds == ROUNDS
 
 
 def test_bench_reports_the_viewer_s_moves(recorded: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["bench", "--replay", str(recorded), "--repeat", "1"], capsys)
     assert code == 0, err
-    assert "20 rounds" in out and "step back one action" in out and "step forward one action" in out
+    assert f"{ROUNDS} rounds" in out and "step back one action" in out and "step forward one action" in out

@@ -61,6 +61,13 @@ def reason_label(chosen: OptionTrace) -> str:
     return text + (": " + ", ".join(bits) if bits else "")
 
 
+def decision_label(chosen: OptionTrace, intent: str | None = None) -> str:
+    """The reason label with the side's intent in a word when the trace has one (issue 12):
+    "Walk to 5,3 0.52: cover 60% · pressing" (the intent's whole line is in the log's details)."""
+    label = reason_label(chosen)
+    return f"{label} · {intent.split(':')[0]}" if intent else label
+
+
 def runners_up_text(runners_up: list[OptionTrace]) -> str:
     """The runners-up with their scores, for the log line: "walk 14,3 0.52; wait 0.31"."""
     return "; ".join(f"{o['option']} {float(o['score']):.2f}" for o in runners_up)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, get_args, get_type_hints
 
-from skirmish.core.decision import OptionTrace, reason_label, runners_up_text, trace_lines
+from skirmish.core.decision import OptionTrace, decision_label, runners_up_text, trace_lines
 from skirmish.core.jsontypes import ShapeError, key_path, reader, show
 
 COMMON = ("type", "round", "phase", "actor", "rules")
@@ -323,21 +323,23 @@ class DecisionEvent(Event):
     personality: str
     chosen: OptionTrace
     runners_up: list[OptionTrace]
+    intent: str | None = None  # the side-level intent, e.g. "pressing: 2 rounds left, ahead 4 v 3" (issue 12)
 
     def label(self) -> str:
-        """The decision in a few words: "Shoot Raider-3 prepared 0.71: hit 64%, kill 41%"."""
-        return reason_label(self.chosen)
+        """The decision in a few words: "Shoot Raider-3 prepared 0.71: hit 64%, kill 41%" (and the side's intent
+        in a word when the AI has one: "... · pressing")."""
+        return decision_label(self.chosen, self.intent)
 
     def describe(self) -> str:
         others = runners_up_text(self.runners_up)
         return (f"{self.where()} {self.actor or ''} decides: {self.label()}" + (f" (over {others})" if others else "")
-                + self.rules_text())
+                + (f"; {self.intent}" if self.intent else "") + self.rules_text())
 
     def headline(self) -> str:
         return f"{self.actor or ''} thinks: {self.label()}"
 
     def detail_lines(self) -> list[str]:
-        return trace_lines(self.chosen, self.runners_up)
+        return ([f"intent: {self.intent}"] if self.intent else []) + trace_lines(self.chosen, self.runners_up)
 
 
 @register("result")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from skirmish import record
 from skirmish.battle import Battle
 from skirmish.content.scenario import Scenario
-from skirmish.core.decision import reason_label
+from skirmish.core.decision import decision_label
 from skirmish.core.events import Event
 from skirmish.ecs.view import BattleView
 
@@ -106,7 +106,7 @@ class ReplaySession:
             for a in self.rec.answers[:self.position]:
                 if a.request.kind == "act" and a.trace is not None:
                     try:
-                        out[a.request.unit] = reason_label(a.trace["chosen"])
+                        out[a.request.unit] = decision_label(a.trace["chosen"], a.trace.get("intent"))
                     except (KeyError, TypeError, ValueError):  # a trace of another shape (another AI): no label
                         continue
             self._reasons = (key, out)

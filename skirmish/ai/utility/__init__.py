@@ -8,9 +8,11 @@ every reachable cell is scored at once, which also gives the board its heat map.
 
 The rooms: `personality` (weights and the curves they shape, as data), `maps` (threat, cover and reach maps
 and their caches), `options` (the candidate actions, from what the battle says is legal), `scoring` (the
-considerations) and `reasoner` (the controller: choose, remember habits, trace).
+considerations), `intent` (the side's intent from its view, issue 12), `squad` (the squad's considerations:
+spacing, crossfire, overwatch, wounded units) and `reasoner` (the controller: choose, remember habits, trace).
 """
 
+from skirmish.ai.utility.intent import Goal, Intent, side_intent
 from skirmish.ai.utility.maps import COVER_VALUE, MapCache, TacticalMaps, build_maps, route_threat
 from skirmish.ai.utility.options import TOP_MOVES, Situation, act_options, declare_options
 from skirmish.ai.utility.personality import DIFFICULTIES, PERSONALITIES, Personality
@@ -18,7 +20,8 @@ from skirmish.ai.utility.reasoner import UtilityAI, make_utility
 from skirmish.ai.utility.scoring import HARM, Consideration, Option, harm
 
 __all__ = [
-    "COVER_VALUE", "DIFFICULTIES", "HARM", "PERSONALITIES", "TOP_MOVES", "Consideration", "MapCache", "Option",
+    "COVER_VALUE", "DIFFICULTIES", "HARM", "PERSONALITIES", "TOP_MOVES", "Consideration", "Goal", "Intent",
+    "MapCache", "Option",
     "Personality", "Situation", "TacticalMaps", "UtilityAI", "act_options", "build_maps", "declare_options", "harm",
-    "make_utility", "route_threat",
+    "make_utility", "route_threat", "side_intent",
 ]

@@ -15,18 +15,22 @@ import numpy as np
 import numpy.typing as npt
 
 from skirmish.ai.curves import Curve
+from skirmish.ai.estimate import estimate_shot
 from skirmish.ai.utility.attacks import aim_options, shoot_options, shot_after, throw_options
+from skirmish.ai.utility.intent import GoalFields, Intent, side_intent
 from skirmish.ai.utility.maps import MapCache, TacticalMaps, route_threat
 from skirmish.ai.utility.personality import Personality
 from skirmish.ai.utility.scoring import (
+    HARM,
     CellParts,
     Option,
     danger,
-    press,
+    harm,
     score_cells,
     shot_considerations,
     targets,
 )
+from skirmish.ai.utility.squad import dodge_need, overwatching, stance
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -50,7 +54,19 @@ class Situation:
     cache: MapCache
     legal: LegalActions
     committed: Mapping[tuple[int, str], float]
+    intent: Intent | None = None  # the side's intent (worked out from the view when not given)
+    goal_fields: GoalFields | None = None  # the walking-distance fields to the intent's goals (kept per map)
     dangers: dict[str, float] = field(default_factory=dict)  # each target's threat, worked out once
+
+    def __post_init__(self) -> None:
+        if self.intent is None:
+            self.intent = side_intent(self.view, self.me, self.p.aggression)
+
+    @property
+    def side(self) -> Intent:
+        """The side's intent."""
+        assert self.intent is not None
+        return self.intent
 
     def danger(self, t: UnitView) -> float:
         """How dangerous an enemy is to the side (kept for moves and shots alike)."""
@@ -74,18 +90,22 @@ class Cells:
 
 
 def declare_options(view: BattleView, me: UnitView, p: Personality, maps: TacticalMaps,
-                    legal: LegalActions) -> list[Option]:
-    """One option per declaration the battle allows (R-5.1): NORMAL to shoot, FAST to close in, SLOW for a
-    full reload or a heavy weapon, DODGE when threatened and hurt."""
+                    legal: LegalActions, intent: Intent | None = None) -> list[Option]:
+    """One option per declaration the battle allows (R-5.1): NORMAL to shoot, FAST to close in (harder when
+    the side's intent presses, advances or searches), SLOW for a full reload or a heavy weapon, DODGE when
+    wounded, exposed and trained to dodge with no shot worth more (issue 12)."""
+    intent = intent or side_intent(view, me, p.aggression)
     w = me.weapon
     in_view = targets(view, me, me.cell)
-    threat_here = maps.threat_at(me.cell)
     nearest = min((geo.distance_m(me.cell, e.cell, view.grid.cell_m) for e in view.enemies(me)), default=99.0)
     opts = []
     need_reload = w is not None and (me.jammed or me.rounds == 0) and (me.jammed or me.magazines > 0)
     two_action_reload = need_reload and not me.jammed and w is not None and w.reload_actions >= 2
     slow_weapon = w is not None and w.speed == Speed.SLOW
     can_shoot = bool(in_view) and w is not None and not need_reload and me.can_fire
+    best = max((harm(estimate_shot(view, me, t, mode="prepared")) for t in in_view), default=0.0) \
+        if can_shoot and me.wounds > 0 else 0.0
+    need = dodge_need(view, me, maps, best)
     for speed in ("normal", "fast", "slow", "dodge"):
         o = Option(f"declare {speed}", Declare(me.name, speed), ("declare", speed))
         if not legal.allows(o.action):
@@ -96,18 +116,20 @@ def declare_options(view: BattleView, me: UnitView, p: Personality, maps: Tactic
                   Curve("linear", m=0.8, b=0.2))
         elif speed == "fast":
             far = min(1.0, nearest / 60.0)
+            if intent.mode in ("press", "advance", "search"):  # going somewhere: run unless there is a shot
+                far = max(far, 0.6)
             o.add("distance to close", far if not can_shoot else 0.0, Curve("logistic", m=1.0, k=10, c=0.35))
-            o.add("aggression", p.aggression, Curve("linear", m=0.6, b=0.4))
+            o.add("aggression", max(p.aggression, intent.push if intent.closing else 0.0),
+                  Curve("linear", m=0.6, b=0.4))
         elif speed == "slow":
             o.add("full reload or heavy weapon", 1.0 if two_action_reload or slow_weapon else 0.0,
                   Curve("linear", m=0.9, b=0.05))
         else:
-            dodge = dict(me.skills).get("dodge", 0)
-            hurt = min(1.0, me.wounds / 3)
-            o.add("threat here", min(1.0, threat_here), Curve("logistic", m=1.0, k=12, c=0.5))
-            o.add("dodge skill", min(1.0, dodge / 3), Curve("linear", m=0.8, b=0.1))
-            o.add("hurt or no shot", max(hurt, 0.0 if can_shoot else 0.6), Curve("linear"))
-            o.add("caution", p.caution, Curve("linear", m=0.7, b=0.1))
+            o.add("wounded, exposed, trained to dodge", need, Curve("linear", m=0.6, b=0.4) if need > 0
+                  else Curve("linear", m=0.0, b=0.0))
+            o.add("caution", p.caution, Curve("linear", m=0.3, b=0.7))
+        if speed != "dodge":
+            o.add("no need to dodge", 1 - need, Curve("linear"))
         opts.append(o)
     return opts
 
@@ -123,13 +145,18 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
         "fallback", p.fallback, Curve("linear"))]
     w = me.weapon
     here_threat = float(1 - np.exp(-s.maps.threat[me.cell[1], me.cell[0]]))
-    push = press(view, me, p)
+    intent = s.side
+    push = intent.push
+    in_view = targets(view, me, me.cell)
+    can_wait = not me.turn_parts and me.waiting is None and w is not None and me.can_fire and \
+        legal.allows(Wait(me.name))
+    watch = can_wait and not in_view and overwatching(view, me, intent)  # bounding overwatch (issue 12)
     # Every option is scored where the unit ends its action: the same cell considerations for staying
     # and for each move, and the same shot considerations for shooting now and shooting after a move.
-    plan = plan_cells(s, push)
+    plan = plan_cells(s)
     heat = None
     if plan.moves.any():
-        moves, heat = move_options(s, plan)
+        moves, heat = move_options(s, plan, watch)
         opts += moves
     # The screen is split once a turn at most (the AI's habit: a second free action would count as FAST).
     if me.tacpack_generator and not any(part.kind == "free" for part in me.turn_parts):
@@ -145,31 +172,36 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
     if p.use_grenades and me.throwables and not me.attacked:
         opts += [stay(o, plan, me.cell, p) for o in throw_options(s)]
     # Waiting holds the whole action (R-5.7), so the AI considers it only before anything else this turn.
-    if not me.turn_parts and me.waiting is None and w is not None and me.can_fire and legal.allows(Wait(me.name)):
-        in_view = targets(view, me, me.cell)
+    # Overwatch: in the waiting bound, a wait watches farther and does not count the need to press.
+    if can_wait and w is not None:
         o = Option("wait for an enemy", Wait(me.name), ("wait",))
         near = min((geo.distance_m(me.cell, e.cell, view.grid.cell_m) for e in view.enemies(me)), default=99.0)
         o.add("no target in view", 0.0 if in_view else 1.0, Curve("linear"))
-        o.add("enemy close enough to appear", 1 - min(1.0, near / (2 * w.range_inc_m + 1)),
+        o.add("enemy close enough to appear", 1 - min(1.0, near / ((4 if watch else 2) * w.range_inc_m + 1)),
               Curve("logistic", k=8, c=0.3))
-        o.add("no need to press", 1 - push, Curve("linear", m=0.6, b=0.2))
+        if watch:
+            o.add("overwatch: the other bound moves", 1.0, Curve("linear"))
+        else:
+            o.add("no need to press", 1 - push, Curve("linear", m=0.8, b=0.05))
         opts.append(stay(o, plan, me.cell, p))
     if w is not None and me.can_fire and not me.attacked:
         opts += [stay(o, plan, me.cell, p) for o in aim_options(s)]
     return opts, heat
 
 
-def plan_cells(s: Situation, push: float) -> Cells:
+def plan_cells(s: Situation) -> Cells:
     """The cells this action may end in (here, and every cell a legal move reaches unless the unit has
-    attacked or does not think of moving), with the cell considerations scored over all of them at once."""
-    view, me, legal = s.view, s.me, s.legal
+    attacked or does not think of moving), with the cell considerations scored over all of them at once.
+    Closing in is scored on the walking distance to the nearest enemy the view holds, or, with none in
+    sight, to the intent's goals (last known places, objectives, the likely enemy place)."""
+    view, me, legal, intent = s.view, s.me, s.legal, s.side
     grid = view.grid
     shape = (grid.height, grid.width)
     mask = np.zeros(shape, dtype=bool)
     moves = np.zeros(shape, dtype=bool)
     reach = np.zeros(shape)
     cells = legal.walk | legal.run
-    if s.p.think_moves and cells and not me.attacked and view.enemies(me):
+    if s.p.think_moves and cells and not me.attacked and (view.enemies(me) or intent.goals):
         col, _ = me.trait("dexterity")
         walk = SIDES[col] / grid.cell_m
         run = walk if me.declared == "dodge" else 2 * walk
@@ -182,7 +214,11 @@ def plan_cells(s: Situation, push: float) -> Cells:
         moves &= np.isfinite(reach)
         mask |= moves
     mask[me.cell[1], me.cell[0]] = True
-    scores, parts = score_cells(view, me, s.p, s.maps, mask, reach, push)
+    approach = s.maps.walk_m
+    if intent.goals:
+        fields = s.goal_fields if s.goal_fields is not None else GoalFields()
+        approach = fields.towards(grid, intent.goals)
+    scores, parts = score_cells(view, me, s.p, s.maps, mask, reach, intent, approach, stance(me, intent, s.maps))
     return Cells(moves, legal.walk, scores, parts)
 
 
@@ -195,10 +231,14 @@ def stay(o: Option, plan: Cells, cell: geo.Cell, p: Personality) -> Option:
     return o
 
 
-def move_options(s: Situation, plan: Cells) -> tuple[list[Option], npt.NDArray[np.float64]]:
+def move_options(s: Situation, plan: Cells, watch: bool = False) -> tuple[list[Option], npt.NDArray[np.float64]]:
     """The best few legal moves by their cell scores, each with the route's exposure and the best shot
-    still allowed after it; and the heat map of every legal move's cell score."""
-    view, me, p = s.view, s.me, s.p
+    still allowed after it — or, when no shot is, what the move does for the side's intent (a move that
+    gives no shot is not marked down as a worthless shot: that swamped closing in, issue 12); a unit in the
+    overwatching bound (`watch`) marks such moves down instead. And the heat map of every legal move's cell
+    score."""
+    view, me, p, intent = s.view, s.me, s.p, s.side
+    how = stance(me, intent, s.maps)
     ok = plan.moves
     scores = plan.scores
     heat = np.full(ok.shape, np.nan)
@@ -217,10 +257,24 @@ def move_options(s: Situation, plan: Cells) -> tuple[list[Option], npt.NDArray[n
             o.add("exposure on the way", 1 - min(1.0, route_threat(view.grid, s.maps, me.cell, cell)),
                   p.exposure_curve())
         est, target, burst = shot_after(view, me, cell, running)
-        shot_considerations(o, est, s.danger(target) if target is not None else 0.0, p, s.committed, view, me,
-                            target, burst)
+        worth = _no_shot_worth(intent, how)
+        if target is None or est.hit <= 0 or HARM(harm(est)) < worth:  # the move is worth more than its shot
+            o.add(f"intent: {intent.mode} (no shot after)", worth, Curve("linear"))
+            if watch:
+                o.add("overwatch: this bound waits", 0.0, Curve("linear", m=0.5, b=0.5))
+        else:
+            shot_considerations(o, est, s.danger(target), p, s.committed, view, me, target, burst)
         out.append(o)
     return out, heat
+
+
+def _no_shot_worth(intent: Intent, how: str) -> float:
+    """What a move that gives no shot is worth to the side's intent, on the expected-harm scale of a shot: a
+    retreat out of sight and closing in under press, advance or search are worth a fair shot; holding or an
+    even fight, little."""
+    if how == "retreat":
+        return 0.45
+    return 0.2 if how == "hold" else 0.1 + 0.5 * intent.push
 
 
 def tacpack_options(s: Situation) -> list[Option]:

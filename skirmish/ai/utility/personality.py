@@ -27,6 +27,7 @@ class Personality:
     use_exposure: bool = True  # score exposure along the route
     use_commitment: bool = True  # count damage already committed by allies
     use_grenades: bool = True
+    spacing_m: float = 3.0  # the blast radius friends keep apart by (a fragmentation grenade's, R-6.10)
 
     @staticmethod
     def parse(raw: dict[str, Any]) -> Personality:

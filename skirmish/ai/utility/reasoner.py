@@ -4,16 +4,20 @@ keeps a trace of the decision (the chosen option and the runners-up with every c
 The AI reads a frozen BattleView and returns Actions; it never writes the world (ARCHITECTURE §2). What the
 unit may do comes from the battle (`Request.legal()`), and what it has done this turn from the view; the AI
 itself remembers only its habits: the last choice of each unit (momentum), the fire its side has sent at
-each target this round (no overkill), its maps, and the heat map it shows the board.
+each target this round (no overkill), the places its side has seen empty while searching, its maps, and the
+heat map it shows the board. Each decision starts from the side's intent (`intent.side_intent`), which goes
+into the trace.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from skirmish.ai.utility.intent import Goal, GoalFields, SearchMemory, side_intent
 from skirmish.ai.utility.maps import MapCache
 from skirmish.ai.utility.options import Situation, act_options, declare_options
 from skirmish.ai.utility.personality import PERSONALITIES, Personality
@@ -28,9 +32,12 @@ class UtilityAI:
 
     def __init__(self, personality: Personality | str = "normal") -> None:
         self.p = PERSONALITIES[personality] if isinstance(personality, str) else personality
-        self._last: dict[str, tuple[Any, ...]] = {}
+        self._last: dict[str, tuple[int, tuple[Any, ...]]] = {}  # unit -> (round, its last choice's key)
         self._maps = MapCache()
         self.committed: dict[tuple[int, str], float] = {}  # (round, target) -> expected wounds already sent
+        self.goals: list[Goal] = []  # intent inputs: where the side should make for (objectives, a later issue)
+        self._goal_fields = GoalFields()
+        self._search = SearchMemory()  # the cells each side has seen empty while searching
         self.last_trace: dict[str, Any] | None = None
         self.heat: dict[str, npt.NDArray[np.float64]] = {}  # unit -> move scores (NaN where unreachable)
         self._heat_ranked: set[str] = set()  # units whose heat already carries the whole move scores
@@ -43,34 +50,43 @@ class UtilityAI:
         """The action and the decision's trace: the chosen option and the best runners-up, each with every
         consideration's input, curve output and the product (issue 4)."""
         me = view.unit(request.unit)
-        maps = self._maps.maps_for(view, me)
+        maps = self._maps.maps_for(fresh(view), me)
+        intent = side_intent(view, me, self.p.aggression, self.goals, self._search)
         if request.kind == "declare":
-            options = declare_options(view, me, self.p, maps, request.legal())
+            options = declare_options(view, me, self.p, maps, request.legal(), intent)
         else:
-            options, heat = act_options(Situation(view, me, self.p, maps, self._maps, request.legal(), self.committed))
+            options, heat = act_options(Situation(view, me, self.p, maps, self._maps, request.legal(), self.committed,
+                                                  intent, self._goal_fields))
             if heat is not None:
                 self.heat[me.name] = heat
                 self._heat_ranked.discard(me.name)
+        last = self._last.get(me.name)
+        habit = last[1] if last is not None and last[0] == view.round else None  # momentum within a round only
         for o in options:
-            o.finish(self._last.get(me.name), self.p.momentum)
+            o.finish(habit, self.p.momentum)
         options.sort(key=lambda o: -o.score)
         best = options[0]
-        self._last[me.name] = best.key
+        self._last[me.name] = (view.round, best.key)
         if request.kind == "act":
-            self._commit(view.round, best)
+            self._commit(view, best)
             self._rank_heat(me.name, options)
-        trace = {"unit": me.name, "request": request.kind, "personality": self.p.name,
+        trace = {"unit": me.name, "request": request.kind, "personality": self.p.name, "intent": intent.text,
                  "chosen": best.to_json(), "runners_up": [o.to_json() for o in options[1:1 + self.p.runners_up]]}
         self.last_trace = trace
         return best.action, trace
 
-    def _commit(self, round_no: int, best: Option) -> None:
-        """Count a shot's expected wounds against its target this round, so allies do not overkill it."""
+    def _commit(self, view: BattleView, best: Option) -> None:
+        """Count a shot against its target this round, so allies do not overkill it (fire allocated for the
+        side): its expected wounds, and its kill chance as the wounds the target has left (a shot likely to
+        put it down commits all of them)."""
         a = best.action
         if isinstance(a, Shoot):
             est = best.estimate
-            k = (round_no, a.target)
-            self.committed[k] = self.committed.get(k, 0.0) + (est.wounds + est.ct / 6 if est else 0.0)
+            k = (view.round, a.target)
+            t = view.find(a.target)
+            left = max(0.5, 4.0 - t.wounds) if t is not None else 4.0
+            sent = min(left, est.wounds + est.ct / 6 + est.kill * left) if est else 0.0
+            self.committed[k] = self.committed.get(k, 0.0) + sent
 
     def _rank_heat(self, unit: str, options: list[Option]) -> None:
         """Put the move options' whole scores into this decision's heat map, so its best cell is the move
@@ -93,6 +109,17 @@ class UtilityAI:
             heat[o.key[1][1], o.key[1][0]] = o.score
         chosen = moves[0].key[1]
         heat[chosen[1], chosen[0]] = np.nextafter(max(moves[0].score, float(np.nanmax(heat))), np.inf)
+
+
+STALE_ROUNDS = 2  # a ghost last seen this many rounds ago or more no longer counts for threat and cover
+
+
+def fresh(view: BattleView) -> BattleView:
+    """The view the threat and cover maps read: ghosts last seen STALE_ROUNDS rounds ago or more left out (the
+    enemy has likely gone; the intent still searches their last known places). Without it a side that presses
+    would not step into the sight of a place an enemy left long ago (issue 12)."""
+    units = tuple(u for u in view.units if not (u.ghost and view.round - (u.last_seen or 0) >= STALE_ROUNDS))
+    return view if len(units) == len(view.units) else replace(view, units=units)
 
 
 def make_utility(spec: str) -> UtilityAI:

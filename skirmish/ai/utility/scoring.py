@@ -18,8 +18,10 @@ import numpy.typing as npt
 from skirmish.ai.curves import Curve, combine
 from skirmish.ai.estimate import ShotEstimate, hit_probability
 from skirmish.ai.utility.fields import fire_fields
+from skirmish.ai.utility.intent import Intent
 from skirmish.ai.utility.maps import TacticalMaps
 from skirmish.ai.utility.personality import Personality
+from skirmish.ai.utility.squad import crossfire, regroup, spacing
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action
@@ -101,47 +103,68 @@ def shot_considerations(o: Option, est: ShotEstimate, threat: float, p: Personal
 
 
 def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMaps, ok: npt.NDArray[np.bool_],
-                reach: npt.NDArray[np.float64], press: float) -> tuple[npt.NDArray[np.float64], CellParts]:
-    """Every cell in `ok` at once: cover, threat, range band, flanking, line of fire, closing in."""
+                reach: npt.NDArray[np.float64], intent: Intent, approach: npt.NDArray[np.float64],
+                stance: str) -> tuple[npt.NDArray[np.float64], CellParts]:
+    """Every cell in `ok` at once: cover, threat, range band, flanking, line of fire, closing in (on
+    `approach`, the walking distance in metres to what the side's intent makes for; away from it when the
+    unit's `stance` is "retreat", indifferent when "hold", squad.stance), and the squad's cell considerations
+    (spacing against blasts, crossfire, regrouping)."""
     grid = view.grid
     w = me.weapon
     enemies = view.enemies(me)
     h, wd = grid.height, grid.width
+    shape = (h, wd)
     yy, xx = np.mgrid[0:h, 0:wd]
     dists = np.stack([np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m for e in enemies]) if enemies \
         else np.full((1, h, wd), np.inf)
-    nearest = dists.min(axis=0)
+    seen = [k for k, e in enumerate(enemies) if not e.ghost]
     ideal = 1.5 * (w.range_inc_m if w is not None else 10.0)
-    band = np.clip(1 - np.abs(nearest - ideal) / (ideal * 2), 0, 1)
+    # The range band counts the enemies in sight: a last known place is where to go, not to stand off from.
+    band = np.clip(1 - np.abs(dists[seen].min(axis=0) - ideal) / (ideal * 2), 0, 1) if seen else np.ones(shape)
     fire, flank = fire_fields(view, me, ok, enemies, dists)
-    walk_m = maps.walk_m  # walking distance to the nearest enemy, round walls and water
-    now = float(walk_m[me.cell[1], me.cell[0]])
-    closing = np.clip(0.5 + (now - np.where(np.isfinite(walk_m), walk_m, now)) / 40.0, 0, 1) \
-        if math.isfinite(now) else np.full((h, wd), 0.5)
+    now = float(approach[me.cell[1], me.cell[0]])
+    closing = np.clip(0.5 + (now - np.where(np.isfinite(approach), approach, now)) / 40.0, 0, 1) \
+        if math.isfinite(now) else np.full(shape, 0.5)
+    push = intent.push
+    retreat = stance == "retreat"
+    if retreat:
+        close_curve = Curve("linear", m=-0.6, b=0.8)
+    elif stance == "hold":
+        close_curve = Curve("linear", m=0.0, b=0.6)
+    elif intent.mode in ("press", "advance", "search") and (intent.late or not seen):  # going to find the enemy,
+        # or the clock runs out: progress decides (0.55 staying, 1 for 20 m closer); else shots and cover do
+        close_curve = Curve("linear", m=0.5 + 0.4 * push, b=0.5 - 0.4 * push)
+    else:
+        close_curve = Curve("linear", m=0.2 + 0.7 * push, b=0.6 - 0.45 * push)
     cover_curve, threat_curve = p.safety_curves()
+    if retreat:
+        threat_curve = Curve("polynomial", m=1.0, k=2.5)
+    elif intent.mode in ("press", "advance", "search") and (intent.late or not seen):  # going in: some risk
+        keep = 1 - 0.5 * push
+        cover_curve = Curve("linear", m=cover_curve.m * keep, b=1 - cover_curve.m * keep)
+        threat_curve = Curve("polynomial", m=keep, k=threat_curve.k, b=1 - keep)
     parts: CellParts = {
         "cover from enemies that see it": (maps.cover, cover_curve),
         "low threat": (np.exp(-maps.threat), threat_curve),
-        "line of fire": (fire, Curve("logistic", m=0.6, k=8, c=0.2, b=0.4)),
+        "line of fire": (fire, Curve("logistic", m=0.6, k=8, c=0.2, b=0.4) if seen else  # else: on a ghost
+                         Curve("logistic", m=0.25, k=8, c=0.2, b=0.75)),
         "range band": (band, Curve("normal", m=0.4, k=0.35, c=1.0, b=0.6)),
         "flanking": (flank, Curve("linear", m=0.3, b=0.7)),
-        "closing in": (closing, Curve("linear", m=0.2 + 0.7 * press, b=0.6 - 0.45 * press)),
+        "closing in": (closing, close_curve),
+        "spacing against blasts": (spacing(view, me, shape, p.spacing_m),
+                                   Curve("logistic", m=0.35, k=30, c=0.5, b=0.65)),
     }
+    cross = crossfire(view, me, shape)
+    if cross is not None and not retreat:
+        parts["crossfire with friends"] = (cross, Curve("linear", m=0.25, b=0.75))
+    if intent.mode == "fall back":
+        near = regroup(view, me, shape)
+        if near is not None:
+            parts["regroup"] = (near, Curve("linear", m=0.3, b=0.7))
     outs = [curve(raw) for raw, curve in parts.values()]
     total = np.asarray(combine(outs), dtype=np.float64)
     total = np.where(ok, total - 0.002 * reach, -1.0)  # shorter moves break ties
     return total, parts
-
-
-def press(view: BattleView, me: UnitView, p: Personality) -> float:
-    """How hard to push: aggression, the round limit coming (a draw is half a win), and being ahead."""
-    def strength(units: list[UnitView]) -> float:
-        return sum(max(0.0, 1 - u.wounds / 4) for u in units)
-
-    ours, theirs = strength([me, *view.friends(me)]), strength(view.enemies(me))
-    clock = view.round / view.max_rounds if view.max_rounds else 0.0
-    ahead = (ours - theirs) / max(ours + theirs, 1e-6)
-    return float(np.clip(p.aggression + 0.6 * clock ** 2 + 0.4 * ahead - 0.2, 0.0, 1.0))
 
 
 def danger(view: BattleView, t: UnitView, me: UnitView) -> float:
