@@ -13,10 +13,8 @@ target may move or the unit be hit before it).
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from skirmish.ai.blast import FRIEND_WEIGHT, ThrowPlan, candidate_cells, plan_throws
 from skirmish.ai.curves import Curve
@@ -97,31 +95,12 @@ def alternatives(s: Situation) -> float:
     return best
 
 
-class _Memo:
-    """What several options of one decision read (the throw plans, the aims), worked out once per Situation.
-    Holds the Situation weakly; one decision at a time, as the AI makes them."""
-
-    def __init__(self) -> None:
-        self.of: weakref.ref[Situation] | None = None
-        self.kept: dict[str, Any] = {}
-
-    def get(self, s: Situation, name: str, make: Callable[[Situation], Any]) -> Any:
-        """`make(s)`, worked out on the first call for this Situation."""
-        if self.of is None or self.of() is not s:
-            self.kept = {}
-            self.of = weakref.ref(s)
-        if name not in self.kept:
-            self.kept[name] = make(s)
-        return self.kept[name]
-
-
-_MEMO = _Memo()
 
 
 def throw_plans(s: Situation) -> list[tuple[ThrowPlan, int]]:
     """For each explosive the battle lets the unit throw now, its plan over the candidate cells and the index
     of the best cell (explosives with no cell doing net harm are left out)."""
-    plans: list[tuple[ThrowPlan, int]] = _MEMO.get(s, "throws", _plan)
+    plans: list[tuple[ThrowPlan, int]] = s.keep("throws", _plan)
     return plans
 
 
@@ -169,7 +148,7 @@ def throw_options(s: Situation) -> list[Option]:
 def _aims(s: Situation) -> list[tuple[UnitView, float, bool]]:
     """Each target the unit may aim at (the first three in view): the harm of the prepared shot after aiming,
     and whether that shot still fits this turn after the aim (R-5.3, R-5.5, R-6.2)."""
-    aims: list[tuple[UnitView, float, bool]] = _MEMO.get(s, "aims", _work_out_aims)
+    aims: list[tuple[UnitView, float, bool]] = s.keep("aims", _work_out_aims)
     return aims
 
 

@@ -8,8 +8,9 @@ timing rule is read directly only to look ahead: whether a shot would still fit 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -57,6 +58,7 @@ class Situation:
     intent: Intent | None = None  # the side's intent (worked out from the view when not given)
     goal_fields: GoalFields | None = None  # the walking-distance fields to the intent's goals (kept per map)
     dangers: dict[str, float] = field(default_factory=dict)  # each target's threat, worked out once
+    kept: dict[str, Any] = field(default_factory=dict)  # what several options read, worked out once (`keep`)
 
     def __post_init__(self) -> None:
         if self.intent is None:
@@ -67,6 +69,12 @@ class Situation:
         """The side's intent."""
         assert self.intent is not None
         return self.intent
+
+    def keep(self, name: str, make: Callable[[Situation], Any]) -> Any:
+        """`make(self)`, worked out on the first call of this decision (the throw plans, the aims)."""
+        if name not in self.kept:
+            self.kept[name] = make(self)
+        return self.kept[name]
 
     def danger(self, t: UnitView) -> float:
         """How dangerous an enemy is to the side (kept for moves and shots alike)."""
