@@ -92,3 +92,11 @@ def test_codes_from_a_cell_equal_the_reference(rows: list[str], data: st.DataObj
         for c, code in zip(asked, codes.tolist(), strict=True):
             want = geo.sight_reference(grid, frm, c)
             assert code == int(want.visible) + 2 * int(want.lean) + 4 * geo.COVER_LEVEL[want.cover], (rows, frm, c)
+
+
+def test_off_map_cells_are_answered_by_the_rule_not_another_cells_row() -> None:
+    """The table holds map cells only; a cell off the map (a board probe, a future caller) gets the rule's
+    answer, not the row entry its index would wrap onto."""
+    grid = from_ascii(["..#.", "....", ".x.."], "t", "map")
+    for frm, to in (((0, 0), (-1, 1)), ((0, 0), (4, 0)), ((5, 1), (1, 1)), ((1, 1), (2, 3))):
+        assert geo.sight(grid, frm, to) == geo.sight_reference(grid, frm, to), (frm, to)

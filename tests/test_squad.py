@@ -177,7 +177,7 @@ def test_two_units_do_not_end_a_move_within_one_blast_radius(tmp_path: Path) -> 
             x, y = best["action"].split("to=")[1].split(",")
             return int(x), int(y)
 
-        blast = 3.0  # a fragmentation grenade's radius (R-6.10)
+        blast = 3.0  # a fragmentation grenade's radius (R-6.9)
         spaced = best_move(blast)
         assert geo.distance_m(spaced, mate, view.grid.cell_m) > blast, spaced
         assert geo.sight(view.grid, (6, 0), spaced).cover != "none"  # still behind the wall
@@ -225,3 +225,19 @@ def test_a_wounded_exposed_unit_without_dodge_retreats_out_of_sight(tmp_path: Pa
             geo.distance_cells(action.to, (14, 3)) > geo.distance_cells((8, 3), (14, 3)), action
         unhurt, _ = UtilityAI().decide_traced(_as(b.view()), req)
         assert not (isinstance(unhurt, Move) and unhurt.to == action.to)  # unhurt, it does not go there
+
+
+def test_a_last_known_place_seen_only_round_a_corner_is_not_searched_clear(tmp_path: Path) -> None:
+    """From (0,0) the cell (3,1) is in sight only by leaning round the wall at (2,1): an enemy standing there
+    that neither fires nor is known would stay unseen (R-6.1, R-6.6), so the side keeps it as the enemy's last
+    known place; from (3,3) it is seen straight on, and the search moves on to a hiding place."""
+    rows = ["......", "..#...", "......", "......"]
+    for blue_at, kept in (((0, 0), True), ((3, 3), False)):
+        with _battle(tmp_path, rows, f"[{{name: B1, at: {list(blue_at)}, {PISTOL}}}]",
+                     f"[{{name: R1, at: [3, 1], {PISTOL}}}]") as b:
+            view = _as(b.view(), ghosts=True)
+            s = geo.sight(view.grid, blue_at, (3, 1))
+            assert s.visible and s.lean is kept  # round the corner, or straight on
+            intent = side_intent(view, view.unit("B1"), 0.5)
+            last_known = [g for g in intent.goals if g.cell == (3, 1)]
+            assert bool(last_known) is kept, (blue_at, intent.goals)

@@ -256,8 +256,8 @@ def hit_harm(weapon: Weapon, column: str, u: UnitView, cover: str, cover_av: int
     """(harm, kill chance) of one combatant caught by a burst at `column` (R-6.9, R-6.8): harm on the shots'
     scale (`scoring.harm`: expected wounds and CT at a sixth, over three, plus the kill chance, capped at 1)."""
     target = _Target(u.armour, u.size, u.wounds, u.ct, u.screen_type, u.screen_points)
-    key = (weapon.id, weapon.damage, weapon.reduced, weapon.weapon_class, column, target, cover, cover_av,
-           round(dist, 3))
+    key = (weapon.id, weapon.damage, weapon.reduced, weapon.weapon_class, tuple(sorted(weapon.pn.items())),
+           weapon.ae, column, target, cover, cover_av, round(dist, 3))  # everything _per_hit reads of the weapon
     got = _HARM.get(key)
     if got is None:
         if len(_HARM) > HARM_KEPT:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -229,13 +228,26 @@ def _surely_blocked(grid: GridMap, origin: tuple[float, float], seer: Cell, xs: 
     return np.any(grid.blocks_sight[iy, ix] & inner & ~ends, axis=1)
 
 
-@lru_cache(maxsize=256)
+SIGHT_MASKS_KEPT = 256  # seers' sight masks kept per map before they start again
+
+
 def sight_mask(grid: GridMap, seer: Cell) -> npt.NDArray[np.bool_]:
+    """`_sight_mask`, kept on the map (`GridMap.kept`), so no cache outlives the map."""
+    masks: dict[Cell, npt.NDArray[np.bool_]] = grid.kept.setdefault("sight_masks", {})
+    out = masks.get(seer)
+    if out is None:
+        if len(masks) >= SIGHT_MASKS_KEPT:
+            masks.clear()
+        out = masks[seer] = _sight_mask(grid, seer)
+    return out
+
+
+def _sight_mask(grid: GridMap, seer: Cell) -> npt.NDArray[np.bool_]:
     """Cells where a combatant at `seer` would see an enemy standing openly (not firing, position unknown):
     `unit_sight(grid, seer, cell, False, False).visible` for every cell, i.e. a clear line from the seer's
     centre or a point it leans out to (never round the target's own corner, R-6.1). The cells a side's fog
     leaves clear. Segments surely blocked are found at once with numpy; `clear_line` decides the rest.
-    Read-only; cached per map and cell."""
+    Read-only."""
     ys, xs = np.mgrid[0:grid.height, 0:grid.width]
     xs, ys = xs.ravel(), ys.ravel()
     out = np.zeros(xs.shape, dtype=bool)

@@ -10,7 +10,8 @@ import heapq
 import itertools
 import math
 from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -65,6 +66,12 @@ class GridMap:
     def cover_av(self) -> npt.NDArray[np.int16]:
         """Cover armour value per cell."""
         return np.array([t.cover_av for t in self.tiles], dtype=np.int16)[self.layout]
+
+    @cached_property
+    def kept(self) -> dict[str, Any]:
+        """What code working on this map keeps about it (routes' steps, segments, hit maps), by name: it lives
+        and dies with the map, so no module-level cache holds a map alive."""
+        return {}
 
     @cached_property
     def sight_table(self) -> _st.SightTable:
@@ -164,9 +171,16 @@ def reach_field(
     return dist.reshape(h + 2, pw)[1:-1, 1:-1].copy()
 
 
-@lru_cache(maxsize=64)
 def _padded_steps(grid: GridMap) -> tuple[list[bool], list[float]]:
-    """Per cell of the padded map: open ground (move cost > 0), and its move cost (0 on the ring)."""
+    """Per cell of the padded map: open ground (move cost > 0), and its move cost (0 on the ring); kept on the
+    map."""
+    kept: tuple[list[bool], list[float]] | None = grid.kept.get("padded_steps")
+    if kept is None:
+        kept = grid.kept["padded_steps"] = _work_out_padded_steps(grid)
+    return kept
+
+
+def _work_out_padded_steps(grid: GridMap) -> tuple[list[bool], list[float]]:
     pw = grid.width + 2
     free = [False] * (pw * (grid.height + 2))
     step = [0.0] * len(free)
@@ -310,6 +324,9 @@ def _cover_on_line(grid: GridMap, p: tuple[float, float], target: Cell) -> tuple
 def sight(grid: GridMap, frm: Cell, to: Cell) -> Sight:
     """Line of sight and cover from one cell to another (R-6.6), as `sight_reference` states it; each pair is
     worked out once per map and kept (skirmish.rules.sight_table), as the map never changes."""
+    w, h = grid.width, grid.height
+    if not (0 <= frm[0] < w and 0 <= frm[1] < h and 0 <= to[0] < w and 0 <= to[1] < h):
+        return sight_reference(grid, frm, to)  # off the map: the rule as stated (the table holds map cells)
     try:
         return grid.sight_table.sight(frm, to)
     except TypeError:  # cells given as lists

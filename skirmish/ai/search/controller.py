@@ -150,9 +150,10 @@ class SearchAI:
 
     def _recommit(self, view: BattleView, me: UnitView, proposed: Action, chosen: Action) -> None:
         """Keep the proposer's count of the fire sent at each target this round (no overkill) true to the shot
-        actually chosen."""
+        actually chosen, and its momentum off the proposal not taken."""
         if proposed == chosen:
             return
+        self.proposer.forget_choice(me.name)  # no momentum toward the proposal it did not carry out
         committed = self.proposer.committed
         for a, sign in ((proposed, -1.0), (chosen, 1.0)):
             if isinstance(a, Shoot):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from skirmish.ai.blast import armoured
 from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, throw_chance
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -202,7 +203,7 @@ def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights,
     for u in view.units:
         if u.out_of_action:
             continue
-        column = thr.in_blast(grid, weapon, action.at, u.cell, armoured=bool(u.armour))
+        column = thr.in_blast(grid, weapon, action.at, u.cell, armoured=armoured(u))  # AV left
         if column is None:
             continue
         pmf = effect_pmf(SIDES[column], max(1, weapon.damage.row))

@@ -95,8 +95,6 @@ def alternatives(s: Situation) -> float:
     return best
 
 
-
-
 def throw_plans(s: Situation) -> list[tuple[ThrowPlan, int]]:
     """For each explosive the battle lets the unit throw now, its plan over the candidate cells and the index
     of the best cell (explosives with no cell doing net harm are left out)."""

@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
+from skirmish.rules.reach import walk_field
 
 MODES = ("advance", "search", "engage", "press", "fall back")
 _WORDS = {"advance": "advancing to contact", "search": "searching", "engage": "engaging", "press": "pressing",
@@ -160,8 +161,16 @@ def side_intent(view: BattleView, me: UnitView, aggression: float, goals: Sequen
 
 
 def _seen_empty(view: BattleView, ours: Sequence[UnitView], cell: geo.Cell) -> bool:
-    """A last known place one of the side's units sees now: the enemy is not there (it would be in sight)."""
-    return any(u.cell == cell or geo.sight(view.grid, u.cell, cell).visible for u in ours)
+    """A last known place one of the side's units sees now: the enemy is not there (it would be in sight). A
+    cell seen only round a corner does not count: an enemy there that neither fires nor is known stays unseen
+    (R-6.1, R-6.6)."""
+    for u in ours:
+        if u.cell == cell:
+            return True
+        s = geo.sight(view.grid, u.cell, cell)
+        if s.visible and not s.lean:
+            return True
+    return False
 
 
 RINGS = (3, 6, 10)  # cells from a last known place where a hiding place is looked for
@@ -210,19 +219,11 @@ def likely_place(view: BattleView, ours: Sequence[UnitView]) -> geo.Cell:
 class GoalFields:
     """The walking distance (metres) from every cell to a goal cell, kept per map (the map never changes)."""
 
-    def __init__(self) -> None:
-        self._grid: geo.GridMap | None = None
-        self._fields: dict[geo.Cell, npt.NDArray[np.float64]] = {}
-
     def towards(self, grid: geo.GridMap, goals: Sequence[Goal]) -> npt.NDArray[np.float64]:
-        """The walking distance to the nearest goal, a lighter goal counting up to 20 m farther."""
-        if self._grid is not grid or len(self._fields) > 64:
-            self._fields.clear()
-            self._grid = grid
+        """The walking distance to the nearest goal, a lighter goal counting up to 20 m farther (the walking
+        fields are the map's, `rules.reach.walk_field`, shared by every AI and battle on it)."""
         out = np.full((grid.height, grid.width), np.inf)
         for g in goals:
-            f = self._fields.get(g.cell)
-            if f is None:
-                f = self._fields[g.cell] = geo.reach_field(grid, g.cell, math.inf) * grid.cell_m
+            f = walk_field(grid, g.cell) * grid.cell_m
             out = np.minimum(out, f + 20.0 * (1 - min(1.0, g.weight)))
         return out

@@ -7,7 +7,6 @@ made of) by `MapCache`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -58,8 +57,8 @@ def _enemy_hit_by_range(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.fl
     return out
 
 
-HIT_CELLS_KEPT = 1 << 22  # cells of enemy hit maps kept (8 bytes each) before they start again
-_hit_maps: dict[tuple[Any, ...], tuple[object, npt.NDArray[np.float64]]] = {}
+HIT_CELLS_KEPT = 1 << 22  # cells of enemy hit maps kept per map (8 bytes each) before they start again
+SEGMENTS_KEPT = 1 << 14  # straight lines kept per map (`_segment`)
 
 
 def _hit_map(e: UnitView, view: BattleView) -> npt.NDArray[np.float64]:
@@ -67,16 +66,17 @@ def _hit_map(e: UnitView, view: BattleView) -> npt.NDArray[np.float64]:
     cell, the weapon, the enemy's Dexterity and skills and the scope, and each cell's value only its own
     distance (so a map's cells, indexed, are the same numbers as the function on those cells alone)."""
     grid = view.grid
-    key = (grid, e.cell, id(e.weapon), e.trait("dexterity"), e.skills, view.scope)
-    kept = _hit_maps.get(key)
+    hit_maps: dict[tuple[Any, ...], tuple[object, npt.NDArray[np.float64]]] = grid.kept.setdefault("hit_maps", {})
+    key = (e.cell, id(e.weapon), e.trait("dexterity"), e.skills, view.scope)
+    kept = hit_maps.get(key)
     if kept is not None and kept[0] is e.weapon:
         return kept[1]
-    if len(_hit_maps) >= max(16, HIT_CELLS_KEPT // (grid.width * grid.height)):
-        _hit_maps.clear()
+    if len(hit_maps) >= max(16, HIT_CELLS_KEPT // (grid.width * grid.height)):
+        hit_maps.clear()
     yy, xx = np.mgrid[0:grid.height, 0:grid.width]
     out = _enemy_hit_by_range(e, view, np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m)
     out.flags.writeable = False
-    _hit_maps[key] = (e.weapon, out)
+    hit_maps[key] = (e.weapon, out)
     return out
 
 
@@ -162,9 +162,21 @@ def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.C
     return float(1 - np.exp(-np.mean(vals)))
 
 
-@lru_cache(maxsize=1 << 14)
 def _segment(grid: geo.GridMap, frm: geo.Cell, to: geo.Cell) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """(ys, xs) of the map's cells the straight line between two cell centres crosses, in order."""
+    """(ys, xs) of the map's cells the straight line between two cell centres crosses, in order (kept on the
+    map)."""
+    segments: dict[tuple[geo.Cell, geo.Cell], tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]] = \
+        grid.kept.setdefault("segments", {})
+    line = segments.get((frm, to))
+    if line is None:
+        if len(segments) >= SEGMENTS_KEPT:
+            segments.clear()
+        line = segments[(frm, to)] = _work_out_segment(grid, frm, to)
+    return line
+
+
+def _work_out_segment(grid: geo.GridMap, frm: geo.Cell, to: geo.Cell
+                      ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     cells = [c for c in geo.cells_on_segment(grid, geo.centre(frm), geo.centre(to)) if grid.inside(c)]
     ys = np.array([c[1] for c in cells], dtype=np.intp)
     xs = np.array([c[0] for c in cells], dtype=np.intp)

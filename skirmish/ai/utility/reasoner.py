@@ -75,6 +75,11 @@ class UtilityAI:
         self.last_trace = trace
         return best.action, trace
 
+    def forget_choice(self, unit: str) -> None:
+        """Drop the unit's last choice (its momentum): another AI that proposes through this one took a
+        different action, so the option chosen here was not the one carried out."""
+        self._last.pop(unit, None)
+
     def _commit(self, view: BattleView, best: Option) -> None:
         """Count a shot against its target this round, so allies do not overkill it (fire allocated for the
         side): its expected wounds, and its kill chance as the wounds the target has left (a shot likely to

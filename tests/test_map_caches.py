@@ -1,0 +1,26 @@
+"""What the rules, the views and the AIs keep about a map lives on the map (`GridMap.kept`, `sight_table`):
+once a battle and its scenario are gone, nothing holds the map alive, so a tournament worker or a long board
+session that loads a fresh map per battle does not grow without bound."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from skirmish.ai.controllers import make_ai
+from skirmish.battle import Battle
+from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+
+
+def _play(ai: str, seed: int) -> weakref.ref[object]:
+    sc = load_scenario(SCENARIOS_DIR / "killhouse_drill.yaml")
+    with Battle(sc, seed=seed, controllers={s.name: make_ai(ai) for s in sc.spec.sides}) as b:
+        b.run()
+    assert "sight_table" in vars(sc.grid)  # the battle did keep things on its map
+    return weakref.ref(sc.grid)
+
+
+def test_no_cache_keeps_a_finished_battles_map_alive() -> None:
+    maps = [_play(ai, seed) for ai in ("utility", "search", "hold") for seed in (1, 2)]
+    gc.collect()
+    assert [m() for m in maps] == [None] * len(maps)
