@@ -1,7 +1,10 @@
 """How a utility AI weighs things, as data: a personality's weights and the response curves they shape.
 
 A difficulty level is a personality (easy, normal, hard); scenarios and the CLI name one as
-`utility:<name>`. Every weight lives here, so a new personality is a new entry, not new code.
+`utility:<name>`. Every weight lives here, so a new personality is a new entry, not new code. The ladder
+(issue 12): easy plays blunter (no squad features, fewer moves weighed, no fire and move, hesitant rounds,
+misjudged options, every draw fixed by the round, unit and option), hard looks one exchange ahead (the
+search tier over its options); the fields that do it default to normal's behaviour.
 """
 
 from __future__ import annotations
