@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from skirmish.ai.controllers import ScriptedController, make_ai
 from skirmish.ai.curves import KINDS, Curve, combine, compensate
 from skirmish.ai.utility import PERSONALITIES, Personality, UtilityAI
+from skirmish.ai.utility.scoring import targets
 from skirmish.battle import Battle
 from skirmish.content.scenario import parse_scenario
 from skirmish.core.events import Event
@@ -170,7 +171,9 @@ sides:
         for e in decisions:
             assert Event.from_json(json.loads(json.dumps(e.to_json()))) == e
             chosen = e.chosen
-            assert chosen["considerations"] and all(0 <= c["output"] <= 1 for c in chosen["considerations"])
+            # (hard looks ahead: the search's own parts are in units of material, not curve outputs)
+            assert chosen["considerations"] and all(0 <= c["output"] <= 1 for c in chosen["considerations"]
+                                                    if not c["name"].startswith("search:"))
             assert all(r["score"] <= chosen["score"] for r in e.runners_up)
 
 
@@ -226,3 +229,86 @@ def test_only_weapons_that_can_see_the_unit_count_for_its_screen(tmp_path: Path)
         assert view.sight(view.unit("R2"), view.unit("Me")).visible
         assert not view.sight(view.unit("R1"), view.unit("Me")).visible
         assert [o for o in _screens_offered(b) if o.startswith("diffusion")]
+
+
+# ------------------------------------------------------------------------------------------ the ladder (issue 12)
+def _weighed(ai: object, b: Battle) -> list[dict[str, object]]:
+    """Every option the AI weighed for Me now, chosen first (runners-up widened to keep them all)."""
+    _, trace = ai.decide_traced(b.view(), b.pending)  # type: ignore[attr-defined]
+    return [trace["chosen"], *trace["runners_up"]]
+
+
+def _names(o: dict[str, object]) -> set[str]:
+    return {str(c["name"]) for c in o["considerations"]}  # type: ignore[attr-defined]
+
+
+_RIFLE = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]'
+_BLUE = f"[{{name: Me, at: [2, 5], {_RIFLE}}}, {{name: Mate, at: [4, 5], {_RIFLE}}}]"
+_RED = f"[{{name: R1, at: [13, 4], {_RIFLE}}}, {{name: R2, at: [14, 5], {_RIFLE}}}]"
+_WALLED = ["................", "........#.......", "........#.......", "........#.......", "........#.......",
+           "........#......."]  # the enemies out of sight behind the wall, a way round it at the top
+
+
+def test_the_ladder_differs_where_it_should(tmp_path: Path) -> None:
+    """easy plays each unit alone (no spacing, crossfire or fire allocation), weighs fewer moves in full and
+    misjudges its options (deterministically); normal weighs the squad's considerations; hard weighs its best
+    options again one exchange ahead (the search tier's model)."""
+    from dataclasses import replace
+
+    from skirmish.ai.search import SearchAI
+
+    easy, normal, hard = (PERSONALITIES[n] for n in ("easy", "normal", "hard"))
+    assert easy.top_moves < normal.top_moves and easy.noise > 0 == normal.noise
+    assert not easy.use_squad and normal.use_squad and hard.look_ahead > 0 == normal.look_ahead
+    with _battle(tmp_path, _WALLED, _BLUE, _RED) as b:
+        assert not targets(b.view(), b.view().unit("Me"), (2, 5))  # no shot: even easy thinks of moving
+        wide = {"easy": replace(easy, hesitate=0.0, runners_up=200), "normal": replace(normal, runners_up=200)}
+        got = {n: _weighed(UtilityAI(p), b) for n, p in wide.items()}
+        moves = {n: [o for o in opts if str(o["option"]).startswith(("walk", "run"))] for n, opts in got.items()}
+        full = {n: [o for o in ms if "exposure on the way" in _names(o) or "hit chance" in _names(o)
+                    or any(c.startswith("intent:") for c in _names(o))] for n, ms in moves.items()}
+        assert len(full["normal"]) == normal.top_moves and len(full["easy"]) == easy.top_moves
+        assert all("spacing against blasts" in _names(o) for o in moves["normal"])
+        assert not any("spacing against blasts" in _names(o) for o in moves["easy"])
+        assert all("noise" in o for o in got["easy"]) and not any("noise" in o for o in got["normal"])
+        assert len({o["noise"] for o in got["easy"]}) > 1  # each option misjudged its own way
+        assert _weighed(UtilityAI(wide["easy"]), b) == got["easy"]  # and the same way again
+        frozen = _weighed(UtilityAI(replace(wide["easy"], hesitate=1.0)), b)  # a round it hesitates
+        assert not [o for o in frozen if str(o["option"]).startswith(("walk", "run"))]
+        ai = make_ai("utility:hard")
+        assert isinstance(ai, SearchAI)
+        action, trace = ai.decide_traced(b.view(), b.pending)  # type: ignore[arg-type]
+        assert trace["personality"] == "hard" and b.pending.legal().allows(action)  # type: ignore[union-attr]
+        assert isinstance(make_ai("utility"), UtilityAI) and isinstance(make_ai("utility:easy"), UtilityAI)
+    rounds = [r for r in range(1, 201) if easy.hesitates(r, "Me")]
+    assert abs(len(rounds) / 200 - easy.hesitate) < 0.1 and rounds == [r for r in range(1, 201)
+                                                                      if easy.hesitates(r, "Me")]
+    assert not any(normal.hesitates(r, "Me") for r in range(1, 201))
+    aggressive, cautious = PERSONALITIES["aggressive"], PERSONALITIES["cautious"]  # still distinct, still data
+    assert aggressive.aggression > normal.aggression > cautious.aggression
+    assert aggressive.caution < normal.caution < cautious.caution
+
+
+def test_easy_does_not_move_while_it_has_a_shot_and_hard_looks_ahead(tmp_path: Path) -> None:
+    """With an enemy in sight, easy stands and shoots (no fire and move) while normal weighs moves too; hard's
+    chosen option carries the exchange it looked ahead at."""
+    from dataclasses import replace
+
+    open_rows = ["................"] * 6
+    with _battle(tmp_path, open_rows, _BLUE, _RED) as b:
+        assert targets(b.view(), b.view().unit("Me"), (2, 5))
+        easy = _weighed(UtilityAI(replace(PERSONALITIES["easy"], hesitate=0.0, runners_up=200)), b)
+        normal = _weighed(UtilityAI(replace(PERSONALITIES["normal"], runners_up=200)), b)
+        assert not [o for o in easy if str(o["option"]).startswith(("walk", "run"))]
+        assert [o for o in normal if str(o["option"]).startswith(("walk", "run"))]
+        assert any(str(o["option"]).startswith("shoot") for o in easy)
+        _, trace = make_ai("utility:hard").decide_traced(b.view(), b.pending)  # type: ignore[arg-type]
+        assert "search: enemy replies" in _names(trace["chosen"])
+        assert not any(n.startswith("search:") for o in normal for n in _names(o))
+
+
+def test_a_ladder_personality_is_checked() -> None:
+    for field, bad in (("top_moves", 0), ("noise", 1.0), ("noise", -0.1), ("look_ahead", -1), ("hesitate", 1.5)):
+        with pytest.raises(ValueError, match=field):
+            Personality.parse({field: bad})
+    assert Personality.parse({"top_moves": 3, "noise": 0.4, "look_ahead": 6}).look_ahead == 6

@@ -27,9 +27,11 @@ class _OptionKeys(TypedDict):
 # (Optional keys by a subclass with total=False: NotRequired is not seen in postponed annotations on 3.11.)
 class OptionTrace(_OptionKeys, total=False):
     """One option weighed: the label, the action's text form, the score and its considerations, and the
-    momentum bonus for repeating the last choice when it had it."""
+    momentum bonus for repeating the last choice when it had it, and a blunt personality's misjudgement of it
+    (a factor, `Personality.noise`) when it had one."""
 
     momentum: float
+    noise: float
 
 
 # The considerations a reason label quotes, by the option's first word: (name, short, shown as 1 - input).
@@ -78,7 +80,8 @@ def trace_lines(chosen: OptionTrace, runners_up: list[OptionTrace]) -> list[str]
     out = []
     for rank, o in enumerate([chosen, *runners_up]):
         out.append(f"{'chosen' if rank == 0 else 'runner-up'}: {o['option']} = {float(o['score']):.3f}"
-                   + (f" (momentum x{o['momentum']})" if "momentum" in o else ""))
+                   + (f" (momentum x{o['momentum']})" if "momentum" in o else "")
+                   + (f" (misjudged x{o['noise']})" if "noise" in o else ""))
         for c in o["considerations"]:
             out.append(f"   {c['name']}: {float(c['input']):.2f} -> {float(c['output']):.2f}")
     return out

@@ -95,7 +95,7 @@ class SearchAI:
         best = max(cands, key=lambda c: c.score)  # the first of equals: the utility AI's order
         self._recommit(view, me, action, best.action)
         ranked = [best, *sorted((c for c in cands if c is not best), key=lambda c: -c.score)]
-        trace = {"unit": me.name, "request": request.kind, "personality": self.name,
+        trace = {"unit": me.name, "request": request.kind, "personality": self.name, "intent": trace.get("intent"),
                  "chosen": best.to_json(), "runners_up": [c.to_json() for c in ranked[1:1 + RUNNERS_UP]]}
         self.last_trace = trace
         return best.action, trace

@@ -14,8 +14,8 @@ spacing, crossfire, overwatch, wounded units) and `reasoner` (the controller: ch
 
 from skirmish.ai.utility.intent import Goal, Intent, side_intent
 from skirmish.ai.utility.maps import COVER_VALUE, MapCache, TacticalMaps, build_maps, route_threat
-from skirmish.ai.utility.options import TOP_MOVES, Situation, act_options, declare_options
-from skirmish.ai.utility.personality import DIFFICULTIES, PERSONALITIES, Personality
+from skirmish.ai.utility.options import Situation, act_options, declare_options
+from skirmish.ai.utility.personality import DIFFICULTIES, PERSONALITIES, TOP_MOVES, Personality
 from skirmish.ai.utility.reasoner import UtilityAI, make_utility
 from skirmish.ai.utility.scoring import HARM, Consideration, Option, harm
 

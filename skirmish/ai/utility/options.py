@@ -39,8 +39,6 @@ from skirmish.rules.actions import Declare, EndTurn, Move, Reload, SetTacpack, W
 from skirmish.rules.deck import SIDES
 from skirmish.rules.equipment import SCREEN_STOPS, Speed
 
-TOP_MOVES = 8  # move cells that get the exact shot-after-moving and route-exposure considerations
-
 
 @dataclass
 class Situation:
@@ -113,7 +111,7 @@ def declare_options(view: BattleView, me: UnitView, p: Personality, maps: Tactic
     can_shoot = bool(in_view) and w is not None and not need_reload and me.can_fire
     best = max((harm(estimate_shot(view, me, t, mode="prepared")) for t in in_view), default=0.0) \
         if can_shoot and me.wounds > 0 else 0.0
-    need = dodge_need(view, me, maps, best)
+    need = dodge_need(view, me, maps, best) if p.use_squad else 0.0
     for speed in ("normal", "fast", "slow", "dodge"):
         o = Option(f"declare {speed}", Declare(me.name, speed), ("declare", speed))
         if not legal.allows(o.action):
@@ -158,7 +156,7 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
     in_view = targets(view, me, me.cell)
     can_wait = not me.turn_parts and me.waiting is None and w is not None and me.can_fire and \
         legal.allows(Wait(me.name))
-    watch = can_wait and not in_view and overwatching(view, me, intent)  # bounding overwatch (issue 12)
+    watch = can_wait and not in_view and p.use_squad and overwatching(view, me, intent)  # bounding overwatch (issue 12)
     # Every option is scored where the unit ends its action: the same cell considerations for staying
     # and for each move, and the same shot considerations for shooting now and shooting after a move.
     plan = plan_cells(s)
@@ -209,7 +207,9 @@ def plan_cells(s: Situation) -> Cells:
     moves = np.zeros(shape, dtype=bool)
     reach = np.zeros(shape)
     cells = legal.walk | legal.run
-    if s.p.think_moves and cells and not me.attacked and (view.enemies(me) or intent.goals):
+    thinks = s.p.think_moves and not s.p.hesitates(view.round, me.name) and \
+        (s.p.moves_with_a_shot or not targets(view, me, me.cell))
+    if thinks and cells and not me.attacked and (view.enemies(me) or intent.goals):
         col, _ = me.trait("dexterity")
         walk = SIDES[col] / grid.cell_m
         run = walk if me.declared == "dodge" else 2 * walk
@@ -226,7 +226,7 @@ def plan_cells(s: Situation) -> Cells:
     if intent.goals:
         fields = s.goal_fields if s.goal_fields is not None else GoalFields()
         approach = fields.towards(grid, intent.goals)
-    scores, parts = score_cells(view, me, s.p, s.maps, mask, reach, intent, approach, stance(me, intent, s.maps))
+    scores, parts = score_cells(view, me, s.p, s.maps, mask, reach, intent, approach, stance(me, intent, s.maps, s.p.use_squad))
     return Cells(moves, legal.walk, scores, parts)
 
 
@@ -246,13 +246,13 @@ def move_options(s: Situation, plan: Cells, watch: bool = False) -> tuple[list[O
     overwatching bound (`watch`) marks such moves down instead. And the heat map of every legal move's cell
     score."""
     view, me, p, intent = s.view, s.me, s.p, s.side
-    how = stance(me, intent, s.maps)
+    how = stance(me, intent, s.maps, p.use_squad)
     ok = plan.moves
     scores = plan.scores
     heat = np.full(ok.shape, np.nan)
     heat[ok] = scores[ok]
     ys, xs = np.nonzero(ok)
-    order = np.argsort(-scores[ys, xs], kind="stable")[:TOP_MOVES]
+    order = np.argsort(-scores[ys, xs], kind="stable")[:p.top_moves]
     out = []
     for i in order.tolist():
         cell = (int(xs[i]), int(ys[i]))

@@ -1,15 +1,26 @@
 """How a utility AI weighs things, as data: a personality's weights and the response curves they shape.
 
 A difficulty level is a personality (easy, normal, hard); scenarios and the CLI name one as
-`utility:<name>`. Every weight lives here, so a new personality is a new entry, not new code.
+`utility:<name>`. Every weight lives here, so a new personality is a new entry, not new code. The ladder
+(issue 12): easy plays blunter (no squad features, fewer moves weighed, no fire and move, hesitant rounds,
+misjudged options, every draw fixed by the round, unit and option), hard looks one exchange ahead (the
+search tier over its options); the fields that do it default to normal's behaviour.
 """
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, replace
 from typing import Any
 
 from skirmish.ai.curves import Curve
+
+TOP_MOVES = 8  # move cells that get the exact shot-after-moving and route-exposure considerations (normal)
+
+
+def draw(key: str) -> float:
+    """A number in [0, 1) fixed by `key` (CRC-32): a blunt personality's deterministic misjudgements."""
+    return zlib.crc32(key.encode()) / 2 ** 32
 
 
 @dataclass(frozen=True)
@@ -28,6 +39,12 @@ class Personality:
     use_commitment: bool = True  # count damage already committed by allies
     use_grenades: bool = True
     spacing_m: float = 3.0  # the blast radius friends keep apart by (a fragmentation grenade's, R-6.10)
+    top_moves: int = TOP_MOVES  # move cells weighed in full (shot after moving, exposure on the way)
+    use_squad: bool = True  # spacing, crossfire, bounding overwatch, regrouping, a wounded unit's retreat and DODGE
+    noise: float = 0.0  # a blunter choice: each option's score times 1 +/- noise, drawn from (round, unit, option)
+    moves_with_a_shot: bool = True  # considers moving when it has a target from where it stands (fire and move)
+    hesitate: float = 0.0  # the share of rounds a unit does not think of moving (drawn from the round and unit)
+    look_ahead: int = 0  # its best options (this many) weighed again one exchange ahead (the search tier); 0: not
 
     @staticmethod
     def parse(raw: dict[str, Any]) -> Personality:
@@ -36,7 +53,21 @@ class Personality:
         unknown = set(raw) - known
         if unknown:
             raise ValueError(f"personality: unknown field {sorted(unknown)[0]!r}")
-        return replace(Personality(), **raw)
+        out = replace(Personality(), **raw)
+        if out.top_moves < 1:
+            raise ValueError("personality: top_moves must be at least 1")
+        if out.look_ahead < 0:
+            raise ValueError("personality: look_ahead must be 0 or more")
+        if not 0.0 <= out.hesitate <= 1.0:
+            raise ValueError("personality: hesitate must be in [0, 1]")
+        if not 0.0 <= out.noise < 1.0:
+            raise ValueError("personality: noise must be in [0, 1)")
+        return out
+
+    def hesitates(self, round_no: int, unit: str) -> bool:
+        """Whether the unit does not think of moving this round (`hesitate`): drawn from the round and the
+        unit's name, so the same battle and seed give the same choices and no random source is read."""
+        return self.hesitate > 0 and draw(f"{round_no}|{unit}|hesitate") < self.hesitate
 
     def exposure_curve(self) -> Curve:
         """How much the threat along a move's route costs: more to a cautious unit."""
@@ -54,10 +85,10 @@ class Personality:
 
 
 PERSONALITIES: dict[str, Personality] = {
-    "easy": Personality("easy", aggression=0.7, caution=0.2, focus=0.1, momentum=0.1, use_exposure=False,
-                        use_commitment=False, use_grenades=False),
+    "easy": Personality("easy", focus=0.1, use_commitment=False, use_grenades=False, use_squad=False, top_moves=3,
+                        moves_with_a_shot=False, hesitate=0.7, noise=0.3),
     "normal": Personality("normal"),
-    "hard": Personality("hard", aggression=0.45, caution=0.65, focus=0.8, momentum=0.3),
+    "hard": Personality("hard", look_ahead=6),
     "aggressive": Personality("aggressive", aggression=0.85, caution=0.3, focus=0.6),
     "cautious": Personality("cautious", aggression=0.25, caution=0.85, focus=0.6),
 }

@@ -12,7 +12,7 @@ into the trace.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,9 @@ from skirmish.ai.utility.scoring import Option
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView
 from skirmish.rules.actions import Action, Shoot
+
+if TYPE_CHECKING:
+    from skirmish.ai.search import SearchAI
 
 
 class UtilityAI:
@@ -63,7 +66,7 @@ class UtilityAI:
         last = self._last.get(me.name)
         habit = last[1] if last is not None and last[0] == view.round else None  # momentum within a round only
         for o in options:
-            o.finish(habit, self.p.momentum)
+            o.finish(habit, self.p.momentum).blunt(self.p.noise, f"{view.round}|{me.name}")
         options.sort(key=lambda o: -o.score)
         best = options[0]
         self._last[me.name] = (view.round, best.key)
@@ -127,10 +130,19 @@ def fresh(view: BattleView) -> BattleView:
     return view if len(units) == len(view.units) else replace(view, units=units)
 
 
-def make_utility(spec: str) -> UtilityAI:
-    """`utility` or `utility:<personality>` (easy, normal, hard, aggressive, cautious)."""
+def make_utility(spec: str) -> UtilityAI | SearchAI:
+    """`utility` or `utility:<personality>` (easy, normal, hard, aggressive, cautious). A personality that looks
+    ahead (`Personality.look_ahead`, hard) has its best options weighed again one exchange ahead by the search
+    tier's model (`skirmish.ai.search`), with itself as the utility AI that proposes them."""
     _, _, name = spec.partition(":")
     name = name or "normal"
     if name not in PERSONALITIES:
         raise ValueError(f"unknown AI personality {name!r}; known: {', '.join(PERSONALITIES)}")
+    width = PERSONALITIES[name].look_ahead
+    if width:
+        from skirmish.ai.search import SearchAI  # the search tier builds on this package: imported when used
+
+        ai = SearchAI(name, width=width)
+        ai.name = name  # traced as the personality, like any utility AI's decision
+        return ai
     return UtilityAI(name)

@@ -20,7 +20,7 @@ from skirmish.ai.estimate import ShotEstimate, hit_probability
 from skirmish.ai.utility.fields import fire_fields
 from skirmish.ai.utility.intent import Intent
 from skirmish.ai.utility.maps import TacticalMaps
-from skirmish.ai.utility.personality import Personality
+from skirmish.ai.utility.personality import Personality, draw
 from skirmish.ai.utility.squad import crossfire, regroup, spacing
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -61,6 +61,7 @@ class Option:
     bonus: float = 1.0
     score: float = 0.0
     estimate: ShotEstimate | None = None  # a shot's estimate (for the fire it commits), not traced
+    noise: float = 1.0  # a blunt personality's misjudgement of this option (Personality.noise), traced
 
     def add(self, name: str, raw: float, curve: Curve) -> Option:
         """Score a consideration."""
@@ -75,12 +76,23 @@ class Option:
         self.score = base * self.bonus
         return self
 
+    def blunt(self, noise: float, key: str) -> Option:
+        """Misjudge the score by up to `noise` either way, drawn from `key` (the round and unit) and the option, so
+        the same battle and seed give the same choice: no random source is read."""
+        if noise > 0:
+            u = draw(f"{key}|{self.label}")
+            self.noise = 1.0 + noise * (2 * u - 1)
+            self.score *= self.noise
+        return self
+
     def to_json(self) -> dict[str, Any]:
         """Trace form."""
         out: dict[str, Any] = {"option": self.label, "action": str(self.action), "score": round(self.score, 4),
                                "considerations": [c.to_json() for c in self.considerations]}
         if self.bonus != 1.0:
             out["momentum"] = round(self.bonus, 3)
+        if self.noise != 1.0:
+            out["noise"] = round(self.noise, 3)
         return out
 
 
@@ -143,6 +155,7 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
         keep = 1 - 0.5 * push
         cover_curve = Curve("linear", m=cover_curve.m * keep, b=1 - cover_curve.m * keep)
         threat_curve = Curve("polynomial", m=keep, k=threat_curve.k, b=1 - keep)
+    squad = p.use_squad
     parts: CellParts = {
         "cover from enemies that see it": (maps.cover, cover_curve),
         "low threat": (np.exp(-maps.threat), threat_curve),
@@ -151,13 +164,14 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
         "range band": (band, Curve("normal", m=0.4, k=0.35, c=1.0, b=0.6)),
         "flanking": (flank, Curve("linear", m=0.3, b=0.7)),
         "closing in": (closing, close_curve),
-        "spacing against blasts": (spacing(view, me, shape, p.spacing_m),
-                                   Curve("logistic", m=0.35, k=30, c=0.5, b=0.65)),
     }
-    cross = crossfire(view, me, shape)
+    if squad:  # the squad's cell considerations (a personality without them, e.g. easy, plays each unit alone)
+        parts["spacing against blasts"] = (spacing(view, me, shape, p.spacing_m),
+                                           Curve("logistic", m=0.35, k=30, c=0.5, b=0.65))
+    cross = crossfire(view, me, shape) if squad else None
     if cross is not None and not retreat:
         parts["crossfire with friends"] = (cross, Curve("linear", m=0.25, b=0.75))
-    if intent.mode == "fall back":
+    if intent.mode == "fall back" and squad:
         near = regroup(view, me, shape)
         if near is not None:
             parts["regroup"] = (near, Curve("linear", m=0.3, b=0.7))

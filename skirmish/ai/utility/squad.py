@@ -87,13 +87,14 @@ def hurt(me: UnitView) -> float:
     return min(1.0, 0.4 + 0.3 * me.wounds) if me.wounds > 0 else 0.0
 
 
-def stance(me: UnitView, intent: Intent, maps: TacticalMaps) -> str:
+def stance(me: UnitView, intent: Intent, maps: TacticalMaps, wounded_retreat: bool = True) -> str:
     """How the unit's moves treat the enemy: "retreat" (away from it) when an enemy sees it where it stands and
     its side falls back, or it carries two wounds or more in an even fight (when its side presses, advances
     or searches, it goes with it); "hold" (neither closer nor away) when its side falls back out of sight;
-    else "close". A retreat stops once out of sight, not in a far corner."""
+    else "close". A retreat stops once out of sight, not in a far corner. Without `wounded_retreat` (a
+    personality without the squad's considerations, e.g. easy) a wounded unit stays with its side."""
     exposed = bool(maps.seen_by[me.cell[1], me.cell[0]] > 0)
-    if exposed and (intent.mode == "fall back" or (me.wounds >= 2 and intent.mode == "engage")):
+    if exposed and (intent.mode == "fall back" or (wounded_retreat and me.wounds >= 2 and intent.mode == "engage")):
         return "retreat"
     return "hold" if intent.mode == "fall back" else "close"
 
