@@ -65,7 +65,7 @@ def test_fire_fields_equal_the_plain_per_cell_fields() -> None:
 
 
 def test_kept_per_hit_outcomes_equal_working_them_out() -> None:
-    """estimate._per_hit keeps outcomes by what they read; each equals _per_hit_now at every distance asked."""
+    """estimate._per_hit keeps outcomes by what they read; each equals per_hit_now at every distance asked."""
     from skirmish.ai import estimate
 
     sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
@@ -83,7 +83,7 @@ def test_kept_per_hit_outcomes_equal_working_them_out() -> None:
                         for cover, av, concealed in (("none", 0, False), ("low", 4, False), ("high", 6, True)):
                             for dist in (1.0, 9.5, 10.0, 10.5, 21.0, 33.3):
                                 got = estimate._per_hit(me.weapon, t, cover, av, concealed, dist)
-                                assert got == estimate._per_hit_now(me.weapon, t, cover, av, concealed, dist)
+                                assert got == estimate.per_hit_now(me.weapon, t, cover, av, concealed, dist)
                                 compared += 1
             b.step()
     assert compared > 200

@@ -8,13 +8,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from skirmish.ai.behaviour import Figures, Setup, aggregate, behaviour
-from skirmish.ai.tournament import _ignore_sigint, _stop, schedule
+from skirmish.ai.tournament import map_pairs, schedule
 
 
 @dataclass(frozen=True)
@@ -68,28 +67,7 @@ def run(scenarios: Sequence[Path], ai: str, opponents: Sequence[str], pairs: int
     """Play the tournament's schedule (skirmish.ai.tournament.schedule) in `workers` processes; the battles
     come back in schedule order whatever the workers' timing."""
     jobs = [(path, seed, ai, opp) for path, seed, opp in schedule(scenarios, opponents, pairs, first_seed)]
-    results: list[list[Played]] = [[] for _ in jobs]
-    workers = max(1, min(workers, len(jobs)))
-    if progress:
-        progress(0, len(jobs))
-    if workers <= 1:
-        for i, job in enumerate(jobs):
-            results[i] = play_pair(*job)
-            if progress:
-                progress(i + 1, len(jobs))
-    else:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-        try:
-            futures = {pool.submit(play_pair, *job): i for i, job in enumerate(jobs)}
-            for done, fut in enumerate(as_completed(futures), 1):
-                results[futures[fut]] = fut.result()
-                if progress:
-                    progress(done, len(jobs))
-        except BaseException:
-            _stop(pool)
-            raise
-        pool.shutdown(wait=True)
-    return [p for pair in results for p in pair]
+    return [p for pair in map_pairs(play_pair, jobs, workers, progress) for p in pair]
 
 
 def per_ai(played: Sequence[Played], by_scenario: bool = False) -> dict[str, Figures]:

@@ -22,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ai.estimate import SCATTER_THROWN, _per_hit, effect_pmf
+from skirmish.ai.estimate import SCATTER_THROWN, effect_pmf, per_hit_now
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.checks import tn
@@ -257,7 +257,7 @@ def hit_harm(weapon: Weapon, column: str, u: UnitView, cover: str, cover_av: int
     scale (`scoring.harm`: expected wounds and CT at a sixth, over three, plus the kill chance, capped at 1)."""
     target = _Target(u.armour, u.size, u.wounds, u.ct, u.screen_type, u.screen_points)
     key = (weapon.id, weapon.damage, weapon.reduced, weapon.weapon_class, tuple(sorted(weapon.pn.items())),
-           weapon.ae, column, target, cover, cover_av, round(dist, 3))  # everything _per_hit reads of the weapon
+           weapon.ae, column, target, cover, cover_av, round(dist, 3))  # everything per_hit_now reads of the weapon
     got = _HARM.get(key)
     if got is None:
         if len(_HARM) > HARM_KEPT:
@@ -279,7 +279,9 @@ def _hit_harm(weapon: Weapon, column: str, target: _Target, cover: str, cover_av
         kill = float(pmf[d >= max(1, target.ct)].sum())
         return min(1.0, mean / 18 + kill), kill
     shifted = replace(weapon, damage=Dice(weapon.damage.row, column), reduced=Dice(weapon.reduced.row, column))
-    _, w, c, kill = _per_hit(shifted, target, cover, cover_av, False, dist)  # type: ignore[arg-type]
+    # per_hit_now, not estimate's kept _per_hit: `shifted` is a new object each time (kept by id, it would
+    # only fill that cache), and _HARM above keeps the answer.
+    _, w, c, kill = per_hit_now(shifted, target, cover, cover_av, False, dist)  # type: ignore[arg-type]
     return min(1.0, (w + c / 6) / 3 + kill), kill
 
 

@@ -133,7 +133,7 @@ _per_hit_kept: dict[tuple[object, ...], tuple[Weapon, tuple[float, float, float,
 
 def _per_hit(w: Weapon, target: UnitView, cover: str, cover_av: int, concealed: bool,
              dist: float) -> tuple[float, float, float, float]:
-    """`_per_hit_now`, kept: it reads the target's armour, screen, size, wounds and CT, the cover, and the
+    """`per_hit_now`, kept: it reads the target's armour, screen, size, wounds and CT, the cover, and the
     distance only through an area weapon's row shift (`damage_row`, R-6.9), so those are the key."""
     key = (id(w), target.armour, target.screen_type, target.screen_points, target.size, target.wounds, target.ct,
            cover, cover_av, concealed, ae_shift(w, dist))
@@ -142,12 +142,12 @@ def _per_hit(w: Weapon, target: UnitView, cover: str, cover_av: int, concealed: 
         return kept[1]
     if len(_per_hit_kept) >= _PER_HIT_KEPT:
         _per_hit_kept.clear()
-    out = _per_hit_now(w, target, cover, cover_av, concealed, dist)
+    out = per_hit_now(w, target, cover, cover_av, concealed, dist)
     _per_hit_kept[key] = (w, out)
     return out
 
 
-def _per_hit_now(w: Weapon, target: UnitView, cover: str, cover_av: int, concealed: bool,
+def per_hit_now(w: Weapon, target: UnitView, cover: str, cover_av: int, concealed: bool,
                  dist: float) -> tuple[float, float, float, float]:
     """P(damage), E[wounds], E[CT], P(out of action) for one hit on `target`."""
     armour = {loc: (kind, av) for loc, kind, av in target.armour}

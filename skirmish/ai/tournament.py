@@ -16,9 +16,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO, TypeVar
 
 from skirmish.fileio import atomic_writer
+
+T = TypeVar("T")
 
 Z95 = 1.959963984540054
 
@@ -122,36 +124,42 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             proc.join(timeout=2)
 
 
-def run(scenarios: Sequence[Path], ai: str, opponents: Sequence[str], pairs: int, *, workers: int = 1,
-        first_seed: int = 1, progress: Callable[[int, int], None] | None = None) -> list[Game]:
-    """Play `pairs` mirrored pairs per opponent on each scenario (see `schedule`), in `workers` processes.
+def map_pairs(play: Callable[..., list[T]], jobs: Sequence[tuple[Any, ...]], workers: int = 1,
+              progress: Callable[[int, int], None] | None = None) -> list[list[T]]:
+    """`play(*job)` for every job, in `workers` processes (`play` a module-level function, so it pickles),
+    each result at its job's place whatever the workers' timing; `progress(done, total)` after each.
 
     Ctrl-C (KeyboardInterrupt) or an error stops the worker processes at once and propagates."""
-    jobs = [(path, seed, ai, opp) for path, seed, opp in schedule(scenarios, opponents, pairs, first_seed)]
-    games: list[Game] = []
-    done = 0
+    results: list[list[T]] = [[] for _ in jobs]
     workers = max(1, min(workers, len(jobs)))
     if progress:
         progress(0, len(jobs))
     if workers <= 1:
-        for job in jobs:
-            games += play_pair(*job)
-            done += 1
+        for i, job in enumerate(jobs):
+            results[i] = play(*job)
+            if progress:
+                progress(i + 1, len(jobs))
+        return results
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    try:
+        futures = {pool.submit(play, *job): i for i, job in enumerate(jobs)}
+        for done, fut in enumerate(as_completed(futures), 1):
+            results[futures[fut]] = fut.result()
             if progress:
                 progress(done, len(jobs))
-    else:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-        try:
-            futures = [pool.submit(play_pair, *job) for job in jobs]
-            for fut in as_completed(futures):
-                games += fut.result()
-                done += 1
-                if progress:
-                    progress(done, len(jobs))
-        except BaseException:
-            _stop(pool)
-            raise
-        pool.shutdown(wait=True)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+    return results
+
+
+def run(scenarios: Sequence[Path], ai: str, opponents: Sequence[str], pairs: int, *, workers: int = 1,
+        first_seed: int = 1, progress: Callable[[int, int], None] | None = None) -> list[Game]:
+    """Play `pairs` mirrored pairs per opponent on each scenario (see `schedule`), in `workers` processes
+    (`map_pairs`: Ctrl-C or an error stops the workers at once and propagates)."""
+    jobs = [(path, seed, ai, opp) for path, seed, opp in schedule(scenarios, opponents, pairs, first_seed)]
+    games = [g for pair in map_pairs(play_pair, jobs, workers, progress) for g in pair]
     games.sort(key=lambda g: (g.opponent, g.scenario, g.seed, g.ai_side))
     return games
 

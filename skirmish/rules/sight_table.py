@@ -16,6 +16,7 @@ tests/test_sight_table.py compares this with the reference over random maps and 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -74,31 +75,27 @@ class SightTable:
     def column(self, to: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """Sight to `to` from each cell (xs, ys), as codes: visible + 2 × lean + 4 × cover level (0 none, 1 low,
         2 high), from a column kept per target cell (each pair is worked out once, as `sight` does)."""
-        col = self.cols.get(to)
-        if col is None:
-            if len(self.cols) >= 4 * self.rows_kept:
-                self.cols.clear()
-            col = self.cols[to] = np.full(self.w * self.h, -1, dtype=np.int8)
-        idx = ys * self.w + xs
-        codes = col[idx]
-        for i in np.flatnonzero(codes < 0).tolist():
-            s = self.sight((int(xs[i]), int(ys[i])), to)
-            col[idx[i]] = codes[i] = int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
-        return codes
+        return self._codes(self.cols, to, xs, ys, lambda c: self.sight(c, to))
 
     def codes_from(self, frm: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """Sight from `frm` to each cell (xs, ys), coded as `column` codes, from an array kept per origin cell
         (each pair is worked out once, as `sight` does)."""
-        out = self.outs.get(frm)
-        if out is None:
-            if len(self.outs) >= 4 * self.rows_kept:
-                self.outs.clear()
-            out = self.outs[frm] = np.full(self.w * self.h, -1, dtype=np.int8)
+        return self._codes(self.outs, frm, xs, ys, lambda c: self.sight(frm, c))
+
+    def _codes(self, kept: dict[Cell, npt.NDArray[np.int8]], cell: Cell, xs: npt.NDArray[np.intp],
+               ys: npt.NDArray[np.intp], pair: Callable[[Cell], Sight]) -> npt.NDArray[np.int8]:
+        """The codes of `pair(c)` for each cell c at (xs, ys), from the array kept for `cell` in `kept` (-1: not
+        coded yet), which starts again when `kept` is full."""
+        codes_of = kept.get(cell)
+        if codes_of is None:
+            if len(kept) >= 4 * self.rows_kept:
+                kept.clear()
+            codes_of = kept[cell] = np.full(self.w * self.h, -1, dtype=np.int8)
         idx = ys * self.w + xs
-        codes = out[idx]
+        codes = codes_of[idx]
         for i in np.flatnonzero(codes < 0).tolist():
-            s = self.sight(frm, (int(xs[i]), int(ys[i])))
-            out[idx[i]] = codes[i] = int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
+            s = pair((int(xs[i]), int(ys[i])))
+            codes_of[idx[i]] = codes[i] = int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
         return codes
 
     # ------------------------------------------------------------------ working one pair out
