@@ -108,3 +108,33 @@ def one_line(err: str) -> str:
     assert len(lines) == 1 and "Traceback" not in err, err
     return lines[0]
 
+
+
+def ascii_scenario(rows: list[str], blue: str, red: str, *, ai: str | None = None,
+                   max_rounds: int | None = None) -> str:
+    """A scenario's YAML for hand-built battles: an ASCII map, Blue and Red as scripted sides whose units are
+    YAML flow lists (`blue`, `red`), seed 3; `ai` names Blue's AI, `max_rounds` the round limit."""
+    victory = f"victory: {{max_rounds: {max_rounds}}}\n" if max_rounds is not None else ""
+    blue_ai = f"    ai: {ai}\n" if ai is not None else ""
+    return (f"name: t\nseed: 3\nmap: {{ascii: {rows!r}}}\n{victory}sides:\n"
+            f"  - name: Blue\n    controller: scripted\n{blue_ai}    units: {blue}\n"
+            f"  - name: Red\n    controller: scripted\n    units: {red}\n")
+
+
+def battle_at(tmp_path: Path, rows: list[str], blue: str, red: str, declare: str = "normal",
+              unit: str = "Me") -> Any:
+    """A battle of scripted sides on `ascii_scenario`, every unit declared `declare`, stopped at `unit`'s first
+    action request (a skirmish.battle.Battle)."""
+    from skirmish.ai.controllers import ScriptedController
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import parse_scenario
+    from skirmish.rules.actions import Declare
+
+    sc = parse_scenario(ascii_scenario(rows, blue, red), str(tmp_path / "t.yaml"), base=tmp_path)
+    b = Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[arg-type]
+    while b.pending is not None and b.pending.kind == "declare":
+        b.submit(Declare(b.pending.unit, declare))
+    while b.pending is not None and b.pending.unit != unit:
+        b.step()
+    assert b.pending is not None and b.pending.unit == unit and b.pending.kind == "act"
+    return b

@@ -11,15 +11,14 @@ import numpy as np
 import pytest
 
 from skirmish.ai import blast
-from skirmish.ai.controllers import ScriptedController
 from skirmish.ai.estimate import SCATTER_THROWN, estimate_shot, throw_chance
 from skirmish.ai.utility import Personality, UtilityAI
 from skirmish.ai.utility.attacks import AIM_CARRY
 from skirmish.battle import Battle
-from skirmish.content.scenario import parse_scenario
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Declare, Shoot, Throw
+from skirmish.rules.actions import Shoot, Throw
 from skirmish.rulesets.fi import thrown as thr
+from tests.conftest import battle_at
 
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
 GRENADIER = (f'traits: {TRAITS}, skills: {{"shooting:rifle": 3, throwing: 2}}, armour: [lba3], '
@@ -41,26 +40,7 @@ def _battle(tmp_path: Path, rows: list[str], blue: list[str], red: list[str], de
     def units(specs: list[str]) -> str:
         return "[" + ", ".join("{" + s + "}" for s in specs) + "]"
 
-    text = f"""
-name: t
-seed: 3
-map: {{ascii: {rows!r}}}
-sides:
-  - name: Blue
-    controller: scripted
-    units: {units(blue)}
-  - name: Red
-    controller: scripted
-    units: {units(red)}
-"""
-    sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
-    b = Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[arg-type]
-    while b.pending is not None and b.pending.kind == "declare":
-        b.submit(Declare(b.pending.unit, declare))
-    while b.pending is not None and b.pending.unit != "Me":
-        b.step()
-    assert b.pending is not None and b.pending.unit == "Me" and b.pending.kind == "act"
-    return b
+    return battle_at(tmp_path, rows, units(blue), units(red), declare)  # type: ignore[no-any-return]
 
 
 def _decide(b: Battle, **p: Any) -> tuple[Any, list[dict[str, Any]]]:

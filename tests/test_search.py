@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from skirmish.ai.controllers import AI_KINDS, ScriptedController, make_ai
+from skirmish.ai.controllers import AI_KINDS, make_ai
 from skirmish.ai.estimate import estimate_shot
 from skirmish.ai.search import Replies, SearchAI, Weights, exchange, material, next_shot, presence, throws
 from skirmish.ai.utility import harm
 from skirmish.battle import Battle, consult
 from skirmish.content.scenario import ContentError, load_scenario, parse_scenario
 from skirmish.core.events import DecisionEvent
-from skirmish.rules.actions import Declare, Move, Shoot
-from tests.conftest import run
+from skirmish.rules.actions import Move, Shoot
+from tests.conftest import ascii_scenario, battle_at, run
 
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,31 +24,12 @@ KILLHOUSE = ROOT / "scenarios" / "killhouse_drill.yaml"
 
 
 def _scenario(tmp_path: Path, rows: list[str], blue: str, red: str, ai: str = "utility") -> str:
-    return f"""
-name: t
-seed: 3
-map: {{ascii: {rows!r}}}
-sides:
-  - name: Blue
-    controller: scripted
-    ai: {ai}
-    units: {blue}
-  - name: Red
-    controller: scripted
-    units: {red}
-"""
+    return ascii_scenario(rows, blue, red, ai=ai)
 
 
 def _battle(tmp_path: Path, rows: list[str], blue: str, red: str) -> Battle:
     """A hand-built battle, every unit declared NORMAL, stopped at Me's first action request."""
-    sc = parse_scenario(_scenario(tmp_path, rows, blue, red), str(tmp_path / "t.yaml"), base=tmp_path)
-    b = Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[arg-type]
-    while b.pending is not None and b.pending.kind == "declare":
-        b.submit(Declare(b.pending.unit, "normal"))
-    while b.pending is not None and b.pending.unit != "Me":
-        b.step()
-    assert b.pending is not None and b.pending.unit == "Me" and b.pending.kind == "act"
-    return b
+    return battle_at(tmp_path, rows, blue, red)  # type: ignore[no-any-return]
 
 
 def test_search_is_an_ai_name_everywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

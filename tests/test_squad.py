@@ -18,6 +18,7 @@ from skirmish.core.events import DecisionEvent, Event
 from skirmish.ecs.view import BattleView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Declare, EndTurn, Move
+from tests.conftest import ascii_scenario
 
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
 RIFLE = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3, dodge: 2}}, weapons: [assault_rifle]'
@@ -25,15 +26,7 @@ PISTOL = f'traits: {TRAITS}, skills: {{"shooting:pistol": 3}}, weapons: [slug_pi
 
 
 def _scenario(tmp_path: Path, rows: list[str], blue: str, red: str, max_rounds: int = 20) -> str:
-    return f"""
-name: t
-seed: 3
-map: {{ascii: {rows!r}}}
-victory: {{max_rounds: {max_rounds}}}
-sides:
-  - {{name: Blue, controller: scripted, units: {blue}}}
-  - {{name: Red, controller: scripted, units: {red}}}
-"""
+    return ascii_scenario(rows, blue, red, max_rounds=max_rounds)
 
 
 @contextmanager

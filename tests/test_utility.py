@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skirmish.ai.controllers import ScriptedController, make_ai
+from skirmish.ai.controllers import make_ai
 from skirmish.ai.curves import KINDS, Curve, combine, compensate
 from skirmish.ai.utility import PERSONALITIES, Personality, UtilityAI
 from skirmish.ai.utility.scoring import targets
@@ -20,6 +20,7 @@ from skirmish.content.scenario import parse_scenario
 from skirmish.core.events import Event
 from skirmish.rules.actions import Move, Reload, Shoot
 from skirmish.rules.geometry import sight
+from tests.conftest import battle_at
 
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
 
@@ -65,28 +66,7 @@ def test_compensation_factor() -> None:
 
 
 def _battle(tmp_path: Path, rows: list[str], blue: str, red: str, declare: str = "normal") -> Battle:
-    text = f"""
-name: t
-seed: 3
-map: {{ascii: {rows!r}}}
-sides:
-  - name: Blue
-    controller: scripted
-    units: {blue}
-  - name: Red
-    controller: scripted
-    units: {red}
-"""
-    sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
-    b = Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[arg-type]
-    from skirmish.rules.actions import Declare
-
-    while b.pending is not None and b.pending.kind == "declare":
-        b.submit(Declare(b.pending.unit, declare))
-    while b.pending is not None and b.pending.unit != "Me":
-        b.step()
-    assert b.pending is not None and b.pending.unit == "Me" and b.pending.kind == "act"
-    return b
+    return battle_at(tmp_path, rows, blue, red, declare)  # type: ignore[no-any-return]
 
 
 def test_a_unit_in_the_open_facing_two_rifles_prefers_cover(tmp_path: Path) -> None:
