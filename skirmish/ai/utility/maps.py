@@ -6,6 +6,7 @@ made of) by `MapCache`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,21 +25,148 @@ COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}
 FIELDS_KEPT = 512  # fields kept per kind (sight and walking distance from a cell) before a cache starts again
 
 
-@dataclass
 class TacticalMaps:
-    """Per phase and side: for every cell near the side's units, how many enemies see it, how well it is
-    covered from them, and how much fire it draws (threat)."""
+    """Per phase and side: for every cell near the side's units (`mask`), how many enemies see it, how well it
+    is covered from them, and how much fire it draws (threat); and the walking distance to the nearest enemy
+    over the whole map.
 
-    key: tuple[Any, ...]
-    seen_by: npt.NDArray[np.float64]
-    cover: npt.NDArray[np.float64]  # mean cover value against the enemies that see the cell (1 if none)
-    threat: npt.NDArray[np.float64]  # expected hits per enemy action on a man standing there, summed
-    mask: npt.NDArray[np.bool_]
-    walk_m: npt.NDArray[np.float64]  # walking distance to the nearest enemy in metres (inf: no way there)
+    Sight, cover and threat are worked out cell by cell as a decision needs them (`need`, `need_at`): each
+    cell's numbers read only that cell (the enemies' sight of it and their hit chance at its distance), so the
+    cells a decision reads are the numbers building the whole mask at once gives, bit for bit, and a side's
+    units share what is already done while nobody moves. Cells outside the mask keep 0 seen, cover 1, threat 0.
+    """
+
+    def __init__(self, view: BattleView, me: UnitView, key: tuple[Any, ...], near: SideMask,
+                 walk_m: npt.NDArray[np.float64], sight_from: dict[geo.Cell, Viewshed] | None = None) -> None:
+        grid = view.grid
+        shape = (grid.height, grid.width)
+        self.key = key
+        self.near = near  # the mask: the cells near the side's units
+        self.walk_m = walk_m  # walking distance to the nearest enemy in metres (inf: no way there)
+        self.seen_by = np.zeros(shape)
+        self.cover = np.ones(shape)  # mean cover value against the enemies that see the cell (1 if none)
+        self.threat = np.zeros(shape)  # expected hits per enemy action on a man standing there, summed
+        self._done = np.zeros(shape, dtype=bool)
+        self._grid = grid
+        self._sights = sight_from if sight_from is not None else {}
+        self._enemies = [((int(e.cell[0]), int(e.cell[1])), _hit_map(e, view)) for e in view.enemies(me)]
+
+    @property
+    def mask(self) -> npt.NDArray[np.bool_]:
+        """The cells near the side's units (every unit's run reach worked out)."""
+        return self.near.full()
 
     def threat_at(self, cell: geo.Cell) -> float:
         """The threat on one cell."""
+        self.need_at(np.array([cell[1]], dtype=np.intp), np.array([cell[0]], dtype=np.intp))
         return float(self.threat[cell[1], cell[0]])
+
+    def need(self, cells: npt.NDArray[np.bool_]) -> TacticalMaps:
+        """Work out sight, cover and threat on these cells (those not done yet; outside the mask they keep the
+        defaults)."""
+        ys, xs = np.nonzero(cells & ~self._done)
+        if len(ys):
+            inside = self.near.at(ys, xs)
+            self._done[ys[~inside], xs[~inside]] = True
+            if inside.any():
+                self._fill(ys[inside], xs[inside])
+        return self
+
+    def need_at(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> TacticalMaps:
+        """`need` on the cells (xs, ys), which may repeat."""
+        todo = ~self._done[ys, xs]
+        if todo.any():
+            self.need(_cells_mask(self._done.shape, ys[todo], xs[todo]))
+        return self
+
+    def _fill(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> None:
+        """Each enemy in the view's order adds to the cells it sees: one seen, its cover value, and its hit
+        chance there times (1 - cover) to the threat (the same additions, cell by cell, as over the whole
+        mask)."""
+        grid = self._grid
+        n = len(ys)
+        seen, cover_sum, threat = np.zeros(n), np.zeros(n), np.zeros(n)
+        todo = _cells_mask(self._done.shape, ys, xs)
+        for cell, hit in self._enemies:
+            shed = self._sights.get(cell)
+            if shed is None:
+                shed = self._sights[cell] = Viewshed.empty(grid)
+            shed.over(grid, cell, todo)
+            vis, cov = shed.at(ys, xs)
+            p = hit[ys, xs]  # _enemy_hit_by_range at those cells' distances
+            seen[vis] += 1
+            cover_sum[vis] += cov[vis]
+            threat[vis] += (p * (1 - cov))[vis]
+        self.seen_by[ys, xs] = seen
+        with np.errstate(invalid="ignore", divide="ignore"):
+            self.cover[ys, xs] = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)
+        self.threat[ys, xs] = threat
+        self._done[ys, xs] = True
+
+
+class SideMask:
+    """The cells near a side's units: each unit's cell and the cells it reaches at a run with every figure in
+    the way (`MapCache.reach_field`), worked out unit by unit as they are asked about. A cell no unit stands on
+    and no move can enter (a wall) is in no reach, so a question about the others only works out the reach of
+    units not yet added."""
+
+    def __init__(self, grid: geo.GridMap, units: list[tuple[str, geo.Cell, float]],
+                 blocked: npt.NDArray[np.bool_] | None = None,
+                 reach: Callable[[geo.Cell, float, npt.NDArray[np.bool_]], Field] | None = None) -> None:
+        self.known = np.zeros((grid.height, grid.width), dtype=bool)  # in the mask, of the reaches added so far
+        for _, cell, _ in units:
+            self.known[cell[1], cell[0]] = True
+        self._pending = {name: (cell, limit) for name, cell, limit in units}
+        self._blocked = blocked if blocked is not None else np.zeros_like(self.known)
+        self._reach = reach
+        self._open = grid.move_cost > 0
+
+    def within(self, name: str, cell: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_], field: Field) -> bool:
+        """Mark the cells of `field`, a reach from the unit's cell within `limit` round `blocked`, as in the mask
+        when that reach lies inside the unit's own (a limit no longer and no figure fewer in the way, its own
+        cell aside: reach only grows as the limit does and as cells are freed) and say whether it did."""
+        got = self._pending.get(name)
+        if got is None or got[0] != cell or not limit <= got[1]:
+            return False
+        freed = self._blocked & ~blocked
+        freed[cell[1], cell[0]] = False
+        if freed.any():
+            return False
+        self.known |= np.isfinite(field)
+        return True
+
+    @staticmethod
+    def fixed(grid: geo.GridMap, mask: npt.NDArray[np.bool_]) -> SideMask:
+        """A mask given whole."""
+        out = SideMask(grid, [])
+        out.known = mask
+        return out
+
+    def add(self, name: str) -> SideMask:
+        """Add one unit's reach (once)."""
+        got = self._pending.pop(name, None)
+        if got is not None and self._reach is not None:
+            self.known |= np.isfinite(self._reach(got[0], got[1], self._blocked))
+        return self
+
+    def full(self) -> npt.NDArray[np.bool_]:
+        """The whole mask."""
+        for name in list(self._pending):
+            self.add(name)
+        return self.known
+
+    def at(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+        """Whether each cell (xs, ys) is in the mask."""
+        inside = self.known[ys, xs]
+        if self._pending and (~inside & self._open[ys, xs]).any():
+            inside = self.full()[ys, xs]
+        return inside
+
+
+def _cells_mask(shape: tuple[int, ...], ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+    out = np.zeros(shape, dtype=bool)
+    out[ys, xs] = True
+    return out
 
 
 def _enemy_hit_by_range(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -80,7 +208,6 @@ def _hit_map(e: UnitView, view: BattleView) -> npt.NDArray[np.float64]:
     return out
 
 
-_SIGHT_CODE = {name: i + 1 for i, name in enumerate(COVER_VALUE)}  # 0: not in sight, else 1 + the cover level
 _CODE_COVER = np.array([0.0, *COVER_VALUE.values()])
 
 
@@ -99,16 +226,13 @@ class Viewshed:
         return Viewshed(np.zeros(shape, dtype=bool), np.zeros(shape, dtype=np.uint8))
 
     def over(self, grid: geo.GridMap, frm: geo.Cell, mask: npt.NDArray[np.bool_]) -> Viewshed:
-        """Work out the masked cells not yet known (the map never changes, so the rest stand)."""
+        """Work out the masked cells not yet known (the map never changes, so the rest stand), all at once from
+        the sight table's codes (`SightTable.codes_from`: the same `sight` answers, one array per origin)."""
         ys, xs = np.nonzero(mask & ~self.known)
-        seen_from = sight_table(grid)  # geo.sight, from its table
-        here = (int(frm[0]), int(frm[1]))
-        codes = []
-        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-            s = seen_from.sight(here, (x, y))
-            codes.append(_SIGHT_CODE[s.cover] if s.visible else 0)
-        self.code[ys, xs] = codes
-        self.known |= mask
+        if len(ys):
+            codes = sight_table(grid).codes_from((int(frm[0]), int(frm[1])), xs, ys)  # geo.sight, as codes
+            self.code[ys, xs] = np.where(codes & 1, 1 + (codes >> 2), 0)
+            self.known |= mask
         return self
 
     def at(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.bool_], Field]:
@@ -117,47 +241,32 @@ class Viewshed:
         return code > 0, _CODE_COVER[code]
 
 
-def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.NDArray[np.bool_],
+def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.NDArray[np.bool_] | SideMask,
                walk_from: dict[geo.Cell, Field] | None = None,
-               sight_from: dict[geo.Cell, Viewshed] | None = None) -> TacticalMaps:
-    """Sight, cover and threat over the masked cells, against every enemy in action, and the walking
-    distance to the nearest enemy over the whole map (`walk_from` and `sight_from` cache a field and a
-    viewshed per enemy cell)."""
+               sight_from: dict[geo.Cell, Viewshed] | None = None, lazy: bool = False) -> TacticalMaps:
+    """Sight, cover and threat over the masked cells, against every enemy in action (worked out now, or as
+    they are needed when `lazy`), and the walking distance to the nearest enemy over the whole map
+    (`walk_from` and `sight_from` cache a field and a viewshed per enemy cell)."""
     grid = view.grid
-    h, w = grid.height, grid.width
-    seen = np.zeros((h, w))
-    cover_sum = np.zeros((h, w))
-    threat = np.zeros((h, w))
-    ys, xs = np.nonzero(mask)
-    sights = sight_from if sight_from is not None else {}
-    for e in view.enemies(me):
-        shed = sights.get(e.cell)
-        if shed is None:
-            shed = sights[e.cell] = Viewshed.empty(grid)
-        shed.over(grid, e.cell, mask)
-        vis, cov = shed.at(ys, xs)
-        p = _hit_map(e, view)[ys, xs]  # _enemy_hit_by_range at those cells' distances
-        seen[ys[vis], xs[vis]] += 1
-        cover_sum[ys[vis], xs[vis]] += cov[vis]
-        threat[ys[vis], xs[vis]] += (p * (1 - cov))[vis]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cover = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)
     cache = walk_from if walk_from is not None else {}
-    walk = np.full((h, w), np.inf)
+    walk = np.full((grid.height, grid.width), np.inf)
     for e in view.enemies(me):
         field_ = cache.get(e.cell)
         if field_ is None:
             field_ = cache[e.cell] = walk_field(grid, (int(e.cell[0]), int(e.cell[1])))  # geo.reach_field, to inf
         walk = np.minimum(walk, field_)
-    return TacticalMaps(key, seen, cover, threat, mask, walk * grid.cell_m)
+    near = mask if isinstance(mask, SideMask) else SideMask.fixed(grid, mask)
+    maps = TacticalMaps(view, me, key, near, walk * grid.cell_m, sight_from)
+    return maps if lazy else maps.need(near.full())
 
 
 def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.Cell) -> float:
     """The threat a move meets on the way (the mean over the cells its straight line crosses), in [0, 1]."""
     ys, xs = _segment(grid, frm, to)
-    keep = maps.mask[ys, xs]
+    keep = maps.near.at(ys, xs)
     if not keep.any():
         return 0.0
+    maps.need_at(ys[keep], xs[keep])
     vals = maps.threat[ys[keep], xs[keep]]  # in the segment's order, as a list of them would be
     return float(1 - np.exp(-np.mean(vals)))
 
@@ -193,7 +302,6 @@ class MapCache:
         self._maps: dict[str, TacticalMaps] = {}
         self._walk_from: dict[geo.Cell, Field] = {}  # walking-distance field per enemy cell
         self._sight_from: dict[geo.Cell, Viewshed] = {}  # what each enemy cell sees
-        self._reach = ReachCache(FIELDS_KEPT)
         self._grid: geo.GridMap | None = None
 
     def _on(self, grid: geo.GridMap) -> None:
@@ -204,26 +312,30 @@ class MapCache:
             self._grid = grid
 
     def reach_field(self, grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
-        """`geo.reach_field`, read-only, kept while nobody near the reach has moved (skirmish.ai.reach)."""
-        return self._reach.field(grid, start, limit, blocked)
+        """`geo.reach_field`, read-only, kept while nobody near the reach has moved (skirmish.ai.reach). The
+        fields are kept with the map, shared by every utility AI on it (both sides, and the battles after):
+        a kept field is only answered when the search would go exactly as before, so sharing changes nothing."""
+        reach: ReachCache | None = grid.kept.get("ai_reach")
+        if reach is None:
+            reach = grid.kept["ai_reach"] = ReachCache(FIELDS_KEPT)
+        return reach.field(grid, start, limit, blocked)
 
     def maps_for(self, view: BattleView, me: UnitView) -> TacticalMaps:
         """The side's maps (rebuilt when anyone has moved or fallen: nothing else they read changes)."""
         key = tuple((u.name, u.cell, u.out_of_action) for u in view.units)
         m = self._maps.get(me.side)
-        if m is not None and m.key == key:
-            return m
-        grid = view.grid
-        self._on(grid)
-        mask = np.zeros((grid.height, grid.width), dtype=bool)
-        blocked = np.zeros_like(mask)
-        for x, y in view.occupied():
-            blocked[y, x] = True
-        for f in [me, *view.friends(me)]:
-            col, _ = f.trait("dexterity")
-            reach = self.reach_field(grid, f.cell, 2 * SIDES[col] / grid.cell_m, blocked)
-            mask |= np.isfinite(reach)
-            mask[f.cell[1], f.cell[0]] = True
-        m = build_maps(view, me, key, mask, self._walk_from, self._sight_from)
-        self._maps[me.side] = m
-        return m
+        if m is None or m.key != key:
+            grid = view.grid
+            self._on(grid)
+            blocked = np.zeros((grid.height, grid.width), dtype=bool)
+            for x, y in view.occupied():
+                blocked[y, x] = True
+            units = [(f.name, f.cell, 2 * SIDES[f.trait("dexterity")[0]] / grid.cell_m) for f in [me, *view.friends(me)]]
+            near = SideMask(grid, units, blocked, lambda cell, limit, b: self.reach_field(grid, cell, limit, b))
+            m = self._maps[me.side] = build_maps(view, me, key, near, self._walk_from, self._sight_from, lazy=True)
+        return m.need_at(*_here(me))
+
+
+def _here(me: UnitView) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """(ys, xs) of the unit's own cell."""
+    return np.array([me.cell[1]], dtype=np.intp), np.array([me.cell[0]], dtype=np.intp)

@@ -216,7 +216,9 @@ def plan_cells(s: Situation) -> Cells:
         blocked = np.zeros(shape, dtype=bool)
         for x, y in view.occupied(me.name):
             blocked[y, x] = True
-        reach = s.cache.reach_field(grid, me.cell, run if legal.run else walk, blocked)  # each route's cost
+        limit = run if legal.run else walk
+        reach = s.cache.reach_field(grid, me.cell, limit, blocked)  # each route's cost
+        s.maps.near.within(me.name, me.cell, limit, blocked, reach)  # these cells are near the side (its maps' mask)
         xs, ys = zip(*cells, strict=True)
         moves[list(ys), list(xs)] = True
         moves &= np.isfinite(reach)
@@ -226,6 +228,7 @@ def plan_cells(s: Situation) -> Cells:
     if intent.goals:
         fields = s.goal_fields if s.goal_fields is not None else GoalFields()
         approach = fields.towards(grid, intent.goals)
+    s.maps.need(mask)  # sight, cover and threat on these cells (worked out as decisions need them)
     scores, parts = score_cells(view, me, s.p, s.maps, mask, reach, intent, approach, stance(me, intent, s.maps, s.p.use_squad))
     return Cells(moves, legal.walk, scores, parts)
 
