@@ -113,3 +113,39 @@ def test_a_mask_worked_out_unit_by_unit_is_the_union_of_the_reaches(layout: list
         xs = rng.integers(0, W, 12)
         assert np.array_equal(near.at(ys, xs), want[ys, xs])
     assert np.array_equal(near.full(), want)
+
+
+def test_kept_distance_and_bearing_fields_and_crossfire_on_cells_equal_the_whole_map_expressions() -> None:
+    """distance.metres_from / bearing_from (kept per map and cell) are the per-decision expressions bit for bit,
+    and squad.crossfire worked out on some cells equals the whole map's field on them."""
+    from skirmish.ai.utility.distance import bearing_from, metres_from
+    from skirmish.ai.utility.squad import crossfire
+
+    sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
+    rng = np.random.default_rng(3)
+    checked = 0
+    with Battle(sc, seed=4, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
+        for step in range(200):
+            req = b.pending
+            if req is None:
+                break
+            if step % 5 == 0:
+                view = b.observe(req.side)
+                me = view.unit(req.unit)
+                grid = view.grid
+                yy, xx = np.mgrid[0:grid.height, 0:grid.width]
+                for u in view.units:
+                    assert np.array_equal(metres_from(grid, u.cell), np.hypot(xx - u.cell[0], yy - u.cell[1]) * grid.cell_m)
+                    assert np.array_equal(bearing_from(grid, u.cell), np.arctan2(yy - u.cell[1], xx - u.cell[0]))
+                    assert not metres_from(grid, u.cell).flags.writeable
+                shape = (grid.height, grid.width)
+                whole = crossfire(view, me, shape)
+                cells = rng.random(shape) < 0.4
+                ys, xs = np.nonzero(cells)
+                part = crossfire(view, me, shape, (ys, xs))
+                assert (whole is None) == (part is None)
+                if whole is not None and part is not None:
+                    assert np.array_equal(part[ys, xs], whole[ys, xs])
+                    checked += 1
+            b.step()
+    assert checked > 5

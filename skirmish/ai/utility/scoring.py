@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from skirmish.ai.curves import Curve, combine
 from skirmish.ai.estimate import ShotEstimate, hit_probability
+from skirmish.ai.utility.distance import metres_from
 from skirmish.ai.utility.fields import fire_fields
 from skirmish.ai.utility.intent import Intent
 from skirmish.ai.utility.maps import TacticalMaps
@@ -126,8 +127,7 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
     enemies = view.enemies(me)
     h, wd = grid.height, grid.width
     shape = (h, wd)
-    yy, xx = np.mgrid[0:h, 0:wd]
-    dists = np.stack([np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m for e in enemies]) if enemies \
+    dists = np.stack([metres_from(grid, e.cell) for e in enemies]) if enemies \
         else np.full((1, h, wd), np.inf)
     seen = [k for k, e in enumerate(enemies) if not e.ghost]
     ideal = 1.5 * (w.range_inc_m if w is not None else 10.0)
@@ -168,16 +168,17 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
     if squad:  # the squad's cell considerations (a personality without them, e.g. easy, plays each unit alone)
         parts["spacing against blasts"] = (spacing(view, me, shape, p.spacing_m),
                                            Curve("logistic", m=0.35, k=30, c=0.5, b=0.65))
-    cross = crossfire(view, me, shape) if squad else None
+    ys, xs = np.nonzero(ok)  # the cells scored: every per-cell input is read only there
+    cross = crossfire(view, me, shape, (ys, xs)) if squad else None
     if cross is not None and not retreat:
         parts["crossfire with friends"] = (cross, Curve("linear", m=0.25, b=0.75))
     if intent.mode == "fall back" and squad:
         near = regroup(view, me, shape)
         if near is not None:
             parts["regroup"] = (near, Curve("linear", m=0.3, b=0.7))
-    outs = [curve(raw) for raw, curve in parts.values()]
-    total = np.asarray(combine(outs), dtype=np.float64)
-    total = np.where(ok, total - 0.002 * reach, -1.0)  # shorter moves break ties
+    outs = [curve(raw[ys, xs]) for raw, curve in parts.values()]  # element by element, as over the whole map
+    total = np.full(shape, -1.0)
+    total[ys, xs] = np.asarray(combine(outs), dtype=np.float64) - 0.002 * reach[ys, xs]  # shorter moves break ties
     return total, parts
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from skirmish.ai.utility.distance import bearing_from, metres_from
 from skirmish.ai.utility.intent import Intent
 from skirmish.ai.utility.maps import TacticalMaps
 from skirmish.ecs.view import BattleView, UnitView
@@ -21,9 +22,8 @@ BOUNDING = ("advance", "search", "engage")  # the intents under which half the s
 
 
 def _dist_m(view: BattleView, shape: tuple[int, int], cell: tuple[int, int]) -> Field:
-    """Metres from every cell to `cell`."""
-    yy, xx = np.indices(shape)
-    return np.hypot(xx - cell[0], yy - cell[1]) * view.grid.cell_m
+    """Metres from every cell to `cell` (kept with the map)."""
+    return metres_from(view.grid, cell)
 
 
 def spacing(view: BattleView, me: UnitView, shape: tuple[int, int], blast_m: float) -> Field:
@@ -36,24 +36,31 @@ def spacing(view: BattleView, me: UnitView, shape: tuple[int, int], blast_m: flo
     return np.clip(nearest / (2 * blast_m), 0.0, 1.0)
 
 
-def crossfire(view: BattleView, me: UnitView, shape: tuple[int, int]) -> Field | None:
+def crossfire(view: BattleView, me: UnitView, shape: tuple[int, int],
+              at: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None) -> Field | None:
     """Raw input per cell: how far round the nearest enemy in sight the cell is from the friends' angles on it
     (0: on a friend's line, 0.5: at right angles, 1: opposite), the best over friends; None without an enemy
-    in sight or a friend (flanking with more than one unit: fire from two sides takes cover away)."""
+    in sight or a friend (flanking with more than one unit: fire from two sides takes cover away). With `at`,
+    (ys, xs), only those cells are worked out (the rest read 0)."""
     friends = view.friends(me)
     enemies = [e for e in view.enemies(me) if not e.ghost]
     if not friends or not enemies:
         return None
     e = min(enemies, key=lambda u: ((u.cell[0] - me.cell[0]) ** 2 + (u.cell[1] - me.cell[1]) ** 2, u.name))
-    yy, xx = np.indices(shape)
-    theta = np.arctan2(yy - e.cell[1], xx - e.cell[0])
-    best = np.zeros(shape)
+    theta = bearing_from(view.grid, e.cell)  # np.arctan2(yy - e.y, xx - e.x), kept with the map
+    if at is not None:
+        theta = theta[at]
+    best = np.zeros(theta.shape)
     for f in friends:
         if f.cell == e.cell:
             continue
         phi = np.arctan2(f.cell[1] - e.cell[1], f.cell[0] - e.cell[0])
         best = np.maximum(best, (1 - np.cos(theta - phi)) / 2)
-    return best
+    if at is None:
+        return best
+    out = np.zeros(shape)
+    out[at] = best
+    return out
 
 
 def regroup(view: BattleView, me: UnitView, shape: tuple[int, int]) -> Field | None:
