@@ -7,7 +7,6 @@ made of) by `MapCache`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,7 +36,7 @@ class TacticalMaps:
     """
 
     def __init__(self, view: BattleView, me: UnitView, key: tuple[Any, ...], near: SideMask,
-                 walk_m: npt.NDArray[np.float64], sight_from: dict[geo.Cell, Viewshed] | None = None) -> None:
+                 walk_m: npt.NDArray[np.float64]) -> None:
         grid = view.grid
         shape = (grid.height, grid.width)
         self.key = key
@@ -48,7 +47,6 @@ class TacticalMaps:
         self.threat = np.zeros(shape)  # expected hits per enemy action on a man standing there, summed
         self._done = np.zeros(shape, dtype=bool)
         self._grid = grid
-        self._sights = sight_from if sight_from is not None else {}
         self._enemies = [((int(e.cell[0]), int(e.cell[1])), _hit_map(e, view)) for e in view.enemies(me)]
 
     @property
@@ -83,20 +81,16 @@ class TacticalMaps:
         """Each enemy in the view's order adds to the cells it sees: one seen, its cover value, and its hit
         chance there times (1 - cover) to the threat (the same additions, cell by cell, as over the whole
         mask)."""
-        grid = self._grid
+        table = sight_table(self._grid)
         n = len(ys)
         seen, cover_sum, threat = np.zeros(n), np.zeros(n), np.zeros(n)
-        todo = _cells_mask(self._done.shape, ys, xs)
         for cell, hit in self._enemies:
-            shed = self._sights.get(cell)
-            if shed is None:
-                shed = self._sights[cell] = Viewshed.empty(grid)
-            shed.over(grid, cell, todo)
-            vis, cov = shed.at(ys, xs)
-            p = hit[ys, xs]  # _enemy_hit_by_range at those cells' distances
-            seen[vis] += 1
-            cover_sum[vis] += cov[vis]
-            threat[vis] += (p * (1 - cov))[vis]
+            code = table.codes_from(cell, xs, ys)  # geo.sight from the enemy: visible + 2 lean + 4 cover level
+            vis = (code & 1).astype(bool)
+            cov = np.where(vis, _COVER_BY_LEVEL[code >> 2], 0.0)
+            seen += vis
+            cover_sum += cov  # + 0.0 where it does not see: the sum is unchanged there
+            threat += np.where(vis, hit[ys, xs] * (1 - cov), 0.0)  # hit: _enemy_hit_by_range at the distance
         self.seen_by[ys, xs] = seen
         with np.errstate(invalid="ignore", divide="ignore"):
             self.cover[ys, xs] = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)
@@ -208,45 +202,15 @@ def _hit_map(e: UnitView, view: BattleView) -> npt.NDArray[np.float64]:
     return out
 
 
-_CODE_COVER = np.array([0.0, *COVER_VALUE.values()])
-
-
-@dataclass
-class Viewshed:
-    """What one cell sees (R-6.6), worked out cell by cell as maps need it: `known` cells are done, and
-    `code` is 0 where a cell is out of sight, else 1 + its cover level from here (one byte a cell)."""
-
-    known: npt.NDArray[np.bool_]
-    code: npt.NDArray[np.uint8]
-
-    @staticmethod
-    def empty(grid: geo.GridMap) -> Viewshed:
-        """Nothing worked out yet."""
-        shape = (grid.height, grid.width)
-        return Viewshed(np.zeros(shape, dtype=bool), np.zeros(shape, dtype=np.uint8))
-
-    def over(self, grid: geo.GridMap, frm: geo.Cell, mask: npt.NDArray[np.bool_]) -> Viewshed:
-        """Work out the masked cells not yet known (the map never changes, so the rest stand), all at once from
-        the sight table's codes (`SightTable.codes_from`: the same `sight` answers, one array per origin)."""
-        ys, xs = np.nonzero(mask & ~self.known)
-        if len(ys):
-            codes = sight_table(grid).codes_from((int(frm[0]), int(frm[1])), xs, ys)  # geo.sight, as codes
-            self.code[ys, xs] = np.where(codes & 1, 1 + (codes >> 2), 0)
-            self.known |= mask
-        return self
-
-    def at(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.bool_], Field]:
-        """(in sight, cover value: 0 where not in sight) at those cells."""
-        code = self.code[ys, xs]
-        return code > 0, _CODE_COVER[code]
+_COVER_BY_LEVEL = np.array([COVER_VALUE[geo.COVER_NAME[lv]] for lv in range(3)])  # by the sight codes' level
 
 
 def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.NDArray[np.bool_] | SideMask,
                walk_from: dict[geo.Cell, Field] | None = None,
-               sight_from: dict[geo.Cell, Viewshed] | None = None, lazy: bool = False) -> TacticalMaps:
+               lazy: bool = False) -> TacticalMaps:
     """Sight, cover and threat over the masked cells, against every enemy in action (worked out now, or as
     they are needed when `lazy`), and the walking distance to the nearest enemy over the whole map
-    (`walk_from` and `sight_from` cache a field and a viewshed per enemy cell)."""
+    (`walk_from` caches a field per enemy cell; sight is the map's table's, `SightTable.codes_from`)."""
     grid = view.grid
     cache = walk_from if walk_from is not None else {}
     walk = np.full((grid.height, grid.width), np.inf)
@@ -256,7 +220,7 @@ def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.N
             field_ = cache[e.cell] = walk_field(grid, (int(e.cell[0]), int(e.cell[1])))  # geo.reach_field, to inf
         walk = np.minimum(walk, field_)
     near = mask if isinstance(mask, SideMask) else SideMask.fixed(grid, mask)
-    maps = TacticalMaps(view, me, key, near, walk * grid.cell_m, sight_from)
+    maps = TacticalMaps(view, me, key, near, walk * grid.cell_m)
     return maps if lazy else maps.need(near.full())
 
 
@@ -295,20 +259,19 @@ def _work_out_segment(grid: geo.GridMap, frm: geo.Cell, to: geo.Cell
 
 class MapCache:
     """One AI's maps, a side's at a time, rebuilt when anyone has moved or fallen, and what they are made of:
-    the sight from and the walking distance to enemy cells (the map never changes, so these are kept), and the
+    the walking distance from enemy cells (the map never changes, so these are kept; sight is kept by the map's
+    table), and the
     reach of each unit (kept while nobody it could meet on its way has moved)."""
 
     def __init__(self) -> None:
         self._maps: dict[str, TacticalMaps] = {}
         self._walk_from: dict[geo.Cell, Field] = {}  # walking-distance field per enemy cell
-        self._sight_from: dict[geo.Cell, Viewshed] = {}  # what each enemy cell sees
         self._grid: geo.GridMap | None = None
 
     def _on(self, grid: geo.GridMap) -> None:
         """Start again on another map, or when the caches have grown large."""
-        if self._grid is not grid or len(self._walk_from) > FIELDS_KEPT or len(self._sight_from) > FIELDS_KEPT:
+        if self._grid is not grid or len(self._walk_from) > FIELDS_KEPT:
             self._walk_from.clear()
-            self._sight_from.clear()
             self._grid = grid
 
     def reach_field(self, grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
@@ -332,7 +295,7 @@ class MapCache:
                 blocked[y, x] = True
             units = [(f.name, f.cell, 2 * SIDES[f.trait("dexterity")[0]] / grid.cell_m) for f in [me, *view.friends(me)]]
             near = SideMask(grid, units, blocked, lambda cell, limit, b: self.reach_field(grid, cell, limit, b))
-            m = self._maps[me.side] = build_maps(view, me, key, near, self._walk_from, self._sight_from, lazy=True)
+            m = self._maps[me.side] = build_maps(view, me, key, near, self._walk_from, lazy=True)
         return m.need_at(*_here(me))
 
 
