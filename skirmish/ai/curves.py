@@ -41,15 +41,7 @@ class Curve:
     def __call__(self, x: Value) -> Value:
         """The curve's output, clamped to [0, 1]."""
         if isinstance(x, float | int):  # numpy's float64 is a float
-            v = float(x)
-            kept: dict[float | tuple[float, bool], float] = self._kept  # type: ignore[attr-defined]
-            key = v if v else (v, math.copysign(1.0, v) > 0)  # 0.0 and -0.0: equal numbers, outputs of either sign
-            out1 = kept.get(key)
-            if out1 is None:
-                if len(kept) >= _KEPT:
-                    kept.clear()
-                out1 = kept[key] = self._one(v)
-            return out1
+            return self.at(float(x))
         arr = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
         if self.kind == "linear":
             y = self.m * (arr - self.c) + self.b
@@ -64,6 +56,20 @@ class Curve:
             y = self.m * np.exp(-((arr - self.c) ** 2) / (2 * max(self.k, _EPS) ** 2)) + self.b
         out = np.clip(y, 0.0, 1.0)
         return float(out) if np.ndim(out) == 0 else out
+
+    def at(self, v: float) -> float:
+        """The curve at one number (`_one`): a linear curve worked out at once, the others kept per number."""
+        if self.kind == "linear":
+            y = self.m * (min(max(v, 0.0), 1.0) - self.c) + self.b
+            return min(max(y, 0.0), 1.0)
+        kept: dict[float | tuple[float, bool], float] = self._kept  # type: ignore[attr-defined]
+        key = v if v else (v, math.copysign(1.0, v) > 0)  # 0.0 and -0.0: equal numbers, outputs of either sign
+        out1 = kept.get(key)
+        if out1 is None:
+            if len(kept) >= _KEPT:
+                kept.clear()
+            out1 = kept[key] = self._one(v)
+        return out1
 
     def _one(self, x: float) -> float:
         """The curve at one number: the same arithmetic as on an array, bit for bit, without numpy's

@@ -23,10 +23,12 @@ from skirmish.rules.equipment import SCREEN_STOPS, Weapon
 from skirmish.rulesets.fi import (
     INCAPACITATED_AT,
     LOW_COVERED,
+    Part,
     ShotFacts,
     ae_shift,
     damage_row,
     expected_hit_probability,
+    fits,
     shot_numbers,
     wound_penalty,
 )
@@ -100,6 +102,13 @@ def hit_probability(view: BattleView, me: UnitView, target: UnitView, *, mode: s
     pool = skill_pool(me.trait("dexterity"), dict(me.skills), w.skill)
     mod = sum(m.value for m in (*pool.modifiers, *mods)) + wound_penalty(me.wounds)
     return pool_hit_chance(pool.column, pool.row, target_tn, mod, pool.halve), target_tn, mod
+
+
+@lru_cache(maxsize=4096)
+def fits_kept(declared: str | None, parts: tuple[Part, ...]) -> bool:
+    """The rules' `fits` (R-5.3, R-5.5: the parts make a turn the declaration allows), kept: it reads only the
+    declaration and the parts (frozen), and the AIs ask the same few turns for every cell they weigh."""
+    return fits(declared, list(parts))
 
 
 @lru_cache(maxsize=4096)

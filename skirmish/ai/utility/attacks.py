@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 
 from skirmish.ai.blast import FRIEND_WEIGHT, ThrowPlan, candidate_cells, plan_throws
 from skirmish.ai.curves import Curve
-from skirmish.ai.estimate import ShotEstimate, estimate_shot
+from skirmish.ai.estimate import ShotEstimate, estimate_shot, fits_kept
 from skirmish.ai.utility.scoring import HARM, Option, harm, shot_considerations, targets
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Aim, Shoot, Throw
-from skirmish.rulesets.fi import Part, fits
+from skirmish.rulesets.fi import Part
 
 if TYPE_CHECKING:
     from skirmish.ai.utility.options import Situation
@@ -43,7 +43,7 @@ def shot_after(view: BattleView, me: UnitView, cell: geo.Cell, running: bool) ->
         return NO_SHOT, None, 0
     moved = replace(me, cell=cell, ready_target=None, aim=0)
     for mode in ("prepared", "snap"):
-        if not fits(me.declared, [*me.turn_parts, Part("move", running=running), Part("attack", int(w.speed), mode)]):
+        if not fits_kept(me.declared, (*me.turn_parts, Part("move", running=running), Part("attack", int(w.speed), mode))):
             continue
         burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
         best: tuple[ShotEstimate, UnitView | None, int] = (NO_SHOT, None, burst)
@@ -155,7 +155,7 @@ def _work_out_aims(s: Situation) -> list[tuple[UnitView, float, bool]]:
     w = me.weapon
     if w is None:
         return []
-    follows = fits(me.declared, [*me.turn_parts, Part("aim", int(w.speed)), Part("attack", int(w.speed), "prepared")])
+    follows = fits_kept(me.declared, (*me.turn_parts, Part("aim", int(w.speed)), Part("attack", int(w.speed), "prepared")))
     out = []
     for t in targets(view, me, me.cell)[:3]:
         if not legal.allows(Aim(me.name, t.name)):

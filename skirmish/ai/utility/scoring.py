@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,7 @@ from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action
 
+_SCALARS = frozenset({float, int, bool, np.float64})  # raw inputs a curve answers as one number (Curve.at)
 HARM = Curve("linear", m=0.9, b=0.1)  # what a shot is worth, the same scale for every option
 CellParts = dict[str, tuple[npt.NDArray[np.float64], Curve]]  # a cell consideration: raw input per cell, curve
 
@@ -38,9 +39,9 @@ def harm(est: ShotEstimate) -> float:
     return min(1.0, (est.wounds + est.ct / 6) / 3 + est.kill)
 
 
-@dataclass(frozen=True)
-class Consideration:
-    """One axis: its name, its raw input in [0, 1], and the curve's output."""
+class Consideration(NamedTuple):
+    """One axis: its name, its raw input in [0, 1], and the curve's output (a named tuple: an option adds
+    dozens of them per decision, and a tuple is the cheapest immutable record)."""
 
     name: str
     input: float
@@ -66,7 +67,8 @@ class Option:
 
     def add(self, name: str, raw: float, curve: Curve) -> Option:
         """Score a consideration."""
-        self.considerations.append(Consideration(name, float(raw), float(curve(raw))))
+        x = float(raw)
+        self.considerations.append(Consideration(name, x, curve.at(x) if type(raw) in _SCALARS else float(curve(raw))))
         return self
 
     def finish(self, momentum_key: tuple[Any, ...] | None, momentum: float) -> Option:
