@@ -43,3 +43,21 @@ def test_a_curve_at_one_number_is_the_curve_on_an_array_and_an_option_scores_as_
                     o = Option("x", EndTurn("u"), ("end",)).add("x", raw, c)  # type: ignore[arg-type]
                     out = o.considerations[0].output
                     assert (math.isnan(out) and math.isnan(want)) or out == want
+
+
+def test_a_replaced_unit_view_is_dataclasses_replace() -> None:
+    import dataclasses
+
+    from skirmish.ai.controllers import make_ai
+    from skirmish.ai.estimate import replaced
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+
+    sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
+    with Battle(sc, seed=1, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
+        for _ in range(30):
+            b.step()
+        for u in b.view().units:
+            for changes in ({"cell": (3, 4), "ready_target": None, "aim": 0}, {"ready_target": "X", "aim": 2}):
+                got, want = replaced(u, **changes), dataclasses.replace(u, **changes)
+                assert got == want and list(vars(got)) == list(vars(want))

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ecs.view import BattleView, UnitView
+from skirmish.ecs.view import BattleView, UnitView, replace_unit
 from skirmish.rules import geometry as geo
 from skirmish.rules.checks import skill_pool, tn
 from skirmish.rules.deck import SIDES, STANDARD_FREQUENCY
@@ -102,6 +103,12 @@ def hit_probability(view: BattleView, me: UnitView, target: UnitView, *, mode: s
     pool = skill_pool(me.trait("dexterity"), dict(me.skills), w.skill)
     mod = sum(m.value for m in (*pool.modifiers, *mods)) + wound_penalty(me.wounds)
     return pool_hit_chance(pool.column, pool.row, target_tn, mod, pool.halve), target_tn, mod
+
+
+def replaced(u: UnitView, **changes: Any) -> UnitView:
+    """`dataclasses.replace(u, **changes)`, built as the views are (`ecs.view.replace_unit`: the same view in a
+    twentieth of the time). The AIs make one for every cell a shot after a move is weighed from."""
+    return replace_unit(u, changes)
 
 
 @lru_cache(maxsize=4096)

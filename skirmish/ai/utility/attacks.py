@@ -13,12 +13,11 @@ target may move or the unit be hit before it).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from skirmish.ai.blast import FRIEND_WEIGHT, ThrowPlan, candidate_cells, plan_throws
 from skirmish.ai.curves import Curve
-from skirmish.ai.estimate import ShotEstimate, estimate_shot, fits_kept
+from skirmish.ai.estimate import ShotEstimate, estimate_shot, fits_kept, replaced
 from skirmish.ai.utility.scoring import HARM, Option, harm, shot_considerations, targets
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -41,7 +40,7 @@ def shot_after(view: BattleView, me: UnitView, cell: geo.Cell, running: bool) ->
     w = me.weapon
     if w is None or not me.can_fire:
         return NO_SHOT, None, 0
-    moved = replace(me, cell=cell, ready_target=None, aim=0)
+    moved = replaced(me, cell=cell, ready_target=None, aim=0)
     for mode in ("prepared", "snap"):
         if not fits_kept(me.declared, (*me.turn_parts, Part("move", running=running), Part("attack", int(w.speed), mode))):
             continue
@@ -160,7 +159,7 @@ def _work_out_aims(s: Situation) -> list[tuple[UnitView, float, bool]]:
     for t in targets(view, me, me.cell)[:3]:
         if not legal.allows(Aim(me.name, t.name)):
             continue
-        steady = replace(me, ready_target=t.name, aim=min(2, me.aim + 1 if me.ready_target == t.name else 1))
+        steady = replaced(me, ready_target=t.name, aim=min(2, me.aim + 1 if me.ready_target == t.name else 1))
         out.append((t, harm(estimate_shot(view, steady, t, mode="prepared")), follows))
     return out
 
