@@ -61,3 +61,69 @@ def test_a_replaced_unit_view_is_dataclasses_replace() -> None:
             for changes in ({"cell": (3, 4), "ready_target": None, "aim": 0}, {"ready_target": "X", "aim": 2}):
                 got, want = replaced(u, **changes), dataclasses.replace(u, **changes)
                 assert got == want and list(vars(got)) == list(vars(want))
+
+
+def _landings_loop(grid, thrower, cells, spreads):  # type: ignore[no-untyped-def]
+    """blast.landings as it was written first: one small array per (aim, outcome)."""
+    from skirmish.ai import blast
+
+    n = len(cells)
+    aims = np.array(cells, dtype=np.float64) + 0.5
+    here = np.array(thrower, dtype=np.float64) + 0.5
+    dist_cells = np.hypot(aims[:, 0] - here[0], aims[:, 1] - here[1])
+    to = aims - here
+    norm = np.hypot(to[:, 0], to[:, 1])
+    ux = np.where(norm > 1e-9, to[:, 0] / np.maximum(norm, 1e-9), 0.0)
+    uy = np.where(norm > 1e-9, to[:, 1] / np.maximum(norm, 1e-9), -1.0)
+    ang = np.radians(30 * (np.arange(1, 13) % 12))
+    vx = ux[:, None] * np.cos(ang)[None, :] - uy[:, None] * np.sin(ang)[None, :]
+    vy = ux[:, None] * np.sin(ang)[None, :] + uy[:, None] * np.cos(ang)[None, :]
+    rows_aim, rows_x, rows_y = [np.arange(n)], [aims[:, 0]], [aims[:, 1]]
+    rows_p = [np.array([s.on for s in spreads])]
+    for from_thrower in (False, True):
+        ox = np.full(n, here[0]) if from_thrower else aims[:, 0]
+        oy = np.full(n, here[1]) if from_thrower else aims[:, 1]
+        longest = max((m for s in spreads for m, p in (s.cf if from_thrower else s.near) if p >= blast.MIN_P),
+                      default=0.0)
+        if longest <= 0:
+            continue
+        stop = blast._open_length(grid, ox, oy, vx, vy, min(longest / grid.cell_m, float(dist_cells.max())))
+        for i, s in enumerate(spreads):
+            for metres, p in (s.cf if from_thrower else s.near):
+                if p < blast.MIN_P:
+                    continue
+                length = np.minimum(min(metres / grid.cell_m, dist_cells[i]), stop[i])
+                rows_aim.append(np.full(12, i))
+                rows_x.append(ox[i] + vx[i] * length)
+                rows_y.append(oy[i] + vy[i] * length)
+                rows_p.append(p * blast.CLOCK_P)
+    lx = np.clip(np.floor(np.concatenate(rows_x)), 0, grid.width - 1).astype(np.int64)
+    ly = np.clip(np.floor(np.concatenate(rows_y)), 0, grid.height - 1).astype(np.int64)
+    return np.concatenate(rows_aim).astype(np.int64), lx, ly, np.concatenate(rows_p)
+
+
+def test_landings_worked_out_whole_equal_the_loop_over_aims_and_outcomes() -> None:
+    from skirmish.ai import blast
+    from skirmish.ai.controllers import make_ai
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+    from skirmish.rules import geometry as geo
+
+    rng = random.Random(11)
+    checked = 0
+    for name in ("depot_breach.yaml", "rubble_run.yaml", "killhouse_drill.yaml"):
+        sc = load_scenario(SCENARIOS_DIR / name)
+        with Battle(sc, seed=1, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
+            view = b.view()
+            grid = view.grid
+            for me in view.units:
+                for weapon, _ in me.throwables:
+                    cells = [(rng.randrange(grid.width), rng.randrange(grid.height)) for _ in range(40)]
+                    spreads = [blast.throw_spread(me, weapon, geo.distance_m(me.cell, c, grid.cell_m), view.scope)
+                               for c in cells]
+                    got = blast.landings(grid, me.cell, cells, spreads)
+                    want = _landings_loop(grid, me.cell, cells, spreads)
+                    for g, w in zip(got, want, strict=True):
+                        assert g.dtype == w.dtype and np.array_equal(g, w)
+                    checked += 1
+    assert checked >= 3

@@ -190,15 +190,19 @@ def landings(grid: geo.GridMap, thrower: geo.Cell, cells: Sequence[geo.Cell], sp
         if longest <= 0:
             continue
         stop = _open_length(grid, ox, oy, vx, vy, min(longest / grid.cell_m, float(dist_cells.max())))
-        for i, s in enumerate(spreads):
-            for metres, p in (s.cf if from_thrower else s.near):
-                if p < MIN_P:
-                    continue
-                length = np.minimum(min(metres / grid.cell_m, dist_cells[i]), stop[i])  # (12,)
-                rows_aim.append(np.full(12, i))
-                rows_x.append(ox[i] + vx[i] * length)
-                rows_y.append(oy[i] + vy[i] * length)
-                rows_p.append(p * CLOCK_P)
+        # One row of 12 hours per (aim, outcome), aims in order and each aim's outcomes in order: the rows
+        # (and so every later sum over them) come in the order a loop over them would give.
+        out = [(i, metres, p) for i, s in enumerate(spreads) for metres, p in (s.cf if from_thrower else s.near)
+               if p >= MIN_P]
+        if not out:
+            continue
+        idx = np.array([i for i, _, _ in out], dtype=np.int64)
+        cap = np.minimum(np.array([metres / grid.cell_m for _, metres, _ in out]), dist_cells[idx])
+        length = np.minimum(cap[:, None], stop[idx])  # (rows, 12): the scatter, capped, stopped by walls
+        rows_aim.append(np.repeat(idx, 12))
+        rows_x.append((ox[idx][:, None] + vx[idx] * length).ravel())
+        rows_y.append((oy[idx][:, None] + vy[idx] * length).ravel())
+        rows_p.append((np.array([p for _, _, p in out])[:, None] * CLOCK_P[None, :]).ravel())
     aim_idx = np.concatenate(rows_aim)
     lx = np.clip(np.floor(np.concatenate(rows_x)), 0, grid.width - 1).astype(np.int64)
     ly = np.clip(np.floor(np.concatenate(rows_y)), 0, grid.height - 1).astype(np.int64)
