@@ -67,6 +67,13 @@ def test_lazy_maps_equal_the_maps_built_whole_in_real_battles() -> None:
                         for got, want in ((lazy.seen_by, whole.seen_by), (lazy.cover, whole.cover),
                                           (lazy.threat, whole.threat)):
                             assert np.array_equal(got[ys, xs], want[ys, xs])
+                    one_by_one = build_maps(view, me, lazy.key, mask, lazy=True)  # cell by cell: _fill_cells
+                    ys, xs = np.nonzero(mask)
+                    for i in rng.permutation(len(ys))[:60].tolist():
+                        one_by_one.need_at(ys[i:i + 1], xs[i:i + 1])
+                        for got, want in ((one_by_one.seen_by, whole.seen_by), (one_by_one.cover, whole.cover),
+                                          (one_by_one.threat, whole.threat)):
+                            assert got[ys[i], xs[i]] == want[ys[i], xs[i]]
                     assert np.array_equal(lazy.walk_m, whole.walk_m)
                     assert np.array_equal(lazy.mask, mask)
                     checked += 1

@@ -21,6 +21,7 @@ from skirmish.rules.deck import SIDES
 from skirmish.rules.sight_table import table as sight_table
 
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}
+FEW_CELLS = 2  # pieces this small are worked out cell by cell (`TacticalMaps._fill_cells`)
 FIELDS_KEPT = 512  # fields kept per kind (sight and walking distance from a cell) before a cache starts again
 
 
@@ -48,6 +49,7 @@ class TacticalMaps:
         self._done = np.zeros(shape, dtype=bool)
         self._grid = grid
         self._enemies = [((int(e.cell[0]), int(e.cell[1])), _hit_map(e, view)) for e in view.enemies(me)]
+        self._hits: npt.NDArray[np.float64] | None = None  # the enemies' hit maps stacked (made on first use)
 
     @property
     def mask(self) -> npt.NDArray[np.bool_]:
@@ -80,22 +82,45 @@ class TacticalMaps:
     def _fill(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> None:
         """Each enemy in the view's order adds to the cells it sees: one seen, its cover value, and its hit
         chance there times (1 - cover) to the threat (the same additions, cell by cell, as over the whole
-        mask)."""
-        table = sight_table(self._grid)
+        mask). All enemies at once (one row each); a few cells one by one (`_fill_cells`)."""
         n = len(ys)
-        seen, cover_sum, threat = np.zeros(n), np.zeros(n), np.zeros(n)
-        for cell, hit in self._enemies:
-            code = table.codes_from(cell, xs, ys)  # geo.sight from the enemy: visible + 2 lean + 4 cover level
-            vis = (code & 1).astype(bool)
-            cov = np.where(vis, _COVER_BY_LEVEL[code >> 2], 0.0)
-            seen += vis
-            cover_sum += cov  # + 0.0 where it does not see: the sum is unchanged there
-            threat += np.where(vis, hit[ys, xs] * (1 - cov), 0.0)  # hit: _enemy_hit_by_range at the distance
+        if n <= FEW_CELLS or not self._enemies:
+            self._fill_cells(ys, xs)
+            return
+        table = sight_table(self._grid)
+        if self._hits is None:
+            self._hits = np.stack([hit for _, hit in self._enemies])
+        codes = np.stack([table.codes_from(cell, xs, ys) for cell, _ in self._enemies])  # geo.sight from each
+        vis = (codes & 1).astype(bool)  # codes: visible + 2 lean + 4 cover level
+        cov = np.where(vis, _COVER_BY_LEVEL[codes >> 2], 0.0)
+        drawn = np.where(vis, self._hits[:, ys, xs] * (1 - cov), 0.0)  # hit: _enemy_hit_by_range at the distance
+        seen = vis.sum(axis=0).astype(np.float64)  # whole numbers: exact in any order
+        cover_sum, threat = np.zeros(n), np.zeros(n)
+        for k in range(len(self._enemies)):  # the sums in the enemies' order (+ 0.0 where one does not see)
+            cover_sum += cov[k]
+            threat += drawn[k]
         self.seen_by[ys, xs] = seen
         with np.errstate(invalid="ignore", divide="ignore"):
             self.cover[ys, xs] = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)
         self.threat[ys, xs] = threat
         self._done[ys, xs] = True
+
+    def _fill_cells(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> None:
+        """`_fill` cell by cell, in plain floats (the same IEEE additions, products and quotient)."""
+        table = sight_table(self._grid)
+        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+            seen = cover_sum = threat = 0.0
+            for cell, hit in self._enemies:
+                s = table.sight(cell, (x, y))
+                if s.visible:
+                    cov = COVER_VALUE[s.cover]
+                    seen += 1.0
+                    cover_sum += cov
+                    threat += float(hit[y, x]) * (1 - cov)
+            self.seen_by[y, x] = seen
+            self.cover[y, x] = cover_sum / max(seen, 1.0) if seen > 0 else 1.0
+            self.threat[y, x] = threat
+            self._done[y, x] = True
 
 
 class SideMask:
@@ -233,6 +258,17 @@ def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.C
     maps.need_at(ys[keep], xs[keep])
     vals = maps.threat[ys[keep], xs[keep]]  # in the segment's order, as a list of them would be
     return float(1 - np.exp(-np.mean(vals)))
+
+
+def need_routes(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, cells: list[geo.Cell]) -> None:
+    """Work out the maps on the cells the routes to `cells` cross (those `route_threat` reads), in one piece."""
+    if not cells:
+        return
+    lines = [_segment(grid, frm, c) for c in cells]
+    ys = np.concatenate([ln[0] for ln in lines])
+    xs = np.concatenate([ln[1] for ln in lines])
+    keep = maps.near.at(ys, xs)
+    maps.need_at(ys[keep], xs[keep])
 
 
 def _segment(grid: geo.GridMap, frm: geo.Cell, to: geo.Cell) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:

@@ -19,7 +19,7 @@ from skirmish.ai.curves import Curve
 from skirmish.ai.estimate import estimate_shot
 from skirmish.ai.utility.attacks import aim_options, shoot_options, shot_after, throw_options
 from skirmish.ai.utility.intent import GoalFields, Intent, side_intent
-from skirmish.ai.utility.maps import MapCache, TacticalMaps, route_threat
+from skirmish.ai.utility.maps import MapCache, TacticalMaps, need_routes, route_threat
 from skirmish.ai.utility.personality import Personality
 from skirmish.ai.utility.scoring import (
     HARM,
@@ -256,6 +256,8 @@ def move_options(s: Situation, plan: Cells, watch: bool = False) -> tuple[list[O
     heat[ok] = scores[ok]
     ys, xs = np.nonzero(ok)
     order = np.argsort(-scores[ys, xs], kind="stable")[:p.top_moves]
+    if p.use_exposure:  # the maps on every route weighed, in one piece
+        need_routes(view.grid, s.maps, me.cell, [(int(xs[i]), int(ys[i])) for i in order.tolist()])
     out = []
     for i in order.tolist():
         cell = (int(xs[i]), int(ys[i]))
