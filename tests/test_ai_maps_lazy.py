@@ -126,13 +126,13 @@ def test_kept_distance_and_bearing_fields_and_crossfire_on_cells_equal_the_whole
     """distance.metres_from / bearing_from (kept per map and cell) are the per-decision expressions bit for bit,
     and squad.crossfire worked out on some cells equals the whole map's field on them."""
     from skirmish.ai.utility.distance import bearing_from, metres_from
-    from skirmish.ai.utility.squad import crossfire
+    from skirmish.ai.utility.squad import crossfire, spacing
 
-    sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
+    sc = load_scenario(SCENARIOS_DIR / "bench" / "battalion_sweep.yaml")  # 24 v 24: many friends at once
     rng = np.random.default_rng(3)
     checked = 0
     with Battle(sc, seed=4, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
-        for step in range(200):
+        for step in range(60):
             req = b.pending
             if req is None:
                 break
@@ -154,5 +154,7 @@ def test_kept_distance_and_bearing_fields_and_crossfire_on_cells_equal_the_whole
                 if whole is not None and part is not None:
                     assert np.array_equal(part[ys, xs], whole[ys, xs])
                     checked += 1
+                assert np.array_equal(spacing(view, me, shape, 3.0, (ys, xs))[ys, xs],
+                                      spacing(view, me, shape, 3.0)[ys, xs])
             b.step()
     assert checked > 5

@@ -59,6 +59,8 @@ def test_fire_fields_equal_the_plain_per_cell_fields() -> None:
                     fast = fire_fields(view, me, ok, enemies, dists)
                     plain = plain_fire_fields(view, me, ok, enemies, dists)
                     assert np.array_equal(fast[0], plain[0]) and np.array_equal(fast[1], plain[1]), (name, step)
+                    at_cells = fire_fields(view, me, ok, enemies, dists[:, ok])  # distances given at the cells only
+                    assert np.array_equal(at_cells[0], plain[0]) and np.array_equal(at_cells[1], plain[1])
                     compared += 1
                 b.step()
     assert compared >= 20

@@ -22,7 +22,8 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
                 dists: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(line of fire, flanking) over the cells in `ok`: the best prepared shot after a walk, its hit chance
     discounted by the target's cover, and the share of the enemies seen that stand in the open (R-6.6);
-    `dists[k]` is the distance in metres from every cell to enemy k.
+    `dists[k]` is the distance in metres from every cell to enemy k (or, 2-d, from the cells in `ok` in
+    reading order: all a decision reads).
 
     Per cell and enemy this is: the sight `view.sight(me, e, cell)` (R-6.1's concealment worked in as
     `unit_sight` does: seen only round a corner while not firing, the enemy is concealed if its position is
@@ -46,7 +47,8 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     # Every enemy (rows) against every cell (columns) at once.
     at = np.array([(int(e.cell[0]), int(e.cell[1])) for e in enemies], dtype=np.intp)
     code = np.stack([table.column((int(x), int(y)), xs, ys) for x, y in at.tolist()])
-    visible = (code & 1).astype(bool) & (dists[:, ys, xs] <= w.max_range_m)
+    near = dists[:, ys, xs] if dists.ndim == 3 else dists
+    visible = (code & 1).astype(bool) & (near <= w.max_range_m)
     lean = (code & 2).astype(bool)
     level = code >> 2
     exposed = np.array([e.firing for e in enemies])[:, None]

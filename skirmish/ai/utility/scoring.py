@@ -129,12 +129,15 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
     enemies = view.enemies(me)
     h, wd = grid.height, grid.width
     shape = (h, wd)
-    dists = np.stack([metres_from(grid, e.cell) for e in enemies]) if enemies \
-        else np.full((1, h, wd), np.inf)
+    ys, xs = np.nonzero(ok)  # the cells scored: every per-cell input is read only there
+    dists = np.stack([metres_from(grid, e.cell)[ys, xs] for e in enemies]) if enemies \
+        else np.full((1, len(ys)), np.inf)  # metres from each cell scored to each enemy
     seen = [k for k, e in enumerate(enemies) if not e.ghost]
     ideal = 1.5 * (w.range_inc_m if w is not None else 10.0)
     # The range band counts the enemies in sight: a last known place is where to go, not to stand off from.
-    band = np.clip(1 - np.abs(dists[seen].min(axis=0) - ideal) / (ideal * 2), 0, 1) if seen else np.ones(shape)
+    band = np.ones(shape)
+    if seen:
+        band[ys, xs] = np.clip(1 - np.abs(dists[seen].min(axis=0) - ideal) / (ideal * 2), 0, 1)
     fire, flank = fire_fields(view, me, ok, enemies, dists)
     now = float(approach[me.cell[1], me.cell[0]])
     closing = np.clip(0.5 + (now - np.where(np.isfinite(approach), approach, now)) / 40.0, 0, 1) \
@@ -168,9 +171,8 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
         "closing in": (closing, close_curve),
     }
     if squad:  # the squad's cell considerations (a personality without them, e.g. easy, plays each unit alone)
-        parts["spacing against blasts"] = (spacing(view, me, shape, p.spacing_m),
+        parts["spacing against blasts"] = (spacing(view, me, shape, p.spacing_m, (ys, xs)),
                                            Curve("logistic", m=0.35, k=30, c=0.5, b=0.65))
-    ys, xs = np.nonzero(ok)  # the cells scored: every per-cell input is read only there
     cross = crossfire(view, me, shape, (ys, xs)) if squad else None
     if cross is not None and not retreat:
         parts["crossfire with friends"] = (cross, Curve("linear", m=0.25, b=0.75))

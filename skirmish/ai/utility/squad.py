@@ -26,14 +26,21 @@ def _dist_m(view: BattleView, shape: tuple[int, int], cell: tuple[int, int]) -> 
     return metres_from(view.grid, cell)
 
 
-def spacing(view: BattleView, me: UnitView, shape: tuple[int, int], blast_m: float) -> Field:
+def spacing(view: BattleView, me: UnitView, shape: tuple[int, int], blast_m: float,
+            at: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None) -> Field:
     """Raw input per cell: the distance to the nearest friend over two blast radii, in [0, 1] (0.5: exactly
-    one radius, so one grenade (R-6.10) would catch both). 1 everywhere with no friend."""
+    one radius, so one grenade (R-6.10) would catch both). 1 everywhere with no friend. With `at`, (ys, xs),
+    only those cells are worked out (the rest read 1)."""
     friends = view.friends(me)
     if not friends:
         return np.ones(shape)
-    nearest = np.min(np.stack([_dist_m(view, shape, f.cell) for f in friends]), axis=0)
-    return np.clip(nearest / (2 * blast_m), 0.0, 1.0)
+    if at is None:
+        nearest = np.min(np.stack([_dist_m(view, shape, f.cell) for f in friends]), axis=0)
+        return np.clip(nearest / (2 * blast_m), 0.0, 1.0)
+    out = np.ones(shape)
+    out[at] = np.clip(np.min(np.stack([_dist_m(view, shape, f.cell)[at] for f in friends]), axis=0) / (2 * blast_m),
+                      0.0, 1.0)
+    return out
 
 
 def crossfire(view: BattleView, me: UnitView, shape: tuple[int, int],
@@ -50,12 +57,11 @@ def crossfire(view: BattleView, me: UnitView, shape: tuple[int, int],
     theta = bearing_from(view.grid, e.cell)  # np.arctan2(yy - e.y, xx - e.x), kept with the map
     if at is not None:
         theta = theta[at]
+    phis = [np.arctan2(f.cell[1] - e.cell[1], f.cell[0] - e.cell[0]) for f in friends if f.cell != e.cell]
     best = np.zeros(theta.shape)
-    for f in friends:
-        if f.cell == e.cell:
-            continue
-        phi = np.arctan2(f.cell[1] - e.cell[1], f.cell[0] - e.cell[0])
-        best = np.maximum(best, (1 - np.cos(theta - phi)) / 2)
+    if phis:  # every friend's angle at once; the best of them (a maximum: the same in any order)
+        best = np.maximum(best, ((1 - np.cos(theta[None] - np.array(phis).reshape(-1, *[1] * theta.ndim))) / 2)
+                          .max(axis=0))
     if at is None:
         return best
     out = np.zeros(shape)
