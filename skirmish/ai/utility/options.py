@@ -24,6 +24,7 @@ from skirmish.ai.utility.personality import Personality
 from skirmish.ai.utility.scoring import (
     HARM,
     CellParts,
+    Consideration,
     Option,
     danger,
     harm,
@@ -90,6 +91,7 @@ class Cells:
     walks: frozenset[geo.Cell]
     scores: npt.NDArray[np.float64]
     parts: CellParts
+    stays: dict[tuple[geo.Cell, bool], list[Consideration]] = field(default_factory=dict)  # `stay`'s, kept
 
 
 # ---------------------------------------------------------------------------------------------- declaration
@@ -234,11 +236,18 @@ def plan_cells(s: Situation) -> Cells:
 
 
 def stay(o: Option, plan: Cells, cell: geo.Cell, p: Personality) -> Option:
-    """Staying put: the cell considerations a move to this cell would get, and no exposure on the way."""
-    for name, (raw, curve) in plan.parts.items():
-        o.add(name, float(raw[cell[1], cell[0]]), curve)
-    if p.use_exposure:
-        o.add("exposure on the way", 1.0, p.exposure_curve())
+    """Staying put: the cell considerations a move to this cell would get, and no exposure on the way (worked
+    out once per decision and cell: every option that stays shares them)."""
+    key = (cell, p.use_exposure)
+    kept = plan.stays.get(key)
+    if kept is None:
+        here = Option("", o.action, ())
+        for name, (raw, curve) in plan.parts.items():
+            here.add(name, float(raw[cell[1], cell[0]]), curve)
+        if p.use_exposure:
+            here.add("exposure on the way", 1.0, p.exposure_curve())
+        kept = plan.stays[key] = here.considerations
+    o.considerations.extend(kept)
     return o
 
 
