@@ -139,6 +139,7 @@ class SideMask:
         self._blocked = blocked if blocked is not None else np.zeros_like(self.known)
         self._reach = reach
         self._open = grid.move_cost > 0
+        self._cheapest = float(grid.move_cost[self._open].min()) if self._open.any() else 1.0  # a step's least cost
 
     def within(self, name: str, cell: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_], field: Field) -> bool:
         """Mark the cells of `field`, a reach from the unit's cell within `limit` round `blocked`, as in the mask
@@ -175,10 +176,24 @@ class SideMask:
         return self.known
 
     def at(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
-        """Whether each cell (xs, ys) is in the mask."""
+        """Whether each cell (xs, ys) is in the mask. A cell not yet known to be in it is looked for in the
+        reaches of the units not added yet that could reach it, nearest first, until every such cell is found:
+        a reach costs at least the straight distance times the cheapest move cost, so a unit farther than its
+        limit allows adds nothing there (and which units are added changes no answer, only the work)."""
         inside = self.known[ys, xs]
-        if self._pending and (~inside & self._open[ys, xs]).any():
-            inside = self.full()[ys, xs]
+        unknown = ~inside & self._open[ys, xs]
+        if self._pending and unknown.any():
+            qx, qy = xs[unknown], ys[unknown]
+            near = []
+            for name, (cell, limit) in self._pending.items():
+                d = float(np.hypot(qx - cell[0], qy - cell[1]).min())
+                if d <= (limit + 1e-6) / self._cheapest + 1e-6:
+                    near.append((d, name))
+            for _, name in sorted(near):
+                self.add(name)
+                if self.known[qy, qx].all():
+                    break
+            inside = self.known[ys, xs]
         return inside
 
 
