@@ -127,3 +127,45 @@ def test_landings_worked_out_whole_equal_the_loop_over_aims_and_outcomes() -> No
                         assert g.dtype == w.dtype and np.array_equal(g, w)
                     checked += 1
     assert checked >= 3
+
+
+def test_kept_hit_chances_equal_working_them_out() -> None:
+    """estimate.hit_probability keeps its numbers by the weapon, the range increments and area row shift of the
+    distance and everything else the rules' numbers read; asked again anywhere (other cells, units, modes),
+    a kept answer equals the one worked out with nothing kept."""
+    from skirmish.ai import estimate
+    from skirmish.ai.controllers import make_ai
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+
+    rng = random.Random(9)
+    checked = hits = 0
+    estimate._hits_kept.clear()
+    for name in ("depot_breach.yaml", "canal_crossing.yaml", "rubble_run.yaml"):
+        sc = load_scenario(SCENARIOS_DIR / name)
+        with Battle(sc, seed=2, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
+            for step in range(120):
+                if b.pending is None:
+                    break
+                if step % 6 == 0:
+                    view = b.observe(b.pending.side)
+                    grid = view.grid
+                    for me in view.units:
+                        for t in view.units:
+                            if t.side == me.side:
+                                continue
+                            for _ in range(3):
+                                at = (rng.randrange(grid.width), rng.randrange(grid.height))
+                                kw = {"mode": rng.choice(["prepared", "snap", "aimed"]), "burst": rng.choice([0, 3]),
+                                      "moved": rng.choice(["none", "walked", "ran"]), "at": at}
+                                got = estimate.hit_probability(view, me, t, **kw)  # type: ignore[arg-type]
+                                kept = dict(estimate._hits_kept)  # what was kept so far, from other questions
+                                estimate._hits_kept.clear()
+                                want = estimate.hit_probability(view, me, t, **kw)  # type: ignore[arg-type]
+                                estimate._hits_kept.clear()
+                                estimate._hits_kept.update(kept)
+                                assert got == want, (me.name, t.name, kw)
+                                checked += 1
+                                hits += len(kept) > 0 and got[0] > 0
+                b.step()
+    assert checked > 500 and hits > 100

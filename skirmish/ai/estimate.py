@@ -8,6 +8,7 @@ distribution of the effect dice (R-4.3, R-4.4, R-4.7, R-6.6–R-6.8).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -93,16 +94,33 @@ def hit_probability(view: BattleView, me: UnitView, target: UnitView, *, mode: s
     dist = geo.distance_m(here, target.cell, view.grid.cell_m)
     if dist > w.max_range_m + 1e-9:
         return 0.0, 0, 0
+    ready = me.ready_target == target.name
+    dodge = dict(target.skills).get("dodge", 0) if target.declared == "dodge" and view.round > 0 else 0
+    base = tn("standard", view.scope)  # type: ignore[arg-type]
+    # The numbers read the distance only through the range increments it spans and an area weapon's row shift
+    # (shot_numbers: range_tn, ae_bonus), and the target's name only in the modifiers' texts: so they are kept
+    # by those, the weapon and everything else they read.
+    key = (id(w), math.floor(dist / w.range_inc_m + 1e-9), ae_shift(w, dist), mode, burst, moved, ready, me.aim,
+           target.size, dodge, target.moved_m, sight.concealed, base, me.trait("dexterity"), me.skills, me.wounds)
+    kept = _hits_kept.get(key)
+    if kept is not None and kept[0] is w:
+        return kept[1]
     facts = ShotFacts(
-        distance_m=dist, mode=mode, burst=burst, firer_moved=moved, ready=me.ready_target == target.name,
-        aims=me.aim, target=target.name, target_size=target.size,
-        target_dodge=dict(target.skills).get("dodge", 0) if target.declared == "dodge" and view.round > 0 else 0,
-        target_moved_m=target.moved_m, concealed=sight.concealed,
+        distance_m=dist, mode=mode, burst=burst, firer_moved=moved, ready=ready, aims=me.aim, target=target.name,
+        target_size=target.size, target_dodge=dodge, target_moved_m=target.moved_m, concealed=sight.concealed,
     )
-    target_tn, _, mods = shot_numbers(w, facts, tn("standard", view.scope))  # type: ignore[arg-type]
+    target_tn, _, mods = shot_numbers(w, facts, base)
     pool = skill_pool(me.trait("dexterity"), dict(me.skills), w.skill)
     mod = sum(m.value for m in (*pool.modifiers, *mods)) + wound_penalty(me.wounds)
-    return pool_hit_chance(pool.column, pool.row, target_tn, mod, pool.halve), target_tn, mod
+    out = (pool_hit_chance(pool.column, pool.row, target_tn, mod, pool.halve), target_tn, mod)
+    if len(_hits_kept) >= _HITS_KEPT:
+        _hits_kept.clear()
+    _hits_kept[key] = (w, out)
+    return out
+
+
+_HITS_KEPT = 8192
+_hits_kept: dict[tuple[object, ...], tuple[Weapon, tuple[float, int, int]]] = {}  # hit_probability's numbers
 
 
 def replaced(u: UnitView, **changes: Any) -> UnitView:
