@@ -317,6 +317,7 @@ class MapCache:
     def __init__(self) -> None:
         self._maps: dict[str, TacticalMaps] = {}
         self._walk_from: dict[geo.Cell, Field] = {}  # walking-distance field per enemy cell
+        self._reach = ReachCache(FIELDS_KEPT)  # (a ReachCache holds its map: not kept with the map)
         self._grid: geo.GridMap | None = None
 
     def _on(self, grid: geo.GridMap) -> None:
@@ -326,13 +327,8 @@ class MapCache:
             self._grid = grid
 
     def reach_field(self, grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
-        """`geo.reach_field`, read-only, kept while nobody near the reach has moved (skirmish.ai.reach). The
-        fields are kept with the map, shared by every utility AI on it (both sides, and the battles after):
-        a kept field is only answered when the search would go exactly as before, so sharing changes nothing."""
-        reach: ReachCache | None = grid.kept.get("ai_reach")
-        if reach is None:
-            reach = grid.kept["ai_reach"] = ReachCache(FIELDS_KEPT)
-        return reach.field(grid, start, limit, blocked)
+        """`geo.reach_field`, read-only, kept while nobody near the reach has moved (skirmish.ai.reach)."""
+        return self._reach.field(grid, start, limit, blocked)
 
     def maps_for(self, view: BattleView, me: UnitView) -> TacticalMaps:
         """The side's maps (rebuilt when anyone has moved or fallen: nothing else they read changes)."""
