@@ -60,6 +60,7 @@ class ScriptedController:
         return Declare(request.unit, "normal") if request.kind == "declare" else EndTurn(request.unit)
 
 
+CHOICES_KEPT = 4096  # cell choices a baseline AI keeps before it starts again (BaselineAI._choose_cell)
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}  # how much cover from a shooter is worth
 
 
@@ -94,6 +95,8 @@ class BaselineAI:
 
     def __init__(self) -> None:
         self._reach = ReachCache()  # each unit's walk, kept while nobody near it has moved
+        # (a unit's cell, its weapon's reach, the enemies' cells) -> (the reach field then, the cell chosen)
+        self._chosen: dict[tuple[object, ...], tuple[npt.NDArray[np.float64], geo.Cell]] = {}
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """Answer a declaration or an action request."""
@@ -210,43 +213,59 @@ class BaselineAI:
     def _choose_cell(self, view: BattleView, me: UnitView, has_target: bool) -> geo.Cell | None:
         """Best cell within a walk: cover against every enemy that can see it, a line of fire, and
         closing in when nothing is in view. Every reachable cell is scored at once; the first best cell in
-        row order wins, as a cell-by-cell scan would pick it."""
+        row order wins, as a cell-by-cell scan would pick it.
+
+        The answer depends only on the reach field, the unit's cell, its weapon's range and the enemies' cells
+        in order (sight and distances are the map's), so it is kept by those, while the ReachCache hands back
+        the same field object (it does while no change near the field matters); at most CHOICES_KEPT."""
         grid = view.grid
         col, _ = me.trait("dexterity")
         walk_cells = SIDES[col] / grid.cell_m
-        occ = view.occupied(me.name)
         blocked = np.zeros((grid.height, grid.width), dtype=bool)
-        for x, y in occ:
+        for x, y in view.occupied(me.name):
             blocked[y, x] = True
         field_ = self._reach.field(grid, me.cell, walk_cells, blocked)
         enemies = view.enemies(me)
         if not enemies:
             return None
-        ys, xs = np.nonzero(np.isfinite(field_))
-        nearest_now = min(geo.distance_cells(me.cell, e.cell) for e in enemies)
         reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
-        table = grid.sight_table
-        hyp = _hypot_table(grid.width, grid.height)
-        seen_by = np.zeros(len(xs), dtype=np.int64)
-        covered = np.zeros(len(xs))
-        shots = np.zeros(len(xs), dtype=bool)
-        nearest = np.full(len(xs), math.inf)
-        for e in enemies:  # in order, so the cover sums add up as a cell-by-cell scan adds them
-            code = table.codes_from(e.cell, xs, ys)
-            d = hyp[np.abs(ys - e.cell[1]), np.abs(xs - e.cell[0])]  # geo.distance_cells
-            nearest = np.minimum(nearest, d)
-            vis = (code & 1).astype(bool)
-            seen_by += vis
-            covered += np.where(vis, _COVER_BY_LEVEL[code >> 2], 0.0)
-            shots |= vis & ~(code & 2).astype(bool) & (d * grid.cell_m <= reach)
-        score = 0.0 - 2.0 * (seen_by - covered)
-        score = score + np.where(shots, 1.5, 0.0)
-        score = np.where(shots, score + 0.02 * (nearest_now - nearest), score - 0.6 * nearest)  # close in unseen
-        score = score - 0.01 * field_[ys, xs]  # prefer shorter moves
-        here = (xs == me.cell[0]) & (ys == me.cell[1])
-        score = np.where(here, score + 0.3, score)  # moving costs a shot penalty: stay unless clearly better
-        best = int(np.argmax(score))
-        return int(xs[best]), int(ys[best])
+        key = (me.cell, reach, tuple(e.cell for e in enemies))
+        kept = self._chosen.get(key)
+        if kept is not None and kept[0] is field_:
+            return kept[1]
+        if len(self._chosen) >= CHOICES_KEPT:
+            self._chosen.clear()
+        best = _best_cell(grid, field_, me.cell, reach, key[2])
+        self._chosen[key] = (field_, best)
+        return best
+
+
+def _best_cell(grid: geo.GridMap, field_: npt.NDArray[np.float64], here_cell: geo.Cell, reach: float,
+               enemy_cells: tuple[geo.Cell, ...]) -> geo.Cell:
+    """`BaselineAI._choose_cell`'s scoring, all enemies at once (an enemy per row): the same float operations
+    in the same order as a loop over the enemies (the cover sums are added row by row, in the enemies' order)."""
+    ys, xs = np.nonzero(np.isfinite(field_))
+    nearest_now = min(geo.distance_cells(here_cell, c) for c in enemy_cells)
+    ex = np.array([c[0] for c in enemy_cells], dtype=np.intp)[:, None]
+    ey = np.array([c[1] for c in enemy_cells], dtype=np.intp)[:, None]
+    code = grid.sight_table.codes_many(enemy_cells, xs, ys)  # [enemy, cell]
+    d = _hypot_table(grid.width, grid.height)[np.abs(ys - ey), np.abs(xs - ex)]  # geo.distance_cells
+    nearest = d.min(axis=0)
+    vis = (code & 1).astype(bool)
+    seen_by = vis.sum(axis=0, dtype=np.int64)
+    cover = np.where(vis, _COVER_BY_LEVEL[code >> 2], 0.0)
+    covered = np.zeros(len(xs))
+    for row in cover:  # in order, so the cover sums add up as a cell-by-cell scan adds them
+        covered += row
+    shots = (vis & ~(code & 2).astype(bool) & (d * grid.cell_m <= reach)).any(axis=0)
+    score = 0.0 - 2.0 * (seen_by - covered)
+    score = score + np.where(shots, 1.5, 0.0)
+    score = np.where(shots, score + 0.02 * (nearest_now - nearest), score - 0.6 * nearest)  # close in unseen
+    score = score - 0.01 * field_[ys, xs]  # prefer shorter moves
+    here = (xs == here_cell[0]) & (ys == here_cell[1])
+    score = np.where(here, score + 0.3, score)  # moving costs a shot penalty: stay unless clearly better
+    best = int(np.argmax(score))
+    return int(xs[best]), int(ys[best])
 
 
 @lru_cache(maxsize=16)
