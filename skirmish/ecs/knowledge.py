@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,8 +71,10 @@ class Knowledge:
         self.last: dict[str, dict[str, Sighting]] = {s: {} for s in sides}  # side -> enemy -> last sighting
         # enemy -> ((its World.handouts, the round), the sighting read then): what shows of it, for any side
         self._sighted: dict[str, tuple[tuple[int, int], Sighting]] = {}
-        # side -> (its seers' cells, each enemy's cell and exposure, the enemies it saw then)
-        self._seen_from: dict[str, tuple[tuple[Cell, ...], tuple[tuple[Cell, bool], ...], frozenset[str]]] = {}
+        # side -> (its seers' cells, enemy -> (its cell, its exposure, the seer's cell that saw it or None)): who
+        # sees whom, looked at again only for enemies or seers that changed (`_look`)
+        self._looks: dict[str, tuple[frozenset[Cell], dict[str, tuple[Cell, bool, Cell | None]]]] = {}
+        self._table: SightTable | None = None
         # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
         self._enemy_views: dict[tuple[str, str], tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]] = {}
 
@@ -89,17 +92,8 @@ class Knowledge:
         for side in self.sides:
             seers = tuple(cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action)
             memory = self.last[side]
-            # Who is seen depends only on the seers' cells and each enemy's cell and exposure (firing or its
-            # position known): worked out again only when one of those has changed.
-            exposure = tuple((cell, st.firing or side in st.known_to) for _, _, s, cell, _, st in units if s != side)
-            kept = self._seen_from.get(side)
-            if kept is not None and kept[0] == seers and kept[1] == exposure:
-                seen = kept[2]
-            else:
-                seen = frozenset(name for (_, name, s, cell, _, _), (_, exposed) in
-                                 zip((u for u in units if u[2] != side), exposure, strict=True)
-                                 if _seen_by(table, list(seers), cell, exposed))
-                self._seen_from[side] = (seers, exposure, seen)
+            seen = self._look(table, side, seers, [(name, cell, st.firing or side in st.known_to)
+                                                   for _, name, s, cell, _, st in units if s != side])
             for eid, name, s, cell, hp, st in units:
                 if s == side:
                     continue
@@ -124,6 +118,33 @@ class Knowledge:
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
             self.seen[side] = seen
+
+    def _look(self, table: SightTable, side: str, seers: tuple[Cell, ...],
+              enemies: list[tuple[str, Cell, bool]]) -> frozenset[str]:
+        """The enemies (name, cell, exposed: firing or its position known) that one of `side`'s seers (the cells
+        of its combatants in action) sees: `_seen_by` for each, asked again only where its answer may differ
+        from the last look. An enemy that has neither moved nor changed its exposure is still seen while the
+        seer that saw it stands where it stood, and, if it was not seen, is seen only if a seer standing where
+        none stood before sees it (seers that left see nothing from where they are gone)."""
+        here = frozenset(seers)
+        if table is not self._table:  # another map: nothing kept holds
+            self._looks.clear()
+            self._table = table
+        kept = self._looks.get(side)
+        before, looks = kept if kept is not None else (frozenset(), {})
+        arrived = [c for c in seers if c not in before]
+        now: dict[str, tuple[Cell, bool, Cell | None]] = {}
+        for name, cell, exposed in enemies:
+            old = looks.get(name)
+            if old is None or old[0] != cell or old[1] != exposed:
+                by = _witness(table, seers, cell, exposed)
+            elif old[2] is not None:
+                by = old[2] if old[2] in here else _witness(table, seers, cell, exposed)
+            else:
+                by = _witness(table, arrived, cell, exposed) if arrived else None
+            now[name] = (cell, exposed, by)
+        self._looks[side] = (here, now)
+        return frozenset(name for name, (_, _, by) in now.items() if by is not None)
 
     def state(self) -> dict[str, Any]:
         """Everything kept, in a canonical plain form (for `Battle.state_hash`)."""
@@ -164,11 +185,16 @@ def _seen_by(table: SightTable, seers: list[Cell], cell: Cell, exposed: bool) ->
     """`any(unit_sight(grid, at, cell, firing, known).visible for at in seers)`, with `exposed` = firing or
     known: a target seen only round a corner is seen while it fires, and concealed (its position known) or
     unseen otherwise (R-6.1, R-6.6)."""
+    return _witness(table, seers, cell, exposed) is not None
+
+
+def _witness(table: SightTable, seers: Sequence[Cell], cell: Cell, exposed: bool) -> Cell | None:
+    """The first of `seers` that sees `cell` as `_seen_by` asks, or None."""
     for at in seers:
         s = table.sight(at, cell)
         if s.visible and (exposed or not s.lean):
-            return True
-    return False
+            return at
+    return None
 
 
 def _unknown(u: UnitView, side: str) -> dict[str, Any]:
