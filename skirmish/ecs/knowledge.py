@@ -75,6 +75,9 @@ class Knowledge:
         # sees whom, looked at again only for enemies or seers that changed (`_look`)
         self._looks: dict[str, tuple[frozenset[Cell], dict[str, tuple[Cell, bool, Cell | None]]]] = {}
         self._table: SightTable | None = None
+        self._facts: dict[int, tuple[int, tuple[int, str, str, Cell, Health, Status]]] = {}  # by hand-outs
+        self._done: dict[str, dict[str, tuple[int, int, bool]]] = {}  # side -> enemy -> (hand-outs, round, seen)
+        self._world: World | None = None
         # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
         self._enemy_views: dict[tuple[str, str], tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]] = {}
 
@@ -85,31 +88,47 @@ class Knowledge:
         the cell and round brought up to date; any other enemy stays where the side last knew it. Running it
         twice changes nothing."""
         table = grid.sight_table
+        if world is not self._world:  # what is kept by entity id and hand-outs holds for one world only
+            self._facts.clear()
+            self._done.clear()
+            self._world = world
         units = []
+        facts = self._facts
         for eid, ident in world.units():
-            hp, st = world.peek(eid, Health), world.peek(eid, Status)
-            units.append((eid, ident.name, ident.side, world.cell(eid), hp, st))
+            h = world.handouts(eid)
+            kept = facts.get(eid)
+            if kept is None or kept[0] != h:  # its components may have changed since they were read
+                kept = facts[eid] = (h, (eid, ident.name, ident.side, world.cell(eid), world.peek(eid, Health),
+                                         world.peek(eid, Status)))
+            units.append(kept[1])
         for side in self.sides:
             seers = tuple(cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action)
             memory = self.last[side]
             seen = self._look(table, side, seers, [(name, cell, st.firing or side in st.known_to)
                                                    for _, name, s, cell, _, st in units if s != side])
+            # An enemy untouched since this side last looked at it (the same hand-outs, the same round, seen or
+            # not seen as then) leaves the side's memory of it as that look left it (a look changes nothing twice).
+            done = self._done.setdefault(side, {})
             for eid, name, s, cell, hp, st in units:
                 if s == side:
                     continue
+                stamp = (world.handouts(eid), round_no, name in seen)
+                if done.get(name) == stamp:
+                    continue
+                done[name] = stamp
                 known = side in st.known_to
                 before = memory.get(name)
                 if name in seen:
                     # What shows of it is read afresh only if its components may have changed since last read.
-                    stamp = (world.handouts(eid), round_no)
+                    sighted = (stamp[0], round_no)
                     last = self._sighted.get(name)
-                    if last is not None and last[0] == stamp:
+                    if last is not None and last[0] == sighted:
                         memory[name] = last[1]
                         continue
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
-                    self._sighted[name] = (stamp, memory[name])
+                    self._sighted[name] = (sighted, memory[name])
                 elif known and before is not None:
                     if (before.cell, before.round) != (cell, round_no):  # else it stands as it is
                         memory[name] = dataclasses.replace(before, cell=cell, round=round_no)
