@@ -1,6 +1,7 @@
 """Routes on the grid with the `pathfinding` package: A* over 8 directions, diagonals only where no corner is
-cut (R-5.6). The package's grid is built once per map; between queries only the occupied cells change, and
-only the nodes a search touched are reset (the package would reset every node of the map twice per route)."""
+cut (R-5.6). The package's grid is built once per map (`Navigator.of`: kept with the map, shared by every
+battle on it); between queries only the occupied cells change, and only the nodes a search touched are reset
+(the package would reset every node of the map twice per route)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,15 @@ class Navigator:
         self._matrix = np.where(grid.move_cost > 0, grid.move_cost, 0).astype(float)
         self._pf = _TouchedGrid(matrix=self._matrix.tolist())
         self._finder = AStarFinder(diagonal_movement=DiagonalMovement.only_when_no_obstacle)
+
+    @classmethod
+    def of(cls, grid: GridMap) -> Navigator:
+        """The map's navigator, made on first use and kept with the map (`GridMap.kept`): every battle on the
+        map shares it (a route leaves the package's grid as it found it, so no battle sees another's)."""
+        nav = grid.kept.get("navigator")
+        if not isinstance(nav, cls):
+            nav = grid.kept["navigator"] = cls(grid)
+        return nav
 
     def route(self, start: Cell, goal: Cell, occupied: Iterable[Cell] = ()) -> list[Cell]:
         """Cheapest route from start to goal (both included), or [] if none; occupied cells are avoided."""
