@@ -75,7 +75,10 @@ class Knowledge:
         # sees whom, looked at again only for enemies or seers that changed (`_look`)
         self._looks: dict[str, tuple[frozenset[Cell], dict[str, tuple[Cell, bool, Cell | None]]]] = {}
         self._table: SightTable | None = None
-        self._facts: dict[int, tuple[int, tuple[int, str, str, Cell, Health, Status]]] = {}  # by hand-outs
+        # entity -> (its hand-outs when read, (eid, name, side, cell, health, status), what a look depends on)
+        self._facts: dict[int, tuple[int, tuple[int, str, str, Cell, Health, Status],
+                                     tuple[Cell, bool, bool, frozenset[str]]]] = {}
+        self._round = -1
         self._done: dict[str, dict[str, tuple[int, int, bool]]] = {}  # side -> enemy -> (hand-outs, round, seen)
         self._world: World | None = None
         # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
@@ -88,28 +91,44 @@ class Knowledge:
         the cell and round brought up to date; any other enemy stays where the side last knew it. Running it
         twice changes nothing."""
         table = grid.sight_table
-        if world is not self._world:  # what is kept by entity id and hand-outs holds for one world only
+        if world is not self._world or table is not self._table:  # what is kept holds for one world and map
             self._facts.clear()
             self._done.clear()
+            self._looks.clear()
             self._world = world
         units = []
+        touched = []  # units handed out since the last look (only they may have changed)
+        moved = False  # whether something a look depends on changed: a cell, in action, firing, known_to
         facts = self._facts
         for eid, ident in world.units():
             h = world.handouts(eid)
             kept = facts.get(eid)
             if kept is None or kept[0] != h:  # its components may have changed since they were read
-                kept = facts[eid] = (h, (eid, ident.name, ident.side, world.cell(eid), world.peek(eid, Health),
-                                         world.peek(eid, Status)))
+                hp, st = world.peek(eid, Health), world.peek(eid, Status)
+                look = (world.cell(eid), hp.out_of_action, st.firing, st.known_to)
+                moved = moved or kept is None or kept[2] != look
+                kept = facts[eid] = (h, (eid, ident.name, ident.side, look[0], hp, st), look)
+                touched.append(kept[1])
             units.append(kept[1])
+        if len(facts) != len(units):  # a unit has gone from the world: forget it, and look again
+            live = {u[0] for u in units}
+            for eid in [e for e in facts if e not in live]:
+                del facts[eid]
+            moved = True
+        again = moved or round_no != self._round  # else only the units touched need a look at the memory
+        self._round = round_no
         for side in self.sides:
-            seers = tuple(cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action)
             memory = self.last[side]
-            seen = self._look(table, side, seers, [(name, cell, st.firing or side in st.known_to)
-                                                   for _, name, s, cell, _, st in units if s != side])
+            if moved or side not in self._looks:
+                seers = tuple(cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action)
+                seen = self._look(table, side, seers, [(name, cell, st.firing or side in st.known_to)
+                                                       for _, name, s, cell, _, st in units if s != side])
+            else:  # nobody moved, fell, fired or was found: who sees whom stands
+                seen = self.seen[side]
             # An enemy untouched since this side last looked at it (the same hand-outs, the same round, seen or
             # not seen as then) leaves the side's memory of it as that look left it (a look changes nothing twice).
             done = self._done.setdefault(side, {})
-            for eid, name, s, cell, hp, st in units:
+            for eid, name, s, cell, hp, st in units if again else touched:
                 if s == side:
                     continue
                 stamp = (world.handouts(eid), round_no, name in seen)
