@@ -60,7 +60,7 @@ class ScriptedController:
         return Declare(request.unit, "normal") if request.kind == "declare" else EndTurn(request.unit)
 
 
-CHOICES_KEPT = 4096  # cell choices a baseline AI keeps before it starts again (BaselineAI._choose_cell)
+CHOICES_KEPT = 4096  # cell choices the baselines keep per map before they start again (BaselineAI._choose_cell)
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}  # how much cover from a shooter is worth
 
 
@@ -95,8 +95,6 @@ class BaselineAI:
 
     def __init__(self) -> None:
         self._reach = ReachCache()  # each unit's walk, kept while nobody near it has moved
-        # (a unit's cell, its weapon's reach, the enemies' cells) -> (the reach field then, the cell chosen)
-        self._chosen: dict[tuple[object, ...], tuple[npt.NDArray[np.float64], geo.Cell]] = {}
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """Answer a declaration or an action request."""
@@ -216,8 +214,9 @@ class BaselineAI:
         row order wins, as a cell-by-cell scan would pick it.
 
         The answer depends only on the reach field, the unit's cell, its weapon's range and the enemies' cells
-        in order (sight and distances are the map's), so it is kept by those, while the ReachCache hands back
-        the same field object (it does while no change near the field matters); at most CHOICES_KEPT."""
+        in order (sight and distances are the map's), so it is kept with the map (`GridMap.kept`, for every
+        baseline and battle on it) by those, while the reach field is the same object (the ReachCache and
+        `reach.shared_field` hand back the same object for the same question); at most CHOICES_KEPT."""
         grid = view.grid
         col, _ = me.trait("dexterity")
         walk_cells = SIDES[col] / grid.cell_m
@@ -230,13 +229,15 @@ class BaselineAI:
             return None
         reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
         key = (me.cell, reach, tuple(e.cell for e in enemies))
-        kept = self._chosen.get(key)
+        chosen: dict[tuple[object, ...], tuple[npt.NDArray[np.float64], geo.Cell]] = grid.kept.setdefault(
+            "baseline_choices", {})
+        kept = chosen.get(key)
         if kept is not None and kept[0] is field_:
             return kept[1]
-        if len(self._chosen) >= CHOICES_KEPT:
-            self._chosen.clear()
+        if len(chosen) >= CHOICES_KEPT:
+            chosen.clear()
         best = _best_cell(grid, field_, me.cell, reach, key[2])
-        self._chosen[key] = (field_, best)
+        chosen[key] = (field_, best)
         return best
 
 
