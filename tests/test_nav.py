@@ -1,6 +1,6 @@
-"""skirmish.nav keeps one `pathfinding` grid per map and resets only the nodes a search touched: its routes
-equal a fresh grid's (not just one as cheap) for every start, goal and set of occupied cells, ties included,
-query after query on the same navigator."""
+"""skirmish.nav's A* (the pathfinding package's search over a padded list of cells, one navigator per map):
+its routes equal the package's on a fresh grid (not just one as cheap) for every start, goal and set of
+occupied cells, ties included, query after query on the same navigator."""
 
 from __future__ import annotations
 
