@@ -64,7 +64,7 @@ def test_best_cell_equals_the_per_enemy_scan(rows: list[str], data: st.DataObjec
         return
     me = data.draw(st.sampled_from(open_))
     enemies = data.draw(st.lists(st.sampled_from([(x, y) for y in range(grid.height) for x in range(grid.width)]),
-                                 min_size=1, max_size=6))
+                                 min_size=1, max_size=30))
     limit = data.draw(st.sampled_from([1.5, 3.0, 5.5, 40.0]))
     reach = data.draw(st.sampled_from([-math.inf, 4.0, 10.0, 200.0]))
     field_ = geo.reach_field(grid, me, limit)

@@ -100,8 +100,9 @@ class Knowledge:
         touched = []  # units handed out since the last look (only they may have changed)
         moved = False  # whether something a look depends on changed: a cell, in action, firing, known_to
         facts = self._facts
+        hand = world.handout_counts()
         for eid, ident in world.units():
-            h = world.handouts(eid)
+            h = hand[eid]
             kept = facts.get(eid)
             if kept is None or kept[0] != h:  # its components may have changed since they were read
                 hp, st = world.peek(eid, Health), world.peek(eid, Status)
@@ -131,7 +132,7 @@ class Knowledge:
             for eid, name, s, cell, hp, st in units if again else touched:
                 if s == side:
                     continue
-                stamp = (world.handouts(eid), round_no, name in seen)
+                stamp = (hand[eid], round_no, name in seen)
                 if done.get(name) == stamp:
                     continue
                 done[name] = stamp

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -205,11 +205,15 @@ class World:
             self._handouts[e] += 1
         return pairs
 
-    def units(self) -> Iterator[tuple[int, Identity]]:
-        """Every combatant in scenario order."""
+    def units(self) -> Sequence[tuple[int, Identity]]:
+        """Every combatant in scenario order (kept until a spawn; read-only)."""
         if self._order is None:
             self._order = sorted(self.query(Identity), key=lambda p: p[1].order)
-        yield from self._order
+        return self._order
+
+    def handout_counts(self) -> Mapping[int, int]:
+        """`handouts` of every entity (read-only)."""
+        return self._handouts
 
     def cell(self, eid: int) -> Cell:
         """An entity's cell."""
