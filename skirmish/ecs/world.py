@@ -187,6 +187,15 @@ class World:
         """A component of an entity, only to read: whoever peeks must not change it (or anything in it)."""
         return self._db[eid][ctype]
 
+    def begin_changes(self) -> None:
+        """`changing` without a context manager (the battle's own loop, once per answer): pair with
+        `end_changes` in a `finally`."""
+        self._changing += 1
+
+    def end_changes(self) -> None:
+        """The end of `begin_changes`."""
+        self._changing -= 1
+
     @contextmanager
     def changing(self) -> Iterator[None]:
         """While the rules run: snapshots taken meanwhile (by event or hook callbacks) keep no views."""
@@ -271,7 +280,10 @@ class World:
                     u = views[eid] = self.view(eid, armoury)
                 out.append(u)
             units = tuple(out)
-        return BattleView(round_no, phase, grid, units, sides, scope, max_rounds)
+        view = object.__new__(BattleView)  # BattleView(...) without the frozen dataclass's __init__
+        view.__dict__.update(round=round_no, phase=phase, grid=grid, units=units, sides=sides, scope=scope,
+                             max_rounds=max_rounds, viewer=None)
+        return view
 
     def fresh_units(self, armoury: Armoury) -> tuple[UnitView, ...]:
         """Every unit's view made afresh (what `snapshot` must equal; for tests)."""
