@@ -21,8 +21,8 @@ class Navigator:
     """A* routes over one map (the package's search, see the module's docstring)."""
 
     def __init__(self, grid: GridMap) -> None:
-        self.grid = grid
-        w, h = grid.width, grid.height
+        # Nothing here refers to `grid` itself: the navigator is shared by every map of the same content.
+        self._w, self._h = w, h = grid.width, grid.height
         self._pw = pw = w + 2  # padded width: a ring of shut cells round the map, so no step needs a bounds check
         weight = [0.0] * (pw * (h + 2))
         for y, row in enumerate(np.where(grid.move_cost > 0, grid.move_cost, 0).astype(float).tolist()):
@@ -35,8 +35,9 @@ class Navigator:
 
     @classmethod
     def of(cls, grid: GridMap) -> Navigator:
-        """The map's navigator, made on first use and kept with the map (`GridMap.kept`): every battle on the
-        map shares it (a route leaves it as it found it, so no battle sees another's)."""
+        """The map's navigator, made on first use and kept with the map (`GridMap.kept`, shared by maps of the
+        same content): every battle on the map shares it (a route leaves it as it found it, so no battle sees
+        another's)."""
         nav = grid.kept.get("navigator")
         if not isinstance(nav, cls):
             nav = grid.kept["navigator"] = cls(grid)
@@ -46,10 +47,10 @@ class Navigator:
         """Cheapest route from start to goal (both included), or [] if none; occupied cells are avoided."""
         if start == goal:
             return [start]
-        if not self.grid.passable(goal):
-            return []
-        pw = self._pw
-        blocked = [(y + 1) * pw + x + 1 for x, y in occupied if (x, y) not in (start, goal) and self.grid.inside((x, y))]
+        w, h, pw = self._w, self._h, self._pw
+        if not (0 <= goal[0] < w and 0 <= goal[1] < h and self._weight[(goal[1] + 1) * pw + goal[0] + 1] > 0):
+            return []  # GridMap.passable: off the map or impassable
+        blocked = [(y + 1) * pw + x + 1 for x, y in occupied if (x, y) not in (start, goal) and 0 <= x < w and 0 <= y < h]
         free = self._open
         shut = [i for i in blocked if free[i]]
         for i in shut:

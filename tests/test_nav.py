@@ -65,17 +65,18 @@ def test_routes_equal_the_package_routes_on_shipped_maps() -> None:
 
 
 def test_one_navigator_per_map_shared_by_battles() -> None:
-    """`Navigator.of` keeps one navigator with the map: every battle on the map routes with it, and after whole
-    battles its routes still equal a fresh grid's."""
+    """`Navigator.of` keeps one navigator with the map (shared by maps of the same content): every battle on
+    the map routes with it, and after whole battles its routes still equal a fresh grid's."""
     import random
 
     from skirmish.ai.controllers import make_ai
     from skirmish.battle import Battle
 
     sc = load_scenario(builtin_scenarios()[0])
-    other = load_scenario(builtin_scenarios()[0])
+    again = load_scenario(builtin_scenarios()[0])
+    other = from_ascii(["....", ".#..", "...."], "prop", "map")
     nav = Navigator.of(sc.grid)
-    assert Navigator.of(sc.grid) is nav and Navigator.of(other.grid) is not nav
+    assert Navigator.of(sc.grid) is nav and Navigator.of(again.grid) is nav and Navigator.of(other) is not nav
     for seed in (1, 2):
         with Battle(sc, seed=seed, controllers={s.name: make_ai("hold") for s in sc.spec.sides}) as b:
             assert b.sys.ctx.nav is nav

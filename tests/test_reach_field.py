@@ -77,13 +77,15 @@ def test_walk_fields_are_kept_per_map_and_equal_the_search() -> None:
     from skirmish.rules import reach
 
     grid = from_ascii(["..#..~", ".x..=.", "...#..", "D.~..."], "t", "map")
-    other = from_ascii(["..#..~", ".x..=.", "...#..", "D.~..."], "t", "map")
+    same = from_ascii(["..#..~", ".x..=.", "...#..", "D.~..."], "t", "map")  # the same content: shared
+    other = from_ascii(["..#..~", ".x..=.", "...#..", "D.~.#."], "t", "map")
     for y in range(grid.height):
         for x in range(grid.width):
             got = reach.walk_field(grid, (x, y))
             assert np.array_equal(got, geo.reach_field(grid, (x, y), math.inf)) and not got.flags.writeable
             assert reach.walk_field(grid, (x, y)) is got  # kept
-            assert reach.walk_field(other, (x, y)) is not got  # per map
+            assert reach.walk_field(same, (x, y)) is got  # per map content
+            assert reach.walk_field(other, (x, y)) is not got
 
 
 def test_a_small_reach_cache_drops_old_fields_and_still_answers_the_search() -> None:

@@ -68,15 +68,26 @@ class GridMap:
         return np.array([t.cover_av for t in self.tiles], dtype=np.int16)[self.layout]
 
     @cached_property
+    def content_key(self) -> tuple[Any, ...]:
+        """What the rules read of the map (size, cell size, tiles, layout): maps with equal keys play alike."""
+        return (self.width, self.height, self.cell_m, self.tiles, self.layout.shape, self.layout.tobytes())
+
+    @cached_property
     def kept(self) -> dict[str, Any]:
-        """What code working on this map keeps about it (routes' steps, segments, hit maps), by name: it lives
-        and dies with the map, so no module-level cache holds a map alive."""
-        return {}
+        """What code working on this map keeps about it (routes, reach fields, segments, hit maps), by name:
+        shared by every map of the same content in the process (`MapState`: tournaments load a scenario
+        afresh per pair), the last MAPS_KEPT of them. Nothing kept may hold the map object itself, so a map
+        lives and dies with its scenario."""
+        return map_state(self).kept
 
     @cached_property
     def sight_table(self) -> _st.SightTable:
-        """Sight between this map's cells, kept as it is worked out (skirmish.rules.sight_table)."""
-        return _st.SightTable(self)
+        """Sight between this map's cells, kept as it is worked out (skirmish.rules.sight_table), shared by the
+        maps of the same content (`kept`)."""
+        state = map_state(self)
+        if state.sight is None:
+            state.sight = _st.SightTable(self)
+        return state.sight
 
     def inside(self, cell: Cell) -> bool:
         """True if the cell is on the map."""
@@ -89,6 +100,33 @@ class GridMap:
     def terrain(self, cell: Cell) -> Terrain:
         """The tile at a cell."""
         return self.tiles[int(self.layout[cell[1], cell[0]])]
+
+
+MAPS_KEPT = 4  # maps (by content) whose kept state a process keeps, the last used
+
+
+@dataclass
+class MapState:
+    """What is kept about one map's content: `GridMap.kept` and its sight table."""
+
+    kept: dict[str, Any]
+    sight: _st.SightTable | None = None
+
+
+_MAP_STATES: dict[tuple[Any, ...], MapState] = {}  # by GridMap.content_key, oldest used first
+
+
+def map_state(grid: GridMap) -> MapState:
+    """The state kept for maps with `grid`'s content, made on first use; the least recently used beyond
+    MAPS_KEPT is dropped (maps already holding it keep it as long as they live)."""
+    key = grid.content_key
+    state = _MAP_STATES.pop(key, None)
+    if state is None:
+        state = MapState({})
+        while len(_MAP_STATES) >= MAPS_KEPT:
+            del _MAP_STATES[next(iter(_MAP_STATES))]
+    _MAP_STATES[key] = state
+    return state
 
 
 def distance_cells(a: Cell, b: Cell) -> float:

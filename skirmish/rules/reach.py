@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Any
-from weakref import WeakKeyDictionary
 
 import numpy as np
 import numpy.typing as npt
@@ -102,15 +101,10 @@ def shared_field(grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.
 
 
 WALK_CELLS_KEPT = 1 << 22  # cells of walking fields kept per map (8 bytes each) before they start again
-_walk_kept: WeakKeyDictionary[geo.GridMap, dict[geo.Cell, Field]] = WeakKeyDictionary()
-
-
 def walk_field(grid: geo.GridMap, start: geo.Cell) -> Field:
     """`geo.reach_field(grid, start, inf)` (walking cost to every cell, figures ignored), read-only and kept per
     map and cell: it depends on nothing else, so every AI and battle on the map shares it."""
-    kept = _walk_kept.get(grid)
-    if kept is None:
-        kept = _walk_kept[grid] = {}
+    kept: dict[geo.Cell, Field] = grid.kept.setdefault("walk_fields", {})
     field = kept.get(start)
     if field is None:
         if len(kept) >= max(16, WALK_CELLS_KEPT // (grid.width * grid.height)):

@@ -32,7 +32,7 @@ class SightTable:
     """Every pair's `Sight` on one map, worked out when first asked for."""
 
     def __init__(self, grid: GridMap) -> None:
-        self.grid = grid
+        # Nothing here refers to `grid` itself: the table is shared by every map of the same content.
         self.w, self.h = grid.width, grid.height
         self.pw = grid.width + 2  # padded width: one blocking ring round the map
         bl = grid.blocks_sight.tolist()
