@@ -124,8 +124,9 @@ class FiBase:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
         self.w = ctx.world
-        # refresh_cover's pairs: combatant -> (side, cell, enemy -> the (cover level, AV) it gives if it sees it)
-        self._cover_kept: dict[int, tuple[int, geo.Cell, dict[int, tuple[int, int]]]] = {}
+        # refresh_cover's pairs: combatant -> (side, cell, enemy -> the (cover level, AV) it gives if it sees it,
+        # the best of them)
+        self._cover_kept: dict[int, tuple[int, geo.Cell, dict[int, tuple[int, int]], tuple[int, int]]] = {}
         self._cover_table: object = None
 
     # ------------------------------------------------------------------ helpers

@@ -175,8 +175,10 @@ class FiRound(FiBase):
             kept.clear()
             self._cover_table = table
         now = {e: (side, here) for e, side, here in units}
-        changed = [e for e, (side, here, _) in kept.items() if now.get(e) != (side, here)]
+        changed = [e for e, (side, here, _, _) in kept.items() if now.get(e) != (side, here)]
         changed += [e for e in now if e not in kept]
+        if not changed:
+            return  # every combatant's cover stands as the last call set it (nothing else writes Cover)
         for e in changed:
             kept.pop(e, None)
         for eid, side, here in units:
@@ -188,19 +190,22 @@ class FiRound(FiBase):
                         s = table.sight(there, here)
                         if s.visible:
                             gives[other] = (geo.COVER_LEVEL[s.cover], s.cover_av)
-                kept[eid] = (side, here, gives)
-            elif changed:
-                gives = row[2]
+                best = max([(0, 0), *gives.values()])
+            else:
+                gives, best, again = row[2], row[3], False
                 for other in changed:
-                    gives.pop(other, None)
+                    old = gives.pop(other, None)
                     o = now.get(other)
+                    new = None
                     if o is not None and o[0] != side:
                         s = table.sight(o[1], here)
                         if s.visible:
-                            gives[other] = (geo.COVER_LEVEL[s.cover], s.cover_av)
-            else:
-                gives = row[2]
-            best = max([(0, 0), *gives.values()])
+                            new = gives[other] = (geo.COVER_LEVEL[s.cover], s.cover_av)
+                            best = max(best, new)
+                    again = again or (old is not None and old == best and (new is None or new < old))
+                if again:  # the best pair left or fell: the maximum over what remains
+                    best = max([(0, 0), *gives.values()])
+            kept[eid] = (side, here, gives, best)
             level, av = geo.COVER_NAME[best[0]], best[1]
             cur = self.w.peek(eid, Cover)
             if (cur.level, cur.av) != (level, av):  # changed only where it changes (kept views stand elsewhere)
