@@ -47,6 +47,9 @@ class GridMap:
     layout: npt.NDArray[np.int16]  # [y, x] index into tiles
     cell_m: float = 2.0
 
+    def __post_init__(self) -> None:
+        self.layout.setflags(write=False)  # a map never changes: what is kept about it is keyed by its content
+
     @cached_property
     def move_cost(self) -> npt.NDArray[np.float64]:
         """Cost multiplier per cell; 0 where impassable."""
