@@ -30,14 +30,14 @@ def test_maps_of_the_same_content_share_what_is_kept_and_a_few_are_kept() -> Non
     """A scenario loaded again (a tournament loads one per pair) finds what earlier battles on its map kept;
     at most MAPS_KEPT map contents are kept, the least recently used dropped first."""
     from skirmish.content.tiled import from_ascii
-    from skirmish.rules import geometry as geo
+    from skirmish.rules import map_state
 
     a = load_scenario(SCENARIOS_DIR / "killhouse_drill.yaml").grid
     b = load_scenario(SCENARIOS_DIR / "killhouse_drill.yaml").grid
     assert a is not b and a.kept is b.kept and a.sight_table is b.sight_table
-    others = [from_ascii(["." * (5 + i), "#" * (5 + i)], "prop", f"m{i}") for i in range(geo.MAPS_KEPT)]
+    others = [from_ascii(["." * (5 + i), "#" * (5 + i)], "prop", f"m{i}") for i in range(map_state.MAPS_KEPT)]
     for g in others:
         assert g.kept is not a.kept
     c = load_scenario(SCENARIOS_DIR / "killhouse_drill.yaml").grid  # pushed out by MAPS_KEPT newer maps
     assert c.kept is not a.kept and c.sight_table is not a.sight_table
-    assert len(geo._MAP_STATES) <= geo.MAPS_KEPT
+    assert len(map_state._MAP_STATES) <= map_state.MAPS_KEPT

@@ -81,13 +81,13 @@ class GridMap:
         shared by every map of the same content in the process (`MapState`: tournaments load a scenario
         afresh per pair), the last MAPS_KEPT of them. Nothing kept may hold the map object itself, so a map
         lives and dies with its scenario."""
-        return map_state(self).kept
+        return _ms.map_state(self).kept
 
     @cached_property
     def sight_table(self) -> _st.SightTable:
         """Sight between this map's cells, kept as it is worked out (skirmish.rules.sight_table), shared by the
         maps of the same content (`kept`)."""
-        state = map_state(self)
+        state = _ms.map_state(self)
         if state.sight is None:
             state.sight = _st.SightTable(self)
         return state.sight
@@ -103,33 +103,6 @@ class GridMap:
     def terrain(self, cell: Cell) -> Terrain:
         """The tile at a cell."""
         return self.tiles[int(self.layout[cell[1], cell[0]])]
-
-
-MAPS_KEPT = 4  # maps (by content) whose kept state a process keeps, the last used
-
-
-@dataclass
-class MapState:
-    """What is kept about one map's content: `GridMap.kept` and its sight table."""
-
-    kept: dict[str, Any]
-    sight: _st.SightTable | None = None
-
-
-_MAP_STATES: dict[tuple[Any, ...], MapState] = {}  # by GridMap.content_key, oldest used first
-
-
-def map_state(grid: GridMap) -> MapState:
-    """The state kept for maps with `grid`'s content, made on first use; the least recently used beyond
-    MAPS_KEPT is dropped (maps already holding it keep it as long as they live)."""
-    key = grid.content_key
-    state = _MAP_STATES.pop(key, None)
-    if state is None:
-        state = MapState({})
-        while len(_MAP_STATES) >= MAPS_KEPT:
-            del _MAP_STATES[next(iter(_MAP_STATES))]
-    _MAP_STATES[key] = state
-    return state
 
 
 def distance_cells(a: Cell, b: Cell) -> float:
@@ -428,4 +401,5 @@ def _nearest_wall(grid: GridMap, cell: Cell, toward: tuple[float, float]) -> Cel
     return best[1] if best else None
 
 
-import skirmish.rules.sight_table as _st  # noqa: E402  (it builds on the definitions above)
+import skirmish.rules.map_state as _ms  # noqa: E402  (they build on the definitions above)
+import skirmish.rules.sight_table as _st  # noqa: E402
