@@ -1,5 +1,5 @@
-"""skirmish.nav's A* (the pathfinding package's search over a padded list of cells, one navigator per map):
-its routes equal the package's on a fresh grid (not just one as cheap) for every start, goal and set of
+"""skirmish.nav's routes (the pathfinding package's A* on one grid per map that resets only the nodes a search
+touched): its routes equal the package's on a fresh grid (not just one as cheap) for every start, goal and set of
 occupied cells, ties included, query after query on the same navigator."""
 
 from __future__ import annotations
