@@ -315,11 +315,13 @@ class Battle:
     def _advance(self, action: Action | None) -> None:
         self._refusal = None
         answered = self.pending
+        self.world.begin_changes()  # the rules run: components change (World.snapshot keeps no views meanwhile)
         try:
-            with self.world.changing():  # the rules run: components change (World.snapshot keeps no views meanwhile)
-                self.pending = self._flow.send(action) if action is not None else next(self._flow)
+            self.pending = self._flow.send(action) if action is not None else next(self._flow)
         except StopIteration:
             self.pending = None
+        finally:
+            self.world.end_changes()
         self.knowledge.update(self.world, self.ctx.grid, self.ctx.round)  # before any decision: every side looks again
         if answered is not None and isinstance(answered.ask, _Legal):
             answered.ask.close()

@@ -1,6 +1,8 @@
-"""Routes on the grid with the `pathfinding` package: A* over 8 directions, diagonals only where no corner is
-cut (R-5.6). The package's grid is built once per map; between queries only the occupied cells change, and
-only the nodes a search touched are reset (the package would reset every node of the map twice per route)."""
+"""Routes on the grid with the `pathfinding` package (the product's route library): A* over 8 directions,
+diagonals only where no corner is cut (R-5.6). The package's grid is built once per map content
+(`Navigator.of`: kept with the map, shared by every battle on a map of the same content); between queries only
+the occupied cells change, and only the nodes a search touched are reset (the package would reset every node
+of the map twice per route). Nothing here refers to the map object itself, so maps are still freed."""
 
 from __future__ import annotations
 
@@ -35,21 +37,35 @@ class _TouchedGrid(Grid):
 
 
 class Navigator:
-    """A* routes over one map, reusing the pathfinding grid between queries."""
+    """A* routes over one map content, reusing the pathfinding grid between queries."""
 
     def __init__(self, grid: GridMap) -> None:
-        self.grid = grid
-        self._matrix = np.where(grid.move_cost > 0, grid.move_cost, 0).astype(float)
-        self._pf = _TouchedGrid(matrix=self._matrix.tolist())
+        self._w, self._h = grid.width, grid.height
+        matrix = np.where(grid.move_cost > 0, grid.move_cost, 0).astype(float)
+        self._open = (matrix > 0).tolist()  # GridMap.passable, without holding the map
+        self._pf = _TouchedGrid(matrix=matrix.tolist())
         self._finder = AStarFinder(diagonal_movement=DiagonalMovement.only_when_no_obstacle)
+
+    @classmethod
+    def of(cls, grid: GridMap) -> Navigator:
+        """The map's navigator, made on first use and kept with the map (`GridMap.kept`, shared by maps of the
+        same content): every battle on the map shares it (a route leaves the package's grid as it found it, so
+        no battle sees another's)."""
+        nav = grid.kept.get("navigator")
+        if not isinstance(nav, cls):
+            nav = grid.kept["navigator"] = cls(grid)
+        return nav
+
+    def _inside(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self._w and 0 <= cell[1] < self._h
 
     def route(self, start: Cell, goal: Cell, occupied: Iterable[Cell] = ()) -> list[Cell]:
         """Cheapest route from start to goal (both included), or [] if none; occupied cells are avoided."""
         if start == goal:
             return [start]
-        if not self.grid.passable(goal):
+        if not (self._inside(goal) and self._open[goal[1]][goal[0]]):
             return []
-        blocked = [c for c in occupied if c not in (start, goal) and self.grid.inside(c)]
+        blocked = [c for c in occupied if c not in (start, goal) and self._inside(c)]
         pf = self._pf
         for x, y in blocked:
             pf.node(x, y).walkable = False
@@ -61,5 +77,5 @@ class Navigator:
             pf.cleanup()  # leave every node fresh for the next query (the finder skips its own reset)
             pf.dirty = False
             for x, y in blocked:
-                pf.node(x, y).walkable = True
+                pf.node(x, y).walkable = bool(self._open[y][x])
         return [(n.x, n.y) for n in path]

@@ -24,3 +24,20 @@ def test_no_cache_keeps_a_finished_battles_map_alive() -> None:
     maps = [_play(ai, seed) for ai in ("utility", "search", "hold") for seed in (1, 2)]
     gc.collect()
     assert [m() for m in maps] == [None] * len(maps)
+
+
+def test_maps_of_the_same_content_share_what_is_kept_and_a_few_are_kept() -> None:
+    """A scenario loaded again (a tournament loads one per pair) finds what earlier battles on its map kept;
+    at most MAPS_KEPT map contents are kept, the least recently used dropped first."""
+    from skirmish.content.tiled import from_ascii
+    from skirmish.rules import map_state
+
+    a = load_scenario(SCENARIOS_DIR / "killhouse_drill.yaml").grid
+    b = load_scenario(SCENARIOS_DIR / "killhouse_drill.yaml").grid
+    assert a is not b and a.kept is b.kept and a.sight_table is b.sight_table
+    others = [from_ascii(["." * (5 + i), "#" * (5 + i)], "prop", f"m{i}") for i in range(map_state.MAPS_KEPT)]
+    for g in others:
+        assert g.kept is not a.kept
+    c = load_scenario(SCENARIOS_DIR / "killhouse_drill.yaml").grid  # pushed out by MAPS_KEPT newer maps
+    assert c.kept is not a.kept and c.sight_table is not a.sight_table
+    assert len(map_state._MAP_STATES) <= map_state.MAPS_KEPT

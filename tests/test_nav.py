@@ -1,6 +1,6 @@
-"""skirmish.nav keeps one `pathfinding` grid per map and resets only the nodes a search touched: its routes
-equal a fresh grid's (not just one as cheap) for every start, goal and set of occupied cells, ties included,
-query after query on the same navigator."""
+"""skirmish.nav's routes (the pathfinding package's A* on one grid per map that resets only the nodes a search
+touched): its routes equal the package's on a fresh grid (not just one as cheap) for every start, goal and set of
+occupied cells, ties included, query after query on the same navigator."""
 
 from __future__ import annotations
 
@@ -62,3 +62,29 @@ def test_routes_equal_the_package_routes_on_shipped_maps() -> None:
             occupied = set(rng.sample(free, 8))
             start, goal = rng.choice(free), rng.choice(free)
             assert nav.route(start, goal, occupied) == package_route(grid, start, goal, occupied)
+
+
+def test_one_navigator_per_map_shared_by_battles() -> None:
+    """`Navigator.of` keeps one navigator with the map (shared by maps of the same content): every battle on
+    the map routes with it, and after whole battles its routes still equal a fresh grid's."""
+    import random
+
+    from skirmish.ai.controllers import make_ai
+    from skirmish.battle import Battle
+
+    sc = load_scenario(builtin_scenarios()[0])
+    again = load_scenario(builtin_scenarios()[0])
+    other = from_ascii(["....", ".#..", "...."], "prop", "map")
+    nav = Navigator.of(sc.grid)
+    assert Navigator.of(sc.grid) is nav and Navigator.of(again.grid) is nav and Navigator.of(other) is not nav
+    for seed in (1, 2):
+        with Battle(sc, seed=seed, controllers={s.name: make_ai("hold") for s in sc.spec.sides}) as b:
+            assert b.sys.ctx.nav is nav
+            b.run()
+    rng = random.Random(7)
+    grid = sc.grid
+    free = [(x, y) for y in range(grid.height) for x in range(grid.width) if grid.passable((x, y))]
+    for _ in range(40):
+        occupied = set(rng.sample(free, 6))
+        start, goal = rng.choice(free), rng.choice(free)
+        assert nav.route(start, goal, occupied) == package_route(grid, start, goal, occupied)

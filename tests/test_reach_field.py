@@ -77,13 +77,15 @@ def test_walk_fields_are_kept_per_map_and_equal_the_search() -> None:
     from skirmish.rules import reach
 
     grid = from_ascii(["..#..~", ".x..=.", "...#..", "D.~..."], "t", "map")
-    other = from_ascii(["..#..~", ".x..=.", "...#..", "D.~..."], "t", "map")
+    same = from_ascii(["..#..~", ".x..=.", "...#..", "D.~..."], "t", "map")  # the same content: shared
+    other = from_ascii(["..#..~", ".x..=.", "...#..", "D.~.#."], "t", "map")
     for y in range(grid.height):
         for x in range(grid.width):
             got = reach.walk_field(grid, (x, y))
             assert np.array_equal(got, geo.reach_field(grid, (x, y), math.inf)) and not got.flags.writeable
             assert reach.walk_field(grid, (x, y)) is got  # kept
-            assert reach.walk_field(other, (x, y)) is not got  # per map
+            assert reach.walk_field(same, (x, y)) is got  # per map content
+            assert reach.walk_field(other, (x, y)) is not got
 
 
 def test_a_small_reach_cache_drops_old_fields_and_still_answers_the_search() -> None:
@@ -102,3 +104,43 @@ def test_a_small_reach_cache_drops_old_fields_and_still_answers_the_search() -> 
         want = geo.reach_field(grid, start, 3.5, blocked)
         assert np.array_equal(got, want), (i, start)
         assert len(cache._kept) <= 4
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps, data=st.data())
+def test_shared_fields_equal_the_search_whatever_was_asked_before(rows: list[str], data: st.DataObject) -> None:
+    """`reach.shared_field` (kept per map by start, limit and the blocks the search could look at) equals the
+    plain search for every question of a random sequence on one map, blocks near and far included."""
+    from skirmish.rules.reach import shared_field
+
+    grid = from_ascii(rows, "prop", "map")
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    starts = [c for c in cells if grid.passable(c)] or cells
+    for _ in range(data.draw(st.integers(1, 8))):
+        start = data.draw(st.sampled_from(starts))
+        limit = data.draw(st.sampled_from([0.5, 1.0, 2.5, 4.0, math.inf]))
+        blocked = np.zeros((grid.height, grid.width), dtype=bool)
+        for x, y in data.draw(st.lists(st.sampled_from(cells), max_size=6)):
+            blocked[y, x] = True
+        got = shared_field(grid, start, limit, blocked)
+        assert np.array_equal(got, plain_reach_field(grid, start, limit, blocked)), (rows, start, limit)
+        assert not got.flags.writeable
+
+
+def test_shared_fields_are_bounded_and_live_with_the_map() -> None:
+    from skirmish.rules import reach
+
+    grid = from_ascii(["." * 8] * 6, "prop", "map")
+    old = reach.SHARED_CELLS_KEPT
+    reach.SHARED_CELLS_KEPT = 16 * grid.width * grid.height  # at most 16 fields kept
+    try:
+        blocked = np.zeros((grid.height, grid.width), dtype=bool)
+        for x in range(8):
+            for y in range(6):
+                reach.shared_field(grid, (x, y), 2.0, blocked)
+                assert len(grid.kept["reach_fields"]) <= 16 and len(grid.kept["reach_near"]) <= 16
+        again = reach.shared_field(grid, (7, 5), 2.0, blocked)
+        assert reach.shared_field(grid, (7, 5), 2.0, blocked) is again  # kept
+        assert np.array_equal(again, plain_reach_field(grid, (7, 5), 2.0, blocked))
+    finally:
+        reach.SHARED_CELLS_KEPT = old

@@ -46,10 +46,11 @@ def test_table_equals_reference_on_shipped_maps() -> None:
     assert checked >= 3000
 
 
-def test_table_is_per_map_and_shares_answers() -> None:
+def test_table_is_per_map_content_and_shares_answers() -> None:
     grid = from_ascii(["..#..", ".....", "..x.."], "t", "map")
-    other = from_ascii(["..#..", ".....", "..x.."], "t", "map")
-    assert table(grid) is table(grid) and table(grid) is not table(other)
+    same = from_ascii(["..#..", ".....", "..x.."], "t", "another name")  # the same content: one table
+    other = from_ascii(["..#..", "....#", "..x.."], "t", "map")
+    assert table(grid) is table(grid) and table(grid) is table(same) and table(grid) is not table(other)
     s = geo.sight(grid, (0, 0), (4, 2))
     assert geo.sight(grid, (0, 0), (4, 2)) is s  # kept
     assert geo.sight(grid, (0, 1), (0, 1)) is geo.sight(grid, (1, 1), (1, 1))  # equal answers: one object

@@ -59,3 +59,16 @@ def test_missing_fields_are_refused_and_order_is_kept() -> None:
     del values["wounds"]
     with pytest.raises(TypeError):
         unit_view(values)
+
+
+def test_snapshots_equal_dataclass_battle_views() -> None:
+    """`World.snapshot` builds its BattleView without `__init__`: equal to the dataclass's, field for field."""
+    from skirmish.ecs.view import BattleView
+
+    sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
+    with Battle(sc, seed=2, controllers={s.name: make_ai("hold") for s in sc.spec.sides}) as b:
+        for _ in range(40):
+            v = b.view()
+            made = BattleView(**{f.name: getattr(v, f.name) for f in dataclasses.fields(BattleView)})
+            assert v == made and repr(v) == repr(made) and list(vars(v)) == list(vars(made))
+            b.step()

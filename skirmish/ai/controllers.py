@@ -14,6 +14,7 @@ import random
 import zlib
 from collections import defaultdict, deque
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -60,6 +61,7 @@ class ScriptedController:
         return Declare(request.unit, "normal") if request.kind == "declare" else EndTurn(request.unit)
 
 
+CHOICES_KEPT = 4096  # cell choices the baselines keep per map before they start again (BaselineAI._choose_cell)
 COVER_VALUE = {"none": 0.0, "low": 0.6, "high": 0.9}  # how much cover from a shooter is worth
 
 
@@ -210,43 +212,81 @@ class BaselineAI:
     def _choose_cell(self, view: BattleView, me: UnitView, has_target: bool) -> geo.Cell | None:
         """Best cell within a walk: cover against every enemy that can see it, a line of fire, and
         closing in when nothing is in view. Every reachable cell is scored at once; the first best cell in
-        row order wins, as a cell-by-cell scan would pick it."""
+        row order wins, as a cell-by-cell scan would pick it.
+
+        The answer depends only on the reach field, the unit's cell, its weapon's range and the enemies' cells
+        in order (sight and distances are the map's), so it is kept with the map (`GridMap.kept`, for every
+        baseline and battle on it) by those, while the reach field is the same object (the ReachCache and
+        `reach.shared_field` hand back the same object for the same question); at most CHOICES_KEPT."""
         grid = view.grid
         col, _ = me.trait("dexterity")
         walk_cells = SIDES[col] / grid.cell_m
-        occ = view.occupied(me.name)
         blocked = np.zeros((grid.height, grid.width), dtype=bool)
-        for x, y in occ:
+        for x, y in view.occupied(me.name):
             blocked[y, x] = True
         field_ = self._reach.field(grid, me.cell, walk_cells, blocked)
         enemies = view.enemies(me)
         if not enemies:
             return None
-        ys, xs = np.nonzero(np.isfinite(field_))
-        nearest_now = min(geo.distance_cells(me.cell, e.cell) for e in enemies)
         reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
-        table = grid.sight_table
-        hyp = _hypot_table(grid.width, grid.height)
-        seen_by = np.zeros(len(xs), dtype=np.int64)
-        covered = np.zeros(len(xs))
-        shots = np.zeros(len(xs), dtype=bool)
-        nearest = np.full(len(xs), math.inf)
-        for e in enemies:  # in order, so the cover sums add up as a cell-by-cell scan adds them
-            code = table.codes_from(e.cell, xs, ys)
-            d = hyp[np.abs(ys - e.cell[1]), np.abs(xs - e.cell[0])]  # geo.distance_cells
-            nearest = np.minimum(nearest, d)
-            vis = (code & 1).astype(bool)
-            seen_by += vis
-            covered += np.where(vis, _COVER_BY_LEVEL[code >> 2], 0.0)
-            shots |= vis & ~(code & 2).astype(bool) & (d * grid.cell_m <= reach)
-        score = 0.0 - 2.0 * (seen_by - covered)
-        score = score + np.where(shots, 1.5, 0.0)
-        score = np.where(shots, score + 0.02 * (nearest_now - nearest), score - 0.6 * nearest)  # close in unseen
-        score = score - 0.01 * field_[ys, xs]  # prefer shorter moves
-        here = (xs == me.cell[0]) & (ys == me.cell[1])
-        score = np.where(here, score + 0.3, score)  # moving costs a shot penalty: stay unless clearly better
-        best = int(np.argmax(score))
-        return int(xs[best]), int(ys[best])
+        key = (me.cell, reach, tuple(e.cell for e in enemies))
+        chosen: dict[tuple[object, ...], tuple[npt.NDArray[np.float64], geo.Cell]] = grid.kept.setdefault(
+            "baseline_choices", {})
+        kept = chosen.get(key)
+        if kept is not None and kept[0] is field_:
+            return kept[1]
+        if len(chosen) >= CHOICES_KEPT:
+            chosen.clear()
+        best = _best_cell(grid, field_, me.cell, reach, key[2])
+        chosen[key] = (field_, best)
+        return best
+
+
+def _best_cell(grid: geo.GridMap, field_: npt.NDArray[np.float64], here_cell: geo.Cell, reach: float,
+               enemy_cells: tuple[geo.Cell, ...]) -> geo.Cell:
+    """`BaselineAI._choose_cell`'s scoring, all enemies at once (an enemy per row): the same float operations
+    in the same order as a loop over the enemies (the cover sums are added row by row, in the enemies' order;
+    a cover value or a shot is looked up by the sight code at once)."""
+    ys, xs, moved, here = _field_cells(grid, field_, here_cell)
+    nearest_now = min(geo.distance_cells(here_cell, c) for c in enemy_cells)
+    e = np.array(enemy_cells, dtype=np.intp)
+    code = grid.sight_table.codes_many(enemy_cells, xs, ys)  # [enemy, cell]
+    d = _hypot_table(grid.width, grid.height)[np.abs(ys - e[:, 1:]), np.abs(xs - e[:, :1])]  # geo.distance_cells
+    nearest = d.min(axis=0)
+    seen_by = _SEEN_BY_CODE[code].sum(axis=0, dtype=np.int64)
+    covered = np.zeros(len(xs))
+    for row in _COVER_BY_CODE[code]:  # row by row, in the enemies' order, as a cell-by-cell scan adds them
+        covered += row
+    shots = (_OPEN_SHOT_BY_CODE[code] & (d * grid.cell_m <= reach)).any(axis=0)
+    score = 0.0 - 2.0 * (seen_by - covered)
+    score = score + np.where(shots, 1.5, 0.0)
+    score = np.where(shots, score + 0.02 * (nearest_now - nearest), score - 0.6 * nearest)  # close in unseen
+    score = score - 0.01 * moved  # prefer shorter moves
+    if here is not None:
+        score[here] = score[here] + 0.3  # moving costs a shot penalty: stay unless clearly better
+    best = int(np.argmax(score))
+    return int(xs[best]), int(ys[best])
+
+
+FIELD_CELLS_KEPT = 4096  # reach fields whose cells the baselines keep per map
+
+
+def _field_cells(grid: geo.GridMap, field_: npt.NDArray[np.float64], here: geo.Cell) -> tuple[
+        npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64], int | None]:
+    """The reachable cells of a (read-only) reach field in row order (ys, xs), their costs, and the index of
+    `here` among them (None if it is not one); kept with the map by the field object."""
+    kept: dict[int, tuple[object, geo.Cell, tuple[Any, Any, Any, int | None]]] = grid.kept.setdefault(
+        "field_cells", {})
+    k = kept.get(id(field_))
+    if k is not None and k[0] is field_ and k[1] == here:
+        return k[2]
+    ys, xs = np.nonzero(np.isfinite(field_))
+    at = np.flatnonzero((xs == here[0]) & (ys == here[1]))
+    cells = (ys, xs, field_[ys, xs], int(at[0]) if len(at) else None)
+    if len(kept) >= FIELD_CELLS_KEPT:
+        kept.clear()
+    kept[id(field_)] = (field_, here, cells)
+    return cells
 
 
 @lru_cache(maxsize=16)
@@ -258,6 +298,11 @@ def _hypot_table(width: int, height: int) -> npt.NDArray[np.float64]:
 
 
 _COVER_BY_LEVEL = np.array([COVER_VALUE["none"], COVER_VALUE["low"], COVER_VALUE["high"]])
+# By sight code (SightTable.column: visible + 2 × lean + 4 × cover level): seen, the cover value if seen, and
+# whether a shot would go straight (seen, not round a corner).
+_SEEN_BY_CODE = np.array([c & 1 for c in range(16)], dtype=np.int64)
+_COVER_BY_CODE = np.array([_COVER_BY_LEVEL[c >> 2] if c & 1 and c >> 2 < 3 else 0.0 for c in range(16)])
+_OPEN_SHOT_BY_CODE = np.array([bool(c & 1) and not c & 2 for c in range(16)])
 
 
 class FocusWeakestAI(BaselineAI):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,8 +71,16 @@ class Knowledge:
         self.last: dict[str, dict[str, Sighting]] = {s: {} for s in sides}  # side -> enemy -> last sighting
         # enemy -> ((its World.handouts, the round), the sighting read then): what shows of it, for any side
         self._sighted: dict[str, tuple[tuple[int, int], Sighting]] = {}
-        # side -> (its seers' cells, each enemy's cell and exposure, the enemies it saw then)
-        self._seen_from: dict[str, tuple[tuple[Cell, ...], tuple[tuple[Cell, bool], ...], frozenset[str]]] = {}
+        # side -> (its seers' cells, enemy -> (its cell, its exposure, the seer's cell that saw it or None)): who
+        # sees whom, looked at again only for enemies or seers that changed (`_look`)
+        self._looks: dict[str, tuple[frozenset[Cell], dict[str, tuple[Cell, bool, Cell | None]]]] = {}
+        self._table: SightTable | None = None
+        # entity -> (its hand-outs when read, (eid, name, side, cell, health, status), what a look depends on)
+        self._facts: dict[int, tuple[int, tuple[int, str, str, Cell, Health, Status],
+                                     tuple[Cell, bool, bool, frozenset[str]]]] = {}
+        self._round = -1
+        self._done: dict[str, dict[str, tuple[int, int, bool]]] = {}  # side -> enemy -> (hand-outs, round, seen)
+        self._world: World | None = None
         # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
         self._enemy_views: dict[tuple[str, str], tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]] = {}
 
@@ -82,40 +91,64 @@ class Knowledge:
         the cell and round brought up to date; any other enemy stays where the side last knew it. Running it
         twice changes nothing."""
         table = grid.sight_table
+        if world is not self._world or table is not self._table:  # what is kept holds for one world and map
+            self._facts.clear()
+            self._done.clear()
+            self._looks.clear()
+            self._world = world
         units = []
+        touched = []  # units handed out since the last look (only they may have changed)
+        moved = False  # whether something a look depends on changed: a cell, in action, firing, known_to
+        facts = self._facts
+        hand = world.handout_counts()
         for eid, ident in world.units():
-            hp, st = world.peek(eid, Health), world.peek(eid, Status)
-            units.append((eid, ident.name, ident.side, world.cell(eid), hp, st))
+            h = hand[eid]
+            kept = facts.get(eid)
+            if kept is None or kept[0] != h:  # its components may have changed since they were read
+                hp, st = world.peek(eid, Health), world.peek(eid, Status)
+                look = (world.cell(eid), hp.out_of_action, st.firing, st.known_to)
+                moved = moved or kept is None or kept[2] != look
+                kept = facts[eid] = (h, (eid, ident.name, ident.side, look[0], hp, st), look)
+                touched.append(kept[1])
+            units.append(kept[1])
+        if len(facts) != len(units):  # a unit has gone from the world: forget it, and look again
+            live = {u[0] for u in units}
+            for eid in [e for e in facts if e not in live]:
+                del facts[eid]
+            moved = True
+        again = moved or round_no != self._round  # else only the units touched need a look at the memory
+        self._round = round_no
         for side in self.sides:
-            seers = tuple(cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action)
             memory = self.last[side]
-            # Who is seen depends only on the seers' cells and each enemy's cell and exposure (firing or its
-            # position known): worked out again only when one of those has changed.
-            exposure = tuple((cell, st.firing or side in st.known_to) for _, _, s, cell, _, st in units if s != side)
-            kept = self._seen_from.get(side)
-            if kept is not None and kept[0] == seers and kept[1] == exposure:
-                seen = kept[2]
-            else:
-                seen = frozenset(name for (_, name, s, cell, _, _), (_, exposed) in
-                                 zip((u for u in units if u[2] != side), exposure, strict=True)
-                                 if _seen_by(table, list(seers), cell, exposed))
-                self._seen_from[side] = (seers, exposure, seen)
-            for eid, name, s, cell, hp, st in units:
+            if moved or side not in self._looks:
+                seers = tuple(cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action)
+                seen = self._look(table, side, seers, [(name, cell, st.firing or side in st.known_to)
+                                                       for _, name, s, cell, _, st in units if s != side])
+            else:  # nobody moved, fell, fired or was found: who sees whom stands
+                seen = self.seen[side]
+            # An enemy untouched since this side last looked at it (the same hand-outs, the same round, seen or
+            # not seen as then) leaves the side's memory of it as that look left it (a look changes nothing twice).
+            done = self._done.setdefault(side, {})
+            for eid, name, s, cell, hp, st in units if again else touched:
                 if s == side:
                     continue
+                stamp = (hand[eid], round_no, name in seen)
+                if done.get(name) == stamp:
+                    continue
+                done[name] = stamp
                 known = side in st.known_to
                 before = memory.get(name)
                 if name in seen:
                     # What shows of it is read afresh only if its components may have changed since last read.
-                    stamp = (world.handouts(eid), round_no)
+                    sighted = (stamp[0], round_no)
                     last = self._sighted.get(name)
-                    if last is not None and last[0] == stamp:
+                    if last is not None and last[0] == sighted:
                         memory[name] = last[1]
                         continue
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
-                    self._sighted[name] = (stamp, memory[name])
+                    self._sighted[name] = (sighted, memory[name])
                 elif known and before is not None:
                     if (before.cell, before.round) != (cell, round_no):  # else it stands as it is
                         memory[name] = dataclasses.replace(before, cell=cell, round=round_no)
@@ -124,6 +157,33 @@ class Knowledge:
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid))
             self.seen[side] = seen
+
+    def _look(self, table: SightTable, side: str, seers: tuple[Cell, ...],
+              enemies: list[tuple[str, Cell, bool]]) -> frozenset[str]:
+        """The enemies (name, cell, exposed: firing or its position known) that one of `side`'s seers (the cells
+        of its combatants in action) sees: `_seen_by` for each, asked again only where its answer may differ
+        from the last look. An enemy that has neither moved nor changed its exposure is still seen while the
+        seer that saw it stands where it stood, and, if it was not seen, is seen only if a seer standing where
+        none stood before sees it (seers that left see nothing from where they are gone)."""
+        here = frozenset(seers)
+        if table is not self._table:  # another map: nothing kept holds
+            self._looks.clear()
+            self._table = table
+        kept = self._looks.get(side)
+        before, looks = kept if kept is not None else (frozenset(), {})
+        arrived = [c for c in seers if c not in before]
+        now: dict[str, tuple[Cell, bool, Cell | None]] = {}
+        for name, cell, exposed in enemies:
+            old = looks.get(name)
+            if old is None or old[0] != cell or old[1] != exposed:
+                by = _witness(table, seers, cell, exposed)
+            elif old[2] is not None:
+                by = old[2] if old[2] in here else _witness(table, seers, cell, exposed)
+            else:
+                by = _witness(table, arrived, cell, exposed) if arrived else None
+            now[name] = (cell, exposed, by)
+        self._looks[side] = (here, now)
+        return frozenset(name for name, (_, _, by) in now.items() if by is not None)
 
     def state(self) -> dict[str, Any]:
         """Everything kept, in a canonical plain form (for `Battle.state_hash`)."""
@@ -164,11 +224,16 @@ def _seen_by(table: SightTable, seers: list[Cell], cell: Cell, exposed: bool) ->
     """`any(unit_sight(grid, at, cell, firing, known).visible for at in seers)`, with `exposed` = firing or
     known: a target seen only round a corner is seen while it fires, and concealed (its position known) or
     unseen otherwise (R-6.1, R-6.6)."""
+    return _witness(table, seers, cell, exposed) is not None
+
+
+def _witness(table: SightTable, seers: Sequence[Cell], cell: Cell, exposed: bool) -> Cell | None:
+    """The first of `seers` that sees `cell` as `_seen_by` asks, or None."""
     for at in seers:
         s = table.sight(at, cell)
         if s.visible and (exposed or not s.lean):
-            return True
-    return False
+            return at
+    return None
 
 
 def _unknown(u: UnitView, side: str) -> dict[str, Any]:

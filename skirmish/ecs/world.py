@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -24,11 +24,83 @@ from skirmish.ecs.components import (
     Tacpack,
     Turn,
 )
-from skirmish.ecs.view import BattleView, UnitView, unit_view
+from skirmish.ecs.view import BattleView, UnitView, replace_unit, unit_view
 from skirmish.rules.equipment import Armoury
 from skirmish.rules.geometry import Cell, GridMap
 
 C = TypeVar("C")
+
+
+def _health(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
+    hp = c[Health]
+    return dict(wounds=hp.wounds, ct=hp.ct, out_of_action=hp.out_of_action, dead=hp.dead, stunned=hp.stunned)
+
+
+def _status(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
+    st = c[Status]
+    return dict(prone=st.prone, waiting=st.waiting, firing=st.firing, known_to=tuple(sorted(st.known_to)))
+
+
+def _loadout(c: dict[type[Any], Any], armoury: Armoury) -> dict[str, Any]:
+    load = c[Loadout]
+    ws = load.weapons[load.active] if load.weapons else None
+    if ws is not None and armoury.weapons[ws.weapon_id].thrown:
+        ws = None  # nothing in hand to fire; thrown weapons are listed in `throwables`
+    return dict(weapon=armoury.weapons[ws.weapon_id] if ws else None,
+                rounds=ws.rounds if ws else 0, magazines=ws.magazines if ws else 0,
+                jammed=ws.jammed if ws else False,
+                throwables=tuple((armoury.weapons[w.weapon_id], w.rounds) for w in load.weapons
+                                 if armoury.weapons[w.weapon_id].thrown and w.rounds > 0))
+
+
+def _armour(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
+    layers: dict[str, tuple[str, str, int]] = {}
+    for piece in c[Armour].pieces:
+        for loc, av in piece.av.items():
+            layers.setdefault(loc, (loc, piece.kind, av))
+    return {"armour": tuple(sorted(layers.values()))}
+
+
+def _tacpack(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
+    tp = c[Tacpack]
+    return dict(tacpack_generator=tp.generator, screen_type=tp.screen_type, screen_points=tp.screen_points,
+                shot_points=tp.shot_points)
+
+
+def _declared(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
+    dec = c[Declared]
+    return dict(declared=dec.speed, phase=dec.phase, hesitating=dec.hesitating)
+
+
+def _readiness(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
+    rd = c[Readiness]
+    return dict(ready_target=rd.target, aim=rd.aim)
+
+
+def _turn(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
+    turn = c[Turn]
+    return dict(moved_m=turn.moved_m, turn_parts=tuple(turn.parts))
+
+
+def _cover(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
+    return {"cover": c[Cover].level}
+
+
+def _position(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
+    pos = c[Position]
+    return {"cell": (pos.x, pos.y)}
+
+
+def _facing(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
+    face = c[Facing]
+    return {"facing": (face.dx, face.dy)}
+
+
+# The fields of a UnitView read from each changeable component type (Identity and Profile never change).
+_PARTS: dict[type[Any], Callable[[dict[type[Any], Any], Armoury], dict[str, Any]]] = {
+    Health: _health, Status: _status, Loadout: _loadout, Armour: _armour, Tacpack: _tacpack, Declared: _declared,
+    Readiness: _readiness, Turn: _turn, Cover: _cover, Position: _position, Facing: _facing,
+}
 _FIXED = frozenset({Identity, Profile})  # components nothing changes once a unit is made: reading them marks nothing
 _ids = itertools.count(1)
 
@@ -54,7 +126,7 @@ class World:
         # component got before a snapshot could still be changed after it, so snapshots then make every view
         # afresh and keep nothing.
         self._views: dict[int, UnitView] = {}
-        self._dirty: set[int] = set()
+        self._dirty: dict[int, set[type[Any]]] = {}  # entity -> the component types handed out since
         self._handouts: dict[int, int] = {}  # per entity, see `handouts`
         self._armoury: Armoury | None = None
         self._changing = 0
@@ -98,7 +170,11 @@ class World:
     def get(self, eid: int, ctype: type[C]) -> C:
         """A component of an entity, to read or change (the entity's kept view is dropped)."""
         if ctype not in _FIXED:
-            self._dirty.add(eid)
+            d = self._dirty.get(eid)
+            if d is None:
+                self._dirty[eid] = {ctype}
+            else:
+                d.add(ctype)
             self._handouts[eid] += 1
         return self._db[eid][ctype]  # esper.component_for_entity, in this world
 
@@ -110,6 +186,15 @@ class World:
     def peek(self, eid: int, ctype: type[C]) -> C:
         """A component of an entity, only to read: whoever peeks must not change it (or anything in it)."""
         return self._db[eid][ctype]
+
+    def begin_changes(self) -> None:
+        """`changing` without a context manager (the battle's own loop, once per answer): pair with
+        `end_changes` in a `finally`."""
+        self._changing += 1
+
+    def end_changes(self) -> None:
+        """The end of `begin_changes`."""
+        self._changing -= 1
 
     @contextmanager
     def changing(self) -> Iterator[None]:
@@ -124,16 +209,20 @@ class World:
         """All (entity, component) pairs of a type, in entity order."""
         self._on()
         pairs = sorted(esper.get_component(ctype), key=lambda pair: pair[0])
-        self._dirty.update(e for e, _ in pairs)
         for e, _ in pairs:
+            self._dirty.setdefault(e, set()).add(ctype)
             self._handouts[e] += 1
         return pairs
 
-    def units(self) -> Iterator[tuple[int, Identity]]:
-        """Every combatant in scenario order."""
+    def units(self) -> Sequence[tuple[int, Identity]]:
+        """Every combatant in scenario order (kept until a spawn; read-only)."""
         if self._order is None:
             self._order = sorted(self.query(Identity), key=lambda p: p[1].order)
-        yield from self._order
+        return self._order
+
+    def handout_counts(self) -> Mapping[int, int]:
+        """`handouts` of every entity (read-only)."""
+        return self._handouts
 
     def cell(self, eid: int) -> Cell:
         """An entity's cell."""
@@ -149,47 +238,29 @@ class World:
         comps = self._db[eid]
         ident = comps[Identity]
         prof = comps[Profile]
-        hp = comps[Health]
-        load = comps[Loadout]
-        ws = load.weapons[load.active] if load.weapons else None
-        if ws is not None and armoury.weapons[ws.weapon_id].thrown:
-            ws = None  # nothing in hand to fire; thrown weapons are listed in `throwables`
-        arm = comps[Armour]
-        layers: dict[str, tuple[str, str, int]] = {}
-        for piece in arm.pieces:
-            for loc, av in piece.av.items():
-                layers.setdefault(loc, (loc, piece.kind, av))
-        tp = comps[Tacpack]
-        dec = comps[Declared]
-        rd = comps[Readiness]
-        st = comps[Status]
-        turn = comps[Turn]
-        cov = comps[Cover]
-        pos = comps[Position]
-        face = comps[Facing]
-        return unit_view(dict(
-            name=ident.name, side=ident.side, side_index=ident.side_index, cell=(pos.x, pos.y),
+        values: dict[str, Any] = dict(
+            name=ident.name, side=ident.side, side_index=ident.side_index,
             traits=tuple((k, c, t) for k, (c, t) in prof.traits.items()),
-            skills=tuple(sorted(prof.skills.items())), size=prof.size,
-            wounds=hp.wounds, ct=hp.ct, ct_max=prof.ct_max, out_of_action=hp.out_of_action, dead=hp.dead,
-            stunned=hp.stunned, prone=st.prone,
-            weapon=armoury.weapons[ws.weapon_id] if ws else None,
-            rounds=ws.rounds if ws else 0, magazines=ws.magazines if ws else 0,
-            jammed=ws.jammed if ws else False,
-            armour=tuple(sorted(layers.values())), tacpack_generator=tp.generator,
-            screen_type=tp.screen_type, screen_points=tp.screen_points,
-            declared=dec.speed, phase=dec.phase, hesitating=dec.hesitating, waiting=st.waiting,
-            ready_target=rd.target, aim=rd.aim, moved_m=turn.moved_m, cover=cov.level,
-            firing=st.firing, known_to=tuple(sorted(st.known_to)),
-            facing=(face.dx, face.dy),
-            throwables=tuple((armoury.weapons[w.weapon_id], w.rounds) for w in load.weapons
-                             if armoury.weapons[w.weapon_id].thrown and w.rounds > 0),
-            shot_points=tp.shot_points, turn_parts=tuple(turn.parts),
-        ))
+            skills=tuple(sorted(prof.skills.items())), size=prof.size, ct_max=prof.ct_max)
+        for part in _PARTS.values():
+            values.update(part(comps, armoury))
+        return unit_view(values)
+
+    def _patched(self, u: UnitView, eid: int, changed: set[type[Any]], armoury: Armoury) -> UnitView:
+        """`u` with the fields read from the `changed` component types read again (the others stand: only a
+        component handed out by `get` may have changed); equal to `view(eid, armoury)`."""
+        comps = self._db[eid]
+        values: dict[str, Any] = {}
+        for ctype in changed:
+            part = _PARTS.get(ctype)
+            if part is not None:
+                values.update(part(comps, armoury))
+        return replace_unit(u, values)
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],
                  scope: str, armoury: Armoury, max_rounds: int = 0) -> BattleView:
-        """Freeze the battle for AIs and the board (each unit's view kept until it may have changed)."""
+        """Freeze the battle for AIs and the board (each unit's view kept, and patched where it may have
+        changed: the fields of the component types handed out since)."""
         if self._changing:
             units = tuple(self.view(eid, armoury) for eid, _ in self.units())
         else:
@@ -197,8 +268,10 @@ class World:
             if armoury is not self._armoury:
                 views.clear()
                 self._armoury = armoury
-            for eid in self._dirty:
-                views.pop(eid, None)
+            for eid, changed in self._dirty.items():
+                u = views.get(eid)
+                if u is not None:
+                    views[eid] = self._patched(u, eid, changed, armoury)
             self._dirty.clear()
             out = []
             for eid, _ in self.units():
@@ -207,7 +280,10 @@ class World:
                     u = views[eid] = self.view(eid, armoury)
                 out.append(u)
             units = tuple(out)
-        return BattleView(round_no, phase, grid, units, sides, scope, max_rounds)
+        view = object.__new__(BattleView)  # BattleView(...) without the frozen dataclass's __init__
+        view.__dict__.update(round=round_no, phase=phase, grid=grid, units=units, sides=sides, scope=scope,
+                             max_rounds=max_rounds, viewer=None)
+        return view
 
     def fresh_units(self, armoury: Armoury) -> tuple[UnitView, ...]:
         """Every unit's view made afresh (what `snapshot` must equal; for tests)."""

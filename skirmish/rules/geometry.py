@@ -47,6 +47,9 @@ class GridMap:
     layout: npt.NDArray[np.int16]  # [y, x] index into tiles
     cell_m: float = 2.0
 
+    def __post_init__(self) -> None:
+        self.layout.setflags(write=False)  # a map never changes: what is kept about it is keyed by its content
+
     @cached_property
     def move_cost(self) -> npt.NDArray[np.float64]:
         """Cost multiplier per cell; 0 where impassable."""
@@ -68,15 +71,26 @@ class GridMap:
         return np.array([t.cover_av for t in self.tiles], dtype=np.int16)[self.layout]
 
     @cached_property
+    def content_key(self) -> tuple[Any, ...]:
+        """What the rules read of the map (size, cell size, tiles, layout): maps with equal keys play alike."""
+        return (self.width, self.height, self.cell_m, self.tiles, self.layout.shape, self.layout.tobytes())
+
+    @cached_property
     def kept(self) -> dict[str, Any]:
-        """What code working on this map keeps about it (routes' steps, segments, hit maps), by name: it lives
-        and dies with the map, so no module-level cache holds a map alive."""
-        return {}
+        """What code working on this map keeps about it (routes, reach fields, segments, hit maps), by name:
+        shared by every map of the same content in the process (`MapState`: tournaments load a scenario
+        afresh per pair), the last MAPS_KEPT of them. Nothing kept may hold the map object itself, so a map
+        lives and dies with its scenario."""
+        return _ms.map_state(self).kept
 
     @cached_property
     def sight_table(self) -> _st.SightTable:
-        """Sight between this map's cells, kept as it is worked out (skirmish.rules.sight_table)."""
-        return _st.SightTable(self)
+        """Sight between this map's cells, kept as it is worked out (skirmish.rules.sight_table), shared by the
+        maps of the same content (`kept`)."""
+        state = _ms.map_state(self)
+        if state.sight is None:
+            state.sight = _st.SightTable(self)
+        return state.sight
 
     def inside(self, cell: Cell) -> bool:
         """True if the cell is on the map."""
@@ -387,4 +401,5 @@ def _nearest_wall(grid: GridMap, cell: Cell, toward: tuple[float, float]) -> Cel
     return best[1] if best else None
 
 
-import skirmish.rules.sight_table as _st  # noqa: E402  (it builds on the definitions above)
+import skirmish.rules.map_state as _ms  # noqa: E402  (they build on the definitions above)
+import skirmish.rules.sight_table as _st  # noqa: E402

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -65,22 +65,46 @@ class ReachCache:
                 kept.blocked = blocked
                 self._kept[(start, limit)] = self._kept.pop((start, limit))  # now the last asked for
                 return kept.field
-        field = geo.reach_field(grid, start, limit, blocked)
-        field.flags.writeable = False
+        field = shared_field(grid, start, limit, blocked)
         self._kept[(start, limit)] = _Kept(blocked, field, ring(np.isfinite(field)))
         return field
 
 
+SHARED_CELLS_KEPT = 1 << 21  # cells of reach fields shared per map (8 bytes each) before they start again
+
+
+def shared_field(grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
+    """`geo.reach_field(grid, start, limit, blocked)`, read-only, kept per map (`GridMap.kept`) for every
+    ReachCache, AI and battle on it, by the start, the limit and the blocked cells the search could look at.
+
+    The search only reaches cells it would reach with nothing blocked (a block takes steps away, never adds
+    one), so it reads the blocks only on those cells and the ring around them (`near`, worked out once per
+    start and limit with nothing blocked): blocks elsewhere cannot change the field, and the same blocks there
+    give the same field bit for bit. Battles on one map start from the same cells, so their first moves ask
+    the same questions."""
+    kept: dict[str, Any] = grid.kept
+    nears: dict[tuple[geo.Cell, float], npt.NDArray[np.bool_]] = kept.setdefault("reach_near", {})
+    fields: dict[tuple[geo.Cell, float, tuple[int, ...]], Field] = kept.setdefault("reach_fields", {})
+    near = nears.get((start, limit))
+    if near is None:
+        if len(nears) >= max(16, SHARED_CELLS_KEPT // (grid.width * grid.height)):
+            nears.clear()
+        near = nears[(start, limit)] = ring(np.isfinite(geo.reach_field(grid, start, limit)))
+    key = (start, limit, tuple(np.flatnonzero(blocked & near).tolist()))
+    field = fields.get(key)
+    if field is None:
+        if len(fields) >= max(16, SHARED_CELLS_KEPT // (grid.width * grid.height)):
+            fields.clear()
+        field = fields[key] = geo.reach_field(grid, start, limit, blocked)
+        field.flags.writeable = False
+    return field
+
+
 WALK_CELLS_KEPT = 1 << 22  # cells of walking fields kept per map (8 bytes each) before they start again
-_walk_kept: WeakKeyDictionary[geo.GridMap, dict[geo.Cell, Field]] = WeakKeyDictionary()
-
-
 def walk_field(grid: geo.GridMap, start: geo.Cell) -> Field:
     """`geo.reach_field(grid, start, inf)` (walking cost to every cell, figures ignored), read-only and kept per
     map and cell: it depends on nothing else, so every AI and battle on the map shares it."""
-    kept = _walk_kept.get(grid)
-    if kept is None:
-        kept = _walk_kept[grid] = {}
+    kept: dict[geo.Cell, Field] = grid.kept.setdefault("walk_fields", {})
     field = kept.get(start)
     if field is None:
         if len(kept) >= max(16, WALK_CELLS_KEPT // (grid.width * grid.height)):

@@ -32,7 +32,7 @@ class SightTable:
     """Every pair's `Sight` on one map, worked out when first asked for."""
 
     def __init__(self, grid: GridMap) -> None:
-        self.grid = grid
+        # Nothing here refers to `grid` itself: the table is shared by every map of the same content.
         self.w, self.h = grid.width, grid.height
         self.pw = grid.width + 2  # padded width: one blocking ring round the map
         bl = grid.blocks_sight.tolist()
@@ -81,6 +81,32 @@ class SightTable:
         """Sight from `frm` to each cell (xs, ys), coded as `column` codes, from an array kept per origin cell
         (each pair is worked out once, as `sight` does)."""
         return self._codes(self.outs, frm, xs, ys, lambda c: self.sight(frm, c))
+
+    def codes_many(self, origins: tuple[Cell, ...], xs: npt.NDArray[np.intp],
+                   ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
+        """`codes_from(frm, xs, ys)` for each origin in `origins`, a row each ([origin, cell]), with one look for
+        pairs not coded yet over all of them."""
+        kept = self.outs
+        if len(kept) + len(origins) > 4 * self.rows_kept:
+            kept.clear()
+        rows = []
+        for frm in origins:
+            r = kept.get(frm)
+            if r is None:
+                r = kept[frm] = np.full(self.w * self.h, -1, dtype=np.int8)
+            rows.append(r)
+        idx = ys * self.w + xs
+        codes = np.stack(rows)[:, idx]
+        todo = np.flatnonzero(codes < 0)
+        if len(todo):
+            k = len(idx)
+            cover_level = COVER_LEVEL
+            for n in todo.tolist():
+                o, i = divmod(n, k)
+                frm, c = origins[o], idx[i]
+                s = self.sight(frm, (int(xs[i]), int(ys[i])))
+                codes[o, i] = rows[o][c] = int(s.visible) + 2 * int(s.lean) + 4 * cover_level[s.cover]
+        return codes
 
     def _codes(self, kept: dict[Cell, npt.NDArray[np.int8]], cell: Cell, xs: npt.NDArray[np.intp],
                ys: npt.NDArray[np.intp], pair: Callable[[Cell], Sight]) -> npt.NDArray[np.int8]:

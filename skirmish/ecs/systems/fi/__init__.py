@@ -200,7 +200,7 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
     mode: Literal["cards", "dice"] = "cards" if scenario.stacked else opts.randomizer
     ctx = Ctx(
         world=world, grid=scenario.grid, armoury=scenario.armoury, randomizer=Randomizer(mode, rng, deck),
-        nav=Navigator(scenario.grid), emit=emit, scope=opts.scope, side_names=tuple(s.name for s in spec.sides),
+        nav=Navigator.of(scenario.grid), emit=emit, scope=opts.scope, side_names=tuple(s.name for s in spec.sides),
         initiative_cards=opts.initiative_cards, concussion_saves=opts.concussion_saves, deck=deck,
         deck_name="stacked" if scenario.stacked else opts.deck,
     )

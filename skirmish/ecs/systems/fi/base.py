@@ -124,6 +124,10 @@ class FiBase:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
         self.w = ctx.world
+        # refresh_cover's pairs: combatant -> (side, cell, enemy -> the (cover level, AV) it gives if it sees it,
+        # the best of them)
+        self._cover_kept: dict[int, tuple[int, geo.Cell, dict[int, tuple[int, int]], tuple[int, int]]] = {}
+        self._cover_table: object = None
 
     # ------------------------------------------------------------------ helpers
     def name(self, eid: int) -> str:

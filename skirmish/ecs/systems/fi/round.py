@@ -163,20 +163,52 @@ class FiRound(FiBase):
 
     # ------------------------------------------------------------------ bookkeeping
     def refresh_cover(self) -> None:
-        """Each combatant's best cover against enemies that can see it (for the AI and the board)."""
+        """Each combatant's best cover against enemies that can see it (for the AI and the board).
+
+        What each enemy in action gives a combatant (its (level, AV) if it sees it) is kept per pair and looked
+        up again only for combatants that moved, came or left since the last call, so a move costs a look per
+        enemy of the mover rather than one per pair; the best is the same maximum over the same pairs."""
         units = [(e, i.side_index, self.w.cell(e)) for e, i in self.w.units() if self.active(e)]
         table = self.ctx.grid.sight_table  # geo.sight
+        kept = self._cover_kept
+        if self._cover_table is not table:
+            kept.clear()
+            self._cover_table = table
+        now = {e: (side, here) for e, side, here in units}
+        changed = [e for e, (side, here, _, _) in kept.items() if now.get(e) != (side, here)]
+        changed += [e for e in now if e not in kept]
+        if not changed:
+            return  # every combatant's cover stands as the last call set it (nothing else writes Cover)
+        for e in changed:
+            kept.pop(e, None)
         for eid, side, here in units:
-            best = (0, 0)
-            for _, other, there in units:
-                if other == side:
-                    continue
-                s = table.sight(there, here)
-                if s.visible:
-                    best = max(best, (geo.COVER_LEVEL[s.cover], s.cover_av))
+            row = kept.get(eid)
+            if row is None:
+                gives = {}
+                for other, oside, there in units:
+                    if oside != side:
+                        s = table.sight(there, here)
+                        if s.visible:
+                            gives[other] = (geo.COVER_LEVEL[s.cover], s.cover_av)
+                best = max([(0, 0), *gives.values()])
+            else:
+                gives, best, again = row[2], row[3], False
+                for other in changed:
+                    old = gives.pop(other, None)
+                    o = now.get(other)
+                    new = None
+                    if o is not None and o[0] != side:
+                        s = table.sight(o[1], here)
+                        if s.visible:
+                            new = gives[other] = (geo.COVER_LEVEL[s.cover], s.cover_av)
+                            best = max(best, new)
+                    again = again or (old is not None and old == best and (new is None or new < old))
+                if again:  # the best pair left or fell: the maximum over what remains
+                    best = max([(0, 0), *gives.values()])
+            kept[eid] = (side, here, gives, best)
             level, av = geo.COVER_NAME[best[0]], best[1]
-            now = self.w.peek(eid, Cover)
-            if (now.level, now.av) != (level, av):  # changed only where it changes (kept views stand elsewhere)
+            cur = self.w.peek(eid, Cover)
+            if (cur.level, cur.av) != (level, av):  # changed only where it changes (kept views stand elsewhere)
                 cov = self.w.get(eid, Cover)
                 cov.level, cov.av = level, av
 

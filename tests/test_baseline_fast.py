@@ -1,0 +1,138 @@
+"""The hold/focus/spread baselines' cell choice (`controllers._best_cell`, all enemies at once, and the answer
+kept per unit) equals the per-enemy scan it replaced, cell for cell, on random maps, cells and enemies; and
+`SightTable.codes_many` equals `codes_from` per origin."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skirmish.ai.controllers import _COVER_BY_LEVEL, BaselineAI, _best_cell, _hypot_table
+from skirmish.battle import Battle
+from skirmish.content.scenario import default_scenario_path, load_scenario
+from skirmish.content.tiled import from_ascii
+from skirmish.rules import geometry as geo
+from skirmish.rules.deck import SIDES
+from skirmish.rules.sight_table import SightTable
+
+GLYPHS = "....,:#x=Df~"
+
+maps = st.integers(3, 12).flatmap(
+    lambda w: st.lists(st.text(GLYPHS, min_size=w, max_size=w), min_size=3, max_size=10)
+)
+
+
+def _reference(grid: geo.GridMap, field_: npt.NDArray[np.float64], me: geo.Cell, reach: float,
+               enemies: list[geo.Cell]) -> geo.Cell:
+    """The scan as it was written before (one enemy at a time, `codes_from` per enemy)."""
+    ys, xs = np.nonzero(np.isfinite(field_))
+    nearest_now = min(geo.distance_cells(me, e) for e in enemies)
+    table = SightTable(grid)
+    hyp = _hypot_table(grid.width, grid.height)
+    seen_by = np.zeros(len(xs), dtype=np.int64)
+    covered = np.zeros(len(xs))
+    shots = np.zeros(len(xs), dtype=bool)
+    nearest = np.full(len(xs), math.inf)
+    for e in enemies:
+        code = table.codes_from(e, xs, ys)
+        d = hyp[np.abs(ys - e[1]), np.abs(xs - e[0])]
+        nearest = np.minimum(nearest, d)
+        vis = (code & 1).astype(bool)
+        seen_by += vis
+        covered += np.where(vis, _COVER_BY_LEVEL[code >> 2], 0.0)
+        shots |= vis & ~(code & 2).astype(bool) & (d * grid.cell_m <= reach)
+    score = 0.0 - 2.0 * (seen_by - covered)
+    score = score + np.where(shots, 1.5, 0.0)
+    score = np.where(shots, score + 0.02 * (nearest_now - nearest), score - 0.6 * nearest)
+    score = score - 0.01 * field_[ys, xs]
+    here = (xs == me[0]) & (ys == me[1])
+    score = np.where(here, score + 0.3, score)
+    best = int(np.argmax(score))
+    return int(xs[best]), int(ys[best])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps, data=st.data())
+def test_best_cell_equals_the_per_enemy_scan(rows: list[str], data: st.DataObject) -> None:
+    grid = from_ascii(rows, "prop", "map")
+    open_ = [(x, y) for y in range(grid.height) for x in range(grid.width) if grid.passable((x, y))]
+    if len(open_) < 2:
+        return
+    me = data.draw(st.sampled_from(open_))
+    enemies = data.draw(st.lists(st.sampled_from([(x, y) for y in range(grid.height) for x in range(grid.width)]),
+                                 min_size=1, max_size=30))
+    limit = data.draw(st.sampled_from([1.5, 3.0, 5.5, 40.0]))
+    reach = data.draw(st.sampled_from([-math.inf, 4.0, 10.0, 200.0]))
+    field_ = geo.reach_field(grid, me, limit)
+    assert _best_cell(grid, field_, me, reach, tuple(enemies)) == _reference(grid, field_, me, reach, enemies)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps, data=st.data())
+def test_codes_many_equals_codes_from(rows: list[str], data: st.DataObject) -> None:
+    grid = from_ascii(rows, "prop", "map")
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    origins = tuple(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=5)))  # repeats allowed
+    picked = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=30))
+    xs = np.array([c[0] for c in picked], dtype=np.intp)
+    ys = np.array([c[1] for c in picked], dtype=np.intp)
+    fresh, many = SightTable(grid), SightTable(grid)
+    many.codes_from(origins[0], xs[:1], ys[:1])  # some pairs already coded
+    got = many.codes_many(origins, xs, ys)
+    for row, o in zip(got, origins, strict=True):
+        assert row.tolist() == fresh.codes_from(o, xs, ys).tolist()
+    assert many.codes_many(origins, xs, ys).tolist() == got.tolist()  # kept: asked again, the same
+
+
+def _fresh_choice(view, me):  # type: ignore[no-untyped-def]
+    """The choice worked out with nothing kept: the plain reach search and the per-enemy scan."""
+    grid = view.grid
+    enemies = view.enemies(me)
+    if not enemies:
+        return None
+    blocked = np.zeros((grid.height, grid.width), dtype=bool)
+    for x, y in view.occupied(me.name):
+        blocked[y, x] = True
+    blocked[me.cell[1], me.cell[0]] = True
+    field_ = geo.reach_field(grid, me.cell, SIDES[me.trait("dexterity")[0]] / grid.cell_m, blocked)
+    reach = me.weapon.max_range_m if me.weapon else -math.inf
+    return _reference(grid, field_, me.cell, reach, [e.cell for e in enemies])
+
+
+def test_the_kept_choice_is_dropped_when_the_field_or_an_enemy_changes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A hold battle's choices (kept per map by cell, reach, enemies and reach field) equal choices worked out
+    with nothing kept at every decision that asks, and some were answered from what was kept."""
+    import skirmish.ai.controllers as ctl
+
+    sc = load_scenario(default_scenario_path())
+    for name in ("baseline_choices", "field_cells"):  # what earlier battles on this map kept (shared by content)
+        sc.grid.kept.pop(name, None)
+    ai = BaselineAI()
+    asked = hits = worked = 0
+    real = ctl._best_cell
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        nonlocal worked
+        worked += 1
+        return real(*args)
+
+    monkeypatch.setattr(ctl, "_best_cell", counted)
+    with Battle(sc, seed=2, controllers={s.name: ai for s in sc.spec.sides}) as b:
+        orig = ai._choose_cell
+
+        def check(view, me, has_target):  # type: ignore[no-untyped-def]
+            nonlocal asked, hits
+            before = worked
+            got = orig(view, me, has_target)
+            asked += 1
+            hits += worked == before  # answered from the memo: no scoring
+            assert got == _fresh_choice(view, me)
+            return got
+
+        ai._choose_cell = check  # type: ignore[method-assign]
+        b.run()
+    assert asked > 20 and 5 < hits < asked
