@@ -149,8 +149,6 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
     """Every option for the unit's next action in its turn, and the move heat map (the cell scores of the
     moves it may make, NaN elsewhere; None when it will not move)."""
     view, me, p, legal = s.view, s.me, s.p, s.legal
-    opts: list[Option] = [Option("end turn", EndTurn(me.name), ("end",)).add(
-        "fallback", p.fallback, Curve("linear"))]
     w = me.weapon
     here_threat = float(1 - np.exp(-s.maps.threat[me.cell[1], me.cell[0]]))
     intent = s.side
@@ -162,6 +160,10 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
     # Every option is scored where the unit ends its action: the same cell considerations for staying
     # and for each move, and the same shot considerations for shooting now and shooting after a move.
     plan = plan_cells(s)
+    opts: list[Option] = [Option("end turn", EndTurn(me.name), ("end",)).add("fallback", p.fallback, Curve("linear"))]
+    shots = [stay(o, plan, me.cell, p) for o in shoot_options(s)] if w is not None and me.can_fire and \
+        not me.attacked else []
+    s.kept["shot here"] = max((harm(o.estimate) for o in shots if o.estimate is not None), default=0.0)
     heat = None
     if plan.moves.any():
         moves, heat = move_options(s, plan, watch)
@@ -175,8 +177,7 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
               Curve("polynomial", k=2.5))
         o.add("safe to do it", 1 - min(1.0, here_threat), Curve("linear", m=0.7, b=0.3))
         opts.append(o)
-    if w is not None and me.can_fire and not me.attacked:
-        opts += [stay(o, plan, me.cell, p) for o in shoot_options(s)]
+    opts += shots
     if p.use_grenades and me.throwables and not me.attacked:
         opts += [stay(o, plan, me.cell, p) for o in throw_options(s)]
     # Waiting holds the whole action (R-5.7), so the AI considers it only before anything else this turn.
@@ -259,6 +260,7 @@ def move_options(s: Situation, plan: Cells, watch: bool = False) -> tuple[list[O
     score."""
     view, me, p, intent = s.view, s.me, s.p, s.side
     how = stance(me, intent, s.maps, p.use_squad)
+    here = float(s.kept.get("shot here", 0.0))
     ok = plan.moves
     scores = plan.scores
     heat = np.full(ok.shape, np.nan)
@@ -284,10 +286,18 @@ def move_options(s: Situation, plan: Cells, watch: bool = False) -> tuple[list[O
             o.add(f"intent: {intent.mode} (no shot after)", worth, Curve("linear"))
             if watch:
                 o.add("overwatch: this bound waits", 0.0, Curve("linear", m=0.5, b=0.5))
+            after = 0.0
         else:
             shot_considerations(o, est, s.danger(target), p, s.committed, view, me, target, burst)
+            after = harm(est)
+        if here > 0 and how != "hold":  # walking away from a better shot in hand (issue 12: move-and-snap)
+            o.add("keeps the shot it has", 1 - max(0.0, here - after), KEEP_SHOT)
         out.append(o)
     return out, heat
+
+
+KEEP_SHOT = Curve("linear", m=1.0, b=0.0)  # 1 less the harm a move gives up against the shot in hand (issue 12)
+RETREAT_WORTH = 0.3  # a retreat out of sight, on the expected-harm scale (was 0.45: it beat a 61% prepared burst)
 
 
 def _no_shot_worth(intent: Intent, how: str) -> float:
@@ -295,7 +305,7 @@ def _no_shot_worth(intent: Intent, how: str) -> float:
     retreat out of sight and closing in under press, advance or search are worth a fair shot; holding or an
     even fight, little."""
     if how == "retreat":
-        return 0.45
+        return RETREAT_WORTH
     return 0.2 if how == "hold" else 0.1 + 0.5 * intent.push
 
 

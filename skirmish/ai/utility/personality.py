@@ -86,7 +86,7 @@ class Personality:
 
 PERSONALITIES: dict[str, Personality] = {
     "easy": Personality("easy", focus=0.1, use_commitment=False, use_grenades=False, use_squad=False, top_moves=3,
-                        moves_with_a_shot=False, hesitate=0.7, noise=0.3),
+                        moves_with_a_shot=False, hesitate=0.85, noise=0.3),
     "normal": Personality("normal"),
     "hard": Personality("hard", look_ahead=6),
     "aggressive": Personality("aggressive", aggression=0.85, caution=0.3, focus=0.6),
