@@ -76,7 +76,7 @@ def test_maps_equal_sight_and_hit_chance_cell_by_cell_in_real_battles() -> None:
             req = b.pending
             if req is None:
                 break
-            if step % 6 == 0:
+            if step % 4 == 0:
                 view = fresh(b.observe(req.side))
                 me = view.unit(req.unit)
                 maps = cache.maps_for(view, me)
