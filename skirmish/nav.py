@@ -76,13 +76,16 @@ class Navigator:
     def _inside(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self._w and 0 <= cell[1] < self._h
 
-    def route(self, start: Cell, goal: Cell, occupied: Iterable[Cell] = ()) -> list[Cell]:
-        """Cheapest route from start to goal (both included), or [] if none; occupied cells are avoided."""
+    def route(self, start: Cell, goal: Cell, occupied: Iterable[Cell] = (), keep: bool = True) -> list[Cell]:
+        """Cheapest route from start to goal (both included), or [] if none; occupied cells are avoided. With
+        `keep` False the route is searched afresh and not kept (the same answer; `skirmish bench` times it)."""
         if start == goal:
             return [start]
         if not (self._inside(goal) and self._open[goal[1]][goal[0]]):
             return []
         blocked = [c for c in occupied if c not in (start, goal) and self._inside(c)]
+        if not keep:
+            return list(self._search(start, goal, blocked)[2])
         kept = self._kept.get((start, goal))
         if kept is not None:
             for looked, shut, path in kept:

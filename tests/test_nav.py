@@ -139,6 +139,9 @@ def test_routes_are_kept_and_bounded(monkeypatch: object) -> None:
     on_route = route[2]
     assert nav.route((0, 0), (5, 3), {(5, 0), on_route}) == package_route(grid, (0, 0), (5, 3), {(5, 0), on_route})
     assert len(calls) == 2
+    kept_before = dict(nav._kept)
+    assert nav.route((0, 0), (5, 3), {(5, 0)}, keep=False) == route and len(calls) == 3  # searched afresh
+    assert nav._kept == kept_before  # and not kept
     monkeypatch.setattr(nav_mod, "ROUTES_KEPT", 3)  # type: ignore[attr-defined]
     for goal in ((1, 0), (2, 0), (3, 0), (4, 0)):
         nav.route((0, 0), goal)
