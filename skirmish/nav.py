@@ -59,7 +59,7 @@ class Navigator:
         self._open = (matrix > 0).tolist()  # GridMap.passable, without holding the map
         self._pf = _TouchedGrid(matrix=matrix.tolist())
         self._finder = AStarFinder(diagonal_movement=DiagonalMovement.only_when_no_obstacle)
-        # (start, goal) -> [(the cells the search looked at, those of them occupied, the route)]
+        # (start, goal) -> [(the nodes the search expanded, the occupied cells in their rings, the route)]
         self._kept: dict[tuple[Cell, Cell], list[tuple[frozenset[Cell], frozenset[Cell], list[Cell]]]] = {}
         self._count = 0
 
@@ -88,8 +88,8 @@ class Navigator:
             return list(self._search(start, goal, blocked)[2])
         kept = self._kept.get((start, goal))
         if kept is not None:
-            for looked, shut, path in kept:
-                if {c for c in blocked if c in looked} == shut:
+            for expanded, shut, path in kept:
+                if _looked_at(blocked, expanded) == shut:
                     return list(path)
         found = self._search(start, goal, blocked)
         if self._count >= ROUTES_KEPT:
@@ -101,8 +101,8 @@ class Navigator:
 
     def _search(self, start: Cell, goal: Cell, blocked: list[Cell]) -> tuple[frozenset[Cell], frozenset[Cell],
                                                                               list[Cell]]:
-        """The package's route, with the cells its search looked at (the ring of every node it expanded) and the
-        blocked ones among them."""
+        """The package's route, with the nodes its search expanded (it looked at their rings) and the blocked
+        cells it looked at."""
         pf = self._pf
         for x, y in blocked:
             pf.node(x, y).walkable = False
@@ -110,10 +110,15 @@ class Navigator:
         try:
             pf.touched.append(first)  # the start is opened without being anyone's neighbour
             path, _ = self._finder.find_path(first, pf.node(*goal), pf)
-            looked = frozenset((x + dx, y + dy) for x, y in pf.expanded for dx, dy in _RING)
+            expanded = frozenset(pf.expanded)
         finally:
             pf.cleanup()  # leave every node fresh for the next query (the finder skips its own reset)
             pf.dirty = False
             for x, y in blocked:
                 pf.node(x, y).walkable = bool(self._open[y][x])
-        return looked, frozenset(c for c in blocked if c in looked), [(n.x, n.y) for n in path]
+        return expanded, _looked_at(blocked, expanded), [(n.x, n.y) for n in path]
+
+
+def _looked_at(cells: list[Cell], expanded: frozenset[Cell]) -> frozenset[Cell]:
+    """The cells the search that expanded `expanded` looked at: those next to an expanded node (its ring)."""
+    return frozenset(c for c in cells if any((c[0] + dx, c[1] + dy) in expanded for dx, dy in _RING))
