@@ -88,3 +88,61 @@ def test_one_navigator_per_map_shared_by_battles() -> None:
         occupied = set(rng.sample(free, 6))
         start, goal = rng.choice(free), rng.choice(free)
         assert nav.route(start, goal, occupied) == package_route(grid, start, goal, occupied)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps, data=st.data())
+def test_kept_routes_equal_the_package_routes(rows: list[str], data: st.DataObject) -> None:
+    """A route is handed back again only when the cells its search looked at are occupied as they were: over
+    a sequence of the same few start/goal questions with changing occupied cells, every answer (kept or
+    searched) is the package's on a fresh grid, and some are kept ones."""
+    grid = from_ascii(rows, "prop", "map")
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    nav = Navigator(grid)
+    searched = []
+    search = nav._search
+
+    def counted(*args: object) -> object:
+        searched.append(args)
+        return search(*args)  # type: ignore[arg-type]
+
+    nav._search = counted  # type: ignore[method-assign]
+    questions = data.draw(st.lists(st.tuples(st.sampled_from(cells), st.sampled_from(cells)), min_size=1,
+                                   max_size=3))
+    asked = 0
+    for _ in range(12):
+        occupied = set(data.draw(st.lists(st.sampled_from(cells), max_size=4)))
+        for start, goal in questions:
+            assert nav.route(start, goal, occupied) == package_route(grid, start, goal, occupied), (
+                rows, start, goal, occupied)
+            asked += start != goal
+    assert len(searched) <= asked
+
+
+def test_routes_are_kept_and_bounded(monkeypatch: object) -> None:
+    """The same question with the same occupied cells is searched once; occupying a cell the search looked at
+    asks again; the kept routes start again past ROUTES_KEPT."""
+    import skirmish.nav as nav_mod
+
+    grid = from_ascii(["......", ".##...", "......", "......"], "prop", "map")
+    nav = Navigator(grid)
+    calls: list[object] = []
+    search = nav._search
+
+    def counted(*args: object) -> object:
+        calls.append(args)
+        return search(*args)  # type: ignore[arg-type]
+
+    nav._search = counted  # type: ignore[method-assign]
+    route = nav.route((0, 0), (5, 3), {(5, 0)})
+    assert nav.route((0, 0), (5, 3), {(5, 0)}) == route and len(calls) == 1
+    on_route = route[2]
+    assert nav.route((0, 0), (5, 3), {(5, 0), on_route}) == package_route(grid, (0, 0), (5, 3), {(5, 0), on_route})
+    assert len(calls) == 2
+    kept_before = dict(nav._kept)
+    assert nav.route((0, 0), (5, 3), {(5, 0)}, keep=False) == route and len(calls) == 3  # searched afresh
+    assert nav._kept == kept_before  # and not kept
+    monkeypatch.setattr(nav_mod, "ROUTES_KEPT", 3)  # type: ignore[attr-defined]
+    for goal in ((1, 0), (2, 0), (3, 0), (4, 0)):
+        nav.route((0, 0), goal)
+    assert nav._count <= 3 and sum(len(v) for v in nav._kept.values()) <= 3

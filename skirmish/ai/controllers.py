@@ -121,11 +121,15 @@ class BaselineAI:
         return fits(me.declared, [*me.turn_parts, part])
 
     def _visible_targets(self, view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
+        if me.weapon is None:
+            return []
         out = []
+        grid, reach = view.grid, me.weapon.max_range_m
         for e in view.enemies(me):
-            s = geo.sight(view.grid, cell, e.cell)
-            if s.visible and (not s.lean) and not e.ghost and me.weapon is not None and \
-                    geo.distance_m(cell, e.cell, view.grid.cell_m) <= me.weapon.max_range_m:
+            if e.ghost:  # a ghost is never a target: its sight is not asked
+                continue
+            s = geo.sight(grid, cell, e.cell)
+            if s.visible and (not s.lean) and geo.distance_m(cell, e.cell, grid.cell_m) <= reach:
                 out.append(e)
         return out
 

@@ -80,6 +80,7 @@ class Knowledge:
                                      tuple[Cell, bool, bool, frozenset[str]]]] = {}
         self._round = -1
         self._done: dict[str, dict[str, tuple[int, int, bool]]] = {}  # side -> enemy -> (hand-outs, round, seen)
+        self._done_once: set[str] = set()  # sides whose every enemy has been looked at in `_done` since a reset
         self._world: World | None = None
         # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
         self._enemy_views: dict[tuple[str, str], tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]] = {}
@@ -94,6 +95,7 @@ class Knowledge:
         if world is not self._world or table is not self._table:  # what is kept holds for one world and map
             self._facts.clear()
             self._done.clear()
+            self._done_once.clear()
             self._looks.clear()
             self._world = world
         units = []
@@ -116,20 +118,38 @@ class Knowledge:
             for eid in [e for e in facts if e not in live]:
                 del facts[eid]
             moved = True
-        again = moved or round_no != self._round  # else only the units touched need a look at the memory
+        again = round_no != self._round  # else only the units touched or seen anew or no more need a look
         self._round = round_no
+        seers_of: dict[str, list[Cell]] = {side: [] for side in self.sides}
+        if moved:
+            for _, _, s, cell, hp, _ in units:
+                if not hp.out_of_action and s in seers_of:
+                    seers_of[s].append(cell)
+        by_name = None
         for side in self.sides:
             memory = self.last[side]
+            was = self.seen[side]
             if moved or side not in self._looks:
-                seers = tuple(cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action)
-                seen = self._look(table, side, seers, [(name, cell, st.firing or side in st.known_to)
-                                                       for _, name, s, cell, _, st in units if s != side])
+                if not moved:
+                    seers_of[side] = [cell for _, _, s, cell, hp, _ in units if s == side and not hp.out_of_action]
+                seen = self._look(table, side, tuple(seers_of[side]),
+                                  [(name, cell, st.firing or side in st.known_to)
+                                   for _, name, s, cell, _, st in units if s != side])
             else:  # nobody moved, fell, fired or was found: who sees whom stands
-                seen = self.seen[side]
+                seen = was
             # An enemy untouched since this side last looked at it (the same hand-outs, the same round, seen or
-            # not seen as then) leaves the side's memory of it as that look left it (a look changes nothing twice).
+            # not seen as then) leaves the side's memory of it as that look left it (a look changes nothing twice):
+            # within a round only the units touched and those seen anew or no more are looked at.
             done = self._done.setdefault(side, {})
-            for eid, name, s, cell, hp, st in units if again else touched:
+            todo = touched
+            if again or side not in self._done_once:
+                todo = units
+                self._done_once.add(side)
+            elif seen is not was and seen != was:
+                if by_name is None:
+                    by_name = {u[1]: u for u in units}
+                todo = touched + [by_name[n] for n in seen ^ was if n in by_name]
+            for eid, name, s, cell, hp, st in todo:
                 if s == side:
                     continue
                 stamp = (hand[eid], round_no, name in seen)

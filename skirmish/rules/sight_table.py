@@ -168,26 +168,28 @@ class SightTable:
             return False
         guard = self.w + self.h + 4
         lim = 1 - _EPS
+        # No NaN below: t_mx - t_my is NaN only when both are infinite (p == q), and then the walk never starts;
+        # so d <= -_EPS is `t_mx < t_my` off a corner, d >= _EPS the other way, and anything else a corner.
         while i != end and guard > 0:
             guard -= 1
             d = t_mx - t_my
-            if -_EPS < d < _EPS:  # abs(d) < _EPS, NaN included
+            if d <= -_EPS:
+                if t_mx > lim:
+                    break
+                i += sx
+                t_mx += t_dx
+            elif d >= _EPS:
+                if t_my > lim:
+                    break
+                i += sy
+                t_my += t_dy
+            else:  # abs(d) < _EPS: a corner
                 if min(t_mx, t_my) > lim:
                     break
                 if blocks[i + sx] and blocks[i + sy]:
                     return False
                 i += sx + sy
                 t_mx += t_dx
-                t_my += t_dy
-            elif t_mx < t_my:
-                if t_mx > lim:
-                    break
-                i += sx
-                t_mx += t_dx
-            else:
-                if t_my > lim:
-                    break
-                i += sy
                 t_my += t_dy
             if blocks[i] and i != fi and i != ti:
                 return False

@@ -205,6 +205,8 @@ class FiRound(FiBase):
                     again = again or (old is not None and old == best and (new is None or new < old))
                 if again:  # the best pair left or fell: the maximum over what remains
                     best = max([(0, 0), *gives.values()])
+                if best == row[3]:
+                    continue  # its row stands (its pairs changed in place) and so does its Cover, set from it
             kept[eid] = (side, here, gives, best)
             level, av = geo.COVER_NAME[best[0]], best[1]
             cur = self.w.peek(eid, Cover)
