@@ -406,6 +406,7 @@ def test_board_screenshots_read_well(tmp_path: Path, size: tuple[int, int]) -> N
                 continue
             x, y = _screen_pos(screen, u.cell)
             r = screen.board.token_radius()
-            assert _near(shot.get_at((x - r * 47 // 100, y + r * 47 // 100)), screen.board.colour_of(u)), u.name
+            dx = 1 if u.facing[0] < 0 else -1  # the lower corner away from the facing wedge (south-west: lower left)
+            assert _near(shot.get_at((x + dx * r * 47 // 100, y + r * 47 // 100)), screen.board.colour_of(u)), u.name
     finally:
         app.close()
