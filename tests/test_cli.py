@@ -60,7 +60,7 @@ GOOD = (ROOT / "scenarios/killhouse_drill.yaml").read_text()
          "sides[0].units[0].weapons[0]: unknown weapon 'lasrifle'"),
         (lambda t: t.replace("at: [3, 1]", "at: [0, 0]"), "sides[0].units[0].at: cell 0,0 is wall"),
         (lambda t: t.replace("at: [3, 1]", "at: [30, 1]"), "sides[0].units[0].at: cell 30,1 is off the map"),
-        (lambda t: t.replace("victory: {eliminate: true, max_rounds: 15}", "victory: {eliminate: true, rounds: 3}"),
+        (lambda t: t.replace("victory: {eliminate: true, max_rounds: 25}", "victory: {eliminate: true, rounds: 3}"),
          "victory.rounds: unknown key"),
     ],
     ids=["broken-yaml", "unknown-weapon", "unit-on-wall", "off-map", "unknown-key"],

@@ -460,6 +460,7 @@ def crowd(per_side: list[int]) -> str:
                                                                             '"#,,,,,,,,,,,,,,,,,,#"')
     head = head.replace('"#,,#....#,,#....#,,#"', '"#,,,,,,,,,,,,,,,,,,#"').replace('"#,,#....D,,D....#,,#"',
                                                                             '"#,,,,,,,,,,,,,,,,,,#"')
+    head = head.replace('"#,,,xx,,,,,,,,xx,,,#"', '"#,,,,,,,,,,,,,,,,,,#"')  # the range's crate stacks
     return head + "sides:\n" + "\n".join(sides) + "\n"
 
 
@@ -493,7 +494,7 @@ def test_twenty_thousand_units_are_refused_quickly(tmp_path: Path) -> None:
 
 
 def test_rounds_and_orders_limits(tmp_path: Path) -> None:
-    path = killhouse(tmp_path, lambda t: t.replace("max_rounds: 15", "max_rounds: 101"))
+    path = killhouse(tmp_path, lambda t: t.replace("max_rounds: 25", "max_rounds: 101"))
     assert "victory.max_rounds: Input should be less than or equal to 100, got 101" in refused("check", str(path))
     orders = "    orders: [" + ", ".join(["'end Blue-1'"] * 501) + "]\n"
     path = killhouse(tmp_path, lambda t: t.replace("    controller: ai\n", "    controller: scripted\n" + orders, 1))
@@ -570,7 +571,7 @@ def test_check_reports_every_file_and_every_error(tmp_path: Path) -> None:
     good = ROOT / "scenarios/killhouse_drill.yaml"
     bad = killhouse(tmp_path, lambda t: t.replace("weapons: [blast_pistol]", "weapons: [lasrifle]")
                     .replace("at: [3, 1]", "at: [0, 0]").replace("name: Red-2", "name: Red-1")
-                    .replace("max_rounds: 15", "max_rounds: 15, rounds: 3").replace("size: 6", "size: 0"))
+                    .replace("max_rounds: 25", "max_rounds: 25, rounds: 3").replace("size: 6", "size: 0"))
     worse = tmp_path / "missing.yaml"
     code, out, err = cli("check", str(bad), str(good), str(worse))
     assert code == 2

@@ -318,8 +318,9 @@ def test_miniatures_start_facing_the_enemy() -> None:
     sc = load_scenario(ROOT / "scenarios" / "depot_breach.yaml")
     with Battle(sc, controllers={}) as b:
         facing = {u.name: u.facing for u in b.view().units}
-    assert facing["Raider-3"] == (0, 1) and facing["Guard-3"] == (0, -1)  # north squad faces south, and back
+    assert facing["Raider-3"] == (0, 1) and facing["Guard-2"] == (0, -1)  # north squad faces south, and back
     assert facing["Raider-1"] == (1, 1) and facing["Guard-4"] == (-1, -1)  # the flanks turn inward
+    assert facing["Guard-1"] == (1, -1) and facing["Guard-3"] == (-1, -1)
 
 
 def test_a_short_move_is_run_when_a_walk_no_longer_fits(tmp_path: Path) -> None:

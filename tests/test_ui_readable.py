@@ -83,7 +83,8 @@ def test_miniatures_are_legible_at_the_default_zoom(tmp_path: Path) -> None:
         x, y = _screen_pos(screen, u.cell)
         assert screen.board_rect().collidepoint(x, y + r) and screen.board_rect().collidepoint(x, y - r), u.name
         colour = board.colour_of(u)
-        assert _near(shot.get_at((x - r * 47 // 100, y + r * 47 // 100)), colour), (u.name, "side colour")
+        dx = 1 if u.facing[0] < 0 else -1  # the lower corner away from the facing wedge (south-west: lower left)
+        assert _near(shot.get_at((x + dx * r * 47 // 100, y + r * 47 // 100)), colour), (u.name, "side colour")
         whites = sum(min(shot.get_at((x + dx, y + dy))[:3]) > 225 for dx in range(-r // 2, r // 2 + 1)
                      for dy in range(-r // 3, r // 3 + 1))
         assert whites >= 8, (u.name, "label")
@@ -406,6 +407,7 @@ def test_board_screenshots_read_well(tmp_path: Path, size: tuple[int, int]) -> N
                 continue
             x, y = _screen_pos(screen, u.cell)
             r = screen.board.token_radius()
-            assert _near(shot.get_at((x - r * 47 // 100, y + r * 47 // 100)), screen.board.colour_of(u)), u.name
+            dx = 1 if u.facing[0] < 0 else -1  # the lower corner away from the facing wedge (south-west: lower left)
+            assert _near(shot.get_at((x + dx * r * 47 // 100, y + r * 47 // 100)), screen.board.colour_of(u)), u.name
     finally:
         app.close()
