@@ -212,7 +212,7 @@ def test_every_decision_sees_only_what_its_side_may_know(case: tuple[Path, int, 
     with Battle(sc, seed=seed, controllers=ctrls) as b:  # type: ignore[arg-type]
         holder.append(b)
         b.run()
-    assert sum(c.decisions for c in ctrls.values()) > 20
+    assert sum(c.decisions for c in ctrls.values()) > 12  # a real battle (the utility AI beats rush in 18 on crossroads s1)
     assert oracle.hidden > 0  # a declaration was met hidden in every battle (the other side declares first)
 
 

@@ -65,7 +65,10 @@ class SearchAI:
         if personality not in PERSONALITIES:
             raise ValueError(f"unknown AI personality {personality!r}; known: {', '.join(PERSONALITIES)}")
         self.name = "search" if personality == "normal" else f"search:{personality}"
-        self.proposer = UtilityAI(replace(PERSONALITIES[personality], runners_up=width - 1))
+        # The proposer ranks by its considerations alone (`Personality.material` off): the search weighs its
+        # proposals on the material scale itself, with the next shot and the declarations (issue 12's ladder:
+        # proposing through the utility AI's own material pick, hard beat normal only 58%).
+        self.proposer = UtilityAI(replace(PERSONALITIES[personality], runners_up=width - 1, material=False))
         self.w = weights or Weights()
         self.last_trace: dict[str, Any] | None = None
 

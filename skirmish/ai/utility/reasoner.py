@@ -1,5 +1,8 @@
 """The utility AI's reasoner: it gathers the options, scores them, adds momentum, picks the best and
-keeps a trace of the decision (the chosen option and the runners-up with every consideration).
+keeps a trace of the decision (the chosen option and the runners-up with every consideration). In its turn
+the options that attack and the best that do not are ranked again on the material scale (`material.py`, a
+personality's `material`), so the chosen option may carry a lower utility score than a runner-up: its
+`material: value` consideration says why.
 
 The AI reads a frozen BattleView and returns Actions; it never writes the world (ARCHITECTURE §2). What the
 unit may do comes from the battle (`Request.legal()`), and what it has done this turn from the view; the AI
@@ -19,6 +22,7 @@ import numpy.typing as npt
 
 from skirmish.ai.utility.intent import Goal, GoalFields, SearchMemory, side_intent
 from skirmish.ai.utility.maps import MapCache
+from skirmish.ai.utility.material import material_pick
 from skirmish.ai.utility.options import Situation, act_options, declare_options
 from skirmish.ai.utility.personality import PERSONALITIES, Personality
 from skirmish.ai.utility.scoring import Option
@@ -68,6 +72,8 @@ class UtilityAI:
         for o in options:
             o.finish(habit, self.p.momentum).blunt(self.p.noise, f"{view.round}|{me.name}")
         options.sort(key=lambda o: -o.score)
+        if request.kind == "act" and self.p.material:  # attack or not, on the material scale (issue 12)
+            options = material_pick(view, me, options, request.legal())
         best = options[0]
         self._last[me.name] = (view.round, best.key)
         if request.kind == "act":

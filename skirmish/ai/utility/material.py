@@ -1,0 +1,78 @@
+"""The utility AI's final pick between attacking and not attacking, on an additive scale of expected material.
+
+The considerations multiply (the compensation factor), which flattens a good shot against a fair move
+(issue 12: the search tier, which adds up material, beat the utility AI by 15 points against `random`). So
+once the options are scored, the ones that attack (a shot, a throw, aiming for a shot, a move that still
+allows a shot, R-5.4) and the best options that do not (the best move without a shot, chosen by the cell
+considerations as before, and the best of staying: end turn, wait, reload, a screen) are ranked again by
+their exchange in units of material, with the search tier's model (`skirmish.ai.search.model`: our attack
+over the rules' odds of `ai.estimate`, minus the enemy's best replies at the cell the action ends in, plus a
+share of our next shot), plus a share of the utility score (position sense, and the tiebreak). Which cell to
+move to when no shot is involved stays the considerations' choice.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from skirmish.ai.utility.scoring import Consideration, Option
+from skirmish.core.legal import LegalActions
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules.actions import Aim, Move, Shoot, Throw
+
+if TYPE_CHECKING:
+    from skirmish.ai.search.model import Weights
+
+FOLLOW = 0.0  # our next shot's weight on this scale (the search tier's is 0.6: it looks one turn further)
+
+
+def attacks(o: Option) -> bool:
+    """Whether an option attacks: a shot, a throw, aiming for a shot (R-6.2), or a move scored by the shot it
+    still allows (its "hit chance" consideration, R-5.4)."""
+    return isinstance(o.action, (Shoot, Throw, Aim)) or any(c.name == "hit chance" for c in o.considerations)
+
+
+def candidates(options: list[Option]) -> list[Option]:
+    """What the material scale ranks (`options` best first): every attacking option, the best move without
+    a shot, and the best option that stays without attacking."""
+    out = [o for o in options if attacks(o)]
+    if not out:
+        return []
+    move = next((o for o in options if not attacks(o) and isinstance(o.action, Move)), None)
+    stays = next((o for o in options if not attacks(o) and not isinstance(o.action, Move)), None)
+    return out + [o for o in (move, stays) if o is not None]
+
+
+def weights() -> Weights:
+    """The search tier's weights without our next shot (`FOLLOW`): this action's exchange only; the search tier
+    (`hard`, `search`) also counts the shot the unit has from where it ends (imported when used: the search
+    package builds on this one)."""
+    from skirmish.ai.search.model import Weights
+
+    return Weights(follow=FOLLOW)
+
+
+def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: LegalActions,
+                  w: Weights | None = None) -> list[Option]:
+    """`options` (best first by utility) with the best on the material scale first, the rest in their utility
+    order; each option weighed gets its exchange's parts as trace considerations (they do not change its
+    utility score). Unchanged when nothing attacks or no enemy is in sight."""
+    if not any(not e.ghost for e in view.enemies(me)):
+        return options
+    cands = candidates(options)
+    if len(cands) < 2:
+        return options
+    from skirmish.ai.search.model import Replies, exchange
+
+    w = w or weights()
+    replies = Replies.of(view, me, w)
+    best, best_value = cands[0], float("-inf")
+    for o in cands:
+        ex = exchange(view, me, o.action, replies, w, legal.walk)
+        value = ex.value(w) + w.utility * o.score
+        o.considerations += [Consideration("material: our attack", round(ex.attack, 4), round(ex.attack, 4)),
+                             Consideration("material: enemy replies", round(ex.reply, 4), round(-ex.reply, 4)),
+                             Consideration("material: value", round(value, 4), round(value, 4))]
+        if value > best_value:  # the first of equals: the utility order
+            best, best_value = o, value
+    return [best, *(o for o in options if o is not best)]

@@ -1,0 +1,101 @@
+"""The utility AI's final pick on the material scale (issue 12, `skirmish/ai/utility/material.py`): the options
+that attack and the best that do not are ranked again by their exchange (the search tier's model: our attack
+over the rules' odds, less the enemy's replies where the action ends; our next shot is the search tier's), plus
+a share of the utility score. Hand-built battles where the product of considerations and the material scale
+disagree."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from skirmish.ai.search.model import Replies, Weights, exchange
+from skirmish.ai.utility import UtilityAI
+from skirmish.ai.utility.material import FOLLOW, attacks, candidates
+from skirmish.ai.utility.personality import PERSONALITIES
+from skirmish.rules.actions import Move, Shoot, parse_action
+from tests.conftest import battle_at
+
+TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
+RIFLE = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]'
+ROWS = ["..................",
+        "..................",
+        "......=...........",
+        "..................",
+        "..................",
+        ".................."]
+BLUE = f"[{{name: Me, at: [6, 5], {RIFLE}}}]"
+RED = f"[{{name: R1, at: [4, 0], {RIFLE}}}, {{name: R2, at: [8, 0], {RIFLE}}}]"
+
+
+def _material(o: dict[str, Any]) -> dict[str, float]:
+    return {str(c["name"]): float(c["input"]) for c in o["considerations"] if str(c["name"]).startswith("material")}
+
+
+def test_the_material_scale_fires_the_burst_where_the_product_runs_for_cover(tmp_path: Path) -> None:
+    """Me stands in the open 10 m from two rifles. On the product of considerations it steps behind the low wall
+    (cover and low threat outweigh a 10-round burst whose "rounds left after" and the like flatten it); on the
+    material scale the burst now, likely to put R1 out of action (R-6, R-8.1) before both reply, is worth more
+    than the snap after the step with both still shooting: it fires. Every option weighed carries its
+    exchange, equal to the search tier's model worked out here."""
+    with battle_at(tmp_path, ROWS, BLUE, RED) as b:
+        view, req = b.view(), b.pending
+        me = view.unit("Me")
+        product = UtilityAI(replace(PERSONALITIES["normal"], material=False, runners_up=40))
+        a0, t0 = product.decide_traced(view, req)
+        assert a0 == Move("Me", (6, 3)), t0["chosen"]
+        assert not any(_material(o) for o in [t0["chosen"], *t0["runners_up"]])  # the scale is off
+        ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=40))
+        action, trace = ai.decide_traced(view, req)
+        assert isinstance(action, Shoot) and action.target in ("R1", "R2") and action.burst == 10, trace["chosen"]
+        weighed = [o for o in [trace["chosen"], *trace["runners_up"]] if _material(o)]
+        cover = next(o for o in weighed if o["action"] == "move Me to=6,3")
+        assert cover["score"] > trace["chosen"]["score"]  # the product still prefers the cover
+        chosen = _material(trace["chosen"])
+        assert chosen["material: our attack"] > 0.6 > _material(cover)["material: our attack"]
+        assert chosen["material: value"] == max(_material(o)["material: value"] for o in weighed)
+        w = Weights(follow=FOLLOW)
+        replies = Replies.of(view, me, w)
+        for o in weighed:
+            ex = exchange(view, me, parse_action(o["action"]), replies, w, req.legal().walk)
+            m = _material(o)
+            assert abs(m["material: our attack"] - ex.attack) < 1e-3
+            assert abs(m["material: enemy replies"] - ex.reply) < 1e-3
+            assert abs(m["material: value"] - (ex.attack - ex.reply + w.utility * o["score"])) < 2e-3
+
+
+def test_only_the_attacks_and_the_best_alternatives_are_weighed(tmp_path: Path) -> None:
+    """Every option that attacks is weighed, and of those that do not only the best move and the best option
+    that stays (the considerations still choose where to go when no shot is involved)."""
+    with battle_at(tmp_path, ROWS, BLUE, RED) as b:
+        view, req = b.view(), b.pending
+        ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=400))
+        _, trace = ai.decide_traced(view, req)
+        options = [trace["chosen"], *trace["runners_up"]]
+        weighed = [o for o in options if _material(o)]
+        hitting = [o for o in options if any(c["name"] == "hit chance" for c in o["considerations"])
+                   or o["action"].startswith(("shoot", "aim", "throw"))]
+        assert hitting and all(_material(o) for o in hitting)
+        quiet = [o for o in weighed if o not in hitting]
+        assert [o["action"] for o in quiet if not o["action"].startswith("move")] == ["end Me"]  # the best stay
+        assert not any(o["action"].startswith("move") for o in quiet)  # every move here still allows a shot
+        assert len(weighed) == len(hitting) + 1 < len(options)  # the other quiet options keep their utility order
+        assert [o["action"] for o in options if o not in weighed] == \
+            [o["action"] for o in sorted((o for o in options if o not in weighed), key=lambda o: -o["score"])]
+
+
+def test_candidates_and_easy_keep_the_product(tmp_path: Path) -> None:
+    """With nothing that attacks there is nothing to rank; easy does not use the scale (the ladder)."""
+    from skirmish.ai.curves import Curve
+    from skirmish.ai.utility.scoring import Option
+    from skirmish.rules.actions import EndTurn
+
+    quiet = [Option("end", EndTurn("Me"), ("end",)), Option("go", Move("Me", (1, 1)), ("move", (1, 1), "walk"))]
+    assert candidates(quiet) == [] and not any(attacks(o) for o in quiet)
+    shot = Option("shoot", Shoot("Me", "R1"), ("shoot", "R1"))
+    snap = Option("walk", Move("Me", (2, 2)), ("move", (2, 2), "walk")).add("hit chance", 0.5, Curve("linear"))
+    later = Option("go", Move("Me", (3, 3)), ("move", (3, 3), "walk"))
+    ranked = [quiet[1], snap, quiet[0], later, shot]  # best first, as the reasoner sorts them
+    assert candidates(ranked) == [snap, shot, quiet[1], quiet[0]]  # attacks, the best quiet move, the best stay
+    assert PERSONALITIES["easy"].material is False and PERSONALITIES["normal"].material is True
