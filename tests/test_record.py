@@ -128,9 +128,10 @@ def test_refused_answers_and_a_persons_actions_replay(tmp_path: Path) -> None:
 
 def test_an_unfinished_record_replays_to_where_it_was_saved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     sc = load_scenario(KILLHOUSE)
-    with Battle(sc, seed=2, controllers=controllers(KILLHOUSE, "hold"), hashes=True) as b:
-        while len(b.round_hashes) < 2:
+    with Battle(sc, seed=6, controllers=controllers(KILLHOUSE, "hold"), hashes=True) as b:  # 5 rounds long
+        while len(b.round_hashes) < 2 and b.pending is not None:
             b.step()
+        assert len(b.round_hashes) == 2 and b.pending is not None  # saved in round 3, before the battle's end
         b.step()
         record.save(b, tmp_path / "r.json")  # the scenario's files read now
         log = b.log.jsonl()
