@@ -25,7 +25,7 @@ from skirmish.ui.timeline import moment_text
 from tests.conftest import cli, one_line, run
 
 SEED = 19  # depot_breach, utility against utility: a long battle
-ROUNDS = 19  # ... of this many rounds (the fixture checks it)
+ROUNDS = 20  # ... of this many rounds (the fixture checks it)
 
 
 @pytest.fixture(scope="module")
