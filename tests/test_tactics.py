@@ -95,3 +95,32 @@ def test_a_side_going_in_makes_progress_not_a_detour_to_cover(tmp_path: Path) ->
         closing = _inputs(trace["chosen"])["closing in"]
         assert closing >= 0.5 + 0.8 * gained / GOING_SPAN - 0.15, (closing, gained)
         assert closing > 0.5 + gained / 40.0  # steeper than the engage span
+
+
+GAUSS = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [gauss_rifle]'
+
+
+def test_a_slow_weapon_does_not_wait_into_a_round_where_it_could_not_fire(tmp_path: Path) -> None:
+    """Waiting into the next round declares FAST (R-5.7) and a SLOW weapon fires prepared only, at SLOW
+    (R-5.4): a sniper that waited on for an enemy to appear never fired. With nobody in sight and an enemy
+    near the wall, a rifleman weighs the wait at full worth, the gauss sniper at 0.15 of it, and does not
+    wait."""
+    rows = ["..........",
+            "....#.....",
+            "....#.....",
+            "....#....."]
+    scores = {}
+    for name, kit in (("rifle", RIFLE), ("gauss", GAUSS)):
+        with battle_at(tmp_path, rows, f"[{{name: Me, at: [1, 2], {kit}}}]",
+                       f"[{{name: R1, at: [7, 2], {RIFLE}}}]", declare="slow") as b:
+            view, req = b.view(), b.pending
+            assert not geo.sight(view.grid, (7, 2), (1, 2)).visible  # the wall hides them from each other
+            ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=300))
+            action, trace = ai.decide_traced(view, req)
+            waits = [o for o in [trace["chosen"], *trace["runners_up"]] if o["action"].startswith("wait")]
+            assert len(waits) == 1, trace["chosen"]
+            c = {str(x["name"]): float(x["output"]) for x in waits[0]["considerations"]}
+            scores[name] = (c["can fire after a carried wait"], waits[0]["score"], type(action).__name__)
+    assert scores["rifle"][0] == 1.0 and abs(scores["gauss"][0] - 0.15) < 1e-9
+    assert scores["gauss"][1] < 0.35 * scores["rifle"][1]  # the other inputs differ a little (the range)
+    assert scores["gauss"][2] != "Wait"

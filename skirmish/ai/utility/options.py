@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from skirmish.ai.curves import Curve
-from skirmish.ai.estimate import estimate_shot
+from skirmish.ai.estimate import estimate_shot, fits_kept
 from skirmish.ai.utility.attacks import aim_options, shoot_options, shot_after, throw_options
 from skirmish.ai.utility.intent import GoalFields, Intent, side_intent
 from skirmish.ai.utility.maps import MapCache, TacticalMaps, need_routes, route_threat
@@ -39,6 +39,7 @@ from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Declare, EndTurn, Move, Reload, SetTacpack, Wait
 from skirmish.rules.deck import SIDES
 from skirmish.rules.equipment import SCREEN_STOPS, Speed
+from skirmish.rulesets.fi import Part
 
 
 @dataclass
@@ -188,6 +189,9 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
         o.add("no target in view", 0.0 if in_view else 1.0, Curve("linear"))
         o.add("enemy close enough to appear", 1 - min(1.0, near / ((4 if watch else 2) * w.range_inc_m + 1)),
               Curve("logistic", k=8, c=0.3))
+        # A wait carried into the next round declares FAST (R-5.7); a weapon with no attack that fits FAST
+        # (a SLOW weapon fires prepared only, R-5.4) could then not fire at all while the unit waits on.
+        o.add("can fire after a carried wait", 1.0 if fires_when_fast(w.speed) else 0.0, CARRIED_WAIT)
         if watch:
             o.add("overwatch: the other bound moves", 1.0, Curve("linear"))
         else:
@@ -196,6 +200,15 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
     if w is not None and me.can_fire and not me.attacked:
         opts += [stay(o, plan, me.cell, p) for o in aim_options(s)]
     return opts, heat
+
+
+CARRIED_WAIT = Curve("linear", m=0.85, b=0.15)  # a wait that would leave the weapon silent next round: x0.15
+
+
+def fires_when_fast(speed: int) -> bool:
+    """True if a weapon of this speed has an attack a FAST declaration allows (R-5.3, R-5.4: snap one faster
+    than the weapon, prepared at its speed; a SLOW weapon fires prepared only)."""
+    return any(fits_kept("fast", (Part("attack", int(speed), mode),)) for mode in ("snap", "prepared"))
 
 
 def plan_cells(s: Situation) -> Cells:
