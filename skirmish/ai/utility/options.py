@@ -190,8 +190,10 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
         o.add("enemy close enough to appear", 1 - min(1.0, near / ((4 if watch else 2) * w.range_inc_m + 1)),
               Curve("logistic", k=8, c=0.3))
         # A wait carried into the next round declares FAST; a weapon with no attack that fits FAST
-        # (a SLOW weapon fires prepared only, R-5.4) could then not fire at all while the unit waits on.
-        o.add("can fire after a carried wait", 1.0 if fires_when_fast(w.speed) else 0.0, CARRIED_WAIT)
+        # (a SLOW weapon fires prepared only, R-5.4) could then not fire at all while the unit waits on. Added
+        # only then: a consideration at 1 would still move the score (the compensation factor).
+        if not fires_when_fast(w.speed):
+            o.add("can fire after a carried wait", 0.0, CARRIED_WAIT)
         if watch:
             o.add("overwatch: the other bound moves", 1.0, Curve("linear"))
         else:
