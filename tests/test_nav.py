@@ -117,6 +117,11 @@ def test_kept_routes_equal_the_package_routes(rows: list[str], data: st.DataObje
                 rows, start, goal, occupied)
             asked += start != goal
     assert len(searched) <= asked
+    start, goal = questions[0]
+    nav.route(start, goal, occupied)
+    before = len(searched)
+    assert nav.route(start, goal, occupied) == package_route(grid, start, goal, occupied)
+    assert len(searched) == before  # the same question with the same cells occupied: handed back, not searched
 
 
 def test_routes_are_kept_and_bounded(monkeypatch: object) -> None:

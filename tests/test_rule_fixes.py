@@ -127,7 +127,7 @@ def test_no_declaration_shows_until_it_is_made(tmp_path: Path) -> None:
     assert {u.name: u.declared for u in b.view().units} == {"A": None, "B": None}
     b.step()
     assert b.view().unit("A").declared == "fast" and b.view().unit("B").declared is None
-    while b.ctx.round < 2:
+    while b.ctx.round < 2 and b.pending is not None:
         b.step()
     assert b.pending is not None and b.pending.kind == "declare"
     assert {u.name: u.declared for u in b.view().units} == {"A": None, "B": None}

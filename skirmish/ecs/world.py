@@ -119,7 +119,7 @@ class World:
         self._db: dict[int, dict[type[Any], Any]] = esper._entities
         esper.switch_world(self._prev)
         self._by_name: dict[str, int] = {}
-        self._order: list[tuple[int, Identity]] | None = None  # units() in scenario order, kept until a spawn
+        self._order: tuple[tuple[int, Identity], ...] | None = None  # units() in scenario order, kept until a spawn
         # Snapshots keep each unit's view until something may have changed it. Every component handed out by
         # `get` may be changed by whoever holds it, so `get` marks its entity: its view is made again at the
         # next snapshot. Code that only reads uses `peek`. While the battle's rules run (`changing`), a
@@ -217,7 +217,7 @@ class World:
     def units(self) -> Sequence[tuple[int, Identity]]:
         """Every combatant in scenario order (kept until a spawn; read-only)."""
         if self._order is None:
-            self._order = sorted(self.query(Identity), key=lambda p: p[1].order)
+            self._order = tuple(sorted(self.query(Identity), key=lambda p: p[1].order))
         return self._order
 
     def handout_counts(self) -> Mapping[int, int]:

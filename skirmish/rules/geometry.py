@@ -48,7 +48,9 @@ class GridMap:
     cell_m: float = 2.0
 
     def __post_init__(self) -> None:
-        self.layout.setflags(write=False)  # a map never changes: what is kept about it is keyed by its content
+        layout = self.layout.copy()  # the caller's array stays writable; the map's own copy never changes
+        layout.setflags(write=False)  # a map never changes: what is kept about it is keyed by its content
+        object.__setattr__(self, "layout", layout)
 
     @cached_property
     def move_cost(self) -> npt.NDArray[np.float64]:

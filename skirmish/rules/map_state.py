@@ -27,8 +27,10 @@ _MAP_STATES: dict[tuple[Any, ...], MapState] = {}  # by GridMap.content_key, old
 
 
 def map_state(grid: GridMap) -> MapState:
-    """The state kept for maps with `grid`'s content, made on first use; the least recently used beyond
-    MAPS_KEPT is dropped (maps already holding it keep it as long as they live)."""
+    """The state kept for maps with `grid`'s content, made on first use; beyond MAPS_KEPT contents the one
+    asked for least recently is dropped (maps already holding it keep it as long as they live). A map asks once,
+    on first use (`GridMap.kept` and its sight table are cached properties), so "recently" means "recently
+    loaded"."""
     key = grid.content_key
     state = _MAP_STATES.pop(key, None)
     if state is None:
