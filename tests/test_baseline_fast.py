@@ -1,4 +1,4 @@
-"""The hold/focus/spread baselines' cell choice (`controllers._best_cell`, all enemies at once, and the answer
+"""The hold/focus/spread baselines' cell choice (`baseline_cells._best_cell`, all enemies at once, and the answer
 kept per unit) equals the per-enemy scan it replaced, cell for cell, on random maps, cells and enemies; and
 `SightTable.codes_many` equals `codes_from` per origin."""
 
@@ -11,7 +11,8 @@ import numpy.typing as npt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skirmish.ai.controllers import _COVER_BY_LEVEL, BaselineAI, _best_cell, _hypot_table
+from skirmish.ai.baseline_cells import _COVER_BY_LEVEL, _best_cell, _hypot_table
+from skirmish.ai.controllers import BaselineAI
 from skirmish.battle import Battle
 from skirmish.content.scenario import default_scenario_path, load_scenario
 from skirmish.content.tiled import from_ascii
