@@ -11,7 +11,7 @@ import numpy.typing as npt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skirmish.ai.baseline_cells import _COVER_BY_LEVEL, _best_cell, _hypot_table
+from skirmish.ai.baseline_cells import _COVER_BY_LEVEL, _best_cell
 from skirmish.ai.controllers import BaselineAI
 from skirmish.battle import Battle
 from skirmish.content.scenario import default_scenario_path, load_scenario
@@ -33,7 +33,7 @@ def _reference(grid: geo.GridMap, field_: npt.NDArray[np.float64], me: geo.Cell,
     ys, xs = np.nonzero(np.isfinite(field_))
     nearest_now = min(geo.distance_cells(me, e) for e in enemies)
     table = SightTable(grid)
-    hyp = _hypot_table(grid.width, grid.height)
+    hyp = geo.hypot_table(grid.width, grid.height)
     seen_by = np.zeros(len(xs), dtype=np.int64)
     covered = np.zeros(len(xs))
     shots = np.zeros(len(xs), dtype=bool)

@@ -3,8 +3,6 @@ all enemies at once from the map's sight codes (tests/test_baseline_fast.py hold
 
 from __future__ import annotations
 
-import math
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -24,7 +22,7 @@ def _best_cell(grid: geo.GridMap, field_: npt.NDArray[np.float64], here_cell: ge
     nearest_now = min(geo.distance_cells(here_cell, c) for c in enemy_cells)
     e = np.array(enemy_cells, dtype=np.intp)
     code = grid.sight_table.codes_many(enemy_cells, xs, ys)  # [enemy, cell]
-    d = _hypot_table(grid.width, grid.height)[np.abs(ys - e[:, 1:]), np.abs(xs - e[:, :1])]  # geo.distance_cells
+    d = geo.hypot_table(grid.width, grid.height)[np.abs(ys - e[:, 1:]), np.abs(xs - e[:, :1])]  # geo.distance_cells
     nearest = d.min(axis=0)
     seen_by = _SEEN_BY_CODE[code].sum(axis=0, dtype=np.int64)
     covered = np.zeros(len(xs))
@@ -60,14 +58,6 @@ def _field_cells(grid: geo.GridMap, field_: npt.NDArray[np.float64], here: geo.C
         kept.clear()
     kept[id(field_)] = (field_, here, cells)
     return cells
-
-
-@lru_cache(maxsize=16)
-def _hypot_table(width: int, height: int) -> npt.NDArray[np.float64]:
-    """math.hypot(dx, dy) for every offset on a map (as geo.distance_cells computes it), indexed [dy, dx]."""
-    out = np.array([[math.hypot(dx, dy) for dx in range(width)] for dy in range(height)])
-    out.flags.writeable = False
-    return out
 
 
 _COVER_BY_LEVEL = np.array([COVER_VALUE["none"], COVER_VALUE["low"], COVER_VALUE["high"]])

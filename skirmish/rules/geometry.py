@@ -10,7 +10,7 @@ import heapq
 import itertools
 import math
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -110,6 +110,15 @@ class GridMap:
 def distance_cells(a: Cell, b: Cell) -> float:
     """Euclidean distance between cell centres in cells (R-1.1)."""
     return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+@lru_cache(maxsize=16)
+def hypot_table(width: int, height: int) -> npt.NDArray[np.float64]:
+    """`distance_cells` for every offset on a map of this size, indexed [dy, dx] (read-only; the AIs' numpy
+    fields look distances up here, so they are the same floats as the scalar rule)."""
+    out = np.array([[math.hypot(dx, dy) for dx in range(width)] for dy in range(height)])
+    out.flags.writeable = False
+    return out
 
 
 def distance_m(a: Cell, b: Cell, cell_m: float) -> float:

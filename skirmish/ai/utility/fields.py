@@ -4,18 +4,13 @@ open there (flanking). Worked out with numpy over all the cells at once."""
 
 from __future__ import annotations
 
-import math
-from functools import lru_cache
-
 import numpy as np
 import numpy.typing as npt
 
 from skirmish.ai.estimate import hit_probability
-from skirmish.ai.utility.maps import COVER_VALUE
+from skirmish.ai.utility.maps import COVER_BY_LEVEL
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-
-_COVER_BY_LEVEL = np.array([COVER_VALUE[geo.COVER_NAME[lv]] for lv in range(3)])
 
 
 def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemies: list[UnitView],
@@ -58,7 +53,7 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     hit = np.zeros(visible.shape)
     ks, cells = np.nonzero(visible)
     if len(ks):
-        hyp = _hypot_table(grid.width, grid.height)
+        hyp = geo.hypot_table(grid.width, grid.height)
         dist = hyp[np.abs(ys[cells] - at[ks, 1]), np.abs(xs[cells] - at[ks, 0])] * grid.cell_m  # geo.distance_m
         steps = np.floor(dist / w.range_inc_m + 1e-9)
         shift = _ae_shift(w.ae, dist)
@@ -68,7 +63,7 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
         chances = np.array([hit_probability(view, me, enemies[int(ks[i])], mode="prepared", moved="walked",
                                             at=(int(xs[cells[i]]), int(ys[cells[i]])))[0] for i in first.tolist()])
         hit[ks, cells] = chances[back.ravel()]
-    value = hit * (1 - _COVER_BY_LEVEL[level] * 0.7)
+    value = hit * (1 - COVER_BY_LEVEL[level] * 0.7)
     fire[ys, xs] = np.where(visible, value, 0.0).max(axis=0)  # the best over the enemies seen, else 0
     seen = visible.sum(axis=0)
     open_ = (visible & (level == 0)).sum(axis=0)
@@ -82,11 +77,3 @@ def _ae_shift(ae: int, dist: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]
     if not ae:
         return np.zeros_like(dist)
     return np.maximum(0, ae - np.maximum(0, np.ceil(dist / 10 - 1e-9) - 1))
-
-
-@lru_cache(maxsize=16)
-def _hypot_table(width: int, height: int) -> npt.NDArray[np.float64]:
-    """math.hypot(dx, dy) for every offset on a map (as geo.distance_cells computes it), indexed [dy, dx]."""
-    out = np.array([[math.hypot(dx, dy) for dx in range(width)] for dy in range(height)])
-    out.flags.writeable = False
-    return out

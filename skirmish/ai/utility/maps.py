@@ -92,7 +92,7 @@ class TacticalMaps:
             self._hits = np.stack([hit for _, hit in self._enemies])
         codes = np.stack([table.codes_from(cell, xs, ys) for cell, _ in self._enemies])  # geo.sight from each
         vis = (codes & 1).astype(bool)  # codes: visible + 2 lean + 4 cover level
-        cov = np.where(vis, _COVER_BY_LEVEL[codes >> 2], 0.0)
+        cov = np.where(vis, COVER_BY_LEVEL[codes >> 2], 0.0)
         drawn = np.where(vis, self._hits[:, ys, xs] * (1 - cov), 0.0)  # hit: _enemy_hit_by_range at the distance
         seen = vis.sum(axis=0).astype(np.float64)  # whole numbers: exact in any order
         cover_sum, threat = np.zeros(n), np.zeros(n)
@@ -242,7 +242,7 @@ def _hit_map(e: UnitView, view: BattleView) -> npt.NDArray[np.float64]:
     return out
 
 
-_COVER_BY_LEVEL = np.array([COVER_VALUE[geo.COVER_NAME[lv]] for lv in range(3)])  # by the sight codes' level
+COVER_BY_LEVEL = np.array([COVER_VALUE[geo.COVER_NAME[lv]] for lv in range(3)])  # by the sight codes' level
 
 
 def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.NDArray[np.bool_] | SideMask,
