@@ -164,7 +164,8 @@ def reach_field(
     free, step = _padded_steps(grid)
     if blocked is not None:
         free = list(free)
-        for i in (np.flatnonzero(blocked) // w * pw + np.flatnonzero(blocked) % w + pw + 1).tolist():
+        shut = np.flatnonzero(blocked)
+        for i in (shut // w * pw + shut % w + pw + 1).tolist():
             free[i] = False
     s = (start[1] + 1) * pw + start[0] + 1
     best: dict[int, float] = {s: 0.0}
