@@ -98,3 +98,15 @@ def medikit(rng: random.Random, first_aid: int, con: int) -> Treatment:
     killed = sv_roll > survival
     restored = rng.randint(1, 6) if Outcome.of(fa_roll, first_aid).success and not killed else 0
     return Treatment(fa_roll, first_aid, sv_roll, survival, restored, killed)
+
+
+BLIND_DIE = 6  # R-9.10: a photon grenade blinds for 1d6 rounds
+
+
+def photon_blinding(rng: random.Random, luck: int) -> tuple[int, int]:
+    """A figure within a photon grenade's radius (R-9.10): a Luck roll (d100 at or under Luck %) escapes;
+    otherwise it is blind for 1d6 rounds. Returns (luck roll, rounds blind: 0 if the roll was made)."""
+    roll = rng.randint(1, 100)
+    if Outcome.of(roll, luck).success:
+        return roll, 0
+    return roll, rng.randint(1, BLIND_DIE)
