@@ -33,7 +33,6 @@ from skirmish.rules.fi.timing import (
 )
 from skirmish.rules.sight_table import table as sight_table
 
-
 THROW_CELLS_KEPT = 4096  # throw_cells answers kept per map content before they start again
 
 
