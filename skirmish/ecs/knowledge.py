@@ -24,11 +24,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ecs.components import Armour, Facing, Health, Status
+from skirmish.ecs.components import Armour, Facing, Health, Position, Status
 from skirmish.ecs.view import BattleView, UnitView, replace_unit
 from skirmish.ecs.world import World
 from skirmish.rules.geometry import Cell, GridMap, centre, clear_line, lean_points
 from skirmish.rules.sight_table import SightTable
+
+# The component types a look (cell, in action, firing, known_to) and a sighting (and `_armour`) read: a unit none
+# of these has been handed out of since it was last read is as it was then, for every side.
+_SHOWN = frozenset({Position, Health, Status, Facing, Armour})
 
 HIDDEN = "hidden"  # what a declaration reads as to the other sides before initiative is flipped (R-5.1)
 
@@ -69,7 +73,7 @@ class Knowledge:
         self.sides = sides
         self.seen: dict[str, frozenset[str]] = {s: frozenset() for s in sides}  # enemies each side sees now
         self.last: dict[str, dict[str, Sighting]] = {s: {} for s in sides}  # side -> enemy -> last sighting
-        # enemy -> ((its World.handouts, the round), the sighting read then): what shows of it, for any side
+        # enemy -> ((its hand-outs of _SHOWN, the round), the sighting read then): what shows of it, for any side
         self._sighted: dict[str, tuple[tuple[int, int], Sighting]] = {}
         # side -> (its seers' cells, enemy -> (its cell, its exposure, the seer's cell that saw it or None)): who
         # sees whom, looked at again only for enemies or seers that changed (`_look`)
@@ -102,7 +106,7 @@ class Knowledge:
         touched = []  # units handed out since the last look (only they may have changed)
         moved = False  # whether something a look depends on changed: a cell, in action, firing, known_to
         facts = self._facts
-        hand = world.handout_counts()
+        hand = world.watch(_SHOWN)  # hand-outs of what a look or a sighting reads (the others change neither)
         for eid, ident in world.units():
             h = hand[eid]
             kept = facts.get(eid)

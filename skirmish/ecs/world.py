@@ -128,6 +128,8 @@ class World:
         self._views: dict[int, UnitView] = {}
         self._dirty: dict[int, set[type[Any]]] = {}  # entity -> the component types handed out since
         self._handouts: dict[int, int] = {}  # per entity, see `handouts`
+        self._watched: dict[type[Any], list[dict[int, int]]] = {}  # component type -> counts that watch it (`watch`)
+        self._watches: dict[frozenset[type[Any]], dict[int, int]] = {}
         self._armoury: Armoury | None = None
         self._changing = 0
 
@@ -154,6 +156,8 @@ class World:
         eid = esper.create_entity(*components)
         self._order = None
         self._handouts[eid] = 0
+        for counts in self._watches.values():
+            counts[eid] = 0
         for c in components:
             if isinstance(c, Identity):
                 self._by_name[c.name] = eid
@@ -176,12 +180,28 @@ class World:
             else:
                 d.add(ctype)
             self._handouts[eid] += 1
+            watched = self._watched.get(ctype)
+            if watched is not None:
+                for counts in watched:
+                    counts[eid] += 1
         return self._db[eid][ctype]  # esper.component_for_entity, in this world
 
     def handouts(self, eid: int) -> int:
         """How many times `get` has handed out the entity's changeable components: between two equal counts
         (read while the rules are not running) nothing of it has changed."""
         return self._handouts[eid]
+
+    def watch(self, ctypes: frozenset[type[Any]]) -> Mapping[int, int]:
+        """Per entity, how many times `get` (or `query`) has handed out one of `ctypes` since the world was made
+        (read-only, kept up to date; the same mapping for the same types): for code that reads only those
+        component types, between two equal counts (read while the rules are not running) nothing it reads of the
+        entity has changed. Counting starts at the first call for those types."""
+        counts = self._watches.get(ctypes)
+        if counts is None:
+            counts = self._watches[ctypes] = dict.fromkeys(self._handouts, 0)
+            for ctype in ctypes - _FIXED:
+                self._watched.setdefault(ctype, []).append(counts)
+        return counts
 
     def peek(self, eid: int, ctype: type[C]) -> C:
         """A component of an entity, only to read: whoever peeks must not change it (or anything in it)."""
@@ -209,9 +229,12 @@ class World:
         """All (entity, component) pairs of a type, in entity order."""
         self._on()
         pairs = sorted(esper.get_component(ctype), key=lambda pair: pair[0])
+        watched = self._watched.get(ctype, ())
         for e, _ in pairs:
             self._dirty.setdefault(e, set()).add(ctype)
             self._handouts[e] += 1
+            for counts in watched:
+                counts[e] += 1
         return pairs
 
     def units(self) -> Sequence[tuple[int, Identity]]:
