@@ -35,6 +35,9 @@ __all__ = ["Answer", "Battle", "Controller", "Outcome", "Request", "consult"]
 _COMPONENT_TYPES = tuple(t for t in vars(ecs_components).values()
                          if isinstance(t, type) and is_dataclass(t) and t.__module__ == ecs_components.__name__)
 
+_HEALTH = frozenset({Health})  # what `_tally` reads
+
+
 class _Legal:
     """`Battle.legal_actions` for one pending request, worked out on the first call and kept (Request.legal);
     once the request is answered it lets go of the battle and says "none", as legal_actions does then."""
@@ -133,6 +136,7 @@ class Battle:
         self._answers_sha = hashlib.sha256()  # the answers so far, as text, folded in by state_hash()
         self._answers_hashed = 0
         self.outcome: Outcome | None = None
+        self._tallied: tuple[tuple[int, int], dict[str, int], dict[str, int]] | None = None  # _tally, kept
         # Callbacks at round, step and turn boundaries and after each action (core.flow); pass `hooks` to
         # have them from the first request on (the battle asks its first question as it is made).
         self.hooks = hooks.copy() if hooks is not None else Hooks()
@@ -376,7 +380,15 @@ class Battle:
         return True
 
     def _tally(self) -> tuple[dict[str, int], dict[str, int]]:
-        """(standing, casualties) per side."""
+        """(standing, casualties) per side (fresh dicts), counted again only when a Health has been handed out
+        since (World.watch: the counts only grow)."""
+        health = self.world.watch(_HEALTH)
+        stamp = (sum(health.values()), len(health))
+        if self._tallied is None or self._tallied[0] != stamp:
+            self._tallied = (stamp, *self._count())
+        return dict(self._tallied[1]), dict(self._tallied[2])
+
+    def _count(self) -> tuple[dict[str, int], dict[str, int]]:
         standing: dict[str, int] = {s: 0 for s in self.sides}
         casualties: dict[str, int] = {s: 0 for s in self.sides}
         for eid, ident in self.world.units():

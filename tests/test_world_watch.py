@@ -29,3 +29,20 @@ def test_watch_counts_only_its_types_and_spawns() -> None:
         assert counts[b] == 0
         w.query(Status)
         assert counts[a] == 3 and counts[b] == 1 and other[b] == 0
+
+
+def test_kept_tally_equals_a_fresh_count_at_every_step() -> None:
+    """`Battle._tally` (kept while no Health is handed out) equals counting afresh, through a whole battle in
+    which units fall."""
+    from skirmish.ai.controllers import make_ai
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+
+    sc = load_scenario(SCENARIOS_DIR / "killhouse_drill.yaml")
+    with Battle(sc, seed=2, controllers={s.name: make_ai("hold") for s in sc.spec.sides}) as b:
+        fallen = 0
+        while b.step():
+            assert b._tally() == b._count()
+            fallen = max(fallen, sum(b._tally()[1].values()))
+        assert b._tally() == b._count()
+    assert fallen >= 1

@@ -86,6 +86,7 @@ class Knowledge:
         self._done: dict[str, dict[str, tuple[int, int, bool]]] = {}  # side -> enemy -> (hand-outs, round, seen)
         self._done_once: set[str] = set()  # sides whose every enemy has been looked at in `_done` since a reset
         self._world: World | None = None
+        self._stamp: tuple[int, int, int] = (-1, -1, -1)  # (hand-outs of _SHOWN in all, units, round) when last updated
         # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
         self._enemy_views: dict[tuple[str, str], tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]] = {}
 
@@ -96,6 +97,13 @@ class Knowledge:
         the cell and round brought up to date; any other enemy stays where the side last knew it. Running it
         twice changes nothing."""
         table = grid.sight_table
+        hand = world.watch(_SHOWN)  # hand-outs of what a look or a sighting reads (the others change neither)
+        # The counts only grow: the same total over the same units in the same round is nothing handed out since
+        # the last update, which this one would repeat (changing nothing).
+        stamp = (sum(hand.values()), len(hand), round_no)
+        if world is self._world and table is self._table and stamp == self._stamp:
+            return
+        self._stamp = stamp
         if world is not self._world or table is not self._table:  # what is kept holds for one world and map
             self._facts.clear()
             self._done.clear()
@@ -106,7 +114,6 @@ class Knowledge:
         touched = []  # units handed out since the last look (only they may have changed)
         moved = False  # whether something a look depends on changed: a cell, in action, firing, known_to
         facts = self._facts
-        hand = world.watch(_SHOWN)  # hand-outs of what a look or a sighting reads (the others change neither)
         for eid, ident in world.units():
             h = hand[eid]
             kept = facts.get(eid)
