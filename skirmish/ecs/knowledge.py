@@ -87,8 +87,8 @@ class Knowledge:
         self._done_once: set[str] = set()  # sides whose every enemy has been looked at in `_done` since a reset
         self._world: World | None = None
         self._stamp: tuple[int, int, int] = (-1, -1, -1)  # (hand-outs of _SHOWN in all, units, round) when last updated
-        # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
-        self._enemy_views: dict[tuple[str, str], tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]] = {}
+        # side -> enemy -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
+        self._enemy_views: dict[str, dict[str, tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]]] = {}
 
     def update(self, world: World, grid: GridMap, round_no: int) -> None:
         """Look again for every side (R-6.1): an enemy in sight of one of the side's combatants in action is
@@ -228,22 +228,29 @@ class Knowledge:
         hide = view.phase is None  # declaring (or between rounds): initiative is not flipped yet
         seen, memory = self.seen[side], self.last[side]
         units: list[UnitView] = []
-        kept = self._enemy_views
+        kept = self._enemy_views.get(side)
+        if kept is None:
+            kept = self._enemy_views[side] = {}
+        flags = (hide, view.round)
         for u in view.units:
             if u.side == side:
                 units.append(u)
                 continue
-            sighting = None if u.name in seen else memory.get(u.name)
-            if sighting is None and u.name not in seen:
-                continue
+            name = u.name
+            if name in seen:
+                sighting = None
+            else:
+                sighting = memory.get(name)
+                if sighting is None:
+                    continue
             # The enemy as `side` sees it is a function of the view `u`, the sighting and the two flags: kept
             # while they are the same objects (World.snapshot keeps a unit's view while nothing changed it).
-            k = kept.get((side, u.name))
-            if k is not None and k[0] is u and k[1] is sighting and k[2] == (hide, view.round):
+            k = kept.get(name)
+            if k is not None and k[0] is u and k[1] is sighting and k[2] == flags:
                 units.append(k[3])
                 continue
             e = seen_enemy(u, side, view.round, hide) if sighting is None else ghost(u, side, sighting, hide)
-            kept[(side, u.name)] = (u, sighting, (hide, view.round), e)
+            kept[name] = (u, sighting, flags, e)
             units.append(e)
         out = object.__new__(BattleView)  # dataclasses.replace(view, units=..., viewer=side), without __init__
         out.__dict__.update(view.__dict__)

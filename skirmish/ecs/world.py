@@ -126,6 +126,8 @@ class World:
         # component got before a snapshot could still be changed after it, so snapshots then make every view
         # afresh and keep nothing.
         self._views: dict[int, UnitView] = {}
+        # The units of the last snapshot: (the units() order it follows, entity -> index, the views in order)
+        self._units_kept: tuple[Sequence[tuple[int, Identity]], dict[int, int], tuple[UnitView, ...]] | None = None
         self._dirty: dict[int, set[type[Any]]] = {}  # entity -> the component types handed out since
         self._handouts: dict[int, int] = {}  # per entity, see `handouts`
         self._watched: dict[type[Any], list[dict[int, int]]] = {}  # component type -> counts that watch it (`watch`)
@@ -291,18 +293,32 @@ class World:
             if armoury is not self._armoury:
                 views.clear()
                 self._armoury = armoury
+                self._units_kept = None
+            order = self.units()
+            kept = self._units_kept
+            if kept is not None and kept[0] is not order:  # a unit was spawned: make the tuple afresh
+                kept = self._units_kept = None
+            index = kept[1] if kept is not None else None
+            out = list(kept[2]) if kept is not None and self._dirty else None  # the last tuple, patched in place
             for eid, changed in self._dirty.items():
                 u = views.get(eid)
                 if u is not None:
-                    views[eid] = self._patched(u, eid, changed, armoury)
+                    views[eid] = u = self._patched(u, eid, changed, armoury)
+                    if out is not None and index is not None:
+                        out[index[eid]] = u
             self._dirty.clear()
-            out = []
-            for eid, _ in self.units():
-                u = views.get(eid)
-                if u is None:
-                    u = views[eid] = self.view(eid, armoury)
-                out.append(u)
-            units = tuple(out)
+            if kept is not None:
+                units = kept[2] if out is None else tuple(out)  # nothing handed out since: the same views
+                self._units_kept = (order, kept[1], units)
+            else:
+                made = []
+                for eid, _ in order:
+                    u = views.get(eid)
+                    if u is None:
+                        u = views[eid] = self.view(eid, armoury)
+                    made.append(u)
+                units = tuple(made)
+                self._units_kept = (order, {eid: i for i, (eid, _) in enumerate(order)}, units)
         view = object.__new__(BattleView)  # BattleView(...) without the frozen dataclass's __init__
         view.__dict__.update(round=round_no, phase=phase, grid=grid, units=units, sides=sides, scope=scope,
                              max_rounds=max_rounds, viewer=None)
