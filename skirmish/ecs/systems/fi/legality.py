@@ -116,11 +116,9 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
         return frozenset(), frozenset()
     grid = sys.ctx.grid
     walk_m, run_m = sys.move_allowance(eid)
-    blocked = np.zeros((grid.height, grid.width), dtype=bool)
-    for x, y in w.occupied(except_eid=eid):
-        blocked[y, x] = True
     here = w.cell(eid)
-    field = sys.ctx.reach.field(grid, here, run_m / grid.cell_m, blocked)  # geo.reach_field, kept (read-only)
+    # geo.reach_field with the other figures' cells blocked, kept (read-only)
+    field = sys.ctx.reach.field_among(grid, here, run_m / grid.cell_m, w.occupied(except_eid=eid))
     ys, xs = np.nonzero(np.isfinite(field))
     walks: set[geo.Cell] = set()
     runs: set[geo.Cell] = set()
