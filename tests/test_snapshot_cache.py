@@ -42,7 +42,6 @@ def _check(b: Battle) -> None:
         seen = b.observe(side)  # enemies as the side sees them, kept while their views and sightings stand
         assert seen.units == _fresh_side_units(b, side)
         b.knowledge._enemy_views.clear()
-        b.knowledge._observed.clear()
         assert seen == b.observe(side)
         assert seen == dataclasses.replace(b.view(), units=seen.units, viewer=side)
         assert list(vars(seen)) == [f.name for f in dataclasses.fields(BattleView)]
@@ -103,8 +102,8 @@ def test_a_component_changed_by_hand_shows() -> None:
 
 
 def test_an_enemy_seen_anew_shows_though_its_own_view_is_unchanged(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """A side's view is worked out again for an enemy it sees anew or no more (Knowledge.update marks it), not
-    only for units whose views changed: here the enemy stands still and the seer walks round a wall."""
+    """A side's view shows an enemy it sees anew as seen, though nothing of the enemy changed (its view is the
+    same object): here the enemy stands still and the seer walks round a wall."""
     from conftest import battle_at
 
     from skirmish.rules.actions import Move

@@ -86,11 +86,6 @@ class Knowledge:
         self._done: dict[str, dict[str, tuple[int, int, bool]]] = {}  # side -> enemy -> (hand-outs, round, seen)
         self._done_once: set[str] = set()  # sides whose every enemy has been looked at in `_done` since a reset
         self._world: World | None = None
-        # side -> enemies whose sighting or seen flag `update` may have changed since the side's last `observe`
-        self._marks: dict[str, set[str]] = {}
-        # side -> ((hide, round), the units observed, what the side saw of each (None: nothing), name -> index)
-        self._observed: dict[str, tuple[tuple[bool, int], tuple[UnitView, ...], tuple[UnitView | None, ...],
-                                        dict[str, int]]] = {}
         self._stamp: tuple[int, int, int] = (-1, -1, -1)  # (hand-outs of _SHOWN in all, units, round) when last updated
         # side -> enemy -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
         self._enemy_views: dict[str, dict[str, tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]]] = {}
@@ -157,9 +152,6 @@ class Knowledge:
             # not seen as then) leaves the side's memory of it as that look left it (a look changes nothing twice):
             # within a round only the units touched and those seen anew or no more are looked at.
             done = self._done.setdefault(side, {})
-            marks = self._marks.setdefault(side, set())
-            if seen is not was:
-                marks.update(seen ^ was)
             todo = touched
             if again or side not in self._done_once:
                 todo = units
@@ -175,7 +167,6 @@ class Knowledge:
                 if done.get(name) == stamp:
                     continue
                 done[name] = stamp
-                marks.add(name)  # its sighting may be another now (`observe` looks at it again)
                 known = side in st.known_to
                 before = memory.get(name)
                 if name in seen:
@@ -235,54 +226,36 @@ class Knowledge:
         if side not in self.sides:
             raise KeyError(f"no side {side!r} (sides: {', '.join(self.sides)})")
         hide = view.phase is None  # declaring (or between rounds): initiative is not flipped yet
+        seen, memory = self.seen[side], self.last[side]
+        units: list[UnitView] = []
+        kept = self._enemy_views.get(side)
+        if kept is None:
+            kept = self._enemy_views[side] = {}
         flags = (hide, view.round)
-        ins = view.units
-        marks = self._marks.setdefault(side, set())
-        last = self._observed.get(side)
-        if last is not None and last[0] == flags and len(last[1]) == len(ins):
-            # What `side` sees of a unit is a function of the unit's view, whether the side sees it now and its
-            # sighting: worked out again only where the view is another object or `update` marked the name.
-            before, outs, names = last[1], list(last[2]), last[3]
-            redo = [i for i, u in enumerate(ins) if u is not before[i]]
-            if any(ins[i].name != before[i].name for i in redo):  # another order: name -> index afresh
-                names = {u.name: i for i, u in enumerate(ins)}
-            for name in marks:
-                i = names.get(name)
-                if i is not None:
-                    redo.append(i)
-            for i in redo:
-                outs[i] = self._as_seen(ins[i], side, flags)
-        else:
-            outs = [self._as_seen(u, side, flags) for u in ins]
-            names = {u.name: i for i, u in enumerate(ins)}
-        marks.clear()
-        self._observed[side] = (flags, ins, tuple(outs), names)
+        for u in view.units:
+            if u.side == side:
+                units.append(u)
+                continue
+            name = u.name
+            if name in seen:
+                sighting = None
+            else:
+                sighting = memory.get(name)
+                if sighting is None:
+                    continue
+            # The enemy as `side` sees it is a function of the view `u`, the sighting and the two flags: kept
+            # while they are the same objects (World.snapshot keeps a unit's view while nothing changed it).
+            k = kept.get(name)
+            if k is not None and k[0] is u and k[1] is sighting and k[2] == flags:
+                units.append(k[3])
+                continue
+            e = seen_enemy(u, side, view.round, hide) if sighting is None else ghost(u, side, sighting, hide)
+            kept[name] = (u, sighting, flags, e)
+            units.append(e)
         out = object.__new__(BattleView)  # dataclasses.replace(view, units=..., viewer=side), without __init__
         out.__dict__.update(view.__dict__)
-        out.__dict__.update(units=tuple(u for u in outs if u is not None), viewer=side)
+        out.__dict__.update(units=tuple(units), viewer=side)
         return out
-
-    def _as_seen(self, u: UnitView, side: str, flags: tuple[bool, int]) -> UnitView | None:
-        """A unit as `side` knows it (None: an enemy it has never known)."""
-        if u.side == side:
-            return u
-        name = u.name
-        if name in self.seen[side]:
-            sighting = None
-        else:
-            sighting = self.last[side].get(name)
-            if sighting is None:
-                return None
-        # The enemy as `side` sees it is a function of the view `u`, the sighting and the two flags: kept while
-        # they are the same objects (World.snapshot keeps a unit's view while nothing changed it).
-        kept = self._enemy_views.setdefault(side, {})
-        k = kept.get(name)
-        if k is not None and k[0] is u and k[1] is sighting and k[2] == flags:
-            return k[3]
-        hide, round_no = flags
-        e = seen_enemy(u, side, round_no, hide) if sighting is None else ghost(u, side, sighting, hide)
-        kept[name] = (u, sighting, flags, e)
-        return e
 
 
 def _seen_by(table: SightTable, seers: list[Cell], cell: Cell, exposed: bool) -> bool:
