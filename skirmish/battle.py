@@ -38,6 +38,10 @@ _COMPONENT_TYPES = tuple(t for t in vars(ecs_components).values()
 _HEALTH = frozenset({Health})  # what `_tally` reads
 
 
+def _closed(event: Event) -> None:
+    raise RuntimeError(f"the battle is closed: no event may be written ({event.type})")
+
+
 class _Legal:
     """`Battle.legal_actions` for one pending request, worked out on the first call and kept (Request.legal);
     once the request is answered it lets go of the battle and says "none", as legal_actions does then."""
@@ -301,8 +305,14 @@ class Battle:
         return self.outcome
 
     def close(self) -> None:
-        """Free the esper world."""
+        """Free the esper world, and let go of what refers back to the battle (the round loop, the systems'
+        event sink, the pending request), so the battle is freed as soon as nobody holds it rather than at
+        the next full garbage collection. A closed battle is read (its log, outcome, views), not played."""
         self.world.close()
+        self._flow.close()
+        if self.pending is not None:
+            self.pending = None
+        self.sys.ctx.emit = _closed
 
     def __enter__(self) -> Battle:
         return self
