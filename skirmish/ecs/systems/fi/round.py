@@ -126,11 +126,11 @@ class FiRound(FiBase):
         return True
 
     def _declared_speed(self, eid: int) -> Speed:
-        return declared_speed(self.w.get(eid, Declared).speed)
+        return declared_speed(self.w.peek(eid, Declared).speed)
 
     def check_parts(self, eid: int, extra: Part) -> list[Part]:
         """The turn's parts with `extra` added, if the declared speed allows them (R-5.3–R-5.5, R-6.3)."""
-        parts = add_part(self.w.get(eid, Turn).parts, extra)
+        parts = add_part(self.w.peek(eid, Turn).parts, extra)  # a new list: nothing changed
         try:
             check_turn(self._declared_speed(eid), parts)
         except TimingError as exc:

@@ -54,7 +54,7 @@ class FiThrowing(FiShooting):
         w = self.w
         if not self.active(eid):
             raise IllegalAction("R-8.1: out of action")
-        if w.get(eid, Declared).speed == "dodge":
+        if w.peek(eid, Declared).speed == "dodge":
             raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
         weapon, _ = self.throwable(eid, action.item)
         grid = self.ctx.grid
@@ -74,7 +74,7 @@ class FiThrowing(FiShooting):
         target_tn, range_mod = thr.throw_tn(dist, strength, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
         pool = self.skill_pool(eid, weapon.skill, "dexterity")
         mods = list(pool.modifiers) + list(self.wound_mod(eid))
-        turn = w.get(eid, Turn)
+        turn = w.peek(eid, Turn)
         if turn.moved_this_turn:
             mods.append(Modifier(-2, "running attack (R-5.4)") if turn.ran_this_turn
                         else Modifier(-1, "thrower walked (R-6.1)"))
