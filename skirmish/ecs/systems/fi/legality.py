@@ -80,11 +80,20 @@ def _shots(sys: FiSystems, eid: int, me: str, targets: list[str], bursts: tuple[
     for target in targets:
         if not sys.shot_target_ok(eid, target):
             continue
-        if firer_ok is None:
+        if firer_ok is None:  # shot_setup's other checks: the firer's (`shot_firer_check`), then the timing
             tries = [Shoot(me, target, mode=m, burst=b) for m, b in kinds]
-            firer_ok = [(s.mode, s.burst) for s in tries if _ok(lambda s=s: sys.shot_setup(eid, s))]  # type: ignore[misc]
+            firer_ok = [(s.mode, s.burst) for s in tries if _ok(lambda s=s: _firer(sys, eid, s))]  # type: ignore[misc]
         out.extend(Shoot(me, target, mode=m, burst=b) for m, b in firer_ok)
     return out
+
+
+def _firer(sys: FiSystems, eid: int, shot: Shoot) -> None:
+    """What `shot_setup` checks of a shot at a target that passes `shot_target_ok`: the firer's checks, then the
+    timing (nothing after them refuses); raises IllegalAction."""
+    if not sys.active(eid):
+        raise IllegalAction("R-8.1: out of action")
+    weapon, _ = sys.shot_firer_check(eid, shot)
+    sys.check_parts(eid, sys._attack_part(weapon, shot.mode))
 
 
 def _aims(sys: FiSystems, eid: int, me: str, targets: list[str]) -> tuple[Aim, ...]:

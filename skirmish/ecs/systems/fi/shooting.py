@@ -16,6 +16,7 @@ from skirmish.ecs.components import (
     Status,
     Tacpack,
     Turn,
+    WeaponState,
 )
 from skirmish.ecs.systems.fi.base import _condition
 from skirmish.ecs.systems.fi.round import FiRound
@@ -62,6 +63,24 @@ class FiShooting(FiRound):
             raise IllegalAction(f"{action.target} is on your side")
         if w.peek(tgt, Health).out_of_action:
             raise IllegalAction(f"{action.target} is already out of action")
+        weapon, _ = self.shot_firer_check(eid, action)
+        grid = self.ctx.grid
+        here, there = w.cell(eid), w.cell(tgt)
+        sight = self.sight(eid, tgt)
+        if not sight.visible:
+            raise IllegalAction(f"R-6.1: {action.target} is not in line of sight")
+        dist = geo.distance_m(here, there, grid.cell_m)
+        if dist > weapon.max_range_m + 1e-9:
+            raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
+        if not trigger:
+            self.check_parts(eid, self._attack_part(weapon, action.mode))
+        return self._shot_numbers(eid, tgt, action, weapon, sight, dist, trigger)
+
+    def shot_firer_check(self, eid: int, action: Shoot) -> tuple[Weapon, WeaponState]:
+        """`shot_setup`'s checks about the firer, its weapon, the mode and the burst (not the target, nor the
+        timing: `check_parts` comes after the target's sight and range), in its order; raises IllegalAction.
+        The weapon in hand and its state."""
+        w = self.w
         dec = w.peek(eid, Declared)
         if dec.speed == "dodge":
             raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
@@ -96,17 +115,13 @@ class FiShooting(FiRound):
             if name not in BUMP_SPENDS or (at and not index.isdigit()):
                 raise IllegalAction(f"R-6.4: unknown bump spend {spend!r}; spends are {', '.join(BUMP_SPENDS)} "
                                     f"(damage, armour, a_to_p and d_to_a may name a hit: damage@1)")
-        grid = self.ctx.grid
-        here, there = w.cell(eid), w.cell(tgt)
-        sight = self.sight(eid, tgt)
-        if not sight.visible:
-            raise IllegalAction(f"R-6.1: {action.target} is not in line of sight")
-        dist = geo.distance_m(here, there, grid.cell_m)
-        if dist > weapon.max_range_m + 1e-9:
-            raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
-        if not trigger:
-            self.check_parts(eid, self._attack_part(weapon, action.mode))
+        return weapon, ws
 
+    def _shot_numbers(self, eid: int, tgt: int, action: Shoot, weapon: Weapon, sight: geo.Sight, dist: float,
+                      trigger: bool) -> tuple[ShotSetup, TargetState, int]:
+        """A shot `shot_setup` accepts: its TN, modifiers and target state (refuses nothing)."""
+        w = self.w
+        here, there = w.cell(eid), w.cell(tgt)
         tprof = w.get(tgt, Profile)
         dodging = w.peek(tgt, Declared).speed == "dodge" and self.ctx.round > 0
         turn = w.peek(eid, Turn)
