@@ -129,12 +129,13 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
     # geo.reach_field with the other figures' cells blocked, kept (read-only)
     field = sys.ctx.reach.field_among(grid, here, run_m / grid.cell_m, w.occupied(except_eid=eid))
     ys, xs = np.nonzero(np.isfinite(field))
+    within = (field[ys, xs] * grid.cell_m <= walk_m + 1e-9).tolist()  # each cell's float test, all at once
     walks: set[geo.Cell] = set()
     runs: set[geo.Cell] = set()
-    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+    for x, y, walk in zip(xs.tolist(), ys.tolist(), within, strict=True):
         if (x, y) == here:
             continue  # staying put is not a move
-        walking = field[y, x] * grid.cell_m <= walk_m + 1e-9 and not fast
+        walking = walk and not fast
         if walking and can_walk:
             walks.add((x, y))
         elif can_run:  # beyond the walk, or a walk that does not fit any more: covered at a run (plan_move)
