@@ -147,7 +147,8 @@ class Battle:
         if hashes:
             self.hooks.add("round_end", lambda: self.round_hashes.append(self.state_hash()))
         rows = self.sys.round_table()
-        self._flow = walk(rows if table is None else table(rows), self.hooks, ended=self._ended, refused=self._refuse)
+        self._flow = walk(rows if table is None else table(rows), self.hooks, ended=self._ended, refused=self._refuse,
+                          ask=lambda unit: _Legal(self, unit))  # Request.legal: worked out if asked
         self.pending: Request | None = None
         self._refusal: str | None = None
         self._emit(BattleStartEvent(
