@@ -168,3 +168,16 @@ def test_fields_among_figures_equal_the_search_over_question_sequences(rows: lis
         got = cache.field_among(grid, start, limit, figures)
         assert np.array_equal(got, plain_reach_field(grid, start, limit, blocked)), (rows, start, limit, figures)
         assert len(cache._among) <= cache.size + 1
+
+
+def test_the_reach_search_module_uses_geometrys_constants_and_imports_alone() -> None:
+    import subprocess
+    import sys
+
+    from skirmish.rules import reach_search
+
+    assert reach_search.SQRT2 == geo.SQRT2 and reach_search._EPS == geo._EPS
+    assert geo.reach_field is reach_search.reach_field
+    done = subprocess.run([sys.executable, "-c", "import skirmish.rules.reach_search as r; r.reach_field"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
