@@ -306,13 +306,11 @@ class Battle:
         return self.outcome
 
     def close(self) -> None:
-        """Free the esper world, and let go of what refers back to the battle (the round loop, the systems'
-        event sink, the pending request), so the battle is freed as soon as nobody holds it rather than at
-        the next full garbage collection. A closed battle is read (its log, outcome, views), not played."""
+        """Free the esper world and what refers back to the battle (round loop, event sink, pending request), so
+        it is freed once nobody holds it, not at the next full garbage collection. Read a closed battle only."""
         self.world.close()
         self._flow.close()
-        if self.pending is not None:
-            self.pending = None
+        self.pending = None
         self.sys.ctx.emit = _closed
 
     def __enter__(self) -> Battle:
@@ -391,8 +389,7 @@ class Battle:
         return True
 
     def _tally(self) -> tuple[dict[str, int], dict[str, int]]:
-        """(standing, casualties) per side (fresh dicts), counted again only when a Health has been handed out
-        since (World.watch: the counts only grow)."""
+        """(standing, casualties) per side, counted again only after a Health hand-out (World.watch)."""
         health = self.world.watch(_HEALTH)
         stamp = (sum(health.values()), len(health))
         if self._tallied is None or self._tallied[0] != stamp:
