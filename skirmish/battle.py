@@ -35,6 +35,13 @@ __all__ = ["Answer", "Battle", "Controller", "Outcome", "Request", "consult"]
 _COMPONENT_TYPES = tuple(t for t in vars(ecs_components).values()
                          if isinstance(t, type) and is_dataclass(t) and t.__module__ == ecs_components.__name__)
 
+_HEALTH = frozenset({Health})  # what `_tally` reads
+
+
+def _closed(event: Event) -> None:
+    raise RuntimeError(f"the battle is closed: no event may be written ({event.type})")
+
+
 class _Legal:
     """`Battle.legal_actions` for one pending request, worked out on the first call and kept (Request.legal);
     once the request is answered it lets go of the battle and says "none", as legal_actions does then."""
@@ -133,13 +140,15 @@ class Battle:
         self._answers_sha = hashlib.sha256()  # the answers so far, as text, folded in by state_hash()
         self._answers_hashed = 0
         self.outcome: Outcome | None = None
+        self._tallied: tuple[tuple[int, int], dict[str, int], dict[str, int]] | None = None  # _tally, kept
         # Callbacks at round, step and turn boundaries and after each action (core.flow); pass `hooks` to
         # have them from the first request on (the battle asks its first question as it is made).
         self.hooks = hooks.copy() if hooks is not None else Hooks()
         if hashes:
             self.hooks.add("round_end", lambda: self.round_hashes.append(self.state_hash()))
         rows = self.sys.round_table()
-        self._flow = walk(rows if table is None else table(rows), self.hooks, ended=self._ended, refused=self._refuse)
+        self._flow = walk(rows if table is None else table(rows), self.hooks, ended=self._ended, refused=self._refuse,
+                          ask=lambda unit: _Legal(self, unit))  # Request.legal: worked out if asked
         self.pending: Request | None = None
         self._refusal: str | None = None
         self._emit(BattleStartEvent(
@@ -297,8 +306,12 @@ class Battle:
         return self.outcome
 
     def close(self) -> None:
-        """Free the esper world."""
+        """Free the esper world and what refers back to the battle (round loop, event sink, pending request), so
+        it is freed once nobody holds it, not at the next full garbage collection. Read a closed battle only."""
         self.world.close()
+        self._flow.close()
+        self.pending = None
+        self.sys.ctx.emit = _closed
 
     def __enter__(self) -> Battle:
         return self
@@ -376,7 +389,14 @@ class Battle:
         return True
 
     def _tally(self) -> tuple[dict[str, int], dict[str, int]]:
-        """(standing, casualties) per side."""
+        """(standing, casualties) per side, counted again only after a Health hand-out (World.watch)."""
+        health = self.world.watch(_HEALTH)
+        stamp = (sum(health.values()), len(health))
+        if self._tallied is None or self._tallied[0] != stamp:
+            self._tallied = (stamp, *self._count())
+        return dict(self._tallied[1]), dict(self._tallied[2])
+
+    def _count(self) -> tuple[dict[str, int], dict[str, int]]:
         standing: dict[str, int] = {s: 0 for s in self.sides}
         casualties: dict[str, int] = {s: 0 for s in self.sides}
         for eid, ident in self.world.units():

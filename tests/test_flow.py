@@ -200,3 +200,20 @@ def test_a_hook_can_decide_the_battle() -> None:
     assert len(result) == 1 and result[0].to_json()["reason"] == "held the depot for 2 rounds"
     with pytest.raises(ValueError, match="no side 'Nobody'"):
         Battle(sc, seed=3).finish("Nobody", "x")
+
+
+def test_requests_made_by_the_loop_equal_constructed_ones() -> None:
+    """The loop builds its requests without the frozen dataclass's __init__: equal to Request(...), the same
+    fields in the same order, and `legal` calls the `ask` given."""
+    import dataclasses
+
+    from skirmish.core.flow import Request, _request
+    from skirmish.core.legal import LegalActions
+
+    legal = LegalActions("a", "none")
+    made = _request("act", "a", "Blue", lambda: legal)
+    plain = Request("act", "a", "Blue", None, lambda: legal)
+    assert made == plain and hash(made) == hash(plain)
+    assert list(vars(made)) == [f.name for f in dataclasses.fields(Request)]
+    assert made.legal() is legal
+    assert _request("declare", "a", "Blue", None) != plain

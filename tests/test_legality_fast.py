@@ -89,3 +89,28 @@ def test_listed_shots_are_the_shots_shot_setup_accepts() -> None:
                     assert list(b.legal_actions(req.unit).aims) == aims, (name, req.unit)
                 b.step()
     assert compared >= 10
+
+
+def test_kept_throw_cells_equal_fresh_ones_and_stay_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`throw_cells` answers kept with the map's content are what working them out afresh gives, from every
+    cell asked, and no more than THROW_CELLS_KEPT are kept."""
+    from skirmish.ecs.systems.fi import thrown
+
+    monkeypatch.setattr(thrown, "THROW_CELLS_KEPT", 3)
+    sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
+    with Battle(sc, seed=1, controllers={}) as b:
+        grid = b.sys.ctx.grid
+        eid = b.world.units()[0][0]
+        weapon = b.sys.ctx.armoury.weapons["frag_grenade"] if "frag_grenade" in b.sys.ctx.armoury.weapons \
+            else next(w for w in b.sys.ctx.armoury.weapons.values() if w.thrown)
+        boxes = [(range(0, 12), range(0, 9)), (range(3, 20), range(2, 14)), (range(0, 12), range(0, 9)),
+                 (range(5, 9), range(5, 9)), (range(3, 20), range(2, 14))]
+        kept = grid.kept.get("throw_cells", {})
+        for box in boxes:
+            got = b.sys.throw_cells(eid, weapon, box)
+            here = b.world.cell(eid)
+            fresh = b.sys._throw_cells(here, thrown.thr.max_throw_m(b.sys.w.peek(eid, thrown.Profile).traits[
+                "strength"][0]) + 1e-9, box)
+            assert got == fresh and got  # kept or not, the same cells (and some: the thrower's own box)
+            kept = grid.kept["throw_cells"]
+            assert len(kept) <= 3

@@ -144,3 +144,40 @@ def test_shared_fields_are_bounded_and_live_with_the_map() -> None:
         assert np.array_equal(again, plain_reach_field(grid, (7, 5), 2.0, blocked))
     finally:
         reach.SHARED_CELLS_KEPT = old
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps, data=st.data())
+def test_fields_among_figures_equal_the_search_over_question_sequences(rows: list[str], data: st.DataObject) -> None:
+    """`ReachCache.field_among` (kept while the figures among the cells the search looked at are the same) equals
+    the plain search with the figures' cells blocked, for every question of a random sequence on one map: figures
+    moving near and far, on the start cell or not, repeated questions, and a small cache dropping old fields."""
+    from skirmish.rules.reach import ReachCache
+
+    grid = from_ascii(rows, "prop", "map")
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    starts = [c for c in cells if grid.passable(c)] or cells
+    cache = ReachCache(size=data.draw(st.sampled_from([2, 512])))
+    for _ in range(data.draw(st.integers(1, 12))):
+        start = data.draw(st.sampled_from(starts[:3]))  # few starts: the kept answers are asked again
+        limit = data.draw(st.sampled_from([1.0, 2.5, math.inf]))
+        figures = set(data.draw(st.lists(st.sampled_from(cells), max_size=5))) - {start}
+        blocked = np.zeros((grid.height, grid.width), dtype=bool)
+        for x, y in figures:
+            blocked[y, x] = True
+        got = cache.field_among(grid, start, limit, figures)
+        assert np.array_equal(got, plain_reach_field(grid, start, limit, blocked)), (rows, start, limit, figures)
+        assert len(cache._among) <= cache.size + 1
+
+
+def test_the_reach_search_module_uses_geometrys_constants_and_imports_alone() -> None:
+    import subprocess
+    import sys
+
+    from skirmish.rules import reach_search
+
+    assert reach_search.SQRT2 == geo.SQRT2 and reach_search._EPS == geo._EPS
+    assert geo.reach_field is reach_search.reach_field
+    done = subprocess.run([sys.executable, "-c", "import skirmish.rules.reach_search as r; r.reach_field"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr

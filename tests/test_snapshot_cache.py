@@ -13,8 +13,23 @@ from skirmish.ai.controllers import make_ai
 from skirmish.battle import Battle
 from skirmish.content.scenario import builtin_scenarios, load_scenario
 from skirmish.ecs.components import Facing, Health, Position, Status
-from skirmish.ecs.knowledge import Knowledge, Sighting, _armour
+from skirmish.ecs.knowledge import Knowledge, Sighting, _armour, ghost, seen_enemy
 from skirmish.ecs.view import BattleView
+
+
+def _fresh_side_units(b: Battle, side: str) -> tuple[object, ...]:
+    """What `side` knows of every unit, made afresh from the all-seeing view, the seen sets and the sightings."""
+    view = b.world.snapshot(b.ctx.round, b.ctx.phase, b.ctx.grid, b.sides, b.ctx.scope, b.ctx.armoury)
+    hide = view.phase is None
+    out: list[object] = []
+    for u in b.world.fresh_units(b.ctx.armoury):
+        if u.side == side:
+            out.append(u)
+        elif u.name in b.knowledge.seen[side]:
+            out.append(seen_enemy(u, side, view.round, hide))
+        elif u.name in b.knowledge.last[side]:
+            out.append(ghost(u, side, b.knowledge.last[side][u.name], hide))
+    return tuple(out)
 
 
 def _check(b: Battle) -> None:
@@ -25,6 +40,7 @@ def _check(b: Battle) -> None:
     assert fresh.seen == b.knowledge.seen
     for side in b.sides:
         seen = b.observe(side)  # enemies as the side sees them, kept while their views and sightings stand
+        assert seen.units == _fresh_side_units(b, side)
         b.knowledge._enemy_views.clear()
         assert seen == b.observe(side)
         assert seen == dataclasses.replace(b.view(), units=seen.units, viewer=side)
@@ -83,3 +99,24 @@ def test_a_component_changed_by_hand_shows() -> None:
         after = b.view()
         assert after.units[0].wounds == 2 and after.units[1] is before.units[1]  # the others kept
         _check(b)
+
+
+def test_an_enemy_seen_anew_shows_though_its_own_view_is_unchanged(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A side's view shows an enemy it sees anew as seen, though nothing of the enemy changed (its view is the
+    same object): here the enemy stands still and the seer walks round a wall."""
+    from conftest import battle_at
+
+    from skirmish.rules.actions import Move
+
+    rows = ["..........", "....#.....", "....#.....", "....#.....", ".........."]
+    traits = "traits: {strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
+    with battle_at(tmp_path, rows, f"[{{name: Me, at: [2, 2], {traits}}}]",
+                   f"[{{name: Foe, at: [7, 2], {traits}}}]") as b:
+        before = b.observe("Blue")
+        assert before.unit("Foe").ghost  # behind the wall: where it was last known
+        foe_view = b.view().unit("Foe")
+        b.submit(Move("Me", (5, 4)))
+        assert b.view().unit("Foe") is foe_view  # nothing of it changed
+        after = b.observe("Blue")
+        assert not after.unit("Foe").ghost and "Foe" in b.knowledge.seen["Blue"]
+        assert after.units == _fresh_side_units(b, "Blue")

@@ -223,10 +223,7 @@ class BaselineAI:
         grid = view.grid
         col, _ = me.trait("dexterity")
         walk_cells = SIDES[col] / grid.cell_m
-        blocked = np.zeros((grid.height, grid.width), dtype=bool)
-        for x, y in view.occupied(me.name):
-            blocked[y, x] = True
-        field_ = self._reach.field(grid, me.cell, walk_cells, blocked)
+        field_ = self._reach.field_among(grid, me.cell, walk_cells, view.occupied(me.name))
         enemies = view.enemies(me)
         if not enemies:
             return None

@@ -91,6 +91,7 @@ def play(scenario: Scenario, ai: str, battles: int) -> AIBench:
                 out.decision_cpu.append(time.process_time() - d)
                 b.answer(req, action, trace)
             out.actions += len(b.history)
+        del b  # the battle is freed here (Battle.close), and its freeing is timed with it
         out.battle_cpu.append(time.process_time() - c)
         out.battle_wall.append(time.perf_counter() - t)
     return out

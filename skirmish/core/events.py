@@ -178,7 +178,49 @@ def make(etype: str, round: int, phase: int | None, actor: str | None, rules: tu
     for name, keys in cls._flats:
         if name not in fields:
             fields[name] = {k: fields.pop(k) for k in keys if k in fields}
-    return cls(round=round, phase=phase, actor=actor, rules=rules, **fields)
+    # The frozen dataclass's __init__ sets each field through object.__setattr__; its slots are set directly
+    # here (the same values, so an equal event), and any key it would refuse goes to it to be refused.
+    puts = _PUTS.get(cls)
+    if puts is None:
+        puts = _PUTS[cls] = _puts(cls)
+    event = object.__new__(cls)
+    put_round, put_phase, put_actor, put_rules = _COMMON_PUTS
+    put_round(event, round)
+    put_phase(event, phase)
+    put_actor(event, actor)
+    put_rules(event, rules)
+    given = 0
+    for name, put, required in puts:
+        value = fields.get(name, _ABSENT)
+        if value is _ABSENT:
+            if required:
+                return cls(round=round, phase=phase, actor=actor, rules=rules, **fields)  # TypeError: missing
+            value = None  # an event field's only default (`register`)
+        else:
+            given += 1
+        put(event, value)
+    if given != len(fields):
+        return cls(round=round, phase=phase, actor=actor, rules=rules, **fields)  # TypeError: unknown key
+    return event
+
+
+_ABSENT = object()
+_COMMON_PUTS = tuple(Event.__dict__[name].__set__ for name in ("round", "phase", "actor", "rules"))
+_PUTS: dict[type[Event], tuple[tuple[str, Callable[[Event, Any], None], bool], ...]] = {}
+
+
+def _puts(cls: type[Event]) -> tuple[tuple[str, Callable[[Event, Any], None], bool], ...]:
+    """Per event class, its own fields' slot setters and whether each is required (`make`)."""
+    out = []
+    for f in dataclasses.fields(cls):
+        if f.name in COMMON:
+            continue
+        if (f.default is not None and f.default is not dataclasses.MISSING) or \
+                f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name}: make() knows no default but None")
+        slot = next(k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__)
+        out.append((f.name, slot.__set__, f.default is dataclasses.MISSING))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------- reading

@@ -116,11 +116,20 @@ class Hooks:
             fn(*args)
 
 
+def _request(kind: str, unit: str, side: str, ask: Callable[[], LegalActions] | None) -> Request:
+    """`Request(kind, unit, side, None, ask)` without the frozen dataclass's `__init__` (one per decision)."""
+    r = object.__new__(Request)
+    r.__dict__.update(kind=kind, unit=unit, side=side, error=None, ask=ask)
+    return r
+
+
 def walk(table: RoundTable, hooks: Hooks, *, ended: Callable[[bool], bool],
-         refused: Callable[[int, Any, IllegalAction], None]) -> Generator[Request, Any, None]:
+         refused: Callable[[int, Any, IllegalAction], None],
+         ask: Callable[[str], Callable[[], LegalActions]] | None = None) -> Generator[Request, Any, None]:
     """Walk rounds until `ended` says the battle is over: after each actor's turn in a `may_end` step with
     ended(False), and after each round with ended(True). A refused answer is passed to `refused` (which
-    writes it down) and the same actor is asked again; refusals never use up a turn's `limit`."""
+    writes it down) and the same actor is asked again; refusals never use up a turn's `limit`. `ask(unit)`,
+    if given, makes each request's `ask` (what `Request.legal` calls)."""
     while True:
         table.begin_round()
         hooks.fire("round_start")
@@ -138,7 +147,7 @@ def walk(table: RoundTable, hooks: Hooks, *, ended: Callable[[bool], bool],
                     name, side = step.who(actor)
                     accepted = 0
                     while not step.limit or accepted < step.limit:
-                        answer = yield Request(step.kind, name, side)
+                        answer = yield _request(step.kind, name, side, ask(name) if ask is not None else None)
                         try:
                             done = step.answer(actor, answer)
                         except IllegalAction as exc:

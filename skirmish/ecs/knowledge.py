@@ -24,11 +24,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ecs.components import Armour, Facing, Health, Status
+from skirmish.ecs.components import Armour, Facing, Health, Position, Status
 from skirmish.ecs.view import BattleView, UnitView, replace_unit
 from skirmish.ecs.world import World
 from skirmish.rules.geometry import Cell, GridMap, centre, clear_line, lean_points
 from skirmish.rules.sight_table import SightTable
+
+# The component types a look (cell, in action, firing, known_to) and a sighting (and `_armour`) read: a unit none
+# of these has been handed out of since it was last read is as it was then, for every side.
+_SHOWN = frozenset({Position, Health, Status, Facing, Armour})
 
 HIDDEN = "hidden"  # what a declaration reads as to the other sides before initiative is flipped (R-5.1)
 
@@ -69,7 +73,7 @@ class Knowledge:
         self.sides = sides
         self.seen: dict[str, frozenset[str]] = {s: frozenset() for s in sides}  # enemies each side sees now
         self.last: dict[str, dict[str, Sighting]] = {s: {} for s in sides}  # side -> enemy -> last sighting
-        # enemy -> ((its World.handouts, the round), the sighting read then): what shows of it, for any side
+        # enemy -> ((its hand-outs of _SHOWN, the round), the sighting read then): what shows of it, for any side
         self._sighted: dict[str, tuple[tuple[int, int], Sighting]] = {}
         # side -> (its seers' cells, enemy -> (its cell, its exposure, the seer's cell that saw it or None)): who
         # sees whom, looked at again only for enemies or seers that changed (`_look`)
@@ -82,8 +86,9 @@ class Knowledge:
         self._done: dict[str, dict[str, tuple[int, int, bool]]] = {}  # side -> enemy -> (hand-outs, round, seen)
         self._done_once: set[str] = set()  # sides whose every enemy has been looked at in `_done` since a reset
         self._world: World | None = None
-        # (side, enemy) -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
-        self._enemy_views: dict[tuple[str, str], tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]] = {}
+        self._stamp: tuple[int, int, int] = (-1, -1, -1)  # (hand-outs of _SHOWN in all, units, round) when last updated
+        # side -> enemy -> (the enemy's view, its sighting or None if seen now, (hide, round), what side sees)
+        self._enemy_views: dict[str, dict[str, tuple[UnitView, Sighting | None, tuple[bool, int], UnitView]]] = {}
 
     def update(self, world: World, grid: GridMap, round_no: int) -> None:
         """Look again for every side (R-6.1): an enemy in sight of one of the side's combatants in action is
@@ -92,6 +97,13 @@ class Knowledge:
         the cell and round brought up to date; any other enemy stays where the side last knew it. Running it
         twice changes nothing."""
         table = grid.sight_table
+        hand = world.watch(_SHOWN)  # hand-outs of what a look or a sighting reads (the others change neither)
+        # The counts only grow: the same total over the same units in the same round is nothing handed out since
+        # the last update, which this one would repeat (changing nothing).
+        stamp = (sum(hand.values()), len(hand), round_no)
+        if world is self._world and table is self._table and stamp == self._stamp:
+            return
+        self._stamp = stamp
         if world is not self._world or table is not self._table:  # what is kept holds for one world and map
             self._facts.clear()
             self._done.clear()
@@ -102,7 +114,6 @@ class Knowledge:
         touched = []  # units handed out since the last look (only they may have changed)
         moved = False  # whether something a look depends on changed: a cell, in action, firing, known_to
         facts = self._facts
-        hand = world.handout_counts()
         for eid, ident in world.units():
             h = hand[eid]
             kept = facts.get(eid)
@@ -217,22 +228,29 @@ class Knowledge:
         hide = view.phase is None  # declaring (or between rounds): initiative is not flipped yet
         seen, memory = self.seen[side], self.last[side]
         units: list[UnitView] = []
-        kept = self._enemy_views
+        kept = self._enemy_views.get(side)
+        if kept is None:
+            kept = self._enemy_views[side] = {}
+        flags = (hide, view.round)
         for u in view.units:
             if u.side == side:
                 units.append(u)
                 continue
-            sighting = None if u.name in seen else memory.get(u.name)
-            if sighting is None and u.name not in seen:
-                continue
+            name = u.name
+            if name in seen:
+                sighting = None
+            else:
+                sighting = memory.get(name)
+                if sighting is None:
+                    continue
             # The enemy as `side` sees it is a function of the view `u`, the sighting and the two flags: kept
             # while they are the same objects (World.snapshot keeps a unit's view while nothing changed it).
-            k = kept.get((side, u.name))
-            if k is not None and k[0] is u and k[1] is sighting and k[2] == (hide, view.round):
+            k = kept.get(name)
+            if k is not None and k[0] is u and k[1] is sighting and k[2] == flags:
                 units.append(k[3])
                 continue
             e = seen_enemy(u, side, view.round, hide) if sighting is None else ghost(u, side, sighting, hide)
-            kept[(side, u.name)] = (u, sighting, (hide, view.round), e)
+            kept[name] = (u, sighting, flags, e)
             units.append(e)
         out = object.__new__(BattleView)  # dataclasses.replace(view, units=..., viewer=side), without __init__
         out.__dict__.update(view.__dict__)

@@ -126,8 +126,12 @@ class World:
         # component got before a snapshot could still be changed after it, so snapshots then make every view
         # afresh and keep nothing.
         self._views: dict[int, UnitView] = {}
+        # The units of the last snapshot: (the units() order it follows, entity -> index, the views in order)
+        self._units_kept: tuple[Sequence[tuple[int, Identity]], dict[int, int], tuple[UnitView, ...]] | None = None
         self._dirty: dict[int, set[type[Any]]] = {}  # entity -> the component types handed out since
         self._handouts: dict[int, int] = {}  # per entity, see `handouts`
+        self._watched: dict[type[Any], list[dict[int, int]]] = {}  # component type -> counts that watch it (`watch`)
+        self._watches: dict[frozenset[type[Any]], dict[int, int]] = {}
         self._armoury: Armoury | None = None
         self._changing = 0
 
@@ -154,6 +158,8 @@ class World:
         eid = esper.create_entity(*components)
         self._order = None
         self._handouts[eid] = 0
+        for counts in self._watches.values():
+            counts[eid] = 0
         for c in components:
             if isinstance(c, Identity):
                 self._by_name[c.name] = eid
@@ -176,12 +182,28 @@ class World:
             else:
                 d.add(ctype)
             self._handouts[eid] += 1
+            watched = self._watched.get(ctype)
+            if watched is not None:
+                for counts in watched:
+                    counts[eid] += 1
         return self._db[eid][ctype]  # esper.component_for_entity, in this world
 
     def handouts(self, eid: int) -> int:
         """How many times `get` has handed out the entity's changeable components: between two equal counts
         (read while the rules are not running) nothing of it has changed."""
         return self._handouts[eid]
+
+    def watch(self, ctypes: frozenset[type[Any]]) -> Mapping[int, int]:
+        """Per entity, how many times `get` (or `query`) has handed out one of `ctypes` since the world was made
+        (read-only, kept up to date; the same mapping for the same types): for code that reads only those
+        component types, between two equal counts (read while the rules are not running) nothing it reads of the
+        entity has changed. Counting starts at the first call for those types."""
+        counts = self._watches.get(ctypes)
+        if counts is None:
+            counts = self._watches[ctypes] = dict.fromkeys(self._handouts, 0)
+            for ctype in ctypes - _FIXED:
+                self._watched.setdefault(ctype, []).append(counts)
+        return counts
 
     def peek(self, eid: int, ctype: type[C]) -> C:
         """A component of an entity, only to read: whoever peeks must not change it (or anything in it)."""
@@ -209,9 +231,12 @@ class World:
         """All (entity, component) pairs of a type, in entity order."""
         self._on()
         pairs = sorted(esper.get_component(ctype), key=lambda pair: pair[0])
+        watched = self._watched.get(ctype, ())
         for e, _ in pairs:
             self._dirty.setdefault(e, set()).add(ctype)
             self._handouts[e] += 1
+            for counts in watched:
+                counts[e] += 1
         return pairs
 
     def units(self) -> Sequence[tuple[int, Identity]]:
@@ -268,18 +293,32 @@ class World:
             if armoury is not self._armoury:
                 views.clear()
                 self._armoury = armoury
+                self._units_kept = None
+            order = self.units()
+            kept = self._units_kept
+            if kept is not None and kept[0] is not order:  # a unit was spawned: make the tuple afresh
+                kept = self._units_kept = None
+            index = kept[1] if kept is not None else None
+            out = list(kept[2]) if kept is not None and self._dirty else None  # the last tuple, patched in place
             for eid, changed in self._dirty.items():
                 u = views.get(eid)
                 if u is not None:
-                    views[eid] = self._patched(u, eid, changed, armoury)
+                    views[eid] = u = self._patched(u, eid, changed, armoury)
+                    if out is not None and index is not None:
+                        out[index[eid]] = u
             self._dirty.clear()
-            out = []
-            for eid, _ in self.units():
-                u = views.get(eid)
-                if u is None:
-                    u = views[eid] = self.view(eid, armoury)
-                out.append(u)
-            units = tuple(out)
+            if kept is not None:
+                units = kept[2] if out is None else tuple(out)  # nothing handed out since: the same views
+                self._units_kept = (order, kept[1], units)
+            else:
+                made = []
+                for eid, _ in order:
+                    u = views.get(eid)
+                    if u is None:
+                        u = views[eid] = self.view(eid, armoury)
+                    made.append(u)
+                units = tuple(made)
+                self._units_kept = (order, {eid: i for i, (eid, _) in enumerate(order)}, units)
         view = object.__new__(BattleView)  # BattleView(...) without the frozen dataclass's __init__
         view.__dict__.update(round=round_no, phase=phase, grid=grid, units=units, sides=sides, scope=scope,
                              max_rounds=max_rounds, viewer=None)

@@ -32,12 +32,13 @@ class Speed(IntEnum):
     @property
     def label(self) -> str:
         """Lower-case name used in files and events."""
-        return self.name.lower()
+        return _SPEED_LABELS[self]
 
     @staticmethod
     def parse(text: str) -> Speed:
         """Parse 'fast' | 'normal' | 'slow'."""
-        return Speed[text.upper()]
+        got = _SPEED_BY_LABEL.get(text)
+        return got if got is not None else Speed[text.upper()]
 
     def slower(self, by: int = 1) -> int:
         """Rank `by` steps slower (may exceed SLOW: the caller refuses that)."""
@@ -45,7 +46,13 @@ class Speed(IntEnum):
 
     def faster(self) -> Speed:
         """One step faster, never faster than FAST."""
-        return Speed(max(0, int(self) - 1))
+        return _SPEEDS[max(0, int(self) - 1)]
+
+
+# Looked up rather than worked out through the enum's machinery (these are asked several times a decision).
+_SPEEDS: tuple[Speed, ...] = tuple(sorted(Speed))  # by rank
+_SPEED_LABELS: tuple[str, ...] = tuple(s.name.lower() for s in _SPEEDS)
+_SPEED_BY_LABEL: dict[str, Speed] = {s.name.lower(): s for s in _SPEEDS}
 
 
 @dataclass(frozen=True)

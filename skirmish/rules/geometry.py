@@ -6,7 +6,6 @@ Cells are (x, y) with x the column and y the row; arrays are indexed [y, x]. A c
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -147,76 +146,6 @@ def can_step(grid: GridMap, frm: Cell, to: Cell, blocked: npt.NDArray[np.bool_] 
         if not grid.passable(side_a) or not grid.passable(side_b):
             return False
     return True
-
-
-def reach_field(
-    grid: GridMap, start: Cell, limit: float, blocked: npt.NDArray[np.bool_] | None = None
-) -> npt.NDArray[np.float64]:
-    """Movement cost (cells) from `start` to every cell within `limit`; inf elsewhere (Dijkstra).
-
-    A step costs its length (1 or √2) times the move cost of the cell entered, added to the cost so far; a
-    diagonal step cuts no corner past a wall or a figure (as nav). Cells are numbered on the map padded with
-    a ring of shut cells, so no step needs a bounds check. Any exact Dijkstra gives these values bit for bit
-    (each is the least of the float sums along the routes there, and a float sum never falls as a step is
-    added), so the order ties are taken in does not matter."""
-    w, h = grid.width, grid.height
-    pw = w + 2
-    free, step = _padded_steps(grid)
-    if blocked is not None:
-        free = list(free)
-        shut = np.flatnonzero(blocked)
-        for i in (shut // w * pw + shut % w + pw + 1).tolist():
-            free[i] = False
-    s = (start[1] + 1) * pw + start[0] + 1
-    best: dict[int, float] = {s: 0.0}
-    heap: list[tuple[float, int]] = [(0.0, s)]
-    bound = limit + _EPS
-    orth = (1, -1, pw, -pw)
-    diag = ((1, pw), (1, -pw), (-1, pw), (-1, -pw))
-    pop, push = heapq.heappop, heapq.heappush
-    while heap:
-        d, i = pop(heap)
-        if d > best[i]:
-            continue
-        for o in orth:
-            j = i + o
-            if free[j]:
-                nd = d + step[j]
-                if nd <= bound and nd < best.get(j, math.inf):
-                    best[j] = nd
-                    push(heap, (nd, j))
-        for ox, oy in diag:
-            j = i + ox + oy
-            if free[j] and free[i + ox] and free[i + oy]:
-                nd = d + SQRT2 * step[j]
-                if nd <= bound and nd < best.get(j, math.inf):
-                    best[j] = nd
-                    push(heap, (nd, j))
-    dist = np.full((h + 2) * pw, np.inf)
-    dist[list(best)] = list(best.values())
-    return dist.reshape(h + 2, pw)[1:-1, 1:-1].copy()
-
-
-def _padded_steps(grid: GridMap) -> tuple[list[bool], list[float]]:
-    """Per cell of the padded map: open ground (move cost > 0), and its move cost (0 on the ring); kept on the
-    map."""
-    kept: tuple[list[bool], list[float]] | None = grid.kept.get("padded_steps")
-    if kept is None:
-        kept = grid.kept["padded_steps"] = _work_out_padded_steps(grid)
-    return kept
-
-
-def _work_out_padded_steps(grid: GridMap) -> tuple[list[bool], list[float]]:
-    pw = grid.width + 2
-    free = [False] * (pw * (grid.height + 2))
-    step = [0.0] * len(free)
-    cost = grid.move_cost.tolist()
-    for y in range(grid.height):
-        for x in range(grid.width):
-            i = (y + 1) * pw + x + 1
-            free[i] = cost[y][x] > 0
-            step[i] = cost[y][x]
-    return free, step
 
 
 def path_cost(grid: GridMap, path: list[Cell]) -> float:
@@ -415,3 +344,4 @@ def _nearest_wall(grid: GridMap, cell: Cell, toward: tuple[float, float]) -> Cel
 
 import skirmish.rules.map_state as _ms  # noqa: E402  (they build on the definitions above)
 import skirmish.rules.sight_table as _st  # noqa: E402
+from skirmish.rules.reach_search import reach_field  # noqa: E402,F401  (geo.reach_field; it reads the above)

@@ -6,6 +6,7 @@ most others, so most fields stand."""
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,9 @@ class ReachCache:
     def __init__(self, size: int = 512) -> None:
         self.size = size
         self._kept: dict[tuple[geo.Cell, float], _Kept] = {}
+        # (start, limit) -> (the cells the kept field's search looked at but the start, the figures among them,
+        # the field): `field_among`
+        self._among: dict[tuple[geo.Cell, float], tuple[frozenset[geo.Cell], frozenset[geo.Cell], Field]] = {}
         self._grid: geo.GridMap | None = None
 
     def field(self, grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
@@ -52,6 +56,7 @@ class ReachCache:
         on a shortest way), so both forms ask the same question."""
         if self._grid is not grid:
             self._kept.clear()
+            self._among.clear()
             self._grid = grid
         elif len(self._kept) > self.size:  # drop the half asked for longest ago
             for key in list(self._kept)[: len(self._kept) // 2]:
@@ -67,6 +72,31 @@ class ReachCache:
                 return kept.field
         field = shared_field(grid, start, limit, blocked)
         self._kept[(start, limit)] = _Kept(blocked, field, ring(np.isfinite(field)))
+        return field
+
+    def field_among(self, grid: geo.GridMap, start: geo.Cell, limit: float, figures: Collection[geo.Cell]) -> Field:
+        """`field(grid, start, limit, blocked)` with `blocked` the cells in `figures` (figures other than the one
+        at `start`), answered from the same kept field while the figures among the cells its search looked at
+        are the same ones: a set of a few cells compared, where `field` compares whole-map arrays."""
+        key = (start, limit)
+        kept = self._among.get(key) if self._grid is grid else None
+        if kept is not None:
+            near, was, field = kept
+            if frozenset(c for c in figures if c in near) == was:
+                self._among[key] = self._among.pop(key)  # now the last asked for
+                return field
+        blocked = np.zeros((grid.height, grid.width), dtype=bool)
+        if figures:
+            xs, ys = zip(*figures, strict=True)
+            blocked[list(ys), list(xs)] = True
+        field = self.field(grid, start, limit, blocked)  # clears what is kept here if the map is another
+        if len(self._among) > self.size:  # drop the half asked for longest ago
+            for old in list(self._among)[: len(self._among) // 2]:
+                del self._among[old]
+        near_cells = self._kept[key].near
+        ys_, xs_ = np.nonzero(near_cells)
+        near = frozenset(zip(xs_.tolist(), ys_.tolist(), strict=True)) - {start}
+        self._among[key] = (near, frozenset(c for c in figures if c in near), field)
         return field
 
 

@@ -24,10 +24,18 @@ def timing_speed(declared: str | None, hesitated_last_round: bool) -> Speed:
 
 
 def phase_options(result: int, cf: bool, speed: Speed) -> list[int]:
-    """Phases whose TN the Reflex result meets; empty means the combatant hesitates (R-5.2)."""
+    """Phases whose TN the Reflex result meets; empty means the combatant hesitates (R-5.2). A new list."""
     if cf:
         return []
-    return [p for p, target in zip(PHASES, INITIATIVE_BAR[speed], strict=True) if result >= target]
+    got = _OPTIONS.get((result, speed))
+    if got is None:
+        got = tuple(p for p, target in zip(PHASES, INITIATIVE_BAR[speed], strict=True) if result >= target)
+        if len(_OPTIONS) < 4096:  # results are small integers: a few hundred keys in practice
+            _OPTIONS[(result, speed)] = got
+    return list(got)
+
+
+_OPTIONS: dict[tuple[int, Speed], tuple[int, ...]] = {}  # phase_options by (result, speed)
 
 
 def order_key(reflex_column: str, reflex_training: int, side_index: int, entity: int) -> tuple[int, ...]:

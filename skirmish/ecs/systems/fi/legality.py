@@ -80,11 +80,20 @@ def _shots(sys: FiSystems, eid: int, me: str, targets: list[str], bursts: tuple[
     for target in targets:
         if not sys.shot_target_ok(eid, target):
             continue
-        if firer_ok is None:
+        if firer_ok is None:  # shot_setup's other checks: the firer's (`shot_firer_check`), then the timing
             tries = [Shoot(me, target, mode=m, burst=b) for m, b in kinds]
-            firer_ok = [(s.mode, s.burst) for s in tries if _ok(lambda s=s: sys.shot_setup(eid, s))]  # type: ignore[misc]
+            firer_ok = [(s.mode, s.burst) for s in tries if _ok(lambda s=s: _firer(sys, eid, s))]  # type: ignore[misc]
         out.extend(Shoot(me, target, mode=m, burst=b) for m, b in firer_ok)
     return out
+
+
+def _firer(sys: FiSystems, eid: int, shot: Shoot) -> None:
+    """What `shot_setup` checks of a shot at a target that passes `shot_target_ok`: the firer's checks, then the
+    timing (nothing after them refuses); raises IllegalAction."""
+    if not sys.active(eid):
+        raise IllegalAction("R-8.1: out of action")
+    weapon, _ = sys.shot_firer_check(eid, shot)
+    sys.check_parts(eid, sys._attack_part(weapon, shot.mode))
 
 
 def _aims(sys: FiSystems, eid: int, me: str, targets: list[str]) -> tuple[Aim, ...]:
@@ -116,18 +125,17 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
         return frozenset(), frozenset()
     grid = sys.ctx.grid
     walk_m, run_m = sys.move_allowance(eid)
-    blocked = np.zeros((grid.height, grid.width), dtype=bool)
-    for x, y in w.occupied(except_eid=eid):
-        blocked[y, x] = True
     here = w.cell(eid)
-    field = sys.ctx.reach.field(grid, here, run_m / grid.cell_m, blocked)  # geo.reach_field, kept (read-only)
+    # geo.reach_field with the other figures' cells blocked, kept (read-only)
+    field = sys.ctx.reach.field_among(grid, here, run_m / grid.cell_m, w.occupied(except_eid=eid))
     ys, xs = np.nonzero(np.isfinite(field))
+    within = (field[ys, xs] * grid.cell_m <= walk_m + 1e-9).tolist()  # each cell's float test, all at once
     walks: set[geo.Cell] = set()
     runs: set[geo.Cell] = set()
-    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+    for x, y, walk in zip(xs.tolist(), ys.tolist(), within, strict=True):
         if (x, y) == here:
             continue  # staying put is not a move
-        walking = field[y, x] * grid.cell_m <= walk_m + 1e-9 and not fast
+        walking = walk and not fast
         if walking and can_walk:
             walks.add((x, y))
         elif can_run:  # beyond the walk, or a walk that does not fit any more: covered at a run (plan_move)

@@ -49,7 +49,7 @@ class FiRound(FiBase):
         """Set a unit's declaration for the round (R-5.1), once `declare_check` takes it."""
         action = self.declare_check(answer)
         dec = self.w.get(eid, Declared)
-        st = self.w.get(eid, Status)
+        st = self.w.peek(eid, Status)  # only read (a hand-out would have every side look at the unit again)
         speed = action.speed
         if st.waiting:
             speed = "fast"  # R-5.7: waiting into the next round declares FAST for readiness
@@ -112,26 +112,25 @@ class FiRound(FiBase):
     # ------------------------------------------------------------------ turns
     def begin_turn(self, eid: int) -> bool:
         """Start a unit's turn; False if it cannot act (stunned loses this action, R-8.2)."""
-        hp = self.w.get(eid, Health)
         turn = self.w.get(eid, Turn)
         turn.parts = []
         turn.moved_this_turn = turn.ran_this_turn = False
         turn.acted = False
-        if hp.stunned:
-            hp.stunned = False
+        # Health and Status are handed out only to change them (World.get: a hand-out has the unit read again).
+        if self.w.peek(eid, Health).stunned:
+            self.w.get(eid, Health).stunned = False
             self._event("stunned", self.name(eid), ("R-8.2",), text="loses this action to concussion")
             return False
-        st = self.w.get(eid, Status)
-        if st.waiting:
-            st.waiting = None  # its turn came: it acts now instead (R-5.7)
+        if self.w.peek(eid, Status).waiting:
+            self.w.get(eid, Status).waiting = None  # its turn came: it acts now instead (R-5.7)
         return True
 
     def _declared_speed(self, eid: int) -> Speed:
-        return declared_speed(self.w.get(eid, Declared).speed)
+        return declared_speed(self.w.peek(eid, Declared).speed)
 
     def check_parts(self, eid: int, extra: Part) -> list[Part]:
         """The turn's parts with `extra` added, if the declared speed allows them (R-5.3–R-5.5, R-6.3)."""
-        parts = add_part(self.w.get(eid, Turn).parts, extra)
+        parts = add_part(self.w.peek(eid, Turn).parts, extra)  # a new list: nothing changed
         try:
             check_turn(self._declared_speed(eid), parts)
         except TimingError as exc:
@@ -227,7 +226,6 @@ class FiRound(FiBase):
             tp = self.w.get(eid, Tacpack)
             tp.shot_points = 0
             tp.screen_av = tp.screen_points
-            st = self.w.get(eid, Status)
-            if not self.active(eid):
-                st.waiting = None
+            if not self.active(eid) and self.w.peek(eid, Status).waiting is not None:
+                self.w.get(eid, Status).waiting = None
 

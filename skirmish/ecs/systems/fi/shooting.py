@@ -16,6 +16,7 @@ from skirmish.ecs.components import (
     Status,
     Tacpack,
     Turn,
+    WeaponState,
 )
 from skirmish.ecs.systems.fi.base import _condition
 from skirmish.ecs.systems.fi.round import FiRound
@@ -50,7 +51,8 @@ class FiShooting(FiRound):
 
     # ------------------------------------------------------------------ shooting
     def shot_setup(self, eid: int, action: Shoot, *, trigger: bool = False) -> tuple[ShotSetup, TargetState, int]:
-        """Check a shot and work out its TN, modifiers and target state (R-6.1–R-6.6)."""
+        """Check a shot and work out its TN, modifiers and target state (R-6.1–R-6.6). Only reads (`World.peek`):
+        legality and the odds ask it for shots never made, and `shoot` changes what it changes itself."""
         w = self.w
         if not self.active(eid):
             raise IllegalAction("R-8.1: out of action")
@@ -61,7 +63,25 @@ class FiShooting(FiRound):
             raise IllegalAction(f"{action.target} is on your side")
         if w.peek(tgt, Health).out_of_action:
             raise IllegalAction(f"{action.target} is already out of action")
-        dec = w.get(eid, Declared)
+        weapon, _ = self.shot_firer_check(eid, action)
+        grid = self.ctx.grid
+        here, there = w.cell(eid), w.cell(tgt)
+        sight = self.sight(eid, tgt)
+        if not sight.visible:
+            raise IllegalAction(f"R-6.1: {action.target} is not in line of sight")
+        dist = geo.distance_m(here, there, grid.cell_m)
+        if dist > weapon.max_range_m + 1e-9:
+            raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
+        if not trigger:
+            self.check_parts(eid, self._attack_part(weapon, action.mode))
+        return self._shot_numbers(eid, tgt, action, weapon, sight, dist, trigger)
+
+    def shot_firer_check(self, eid: int, action: Shoot) -> tuple[Weapon, WeaponState]:
+        """`shot_setup`'s checks about the firer, its weapon, the mode and the burst (not the target, nor the
+        timing: `check_parts` comes after the target's sight and range), in its order; raises IllegalAction.
+        The weapon in hand and its state."""
+        w = self.w
+        dec = w.peek(eid, Declared)
         if dec.speed == "dodge":
             raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
         wpn = self.weapon(eid)
@@ -82,7 +102,7 @@ class FiShooting(FiRound):
         needed = action.burst or 1
         if ws.rounds < needed:
             raise IllegalAction(f"R-6.12: {ws.rounds} round(s) left, {needed} needed; reload")
-        tp = w.get(eid, Tacpack)
+        tp = w.peek(eid, Tacpack)
         power = weapon.shot_power(action.burst)
         if weapon.energy and tp.spent + power > tp.generator:
             what = f"a burst of {action.burst} draws {power}" if action.burst else f"the {weapon.name} draws {power}"
@@ -95,28 +115,24 @@ class FiShooting(FiRound):
             if name not in BUMP_SPENDS or (at and not index.isdigit()):
                 raise IllegalAction(f"R-6.4: unknown bump spend {spend!r}; spends are {', '.join(BUMP_SPENDS)} "
                                     f"(damage, armour, a_to_p and d_to_a may name a hit: damage@1)")
-        grid = self.ctx.grid
-        here, there = w.cell(eid), w.cell(tgt)
-        sight = self.sight(eid, tgt)
-        if not sight.visible:
-            raise IllegalAction(f"R-6.1: {action.target} is not in line of sight")
-        dist = geo.distance_m(here, there, grid.cell_m)
-        if dist > weapon.max_range_m + 1e-9:
-            raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
-        if not trigger:
-            self.check_parts(eid, self._attack_part(weapon, action.mode))
+        return weapon, ws
 
+    def _shot_numbers(self, eid: int, tgt: int, action: Shoot, weapon: Weapon, sight: geo.Sight, dist: float,
+                      trigger: bool) -> tuple[ShotSetup, TargetState, int]:
+        """A shot `shot_setup` accepts: its TN, modifiers and target state (refuses nothing)."""
+        w = self.w
+        here, there = w.cell(eid), w.cell(tgt)
         tprof = w.get(tgt, Profile)
-        dodging = w.get(tgt, Declared).speed == "dodge" and self.ctx.round > 0
-        turn = w.get(eid, Turn)
+        dodging = w.peek(tgt, Declared).speed == "dodge" and self.ctx.round > 0
+        turn = w.peek(eid, Turn)
         moved = "none"
         if not trigger and turn.moved_this_turn:
             moved = "ran" if turn.ran_this_turn else "walked"
-        rd = w.get(eid, Readiness)
+        rd = w.peek(eid, Readiness)
         facts = ShotFacts(
             distance_m=dist, mode=action.mode, burst=action.burst, called=action.called, firer_moved=moved,
             ready=rd.target == action.target, aims=rd.aim, target=action.target, target_size=tprof.size,
-            target_dodge=tprof.skills.get("dodge", 0) if dodging else 0, target_moved_m=w.get(tgt, Turn).moved_m,
+            target_dodge=tprof.skills.get("dodge", 0) if dodging else 0, target_moved_m=w.peek(tgt, Turn).moved_m,
             concealed=sight.concealed,
         )
         target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
@@ -126,7 +142,7 @@ class FiShooting(FiRound):
         concealed = sight.concealed
         if sight.cover == "high":
             exposed = frozenset({"head", "chest", "right_arm"})
-        st_t = w.get(tgt, Status)
+        st_t = w.peek(tgt, Status)
         prone_rule = st_t.prone and dist > 2.0 + 1e-9
         point_blank = geo.adjacent(here, there)
         setup = ShotSetup(
@@ -167,14 +183,14 @@ class FiShooting(FiRound):
         """What the rules need of a target: size, armour layers by location, screen, prone."""
         w = self.w
         armour: dict[str, list[ArmourLayer]] = {}
-        for i, piece in enumerate(w.get(tgt, Armour).pieces):
+        for i, piece in enumerate(w.peek(tgt, Armour).pieces):
             for loc, av in piece.av.items():
                 armour.setdefault(loc, []).append(ArmourLayer(i, piece.name, piece.kind, av))
-        ttp = w.get(tgt, Tacpack)
+        ttp = w.peek(tgt, Tacpack)
         return TargetState(
             size=w.get(tgt, Profile).size, armour={k: tuple(v) for k, v in armour.items()},
             screen_type=ttp.screen_type if ttp.screen_type != "none" else None, screen_av=ttp.screen_av,
-            prone=w.get(tgt, Status).prone,
+            prone=w.peek(tgt, Status).prone,
         )
 
     def shoot(self, eid: int, action: Shoot, *, trigger: bool = False) -> None:

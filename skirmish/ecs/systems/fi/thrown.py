@@ -33,6 +33,8 @@ from skirmish.rules.fi.timing import (
 )
 from skirmish.rules.sight_table import table as sight_table
 
+THROW_CELLS_KEPT = 4096  # throw_cells answers kept per map content before they start again
+
 
 class FiThrowing(FiShooting):
     """Throws, scatter and blasts."""
@@ -52,7 +54,7 @@ class FiThrowing(FiShooting):
         w = self.w
         if not self.active(eid):
             raise IllegalAction("R-8.1: out of action")
-        if w.get(eid, Declared).speed == "dodge":
+        if w.peek(eid, Declared).speed == "dodge":
             raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
         weapon, _ = self.throwable(eid, action.item)
         grid = self.ctx.grid
@@ -72,7 +74,7 @@ class FiThrowing(FiShooting):
         target_tn, range_mod = thr.throw_tn(dist, strength, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
         pool = self.skill_pool(eid, weapon.skill, "dexterity")
         mods = list(pool.modifiers) + list(self.wound_mod(eid))
-        turn = w.get(eid, Turn)
+        turn = w.peek(eid, Turn)
         if turn.moved_this_turn:
             mods.append(Modifier(-2, "running attack (R-5.4)") if turn.ran_this_turn
                         else Modifier(-1, "thrower walked (R-6.1)"))
@@ -87,7 +89,21 @@ class FiThrowing(FiShooting):
         cell instead of a whole check (legality lists these; tests/test_legality_fast.py holds them equal)."""
         grid = self.ctx.grid
         here = self.w.cell(eid)
-        limit = thr.max_throw_m(self.w.get(eid, Profile).traits["strength"][0]) + 1e-9
+        limit = thr.max_throw_m(self.w.peek(eid, Profile).traits["strength"][0]) + 1e-9
+        # A function of the map, the thrower's cell, the reach and the box alone: kept with the map's content.
+        kept: dict[tuple[geo.Cell, float, int, int, int, int], frozenset[geo.Cell]] = \
+            grid.kept.setdefault("throw_cells", {})
+        key = (here, limit, box[0].start, box[0].stop, box[1].start, box[1].stop)
+        out = kept.get(key)
+        if out is None:
+            if len(kept) >= THROW_CELLS_KEPT:
+                kept.clear()
+            out = kept[key] = self._throw_cells(here, limit, box)
+        return out
+
+    def _throw_cells(self, here: geo.Cell, limit: float, box: tuple[range, range]) -> frozenset[geo.Cell]:
+        """`throw_cells` worked out."""
+        grid = self.ctx.grid
         blocks = grid.blocks_sight.tolist()
         seen = sight_table(grid)
         cell_m = grid.cell_m

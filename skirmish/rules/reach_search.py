@@ -1,0 +1,114 @@
+"""The reach search (`geometry.reach_field`, re-exported there): movement cost from a cell to every cell within a
+limit, by Dijkstra over the map padded with a ring of shut cells, each cell's steps past the walls listed once
+per map."""
+
+from __future__ import annotations
+
+import heapq
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:  # geometry imports this module (its reach_field): nothing of it is needed at run time
+    from skirmish.rules.geometry import Cell, GridMap
+
+SQRT2 = math.sqrt(2.0)  # geometry's SQRT2 and _EPS (tests/test_reach_field.py holds them the same)
+_EPS = 1e-9
+
+
+def reach_field(
+    grid: GridMap, start: Cell, limit: float, blocked: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.float64]:
+    """Movement cost (cells) from `start` to every cell within `limit`; inf elsewhere (Dijkstra).
+
+    A step costs its length (1 or √2) times the move cost of the cell entered, added to the cost so far; a
+    diagonal step cuts no corner past a wall or a figure (as nav). Cells are numbered on the map padded with
+    a ring of shut cells, and each open cell's steps past the walls (the cell entered, its cost, the two cells
+    beside a diagonal) are listed once per map (`_padded_steps`), so a search only reads them and, with
+    figures on the map, checks the figures' cells. Any exact Dijkstra gives these values bit for bit (each is
+    the least of the float sums along the routes there, and a float sum never falls as a step is added), so
+    the order ties are taken in does not matter."""
+    w, h = grid.width, grid.height
+    pw = w + 2
+    free, plain, steps = _padded_steps(grid)
+    n = len(free)
+    s = (start[1] + 1) * pw + start[0] + 1
+    best = [math.inf] * n
+    best[s] = 0.0
+    heap: list[tuple[float, int]] = [(0.0, s)]
+    bound = limit + _EPS
+    pop, push = heapq.heappop, heapq.heappush
+    shut = None if blocked is None else np.flatnonzero(blocked)
+    if shut is None or not len(shut):
+        while heap:
+            d, i = pop(heap)
+            if d > best[i]:
+                continue
+            for j, c in plain[i]:
+                nd = d + c
+                if nd <= bound and nd < best[j]:
+                    best[j] = nd
+                    push(heap, (nd, j))
+    else:
+        ok = list(free)
+        for i in (shut // w * pw + shut % w + pw + 1).tolist():
+            ok[i] = False
+        while heap:
+            d, i = pop(heap)
+            if d > best[i]:
+                continue
+            for j, c, a, b in steps[i]:
+                if ok[j] and ok[a] and ok[b]:
+                    nd = d + c
+                    if nd <= bound and nd < best[j]:
+                        best[j] = nd
+                        push(heap, (nd, j))
+    return np.array(best).reshape(h + 2, pw)[1:-1, 1:-1].copy()
+
+
+_Steps = tuple[list[bool], list[tuple[tuple[int, float], ...]], list[tuple[tuple[int, float, int, int], ...]]]
+
+
+def _padded_steps(grid: GridMap) -> _Steps:
+    """Per cell of the padded map: open ground (move cost > 0); the steps out of it that no wall stops, as
+    (cell entered, cost); and the same with the cells a figure must not stand on for the step, (cell entered,
+    cost, side, side) (a straight step names the cell entered as both sides). Kept on the map."""
+    kept: _Steps | None = grid.kept.get("padded_steps")
+    if kept is None:
+        kept = grid.kept["padded_steps"] = _work_out_padded_steps(grid)
+    return kept
+
+
+def _work_out_padded_steps(grid: GridMap) -> _Steps:
+    pw = grid.width + 2
+    free = [False] * (pw * (grid.height + 2))
+    cost_at = [0.0] * len(free)
+    cost = grid.move_cost.tolist()
+    for y in range(grid.height):
+        for x in range(grid.width):
+            i = (y + 1) * pw + x + 1
+            free[i] = cost[y][x] > 0
+            cost_at[i] = cost[y][x]
+    steps: list[tuple[tuple[int, float, int, int], ...]] = [()] * len(free)
+    for y in range(grid.height):  # every cell of the map, open or not (a search may start on a shut one)
+        row = (y + 1) * pw + 1
+        for i in range(row, row + grid.width):
+            steps[i] = _steps_out(free, cost_at, i, pw)
+    plain = [tuple((j, c) for j, c, _, _ in s) for s in steps]
+    return free, plain, steps
+
+
+def _steps_out(free: list[bool], cost_at: list[float], i: int, pw: int) -> tuple[tuple[int, float, int, int], ...]:
+    """The steps out of padded cell `i` that no wall stops (`_padded_steps`)."""
+    out = []
+    for o in (1, -1, pw, -pw):  # the order the search looks (any order gives the same field)
+        j = i + o
+        if free[j]:
+            out.append((j, cost_at[j], j, j))
+    for ox, oy in ((1, pw), (1, -pw), (-1, pw), (-1, -pw)):
+        j = i + ox + oy
+        if free[j] and free[i + ox] and free[i + oy]:
+            out.append((j, SQRT2 * cost_at[j], i + ox, i + oy))
+    return tuple(out)
