@@ -21,6 +21,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from skirmish.rules import stencil as _stencil
 from skirmish.rules.geometry import COVER_LEVEL, COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
 
 _EPS = 1e-9
@@ -49,6 +50,16 @@ class SightTable:
         self.outs: dict[Cell, npt.NDArray[np.int8]] = {}  # codes by target cell, per origin cell (`codes_from`)
         self._shared: dict[tuple[bool, str, int, bool, Cell | None], Sight] = {(False, "none", 0, False, None): NO_SIGHT}
         self._leans: dict[Cell, list[_Point]] = {}
+        # Stencils (rules/stencil.py): the map's walls and shut corners as bits, each cell's point kinds (its
+        # centre, then its lean points), and what a padded index's cover is; None on maps too big for them.
+        small = max(self.w, self.h) <= _stencil.MAX_SIDE
+        self._st = _stencil.stencils(self.pw) if small else None
+        self._bits = _stencil.sight_bits(grid) if small else 0
+        self._kinds: dict[Cell, tuple[int, ...]] = {}
+        self._cover_at = [(0, 0)] * len(pad)
+        for y in range(grid.height):
+            for x in range(grid.width):
+                self._cover_at[(y + 1) * self.pw + x + 1] = (int(self.cover[y][x]), int(self.cover_av[y][x]))
 
     def row(self, frm: Cell) -> list[Sight | None]:
         """The answers kept from `frm`, indexed y * width + x (None: not worked out yet)."""
@@ -276,7 +287,53 @@ class SightTable:
             s = self._shared[key] = Sight(visible, cover, av, lean, where)
         return s
 
+    def point_kinds(self, cell: Cell) -> tuple[int, ...]:
+        """The kinds (`stencil.KINDS`) of the points sight leaves or reaches `cell` from: its centre (0), then
+        its lean points, in `leans`' order."""
+        out = self._kinds.get(cell)
+        if out is None:
+            x, y = cell
+            kinds = [0]
+            if any(self._blocked(x + dx, y + dy) for dx, dy in NEIGHBOURS_8):
+                kinds += [n for n, (dx, dy) in enumerate(_stencil.KINDS) if n and not self._blocked(x + dx, y + dy)]
+            out = self._kinds[cell] = tuple(kinds)
+        return out
+
     def work_out(self, frm: Cell, to: Cell) -> Sight:
+        """`geometry.sight_reference(grid, frm, to)`: each line tested by its stencil (rules/stencil.py: the
+        cells and corners the walk would test, by the line's shape), in `work_out_walked`'s order."""
+        st = self._st
+        if st is None or frm == to:
+            return self.work_out_walked(frm, to)
+        pw, bits, kept = self.pw, self._bits, st.kept
+        fx, fy = frm
+        fi = (fy + 1) * pw + fx + 1
+        f3 = 3 * fi
+        dx, dy = to[0] - fx, to[1] - fy
+        shape = (dy + _stencil.MAX_SIDE) << 10 | (dx + _stencil.MAX_SIDE)  # `Stencils.key` without the kinds
+        f_kinds = self._kinds.get(frm) or self.point_kinds(frm)
+        for k in f_kinds:  # centre to centre, then leaning out of the firer's cell
+            s = kept.get((k * 5) << 20 | shape) or st.get(k, 0, dx, dy)
+            if not (bits >> (f3 + s[0])) & s[1]:
+                best, where = (0, 0), -1  # _cover_on_line: the first of the highest (level, AV) beside the target
+                cover_at = self._cover_at
+                for o in s[2]:
+                    c = cover_at[fi + o]
+                    if c > best:
+                        best, where = c, fi + o
+                cell = None if where < 0 else (where % pw - 1, where // pw - 1)
+                return self._share(True, COVER_NAME[best[0]], best[1], False, cell)
+        t_kinds = self._kinds.get(to) or self.point_kinds(to)
+        for t in t_kinds[1:]:
+            for k in f_kinds:
+                s = kept.get((k * 5 + t) << 20 | shape) or st.get(k, t, dx, dy)
+                if not (bits >> (f3 + s[0])) & s[1]:
+                    wall = self._nearest_wall(to, _stencil.point(frm, k))
+                    av = self.cover_av[wall[1]][wall[0]] if wall else 6
+                    return self._share(True, "high", av, True, wall)
+        return NO_SIGHT
+
+    def work_out_walked(self, frm: Cell, to: Cell) -> Sight:
         """`geometry.sight_reference(grid, frm, to)`, walked once (see the module's docstring)."""
         if frm == to:
             return self._share(True, "none", 0, False, None)

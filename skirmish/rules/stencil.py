@@ -1,0 +1,153 @@
+"""Sight stencils (R-6.6): what the walk of a sight line visits, by the shape of the line only.
+
+`SightTable` walks a segment between two points of two cells (`geometry._trace`'s steps: `_clear`, and `_walk`
+for the cover) to learn whether it is clear. The points are a cell's centre or one of its four lean points
+(`LEAN` = 0.45 toward an open orthogonal neighbour), so a segment is given by the two points' kinds (`KINDS`)
+and the offset (dx, dy) between the two cells. The walk is the same wherever the pair is on the map:
+
+- centres are exact (x + 0.5), so `x + 1 - p0` is exactly 0.5 and every float step is the same for every x;
+- lean points are x + 0.95 or x + 0.05 up to a rounding that grows with x, and the walk's times are
+  then off the exact rationals (A + 20k) / E by far less than 1e-12 on maps up to MAX_SIDE cells a side, while
+  the exact crossing times of a segment (multiples of 1/20 over E, F <= 20 * MAX_SIDE) differ by 0 (a corner)
+  or by at least 1 / (E F) > 3e-8, and never equal 1 (the end point is inside its cell): every `_EPS`
+  comparison of the walk decides as exact arithmetic does, wherever the pair is.
+  tests/test_stencil.py checks the times against the exact ones on every position and offset of a 128-cell
+  side, and the table against `geometry.sight_reference`.
+
+A stencil holds, for one shape, what the walk tests: the cells it enters (without the two end cells, which
+never block) and the corners it passes exactly (shut when both side cells block), as a mask over a map's
+`sight_bits` read from the origin's padded index; and for a line ending at a centre, the cells its cover is
+read from (`_cover_on_line`: the cell before the last, then the corners' side cells, beside the target).
+Stencils depend on the map's padded width only (flat offsets), not on its content: they are kept for the
+process (`stencils(pw)`), bounded by STENCIL_BITS_KEPT bits of masks (then the oldest half made is dropped).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from skirmish.rules.geometry import LEAN, GridMap
+
+_EPS = 1e-9
+MAX_SIDE = 512  # maps up to this many cells a side use stencils (exact there; see above); larger ones walk
+KINDS: tuple[tuple[int, int], ...] = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))  # 0 the centre; 1-4 leans
+STENCIL_BITS_KEPT = 1 << 27  # mask bits kept (16 MB, and ~150 bytes an entry: ~200 k stencils on 40x30 maps)
+
+Stencil = tuple[int, int, tuple[int, ...]]  # (lowest bit, mask from it, cover cells as offsets from the origin)
+
+
+def point(cell: tuple[int, int], kind: int) -> tuple[float, float]:
+    """The point of `kind` in `cell`: its centre (0) or a lean point (`SightTable.leans`' arithmetic)."""
+    kx, ky = KINDS[kind]
+    return (cell[0] + 0.5 + kx * LEAN, cell[1] + 0.5 + ky * LEAN)
+
+
+def sight_bits(grid: GridMap) -> int:
+    """The map's walls and shut corners as one int, 3 bits per padded cell j (padded width pw = width + 2, a
+    blocking ring round the map): bit 3j the cell blocks sight, 3j + 1 it and cell j + pw - 1 both do, 3j + 2 it
+    and cell j + pw + 1 both do (the two pairs of side cells a corner can have)."""
+    w, h = grid.width, grid.height
+    pw = w + 2
+    pad = np.ones((h + 2, pw), dtype=bool)
+    pad[1:-1, 1:-1] = grid.blocks_sight
+    b = pad.ravel()
+    n = len(b)
+    d1 = np.zeros(n, dtype=bool)
+    d1[: n - pw + 1] = b[: n - pw + 1] & b[pw - 1:]
+    d2 = np.zeros(n, dtype=bool)
+    d2[: n - pw - 1] = b[: n - pw - 1] & b[pw + 1:]
+    bits = np.stack([b, d1, d2], axis=1).ravel()
+    return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+
+
+class Stencils:
+    """The stencils of maps `pw` padded cells wide, made when first asked for (`get`)."""
+
+    def __init__(self, pw: int) -> None:
+        self.pw = pw
+        self.kept: dict[int, Stencil] = {}  # by `key`
+        self.bits = 0  # mask bits kept
+
+    @staticmethod
+    def key(start: int, end: int, dx: int, dy: int) -> int:
+        """The key of a shape: the kinds of the start and end points, the offset of the end cell."""
+        return (((start * 5 + end) << 10 | (dy + MAX_SIDE)) << 10) | (dx + MAX_SIDE)
+
+    def get(self, start: int, end: int, dx: int, dy: int) -> Stencil:
+        """The stencil of the line from a `start` point of a cell to an `end` point of the cell (dx, dy) on."""
+        k = self.key(start, end, dx, dy)
+        s = self.kept.get(k)
+        if s is None:
+            s = self.make(start, end, dx, dy)
+            if self.bits > STENCIL_BITS_KEPT:
+                old = list(self.kept)[: len(self.kept) // 2]
+                for o in old:
+                    self.bits -= self.kept.pop(o)[1].bit_length()
+            self.kept[k] = s
+            self.bits += s[1].bit_length()
+        return s
+
+    def make(self, start: int, end: int, dx: int, dy: int) -> Stencil:
+        """Walk the line from cell (0, 0) as `SightTable._clear` and `_walk` do (the same float steps and
+        tests) and note what they test."""
+        pw = self.pw
+        p0, p1 = point((0, 0), start)
+        q0, q1 = point((dx, dy), end)
+        x, y = math.floor(p0), math.floor(p1)
+        end_x, end_y = math.floor(q0), math.floor(q1)
+        ddx, ddy = q0 - p0, q1 - p1
+        sx = 1 if ddx > 0 else -1
+        sy = 1 if ddy > 0 else -1
+        t_dx = abs(1 / ddx) if ddx else math.inf
+        t_dy = abs(1 / ddy) if ddy else math.inf
+        t_mx = ((x + 1 - p0) if ddx > 0 else (p0 - x)) * t_dx if ddx else math.inf
+        t_my = ((y + 1 - p1) if ddy > 0 else (p1 - y)) * t_dy if ddy else math.inf
+        cells = [(x, y)]
+        corners: list[tuple[int, int]] = []  # the corner's side cells, in order
+        bits: list[int] = []
+        guard = abs(dx) + abs(dy) + 4
+        while (x != end_x or y != end_y) and guard > 0:
+            guard -= 1
+            if abs(t_mx - t_my) < _EPS:
+                if min(t_mx, t_my) > 1 - _EPS:
+                    break
+                a, b = y * pw + x + sx, (y + sy) * pw + x
+                bits.append(3 * min(a, b) + (1 if abs(a - b) == pw - 1 else 2))
+                corners += [(x + sx, y), (x, y + sy)]
+                x += sx
+                y += sy
+                t_mx += t_dx
+                t_my += t_dy
+            elif t_mx < t_my:
+                if t_mx > 1 - _EPS:
+                    break
+                x += sx
+                t_mx += t_dx
+            else:
+                if t_my > 1 - _EPS:
+                    break
+                y += sy
+                t_my += t_dy
+            cells.append((x, y))
+        assert guard > 0, (start, end, dx, dy)  # a line between cells (dx, dy) apart enters at most |dx|+|dy|
+        bits += [3 * (cy * pw + cx) for cx, cy in cells if (cx, cy) != (0, 0) and (cx, cy) != (dx, dy)]
+        cover: list[int] = []
+        if end == 0:
+            for cx, cy in cells[-2:-1] + corners:
+                if (cx, cy) != (dx, dy) and abs(cx - dx) <= 1 and abs(cy - dy) <= 1:
+                    cover.append(cy * pw + cx)
+        lo = min(bits, default=0)
+        return lo, sum(1 << (b - lo) for b in set(bits)), tuple(cover)
+
+
+_KEPT: dict[int, Stencils] = {}
+
+
+def stencils(pw: int) -> Stencils:
+    """The process's stencils for maps `pw` padded cells wide."""
+    s = _KEPT.get(pw)
+    if s is None:
+        s = _KEPT[pw] = Stencils(pw)
+    return s
