@@ -19,7 +19,7 @@ never block) and the corners it passes exactly (shut when both side cells block)
 `sight_bits` read from the origin's padded index; and for a line ending at a centre, the cells its cover is
 read from (`_cover_on_line`: the cell before the last, then the corners' side cells, beside the target).
 Stencils depend on the map's padded width only (flat offsets), not on its content: they are kept for the
-process (`stencils(pw)`), bounded by STENCIL_BITS_KEPT bits of masks (then the oldest half made is dropped).
+process (`stencils(pw)`), bounded by STENCIL_BITS_KEPT bits of masks per width (past it the oldest made are dropped, down to half).
 """
 
 from __future__ import annotations
@@ -81,20 +81,22 @@ class Stencils:
         s = self.kept.get(k)
         if s is None:
             s = self.make(start, end, dx, dy)
-            if self.bits > STENCIL_BITS_KEPT:
-                old = list(self.kept)[: len(self.kept) // 2]
-                for o in old:
+            if self.bits > STENCIL_BITS_KEPT:  # the oldest made go first, down to half the bound
+                for o in list(self.kept):
                     self.bits -= self.kept.pop(o)[1].bit_length()
+                    if self.bits <= STENCIL_BITS_KEPT // 2:
+                        break
             self.kept[k] = s
             self.bits += s[1].bit_length()
         return s
 
     def make(self, start: int, end: int, dx: int, dy: int) -> Stencil:
-        """Walk the line from cell (0, 0) as `SightTable._clear` and `_walk` do (the same float steps and
-        tests) and note what they test."""
+        """Walk the line as `SightTable._clear` and `_walk` do (the same float steps and tests) and note what
+        they test, as offsets from the origin cell."""
         pw = self.pw
-        p0, p1 = point((0, 0), start)
-        q0, q1 = point((dx, dy), end)
+        ox, oy = max(0, -dx), max(0, -dy)  # the origin cell: the pair's box from (0, 0), a pair on a map
+        p0, p1 = point((ox, oy), start)
+        q0, q1 = point((ox + dx, oy + dy), end)
         x, y = math.floor(p0), math.floor(p1)
         end_x, end_y = math.floor(q0), math.floor(q1)
         ddx, ddy = q0 - p0, q1 - p1
@@ -132,12 +134,13 @@ class Stencils:
                 t_my += t_dy
             cells.append((x, y))
         assert guard > 0, (start, end, dx, dy)  # a line between cells (dx, dy) apart enters at most |dx|+|dy|
-        bits += [3 * (cy * pw + cx) for cx, cy in cells if (cx, cy) != (0, 0) and (cx, cy) != (dx, dy)]
+        bits += [3 * (cy * pw + cx) for cx, cy in cells if (cx, cy) != (ox, oy) and (cx, cy) != (ox + dx, oy + dy)]
         cover: list[int] = []
         if end == 0:
             for cx, cy in cells[-2:-1] + corners:
-                if (cx, cy) != (dx, dy) and abs(cx - dx) <= 1 and abs(cy - dy) <= 1:
-                    cover.append(cy * pw + cx)
+                if (cx, cy) != (ox + dx, oy + dy) and abs(cx - ox - dx) <= 1 and abs(cy - oy - dy) <= 1:
+                    cover.append((cy - oy) * pw + cx - ox)
+        bits = [b - 3 * (oy * pw + ox) for b in bits]  # from the origin cell
         lo = min(bits, default=0)
         return lo, sum(1 << (b - lo) for b in set(bits)), tuple(cover)
 
