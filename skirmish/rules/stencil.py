@@ -19,7 +19,8 @@ never block) and the corners it passes exactly (shut when both side cells block)
 `sight_bits` read from the origin's padded index; and for a line ending at a centre, the cells its cover is
 read from (`_cover_on_line`: the cell before the last, then the corners' side cells, beside the target).
 Stencils depend on the map's padded width only (flat offsets), not on its content: they are kept for the
-process (`stencils(pw)`), bounded by STENCIL_BITS_KEPT bits of masks per width (past it the oldest made are dropped, down to half).
+process (`stencils(pw)`), bounded by STENCIL_BITS_KEPT bits of masks per width
+(past it the oldest made are dropped, down to half).
 """
 
 from __future__ import annotations
