@@ -24,6 +24,13 @@ SIDE = 128
 EPS = 1e-9
 
 
+@pytest.fixture(autouse=True)
+def stencils_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every shape's stencil made when first asked for (battles make one at its MAKE_AT-th use), so every line
+    below is answered from a stencil."""
+    monkeypatch.setattr(stencil, "MAKE_AT", 1)
+
+
 def test_walk_times_are_the_exact_times_everywhere() -> None:
     worst = walk_time_error(SIDE)
     # Exact crossing times of the two axes are (A + 20k) / E and (B + 20m) / F with E, F <= 20 * SIDE: equal
@@ -150,6 +157,25 @@ def test_stencils_are_shared_and_bounded(monkeypatch: pytest.MonkeyPatch) -> Non
         assert kept.bits <= 3000 + 3 * 32 * 22  # the bound and one stencil (at most the map's bits)
         assert kept.bits == sum(s[1].bit_length() for s in kept.kept.values())
     assert dropped
+
+
+def test_answers_stay_the_same_as_shapes_get_stencils(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With stencils made at a shape's third use, a table answers as the rule while its lines move from walked
+    to stencilled (fresh tables over the same pairs, as a process's battles ask)."""
+    monkeypatch.setattr(stencil, "MAKE_AT", 3)
+    grid = from_ascii(_random_map(8, 24, 18, 0.3), "t", "map")
+    kept = stencil.Stencils(26)
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    rng = random.Random(8)
+    pairs = [(rng.choice(cells), rng.choice(cells)) for _ in range(300)]
+    for n in range(4):
+        t = SightTable(grid)
+        t._st = kept
+        for a, b in pairs:
+            assert t.work_out(a, b) == geo.sight_reference(grid, a, b)
+        if n == 0:
+            assert kept.asked and len(kept.kept) < len(kept.asked)  # mostly walked the first time
+    assert len(kept.kept) > 100 and not kept.asked  # every shape asked 3 times has its stencil
 
 
 def test_maps_too_large_for_stencils_walk(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -301,7 +301,8 @@ class SightTable:
 
     def work_out(self, frm: Cell, to: Cell) -> Sight:
         """`geometry.sight_reference(grid, frm, to)`: each line tested by its stencil (rules/stencil.py: the
-        cells and corners the walk would test, by the line's shape), in `work_out_walked`'s order."""
+        cells and corners the walk would test, by the line's shape) once its shape has been asked for
+        `stencil.MAKE_AT` times, walked until then; in `work_out_walked`'s order."""
         st = self._st
         if st is None or frm == to:
             return self.work_out_walked(frm, to)
@@ -312,9 +313,17 @@ class SightTable:
         dx, dy = to[0] - fx, to[1] - fy
         shape = (dy + _stencil.MAX_SIDE) << 10 | (dx + _stencil.MAX_SIDE)  # `Stencils.key` without the kinds
         f_kinds = self._kinds.get(frm) or self.point_kinds(frm)
+        ti = (to[1] + 1) * pw + to[0] + 1
+        pt = (to[0] + 0.5, to[1] + 0.5)
         for k in f_kinds:  # centre to centre, then leaning out of the firer's cell
-            s = kept.get((k * 5) << 20 | shape) or st.get(k, 0, dx, dy)
-            if not (bits >> (f3 + s[0])) & s[1]:
+            key = (k * 5) << 20 | shape
+            s = kept.get(key) or st.find(key, k, 0, dx, dy)
+            if s is None:  # a shape not asked for often yet: walked
+                fp = _stencil.point(frm, k)
+                if self._clear(fp, pt, fi, ti):
+                    _, level, av, at = self._walk(fp, pt, frm, to, True)
+                    return self._share(True, COVER_NAME[level], av, False, at)
+            elif not (bits >> (f3 + s[0])) & s[1]:
                 best, where = (0, 0), -1  # _cover_on_line: the first of the highest (level, AV) beside the target
                 cover_at = self._cover_at
                 for o in s[2]:
@@ -325,9 +334,16 @@ class SightTable:
                 return self._share(True, COVER_NAME[best[0]], best[1], False, cell)
         t_kinds = self._kinds.get(to) or self.point_kinds(to)
         for t in t_kinds[1:]:
+            tp = None
             for k in f_kinds:
-                s = kept.get((k * 5 + t) << 20 | shape) or st.get(k, t, dx, dy)
-                if not (bits >> (f3 + s[0])) & s[1]:
+                key = (k * 5 + t) << 20 | shape
+                s = kept.get(key) or st.find(key, k, t, dx, dy)
+                if s is None:
+                    tp = tp or _stencil.point(to, t)
+                    clear = self._clear(_stencil.point(frm, k), tp, fi, ti)
+                else:
+                    clear = not (bits >> (f3 + s[0])) & s[1]
+                if clear:
                     wall = self._nearest_wall(to, _stencil.point(frm, k))
                     av = self.cover_av[wall[1]][wall[0]] if wall else 6
                     return self._share(True, "high", av, True, wall)

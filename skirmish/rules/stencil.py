@@ -34,6 +34,8 @@ from skirmish.rules.geometry import LEAN, GridMap
 _EPS = 1e-9
 MAX_SIDE = 512  # maps up to this many cells a side use stencils (exact there; see above); larger ones walk
 KINDS: tuple[tuple[int, int], ...] = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))  # 0 the centre; 1-4 leans
+MAKE_AT = 8  # a shape's stencil is made when it is asked for this many times (a make costs ~7 walks)
+ASKED_KEPT = 1 << 20  # shapes counted (per width) before the counts start again
 STENCIL_BITS_KEPT = 1 << 27  # mask bits kept (16 MB, and ~150 bytes an entry: ~200 k stencils on 40x30 maps)
 
 Stencil = tuple[int, int, tuple[int, ...]]  # (lowest bit, mask from it, cover cells as offsets from the origin)
@@ -70,6 +72,7 @@ class Stencils:
         self.pw = pw
         self.kept: dict[int, Stencil] = {}  # by `key`
         self.bits = 0  # mask bits kept
+        self.asked: dict[int, int] = {}  # by key: times a shape not kept has been asked for
 
     @staticmethod
     def key(start: int, end: int, dx: int, dy: int) -> int:
@@ -91,6 +94,21 @@ class Stencils:
             self.bits += s[1].bit_length()
         return s
 
+    def find(self, key: int, start: int, end: int, dx: int, dy: int) -> Stencil | None:
+        """The stencil of the shape `key` (`key(start, end, dx, dy)`) if kept; else made when the shape is asked
+        for the MAKE_AT-th time, and None before (the caller walks the line)."""
+        s = self.kept.get(key)
+        if s is None:
+            n = self.asked.get(key, 0) + 1
+            if n < MAKE_AT:
+                if len(self.asked) >= ASKED_KEPT:
+                    self.asked.clear()
+                self.asked[key] = n
+                return None
+            self.asked.pop(key, None)
+            s = self.get(start, end, dx, dy)
+        return s
+
     def make(self, start: int, end: int, dx: int, dy: int) -> Stencil:
         """Walk the line as `SightTable._clear` and `_walk` do (the same float steps and tests) and note what
         they test, as offsets from the origin cell."""
@@ -107,43 +125,59 @@ class Stencils:
         t_dy = abs(1 / ddy) if ddy else math.inf
         t_mx = ((x + 1 - p0) if ddx > 0 else (p0 - x)) * t_dx if ddx else math.inf
         t_my = ((y + 1 - p1) if ddy > 0 else (p1 - y)) * t_dy if ddy else math.inf
-        cells = [(x, y)]
-        corners: list[tuple[int, int]] = []  # the corner's side cells, in order
+        i = 0  # the cell's flat offset from the origin cell
+        spw = sy * pw
+        corner_bit = 1 if sx * sy > 0 else 2  # sides i + sx and i + sy * pw: pw - 1 or pw + 1 apart
+        low = min(sx, spw)  # the lower side's offset
         bits: list[int] = []
+        cover: list[int] = []  # cells cover is read from (a line to a centre): corners' sides beside the target
+        prev: int | None = None
+        lim = 1 - _EPS
         guard = abs(dx) + abs(dy) + 4
         while (x != end_x or y != end_y) and guard > 0:
             guard -= 1
+            prev = i
             if abs(t_mx - t_my) < _EPS:
-                if min(t_mx, t_my) > 1 - _EPS:
+                if min(t_mx, t_my) > lim:
                     break
-                a, b = y * pw + x + sx, (y + sy) * pw + x
-                bits.append(3 * min(a, b) + (1 if abs(a - b) == pw - 1 else 2))
-                corners += [(x + sx, y), (x, y + sy)]
+                bits.append(3 * (i + low) + corner_bit)
+                if end == 0:
+                    if abs(x + sx - end_x) <= 1 and abs(y - end_y) <= 1 and (x + sx != end_x or y != end_y):
+                        cover.append(i + sx)
+                    if abs(x - end_x) <= 1 and abs(y + sy - end_y) <= 1 and (x != end_x or y + sy != end_y):
+                        cover.append(i + spw)
                 x += sx
                 y += sy
+                i += sx + spw
                 t_mx += t_dx
                 t_my += t_dy
             elif t_mx < t_my:
-                if t_mx > 1 - _EPS:
+                if t_mx > lim:
                     break
                 x += sx
+                i += sx
                 t_mx += t_dx
             else:
-                if t_my > 1 - _EPS:
+                if t_my > lim:
                     break
                 y += sy
+                i += spw
                 t_my += t_dy
-            cells.append((x, y))
-        assert guard > 0, (start, end, dx, dy)  # a line between cells (dx, dy) apart enters at most |dx|+|dy|
-        bits += [3 * (cy * pw + cx) for cx, cy in cells if (cx, cy) != (ox, oy) and (cx, cy) != (ox + dx, oy + dy)]
-        cover: list[int] = []
+            if x != end_x or y != end_y:
+                bits.append(3 * i)
+        # The walk reaches the end cell (its decisions are exact arithmetic's: no early stop), in at most
+        # |dx| + |dy| steps; so the cell before the last is beside the target, and read first for cover.
+        assert guard > 0 and x == end_x and y == end_y and prev is not None, (start, end, dx, dy)
         if end == 0:
-            for cx, cy in cells[-2:-1] + corners:
-                if (cx, cy) != (ox + dx, oy + dy) and abs(cx - ox - dx) <= 1 and abs(cy - oy - dy) <= 1:
-                    cover.append((cy - oy) * pw + cx - ox)
-        bits = [b - 3 * (oy * pw + ox) for b in bits]  # from the origin cell
-        lo = min(bits, default=0)
-        return lo, sum(1 << (b - lo) for b in set(bits)), tuple(cover)
+            cover.insert(0, prev)
+        if not bits:
+            return 0, 0, tuple(cover)
+        lo = min(bits)
+        buf = bytearray((max(bits) - lo) // 8 + 1)
+        for b in bits:
+            b -= lo
+            buf[b >> 3] |= 1 << (b & 7)
+        return lo, int.from_bytes(buf, "little"), tuple(cover)
 
 
 _KEPT: dict[int, Stencils] = {}
