@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from skirmish.content.tiled import from_ascii
 from skirmish.rules import geometry as geo
 from skirmish.rules import stencil
+from skirmish.rules.sight_batch import Batch
 from skirmish.rules.sight_table import SightTable
 
 SIDE = 128
@@ -189,3 +190,23 @@ def test_maps_too_large_for_stencils_walk(monkeypatch: pytest.MonkeyPatch) -> No
     for a in ((0, 0), (4, 1), (6, 2)):
         for b in ((10, 0), (5, 1), (6, 1)):
             assert walked.sight(a, b) == t.sight(a, b) == geo.sight_reference(grid, a, b)
+
+
+GLYPHS = "....,:#x=Df~"
+small_maps = st.integers(2, 12).flatmap(
+    lambda w: st.lists(st.text(GLYPHS, min_size=w, max_size=w), min_size=2, max_size=10)
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=small_maps)
+def test_batch_codes_equal_the_reference_on_every_pair(rows: list[str]) -> None:
+    """rules/sight_batch.py (exact integer times, all lines at once) codes every pair as the rule gives it."""
+    grid = from_ascii(rows, "prop", "map")
+    cells = np.array([(x, y) for y in range(grid.height) for x in range(grid.width)], dtype=np.int64)
+    a = np.repeat(cells, len(cells), axis=0)
+    b = np.tile(cells, (len(cells), 1))
+    got = Batch(grid.blocks_sight, grid.cover).codes(a[:, 0], a[:, 1], b[:, 0], b[:, 1])
+    for n in range(len(a)):
+        s = geo.sight_reference(grid, (int(a[n, 0]), int(a[n, 1])), (int(b[n, 0]), int(b[n, 1])))
+        assert got[n] == int(s.visible) + 2 * int(s.lean) + 4 * geo.COVER_LEVEL[s.cover], (rows, a[n], b[n])

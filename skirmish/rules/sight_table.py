@@ -21,12 +21,14 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from skirmish.rules import sight_batch as _sight_batch
 from skirmish.rules import stencil as _stencil
 from skirmish.rules.geometry import COVER_LEVEL, COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
 
 _EPS = 1e-9
 ANSWERS_KEPT = 1 << 24  # row entries kept per map (8 bytes each) before the rows start again; columns: 4x that
 _Point = tuple[float, float]
+BATCH_MIN = 16  # pairs not coded yet from which `column`, `codes_from` and `codes_many` code them at once
 
 
 class SightTable:
@@ -55,7 +57,8 @@ class SightTable:
         small = max(self.w, self.h) <= _stencil.MAX_SIDE
         self._st = _stencil.stencils(self.pw) if small else None
         self._bits = _stencil.sight_bits(grid) if small else 0
-        self._kinds: dict[Cell, tuple[int, ...]] = {}
+        self._kinds: dict[Cell, tuple[tuple[int, _Point], ...]] = {}
+        self._batch = _sight_batch.Batch(grid.blocks_sight, grid.cover) if small else None
         self._cover_at = [(0, 0)] * len(pad)
         for y in range(grid.height):
             for x in range(grid.width):
@@ -86,12 +89,12 @@ class SightTable:
     def column(self, to: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """Sight to `to` from each cell (xs, ys), as codes: visible + 2 × lean + 4 × cover level (0 none, 1 low,
         2 high), from a column kept per target cell (each pair is worked out once, as `sight` does)."""
-        return self._codes(self.cols, to, xs, ys, lambda c: self.sight(c, to))
+        return self._codes(self.cols, to, xs, ys, lambda c: self.sight(c, to), False)
 
     def codes_from(self, frm: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """Sight from `frm` to each cell (xs, ys), coded as `column` codes, from an array kept per origin cell
         (each pair is worked out once, as `sight` does)."""
-        return self._codes(self.outs, frm, xs, ys, lambda c: self.sight(frm, c))
+        return self._codes(self.outs, frm, xs, ys, lambda c: self.sight(frm, c), True)
 
     def codes_many(self, origins: tuple[Cell, ...], xs: npt.NDArray[np.intp],
                    ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
@@ -109,7 +112,15 @@ class SightTable:
         idx = ys * self.w + xs
         codes = np.stack(rows)[:, idx]
         todo = np.flatnonzero(codes < 0)
-        if len(todo):
+        if len(todo) >= BATCH_MIN and self._batch is not None:
+            on, at = np.divmod(todo, len(idx))
+            cells = np.array(origins, dtype=np.int64).reshape(-1, 2)
+            got = self._batch.codes(cells[on, 0], cells[on, 1], xs[at].astype(np.int64), ys[at].astype(np.int64))
+            codes[on, at] = got
+            for j in np.unique(on).tolist():
+                mine = on == j
+                rows[j][idx[at[mine]]] = got[mine]
+        elif len(todo):
             k = len(idx)
             cover_level = COVER_LEVEL
             for n in todo.tolist():
@@ -120,9 +131,10 @@ class SightTable:
         return codes
 
     def _codes(self, kept: dict[Cell, npt.NDArray[np.int8]], cell: Cell, xs: npt.NDArray[np.intp],
-               ys: npt.NDArray[np.intp], pair: Callable[[Cell], Sight]) -> npt.NDArray[np.int8]:
+               ys: npt.NDArray[np.intp], pair: Callable[[Cell], Sight], origin: bool) -> npt.NDArray[np.int8]:
         """The codes of `pair(c)` for each cell c at (xs, ys), from the array kept for `cell` in `kept` (-1: not
-        coded yet), which starts again when `kept` is full."""
+        coded yet), which starts again when `kept` is full; `cell` is the pairs' origin if `origin`, else their
+        target. Many pairs not coded yet are coded at once (rules/sight_batch.py)."""
         codes_of = kept.get(cell)
         if codes_of is None:
             if len(kept) >= 4 * self.rows_kept:
@@ -130,7 +142,14 @@ class SightTable:
             codes_of = kept[cell] = np.full(self.w * self.h, -1, dtype=np.int8)
         idx = ys * self.w + xs
         codes = codes_of[idx]
-        for i in np.flatnonzero(codes < 0).tolist():
+        todo = np.flatnonzero(codes < 0)
+        if len(todo) >= BATCH_MIN and self._batch is not None:
+            cx, cy = xs[todo].astype(np.int64), ys[todo].astype(np.int64)
+            ox, oy = np.full(len(todo), cell[0], dtype=np.int64), np.full(len(todo), cell[1], dtype=np.int64)
+            got = self._batch.codes(ox, oy, cx, cy) if origin else self._batch.codes(cx, cy, ox, oy)
+            codes_of[idx[todo]] = codes[todo] = got
+            return codes
+        for i in todo.tolist():
             s = pair((int(xs[i]), int(ys[i])))
             codes_of[idx[i]] = codes[i] = int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
         return codes
@@ -287,16 +306,16 @@ class SightTable:
             s = self._shared[key] = Sight(visible, cover, av, lean, where)
         return s
 
-    def point_kinds(self, cell: Cell) -> tuple[int, ...]:
-        """The kinds (`stencil.KINDS`) of the points sight leaves or reaches `cell` from: its centre (0), then
-        its lean points, in `leans`' order."""
+    def point_kinds(self, cell: Cell) -> tuple[tuple[int, _Point], ...]:
+        """The points sight leaves or reaches `cell` from, with their kinds (`stencil.KINDS`): its centre (0),
+        then its lean points, in `leans`' order."""
         out = self._kinds.get(cell)
         if out is None:
             x, y = cell
             kinds = [0]
             if any(self._blocked(x + dx, y + dy) for dx, dy in NEIGHBOURS_8):
                 kinds += [n for n, (dx, dy) in enumerate(_stencil.KINDS) if n and not self._blocked(x + dx, y + dy)]
-            out = self._kinds[cell] = tuple(kinds)
+            out = self._kinds[cell] = tuple((k, _stencil.point(cell, k)) for k in kinds)
         return out
 
     def work_out(self, frm: Cell, to: Cell) -> Sight:
@@ -306,24 +325,29 @@ class SightTable:
         st = self._st
         if st is None or frm == to:
             return self.work_out_walked(frm, to)
-        pw, bits, kept = self.pw, self._bits, st.kept
+        pw, bits, kept, asked, make_at = self.pw, self._bits, st.kept, st.asked, _stencil.MAKE_AT
+        if len(asked) >= _stencil.ASKED_KEPT:
+            asked.clear()
         fx, fy = frm
-        fi = (fy + 1) * pw + fx + 1
+        tx, ty = to
+        fi, ti = (fy + 1) * pw + fx + 1, (ty + 1) * pw + tx + 1
         f3 = 3 * fi
-        dx, dy = to[0] - fx, to[1] - fy
-        shape = (dy + _stencil.MAX_SIDE) << 10 | (dx + _stencil.MAX_SIDE)  # `Stencils.key` without the kinds
-        f_kinds = self._kinds.get(frm) or self.point_kinds(frm)
-        ti = (to[1] + 1) * pw + to[0] + 1
-        pt = (to[0] + 0.5, to[1] + 0.5)
-        for k in f_kinds:  # centre to centre, then leaning out of the firer's cell
+        shape = (ty - fy + _stencil.MAX_SIDE) << 10 | (tx - fx + _stencil.MAX_SIDE)  # `Stencils.key`, no kinds
+        f_points = self._kinds.get(frm) or self.point_kinds(frm)
+        pt = (tx + 0.5, ty + 0.5)
+        for k, fp in f_points:  # centre to centre, then leaning out of the firer's cell
             key = (k * 5) << 20 | shape
-            s = kept.get(key) or st.find(key, k, 0, dx, dy)
-            if s is None:  # a shape not asked for often yet: walked
-                fp = _stencil.point(frm, k)
-                if self._clear(fp, pt, fi, ti):
-                    _, level, av, at = self._walk(fp, pt, frm, to, True)
-                    return self._share(True, COVER_NAME[level], av, False, at)
-            elif not (bits >> (f3 + s[0])) & s[1]:
+            s = kept.get(key)
+            if s is None:
+                n = asked.get(key, 0) + 1
+                if n < make_at:  # a shape not asked for often yet: walked
+                    asked[key] = n
+                    if self._clear(fp, pt, fi, ti):
+                        _, level, av, at = self._walk(fp, pt, frm, to, True)
+                        return self._share(True, COVER_NAME[level], av, False, at)
+                    continue
+                s = st.get(k, 0, tx - fx, ty - fy)
+            if not (bits >> (f3 + s[0])) & s[1]:
                 best, where = (0, 0), -1  # _cover_on_line: the first of the highest (level, AV) beside the target
                 cover_at = self._cover_at
                 for o in s[2]:
@@ -332,19 +356,22 @@ class SightTable:
                         best, where = c, fi + o
                 cell = None if where < 0 else (where % pw - 1, where // pw - 1)
                 return self._share(True, COVER_NAME[best[0]], best[1], False, cell)
-        t_kinds = self._kinds.get(to) or self.point_kinds(to)
-        for t in t_kinds[1:]:
-            tp = None
-            for k in f_kinds:
+        t_points = self._kinds.get(to) or self.point_kinds(to)
+        for t, tp in t_points[1:]:
+            for k, fp in f_points:
                 key = (k * 5 + t) << 20 | shape
-                s = kept.get(key) or st.find(key, k, t, dx, dy)
+                s = kept.get(key)
                 if s is None:
-                    tp = tp or _stencil.point(to, t)
-                    clear = self._clear(_stencil.point(frm, k), tp, fi, ti)
-                else:
+                    n = asked.get(key, 0) + 1
+                    if n < make_at:
+                        asked[key] = n
+                        clear = self._clear(fp, tp, fi, ti)
+                    else:
+                        s = st.get(k, t, tx - fx, ty - fy)
+                if s is not None:
                     clear = not (bits >> (f3 + s[0])) & s[1]
                 if clear:
-                    wall = self._nearest_wall(to, _stencil.point(frm, k))
+                    wall = self._nearest_wall(to, fp)
                     av = self.cover_av[wall[1]][wall[0]] if wall else 6
                     return self._share(True, "high", av, True, wall)
         return NO_SIGHT

@@ -84,6 +84,7 @@ class Stencils:
         k = self.key(start, end, dx, dy)
         s = self.kept.get(k)
         if s is None:
+            self.asked.pop(k, None)
             s = self.make(start, end, dx, dy)
             if self.bits > STENCIL_BITS_KEPT:  # the oldest made go first, down to half the bound
                 for o in list(self.kept):
@@ -92,21 +93,6 @@ class Stencils:
                         break
             self.kept[k] = s
             self.bits += s[1].bit_length()
-        return s
-
-    def find(self, key: int, start: int, end: int, dx: int, dy: int) -> Stencil | None:
-        """The stencil of the shape `key` (`key(start, end, dx, dy)`) if kept; else made when the shape is asked
-        for the MAKE_AT-th time, and None before (the caller walks the line)."""
-        s = self.kept.get(key)
-        if s is None:
-            n = self.asked.get(key, 0) + 1
-            if n < MAKE_AT:
-                if len(self.asked) >= ASKED_KEPT:
-                    self.asked.clear()
-                self.asked[key] = n
-                return None
-            self.asked.pop(key, None)
-            s = self.get(start, end, dx, dy)
         return s
 
     def make(self, start: int, end: int, dx: int, dy: int) -> Stencil:
