@@ -26,6 +26,13 @@ _Ints = npt.NDArray[np.int64]
 _Bools = npt.NDArray[np.bool_]
 _LEANS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # stencil.KINDS[1:], the order of SightTable.leans
 LEAN_TWENTIETHS = 9  # geometry.LEAN = 0.45 = 9/20 of a cell
+NEAR = 3  # crossings at each end of a line looked at first (`Batch.lines`)
+
+
+def _floor_div(num: _Ints, den: _Ints) -> _Ints:
+    """num // den (den > 0) through float64, exactly: |num| < 2^53 and den <= 20 * (MAX_SIDE + 1), so a quotient
+    that is not whole is at least 1 / den from the nearest whole number, far beyond float64's rounding."""
+    return np.floor(num / den).astype(np.int64)
 
 
 class Batch:
@@ -49,41 +56,58 @@ class Batch:
     def lines(self, p0: _Ints, p1: _Ints, q0: _Ints, q1: _Ints, cover: bool) -> tuple[_Bools, _Ints]:
         """For lines from P to Q (in twentieths of a cell, inside their cells), whether each is clear as
         `SightTable._clear` answers (the end cells never block), and, if `cover`, the cover level
-        `_cover_on_line` reads for it (Q a cell centre; 0 where not clear)."""
+        `_cover_on_line` reads for it (Q a cell centre; 0 where not clear). Lines are first tested on the
+        NEAR crossings at each end (where the walls that stop most lines are: a unit's own doorway or corner),
+        and only those still clear on all of theirs."""
+        clear, level = self._lines(p0, p1, q0, q1, False, NEAR)
+        todo = np.flatnonzero(clear)
+        if len(todo):
+            clear[todo], level[todo] = self._lines(p0[todo], p1[todo], q0[todo], q1[todo], cover, 0)
+        return clear, level
+
+    def _lines(self, p0: _Ints, p1: _Ints, q0: _Ints, q1: _Ints, cover: bool, near: int) -> tuple[_Bools, _Ints]:
+        """`lines` on every crossing, or (`near` > 0) on the first and last `near` crossings of each axis only
+        (then a line found clear may not be)."""
         n = len(p0)
         pw, blocks = self.pw, self.blocks
         fx, fy, tx, ty = p0 // 20, p1 // 20, q0 // 20, q1 // 20
-        sx = np.where(q0 > p0, 1, -1)
-        sy = np.where(q1 > p1, 1, -1)
+        right, down = q0 > p0, q1 > p1
+        sx = np.where(right, 1, -1)
+        spw = np.where(down, pw, -pw)  # a step along y, on padded indices
         e, f = np.abs(q0 - p0), np.abs(q1 - p1)
-        a = np.where(q0 > p0, 20 * (fx + 1) - p0, p0 - 20 * fx)
-        b = np.where(q1 > p1, 20 * (fy + 1) - p1, p1 - 20 * fy)
+        a = np.where(right, 20 * (fx + 1) - p0, p0 - 20 * fx)
+        b = np.where(down, 20 * (fy + 1) - p1, p1 - 20 * fy)
         nx, ny = np.abs(tx - fx), np.abs(ty - fy)
-        ti = (ty + 1) * pw + tx + 1
-        # Column crossings: line i, k-th; the row crossings not later (m_k), and a corner if one is at the time.
-        xi = np.repeat(np.arange(n), nx)
-        k = np.arange(len(xi)) - np.repeat(np.cumsum(nx) - nx, nx)
-        num = (a[xi] + 20 * k) * f[xi] - b[xi] * e[xi]  # (time_x - time_y(0)) * E * F
-        den = 20 * e[xi]
-        m_k = np.clip(num // den + 1, 0, ny[xi])
-        corner = (num % den == 0) & (num >= 0) & (num // den < ny[xi])
-        cx = fx[xi] + sx[xi] * (k + 1)
-        cy = fy[xi] + sy[xi] * m_k
-        # Row crossings: line j, m-th; the column crossings not later.
-        yj = np.repeat(np.arange(n), ny)
-        m = np.arange(len(yj)) - np.repeat(np.cumsum(ny) - ny, ny)
-        num_y = (b[yj] + 20 * m) * e[yj] - a[yj] * f[yj]
-        den_y = 20 * f[yj]
-        k_m = np.clip(num_y // den_y + 1, 0, nx[yj])
-        dx_, dy_ = fx[yj] + sx[yj] * k_m, fy[yj] + sy[yj] * (m + 1)
-        cells_at = np.concatenate([(cy + 1) * pw + cx + 1, (dy_ + 1) * pw + dx_ + 1])
+        fi, ti = (fy + 1) * pw + fx + 1, (ty + 1) * pw + tx + 1
+        c0 = a * f - b * e  # (time_x(k) - time_y(m)) * E * F = c0 + 20 F k - 20 E m
+        # Column crossings: the k-th of line i; the row crossings not later (q + 1), a corner if one is at the time.
+        cnx = np.minimum(nx, 2 * near) if near else nx  # the crossings looked at
+        xi = np.repeat(np.arange(n), cnx)
+        k = np.arange(len(xi)) - np.repeat(np.cumsum(cnx) - cnx, cnx)
+        if near:  # the first `near`, then the last ones
+            k = np.where(k < near, k, k + np.repeat(nx - cnx, cnx))
+        ny_x, sx_x, spw_x, fi_x = (np.repeat(v, cnx) for v in (ny, sx, spw, fi))
+        num, den = np.repeat(c0, cnx) + np.repeat(20 * f, cnx) * k, np.repeat(20 * e, cnx)
+        q = _floor_div(num, den)
+        corner = (num == q * den) & (q >= 0) & (q < ny_x)
+        at_x = fi_x + sx_x * (k + 1) + spw_x * np.clip(q + 1, 0, ny_x)
+        # Row crossings: the m-th of line j; the column crossings not later.
+        cny = np.minimum(ny, 2 * near) if near else ny
+        yj = np.repeat(np.arange(n), cny)
+        m = np.arange(len(yj)) - np.repeat(np.cumsum(cny) - cny, cny)
+        if near:
+            m = np.where(m < near, m, m + np.repeat(ny - cny, cny))
+        k_m = np.clip(_floor_div(np.repeat(-c0, cny) + np.repeat(20 * e, cny) * m, np.repeat(20 * f, cny)) + 1, 0,
+                      np.repeat(nx, cny))
+        at_y = np.repeat(fi, cny) + np.repeat(sx, cny) * k_m + np.repeat(spw, cny) * (m + 1)
+        cells_at = np.concatenate([at_x, at_y])
         line_of = np.concatenate([xi, yj])
         hit = blocks[cells_at] & (cells_at != ti[line_of])
         # Corners: side cells (x after the column step, y before) and (x before, y after).
         ci = xi[corner]
-        kc, mc = k[corner], m_k[corner] - 1
-        side_a = (fy[ci] + sy[ci] * mc + 1) * pw + fx[ci] + sx[ci] * (kc + 1) + 1
-        side_b = (fy[ci] + sy[ci] * (mc + 1) + 1) * pw + fx[ci] + sx[ci] * kc + 1
+        kc, mc, sxc, spwc = k[corner], q[corner], sx_x[corner], spw_x[corner]
+        side_a = fi_x[corner] + sxc * (kc + 1) + spwc * mc
+        side_b = fi_x[corner] + sxc * kc + spwc * (mc + 1)
         shut = blocks[side_a] & blocks[side_b]
         bad = np.bincount(line_of[hit], minlength=n) + np.bincount(ci[shut], minlength=n)
         clear = bad == 0
@@ -93,7 +117,7 @@ class Batch:
         last = (a + 20 * (nx - 1)) * f - (b + 20 * (ny - 1)) * e
         back_x = (nx > 0) & ((ny == 0) | (last >= 0))
         back_y = (ny > 0) & ((nx == 0) | (last <= 0))
-        prev = (ty - sy * back_y + 1) * pw + tx - sx * back_x + 1
+        prev = ti - spw * back_y - sx * back_x
         level = np.where(clear, self.cover[prev], 0)
         for side in (side_a, side_b):  # corners' side cells beside the target
             sx_, sy_ = side % pw - 1, side // pw - 1
