@@ -93,12 +93,16 @@ def _random_map(seed: int, w: int, h: int, walls: float) -> list[str]:
     return rows
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10**6), w=st.integers(2, SIDE), h=st.integers(2, SIDE),
        walls=st.sampled_from([0.05, 0.15, 0.3, 0.5]))
-def test_large_random_maps_equal_the_reference(seed: int, w: int, h: int, walls: float) -> None:
+def test_large_random_maps_equal_the_reference(seed: int, w: int, h: int, walls: float,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Sampled pairs on maps up to 128x128, near pairs (leans, cover) weighted in; the batch paths (`column`,
     `codes_from`, `codes_many`) code the same answers as the scalar one."""
+    from skirmish.rules import sight_table
+
+    monkeypatch.setattr(sight_table, "BATCH_MIN", 1)  # every question not answered yet goes to the batch
     grid = from_ascii(_random_map(seed, w, h, walls), "prop", "map")
     t = SightTable(grid)
     rng = random.Random(seed)
@@ -198,7 +202,7 @@ small_maps = st.integers(2, 12).flatmap(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(rows=small_maps)
 def test_batch_codes_equal_the_reference_on_every_pair(rows: list[str]) -> None:
     """rules/sight_batch.py (exact integer times, all lines at once) codes every pair as the rule gives it."""
@@ -210,3 +214,50 @@ def test_batch_codes_equal_the_reference_on_every_pair(rows: list[str]) -> None:
     for n in range(len(a)):
         s = geo.sight_reference(grid, (int(a[n, 0]), int(a[n, 1])), (int(b[n, 0]), int(b[n, 1])))
         assert got[n] == int(s.visible) + 2 * int(s.lean) + 4 * geo.COVER_LEVEL[s.cover], (rows, a[n], b[n])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(rows=small_maps)
+def test_sight_is_symmetric_in_visibility(rows: list[str]) -> None:
+    """The rule as stated: a cell sees another exactly when the other sees it back (cover and leaning may
+    differ), which `SightTable.blind_back` relies on."""
+    grid = from_ascii(rows, "prop", "map")
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    for i, a in enumerate(cells):
+        for b in cells[i + 1:]:
+            assert geo.sight_reference(grid, a, b).visible == geo.sight_reference(grid, b, a).visible, (rows, a, b)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), batch_min=st.sampled_from([1, 5, 10**9]))
+def test_mixed_questions_both_ways_equal_the_reference(seed: int, batch_min: int,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Questions both ways (`sight`, `column`, `codes_from`, `codes_many`, in any order, batched or not) are
+    answered as the rule gives them, the answers kept one way serving the other (`blind_back`)."""
+    from skirmish.rules import sight_table
+
+    monkeypatch.setattr(sight_table, "BATCH_MIN", batch_min)
+    rng = random.Random(seed)
+    grid = from_ascii(_random_map(seed, rng.randrange(3, 16), rng.randrange(3, 14), 0.3), "prop", "map")
+    t = SightTable(grid)
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+
+    def code(a: tuple[int, int], b: tuple[int, int]) -> int:
+        s = geo.sight_reference(grid, a, b)
+        return int(s.visible) + 2 * int(s.lean) + 4 * geo.COVER_LEVEL[s.cover]
+
+    for _ in range(12):
+        some = rng.sample(cells, rng.randrange(1, min(len(cells), 30)))
+        xs, ys = np.array([c[0] for c in some]), np.array([c[1] for c in some])
+        a = rng.choice(cells)
+        kind = rng.randrange(4)
+        if kind == 0:
+            assert t.sight(a, some[0]) == geo.sight_reference(grid, a, some[0])
+            assert t.sight(some[0], a) == geo.sight_reference(grid, some[0], a)
+        elif kind == 1:
+            assert t.column(a, xs, ys).tolist() == [code(c, a) for c in some]
+        elif kind == 2:
+            assert t.codes_from(a, xs, ys).tolist() == [code(a, c) for c in some]
+        else:
+            origins = tuple(dict.fromkeys(rng.sample(cells, 3)))
+            assert t.codes_many(origins, xs, ys).tolist() == [[code(o, c) for c in some] for o in origins]

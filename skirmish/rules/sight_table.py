@@ -28,7 +28,7 @@ from skirmish.rules.geometry import COVER_LEVEL, COVER_NAME, LEAN, NEIGHBOURS_8,
 _EPS = 1e-9
 ANSWERS_KEPT = 1 << 24  # row entries kept per map (8 bytes each) before the rows start again; columns: 4x that
 _Point = tuple[float, float]
-BATCH_MIN = 16  # pairs not coded yet from which `column`, `codes_from` and `codes_many` code them at once
+BATCH_MIN = 300  # pairs not coded yet from which `column`, `codes_from` and `codes_many` code them at once
 
 
 class SightTable:
@@ -83,8 +83,25 @@ class SightTable:
         i = to[1] * self.w + to[0]
         s = r[i]
         if s is None:
-            s = r[i] = self.work_out((int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
+            frm, to = (int(frm[0]), int(frm[1])), (int(to[0]), int(to[1]))
+            s = r[i] = NO_SIGHT if self.blind_back(frm, to) else self.work_out(frm, to)
         return s
+
+    def blind_back(self, frm: Cell, to: Cell) -> bool:
+        """True if `to` is kept as not seeing `frm` (a row, or codes from `to` or to `frm`); then `frm` does not
+        see `to` either. Sight is symmetric: `work_out(a, b)` finds no sight only when every line between a
+        point of a (centre or lean) and a point of b is blocked, and `work_out(b, a)` tests the same lines
+        reversed; a line and its reverse pass the same cells and corners (the walk decides as exact arithmetic
+        does: rules/stencil.py), and neither counts its two end cells."""
+        i, j = frm[1] * self.w + frm[0], to[1] * self.w + to[0]
+        r = self.rows.get(to)
+        if r is not None and (s := r[i]) is not None:
+            return not s.visible
+        c = self.outs.get(to)
+        if c is not None and c[i] >= 0:
+            return bool(c[i] == 0)
+        c = self.cols.get(frm)
+        return c is not None and bool(c[j] == 0)
 
     def column(self, to: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """Sight to `to` from each cell (xs, ys), as codes: visible + 2 × lean + 4 × cover level (0 none, 1 low,
@@ -113,6 +130,12 @@ class SightTable:
         codes = np.stack(rows)[:, idx]
         todo = np.flatnonzero(codes < 0)
         if len(todo) >= BATCH_MIN and self._batch is not None:
+            for j, frm in enumerate(origins):  # kept as not seen from the cells: not seeing them (`blind_back`)
+                back = self.cols.get(frm)
+                if back is not None:
+                    blind = (codes[j] < 0) & (back[idx] == 0)
+                    codes[j, blind] = rows[j][idx[blind]] = 0
+            todo = np.flatnonzero(codes < 0)
             on, at = np.divmod(todo, len(idx))
             cells = np.array(origins, dtype=np.int64).reshape(-1, 2)
             got = self._batch.codes(cells[on, 0], cells[on, 1], xs[at].astype(np.int64), ys[at].astype(np.int64))
@@ -144,6 +167,11 @@ class SightTable:
         codes = codes_of[idx]
         todo = np.flatnonzero(codes < 0)
         if len(todo) >= BATCH_MIN and self._batch is not None:
+            back = (self.cols if origin else self.outs).get(cell)  # the pairs the other way (`blind_back`)
+            if back is not None:
+                blind = todo[back[idx[todo]] == 0]
+                codes_of[idx[blind]] = codes[blind] = 0
+                todo = np.flatnonzero(codes < 0)
             cx, cy = xs[todo].astype(np.int64), ys[todo].astype(np.int64)
             ox, oy = np.full(len(todo), cell[0], dtype=np.int64), np.full(len(todo), cell[1], dtype=np.int64)
             got = self._batch.codes(ox, oy, cx, cy) if origin else self._batch.codes(cx, cy, ox, oy)
@@ -323,7 +351,7 @@ class SightTable:
         cells and corners the walk would test, by the line's shape) once its shape has been asked for
         `stencil.MAKE_AT` times, walked until then; in `work_out_walked`'s order."""
         st = self._st
-        if st is None or frm == to:
+        if st is None or frm == to or not _stencil.MAKE_AT:
             return self.work_out_walked(frm, to)
         pw, bits, kept, asked, make_at = self.pw, self._bits, st.kept, st.asked, _stencil.MAKE_AT
         if len(asked) >= _stencil.ASKED_KEPT:

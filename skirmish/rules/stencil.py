@@ -34,7 +34,8 @@ from skirmish.rules.geometry import LEAN, GridMap
 _EPS = 1e-9
 MAX_SIDE = 512  # maps up to this many cells a side use stencils (exact there; see above); larger ones walk
 KINDS: tuple[tuple[int, int], ...] = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))  # 0 the centre; 1-4 leans
-MAKE_AT = 8  # a shape's stencil is made when it is asked for this many times (a make costs ~7 walks)
+MAKE_AT = 0  # a shape's stencil is made at its MAKE_AT-th use (a make costs ~7 walks); 0: never (measured
+# slower in battles, docs/ENGINE.md: SightTable.work_out walks)
 ASKED_KEPT = 1 << 20  # shapes counted (per width) before the counts start again
 STENCIL_BITS_KEPT = 1 << 27  # mask bits kept (16 MB, and ~150 bytes an entry: ~200 k stencils on 40x30 maps)
 
