@@ -131,35 +131,29 @@ class Batch:
         same = (fx == tx) & (fy == ty)
         out[same] = 1
         todo = np.flatnonzero(~same)
-        # The centre line, then the firer's lean points in order: the first clear line gives the cover.
-        points = [(j, dx, dy) for j, (dx, dy) in enumerate(_LEANS)]
         clear, level = self.lines(20 * fx[todo] + 10, 20 * fy[todo] + 10, 20 * tx[todo] + 10, 20 * ty[todo] + 10,
-                                  True)
+                                  True)  # the centre line
         out[todo[clear]] = 1 + 4 * level[clear]
         todo = todo[~clear]
-        if len(todo):
-            lean = self.leans[fy[todo], fx[todo]]  # [pair, lean]
-            rows, cols = np.nonzero(lean)  # pair-major, leans in order
-            if len(rows):
-                pairs = todo[rows]
-                ox = np.array([dx for _, dx, _ in points])[cols] * LEAN_TWENTIETHS
-                oy = np.array([dy for _, _, dy in points])[cols] * LEAN_TWENTIETHS
-                clear, level = self.lines(20 * fx[pairs] + 10 + ox, 20 * fy[pairs] + 10 + oy,
-                                          20 * tx[pairs] + 10, 20 * ty[pairs] + 10, True)
-                first_pairs, first = np.unique(pairs[clear], return_index=True)  # the first clear lean of each
-                out[first_pairs] = 1 + 4 * level[clear][first]
-                todo = todo[out[todo] == 0]
-        if len(todo):  # to the target's lean points, from its centre and lean points: any clear line
-            t_lean = self.leans[ty[todo], tx[todo]]
-            f_pts = np.concatenate([np.ones((len(todo), 1), dtype=bool), self.leans[fy[todo], fx[todo]]], axis=1)
-            both = t_lean[:, :, None] & f_pts[:, None, :]  # [pair, target lean, firer point]
-            rows, tl, fp = np.nonzero(both)
-            if len(rows):
-                pairs = todo[rows]
-                offs = np.array([(0, 0), *_LEANS]) * LEAN_TWENTIETHS
-                t_off = np.array(_LEANS) * LEAN_TWENTIETHS
-                clear, _ = self.lines(20 * fx[pairs] + 10 + offs[fp, 0], 20 * fy[pairs] + 10 + offs[fp, 1],
-                                      20 * tx[pairs] + 10 + t_off[tl, 0], 20 * ty[pairs] + 10 + t_off[tl, 1],
-                                      False)
-                out[np.unique(pairs[clear])] = 1 + 2 + 4 * 2  # leaning: high cover
+        if not len(todo):
+            return out
+        # The rest at once: from the firer's lean points to the target's centre (the first clear one, in order,
+        # gives the cover), and from any firer point to one of the target's lean points (high cover, leaning).
+        f_leans = self.leans[fy[todo], fx[todo]]  # [pair, lean]
+        t_leans = self.leans[ty[todo], tx[todo]]
+        a_rows, a_cols = np.nonzero(f_leans)  # pair-major, leans in order
+        f_points = np.concatenate([np.ones((len(todo), 1), dtype=bool), f_leans], axis=1)
+        b_rows, b_tl, b_fp = np.nonzero(t_leans[:, :, None] & f_points[:, None, :])
+        offs = np.array([(0, 0), *_LEANS], dtype=np.int64) * LEAN_TWENTIETHS  # by point kind
+        rows = np.concatenate([a_rows, b_rows])
+        f_kind = np.concatenate([a_cols + 1, b_fp])
+        t_kind = np.concatenate([np.zeros(len(a_rows), dtype=np.int64), b_tl + 1])
+        pairs = todo[rows]
+        clear, level = self.lines(20 * fx[pairs] + 10 + offs[f_kind, 0], 20 * fy[pairs] + 10 + offs[f_kind, 1],
+                                  20 * tx[pairs] + 10 + offs[t_kind, 0], 20 * ty[pairs] + 10 + offs[t_kind, 1], True)
+        n_a = len(a_rows)
+        b_seen = np.unique(pairs[n_a:][clear[n_a:]])
+        out[b_seen] = 1 + 2 + 4 * 2
+        first_pairs, first = np.unique(pairs[:n_a][clear[:n_a]], return_index=True)  # the first clear lean of each
+        out[first_pairs] = 1 + 4 * level[:n_a][clear[:n_a]][first]  # before any lean line to the target's leans
         return out

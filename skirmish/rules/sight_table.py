@@ -9,8 +9,14 @@ float arithmetic in the same order, with three differences that change no answer
 - the answer is kept: a map never changes, so a pair's sight never does. Answers live in one row per origin
   cell (a list indexed by the target cell), so a lookup is two index operations; equal answers share one
   `Sight` object.
+- sight is symmetric in visibility (`blind_back`): a pair kept as not seen one way is not seen the other way,
+  with no walk (most pairs are not in sight, and those cost the most: every line is walked);
+- many pairs asked at once (`column`, `codes_from`, `codes_many`, from BATCH_MIN pairs not coded yet) are
+  coded together in exact integer arithmetic (rules/sight_batch.py); lines can also be tested by stencils
+  (rules/stencil.py, off by default: measured slower in battles).
 
-tests/test_sight_table.py compares this with the reference over random maps and every pair of cells.
+tests/test_sight_table.py and tests/test_stencil.py compare this with the reference over random maps (every
+pair of cells on small ones, sampled pairs up to 128x128), and the batch paths with the scalar one.
 """
 
 from __future__ import annotations
@@ -334,75 +340,12 @@ class SightTable:
             s = self._shared[key] = Sight(visible, cover, av, lean, where)
         return s
 
-    def point_kinds(self, cell: Cell) -> tuple[tuple[int, _Point], ...]:
-        """The points sight leaves or reaches `cell` from, with their kinds (`stencil.KINDS`): its centre (0),
-        then its lean points, in `leans`' order."""
-        out = self._kinds.get(cell)
-        if out is None:
-            x, y = cell
-            kinds = [0]
-            if any(self._blocked(x + dx, y + dy) for dx, dy in NEIGHBOURS_8):
-                kinds += [n for n, (dx, dy) in enumerate(_stencil.KINDS) if n and not self._blocked(x + dx, y + dy)]
-            out = self._kinds[cell] = tuple((k, _stencil.point(cell, k)) for k in kinds)
-        return out
-
     def work_out(self, frm: Cell, to: Cell) -> Sight:
-        """`geometry.sight_reference(grid, frm, to)`: each line tested by its stencil (rules/stencil.py: the
-        cells and corners the walk would test, by the line's shape) once its shape has been asked for
-        `stencil.MAKE_AT` times, walked until then; in `work_out_walked`'s order."""
-        st = self._st
-        if st is None or frm == to or not _stencil.MAKE_AT:
+        """`geometry.sight_reference(grid, frm, to)`: by the line's stencils (`stencil.work_out`) when they are
+        on (`stencil.MAKE_AT`), else walked (`work_out_walked`)."""
+        if self._st is None or frm == to or not _stencil.MAKE_AT:
             return self.work_out_walked(frm, to)
-        pw, bits, kept, asked, make_at = self.pw, self._bits, st.kept, st.asked, _stencil.MAKE_AT
-        if len(asked) >= _stencil.ASKED_KEPT:
-            asked.clear()
-        fx, fy = frm
-        tx, ty = to
-        fi, ti = (fy + 1) * pw + fx + 1, (ty + 1) * pw + tx + 1
-        f3 = 3 * fi
-        shape = (ty - fy + _stencil.MAX_SIDE) << 10 | (tx - fx + _stencil.MAX_SIDE)  # `Stencils.key`, no kinds
-        f_points = self._kinds.get(frm) or self.point_kinds(frm)
-        pt = (tx + 0.5, ty + 0.5)
-        for k, fp in f_points:  # centre to centre, then leaning out of the firer's cell
-            key = (k * 5) << 20 | shape
-            s = kept.get(key)
-            if s is None:
-                n = asked.get(key, 0) + 1
-                if n < make_at:  # a shape not asked for often yet: walked
-                    asked[key] = n
-                    if self._clear(fp, pt, fi, ti):
-                        _, level, av, at = self._walk(fp, pt, frm, to, True)
-                        return self._share(True, COVER_NAME[level], av, False, at)
-                    continue
-                s = st.get(k, 0, tx - fx, ty - fy)
-            if not (bits >> (f3 + s[0])) & s[1]:
-                best, where = (0, 0), -1  # _cover_on_line: the first of the highest (level, AV) beside the target
-                cover_at = self._cover_at
-                for o in s[2]:
-                    c = cover_at[fi + o]
-                    if c > best:
-                        best, where = c, fi + o
-                cell = None if where < 0 else (where % pw - 1, where // pw - 1)
-                return self._share(True, COVER_NAME[best[0]], best[1], False, cell)
-        t_points = self._kinds.get(to) or self.point_kinds(to)
-        for t, tp in t_points[1:]:
-            for k, fp in f_points:
-                key = (k * 5 + t) << 20 | shape
-                s = kept.get(key)
-                if s is None:
-                    n = asked.get(key, 0) + 1
-                    if n < make_at:
-                        asked[key] = n
-                        clear = self._clear(fp, tp, fi, ti)
-                    else:
-                        s = st.get(k, t, tx - fx, ty - fy)
-                if s is not None:
-                    clear = not (bits >> (f3 + s[0])) & s[1]
-                if clear:
-                    wall = self._nearest_wall(to, fp)
-                    av = self.cover_av[wall[1]][wall[0]] if wall else 6
-                    return self._share(True, "high", av, True, wall)
-        return NO_SIGHT
+        return _stencil.work_out(self, frm, to)
 
     def work_out_walked(self, frm: Cell, to: Cell) -> Sight:
         """`geometry.sight_reference(grid, frm, to)`, walked once (see the module's docstring)."""

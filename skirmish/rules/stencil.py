@@ -9,27 +9,37 @@ and the offset (dx, dy) between the two cells. The walk is the same wherever the
 - lean points are x + 0.95 or x + 0.05 up to a rounding that grows with x, and the walk's times are
   then off the exact rationals (A + 20k) / E by far less than 1e-12 on maps up to MAX_SIDE cells a side, while
   the exact crossing times of a segment (multiples of 1/20 over E, F <= 20 * MAX_SIDE) differ by 0 (a corner)
-  or by at least 1 / (E F) > 3e-8, and never equal 1 (the end point is inside its cell): every `_EPS`
-  comparison of the walk decides as exact arithmetic does, wherever the pair is.
-  tests/test_stencil.py checks the times against the exact ones on every position and offset of a 128-cell
-  side, and the table against `geometry.sight_reference`.
+  or by at least 1 / (E F) >= 9.5e-9, and never equal 1 (the end point is inside its cell): every `_EPS`
+  comparison of the walk decides as exact arithmetic does, wherever the pair is (and whichever way it is
+  walked: a line and its reverse pass the same cells and corners; `SightTable.blind_back` and
+  rules/sight_batch.py build on this). tests/test_stencil.py checks the times against the exact ones on every
+  position and offset of a 128-cell side (7e-14 off at most on a 512-cell side, measured), and the answers
+  against `geometry.sight_reference`.
 
 A stencil holds, for one shape, what the walk tests: the cells it enters (without the two end cells, which
 never block) and the corners it passes exactly (shut when both side cells block), as a mask over a map's
 `sight_bits` read from the origin's padded index; and for a line ending at a centre, the cells its cover is
 read from (`_cover_on_line`: the cell before the last, then the corners' side cells, beside the target).
 Stencils depend on the map's padded width only (flat offsets), not on its content: they are kept for the
-process (`stencils(pw)`), bounded by STENCIL_BITS_KEPT bits of masks per width
-(past it the oldest made are dropped, down to half).
+process (`stencils(pw)`), bounded by STENCIL_BITS_KEPT bits of masks per width (past it the oldest made are
+dropped, down to half). A line is tested by one shift and mask of the map's bits (~0.3 us against ~2 us for a
+walk), but making a stencil costs ~15 us (a full walk and the mask), and a process's battles ask most shapes
+only a few times before the table keeps the pairs themselves: on recorded battle questions stencils made at a
+shape's 8th use were 20-25% slower than walking. So they are off (MAKE_AT = 0) and `SightTable.work_out`
+walks; set MAKE_AT > 0 to use them (docs/ENGINE.md, "Sight").
 """
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from skirmish.rules.geometry import LEAN, GridMap
+from skirmish.rules.geometry import COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
+
+if TYPE_CHECKING:
+    from skirmish.rules.sight_table import SightTable
 
 _EPS = 1e-9
 MAX_SIDE = 512  # maps up to this many cells a side use stencils (exact there; see above); larger ones walk
@@ -39,10 +49,11 @@ MAKE_AT = 0  # a shape's stencil is made at its MAKE_AT-th use (a make costs ~7 
 ASKED_KEPT = 1 << 20  # shapes counted (per width) before the counts start again
 STENCIL_BITS_KEPT = 1 << 27  # mask bits kept (16 MB, and ~150 bytes an entry: ~200 k stencils on 40x30 maps)
 
+Point = tuple[float, float]
 Stencil = tuple[int, int, tuple[int, ...]]  # (lowest bit, mask from it, cover cells as offsets from the origin)
 
 
-def point(cell: tuple[int, int], kind: int) -> tuple[float, float]:
+def point(cell: Cell, kind: int) -> Point:
     """The point of `kind` in `cell`: its centre (0) or a lean point (`SightTable.leans`' arithmetic)."""
     kx, ky = KINDS[kind]
     return (cell[0] + 0.5 + kx * LEAN, cell[1] + 0.5 + ky * LEAN)
@@ -176,3 +187,74 @@ def stencils(pw: int) -> Stencils:
     if s is None:
         s = _KEPT[pw] = Stencils(pw)
     return s
+
+
+def point_kinds(table: SightTable, cell: Cell) -> tuple[tuple[int, Point], ...]:
+    """The points sight leaves or reaches `cell` from, with their kinds (`stencil.KINDS`): its centre (0),
+    then its lean points, in `leans`' order."""
+    out = table._kinds.get(cell)
+    if out is None:
+        x, y = cell
+        kinds = [0]
+        if any(table._blocked(x + dx, y + dy) for dx, dy in NEIGHBOURS_8):
+            kinds += [n for n, (dx, dy) in enumerate(KINDS) if n and not table._blocked(x + dx, y + dy)]
+        out = table._kinds[cell] = tuple((k, point(cell, k)) for k in kinds)
+    return out
+
+def work_out(table: SightTable, frm: Cell, to: Cell) -> Sight:
+    """`geometry.sight_reference(grid, frm, to)` for `table` (frm != to): each line tested by its stencil (the
+    cells and corners the walk would test, by the line's shape) once its shape has been asked for MAKE_AT
+    times (> 0), walked until then; in `SightTable.work_out_walked`'s order."""
+    st = table._st
+    assert st is not None
+    pw, bits, kept, asked, make_at = table.pw, table._bits, st.kept, st.asked, MAKE_AT
+    if len(asked) >= ASKED_KEPT:
+        asked.clear()
+    fx, fy = frm
+    tx, ty = to
+    fi, ti = (fy + 1) * pw + fx + 1, (ty + 1) * pw + tx + 1
+    f3 = 3 * fi
+    shape = (ty - fy + MAX_SIDE) << 10 | (tx - fx + MAX_SIDE)  # `Stencils.key`, no kinds
+    f_points = table._kinds.get(frm) or point_kinds(table, frm)
+    pt = (tx + 0.5, ty + 0.5)
+    for k, fp in f_points:  # centre to centre, then leaning out of the firer's cell
+        key = (k * 5) << 20 | shape
+        s = kept.get(key)
+        if s is None:
+            n = asked.get(key, 0) + 1
+            if n < make_at:  # a shape not asked for often yet: walked
+                asked[key] = n
+                if table._clear(fp, pt, fi, ti):
+                    _, level, av, at = table._walk(fp, pt, frm, to, True)
+                    return table._share(True, COVER_NAME[level], av, False, at)
+                continue
+            s = st.get(k, 0, tx - fx, ty - fy)
+        if not (bits >> (f3 + s[0])) & s[1]:
+            best, where = (0, 0), -1  # _cover_on_line: the first of the highest (level, AV) beside the target
+            cover_at = table._cover_at
+            for o in s[2]:
+                c = cover_at[fi + o]
+                if c > best:
+                    best, where = c, fi + o
+            cell = None if where < 0 else (where % pw - 1, where // pw - 1)
+            return table._share(True, COVER_NAME[best[0]], best[1], False, cell)
+    t_points = table._kinds.get(to) or point_kinds(table, to)
+    for t, tp in t_points[1:]:
+        for k, fp in f_points:
+            key = (k * 5 + t) << 20 | shape
+            s = kept.get(key)
+            if s is None:
+                n = asked.get(key, 0) + 1
+                if n < make_at:
+                    asked[key] = n
+                    clear = table._clear(fp, tp, fi, ti)
+                else:
+                    s = st.get(k, t, tx - fx, ty - fy)
+            if s is not None:
+                clear = not (bits >> (f3 + s[0])) & s[1]
+            if clear:
+                wall = table._nearest_wall(to, fp)
+                av = table.cover_av[wall[1]][wall[0]] if wall else 6
+                return table._share(True, "high", av, True, wall)
+    return NO_SIGHT
+
