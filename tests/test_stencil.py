@@ -93,7 +93,8 @@ def _random_map(seed: int, w: int, h: int, walls: float) -> list[str]:
     return rows
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10**6), w=st.integers(2, SIDE), h=st.integers(2, SIDE),
        walls=st.sampled_from([0.05, 0.15, 0.3, 0.5]))
 def test_large_random_maps_equal_the_reference(seed: int, w: int, h: int, walls: float,
@@ -136,9 +137,9 @@ def test_large_random_maps_equal_the_reference(seed: int, w: int, h: int, walls:
     col = fresh.column(b, np.array([c[0] for c, _ in pairs]), np.array([c[1] for c, _ in pairs]))
     out = fresh.codes_from(a, np.array([c[0] for _, c in pairs]), np.array([c[1] for _, c in pairs]))
     for i, (c, d) in enumerate(pairs):
-        assert col[i] == code.get((c, b), col[i]) and out[i] == code.get((a, d), out[i])
-        s = geo.sight_reference(grid, c, b)
-        assert col[i] == int(s.visible) + 2 * int(s.lean) + 4 * geo.COVER_LEVEL[s.cover]
+        for got, (frm, to) in ((col[i], (c, b)), (out[i], (a, d))):
+            s = geo.sight_reference(grid, frm, to)
+            assert got == int(s.visible) + 2 * int(s.lean) + 4 * geo.COVER_LEVEL[s.cover], (seed, frm, to)
 
 
 def test_stencils_are_shared_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -178,10 +178,11 @@ class SightTable:
                 blind = todo[back[idx[todo]] == 0]
                 codes_of[idx[blind]] = codes[blind] = 0
                 todo = np.flatnonzero(codes < 0)
-            cx, cy = xs[todo].astype(np.int64), ys[todo].astype(np.int64)
-            ox, oy = np.full(len(todo), cell[0], dtype=np.int64), np.full(len(todo), cell[1], dtype=np.int64)
-            got = self._batch.codes(ox, oy, cx, cy) if origin else self._batch.codes(cx, cy, ox, oy)
-            codes_of[idx[todo]] = codes[todo] = got
+            if len(todo):
+                cx, cy = xs[todo].astype(np.int64), ys[todo].astype(np.int64)
+                ox, oy = np.full(len(todo), cell[0], dtype=np.int64), np.full(len(todo), cell[1], dtype=np.int64)
+                got = self._batch.codes(ox, oy, cx, cy) if origin else self._batch.codes(cx, cy, ox, oy)
+                codes_of[idx[todo]] = codes[todo] = got
             return codes
         for i in todo.tolist():
             s = pair((int(xs[i]), int(ys[i])))
