@@ -9,8 +9,14 @@ float arithmetic in the same order, with three differences that change no answer
 - the answer is kept: a map never changes, so a pair's sight never does. Answers live in one row per origin
   cell (a list indexed by the target cell), so a lookup is two index operations; equal answers share one
   `Sight` object.
+- sight is symmetric in visibility (`blind_back`): a pair kept as not seen one way is not seen the other way,
+  with no walk (most pairs are not in sight, and those cost the most: every line is walked);
+- many pairs asked at once (`column`, `codes_from`, `codes_many`, from BATCH_MIN pairs not coded yet) are
+  coded together in exact integer arithmetic (rules/sight_batch.py); lines can also be tested by stencils
+  (rules/stencil.py, off by default: measured slower in battles).
 
-tests/test_sight_table.py compares this with the reference over random maps and every pair of cells.
+tests/test_sight_table.py and tests/test_stencil.py compare this with the reference over random maps (every
+pair of cells on small ones, sampled pairs up to 128x128), and the batch paths with the scalar one.
 """
 
 from __future__ import annotations
@@ -21,11 +27,14 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from skirmish.rules import sight_batch as _sight_batch
+from skirmish.rules import stencil as _stencil
 from skirmish.rules.geometry import COVER_LEVEL, COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
 
 _EPS = 1e-9
 ANSWERS_KEPT = 1 << 24  # row entries kept per map (8 bytes each) before the rows start again; columns: 4x that
 _Point = tuple[float, float]
+BATCH_MIN = 300  # pairs not coded yet from which `column`, `codes_from` and `codes_many` code them at once
 
 
 class SightTable:
@@ -49,6 +58,17 @@ class SightTable:
         self.outs: dict[Cell, npt.NDArray[np.int8]] = {}  # codes by target cell, per origin cell (`codes_from`)
         self._shared: dict[tuple[bool, str, int, bool, Cell | None], Sight] = {(False, "none", 0, False, None): NO_SIGHT}
         self._leans: dict[Cell, list[_Point]] = {}
+        # Stencils (rules/stencil.py): the map's walls and shut corners as bits, each cell's point kinds (its
+        # centre, then its lean points), and what a padded index's cover is; None on maps too big for them.
+        small = max(self.w, self.h) <= _stencil.MAX_SIDE
+        self._st = _stencil.stencils(self.pw) if small else None
+        self._bits = _stencil.sight_bits(grid) if small else 0
+        self._kinds: dict[Cell, tuple[tuple[int, _Point], ...]] = {}
+        self._batch = _sight_batch.Batch(grid.blocks_sight, grid.cover) if small else None
+        self._cover_at = [(0, 0)] * len(pad)
+        for y in range(grid.height):
+            for x in range(grid.width):
+                self._cover_at[(y + 1) * self.pw + x + 1] = (int(self.cover[y][x]), int(self.cover_av[y][x]))
 
     def row(self, frm: Cell) -> list[Sight | None]:
         """The answers kept from `frm`, indexed y * width + x (None: not worked out yet)."""
@@ -69,18 +89,35 @@ class SightTable:
         i = to[1] * self.w + to[0]
         s = r[i]
         if s is None:
-            s = r[i] = self.work_out((int(frm[0]), int(frm[1])), (int(to[0]), int(to[1])))
+            frm, to = (int(frm[0]), int(frm[1])), (int(to[0]), int(to[1]))
+            s = r[i] = NO_SIGHT if self.blind_back(frm, to) else self.work_out(frm, to)
         return s
+
+    def blind_back(self, frm: Cell, to: Cell) -> bool:
+        """True if `to` is kept as not seeing `frm` (a row, or codes from `to` or to `frm`); then `frm` does not
+        see `to` either. Sight is symmetric: `work_out(a, b)` finds no sight only when every line between a
+        point of a (centre or lean) and a point of b is blocked, and `work_out(b, a)` tests the same lines
+        reversed; a line and its reverse pass the same cells and corners (the walk decides as exact arithmetic
+        does: rules/stencil.py), and neither counts its two end cells."""
+        i, j = frm[1] * self.w + frm[0], to[1] * self.w + to[0]
+        r = self.rows.get(to)
+        if r is not None and (s := r[i]) is not None:
+            return not s.visible
+        c = self.outs.get(to)
+        if c is not None and c[i] >= 0:
+            return bool(c[i] == 0)
+        c = self.cols.get(frm)
+        return c is not None and bool(c[j] == 0)
 
     def column(self, to: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """Sight to `to` from each cell (xs, ys), as codes: visible + 2 × lean + 4 × cover level (0 none, 1 low,
         2 high), from a column kept per target cell (each pair is worked out once, as `sight` does)."""
-        return self._codes(self.cols, to, xs, ys, lambda c: self.sight(c, to))
+        return self._codes(self.cols, to, xs, ys, lambda c: self.sight(c, to), False)
 
     def codes_from(self, frm: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """Sight from `frm` to each cell (xs, ys), coded as `column` codes, from an array kept per origin cell
         (each pair is worked out once, as `sight` does)."""
-        return self._codes(self.outs, frm, xs, ys, lambda c: self.sight(frm, c))
+        return self._codes(self.outs, frm, xs, ys, lambda c: self.sight(frm, c), True)
 
     def codes_many(self, origins: tuple[Cell, ...], xs: npt.NDArray[np.intp],
                    ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
@@ -98,7 +135,21 @@ class SightTable:
         idx = ys * self.w + xs
         codes = np.stack(rows)[:, idx]
         todo = np.flatnonzero(codes < 0)
-        if len(todo):
+        if len(todo) >= BATCH_MIN and self._batch is not None:
+            for j, frm in enumerate(origins):  # kept as not seen from the cells: not seeing them (`blind_back`)
+                back = self.cols.get(frm)
+                if back is not None:
+                    blind = (codes[j] < 0) & (back[idx] == 0)
+                    codes[j, blind] = rows[j][idx[blind]] = 0
+            todo = np.flatnonzero(codes < 0)
+            on, at = np.divmod(todo, len(idx))
+            cells = np.array(origins, dtype=np.int64).reshape(-1, 2)
+            got = self._batch.codes(cells[on, 0], cells[on, 1], xs[at].astype(np.int64), ys[at].astype(np.int64))
+            codes[on, at] = got
+            for j in np.unique(on).tolist():
+                mine = on == j
+                rows[j][idx[at[mine]]] = got[mine]
+        elif len(todo):
             k = len(idx)
             cover_level = COVER_LEVEL
             for n in todo.tolist():
@@ -109,9 +160,10 @@ class SightTable:
         return codes
 
     def _codes(self, kept: dict[Cell, npt.NDArray[np.int8]], cell: Cell, xs: npt.NDArray[np.intp],
-               ys: npt.NDArray[np.intp], pair: Callable[[Cell], Sight]) -> npt.NDArray[np.int8]:
+               ys: npt.NDArray[np.intp], pair: Callable[[Cell], Sight], origin: bool) -> npt.NDArray[np.int8]:
         """The codes of `pair(c)` for each cell c at (xs, ys), from the array kept for `cell` in `kept` (-1: not
-        coded yet), which starts again when `kept` is full."""
+        coded yet), which starts again when `kept` is full; `cell` is the pairs' origin if `origin`, else their
+        target. Many pairs not coded yet are coded at once (rules/sight_batch.py)."""
         codes_of = kept.get(cell)
         if codes_of is None:
             if len(kept) >= 4 * self.rows_kept:
@@ -119,7 +171,20 @@ class SightTable:
             codes_of = kept[cell] = np.full(self.w * self.h, -1, dtype=np.int8)
         idx = ys * self.w + xs
         codes = codes_of[idx]
-        for i in np.flatnonzero(codes < 0).tolist():
+        todo = np.flatnonzero(codes < 0)
+        if len(todo) >= BATCH_MIN and self._batch is not None:
+            back = (self.cols if origin else self.outs).get(cell)  # the pairs the other way (`blind_back`)
+            if back is not None:
+                blind = todo[back[idx[todo]] == 0]
+                codes_of[idx[blind]] = codes[blind] = 0
+                todo = np.flatnonzero(codes < 0)
+            if len(todo):
+                cx, cy = xs[todo].astype(np.int64), ys[todo].astype(np.int64)
+                ox, oy = np.full(len(todo), cell[0], dtype=np.int64), np.full(len(todo), cell[1], dtype=np.int64)
+                got = self._batch.codes(ox, oy, cx, cy) if origin else self._batch.codes(cx, cy, ox, oy)
+                codes_of[idx[todo]] = codes[todo] = got
+            return codes
+        for i in todo.tolist():
             s = pair((int(xs[i]), int(ys[i])))
             codes_of[idx[i]] = codes[i] = int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
         return codes
@@ -277,6 +342,13 @@ class SightTable:
         return s
 
     def work_out(self, frm: Cell, to: Cell) -> Sight:
+        """`geometry.sight_reference(grid, frm, to)`: by the line's stencils (`stencil.work_out`) when they are
+        on (`stencil.MAKE_AT`), else walked (`work_out_walked`)."""
+        if self._st is None or frm == to or not _stencil.MAKE_AT:
+            return self.work_out_walked(frm, to)
+        return _stencil.work_out(self, frm, to)
+
+    def work_out_walked(self, frm: Cell, to: Cell) -> Sight:
         """`geometry.sight_reference(grid, frm, to)`, walked once (see the module's docstring)."""
         if frm == to:
             return self._share(True, "none", 0, False, None)

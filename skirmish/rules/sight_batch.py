@@ -1,0 +1,159 @@
+"""Sight codes for many pairs of cells at once (R-6.6), in exact integer arithmetic with numpy.
+
+`SightTable`'s walk of a line decides every step as exact arithmetic does (rules/stencil.py's docstring: the
+walk's float times are within 1e-13 of the exact ones, which are equal or at least 1e-8 apart, on maps up to
+`stencil.MAX_SIDE` a side). So the cells and corners a line passes are found here from the exact times: in
+twentieths of a cell (a lean is 9/20), a line from P to Q crosses its k-th column side at time (A + 20k) / E
+and its m-th row side at (B + 20m) / F (E = |Q0 - P0|, F = |Q1 - P1|, A and B the distances to the first
+sides); the cell entered at a crossing is found by counting the other axis's crossings not later, and two
+crossings at the same time are a corner. All lines of a batch are worked out with a few array operations
+over all their crossings, with no loop along the lines.
+
+`codes(...)` answers as `SightTable.work_out` does, coded as `SightTable.column` codes (visible + 2 × lean +
+4 × cover level): the centre line, then the firer's lean points in order (the first clear one gives the
+cover), then any line to one of the target's lean points (high cover, leaning). tests/test_stencil.py holds
+it equal to `geometry.sight_reference`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.rules.geometry import NEIGHBOURS_8
+
+_Ints = npt.NDArray[np.int64]
+_Bools = npt.NDArray[np.bool_]
+_LEANS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # stencil.KINDS[1:], the order of SightTable.leans
+LEAN_TWENTIETHS = 9  # geometry.LEAN = 0.45 = 9/20 of a cell
+NEAR = 3  # crossings at each end of a line looked at first (`Batch.lines`)
+
+
+def _floor_div(num: _Ints, den: _Ints) -> _Ints:
+    """num // den (den > 0) through float64, exactly: |num| < 2^53 and den <= 20 * (MAX_SIDE + 1), so a quotient
+    that is not whole is at least 1 / den from the nearest whole number, far beyond float64's rounding."""
+    return np.floor(num / den).astype(np.int64)
+
+
+class Batch:
+    """What the batch needs of one map: padded blocking cells, cover levels and each cell's lean points."""
+
+    def __init__(self, blocks: _Bools, cover: npt.NDArray[np.int8]) -> None:
+        h, w = blocks.shape
+        self.w, self.h, self.pw = w, h, w + 2
+        pad = np.ones((h + 2, w + 2), dtype=bool)
+        pad[1:-1, 1:-1] = blocks
+        self.blocks = pad.ravel()
+        cov = np.zeros((h + 2, w + 2), dtype=np.int64)
+        cov[1:-1, 1:-1] = cover
+        self.cover = cov.ravel()
+        near = np.zeros((h, w), dtype=bool)  # any of the eight neighbours blocks
+        for dx, dy in NEIGHBOURS_8:
+            near |= pad[1 + dy:h + 1 + dy, 1 + dx:w + 1 + dx]
+        # leans[y, x, j]: the cell leans toward _LEANS[j] (an open orthogonal neighbour beside a wall)
+        self.leans = np.stack([near & ~pad[1 + dy:h + 1 + dy, 1 + dx:w + 1 + dx] for dx, dy in _LEANS], axis=2)
+
+    def lines(self, p0: _Ints, p1: _Ints, q0: _Ints, q1: _Ints, cover: bool) -> tuple[_Bools, _Ints]:
+        """For lines from P to Q (in twentieths of a cell, inside their cells), whether each is clear as
+        `SightTable._clear` answers (the end cells never block), and, if `cover`, the cover level
+        `_cover_on_line` reads for it (Q a cell centre; 0 where not clear). Lines are first tested on the
+        NEAR crossings at each end (where the walls that stop most lines are: a unit's own doorway or corner),
+        and only those still clear on all of theirs."""
+        clear, level = self._lines(p0, p1, q0, q1, False, NEAR)
+        todo = np.flatnonzero(clear)
+        if len(todo):
+            clear[todo], level[todo] = self._lines(p0[todo], p1[todo], q0[todo], q1[todo], cover, 0)
+        return clear, level
+
+    def _lines(self, p0: _Ints, p1: _Ints, q0: _Ints, q1: _Ints, cover: bool, near: int) -> tuple[_Bools, _Ints]:
+        """`lines` on every crossing, or (`near` > 0) on the first and last `near` crossings of each axis only
+        (then a line found clear may not be)."""
+        n = len(p0)
+        pw, blocks = self.pw, self.blocks
+        fx, fy, tx, ty = p0 // 20, p1 // 20, q0 // 20, q1 // 20
+        right, down = q0 > p0, q1 > p1
+        sx = np.where(right, 1, -1)
+        spw = np.where(down, pw, -pw)  # a step along y, on padded indices
+        e, f = np.abs(q0 - p0), np.abs(q1 - p1)
+        a = np.where(right, 20 * (fx + 1) - p0, p0 - 20 * fx)
+        b = np.where(down, 20 * (fy + 1) - p1, p1 - 20 * fy)
+        nx, ny = np.abs(tx - fx), np.abs(ty - fy)
+        fi, ti = (fy + 1) * pw + fx + 1, (ty + 1) * pw + tx + 1
+        c0 = a * f - b * e  # (time_x(k) - time_y(m)) * E * F = c0 + 20 F k - 20 E m
+        # Column crossings: the k-th of line i; the row crossings not later (q + 1), a corner if one is at the time.
+        cnx = np.minimum(nx, 2 * near) if near else nx  # the crossings looked at
+        xi = np.repeat(np.arange(n), cnx)
+        k = np.arange(len(xi)) - np.repeat(np.cumsum(cnx) - cnx, cnx)
+        if near:  # the first `near`, then the last ones
+            k = np.where(k < near, k, k + np.repeat(nx - cnx, cnx))
+        ny_x, sx_x, spw_x, fi_x = (np.repeat(v, cnx) for v in (ny, sx, spw, fi))
+        num, den = np.repeat(c0, cnx) + np.repeat(20 * f, cnx) * k, np.repeat(20 * e, cnx)
+        q = _floor_div(num, den)
+        corner = (num == q * den) & (q >= 0) & (q < ny_x)
+        at_x = fi_x + sx_x * (k + 1) + spw_x * np.clip(q + 1, 0, ny_x)
+        # Row crossings: the m-th of line j; the column crossings not later.
+        cny = np.minimum(ny, 2 * near) if near else ny
+        yj = np.repeat(np.arange(n), cny)
+        m = np.arange(len(yj)) - np.repeat(np.cumsum(cny) - cny, cny)
+        if near:
+            m = np.where(m < near, m, m + np.repeat(ny - cny, cny))
+        k_m = np.clip(_floor_div(np.repeat(-c0, cny) + np.repeat(20 * e, cny) * m, np.repeat(20 * f, cny)) + 1, 0,
+                      np.repeat(nx, cny))
+        at_y = np.repeat(fi, cny) + np.repeat(sx, cny) * k_m + np.repeat(spw, cny) * (m + 1)
+        cells_at = np.concatenate([at_x, at_y])
+        line_of = np.concatenate([xi, yj])
+        hit = blocks[cells_at] & (cells_at != ti[line_of])
+        # Corners: side cells (x after the column step, y before) and (x before, y after).
+        ci = xi[corner]
+        kc, mc, sxc, spwc = k[corner], q[corner], sx_x[corner], spw_x[corner]
+        side_a = fi_x[corner] + sxc * (kc + 1) + spwc * mc
+        side_b = fi_x[corner] + sxc * kc + spwc * (mc + 1)
+        shut = blocks[side_a] & blocks[side_b]
+        bad = np.bincount(line_of[hit], minlength=n) + np.bincount(ci[shut], minlength=n)
+        clear = bad == 0
+        if not cover:
+            return clear, np.zeros(n, dtype=np.int64)
+        # The cell before the last: back along the last step (the later of the last crossings, both if equal).
+        last = (a + 20 * (nx - 1)) * f - (b + 20 * (ny - 1)) * e
+        back_x = (nx > 0) & ((ny == 0) | (last >= 0))
+        back_y = (ny > 0) & ((nx == 0) | (last <= 0))
+        prev = ti - spw * back_y - sx * back_x
+        level = np.where(clear, self.cover[prev], 0)
+        for side in (side_a, side_b):  # corners' side cells beside the target
+            sx_, sy_ = side % pw - 1, side // pw - 1
+            beside = (np.abs(sx_ - tx[ci]) <= 1) & (np.abs(sy_ - ty[ci]) <= 1) & (side != ti[ci]) & clear[ci]
+            np.maximum.at(level, ci[beside], self.cover[side[beside]])
+        return clear, level
+
+    def codes(self, fx: _Ints, fy: _Ints, tx: _Ints, ty: _Ints) -> npt.NDArray[np.int8]:
+        """`SightTable.work_out(frm, to)` coded (visible + 2 × lean + 4 × cover level) for each pair."""
+        out = np.zeros(len(fx), dtype=np.int8)
+        same = (fx == tx) & (fy == ty)
+        out[same] = 1
+        todo = np.flatnonzero(~same)
+        clear, level = self.lines(20 * fx[todo] + 10, 20 * fy[todo] + 10, 20 * tx[todo] + 10, 20 * ty[todo] + 10,
+                                  True)  # the centre line
+        out[todo[clear]] = 1 + 4 * level[clear]
+        todo = todo[~clear]
+        if not len(todo):
+            return out
+        # The rest at once: from the firer's lean points to the target's centre (the first clear one, in order,
+        # gives the cover), and from any firer point to one of the target's lean points (high cover, leaning).
+        f_leans = self.leans[fy[todo], fx[todo]]  # [pair, lean]
+        t_leans = self.leans[ty[todo], tx[todo]]
+        a_rows, a_cols = np.nonzero(f_leans)  # pair-major, leans in order
+        f_points = np.concatenate([np.ones((len(todo), 1), dtype=bool), f_leans], axis=1)
+        b_rows, b_tl, b_fp = np.nonzero(t_leans[:, :, None] & f_points[:, None, :])
+        offs = np.array([(0, 0), *_LEANS], dtype=np.int64) * LEAN_TWENTIETHS  # by point kind
+        rows = np.concatenate([a_rows, b_rows])
+        f_kind = np.concatenate([a_cols + 1, b_fp])
+        t_kind = np.concatenate([np.zeros(len(a_rows), dtype=np.int64), b_tl + 1])
+        pairs = todo[rows]
+        clear, level = self.lines(20 * fx[pairs] + 10 + offs[f_kind, 0], 20 * fy[pairs] + 10 + offs[f_kind, 1],
+                                  20 * tx[pairs] + 10 + offs[t_kind, 0], 20 * ty[pairs] + 10 + offs[t_kind, 1], True)
+        n_a = len(a_rows)
+        b_seen = np.unique(pairs[n_a:][clear[n_a:]])
+        out[b_seen] = 1 + 2 + 4 * 2
+        first_pairs, first = np.unique(pairs[:n_a][clear[:n_a]], return_index=True)  # the first clear lean of each
+        out[first_pairs] = 1 + 4 * level[:n_a][clear[:n_a]][first]  # before any lean line to the target's leans
+        return out
