@@ -22,7 +22,7 @@ _EPS = 1e-6
 Value = float | npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Curve:
     """y = f(x) on [0, 1], clamped to [0, 1]. Parameters follow the usual IAUS meaning:
     m slope (or height), k exponent (or steepness), b vertical shift, c horizontal shift."""
@@ -33,10 +33,14 @@ class Curve:
     b: float = 0.0
     c: float = 0.0
 
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"curve kind: expected one of {', '.join(KINDS)}, got {self.kind!r}")
-        object.__setattr__(self, "_kept", {})  # outputs at single numbers already asked (not a field)
+    def __init__(self, kind: str = "linear", m: float = 1.0, k: float = 1.0, b: float = 0.0, c: float = 0.0) -> None:
+        # The frozen dataclass's own __init__, written out: the fields go straight into the instance's dict (a
+        # consideration makes its curve on every call, and this is half the cost of a setattr per field).
+        if kind not in KINDS:
+            raise ValueError(f"curve kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+        d = self.__dict__
+        d["kind"], d["m"], d["k"], d["b"], d["c"] = kind, m, k, b, c
+        d["_kept"] = {}  # outputs at single numbers already asked (not a field)
 
     def __call__(self, x: Value) -> Value:
         """The curve's output, clamped to [0, 1]."""

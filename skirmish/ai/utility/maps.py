@@ -50,6 +50,7 @@ class TacticalMaps:
         self._grid = grid
         self._enemies = [((int(e.cell[0]), int(e.cell[1])), _hit_map(e, view)) for e in view.enemies(me)]
         self._hits: npt.NDArray[np.float64] | None = None  # the enemies' hit maps stacked (made on first use)
+        self.routes: dict[tuple[geo.Cell, geo.Cell], float] = {}  # route_threat by (from, to), kept (`need_routes`)
 
     @property
     def mask(self) -> npt.NDArray[np.bool_]:
@@ -265,7 +266,11 @@ def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.N
 
 
 def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.Cell) -> float:
-    """The threat a move meets on the way (the mean over the cells its straight line crosses), in [0, 1]."""
+    """The threat a move meets on the way (the mean over the cells its straight line crosses), in [0, 1]
+    (worked out by `need_routes` when it was given this route, and kept with the maps)."""
+    kept = maps.routes.get((frm, to))
+    if kept is not None:
+        return kept
     ys, xs = _segment(grid, frm, to)
     keep = maps.near.at(ys, xs)
     if not keep.any():
@@ -276,7 +281,8 @@ def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.C
 
 
 def need_routes(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, cells: list[geo.Cell]) -> None:
-    """Work out the maps on the cells the routes to `cells` cross (those `route_threat` reads), in one piece."""
+    """Work out the maps on the cells the routes to `cells` cross, in one piece, and each route's
+    `route_threat` (kept with the maps: the same cells, the same mean in the same order, the same numbers)."""
     if not cells:
         return
     lines = [_segment(grid, frm, c) for c in cells]
@@ -284,6 +290,17 @@ def need_routes(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, cells: lis
     xs = np.concatenate([ln[1] for ln in lines])
     keep = maps.near.at(ys, xs)
     maps.need_at(ys[keep], xs[keep])
+    threat = maps.threat[ys, xs]
+    inside = keep.tolist()
+    start = 0
+    for c, (line, _) in zip(cells, lines, strict=True):
+        end = start + len(line)
+        if any(inside[start:end]):
+            vals = threat[start:end][keep[start:end]]  # the cells route_threat reads, in the segment's order
+            maps.routes[(frm, c)] = float(1 - np.exp(-np.mean(vals)))
+        else:
+            maps.routes[(frm, c)] = 0.0
+        start = end
 
 
 def _segment(grid: geo.GridMap, frm: geo.Cell, to: geo.Cell) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ai.curves import Curve, combine
+from skirmish.ai.curves import Curve, Value, combine
 from skirmish.ai.estimate import ShotEstimate, hit_probability
 from skirmish.ai.utility.distance import metres_from
 from skirmish.ai.utility.fields import fire_fields
@@ -32,7 +32,34 @@ GOING_SPAN = 20.0  # metres of progress that take "closing in" from 0.5 to 1 whi
 # search with no enemy in sight, or late); 40 m otherwise. At 40 m a pressing unit's run gained so little on it that
 # cover, threat and spacing decided, and it wandered between covered cells without closing (issue 12)
 HARM = Curve("linear", m=0.9, b=0.1)  # what a shot is worth, the same scale for every option
-CellParts = dict[str, tuple[npt.NDArray[np.float64], Curve]]  # a cell consideration: raw input per cell, curve
+
+
+class CellParts(dict[str, tuple[npt.NDArray[np.float64], Curve]]):
+    """The cell considerations: name -> (raw input per cell, curve); and, once `score_cells` has scored them
+    (`scored`), each scored cell's inputs and curve outputs kept, so an option ending in a scored cell reads its
+    considerations (`at`) instead of putting each input through its curve again."""
+
+    def scored(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp], raws: list[npt.NDArray[np.float64]],
+               outs: list[Value], shape: tuple[int, int]) -> None:
+        """Keep the inputs and outputs of the cells (xs, ys), one array per part in the parts' order."""
+        self._index = np.full(shape, -1, dtype=np.intp)
+        self._index[ys, xs] = np.arange(len(ys))
+        self._raws = np.array(raws, dtype=np.float64).reshape(len(raws), len(ys))
+        self._outs = np.array(outs, dtype=np.float64).reshape(len(outs), len(ys))
+
+    def at(self, cell: geo.Cell) -> list[Consideration]:
+        """The cell considerations of `cell` in the parts' order: `Option.add(name, float(raw[cell]), curve)` for
+        each part; for a scored cell the kept numbers (the curves' outputs over the scored cells, element by
+        element, are `Curve.at`'s, bit for bit: tests/test_ai_speed.py)."""
+        x, y = cell
+        j = int(self._index[y, x]) if hasattr(self, "_index") else -1
+        if j < 0:
+            o = Option("", None, ())  # type: ignore[arg-type]
+            for name, (raw, curve) in self.items():
+                o.add(name, float(raw[y, x]), curve)
+            return o.considerations
+        return [Consideration(name, r, v) for name, r, v in
+                zip(self, self._raws[:, j].tolist(), self._outs[:, j].tolist(), strict=True)]
 
 
 def harm(est: ShotEstimate) -> float:
@@ -102,22 +129,36 @@ class Option:
         return out
 
 
+_HIT = Curve("linear", m=0.3, b=0.7)  # the shot considerations' fixed curves (made once)
+_THREAT = Curve("linear", m=0.3, b=0.7)
+_OVERKILL = Curve("linear", m=0.8, b=0.2)
+_ROUNDS = Curve("linear", m=0.4, b=0.6)
+
+
 def shot_considerations(o: Option, est: ShotEstimate, threat: float, p: Personality,
                         committed: Mapping[tuple[int, str], float], view: BattleView, me: UnitView,
                         target: UnitView | None, burst: int) -> Option:
     """What a shot is worth: the same considerations whether it is fired now or after a move."""
-    o.add("hit chance", est.hit, Curve("linear", m=0.3, b=0.7))
+    o.add("hit chance", est.hit, _HIT)
     o.add("expected harm", harm(est), HARM)
     o.add("kill chance", est.kill, p.kill_curve())
-    o.add("target threat", threat, Curve("linear", m=0.3, b=0.7))
+    o.add("target threat", threat, _THREAT)
     if p.use_commitment:
         sent = committed.get((view.round, target.name), 0.0) if target is not None else 0.0
         left = max(0.0, 4 - target.wounds) if target is not None else 4.0
-        o.add("not overkill", max(0.0, 1 - sent / max(left, 0.5)), Curve("linear", m=0.8, b=0.2))
+        o.add("not overkill", max(0.0, 1 - sent / max(left, 0.5)), _OVERKILL)
     if me.weapon is not None and me.weapon.bursts:  # emptying the magazine costs a reload later
-        o.add("rounds left after", max(0, me.rounds - burst) / max(1, me.weapon.magazine),
-              Curve("linear", m=0.4, b=0.6))
+        o.add("rounds left after", max(0, me.rounds - burst) / max(1, me.weapon.magazine), _ROUNDS)
     return o
+
+
+_FIRE = Curve("logistic", m=0.6, k=8, c=0.2, b=0.4)  # the cell considerations' fixed curves (made once, so
+_FIRE_GHOST = Curve("logistic", m=0.25, k=8, c=0.2, b=0.75)  # the outputs they keep, Curve.at, last)
+_BAND = Curve("normal", m=0.4, k=0.35, c=1.0, b=0.6)
+_FLANK = Curve("linear", m=0.3, b=0.7)
+_SPACING = Curve("logistic", m=0.35, k=30, c=0.5, b=0.65)
+_CROSSFIRE = Curve("linear", m=0.25, b=0.75)
+_REGROUP = Curve("linear", m=0.3, b=0.7)
 
 
 def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMaps, ok: npt.NDArray[np.bool_],
@@ -166,26 +207,26 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
         cover_curve = Curve("linear", m=cover_curve.m * keep, b=1 - cover_curve.m * keep)
         threat_curve = Curve("polynomial", m=keep, k=threat_curve.k, b=1 - keep)
     squad = p.use_squad
-    parts: CellParts = {
+    parts = CellParts({
         "cover from enemies that see it": (maps.cover, cover_curve),
         "low threat": (np.exp(-maps.threat), threat_curve),
-        "line of fire": (fire, Curve("logistic", m=0.6, k=8, c=0.2, b=0.4) if seen else  # else: on a ghost
-                         Curve("logistic", m=0.25, k=8, c=0.2, b=0.75)),
-        "range band": (band, Curve("normal", m=0.4, k=0.35, c=1.0, b=0.6)),
-        "flanking": (flank, Curve("linear", m=0.3, b=0.7)),
+        "line of fire": (fire, _FIRE if seen else _FIRE_GHOST),
+        "range band": (band, _BAND),
+        "flanking": (flank, _FLANK),
         "closing in": (closing, close_curve),
-    }
+    })
     if squad:  # the squad's cell considerations (a personality without them, e.g. easy, plays each unit alone)
-        parts["spacing against blasts"] = (spacing(view, me, shape, p.spacing_m, (ys, xs)),
-                                           Curve("logistic", m=0.35, k=30, c=0.5, b=0.65))
+        parts["spacing against blasts"] = (spacing(view, me, shape, p.spacing_m, (ys, xs)), _SPACING)
     cross = crossfire(view, me, shape, (ys, xs)) if squad else None
     if cross is not None and not retreat:
-        parts["crossfire with friends"] = (cross, Curve("linear", m=0.25, b=0.75))
+        parts["crossfire with friends"] = (cross, _CROSSFIRE)
     if intent.mode == "fall back" and squad:
         near = regroup(view, me, shape)
         if near is not None:
-            parts["regroup"] = (near, Curve("linear", m=0.3, b=0.7))
-    outs = [curve(raw[ys, xs]) for raw, curve in parts.values()]  # element by element, as over the whole map
+            parts["regroup"] = (near, _REGROUP)
+    raws = [raw[ys, xs] for raw, _ in parts.values()]
+    outs: list[Value] = [curve(raw) for raw, (_, curve) in zip(raws, parts.values(), strict=True)]  # cell by cell
+    parts.scored(ys, xs, raws, outs, shape)
     total = np.full(shape, -1.0)
     total[ys, xs] = np.asarray(combine(outs), dtype=np.float64) - 0.002 * reach[ys, xs]  # shorter moves break ties
     return total, parts
