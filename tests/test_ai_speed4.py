@@ -92,3 +92,33 @@ def test_kept_cell_considerations_and_route_threats_equal_working_them_out() -> 
                         routes += 1
                 b.step()
     assert checked > 500 and routes > 100
+
+
+def test_heat_ranked_when_looked_at_is_the_heat_ranked_at_each_decision() -> None:
+    """The heat map is ranked when first looked at: looking after every decision (as the board does) and only
+    at the end give the same maps, and the chosen move's cell is the hottest."""
+    sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
+    every, once = UtilityAI("normal"), UtilityAI("normal")
+    seen: dict[str, np.ndarray] = {}
+    hottest = 0
+    with Battle(sc, seed=4, controllers={s.name: every for s in sc.spec.sides}) as a, \
+            Battle(sc, seed=4, controllers={s.name: once for s in sc.spec.sides}) as b:
+        for _ in range(400):
+            if a.pending is None:
+                break
+            req = a.pending
+            a.step()
+            b.step()
+            for unit, heat in every.heat.items():
+                seen[unit] = heat.copy()
+            last = every._last.get(req.unit)
+            if req.kind == "act" and last is not None and last[1][0] == "move" and req.unit in seen:
+                cell = last[1][1]
+                if seen[req.unit][cell[1], cell[0]] == np.nanmax(seen[req.unit]):
+                    hottest += 1
+        assert a.history == b.history
+    final = once.heat
+    assert set(final) == set(seen) and len(final) >= 4
+    for unit, heat in final.items():
+        assert np.array_equal(heat, seen[unit], equal_nan=True)
+    assert hottest > 20

@@ -14,12 +14,12 @@ random source.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from skirmish.ai.blast import armoured
-from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, throw_chance
+from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, replaced, throw_chance
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
@@ -235,30 +235,30 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         cell: geo.Cell = (int(action.to[0]), int(action.to[1]))
         running = cell not in walks
         moved_m = me.moved_m + geo.distance_m(me.cell, cell, view.grid.cell_m)
-        after = replace(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
+        after = replaced(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
         est_after, target, there = shot_after_move(view, me, after, running, replies.present)
         if est_after is not None and target is not None:
             attack, kills = there * material(est_after, view.unit(target)), {target: there * est_after.kill}
-            after = replace(after, firing=True)
+            after = replaced(after, firing=True)
     elif isinstance(action, Shoot):
         t = view.unit(action.target)
         est = estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved)
         attack, kills = material(est, t), {t.name: est.kill}
-        after = replace(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
+        after = replaced(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
         attack, kills = throw_material(view, me, action, w, replies.present)
     elif isinstance(action, Declare):
-        after = replace(me, declared=action.speed)  # a DODGE makes the replies harder, and allows no attack
+        after = replaced(me, declared=action.speed)  # a DODGE makes the replies harder, and allows no attack
         est_now, target = shot_this_round(view, after, action.speed)
         if est_now is not None and target is not None:
             attack, kills = material(est_now, view.unit(target)), {target: est_now.kill}
     elif isinstance(action, Aim):
-        after = replace(me, ready_target=action.target,
+        after = replaced(me, ready_target=action.target,
                         aim=min(2, me.aim + 1 if me.ready_target == action.target else 1))
     elif isinstance(action, Reload) and me.weapon is not None:
-        after = replace(me, rounds=me.weapon.magazine, jammed=False)
+        after = replaced(me, rounds=me.weapon.magazine, jammed=False)
     elif isinstance(action, SetTacpack):
-        after = replace(me, screen_type=action.screen, screen_points=action.points)
+        after = replaced(me, screen_type=action.screen, screen_points=action.points)
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared)
     follow = survive * next_shot(view, after, spared, replies.present)

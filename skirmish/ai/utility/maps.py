@@ -49,6 +49,7 @@ class TacticalMaps:
         self._done = np.zeros(shape, dtype=bool)
         self._grid = grid
         self._enemies = [((int(e.cell[0]), int(e.cell[1])), _hit_map(e, view)) for e in view.enemies(me)]
+        self._cells = tuple(cell for cell, _ in self._enemies)
         self._hits: npt.NDArray[np.float64] | None = None  # the enemies' hit maps stacked (made on first use)
         self.routes: dict[tuple[geo.Cell, geo.Cell], float] = {}  # route_threat by (from, to), kept (`need_routes`)
 
@@ -91,7 +92,7 @@ class TacticalMaps:
         table = sight_table(self._grid)
         if self._hits is None:
             self._hits = np.stack([hit for _, hit in self._enemies])
-        codes = np.stack([table.codes_from(cell, xs, ys) for cell, _ in self._enemies])  # geo.sight from each
+        codes = table.codes_many(self._cells, xs, ys)  # geo.sight from each enemy (a row each), kept by the table
         vis = (codes & 1).astype(bool)  # codes: visible + 2 lean + 4 cover level
         cov = np.where(vis, COVER_BY_LEVEL[codes >> 2], 0.0)
         drawn = np.where(vis, self._hits[:, ys, xs] * (1 - cov), 0.0)  # hit: _enemy_hit_by_range at the distance

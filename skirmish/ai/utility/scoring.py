@@ -119,9 +119,10 @@ class Option:
         return self
 
     def to_json(self) -> dict[str, Any]:
-        """Trace form."""
+        """Trace form (each consideration's `Consideration.to_json`, written out here: a decision traces dozens)."""
         out: dict[str, Any] = {"option": self.label, "action": str(self.action), "score": round(self.score, 4),
-                               "considerations": [c.to_json() for c in self.considerations]}
+                               "considerations": [{"name": n, "input": round(i, 3), "output": round(v, 3)}
+                                                  for n, i, v in self.considerations]}
         if self.bonus != 1.0:
             out["momentum"] = round(self.bonus, 3)
         if self.noise != 1.0:
