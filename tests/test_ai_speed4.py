@@ -12,7 +12,7 @@ import random
 import numpy as np
 import pytest
 
-from skirmish.ai.curves import KINDS, Curve
+from skirmish.ai.curves import KINDS, Curve, combine, combine_rows, over_rows
 from skirmish.ai.utility.maps import need_routes, route_threat
 from skirmish.ai.utility.options import Situation, plan_cells
 from skirmish.ai.utility.reasoner import UtilityAI, fresh
@@ -38,6 +38,24 @@ def test_a_curve_over_a_long_array_is_the_curve_at_each_number() -> None:
             assert isinstance(out, np.ndarray)
             for x, y in zip(xs.tolist(), out.tolist(), strict=True):
                 assert _same(c.at(x), y), (c, x)
+
+
+def test_curves_over_rows_and_their_product_equal_each_curve_and_combine() -> None:
+    """`over_rows` (rows of the same kind worked out at once) is each curve on its row, and `combine_rows` is
+    `combine` of the rows, bit for bit."""
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        p, n = int(rng.integers(1, 11)), int(rng.integers(1, 300))
+        curves = [Curve(str(rng.choice(KINDS)), float(rng.uniform(-2, 2)), float(rng.uniform(0.1, 30)),
+                        float(rng.uniform(-1, 1)), float(rng.uniform(-0.5, 1))) for _ in range(p)]
+        if rng.random() < 0.3:
+            curves[0] = Curve("logistic", m=0.6, k=8, c=0.2, b=0.4)  # whole-number parameters, as written in code
+        rows = rng.uniform(-0.3, 1.3, (p, n))
+        rows[rng.random((p, n)) < 0.05] = 0.0
+        got = over_rows(curves, rows)
+        want = np.array([np.asarray(c(row)) for c, row in zip(curves, rows, strict=True)])
+        assert np.array_equal(got, want, equal_nan=True)
+        assert np.array_equal(combine_rows(got), np.asarray(combine(list(got))), equal_nan=True)
 
 
 def test_the_written_out_curve_constructor_is_the_dataclass() -> None:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ai.curves import Curve, Value, combine
+from skirmish.ai.curves import CLIP, Curve, combine, combine_rows, over_rows
 from skirmish.ai.estimate import ShotEstimate, hit_probability
 from skirmish.ai.utility.distance import metres_from
 from skirmish.ai.utility.fields import fire_fields
@@ -39,13 +39,15 @@ class CellParts(dict[str, tuple[npt.NDArray[np.float64], Curve]]):
     (`scored`), each scored cell's inputs and curve outputs kept, so an option ending in a scored cell reads its
     considerations (`at`) instead of putting each input through its curve again."""
 
-    def scored(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp], raws: list[npt.NDArray[np.float64]],
-               outs: list[Value], shape: tuple[int, int]) -> None:
-        """Keep the inputs and outputs of the cells (xs, ys), one array per part in the parts' order."""
+    def score(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp], shape: tuple[int, int]) -> npt.NDArray[np.float64]:
+        """The cells (xs, ys) scored: each part's input there through its curve (a row per part, in the parts' order;
+        `curves.over_rows`), kept with the inputs, and their product after the compensation factor
+        (`curves.combine_rows`) per cell."""
         self._index = np.full(shape, -1, dtype=np.intp)
         self._index[ys, xs] = np.arange(len(ys))
-        self._raws = np.array(raws, dtype=np.float64).reshape(len(raws), len(ys))
-        self._outs = np.array(outs, dtype=np.float64).reshape(len(outs), len(ys))
+        self._raws = np.array([raw[ys, xs] for raw, _ in self.values()], dtype=np.float64).reshape(len(self), len(ys))
+        self._outs = over_rows([curve for _, curve in self.values()], self._raws)
+        return combine_rows(self._outs)
 
     def at(self, cell: geo.Cell) -> list[Consideration]:
         """The cell considerations of `cell` in the parts' order: `Option.add(name, float(raw[cell]), curve)` for
@@ -182,14 +184,14 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
     # The range band counts the enemies in sight: a last known place is where to go, not to stand off from.
     band = np.ones(shape)
     if seen:
-        band[ys, xs] = np.clip(1 - np.abs(dists[seen].min(axis=0) - ideal) / (ideal * 2), 0, 1)
+        band[ys, xs] = CLIP(1 - np.abs(dists[seen].min(axis=0) - ideal) / (ideal * 2), 0, 1)
     fire, flank = fire_fields(view, me, ok, enemies, dists)
     push = intent.push
     retreat = stance == "retreat"
     going = intent.mode in ("press", "advance", "search") and (intent.late or not seen)
     now = float(approach[me.cell[1], me.cell[0]])
     span = GOING_SPAN if going and not retreat and stance != "hold" else 40.0  # metres from 0.5 to 1 of closing
-    closing = np.clip(0.5 + (now - np.where(np.isfinite(approach), approach, now)) / span, 0, 1) \
+    closing = CLIP(0.5 + (now - np.where(np.isfinite(approach), approach, now)) / span, 0, 1) \
         if math.isfinite(now) else np.full(shape, 0.5)
     if retreat:
         close_curve = Curve("linear", m=-0.6, b=0.8)
@@ -225,11 +227,8 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
         near = regroup(view, me, shape)
         if near is not None:
             parts["regroup"] = (near, _REGROUP)
-    raws = [raw[ys, xs] for raw, _ in parts.values()]
-    outs: list[Value] = [curve(raw) for raw, (_, curve) in zip(raws, parts.values(), strict=True)]  # cell by cell
-    parts.scored(ys, xs, raws, outs, shape)
-    total = np.full(shape, -1.0)
-    total[ys, xs] = np.asarray(combine(outs), dtype=np.float64) - 0.002 * reach[ys, xs]  # shorter moves break ties
+    total = np.full(shape, -1.0)  # each cell: combine([curve(raw[cell]) for raw, curve in parts]), element by element
+    total[ys, xs] = parts.score(ys, xs, shape) - 0.002 * reach[ys, xs]  # shorter moves break ties
     return total, parts
 
 
