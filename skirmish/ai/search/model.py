@@ -15,16 +15,18 @@ random source.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
 
 import numpy as np
 
 from skirmish.ai.blast import armoured
-from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, replaced, throw_chance
+from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, fits_kept, replaced, throw_chance
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
 from skirmish.rules.deck import SIDES
-from skirmish.rulesets.fi import INCAPACITATED_AT, Part, fits
+from skirmish.rulesets.fi import INCAPACITATED_AT, Part
 from skirmish.rulesets.fi import thrown as thr
 
 WOUND = 1 / INCAPACITATED_AT  # an expected wound, in units put out of action (R-8.1)
@@ -138,6 +140,12 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present:
     return best
 
 
+@lru_cache(maxsize=256)
+def _part(kind: Literal["move", "attack"], speed: int, mode: str, running: bool) -> Part:
+    """`Part(kind, speed, mode, running)`, made once (a part is frozen; the model asks the same few for every cell)."""
+    return Part(kind, speed, mode, running)
+
+
 def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bool,
                     present: dict[str, float]) -> tuple[ShotEstimate | None, str | None, float]:
     """The best attack still allowed this turn after a move (R-5.4: readiness lost, a snap at weapon speed
@@ -147,7 +155,8 @@ def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bo
     if w is None or not me.can_fire or me.attacked:
         return None, None, 0.0
     for mode in ("prepared", "snap"):
-        if not fits(me.declared, [*me.turn_parts, Part("move", running=running), Part("attack", int(w.speed), mode)]):
+        if not fits_kept(me.declared, (*me.turn_parts, _part("move", 1, "prepared", running),
+                                       _part("attack", int(w.speed), mode, False))):
             continue
         burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
         best: tuple[ShotEstimate | None, str | None, float] = (None, None, 0.0)
@@ -170,7 +179,7 @@ def shot_this_round(view: BattleView, me: UnitView, speed: str) -> tuple[ShotEst
     if w is None or speed == "dodge" or me.jammed or me.rounds <= 0:
         return None, None
     for mode in ("prepared", "snap"):
-        if not fits(speed, [Part("attack", int(w.speed), mode)]):
+        if not fits_kept(speed, (_part("attack", int(w.speed), mode, False),)):
             continue
         burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
         best: tuple[ShotEstimate | None, str | None] = (None, None)

@@ -60,8 +60,7 @@ class CellParts(dict[str, tuple[npt.NDArray[np.float64], Curve]]):
             for name, (raw, curve) in self.items():
                 o.add(name, float(raw[y, x]), curve)
             return o.considerations
-        return [Consideration(name, r, v) for name, r, v in
-                zip(self, self._raws[:, j].tolist(), self._outs[:, j].tolist(), strict=True)]
+        return [_new(Consideration, t) for t in zip(self, self._raws[:, j].tolist(), self._outs[:, j].tolist(), strict=True)]
 
 
 def harm(est: ShotEstimate) -> float:
@@ -84,6 +83,9 @@ class Consideration(NamedTuple):
         return {"name": self.name, "input": round(self.input, 3), "output": round(self.output, 3)}
 
 
+_new = tuple.__new__  # Consideration(name, input, output) without the named tuple's Python-level __new__
+
+
 @dataclass
 class Option:
     """A candidate action with its considerations and score."""
@@ -100,7 +102,8 @@ class Option:
     def add(self, name: str, raw: float, curve: Curve) -> Option:
         """Score a consideration."""
         x = float(raw)
-        self.considerations.append(Consideration(name, x, curve.at(x) if type(raw) in _SCALARS else float(curve(raw))))
+        self.considerations.append(_new(Consideration, (name, x, curve.at(x) if type(raw) in _SCALARS
+                                                        else float(curve(raw)))))
         return self
 
     def finish(self, momentum_key: tuple[Any, ...] | None, momentum: float) -> Option:
