@@ -140,3 +140,30 @@ def test_heat_ranked_when_looked_at_is_the_heat_ranked_at_each_decision() -> Non
     for unit, heat in final.items():
         assert np.array_equal(heat, seen[unit], equal_nan=True)
     assert hottest > 20
+
+
+def test_kept_replies_equal_working_them_out() -> None:
+    """The search model's replies kept by the unit views themselves equal the reply worked out afresh, over the
+    views of real battles (most asked again with the same two views from earlier decisions)."""
+    from skirmish.ai.search import model
+
+    checked = again = 0
+    for name, seed in (("depot_breach.yaml", 2), ("canal_crossing.yaml", 3)):
+        sc = load_scenario(SCENARIOS_DIR / name)
+        ai = UtilityAI("normal")
+        with Battle(sc, seed=seed, controllers={s.name: ai for s in sc.spec.sides}) as b:
+            for _ in range(300):
+                req = b.pending
+                if req is None:
+                    break
+                view = b.observe(req.side)
+                me = view.unit(req.unit)
+                for e in view.enemies(me):
+                    for f in [me, *view.friends(me)]:
+                        before = len(model._REPLIES_KEPT)
+                        got = model._reply_material(view, e, f)
+                        again += len(model._REPLIES_KEPT) == before
+                        assert got == model.material(model._reply_shot(view, e, f), f)
+                        checked += 1
+                b.step()
+    assert checked > 1000 and again > checked // 5

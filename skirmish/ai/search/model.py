@@ -72,6 +72,26 @@ def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
     return estimate_shot(view, e, f, mode="prepared", burst=burst)
 
 
+_REPLIES_KEPT: dict[tuple[int, int, int, str, bool], tuple[UnitView, UnitView, geo.GridMap, float]] = {}
+REPLIES_KEPT = 8192  # (enemy, friend) replies kept before it starts again
+
+
+def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
+    """`material(_reply_shot(view, e, f), f)`, kept by the two unit views themselves: a view is frozen and the
+    views of one side reuse a unit's view while nothing of it changes, so the same two objects (held here, so
+    their ids stay theirs) on the same map, scope and side of round 0 give the same shot (it reads nothing else of
+    the view: the sight between their cells, the distance, the rules' numbers)."""
+    key = (id(e), id(f), id(view.grid), view.scope, view.round > 0)
+    got = _REPLIES_KEPT.get(key)
+    if got is not None and got[0] is e and got[1] is f and got[2] is view.grid:
+        return got[3]
+    value = material(_reply_shot(view, e, f), f)
+    if len(_REPLIES_KEPT) >= REPLIES_KEPT:
+        _REPLIES_KEPT.clear()
+    _REPLIES_KEPT[key] = (e, f, view.grid, value)
+    return value
+
+
 def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
     """How surely each enemy in action is where the view shows it: 1 in sight; a ghost at its last known cell
     `w.ghost` (it may have gone), or 0 when one of us sees that cell now (it has gone: fog of war)."""
@@ -103,7 +123,7 @@ class Replies:
         present = presence(view, me, w or Weights())
         enemies = [e for e in view.enemies(me) if e.weapon is not None and present[e.name] > 0]
         friends = view.friends(me)
-        base = {e.name: max((material(_reply_shot(view, e, f), f) for f in friends), default=0.0) for e in enemies}
+        base = {e.name: max((_reply_material(view, e, f) for f in friends), default=0.0) for e in enemies}
         return Replies(view, me, base, enemies, present)
 
     def against(self, moved: UnitView, spared: dict[str, float]) -> tuple[float, float]:
