@@ -298,7 +298,8 @@ def need_routes(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, cells: lis
         end = start + len(line)
         if any(inside[start:end]):
             vals = threat[start:end][keep[start:end]]  # the cells route_threat reads, in the segment's order
-            maps.routes[(frm, c)] = float(1 - np.exp(-np.mean(vals)))
+            mean = np.add.reduce(vals) / len(vals)  # np.mean(vals): the same sum (numpy's), over the count
+            maps.routes[(frm, c)] = float(1 - np.exp(-mean))
         else:
             maps.routes[(frm, c)] = 0.0
         start = end
