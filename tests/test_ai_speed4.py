@@ -167,3 +167,26 @@ def test_kept_replies_equal_working_them_out() -> None:
                         checked += 1
                 b.step()
     assert checked > 1000 and again > checked // 5
+
+
+def test_targets_kept_from_the_units_cell_equal_working_them_out() -> None:
+    from skirmish.ai.utility import scoring
+
+    checked = 0
+    sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
+    ai = UtilityAI("normal")
+    with Battle(sc, seed=5, controllers={s.name: ai for s in sc.spec.sides}) as b:
+        for _ in range(200):
+            req = b.pending
+            if req is None:
+                break
+            view = b.observe(req.side)
+            for me in view.units:
+                first = scoring.targets(view, me, me.cell)
+                first.clear()  # a caller's list is its own
+                kept = scoring.targets(view, me, me.cell)
+                scoring._TARGETS.clear()
+                assert kept == scoring.targets(view, me, me.cell)
+                checked += bool(kept)
+            b.step()
+    assert checked > 100

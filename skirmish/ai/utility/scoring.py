@@ -247,12 +247,26 @@ def danger(view: BattleView, t: UnitView, me: UnitView) -> float:
 
 
 def targets(view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
-    """Enemies the unit would see and reach with its weapon from `cell`."""
+    """Enemies the unit would see and reach with its weapon from `cell`. From the unit's own cell the answer is
+    kept by the view and unit view themselves (frozen; held with it): a decision asks it several times."""
+    here = cell == me.cell
+    if here:
+        got = _TARGETS.get((id(view), id(me)))
+        if got is not None and got[0] is view and got[1] is me:
+            return list(got[2])
     w = me.weapon
     out = []
     for e in view.enemies(me):
         s = view.sight(me, e, cell)
-        if s.visible and not (e.ghost and cell == me.cell) and w is not None and \
+        if s.visible and not (e.ghost and here) and w is not None and \
                 geo.distance_m(cell, e.cell, view.grid.cell_m) <= w.max_range_m:  # a ghost: only after a move
             out.append(e)
+    if here:
+        if len(_TARGETS) >= 64:
+            _TARGETS.clear()
+        _TARGETS[(id(view), id(me))] = (view, me, out)
+        return list(out)
     return out
+
+
+_TARGETS: dict[tuple[int, int], tuple[BattleView, UnitView, list[UnitView]]] = {}  # `targets` from the unit's cell
