@@ -160,9 +160,10 @@ def test_kept_replies_equal_working_them_out() -> None:
                 me = view.unit(req.unit)
                 for e in view.enemies(me):
                     for f in [me, *view.friends(me)]:
-                        before = len(model._REPLIES_KEPT)
+                        kept = view.grid.kept.setdefault("ai_replies", {})
+                        before = len(kept)
                         got = model._reply_material(view, e, f)
-                        again += len(model._REPLIES_KEPT) == before
+                        again += len(kept) == before
                         assert got == model.material(model._reply_shot(view, e, f), f)
                         checked += 1
                 b.step()

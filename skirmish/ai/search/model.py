@@ -72,23 +72,23 @@ def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
     return estimate_shot(view, e, f, mode="prepared", burst=burst)
 
 
-_REPLIES_KEPT: dict[tuple[int, int, int, str, bool], tuple[UnitView, UnitView, geo.GridMap, float]] = {}
-REPLIES_KEPT = 8192  # (enemy, friend) replies kept before it starts again
+REPLIES_KEPT = 8192  # (enemy, friend) replies kept per map before it starts again
 
 
 def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
-    """`material(_reply_shot(view, e, f), f)`, kept by the two unit views themselves: a view is frozen and the
-    views of one side reuse a unit's view while nothing of it changes, so the same two objects (held here, so
-    their ids stay theirs) on the same map, scope and side of round 0 give the same shot (it reads nothing else of
-    the view: the sight between their cells, the distance, the rules' numbers)."""
-    key = (id(e), id(f), id(view.grid), view.scope, view.round > 0)
-    got = _REPLIES_KEPT.get(key)
-    if got is not None and got[0] is e and got[1] is f and got[2] is view.grid:
-        return got[3]
+    """`material(_reply_shot(view, e, f), f)`, kept with the map by the two unit views themselves: a view is frozen
+    and the views of one side reuse a unit's view while nothing of it changes, so the same two objects (held
+    with the answer, so their ids stay theirs) under the same scope and side of round 0 give the same shot (it
+    reads nothing else of the view than the map: the sight between their cells, the distance, the rules' numbers)."""
+    kept: dict[tuple[int, int, str, bool], tuple[UnitView, UnitView, float]] = view.grid.kept.setdefault("ai_replies", {})
+    key = (id(e), id(f), view.scope, view.round > 0)
+    got = kept.get(key)
+    if got is not None and got[0] is e and got[1] is f:
+        return got[2]
     value = material(_reply_shot(view, e, f), f)
-    if len(_REPLIES_KEPT) >= REPLIES_KEPT:
-        _REPLIES_KEPT.clear()
-    _REPLIES_KEPT[key] = (e, f, view.grid, value)
+    if len(kept) >= REPLIES_KEPT:
+        kept.clear()
+    kept[key] = (e, f, value)
     return value
 
 

@@ -8,6 +8,7 @@ Considerations are pure functions of the view, the unit and the option (STYLE 9)
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -248,11 +249,12 @@ def danger(view: BattleView, t: UnitView, me: UnitView) -> float:
 
 def targets(view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
     """Enemies the unit would see and reach with its weapon from `cell`. From the unit's own cell the answer is
-    kept by the view and unit view themselves (frozen; held with it): a decision asks it several times."""
+    kept by the view and unit view themselves (frozen; held with it, the view weakly): a decision asks it several
+    times."""
     here = cell == me.cell
     if here:
         got = _TARGETS.get((id(view), id(me)))
-        if got is not None and got[0] is view and got[1] is me:
+        if got is not None and got[0]() is view and got[1] is me:
             return list(got[2])
     w = me.weapon
     out = []
@@ -264,9 +266,10 @@ def targets(view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
     if here:
         if len(_TARGETS) >= 64:
             _TARGETS.clear()
-        _TARGETS[(id(view), id(me))] = (view, me, out)
+        _TARGETS[(id(view), id(me))] = (weakref.ref(view), me, out)
         return list(out)
     return out
 
 
-_TARGETS: dict[tuple[int, int], tuple[BattleView, UnitView, list[UnitView]]] = {}  # `targets` from the unit's cell
+_TARGETS: dict[tuple[int, int], tuple[weakref.ref[BattleView], UnitView, list[UnitView]]] = {}  # `targets` from the
+# unit's cell; the view held weakly (it holds its map, which nothing kept may keep alive: tests/test_map_caches.py)
