@@ -15,6 +15,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+try:  # np.clip on a float array is this ufunc, after three Python-level wrappers (numpy 2; numpy 1 keeps it in core)
+    from numpy._core.umath import clip as _clip  # type: ignore[attr-defined,unused-ignore]
+except ImportError:  # pragma: no cover
+    from numpy.core.umath import clip as _clip  # type: ignore[attr-defined,no-redef,unused-ignore]
+
+CLIP = _clip  # np.clip(array, low, high) on a float array, without the wrappers (the same ufunc, the same numbers)
 KINDS = ("linear", "polynomial", "logistic", "logit", "normal")
 _KEPT = 4096  # single-number outputs kept per curve before it starts again
 _EPS = 1e-6
@@ -22,7 +28,7 @@ _EPS = 1e-6
 Value = float | npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Curve:
     """y = f(x) on [0, 1], clamped to [0, 1]. Parameters follow the usual IAUS meaning:
     m slope (or height), k exponent (or steepness), b vertical shift, c horizontal shift."""
@@ -33,16 +39,20 @@ class Curve:
     b: float = 0.0
     c: float = 0.0
 
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"curve kind: expected one of {', '.join(KINDS)}, got {self.kind!r}")
-        object.__setattr__(self, "_kept", {})  # outputs at single numbers already asked (not a field)
+    def __init__(self, kind: str = "linear", m: float = 1.0, k: float = 1.0, b: float = 0.0, c: float = 0.0) -> None:
+        # The frozen dataclass's own __init__, written out: the fields go straight into the instance's dict (a
+        # consideration makes its curve on every call, and this is half the cost of a setattr per field).
+        if kind not in KINDS:
+            raise ValueError(f"curve kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+        d = self.__dict__
+        d["kind"], d["m"], d["k"], d["b"], d["c"] = kind, m, k, b, c
+        d["_kept"] = {}  # outputs at single numbers already asked (not a field)
 
     def __call__(self, x: Value) -> Value:
         """The curve's output, clamped to [0, 1]."""
         if isinstance(x, float | int):  # numpy's float64 is a float
             return self.at(float(x))
-        arr = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
+        arr = _clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)  # np.clip(..., 0.0, 1.0)
         if self.kind == "linear":
             y = self.m * (arr - self.c) + self.b
         elif self.kind == "polynomial":
@@ -54,8 +64,8 @@ class Curve:
             y = self.m * np.log(z / (1 - z)) / (5.0 * max(self.k, _EPS)) + 0.5 + self.b
         else:  # normal: a bell centred on c, width from k
             y = self.m * np.exp(-((arr - self.c) ** 2) / (2 * max(self.k, _EPS) ** 2)) + self.b
-        out = np.clip(y, 0.0, 1.0)
-        return float(out) if np.ndim(out) == 0 else out
+        out = _clip(y, 0.0, 1.0)
+        return float(out) if out.ndim == 0 else out
 
     def at(self, v: float) -> float:
         """The curve at one number (`_one`): a linear curve worked out at once, the others kept per number."""
@@ -104,6 +114,27 @@ class Curve:
                      float(raw.get("b", 0.0)), float(raw.get("c", 0.0)))
 
 
+def over_rows(curves: list[Curve], rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`np.array([c(row) for c, row in zip(curves, rows)])`, rows of floats: the rows of linear and of logistic curves
+    each worked out at once with their parameters as columns (the same operations on each element, so the same
+    numbers bit for bit); any other kind row by row."""
+    out = np.empty(rows.shape, dtype=np.float64)
+    by_kind: dict[str, list[int]] = {}
+    for i, c in enumerate(curves):
+        by_kind.setdefault(c.kind if c.kind in ("linear", "logistic") else "", []).append(i)
+    for kind, idx in by_kind.items():
+        if not kind or len(idx) == 1:
+            for i in idx:
+                out[i] = curves[i](rows[i])
+            continue
+        arr = _clip(rows[idx], 0.0, 1.0)
+        m, k, b, shift = (np.array([[float(v)] for v in col]) for col in
+                          zip(*((curves[i].m, -curves[i].k, curves[i].b, curves[i].c) for i in idx), strict=True))
+        d = arr - shift
+        out[idx] = _clip(m * d + b if kind == "linear" else m / (1.0 + np.exp(k * d)) + b, 0.0, 1.0)
+    return out
+
+
 LINEAR = Curve("linear")
 INVERSE = Curve("linear", m=-1.0, b=1.0)
 
@@ -115,6 +146,17 @@ def compensate(score: Value, count: int) -> Value:
         return score
     mod = 1.0 - 1.0 / count
     return score + (1.0 - score) * mod * score
+
+
+def combine_rows(outputs: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`combine(list(outputs))` for a 2-d array of outputs (one row per consideration, one column per item): the
+    compensation on every element, then the product down each column, row after row (a product reduced along
+    the first axis multiplies in that order), so the same numbers bit for bit."""
+    n = len(outputs)
+    if n <= 1:
+        return np.multiply.reduce(outputs, axis=0)
+    mod = 1.0 - 1.0 / n
+    return np.multiply.reduce(outputs + (1.0 - outputs) * mod * outputs, axis=0)
 
 
 def combine(outputs: list[Value]) -> Value:

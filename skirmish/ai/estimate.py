@@ -43,7 +43,7 @@ HIGH_EXPOSED = frozenset({"head", "chest", "right_arm"})
 _MAX_EFFECT = 160
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ShotEstimate:
     """Expected outcome of one attack."""
 
@@ -54,6 +54,13 @@ class ShotEstimate:
     kill: float  # P(the target is out of action afterwards)
     tn: int
     modifier: int
+
+    def __init__(self, hit: float, damage: float, wounds: float, ct: float, kill: float, tn: int,
+                 modifier: int) -> None:
+        # The frozen dataclass's __init__ written out (the AIs make one for every shot they weigh).
+        d = self.__dict__
+        d["hit"], d["damage"], d["wounds"], d["ct"], d["kill"], d["tn"], d["modifier"] = \
+            hit, damage, wounds, ct, kill, tn, modifier
 
 
 @lru_cache(maxsize=256)
@@ -91,7 +98,13 @@ def hit_probability(view: BattleView, me: UnitView, target: UnitView, *, mode: s
     sight = view.sight(me, target, here)
     if not sight.visible:
         return 0.0, 0, 0
-    dist = geo.distance_m(here, target.cell, view.grid.cell_m)
+    return _hit_numbers(view, me, w, target, sight, geo.distance_m(here, target.cell, view.grid.cell_m), mode, burst,
+                        moved)
+
+
+def _hit_numbers(view: BattleView, me: UnitView, w: Weapon, target: UnitView, sight: geo.Sight, dist: float,
+                 mode: str, burst: int, moved: str) -> tuple[float, int, int]:
+    """`hit_probability` once the sight (visible) and the distance are known."""
     if dist > w.max_range_m + 1e-9:
         return 0.0, 0, 0
     ready = me.ready_target == target.name
@@ -147,12 +160,17 @@ def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str
                   moved: str = "none", at: geo.Cell | None = None) -> ShotEstimate:
     """Chance to hit, chance of damage, expected wounds and CT, and kill chance of one attack."""
     w = me.weapon
-    p_hit, target_tn, mod = hit_probability(view, me, target, mode=mode, burst=burst, moved=moved, at=at)
-    if w is None or p_hit <= 0:
+    if w is None:
+        return ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+    here = at or me.cell
+    sight = view.sight(me, target, here)  # (hit_probability's sight and distance, asked once for both)
+    if not sight.visible:
+        return ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+    dist = geo.distance_m(here, target.cell, view.grid.cell_m)
+    p_hit, target_tn, mod = _hit_numbers(view, me, w, target, sight, dist, mode, burst, moved)
+    if p_hit <= 0:
         return ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, target_tn, mod)
-    sight = view.sight(me, target, at or me.cell)
-    per_hit = _per_hit(w, target, sight.cover, sight.cover_av, sight.concealed, geo.distance_m(
-        at or me.cell, target.cell, view.grid.cell_m))
+    per_hit = _per_hit(w, target, sight.cover, sight.cover_av, sight.concealed, dist)
     rounds = max(1.0, burst / 2) if burst else 1.0
     dmg_p, wounds, ct, kill = per_hit
     return ShotEstimate(

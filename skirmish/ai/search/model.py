@@ -14,17 +14,19 @@ random source.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
 
 import numpy as np
 
 from skirmish.ai.blast import armoured
-from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, throw_chance
+from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, fits_kept, replaced, throw_chance
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
 from skirmish.rules.deck import SIDES
-from skirmish.rulesets.fi import INCAPACITATED_AT, Part, fits
+from skirmish.rulesets.fi import INCAPACITATED_AT, Part
 from skirmish.rulesets.fi import thrown as thr
 
 WOUND = 1 / INCAPACITATED_AT  # an expected wound, in units put out of action (R-8.1)
@@ -70,6 +72,26 @@ def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
     return estimate_shot(view, e, f, mode="prepared", burst=burst)
 
 
+REPLIES_KEPT = 8192  # (enemy, friend) replies kept per map before it starts again
+
+
+def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
+    """`material(_reply_shot(view, e, f), f)`, kept with the map by the two unit views themselves: a view is frozen
+    and the views of one side reuse a unit's view while nothing of it changes, so the same two objects (held
+    with the answer, so their ids stay theirs) under the same scope and side of round 0 give the same shot (it
+    reads nothing else of the view than the map: the sight between their cells, the distance, the rules' numbers)."""
+    kept: dict[tuple[int, int, str, bool], tuple[UnitView, UnitView, float]] = view.grid.kept.setdefault("ai_replies", {})
+    key = (id(e), id(f), view.scope, view.round > 0)
+    got = kept.get(key)
+    if got is not None and got[0] is e and got[1] is f:
+        return got[2]
+    value = material(_reply_shot(view, e, f), f)
+    if len(kept) >= REPLIES_KEPT:
+        kept.clear()
+    kept[key] = (e, f, value)
+    return value
+
+
 def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
     """How surely each enemy in action is where the view shows it: 1 in sight; a ghost at its last known cell
     `w.ghost` (it may have gone), or 0 when one of us sees that cell now (it has gone: fog of war)."""
@@ -101,7 +123,7 @@ class Replies:
         present = presence(view, me, w or Weights())
         enemies = [e for e in view.enemies(me) if e.weapon is not None and present[e.name] > 0]
         friends = view.friends(me)
-        base = {e.name: max((material(_reply_shot(view, e, f), f) for f in friends), default=0.0) for e in enemies}
+        base = {e.name: max((_reply_material(view, e, f) for f in friends), default=0.0) for e in enemies}
         return Replies(view, me, base, enemies, present)
 
     def against(self, moved: UnitView, spared: dict[str, float]) -> tuple[float, float]:
@@ -138,6 +160,12 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present:
     return best
 
 
+@lru_cache(maxsize=256)
+def _part(kind: Literal["move", "attack"], speed: int, mode: str, running: bool) -> Part:
+    """`Part(kind, speed, mode, running)`, made once (a part is frozen; the model asks the same few for every cell)."""
+    return Part(kind, speed, mode, running)
+
+
 def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bool,
                     present: dict[str, float]) -> tuple[ShotEstimate | None, str | None, float]:
     """The best attack still allowed this turn after a move (R-5.4: readiness lost, a snap at weapon speed
@@ -147,7 +175,8 @@ def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bo
     if w is None or not me.can_fire or me.attacked:
         return None, None, 0.0
     for mode in ("prepared", "snap"):
-        if not fits(me.declared, [*me.turn_parts, Part("move", running=running), Part("attack", int(w.speed), mode)]):
+        if not fits_kept(me.declared, (*me.turn_parts, _part("move", 1, "prepared", running),
+                                       _part("attack", int(w.speed), mode, False))):
             continue
         burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
         best: tuple[ShotEstimate | None, str | None, float] = (None, None, 0.0)
@@ -170,7 +199,7 @@ def shot_this_round(view: BattleView, me: UnitView, speed: str) -> tuple[ShotEst
     if w is None or speed == "dodge" or me.jammed or me.rounds <= 0:
         return None, None
     for mode in ("prepared", "snap"):
-        if not fits(speed, [Part("attack", int(w.speed), mode)]):
+        if not fits_kept(speed, (_part("attack", int(w.speed), mode, False),)):
             continue
         burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
         best: tuple[ShotEstimate | None, str | None] = (None, None)
@@ -235,30 +264,30 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         cell: geo.Cell = (int(action.to[0]), int(action.to[1]))
         running = cell not in walks
         moved_m = me.moved_m + geo.distance_m(me.cell, cell, view.grid.cell_m)
-        after = replace(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
+        after = replaced(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
         est_after, target, there = shot_after_move(view, me, after, running, replies.present)
         if est_after is not None and target is not None:
             attack, kills = there * material(est_after, view.unit(target)), {target: there * est_after.kill}
-            after = replace(after, firing=True)
+            after = replaced(after, firing=True)
     elif isinstance(action, Shoot):
         t = view.unit(action.target)
         est = estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved)
         attack, kills = material(est, t), {t.name: est.kill}
-        after = replace(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
+        after = replaced(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
         attack, kills = throw_material(view, me, action, w, replies.present)
     elif isinstance(action, Declare):
-        after = replace(me, declared=action.speed)  # a DODGE makes the replies harder (R-5.4), and allows no attack
+        after = replaced(me, declared=action.speed)  # a DODGE makes the replies harder (R-5.4), and allows no attack
         est_now, target = shot_this_round(view, after, action.speed)
         if est_now is not None and target is not None:
             attack, kills = material(est_now, view.unit(target)), {target: est_now.kill}
     elif isinstance(action, Aim):
-        after = replace(me, ready_target=action.target,
+        after = replaced(me, ready_target=action.target,
                         aim=min(2, me.aim + 1 if me.ready_target == action.target else 1))
     elif isinstance(action, Reload) and me.weapon is not None:
-        after = replace(me, rounds=me.weapon.magazine, jammed=False)
+        after = replaced(me, rounds=me.weapon.magazine, jammed=False)
     elif isinstance(action, SetTacpack):
-        after = replace(me, screen_type=action.screen, screen_points=action.points)
+        after = replaced(me, screen_type=action.screen, screen_points=action.points)
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared)
     follow = survive * next_shot(view, after, spared, replies.present)

@@ -49,7 +49,9 @@ class TacticalMaps:
         self._done = np.zeros(shape, dtype=bool)
         self._grid = grid
         self._enemies = [((int(e.cell[0]), int(e.cell[1])), _hit_map(e, view)) for e in view.enemies(me)]
+        self._cells = tuple(cell for cell, _ in self._enemies)
         self._hits: npt.NDArray[np.float64] | None = None  # the enemies' hit maps stacked (made on first use)
+        self.routes: dict[tuple[geo.Cell, geo.Cell], float] = {}  # route_threat by (from, to), kept (`need_routes`)
 
     @property
     def mask(self) -> npt.NDArray[np.bool_]:
@@ -90,7 +92,7 @@ class TacticalMaps:
         table = sight_table(self._grid)
         if self._hits is None:
             self._hits = np.stack([hit for _, hit in self._enemies])
-        codes = np.stack([table.codes_from(cell, xs, ys) for cell, _ in self._enemies])  # geo.sight from each
+        codes = table.codes_many(self._cells, xs, ys)  # geo.sight from each enemy (a row each), kept by the table
         vis = (codes & 1).astype(bool)  # codes: visible + 2 lean + 4 cover level
         cov = np.where(vis, COVER_BY_LEVEL[codes >> 2], 0.0)
         drawn = np.where(vis, self._hits[:, ys, xs] * (1 - cov), 0.0)  # hit: _enemy_hit_by_range at the distance
@@ -265,7 +267,11 @@ def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.N
 
 
 def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.Cell) -> float:
-    """The threat a move meets on the way (the mean over the cells its straight line crosses), in [0, 1]."""
+    """The threat a move meets on the way (the mean over the cells its straight line crosses), in [0, 1]
+    (worked out by `need_routes` when it was given this route, and kept with the maps)."""
+    kept = maps.routes.get((frm, to))
+    if kept is not None:
+        return kept
     ys, xs = _segment(grid, frm, to)
     keep = maps.near.at(ys, xs)
     if not keep.any():
@@ -276,7 +282,8 @@ def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.C
 
 
 def need_routes(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, cells: list[geo.Cell]) -> None:
-    """Work out the maps on the cells the routes to `cells` cross (those `route_threat` reads), in one piece."""
+    """Work out the maps on the cells the routes to `cells` cross, in one piece, and each route's
+    `route_threat` (kept with the maps: the same cells, the same mean in the same order, the same numbers)."""
     if not cells:
         return
     lines = [_segment(grid, frm, c) for c in cells]
@@ -284,6 +291,18 @@ def need_routes(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, cells: lis
     xs = np.concatenate([ln[1] for ln in lines])
     keep = maps.near.at(ys, xs)
     maps.need_at(ys[keep], xs[keep])
+    threat = maps.threat[ys, xs]
+    inside = keep.tolist()
+    start = 0
+    for c, (line, _) in zip(cells, lines, strict=True):
+        end = start + len(line)
+        if any(inside[start:end]):
+            vals = threat[start:end][keep[start:end]]  # the cells route_threat reads, in the segment's order
+            mean = np.add.reduce(vals) / len(vals)  # np.mean(vals): the same sum (numpy's), over the count
+            maps.routes[(frm, c)] = float(1 - np.exp(-mean))
+        else:
+            maps.routes[(frm, c)] = 0.0
+        start = end
 
 
 def _segment(grid: geo.GridMap, frm: geo.Cell, to: geo.Cell) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:

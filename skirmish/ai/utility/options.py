@@ -258,8 +258,7 @@ def stay(o: Option, plan: Cells, cell: geo.Cell, p: Personality) -> Option:
     kept = plan.stays.get(key)
     if kept is None:
         here = Option("", o.action, ())
-        for name, (raw, curve) in plan.parts.items():
-            here.add(name, float(raw[cell[1], cell[0]]), curve)
+        here.considerations = plan.parts.at(cell)
         if p.use_exposure:
             here.add("exposure on the way", 1.0, p.exposure_curve())
         kept = plan.stays[key] = here.considerations
@@ -290,8 +289,7 @@ def move_options(s: Situation, plan: Cells, watch: bool = False) -> tuple[list[O
         running = cell not in plan.walks  # a run covers more ground, or is the only move that fits
         o = Option(f"{'run' if running else 'walk'} to {cell[0]},{cell[1]}", Move(me.name, cell),
                    ("move", cell, "run" if running else "walk"))
-        for name, (raw, curve) in plan.parts.items():
-            o.add(name, float(raw[cell[1], cell[0]]), curve)
+        o.considerations += plan.parts.at(cell)
         if p.use_exposure:
             o.add("exposure on the way", 1 - min(1.0, route_threat(view.grid, s.maps, me.cell, cell)),
                   p.exposure_curve())

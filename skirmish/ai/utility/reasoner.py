@@ -46,8 +46,9 @@ class UtilityAI:
         self._goal_fields = GoalFields()
         self._search = SearchMemory()  # the cells each side has seen empty while searching
         self.last_trace: dict[str, Any] | None = None
-        self.heat: dict[str, npt.NDArray[np.float64]] = {}  # unit -> move scores (NaN where unreachable)
-        self._heat_ranked: set[str] = set()  # units whose heat already carries the whole move scores
+        self._heat: dict[str, npt.NDArray[np.float64]] = {}  # unit -> move scores (NaN where unreachable): `heat`
+        self._heat_ranked: set[str] = set()  # units whose heat already carries (or will carry) the whole move scores
+        self._heat_pending: dict[str, tuple[npt.NDArray[np.float64], list[tuple[Any, float]]]] = {}  # `_rank_heat`
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """Answer a request (the trace is kept in `last_trace`)."""
@@ -65,8 +66,9 @@ class UtilityAI:
             options, heat = act_options(Situation(view, me, self.p, maps, self._maps, request.legal(), self.committed,
                                                   intent, self._goal_fields))
             if heat is not None:
-                self.heat[me.name] = heat
+                self._heat[me.name] = heat
                 self._heat_ranked.discard(me.name)
+                self._heat_pending.pop(me.name, None)  # (ranking the heat it replaces is moot: nobody sees it)
         last = self._last.get(me.name)
         habit = last[1] if last is not None and last[0] == view.round else None  # momentum within a round only
         for o in options:
@@ -102,27 +104,42 @@ class UtilityAI:
             sent = min(left, est.wounds + est.ct / 6 + est.kill * left) if est else 0.0
             self.committed[k] = self.committed.get(k, 0.0) + sent
 
+    @property
+    def heat(self) -> dict[str, npt.NDArray[np.float64]]:
+        """Each unit's heat map of its last decision that weighed moves: the move scores (NaN where unreachable),
+        ranked (`_rank_heat`) when first looked at: only the board and tests look, so a battle does not pay for it."""
+        for heat, moves in self._heat_pending.values():
+            _ranked(heat, moves)
+        self._heat_pending.clear()
+        return self._heat
+
     def _rank_heat(self, unit: str, options: list[Option]) -> None:
         """Put the move options' whole scores into this decision's heat map, so its best cell is the move
         the AI chose (or would choose): cells that were not weighed in full keep their cell score, scaled
-        below the lowest weighed move (issue 10)."""
-        heat = self.heat.get(unit)
-        moves = [o for o in options if o.key[0] == "move"]
+        below the lowest weighed move (issue 10). Done when the heat is looked at (`heat`), from the moves' cells
+        and scores kept now."""
+        heat = self._heat.get(unit)
+        moves = [(o.key[1], o.score) for o in options if o.key[0] == "move"]
         if heat is None or not moves or unit in self._heat_ranked:
             return
         self._heat_ranked.add(unit)
-        weighed = np.zeros(heat.shape, dtype=bool)
-        for o in moves:
-            weighed[o.key[1][1], o.key[1][0]] = True
-        others = np.isfinite(heat) & ~weighed
-        low = min(o.score for o in moves)
-        top = float(np.max(heat[others])) if others.any() else 0.0
-        if top > 0:
-            heat[others] *= 0.999 * low / top if top >= low else 1.0
-        for o in reversed(moves):  # best last, so it wins a shared cell (a walk and a run to the same place)
-            heat[o.key[1][1], o.key[1][0]] = o.score
-        chosen = moves[0].key[1]
-        heat[chosen[1], chosen[0]] = np.nextafter(max(moves[0].score, float(np.nanmax(heat))), np.inf)
+        self._heat_pending[unit] = (heat, moves)
+
+
+def _ranked(heat: npt.NDArray[np.float64], moves: list[tuple[Any, float]]) -> None:
+    """`UtilityAI._rank_heat`'s work on the heat map, in place: `moves` are (cell, score), best first."""
+    weighed = np.zeros(heat.shape, dtype=bool)
+    for cell, _ in moves:
+        weighed[cell[1], cell[0]] = True
+    others = np.isfinite(heat) & ~weighed
+    low = min(score for _, score in moves)
+    top = float(np.max(heat[others])) if others.any() else 0.0
+    if top > 0:
+        heat[others] *= 0.999 * low / top if top >= low else 1.0
+    for cell, score in reversed(moves):  # best last, so it wins a shared cell (a walk and a run to the same place)
+        heat[cell[1], cell[0]] = score
+    chosen = moves[0][0]
+    heat[chosen[1], chosen[0]] = np.nextafter(max(moves[0][1], float(np.nanmax(heat))), np.inf)
 
 
 STALE_ROUNDS = 2  # a ghost last seen this many rounds ago or more no longer counts for threat and cover

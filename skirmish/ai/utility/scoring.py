@@ -8,6 +8,7 @@ Considerations are pure functions of the view, the unit and the option (STYLE 9)
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -15,7 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ai.curves import Curve, combine
+from skirmish.ai.curves import CLIP, Curve, combine, combine_rows, over_rows
 from skirmish.ai.estimate import ShotEstimate, hit_probability
 from skirmish.ai.utility.distance import metres_from
 from skirmish.ai.utility.fields import fire_fields
@@ -32,7 +33,35 @@ GOING_SPAN = 20.0  # metres of progress that take "closing in" from 0.5 to 1 whi
 # search with no enemy in sight, or late); 40 m otherwise. At 40 m a pressing unit's run gained so little on it that
 # cover, threat and spacing decided, and it wandered between covered cells without closing (issue 12)
 HARM = Curve("linear", m=0.9, b=0.1)  # what a shot is worth, the same scale for every option
-CellParts = dict[str, tuple[npt.NDArray[np.float64], Curve]]  # a cell consideration: raw input per cell, curve
+
+
+class CellParts(dict[str, tuple[npt.NDArray[np.float64], Curve]]):
+    """The cell considerations: name -> (raw input per cell, curve); and, once `score_cells` has scored them
+    (`scored`), each scored cell's inputs and curve outputs kept, so an option ending in a scored cell reads its
+    considerations (`at`) instead of putting each input through its curve again."""
+
+    def score(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp], shape: tuple[int, int]) -> npt.NDArray[np.float64]:
+        """The cells (xs, ys) scored: each part's input there through its curve (a row per part, in the parts' order;
+        `curves.over_rows`), kept with the inputs, and their product after the compensation factor
+        (`curves.combine_rows`) per cell."""
+        self._index = np.full(shape, -1, dtype=np.intp)
+        self._index[ys, xs] = np.arange(len(ys))
+        self._raws = np.array([raw[ys, xs] for raw, _ in self.values()], dtype=np.float64).reshape(len(self), len(ys))
+        self._outs = over_rows([curve for _, curve in self.values()], self._raws)
+        return combine_rows(self._outs)
+
+    def at(self, cell: geo.Cell) -> list[Consideration]:
+        """The cell considerations of `cell` in the parts' order: `Option.add(name, float(raw[cell]), curve)` for
+        each part; for a scored cell the kept numbers (the curves' outputs over the scored cells, element by
+        element, are `Curve.at`'s, bit for bit: tests/test_ai_speed.py)."""
+        x, y = cell
+        j = int(self._index[y, x]) if hasattr(self, "_index") else -1
+        if j < 0:
+            o = Option("", None, ())  # type: ignore[arg-type]
+            for name, (raw, curve) in self.items():
+                o.add(name, float(raw[y, x]), curve)
+            return o.considerations
+        return [_new(Consideration, t) for t in zip(self, self._raws[:, j].tolist(), self._outs[:, j].tolist(), strict=True)]
 
 
 def harm(est: ShotEstimate) -> float:
@@ -55,6 +84,9 @@ class Consideration(NamedTuple):
         return {"name": self.name, "input": round(self.input, 3), "output": round(self.output, 3)}
 
 
+_new = tuple.__new__  # Consideration(name, input, output) without the named tuple's Python-level __new__
+
+
 @dataclass
 class Option:
     """A candidate action with its considerations and score."""
@@ -71,7 +103,8 @@ class Option:
     def add(self, name: str, raw: float, curve: Curve) -> Option:
         """Score a consideration."""
         x = float(raw)
-        self.considerations.append(Consideration(name, x, curve.at(x) if type(raw) in _SCALARS else float(curve(raw))))
+        self.considerations.append(_new(Consideration, (name, x, curve.at(x) if type(raw) in _SCALARS
+                                                        else float(curve(raw)))))
         return self
 
     def finish(self, momentum_key: tuple[Any, ...] | None, momentum: float) -> Option:
@@ -92,9 +125,10 @@ class Option:
         return self
 
     def to_json(self) -> dict[str, Any]:
-        """Trace form."""
+        """Trace form (each consideration's `Consideration.to_json`, written out here: a decision traces dozens)."""
         out: dict[str, Any] = {"option": self.label, "action": str(self.action), "score": round(self.score, 4),
-                               "considerations": [c.to_json() for c in self.considerations]}
+                               "considerations": [{"name": n, "input": round(i, 3), "output": round(v, 3)}
+                                                  for n, i, v in self.considerations]}
         if self.bonus != 1.0:
             out["momentum"] = round(self.bonus, 3)
         if self.noise != 1.0:
@@ -102,22 +136,36 @@ class Option:
         return out
 
 
+_HIT = Curve("linear", m=0.3, b=0.7)  # the shot considerations' fixed curves (made once)
+_THREAT = Curve("linear", m=0.3, b=0.7)
+_OVERKILL = Curve("linear", m=0.8, b=0.2)
+_ROUNDS = Curve("linear", m=0.4, b=0.6)
+
+
 def shot_considerations(o: Option, est: ShotEstimate, threat: float, p: Personality,
                         committed: Mapping[tuple[int, str], float], view: BattleView, me: UnitView,
                         target: UnitView | None, burst: int) -> Option:
     """What a shot is worth: the same considerations whether it is fired now or after a move."""
-    o.add("hit chance", est.hit, Curve("linear", m=0.3, b=0.7))
+    o.add("hit chance", est.hit, _HIT)
     o.add("expected harm", harm(est), HARM)
     o.add("kill chance", est.kill, p.kill_curve())
-    o.add("target threat", threat, Curve("linear", m=0.3, b=0.7))
+    o.add("target threat", threat, _THREAT)
     if p.use_commitment:
         sent = committed.get((view.round, target.name), 0.0) if target is not None else 0.0
         left = max(0.0, 4 - target.wounds) if target is not None else 4.0
-        o.add("not overkill", max(0.0, 1 - sent / max(left, 0.5)), Curve("linear", m=0.8, b=0.2))
+        o.add("not overkill", max(0.0, 1 - sent / max(left, 0.5)), _OVERKILL)
     if me.weapon is not None and me.weapon.bursts:  # emptying the magazine costs a reload later
-        o.add("rounds left after", max(0, me.rounds - burst) / max(1, me.weapon.magazine),
-              Curve("linear", m=0.4, b=0.6))
+        o.add("rounds left after", max(0, me.rounds - burst) / max(1, me.weapon.magazine), _ROUNDS)
     return o
+
+
+_FIRE = Curve("logistic", m=0.6, k=8, c=0.2, b=0.4)  # the cell considerations' fixed curves (made once, so
+_FIRE_GHOST = Curve("logistic", m=0.25, k=8, c=0.2, b=0.75)  # the outputs they keep, Curve.at, last)
+_BAND = Curve("normal", m=0.4, k=0.35, c=1.0, b=0.6)
+_FLANK = Curve("linear", m=0.3, b=0.7)
+_SPACING = Curve("logistic", m=0.35, k=30, c=0.5, b=0.65)
+_CROSSFIRE = Curve("linear", m=0.25, b=0.75)
+_REGROUP = Curve("linear", m=0.3, b=0.7)
 
 
 def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMaps, ok: npt.NDArray[np.bool_],
@@ -140,14 +188,14 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
     # The range band counts the enemies in sight: a last known place is where to go, not to stand off from.
     band = np.ones(shape)
     if seen:
-        band[ys, xs] = np.clip(1 - np.abs(dists[seen].min(axis=0) - ideal) / (ideal * 2), 0, 1)
+        band[ys, xs] = CLIP(1 - np.abs(dists[seen].min(axis=0) - ideal) / (ideal * 2), 0, 1)
     fire, flank = fire_fields(view, me, ok, enemies, dists)
     push = intent.push
     retreat = stance == "retreat"
     going = intent.mode in ("press", "advance", "search") and (intent.late or not seen)
     now = float(approach[me.cell[1], me.cell[0]])
     span = GOING_SPAN if going and not retreat and stance != "hold" else 40.0  # metres from 0.5 to 1 of closing
-    closing = np.clip(0.5 + (now - np.where(np.isfinite(approach), approach, now)) / span, 0, 1) \
+    closing = CLIP(0.5 + (now - np.where(np.isfinite(approach), approach, now)) / span, 0, 1) \
         if math.isfinite(now) else np.full(shape, 0.5)
     if retreat:
         close_curve = Curve("linear", m=-0.6, b=0.8)
@@ -166,28 +214,25 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
         cover_curve = Curve("linear", m=cover_curve.m * keep, b=1 - cover_curve.m * keep)
         threat_curve = Curve("polynomial", m=keep, k=threat_curve.k, b=1 - keep)
     squad = p.use_squad
-    parts: CellParts = {
+    parts = CellParts({
         "cover from enemies that see it": (maps.cover, cover_curve),
         "low threat": (np.exp(-maps.threat), threat_curve),
-        "line of fire": (fire, Curve("logistic", m=0.6, k=8, c=0.2, b=0.4) if seen else  # else: on a ghost
-                         Curve("logistic", m=0.25, k=8, c=0.2, b=0.75)),
-        "range band": (band, Curve("normal", m=0.4, k=0.35, c=1.0, b=0.6)),
-        "flanking": (flank, Curve("linear", m=0.3, b=0.7)),
+        "line of fire": (fire, _FIRE if seen else _FIRE_GHOST),
+        "range band": (band, _BAND),
+        "flanking": (flank, _FLANK),
         "closing in": (closing, close_curve),
-    }
+    })
     if squad:  # the squad's cell considerations (a personality without them, e.g. easy, plays each unit alone)
-        parts["spacing against blasts"] = (spacing(view, me, shape, p.spacing_m, (ys, xs)),
-                                           Curve("logistic", m=0.35, k=30, c=0.5, b=0.65))
+        parts["spacing against blasts"] = (spacing(view, me, shape, p.spacing_m, (ys, xs)), _SPACING)
     cross = crossfire(view, me, shape, (ys, xs)) if squad else None
     if cross is not None and not retreat:
-        parts["crossfire with friends"] = (cross, Curve("linear", m=0.25, b=0.75))
+        parts["crossfire with friends"] = (cross, _CROSSFIRE)
     if intent.mode == "fall back" and squad:
         near = regroup(view, me, shape)
         if near is not None:
-            parts["regroup"] = (near, Curve("linear", m=0.3, b=0.7))
-    outs = [curve(raw[ys, xs]) for raw, curve in parts.values()]  # element by element, as over the whole map
-    total = np.full(shape, -1.0)
-    total[ys, xs] = np.asarray(combine(outs), dtype=np.float64) - 0.002 * reach[ys, xs]  # shorter moves break ties
+            parts["regroup"] = (near, _REGROUP)
+    total = np.full(shape, -1.0)  # each cell: combine([curve(raw[cell]) for raw, curve in parts]), element by element
+    total[ys, xs] = parts.score(ys, xs, shape) - 0.002 * reach[ys, xs]  # shorter moves break ties
     return total, parts
 
 
@@ -203,12 +248,28 @@ def danger(view: BattleView, t: UnitView, me: UnitView) -> float:
 
 
 def targets(view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
-    """Enemies the unit would see and reach with its weapon from `cell`."""
+    """Enemies the unit would see and reach with its weapon from `cell`. From the unit's own cell the answer is
+    kept by the view and unit view themselves (frozen; held with it, the view weakly): a decision asks it several
+    times."""
+    here = cell == me.cell
+    if here:
+        got = _TARGETS.get((id(view), id(me)))
+        if got is not None and got[0]() is view and got[1] is me:
+            return list(got[2])
     w = me.weapon
     out = []
     for e in view.enemies(me):
         s = view.sight(me, e, cell)
-        if s.visible and not (e.ghost and cell == me.cell) and w is not None and \
+        if s.visible and not (e.ghost and here) and w is not None and \
                 geo.distance_m(cell, e.cell, view.grid.cell_m) <= w.max_range_m:  # a ghost: only after a move
             out.append(e)
+    if here:
+        if len(_TARGETS) >= 64:
+            _TARGETS.clear()
+        _TARGETS[(id(view), id(me))] = (weakref.ref(view), me, out)
+        return list(out)
     return out
+
+
+_TARGETS: dict[tuple[int, int], tuple[weakref.ref[BattleView], UnitView, list[UnitView]]] = {}  # `targets` from the
+# unit's cell; the view held weakly (it holds its map, which nothing kept may keep alive: tests/test_map_caches.py)
