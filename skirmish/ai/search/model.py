@@ -63,6 +63,15 @@ def material(est: ShotEstimate, target: UnitView) -> float:
     return est.kill + WOUND * (1 - est.kill) * min(float(left), est.wounds + est.ct / 6)
 
 
+def repeated(est: ShotEstimate, n: int) -> ShotEstimate:
+    """`n` such attacks at one target in a turn (R-5.5: up to three actions; R-6.3: shots up to the rate of fire
+    share one), taken as independent: the chance of at least one hit and of the kill, and n times the harm."""
+    if n <= 1:
+        return est
+    return replace(est, hit=1 - (1 - est.hit) ** n, damage=1 - (1 - est.damage) ** n, wounds=n * est.wounds,
+                   ct=n * est.ct, kill=1 - (1 - est.kill) ** n)
+
+
 def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
     """An enemy's prepared shot at one of us where it stands (its smallest burst: its ammunition is hidden)."""
     w = e.weapon
@@ -225,10 +234,10 @@ def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights,
 
 
 def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w: Weights,
-             walks: frozenset[geo.Cell] = frozenset()) -> Exchange:
+             walks: frozenset[geo.Cell] = frozenset(), repeats: int = 1) -> Exchange:
     """Weigh one candidate: our attack (a chance node over the rules' odds), the enemy's best replies at the
     positions that result, and our unit's next shot if it stands (`walks`: the cells a walk reaches; a move
-    elsewhere is a run)."""
+    elsewhere is a run; `repeats`: a shot that the turn lets the unit take this many times, `repeated`)."""
     attack, kills = 0.0, {}
     after = me
     if isinstance(action, Move):
@@ -242,7 +251,7 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
             after = replace(after, firing=True)
     elif isinstance(action, Shoot):
         t = view.unit(action.target)
-        est = estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved)
+        est = repeated(estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved), repeats)
         attack, kills = material(est, t), {t.name: est.kill}
         after = replace(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
