@@ -181,3 +181,42 @@ def test_a_unit_that_would_run_in_declares_slow_too_and_dodge_is_kept(tmp_path: 
     assert [o.key[1] for o in slow_first(opts)] == ["dodge", "normal", "slow"]
     opts = [opts[1], opts[2], opts[0]]
     assert [o.key[1] for o in slow_first(opts)] == ["slow", "normal", "dodge"]
+
+
+def test_a_unit_fires_again_while_its_turn_allows_and_values_the_turn(tmp_path: Path) -> None:
+    """Declared SLOW, a rifleman may make three prepared attacks (R-5.5: each NORMAL, together SLOW) or one aimed
+    (SLOW combines with nothing). The material scale counts a prepared burst three times ("material: shots this
+    turn", as many as the rounds allow) and the aimed shot once, so it fires the burst; after it, the battle
+    still lists shots and the unit fires again at R1 or R2 (it used to end its turn after one attack); its second
+    burst counts two."""
+    from skirmish.ai.utility.material import shots_this_turn
+
+    rows = ["....................",
+            "....................",
+            "....................",
+            "....................",
+            "...................."]
+    with battle_at(tmp_path, rows, f"[{{name: Me, at: [4, 4], {RIFLE}}}]",
+                   f"[{{name: R1, at: [12, 0], {RIFLE}}}, {{name: R2, at: [16, 0], {RIFLE}}}]", declare="slow") as b:
+        view, req = b.view(), b.pending
+        me = view.unit("Me")
+        assert shots_this_turn(me, Shoot("Me", "R1", mode="prepared", burst=3)) == 3
+        assert shots_this_turn(me, Shoot("Me", "R1", mode="prepared", burst=10)) == 3  # 30 rounds loaded
+        assert shots_this_turn(me, Shoot("Me", "R1", mode="aimed")) == 1
+        assert shots_this_turn(replace(me, rounds=12), Shoot("Me", "R1", mode="prepared", burst=10)) == 1
+        ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=60))
+        action, trace = ai.decide_traced(view, req)
+        assert isinstance(action, Shoot) and action.mode == "prepared", trace["chosen"]
+        assert _inputs(trace["chosen"])["material: shots this turn"] == 3
+        aimed = [o for o in trace["runners_up"] if "aimed" in o["option"]]
+        assert aimed and all("material: shots this turn" not in _inputs(o) for o in aimed)
+        b.submit(action)
+        while b.pending is not None and b.pending.unit != "Me":
+            b.step()
+        assert b.pending is not None and b.pending.kind == "act" and b.view().round == 1
+        me = b.view().unit("Me")
+        assert any(not u.out_of_action for u in b.view().enemies(me))  # two targets: one is left standing
+        assert b.pending.legal().shots  # the turn allows another attack
+        again, trace = ai.decide_traced(b.view(), b.pending)
+        assert isinstance(again, Shoot), trace["chosen"]
+        assert shots_this_turn(me, again) == min(2, me.rounds // max(1, again.burst))
