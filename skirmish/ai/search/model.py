@@ -131,19 +131,21 @@ class Replies:
 
 
 def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float]) -> float:
-    """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then),
-    weighted by how surely the enemy is there (a ghost's last known cell draws a unit that searches)."""
+    """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then), as
+    often as a SLOW turn allows it (three prepared attacks, R-5.5, and the rounds loaded), weighted by how surely
+    the enemy is there (a ghost's last known cell draws a unit that searches)."""
     wpn = me.weapon
     if wpn is None or me.jammed or me.rounds <= 0:
         return 0.0
     burst = min((b for b in wpn.bursts if b <= me.rounds), default=0)
     mode = "prepared" if burst or me.aim == 0 else "aimed"
+    times = 1 if mode == "aimed" else min(3, me.rounds // max(1, burst))  # a SLOW turn: three prepared (R-5.5)
     best = 0.0
     for e in view.enemies(me):
         weight = spared.get(e.name, 1.0) * present.get(e.name, 0.0)
         if weight <= 0 or not view.sight(me, e).visible:
             continue
-        best = max(best, weight * material(estimate_shot(view, me, e, mode=mode, burst=burst), e))
+        best = max(best, weight * material(repeated(estimate_shot(view, me, e, mode=mode, burst=burst), times), e))
     return best
 
 
@@ -233,6 +235,19 @@ def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights,
     return total, kills
 
 
+def _allowance(me: UnitView, target: str, speed: str) -> int:
+    """How many times the turn a declaration allows takes `shot_this_round`'s attack (its mode: prepared where it
+    fits, else snap; its smallest burst): three prepared at SLOW, one prepared at NORMAL (R-5.5)."""
+    from skirmish.ai.utility.material import shots_this_turn
+
+    w = me.weapon
+    if w is None:
+        return 1
+    mode = "prepared" if fits(speed, [Part("attack", int(w.speed), "prepared")]) else "snap"
+    burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
+    return shots_this_turn(me, Shoot(me.name, target, mode=mode, burst=burst))
+
+
 def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w: Weights,
              walks: frozenset[geo.Cell] = frozenset(), repeats: int = 1) -> Exchange:
     """Weigh one candidate: our attack (a chance node over the rules' odds), the enemy's best replies at the
@@ -259,7 +274,8 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     elif isinstance(action, Declare):
         after = replace(me, declared=action.speed)  # a DODGE makes the replies harder (R-5.4), and allows no attack
         est_now, target = shot_this_round(view, after, action.speed)
-        if est_now is not None and target is not None:
+        if est_now is not None and target is not None:  # as often as the declared turn allows (R-5.5)
+            est_now = repeated(est_now, _allowance(after, target, action.speed))
             attack, kills = material(est_now, view.unit(target)), {target: est_now.kill}
     elif isinstance(action, Aim):
         after = replace(me, ready_target=action.target,

@@ -153,7 +153,7 @@ def slow_first(options: list[Option]) -> list[Option]:
     an aimed shot beat acting early in every shipped scenario but Killhouse drill against `rush`, and an
     exchange model of the initiative (the aimed shot against the enemy's earlier fire) picked NORMAL where it
     lost. DODGE (no attack, R-5.4) is kept; the trace's "slow over the considerations' choice" is 1 for
-    NORMAL, 2 for FAST. `Personality.declare_slow` (off for `easy`)."""
+    NORMAL, 2 for FAST, and SLOW takes that choice's score. `Personality.declare_slow` (off for `easy`)."""
     if not options or options[0].key[1] not in ("normal", "fast"):
         return options
     slow = next((o for o in options if o.key[1] == "slow"), None)
@@ -161,6 +161,7 @@ def slow_first(options: list[Option]) -> list[Option]:
         return options
     was = 1.0 if options[0].key[1] == "normal" else 2.0
     slow.considerations.append(Consideration("slow over the considerations' choice", was, 1.0))
+    slow.score = options[0].score  # it takes the choice's place, and its score (the search tier adds a share of it)
     return [slow, *(o for o in options if o is not slow)]
 
 
