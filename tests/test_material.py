@@ -58,8 +58,12 @@ def test_the_material_scale_fires_the_burst_where_the_product_runs_for_cover(tmp
         w = Weights(follow=FOLLOW)
         replies = Replies.of(view, me, w)
         for o in weighed:
-            ex = exchange(view, me, parse_action(o["action"]), replies, w, req.legal().walk)
             m = _material(o)
+            a = parse_action(o["action"])
+            n = int(m.get("material: shots this turn", 1))  # a snap the NORMAL turn allows three times
+            if isinstance(a, Shoot):  # as many as the rounds loaded allow
+                assert n == (min(3, me.rounds // max(1, a.burst)) if a.mode == "snap" else 1), o
+            ex = exchange(view, me, a, replies, w, req.legal().walk, repeats=n)
             assert abs(m["material: our attack"] - ex.attack) < 1e-3
             assert abs(m["material: enemy replies"] - ex.reply) < 1e-3
             assert abs(m["material: value"] - (ex.attack - ex.reply + w.utility * o["score"])) < 2e-3

@@ -124,3 +124,100 @@ def test_a_slow_weapon_does_not_wait_into_a_round_where_it_could_not_fire(tmp_pa
     assert scores["rifle"][0] is None and abs(scores["gauss"][0] - 0.15) < 1e-9  # only where it applies
     assert scores["gauss"][1] < 0.35 * scores["rifle"][1]  # the other inputs differ a little (the range)
     assert scores["gauss"][2] != "Wait"
+
+
+def _first_declaration(tmp_path: Path, personality: str, weapon: str = "assault_rifle",
+                       red_at: tuple[int, int] = (9, 0)) -> tuple[Any, dict[str, Any]]:
+    """The utility AI's declaration for Me (Blue's only unit, first to declare) with R1 in view across the field,
+    or out of view behind a wall (`red_at` beyond it)."""
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import parse_scenario
+    from tests.conftest import ascii_scenario
+
+    rows = ["..........#.........",
+            "..........#.........",
+            "..........#.........",
+            "..........#.........",
+            "...................."]
+    me = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3, "shooting:pistol": 3}}, weapons: [{weapon}]'
+    sc = parse_scenario(ascii_scenario(rows, f"[{{name: Me, at: [4, 4], {me}}}]",
+                                       f"[{{name: R1, at: [{red_at[0]}, {red_at[1]}], {RIFLE}}}]"),
+                        str(tmp_path / "t.yaml"), base=tmp_path)
+    with Battle(sc) as b:
+        assert b.pending is not None and b.pending.unit == "Me" and b.pending.kind == "declare"
+        return UtilityAI(PERSONALITIES[personality]).decide_traced(b.view(), b.pending)
+
+
+def test_a_unit_declares_slow_where_it_would_declare_normal_or_fast(tmp_path: Path) -> None:
+    """SLOW allows every action NORMAL and FAST do (R-5.3) and adds the aimed shot of a NORMAL or FAST weapon
+    (R-5.4 assault: aimed one speed slower); it costs only initiative (R-5.2). The considerations choose NORMAL
+    for a rifleman with R1 in view, the unit declares SLOW and the trace says what it took over; `easy`
+    (`declare_slow` off) still declares NORMAL; so does a unit whose personality turns it off."""
+    action, trace = _first_declaration(tmp_path, "normal")
+    assert action.speed == "slow", trace["chosen"]
+    over = _inputs(trace["chosen"])
+    assert over["slow over the considerations' choice"] == 1.0  # normal was the considerations' choice
+    assert trace["runners_up"][0]["option"] == "declare normal"
+    assert trace["runners_up"][0]["score"] == trace["chosen"]["score"]  # SLOW takes the choice's place and score
+    assert "slow over the considerations' choice" not in _inputs(trace["runners_up"][0])
+    action, trace = _first_declaration(tmp_path, "easy")
+    assert action.speed == "normal", trace["chosen"]
+    ai = UtilityAI(replace(PERSONALITIES["normal"], declare_slow=False))
+    assert replace(PERSONALITIES["normal"], declare_slow=False).declare_slow is False and ai.p.declare_slow is False
+
+
+def test_a_unit_that_would_run_in_declares_slow_too_and_dodge_is_kept(tmp_path: Path) -> None:
+    """With R1 out of sight behind the wall, an aggressive unit's considerations choose FAST to close in; a run is a
+    FAST action SLOW allows (R-5.3, R-5.4 maneuver), so it declares SLOW (the input says FAST was the choice:
+    2). DODGE, which allows no attack (R-5.4), is never replaced: `slow_first` leaves it first."""
+    from skirmish.ai.utility.options import slow_first
+    from skirmish.ai.utility.scoring import Option
+    from skirmish.rules.actions import Declare
+
+    action, trace = _first_declaration(tmp_path, "aggressive", red_at=(16, 0))
+    assert action.speed == "slow", trace["chosen"]
+    assert _inputs(trace["chosen"])["slow over the considerations' choice"] == 2.0, trace
+    opts = [Option(f"declare {s}", Declare("Me", s), ("declare", s), score=sc)
+            for s, sc in (("dodge", 0.9), ("normal", 0.5), ("slow", 0.1))]
+    assert [o.key[1] for o in slow_first(opts)] == ["dodge", "normal", "slow"]
+    opts = [opts[1], opts[2], opts[0]]
+    assert [o.key[1] for o in slow_first(opts)] == ["slow", "normal", "dodge"]
+
+
+def test_a_unit_fires_again_while_its_turn_allows_and_values_the_turn(tmp_path: Path) -> None:
+    """Declared SLOW, a rifleman may make three prepared attacks (R-5.5: each NORMAL, together SLOW) or one aimed
+    (SLOW combines with nothing). The material scale counts a prepared burst three times ("material: shots this
+    turn", as many as the rounds allow) and the aimed shot once, so it fires the burst; after it, the battle
+    still lists shots and the unit fires again at R1 or R2 (it used to end its turn after one attack); its second
+    burst counts two."""
+    from skirmish.ai.utility.material import shots_this_turn
+
+    rows = ["....................",
+            "....................",
+            "....................",
+            "....................",
+            "...................."]
+    with battle_at(tmp_path, rows, f"[{{name: Me, at: [4, 4], {RIFLE}}}]",
+                   f"[{{name: R1, at: [12, 0], {RIFLE}}}, {{name: R2, at: [16, 0], {RIFLE}}}]", declare="slow") as b:
+        view, req = b.view(), b.pending
+        me = view.unit("Me")
+        assert shots_this_turn(me, Shoot("Me", "R1", mode="prepared", burst=3)) == 3
+        assert shots_this_turn(me, Shoot("Me", "R1", mode="prepared", burst=10)) == 3  # 30 rounds loaded
+        assert shots_this_turn(me, Shoot("Me", "R1", mode="aimed")) == 1
+        assert shots_this_turn(replace(me, rounds=12), Shoot("Me", "R1", mode="prepared", burst=10)) == 1
+        ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=60))
+        action, trace = ai.decide_traced(view, req)
+        assert isinstance(action, Shoot) and action.mode == "prepared", trace["chosen"]
+        assert _inputs(trace["chosen"])["material: shots this turn"] == 3
+        aimed = [o for o in trace["runners_up"] if "aimed" in o["option"]]
+        assert aimed and all("material: shots this turn" not in _inputs(o) for o in aimed)
+        b.submit(action)
+        while b.pending is not None and b.pending.unit != "Me":
+            b.step()
+        assert b.pending is not None and b.pending.kind == "act" and b.view().round == 1
+        me = b.view().unit("Me")
+        assert any(not u.out_of_action for u in b.view().enemies(me))  # two targets: one is left standing
+        assert b.pending.legal().shots  # the turn allows another attack
+        again, trace = ai.decide_traced(b.view(), b.pending)
+        assert isinstance(again, Shoot), trace["chosen"]
+        assert shots_this_turn(me, again) == min(2, me.rounds // max(1, again.burst))

@@ -43,15 +43,15 @@ from skirmish.rules.fi.ranged import (
     shot_numbers,
 )
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_odds
-from skirmish.rules.fi.timing import ATTACK_MODES, Part, declared_speed, fits
+from skirmish.rules.fi.timing import ATTACK_MODES, Part, add_part, declared_speed, fits
 
 __all__ = [
     "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES", "AimEvent",
     "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems",
     "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent", "ShotFacts",
     "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent", "TriggerLostEvent",
-    "WaitEvent", "ae_shift", "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability", "fits", "initiative",
-    "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
+    "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability",
+    "fits", "initiative", "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
 ]
 
 

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from skirmish.ai.estimate import estimate_shot
 from skirmish.ai.search.model import Exchange, Replies, Weights, exchange, material
 from skirmish.ai.utility import PERSONALITIES, UtilityAI
+from skirmish.ai.utility.material import shots_this_turn
 from skirmish.battle import Request
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView, UnitView
@@ -93,7 +94,8 @@ class SearchAI:
             return self._keep(action, trace)
         replies = Replies.of(view, me, self.w)
         for c in cands:
-            c.exchange = exchange(view, me, c.action, replies, self.w, legal.walk)
+            n = shots_this_turn(me, c.action) if isinstance(c.action, Shoot) else 1  # the turn's allowance
+            c.exchange = exchange(view, me, c.action, replies, self.w, legal.walk, repeats=n)
             c.score = c.exchange.value(self.w) + self.w.utility * c.utility
         best = max(cands, key=lambda c: c.score)  # the first of equals: the utility AI's order
         self._recommit(view, me, action, best.action)

@@ -65,6 +65,15 @@ def material(est: ShotEstimate, target: UnitView) -> float:
     return est.kill + WOUND * (1 - est.kill) * min(float(left), est.wounds + est.ct / 6)
 
 
+def repeated(est: ShotEstimate, n: int) -> ShotEstimate:
+    """`n` such attacks at one target in a turn (R-5.5: up to three actions; R-6.3: shots up to the rate of fire
+    share one), taken as independent: the chance of at least one hit and of the kill, and n times the harm."""
+    if n <= 1:
+        return est
+    return replace(est, hit=1 - (1 - est.hit) ** n, damage=1 - (1 - est.damage) ** n, wounds=n * est.wounds,
+                   ct=n * est.ct, kill=1 - (1 - est.kill) ** n)
+
+
 def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
     """An enemy's prepared shot at one of us where it stands (its smallest burst: its ammunition is hidden)."""
     w = e.weapon
@@ -144,19 +153,21 @@ class Replies:
 
 
 def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float]) -> float:
-    """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then),
-    weighted by how surely the enemy is there (a ghost's last known cell draws a unit that searches)."""
+    """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then), as
+    often as a SLOW turn allows it (three prepared attacks, R-5.5, and the rounds loaded), weighted by how surely
+    the enemy is there (a ghost's last known cell draws a unit that searches)."""
     wpn = me.weapon
     if wpn is None or me.jammed or me.rounds <= 0:
         return 0.0
     burst = min((b for b in wpn.bursts if b <= me.rounds), default=0)
     mode = "prepared" if burst or me.aim == 0 else "aimed"
+    times = 1 if mode == "aimed" else min(3, me.rounds // max(1, burst))  # a SLOW turn: three prepared (R-5.5)
     best = 0.0
     for e in view.enemies(me):
         weight = spared.get(e.name, 1.0) * present.get(e.name, 0.0)
         if weight <= 0 or not view.sight(me, e).visible:
             continue
-        best = max(best, weight * material(estimate_shot(view, me, e, mode=mode, burst=burst), e))
+        best = max(best, weight * material(repeated(estimate_shot(view, me, e, mode=mode, burst=burst), times), e))
     return best
 
 
@@ -253,11 +264,24 @@ def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights,
     return total, kills
 
 
+def _allowance(me: UnitView, target: str, speed: str) -> int:
+    """How many times the turn a declaration allows takes `shot_this_round`'s attack (its mode: prepared where it
+    fits, else snap; its smallest burst): three prepared at SLOW, one prepared at NORMAL (R-5.5)."""
+    from skirmish.ai.utility.material import shots_this_turn
+
+    w = me.weapon
+    if w is None:
+        return 1
+    mode = "prepared" if fits(speed, [Part("attack", int(w.speed), "prepared")]) else "snap"
+    burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
+    return shots_this_turn(me, Shoot(me.name, target, mode=mode, burst=burst))
+
+
 def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w: Weights,
-             walks: frozenset[geo.Cell] = frozenset()) -> Exchange:
+             walks: frozenset[geo.Cell] = frozenset(), repeats: int = 1) -> Exchange:
     """Weigh one candidate: our attack (a chance node over the rules' odds), the enemy's best replies at the
     positions that result, and our unit's next shot if it stands (`walks`: the cells a walk reaches; a move
-    elsewhere is a run)."""
+    elsewhere is a run; `repeats`: a shot that the turn lets the unit take this many times, `repeated`)."""
     attack, kills = 0.0, {}
     after = me
     if isinstance(action, Move):
@@ -271,7 +295,7 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
             after = replaced(after, firing=True)
     elif isinstance(action, Shoot):
         t = view.unit(action.target)
-        est = estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved)
+        est = repeated(estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved), repeats)
         attack, kills = material(est, t), {t.name: est.kill}
         after = replaced(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
@@ -279,7 +303,8 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     elif isinstance(action, Declare):
         after = replaced(me, declared=action.speed)  # a DODGE makes the replies harder (R-5.4), and allows no attack
         est_now, target = shot_this_round(view, after, action.speed)
-        if est_now is not None and target is not None:
+        if est_now is not None and target is not None:  # as often as the declared turn allows (R-5.5)
+            est_now = repeated(est_now, _allowance(after, target, action.speed))
             attack, kills = material(est_now, view.unit(target)), {target: est_now.kill}
     elif isinstance(action, Aim):
         after = replaced(me, ready_target=action.target,

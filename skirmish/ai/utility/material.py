@@ -19,6 +19,7 @@ from skirmish.ai.utility.scoring import Consideration, Option
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.actions import Aim, Move, Shoot, Throw
+from skirmish.rulesets.fi import Part, add_part, fits
 
 if TYPE_CHECKING:
     from skirmish.ai.search.model import Weights
@@ -41,6 +42,27 @@ def candidates(options: list[Option]) -> list[Option]:
     move = next((o for o in options if not attacks(o) and isinstance(o.action, Move)), None)
     stays = next((o for o in options if not attacks(o) and not isinstance(o.action, Move)), None)
     return out + [o for o in (move, stays) if o is not None]
+
+
+MAX_REPEATS = 6  # three attack actions (R-5.5) of a weapon firing two shots per action (R-6.3)
+
+
+def shots_this_turn(me: UnitView, shot: Shoot) -> int:
+    """How many times the unit could take this shot this turn, counting it: while the declaration allows one more
+    of the same mode (R-5.3, R-5.5: at SLOW three prepared attacks, at NORMAL three snaps; an aimed shot at SLOW
+    combines with nothing; R-6.3: shots up to the rate of fire share one action) and the rounds loaded last."""
+    w = me.weapon
+    if w is None:
+        return 1
+    part = Part("attack", int(w.speed), shot.mode, weapon=w.id, rof=max(1, w.rof))
+    rounds = me.rounds // max(1, shot.burst)
+    parts, n = list(me.turn_parts), 0
+    while n < min(MAX_REPEATS, rounds):
+        parts = add_part(parts, part)
+        if not fits(me.declared, parts):
+            break
+        n += 1
+    return max(1, n)
 
 
 def weights() -> Weights:
@@ -68,8 +90,11 @@ def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: 
     replies = Replies.of(view, me, w)
     best, best_value = cands[0], float("-inf")
     for o in cands:
-        ex = exchange(view, me, o.action, replies, w, legal.walk)
+        n = shots_this_turn(me, o.action) if isinstance(o.action, Shoot) else 1
+        ex = exchange(view, me, o.action, replies, w, legal.walk, repeats=n)
         value = ex.value(w) + w.utility * o.score
+        if n > 1:
+            o.considerations.append(Consideration("material: shots this turn", n, n))
         o.considerations += [Consideration("material: our attack", round(ex.attack, 4), round(ex.attack, 4)),
                              Consideration("material: enemy replies", round(ex.reply, 4), round(-ex.reply, 4)),
                              Consideration("material: value", round(value, 4), round(value, 4))]

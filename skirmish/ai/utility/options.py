@@ -143,6 +143,28 @@ def declare_options(view: BattleView, me: UnitView, p: Personality, maps: Tactic
     return opts
 
 
+def slow_first(options: list[Option]) -> list[Option]:
+    """`options` (declarations, best first) with SLOW first where the considerations chose NORMAL or FAST.
+
+    SLOW allows every action NORMAL and FAST do (R-5.3: the declared speed or faster; a run is a FAST
+    maneuver, R-5.4), and adds the aimed shot of a NORMAL or FAST weapon (R-5.4 assault: aimed one speed
+    slower) and a SLOW weapon's prepared shot; it costs only initiative (R-5.2: the harder bar), so the unit
+    tends to act after the enemy has moved and fired. Measured (docs/AI.md "Declaring SLOW"), acting late with
+    an aimed shot beat acting early in every shipped scenario but Killhouse drill against `rush`, and an
+    exchange model of the initiative (the aimed shot against the enemy's earlier fire) picked NORMAL where it
+    lost. DODGE (no attack, R-5.4) is kept; the trace's "slow over the considerations' choice" is 1 for
+    NORMAL, 2 for FAST, and SLOW takes that choice's score. `Personality.declare_slow` (off for `easy`)."""
+    if not options or options[0].key[1] not in ("normal", "fast"):
+        return options
+    slow = next((o for o in options if o.key[1] == "slow"), None)
+    if slow is None:
+        return options
+    was = 1.0 if options[0].key[1] == "normal" else 2.0
+    slow.considerations.append(Consideration("slow over the considerations' choice", was, 1.0))
+    slow.score = options[0].score  # it takes the choice's place, and its score (the search tier adds a share of it)
+    return [slow, *(o for o in options if o is not slow)]
+
+
 # ---------------------------------------------------------------------------------------------- a turn
 
 
@@ -162,8 +184,9 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
     # and for each move, and the same shot considerations for shooting now and shooting after a move.
     plan = plan_cells(s)
     opts: list[Option] = [Option("end turn", EndTurn(me.name), ("end",)).add("fallback", p.fallback, Curve("linear"))]
-    shots = [stay(o, plan, me.cell, p) for o in shoot_options(s)] if w is not None and me.can_fire and \
-        not me.attacked else []
+    # Another shot after one this turn, while the declaration allows it (R-5.5: up to three attack actions, e.g.
+    # three prepared at SLOW or three snaps at NORMAL; R-6.3): the battle lists only those that fit.
+    shots = [stay(o, plan, me.cell, p) for o in shoot_options(s)] if w is not None and me.can_fire else []
     s.kept["shot here"] = max((harm(o.estimate) for o in shots if o.estimate is not None), default=0.0)
     heat = None
     if plan.moves.any():

@@ -45,6 +45,7 @@ class Personality:
     moves_with_a_shot: bool = True  # considers moving when it has a target from where it stands (fire and move)
     hesitate: float = 0.0  # the share of rounds a unit does not think of moving (drawn from the round and unit)
     material: bool = True  # ranks attacking or not by expected material (the search tier's model, issue 12)
+    declare_slow: bool = True  # SLOW where the considerations chose NORMAL or FAST (options.slow_first, issue 12)
     look_ahead: int = 0  # its best options (this many) weighed again one exchange ahead (the search tier); 0: not
 
     @staticmethod
@@ -87,7 +88,8 @@ class Personality:
 
 PERSONALITIES: dict[str, Personality] = {
     "easy": Personality("easy", focus=0.1, use_commitment=False, use_grenades=False, use_squad=False, top_moves=3,
-                        moves_with_a_shot=False, hesitate=0.85, noise=0.3, material=False),
+                        moves_with_a_shot=False, hesitate=0.85, noise=0.3, material=False,
+                        declare_slow=False),
     "normal": Personality("normal"),
     "hard": Personality("hard", look_ahead=6),
     "aggressive": Personality("aggressive", aggression=0.85, caution=0.3, focus=0.6),

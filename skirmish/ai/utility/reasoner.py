@@ -23,7 +23,7 @@ import numpy.typing as npt
 from skirmish.ai.utility.intent import Goal, GoalFields, SearchMemory, side_intent
 from skirmish.ai.utility.maps import MapCache
 from skirmish.ai.utility.material import material_pick
-from skirmish.ai.utility.options import Situation, act_options, declare_options
+from skirmish.ai.utility.options import Situation, act_options, declare_options, slow_first
 from skirmish.ai.utility.personality import PERSONALITIES, Personality
 from skirmish.ai.utility.scoring import Option
 from skirmish.battle import Request
@@ -76,6 +76,8 @@ class UtilityAI:
         options.sort(key=lambda o: -o.score)
         if request.kind == "act" and self.p.material:  # attack or not, on the material scale (issue 12)
             options = material_pick(view, me, options, request.legal())
+        elif request.kind == "declare" and self.p.declare_slow:  # every action, the aimed shot, acting late
+            options = slow_first(options)
         best = options[0]
         self._last[me.name] = (view.round, best.key)
         if request.kind == "act":
