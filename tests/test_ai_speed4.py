@@ -167,7 +167,7 @@ def test_kept_replies_equal_working_them_out() -> None:
                         assert got == model.material(model._reply_shot(view, e, f), f)
                         checked += 1
                 b.step()
-    assert checked > 1000 and again > checked // 5
+    assert checked > 500 and again > checked // 5  # battles of the utility AI end sooner since tactics4
 
 
 def test_targets_kept_from_the_units_cell_equal_working_them_out() -> None:

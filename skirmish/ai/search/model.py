@@ -70,8 +70,8 @@ def repeated(est: ShotEstimate, n: int) -> ShotEstimate:
     share one), taken as independent: the chance of at least one hit and of the kill, and n times the harm."""
     if n <= 1:
         return est
-    return replace(est, hit=1 - (1 - est.hit) ** n, damage=1 - (1 - est.damage) ** n, wounds=n * est.wounds,
-                   ct=n * est.ct, kill=1 - (1 - est.kill) ** n)
+    return ShotEstimate(hit=1 - (1 - est.hit) ** n, damage=1 - (1 - est.damage) ** n, wounds=n * est.wounds,
+                        ct=n * est.ct, kill=1 - (1 - est.kill) ** n, tn=est.tn, modifier=est.modifier)
 
 
 def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
@@ -272,7 +272,7 @@ def _allowance(me: UnitView, target: str, speed: str) -> int:
     w = me.weapon
     if w is None:
         return 1
-    mode = "prepared" if fits(speed, [Part("attack", int(w.speed), "prepared")]) else "snap"
+    mode = "prepared" if fits_kept(speed, (Part("attack", int(w.speed), "prepared"),)) else "snap"
     burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
     return shots_this_turn(me, Shoot(me.name, target, mode=mode, burst=burst))
 
