@@ -44,7 +44,7 @@ def _eager_mask(cache: MapCache, view, me) -> np.ndarray:  # type: ignore[no-unt
 def test_lazy_maps_equal_the_maps_built_whole_in_real_battles() -> None:
     rng = np.random.default_rng(7)
     checked = 0
-    for name, seed in (("depot_breach.yaml", 2), ("canal_crossing.yaml", 1), ("killhouse_drill.yaml", 3)):
+    for name, seed in (("depot_breach.yaml", 5), ("canal_crossing.yaml", 1), ("killhouse_drill.yaml", 3)):
         sc = load_scenario(SCENARIOS_DIR / name)
         with Battle(sc, seed=seed, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
             cache = MapCache()

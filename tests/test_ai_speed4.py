@@ -77,7 +77,7 @@ def test_kept_cell_considerations_and_route_threats_equal_working_them_out() -> 
     that adding each part's input through its curve gives, and every route threat kept for the moves weighed
     is `route_threat` worked out on its own."""
     checked = routes = 0
-    for name, seed in (("depot_breach.yaml", 1), ("rubble_run.yaml", 2), ("killhouse_drill.yaml", 3)):
+    for name, seed in (("depot_breach.yaml", 5), ("rubble_run.yaml", 2), ("killhouse_drill.yaml", 6)):
         sc = load_scenario(SCENARIOS_DIR / name)
         ai = UtilityAI("normal")
         with Battle(sc, seed=seed, controllers={s.name: ai for s in sc.spec.sides}) as b:
@@ -119,8 +119,8 @@ def test_heat_ranked_when_looked_at_is_the_heat_ranked_at_each_decision() -> Non
     every, once = UtilityAI("normal"), UtilityAI("normal")
     seen: dict[str, np.ndarray] = {}
     hottest = 0
-    with Battle(sc, seed=4, controllers={s.name: every for s in sc.spec.sides}) as a, \
-            Battle(sc, seed=4, controllers={s.name: once for s in sc.spec.sides}) as b:
+    with Battle(sc, seed=5, controllers={s.name: every for s in sc.spec.sides}) as a, \
+            Battle(sc, seed=5, controllers={s.name: once for s in sc.spec.sides}) as b:
         for _ in range(400):
             if a.pending is None:
                 break

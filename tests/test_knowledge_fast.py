@@ -92,7 +92,8 @@ class _PlainKnowledge:
 def test_kept_knowledge_equals_the_plain_update_at_every_step(path, ai: str) -> None:  # type: ignore[no-untyped-def]
     sc = load_scenario(path)
     steps = 0
-    with Battle(sc, seed=4, controllers={s.name: make_ai(ai) for s in sc.spec.sides}) as b:
+    seed = 6 if path.stem == "killhouse_drill" else 4  # Killhouse seed 4 is a 10-step battle since round three
+    with Battle(sc, seed=seed, controllers={s.name: make_ai(ai) for s in sc.spec.sides}) as b:
         plain = _PlainKnowledge(b.sides)
         while True:
             plain.update(b.world, b.ctx.grid, b.ctx.round)

@@ -2,7 +2,7 @@
 
 Run: python tools/screenshots.py [OUT_DIR]   (under SDL's dummy driver, no window needed)
 
-The default battle (depot breach, seed 7) is stepped action by action, so the pictures are the same on every
+The default battle (depot breach, its shipped seed) is stepped action by action, so the pictures are the same on every
 machine; then the most hurt miniature still standing is selected (its card shows) and the pointer rests on
 the nearest enemy in view, so the line of sight and cover show too. tests/test_ui_readable.py takes the same pictures into a
 temporary folder and checks them.
