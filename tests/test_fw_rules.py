@@ -119,7 +119,7 @@ def test_medikit_shock_can_kill() -> None:
     outcomes = [damage.medikit(random.Random(s), 60, 8) for s in range(300)]
     assert any(t.killed for t in outcomes) and any(t.restored for t in outcomes)
     for t in outcomes:
-        assert t.killed == (t.survival_roll > 40)
+        assert t.killed == (t.survival_roll > 40)  # CON 8: 40%
         assert not (t.killed and t.restored) and 0 <= t.restored <= 6
         assert (t.restored > 0) == (not t.killed and t.first_aid_roll <= 60)
 

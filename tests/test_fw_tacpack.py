@@ -31,6 +31,8 @@ def test_john_steels_whole_round_of_programming() -> None:
     (Allocation(dccm=2), "R-9.9: DCCM is beamed at one target"),
     (Allocation(screen_type="psychic", screen=2), "R-9.8: a screen is one of kinetic, diffusion, magnetic"),
     (Allocation(shots=-1), "R-9.8: an allocation is made of whole points"),
+    (Allocation(cm=1, sensors=1, shots=2), "R-9.9: a round spent programming all three EW functions leaves no"),
+    (Allocation(cm=1, jump=1), "R-9.9: a round spent programming all three EW functions leaves no"),
 ])
 def test_refused_allocations_name_the_rule(alloc: Allocation, rule: str) -> None:
     why = tacpack.refusal(JOHN, alloc, whole_round_programming=True)
@@ -56,7 +58,8 @@ def test_combat_sensors() -> None:
     assert tacpack.registers(50, 70, 5, target_cm=5) is True  # 50% to register through 5 CM
     assert tacpack.registers(51, 70, 5, target_cm=5) is False
     assert tacpack.registers(1, 80, 5, target_cm=0) is False  # out of range
-    assert tacpack.registers(100, 10, 5, target_cm=3, dccm_against=3) is True
+    assert tacpack.registers(95, 10, 5, target_cm=3, dccm_against=3) is True
+    assert tacpack.registers(96, 10, 5, target_cm=0) is False  # 96-00 fails every percentile check
     assert tacpack.module_enc(5) == 1
 
 

@@ -103,3 +103,24 @@ def test_candidates_and_easy_keep_the_product(tmp_path: Path) -> None:
     ranked = [quiet[1], snap, quiet[0], later, shot]  # best first, as the reasoner sorts them
     assert candidates(ranked) == [snap, shot, quiet[1], quiet[0]]  # attacks, the best quiet move, the best stay
     assert PERSONALITIES["easy"].material is False and PERSONALITIES["normal"].material is True
+
+
+def test_an_energy_weapon_counts_only_the_shots_its_tacpack_pays_for() -> None:
+    """R-6.13: every energy shot draws the weapon's power from what the tacpack has left this round. Depot
+    breach's Raider-3 (laser pistol, 1 point a shot, rate of fire 2, a tp4 with 2 points on its screen) can pay
+    for two shots, not the six a SLOW turn of two-shot actions would otherwise allow (a reviewer's finding)."""
+    from skirmish.ai.estimate import replaced
+    from skirmish.ai.utility.material import shots_this_turn
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+
+    sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
+    with Battle(sc, seed=1) as b:
+        me = b.observe("Raiders").unit("Raider-3")
+    w = me.weapon
+    assert w is not None and w.energy and me.power_left == 2 and w.rof == 2
+    slow = replaced(me, declared="slow")
+    assert shots_this_turn(slow, Shoot(me.name, "Guard-1", mode="prepared")) == 2
+    assert shots_this_turn(replaced(slow, shot_points=1), Shoot(me.name, "Guard-1", mode="prepared")) == 1
+    rifle = replaced(slow, tacpack_generator=0, screen_points=0, shot_points=0, weapon=None)
+    assert shots_this_turn(rifle, Shoot(me.name, "Guard-1")) == 1  # no weapon: the one shot asked about

@@ -14,6 +14,7 @@ random source.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -88,16 +89,19 @@ def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
     """`material(_reply_shot(view, e, f), f)`, kept with the map by the two unit views themselves: a view is frozen
     and the views of one side reuse a unit's view while nothing of it changes, so the same two objects (held
     with the answer, so their ids stay theirs) under the same scope and side of round 0 give the same shot (it
-    reads nothing else of the view than the map: the sight between their cells, the distance, the rules' numbers)."""
-    kept: dict[tuple[int, int, str, bool], tuple[UnitView, UnitView, float]] = view.grid.kept.setdefault("ai_replies", {})
+    reads nothing else of the view than the map: the sight between their cells, the distance, the rules' numbers).
+    The two views are held weakly: the map's kept state outlives the battle (rules/map_state.py), its views must
+    not; an entry whose views are gone is never matched again (their ids may be reused by new objects)."""
+    kept: dict[tuple[int, int, str, bool], tuple[weakref.ref[UnitView], weakref.ref[UnitView], float]] = \
+        view.grid.kept.setdefault("ai_replies", {})
     key = (id(e), id(f), view.scope, view.round > 0)
     got = kept.get(key)
-    if got is not None and got[0] is e and got[1] is f:
+    if got is not None and got[0]() is e and got[1]() is f:
         return got[2]
     value = material(_reply_shot(view, e, f), f)
     if len(kept) >= REPLIES_KEPT:
         kept.clear()
-    kept[key] = (e, f, value)
+    kept[key] = (weakref.ref(e), weakref.ref(f), value)
     return value
 
 
@@ -161,7 +165,7 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present:
         return 0.0
     burst = min((b for b in wpn.bursts if b <= me.rounds), default=0)
     mode = "prepared" if burst or me.aim == 0 else "aimed"
-    times = 1 if mode == "aimed" else min(3, me.rounds // max(1, burst))  # a SLOW turn: three prepared (R-5.5)
+    times = 1 if mode == "aimed" else _next_turn_shots(me, mode, burst)  # a SLOW turn: three prepared (R-5.5)
     best = 0.0
     for e in view.enemies(me):
         weight = spared.get(e.name, 1.0) * present.get(e.name, 0.0)
@@ -169,6 +173,15 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present:
             continue
         best = max(best, weight * material(repeated(estimate_shot(view, me, e, mode=mode, burst=burst), times), e))
     return best
+
+
+def _next_turn_shots(me: UnitView, mode: str, burst: int) -> int:
+    """How often a SLOW turn next round takes this attack: `shots_this_turn` on a fresh turn (no parts taken, the
+    tacpack's shot points back, R-6.13), so the rate of fire (R-6.3), rounds and power count as they do now."""
+    from skirmish.ai.utility.material import shots_this_turn
+
+    fresh = replaced(me, declared="slow", turn_parts=(), shot_points=0)
+    return shots_this_turn(fresh, Shoot(me.name, "", mode=mode, burst=burst))
 
 
 @lru_cache(maxsize=256)

@@ -50,12 +50,16 @@ MAX_REPEATS = 6  # three attack actions (R-5.5) of a weapon firing two shots per
 def shots_this_turn(me: UnitView, shot: Shoot) -> int:
     """How many times the unit could take this shot this turn, counting it: while the declaration allows one more
     of the same mode (R-5.3, R-5.5: at SLOW three prepared attacks, at NORMAL three snaps; an aimed shot at SLOW
-    combines with nothing; R-6.3: shots up to the rate of fire share one action) and the rounds loaded last."""
+    combines with nothing; R-6.3: shots up to the rate of fire share one action), the rounds loaded last and,
+    for an energy weapon, the tacpack power left this round (R-6.13: every round of a burst draws the weapon's
+    power)."""
     w = me.weapon
     if w is None:
         return 1
     part = Part("attack", int(w.speed), shot.mode, weapon=w.id, rof=max(1, w.rof))
     rounds = me.rounds // max(1, shot.burst)
+    if w.energy:
+        rounds = min(rounds, me.power_left // max(1, w.shot_power(shot.burst)))
     parts, n = list(me.turn_parts), 0
     while n < min(MAX_REPEATS, rounds):
         parts = add_part(parts, part)

@@ -95,7 +95,7 @@ def medikit(rng: random.Random, first_aid: int, con: int) -> Treatment:
     fa_roll = rng.randint(1, 100)
     survival = con * SURVIVAL_PER_CON
     sv_roll = rng.randint(1, 100)
-    killed = sv_roll > survival
+    killed = not Outcome.of(sv_roll, survival).success  # a check like any other: 96-00 fails
     restored = rng.randint(1, 6) if Outcome.of(fa_roll, first_aid).success and not killed else 0
     return Treatment(fa_roll, first_aid, sv_roll, survival, restored, killed)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from skirmish.rules.fw.checks import Outcome
 from skirmish.rules.fw.damage import SCREEN_TYPES
 
 SENSOR_M_PER_POINT = 15  # R-9.9: combat sensors reach 15 m per sensor point
@@ -77,6 +78,8 @@ def refusal(pack: Tacpack, a: Allocation, *, whole_round_programming: bool = Fal
         return "R-9.9: DCCM is beamed at one target in line of sight"
     if len(a.programs()) > 1 and not whole_round_programming:
         return "R-9.9: one EW program a round with another action, or the whole round to program all three"
+    if whole_round_programming and (a.shots or a.jump):
+        return "R-9.9: a round spent programming all three EW functions leaves no energy shots or jump"
     return None
 
 
@@ -100,7 +103,7 @@ def registers(rng_roll: int, distance_m: float, sensor_points: int, target_cm: i
     or under 100 - 10 per net CM point of the target."""
     if distance_m > sensor_range_m(sensor_points):
         return False
-    return rng_roll <= max(0, 100 - CM_STEP * net_cm(target_cm, dccm_against))
+    return Outcome.of(rng_roll, max(0, 100 - CM_STEP * net_cm(target_cm, dccm_against))).success  # 96-00 fails
 
 
 def module_enc(ew_points: int) -> float:
