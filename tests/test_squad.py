@@ -17,7 +17,7 @@ from skirmish.content.scenario import parse_scenario
 from skirmish.core.events import DecisionEvent, Event
 from skirmish.ecs.view import BattleView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Declare, EndTurn, Move
+from skirmish.rules.actions import Declare, EndTurn, Move, Shoot
 from tests.conftest import ascii_scenario
 
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
@@ -76,6 +76,20 @@ def test_the_side_ahead_at_round_18_presses_and_advances(tmp_path: Path) -> None
         even = _as(b.view(), round_no=2)
         even = dataclasses.replace(even, units=tuple(u for u in even.units if u.name != "Mate"))
         assert side_intent(even, even.unit(req.unit), 0.5).mode == "engage"
+
+
+def test_the_side_ahead_at_round_18_with_a_shot_in_range_takes_it(tmp_path: Path) -> None:
+    # The other half of the test above: R1 at 54 m, inside the pistols' range. Pressing with the clock running
+    # out, the unit takes its two prepared shots (R-6.3) rather than running in (issue 12, fourth session).
+    rows = ["." * 60] * 8
+    with _battle(tmp_path, rows, f"[{{name: Me, at: [1, 3], {PISTOL}}}, {{name: Mate, at: [1, 5], {PISTOL}}}]",
+                 f"[{{name: R1, at: [28, 4], {RIFLE}}}]", declare="fast") as b:
+        req = b.pending
+        assert req is not None and req.kind == "act"
+        late = _as(b.view(), round_no=18)
+        action, trace = UtilityAI().decide_traced(late, req)
+        assert trace["intent"].startswith("pressing"), trace["intent"]
+        assert isinstance(action, Shoot) and action.target == "R1", trace["chosen"]
 
 
 def test_intent_modes_follow_strength_clock_and_what_is_known(tmp_path: Path) -> None:
