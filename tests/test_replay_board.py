@@ -24,7 +24,7 @@ from skirmish.ui.settings import Settings
 from skirmish.ui.timeline import moment_text
 from tests.conftest import cli, one_line, run
 
-SEED = 97  # depot_breach, utility against utility: a long battle (seeds 1-100: the longest, a 25-round draw)
+SEED = 18  # depot_breach, utility against utility: a long battle (seeds 1-120: the longest, a 25-round draw)
 ROUNDS = 25  # ... of this many rounds (the fixture checks it)
 
 
