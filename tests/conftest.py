@@ -138,3 +138,21 @@ def battle_at(tmp_path: Path, rows: list[str], blue: str, red: str, declare: str
         b.step()
     assert b.pending is not None and b.pending.unit == unit and b.pending.kind == "act"
     return b
+
+
+def played(name: str, seed: int, steps: int, ai: Any = None) -> Iterator[tuple[int, Any, Any]]:
+    """A shipped scenario's battle played decision by decision: yields (step, battle, pending request) before each
+    of at most `steps` decisions, then plays it (`Battle.step`). Every side is played by `ai` (one controller
+    for all, so a test can read its caches), or by a utility AI of its own."""
+    from skirmish.ai.controllers import make_ai
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+
+    sc = load_scenario(SCENARIOS_DIR / name)
+    with Battle(sc, seed=seed, controllers={s.name: ai or make_ai("utility") for s in sc.spec.sides}) as b:
+        for step in range(steps):
+            req = b.pending
+            if req is None:
+                return
+            yield step, b, req
+            b.step()

@@ -11,6 +11,7 @@ from skirmish.ai.reach import ReachCache
 from skirmish.ai.utility.maps import COVER_VALUE, MapCache
 from skirmish.rules import geometry as geo
 from skirmish.rules.geometry import GridMap, Terrain
+from tests.conftest import played
 
 TILES = (Terrain("floor"), Terrain("wall", 0, True, "high", 6), Terrain("rubble", 2), Terrain("crate", 1, False,
                                                                                                 "low", 3))
@@ -62,41 +63,32 @@ def test_the_cache_keeps_a_field_when_a_far_unit_moves_and_not_when_a_near_one_d
 def test_maps_equal_sight_and_hit_chance_cell_by_cell_in_real_battles() -> None:
     """Seen, cover and threat on every cell of the mask are the plain per-cell statement: for each enemy in the
     view's order, `geo.sight` from its cell and its hit chance at the distance (`_enemy_hit_by_range`)."""
-    from skirmish.ai.controllers import make_ai
     from skirmish.ai.utility.maps import _enemy_hit_by_range
     from skirmish.ai.utility.reasoner import fresh
-    from skirmish.battle import Battle
-    from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
 
     checked = 0
-    sc = load_scenario(SCENARIOS_DIR / "canal_crossing.yaml")
-    with Battle(sc, seed=3, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
-        cache = MapCache()
-        for step in range(160):
-            req = b.pending
-            if req is None:
-                break
-            if step % 4 == 0:
-                view = fresh(b.observe(req.side))
-                me = view.unit(req.unit)
-                maps = cache.maps_for(view, me)
-                mask = maps.mask
-                maps.need(mask)
-                grid = view.grid
-                for y, x in zip(*np.nonzero(mask), strict=True):
-                    seen = cover_sum = threat = 0.0
-                    for e in view.enemies(me):
-                        s = geo.sight(grid, e.cell, (int(x), int(y)))
-                        if not s.visible:
-                            continue
-                        d = np.hypot(np.array([x - e.cell[0]]), np.array([y - e.cell[1]])) * grid.cell_m  # as _hit_map
-                        p = float(_enemy_hit_by_range(e, view, d)[0])
-                        seen += 1
-                        cover_sum += COVER_VALUE[s.cover]
-                        threat += p * (1 - COVER_VALUE[s.cover])
-                    assert maps.seen_by[y, x] == seen
-                    assert maps.cover[y, x] == (cover_sum / seen if seen else 1.0)
-                    assert maps.threat[y, x] == threat
-                checked += 1
-            b.step()
+    cache = MapCache()
+    for step, b, req in played("canal_crossing.yaml", 3, 160):
+        if step % 4 == 0:
+            view = fresh(b.observe(req.side))
+            me = view.unit(req.unit)
+            maps = cache.maps_for(view, me)
+            mask = maps.mask
+            maps.need(mask)
+            grid = view.grid
+            for y, x in zip(*np.nonzero(mask), strict=True):
+                seen = cover_sum = threat = 0.0
+                for e in view.enemies(me):
+                    s = geo.sight(grid, e.cell, (int(x), int(y)))
+                    if not s.visible:
+                        continue
+                    d = np.hypot(np.array([x - e.cell[0]]), np.array([y - e.cell[1]])) * grid.cell_m  # as _hit_map
+                    p = float(_enemy_hit_by_range(e, view, d)[0])
+                    seen += 1
+                    cover_sum += COVER_VALUE[s.cover]
+                    threat += p * (1 - COVER_VALUE[s.cover])
+                assert maps.seen_by[y, x] == seen
+                assert maps.cover[y, x] == (cover_sum / seen if seen else 1.0)
+                assert maps.threat[y, x] == threat
+            checked += 1
     assert checked > 10

@@ -17,6 +17,7 @@ from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
 from skirmish.rules import geometry as geo
 from skirmish.rules.deck import SIDES
 from skirmish.rules.geometry import GridMap, Terrain
+from tests.conftest import played
 
 TILES = (Terrain("floor"), Terrain("wall", 0, True, "high", 6), Terrain("rubble", 2), Terrain("crate", 1, False,
                                                                                                 "low", 3))
@@ -45,39 +46,33 @@ def test_lazy_maps_equal_the_maps_built_whole_in_real_battles() -> None:
     rng = np.random.default_rng(7)
     checked = 0
     for name, seed in (("depot_breach.yaml", 5), ("canal_crossing.yaml", 1), ("killhouse_drill.yaml", 3)):
-        sc = load_scenario(SCENARIOS_DIR / name)
-        with Battle(sc, seed=seed, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
-            cache = MapCache()
-            for step in range(240):
-                req = b.pending
-                if req is None:
-                    break
-                if step % 4 == 0:
-                    view = fresh(b.observe(req.side))
-                    me = view.unit(req.unit)
-                    lazy = cache.maps_for(view, me)
-                    mask = _eager_mask(cache, view, me)
-                    whole = build_maps(view, me, lazy.key, mask)
-                    grid = view.grid
-                    # ask for random pieces, some outside the mask, in a random order
-                    for _ in range(3):
-                        piece = rng.random((grid.height, grid.width)) < 0.3
-                        lazy.need(piece)
-                        ys, xs = np.nonzero(piece)
-                        for got, want in ((lazy.seen_by, whole.seen_by), (lazy.cover, whole.cover),
-                                          (lazy.threat, whole.threat)):
-                            assert np.array_equal(got[ys, xs], want[ys, xs])
-                    one_by_one = build_maps(view, me, lazy.key, mask, lazy=True)  # cell by cell: _fill_cells
-                    ys, xs = np.nonzero(mask)
-                    for i in rng.permutation(len(ys))[:60].tolist():
-                        one_by_one.need_at(ys[i:i + 1], xs[i:i + 1])
-                        for got, want in ((one_by_one.seen_by, whole.seen_by), (one_by_one.cover, whole.cover),
-                                          (one_by_one.threat, whole.threat)):
-                            assert got[ys[i], xs[i]] == want[ys[i], xs[i]]
-                    assert np.array_equal(lazy.walk_m, whole.walk_m)
-                    assert np.array_equal(lazy.mask, mask)
-                    checked += 1
-                b.step()
+        cache = MapCache()
+        for step, b, req in played(name, seed, 240):
+            if step % 4 == 0:
+                view = fresh(b.observe(req.side))
+                me = view.unit(req.unit)
+                lazy = cache.maps_for(view, me)
+                mask = _eager_mask(cache, view, me)
+                whole = build_maps(view, me, lazy.key, mask)
+                grid = view.grid
+                # ask for random pieces, some outside the mask, in a random order
+                for _ in range(3):
+                    piece = rng.random((grid.height, grid.width)) < 0.3
+                    lazy.need(piece)
+                    ys, xs = np.nonzero(piece)
+                    for got, want in ((lazy.seen_by, whole.seen_by), (lazy.cover, whole.cover),
+                                      (lazy.threat, whole.threat)):
+                        assert np.array_equal(got[ys, xs], want[ys, xs])
+                one_by_one = build_maps(view, me, lazy.key, mask, lazy=True)  # cell by cell: _fill_cells
+                ys, xs = np.nonzero(mask)
+                for i in rng.permutation(len(ys))[:60].tolist():
+                    one_by_one.need_at(ys[i:i + 1], xs[i:i + 1])
+                    for got, want in ((one_by_one.seen_by, whole.seen_by), (one_by_one.cover, whole.cover),
+                                      (one_by_one.threat, whole.threat)):
+                        assert got[ys[i], xs[i]] == want[ys[i], xs[i]]
+                assert np.array_equal(lazy.walk_m, whole.walk_m)
+                assert np.array_equal(lazy.mask, mask)
+                checked += 1
     assert checked > 40
 
 

@@ -20,6 +20,7 @@ from skirmish.ai.utility.scoring import Option
 from skirmish.battle import Battle
 from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
 from skirmish.rules.actions import EndTurn
+from tests.conftest import played
 
 
 def _same(got: float, want: float) -> bool:
@@ -78,37 +79,31 @@ def test_kept_cell_considerations_and_route_threats_equal_working_them_out() -> 
     is `route_threat` worked out on its own."""
     checked = routes = 0
     for name, seed in (("depot_breach.yaml", 5), ("rubble_run.yaml", 2), ("killhouse_drill.yaml", 6)):
-        sc = load_scenario(SCENARIOS_DIR / name)
         ai = UtilityAI("normal")
-        with Battle(sc, seed=seed, controllers={s.name: ai for s in sc.spec.sides}) as b:
-            for step in range(200):
-                req = b.pending
-                if req is None:
-                    break
-                if req.kind == "act" and step % 3 == 0:
-                    view = b.observe(req.side)
-                    me = view.unit(req.unit)
-                    maps = ai._maps.maps_for(fresh(view), me)
-                    s = Situation(view, me, ai.p, maps, ai._maps, req.legal(), ai.committed)
-                    plan = plan_cells(s)
-                    ys, xs = np.nonzero(plan.moves)
-                    cells = [me.cell, *zip(xs.tolist(), ys.tolist(), strict=True)]
-                    for cell in cells:
-                        plain = Option("", EndTurn(me.name), ())
-                        for part, (raw, curve) in plan.parts.items():
-                            plain.add(part, float(raw[cell[1], cell[0]]), curve)
-                        got = plan.parts.at(cell)
-                        assert [c.name for c in got] == [c.name for c in plain.considerations]
-                        for g, w in zip(got, plain.considerations, strict=True):
-                            assert _same(g.input, w.input) and _same(g.output, w.output), (cell, g, w)
-                        checked += 1
-                    ends = cells[1:9]
-                    need_routes(view.grid, maps, me.cell, ends)
-                    for end in ends:
-                        kept = maps.routes.pop((me.cell, end))
-                        assert kept == route_threat(view.grid, maps, me.cell, end)  # worked out alone
-                        routes += 1
-                b.step()
+        for step, b, req in played(name, seed, 200, ai):
+            if req.kind == "act" and step % 3 == 0:
+                view = b.observe(req.side)
+                me = view.unit(req.unit)
+                maps = ai._maps.maps_for(fresh(view), me)
+                s = Situation(view, me, ai.p, maps, ai._maps, req.legal(), ai.committed)
+                plan = plan_cells(s)
+                ys, xs = np.nonzero(plan.moves)
+                cells = [me.cell, *zip(xs.tolist(), ys.tolist(), strict=True)]
+                for cell in cells:
+                    plain = Option("", EndTurn(me.name), ())
+                    for part, (raw, curve) in plan.parts.items():
+                        plain.add(part, float(raw[cell[1], cell[0]]), curve)
+                    got = plan.parts.at(cell)
+                    assert [c.name for c in got] == [c.name for c in plain.considerations]
+                    for g, w in zip(got, plain.considerations, strict=True):
+                        assert _same(g.input, w.input) and _same(g.output, w.output), (cell, g, w)
+                    checked += 1
+                ends = cells[1:9]
+                need_routes(view.grid, maps, me.cell, ends)
+                for end in ends:
+                    kept = maps.routes.pop((me.cell, end))
+                    assert kept == route_threat(view.grid, maps, me.cell, end)  # worked out alone
+                    routes += 1
     assert checked > 500 and routes > 100
 
 
@@ -149,24 +144,18 @@ def test_kept_replies_equal_working_them_out() -> None:
 
     checked = again = 0
     for name, seed in (("depot_breach.yaml", 2), ("canal_crossing.yaml", 3)):
-        sc = load_scenario(SCENARIOS_DIR / name)
         ai = UtilityAI("normal")
-        with Battle(sc, seed=seed, controllers={s.name: ai for s in sc.spec.sides}) as b:
-            for _ in range(300):
-                req = b.pending
-                if req is None:
-                    break
-                view = b.observe(req.side)
-                me = view.unit(req.unit)
-                for e in view.enemies(me):
-                    for f in [me, *view.friends(me)]:
-                        kept = view.grid.kept.setdefault("ai_replies", {})
-                        before = len(kept)
-                        got = model._reply_material(view, e, f)
-                        again += len(kept) == before
-                        assert got == model.material(model._reply_shot(view, e, f), f)
-                        checked += 1
-                b.step()
+        for _, b, req in played(name, seed, 300, ai):
+            view = b.observe(req.side)
+            me = view.unit(req.unit)
+            for e in view.enemies(me):
+                for f in [me, *view.friends(me)]:
+                    kept = view.grid.kept.setdefault("ai_replies", {})
+                    before = len(kept)
+                    got = model._reply_material(view, e, f)
+                    again += len(kept) == before
+                    assert got == model.material(model._reply_shot(view, e, f), f)
+                    checked += 1
     assert checked > 500 and again > checked // 5  # battles of the utility AI end sooner since tactics4
 
 
@@ -174,22 +163,16 @@ def test_targets_kept_from_the_units_cell_equal_working_them_out() -> None:
     from skirmish.ai.utility import scoring
 
     checked = 0
-    sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
     ai = UtilityAI("normal")
-    with Battle(sc, seed=5, controllers={s.name: ai for s in sc.spec.sides}) as b:
-        for _ in range(200):
-            req = b.pending
-            if req is None:
-                break
-            view = b.observe(req.side)
-            for me in view.units:
-                first = scoring.targets(view, me, me.cell)
-                first.clear()  # a caller's list is its own
-                kept = scoring.targets(view, me, me.cell)
-                scoring._TARGETS.clear()
-                assert kept == scoring.targets(view, me, me.cell)
-                checked += bool(kept)
-            b.step()
+    for _, b, req in played("depot_breach.yaml", 5, 200, ai):
+        view = b.observe(req.side)
+        for me in view.units:
+            first = scoring.targets(view, me, me.cell)
+            first.clear()  # a caller's list is its own
+            kept = scoring.targets(view, me, me.cell)
+            scoring._TARGETS.clear()
+            assert kept == scoring.targets(view, me, me.cell)
+            checked += bool(kept)
     assert checked > 100
 
 

@@ -12,6 +12,7 @@ from skirmish.ai.utility.maps import COVER_VALUE
 from skirmish.battle import Battle
 from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
 from skirmish.ecs.view import BattleView, UnitView
+from tests.conftest import played
 
 
 def plain_fire_fields(view: BattleView, me: UnitView, ok: np.ndarray, enemies: list[UnitView],
@@ -41,28 +42,22 @@ def plain_fire_fields(view: BattleView, me: UnitView, ok: np.ndarray, enemies: l
 def test_fire_fields_equal_the_plain_per_cell_fields() -> None:
     compared = 0
     for name, seed in (("depot_breach.yaml", 3), ("canal_crossing.yaml", 1), ("killhouse_drill.yaml", 2)):
-        sc = load_scenario(SCENARIOS_DIR / name)
-        with Battle(sc, seed=seed, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
-            for step in range(300):
-                req = b.pending
-                if req is None:
-                    break
-                if req.kind == "act" and step % 3 == 0:
-                    view = b.observe(req.side)
-                    me = view.unit(req.unit)
-                    grid = view.grid
-                    enemies = view.enemies(me)
-                    ok = grid.move_cost > 0
-                    yy, xx = np.mgrid[0:grid.height, 0:grid.width]
-                    dists = np.stack([np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m for e in enemies]) \
-                        if enemies else np.full((1, grid.height, grid.width), np.inf)
-                    fast = fire_fields(view, me, ok, enemies, dists)
-                    plain = plain_fire_fields(view, me, ok, enemies, dists)
-                    assert np.array_equal(fast[0], plain[0]) and np.array_equal(fast[1], plain[1]), (name, step)
-                    at_cells = fire_fields(view, me, ok, enemies, dists[:, ok])  # distances given at the cells only
-                    assert np.array_equal(at_cells[0], plain[0]) and np.array_equal(at_cells[1], plain[1])
-                    compared += 1
-                b.step()
+        for step, b, req in played(name, seed, 300):
+            if req.kind == "act" and step % 3 == 0:
+                view = b.observe(req.side)
+                me = view.unit(req.unit)
+                grid = view.grid
+                enemies = view.enemies(me)
+                ok = grid.move_cost > 0
+                yy, xx = np.mgrid[0:grid.height, 0:grid.width]
+                dists = np.stack([np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m for e in enemies]) \
+                    if enemies else np.full((1, grid.height, grid.width), np.inf)
+                fast = fire_fields(view, me, ok, enemies, dists)
+                plain = plain_fire_fields(view, me, ok, enemies, dists)
+                assert np.array_equal(fast[0], plain[0]) and np.array_equal(fast[1], plain[1]), (name, step)
+                at_cells = fire_fields(view, me, ok, enemies, dists[:, ok])  # distances given at the cells only
+                assert np.array_equal(at_cells[0], plain[0]) and np.array_equal(at_cells[1], plain[1])
+                compared += 1
     assert compared >= 20
 
 
