@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 MOVE_M = 24  # a non-engaged figure moves up to 24 m in the movement segment
+ACTION_MOVE_M = 6  # a move of up to 6 m is an action, combined with another at half DEX
 ENC_MOVE_M = 2  # metres lost per point of ENC above STR
 ENC_RUN_M = 6  # metres lost per excess point when running at top speed
 ENC_SKILL = 5  # % off Climb, Jump and Move Quietly per excess point

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from skirmish.rules.fw.checks import half_dex
 
+JUMP = "jump"  # R-9.2: a jump pack user moves in the movement segment and does nothing else that round
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -24,6 +26,8 @@ def refusal(actions: tuple[str, ...]) -> str | None:
     """Why a figure may not declare these actions for one round, or None (R-9.3)."""
     if len(actions) > 2:
         return "R-9.3: at most two actions a round (the second at half DEX)"
+    if JUMP in actions and len(actions) > 1:
+        return "R-9.2: a figure using a jump pack moves in the movement segment and does nothing else"
     if len(actions) == 2 and actions[0] == actions[1]:
         return f"R-9.3: a figure never takes the same action twice in a round ({actions[0]})"
     return None
