@@ -159,7 +159,7 @@ def path_refusal(grounds: Sequence[Metres], step_m: Metres) -> str | None:
     for i in range(1, len(grounds)):
         if not slope_ok(grounds[i - 1], grounds[i], step_m):
             return (f"R-9.12: a grav car cannot climb or descend over 45 degrees (step {i}: "
-                    f"{grounds[i] - grounds[i - 1]:+g} m over {step_m:g} m)")
+                    f"{float(grounds[i] - grounds[i - 1]):+g} m over {float(step_m):g} m)")
     return None
 
 
