@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from skirmish.rules.fw.attack import IMPALE_ROLLS, Attack
 from skirmish.rules.fw.checks import BURST_ROUNDS
+from skirmish.rules.fw.damage import is_major_wound
 from skirmish.rules.fw.dice import DiceExpr
 
 Pmf = dict[int, Fraction]
@@ -85,8 +86,8 @@ class Odds:
         return sum((x * p for x, p in self.damage.items()), Fraction(0))
 
     def at_least(self, points: int) -> Fraction:
-        """P(at least `points` get through): with the target's HP, the chance of a major wound (half of them,
-        R-9.7) or of dropping it (all of them)."""
+        """P(at least `points` get through in all): with the target's HP, the chance of dropping it (R-9.7;
+        a major wound is a single hit's: `major_wound_chance`)."""
         return sum((p for x, p in self.damage.items() if x >= points), Fraction(0))
 
     def percent(self, p: Fraction) -> str:
@@ -123,6 +124,35 @@ def odds(attack: Attack) -> Odds:
     damage = mix(((1 - p_hit, {0: Fraction(1)}), (p_hit - p_imp, total(plain)), (p_imp, total(first_impaled))))
     hits = mix(((1 - p_hit, {0: Fraction(1)}), (p_hit, {k: each for k in counts})))
     return Odds(p_hit, p_imp, hits, damage)
+
+
+def major_wound_chance(attack: Attack, hp: int) -> Fraction:
+    """The exact chance that some single hit of `attack` is a major wound to a figure at `hp` (R-9.7: a hit
+    taking at least half the HP it finds, a burst's hits taking effect one after another)."""
+    n_hit, n_imp = roll_counts(attack)
+    plain = through_pmf(attack)
+    counts = range(1, BURST_ROUNDS + 1) if attack.burst else range(1, 2)
+
+    def chance(first: Pmf) -> Fraction:
+        total = Fraction(0)
+        for k in counts:
+            states: dict[int, Fraction] = {hp: Fraction(1)}  # HP left -> P(no major wound so far)
+            major = Fraction(0)
+            for i in range(k):
+                nxt: dict[int, Fraction] = {}
+                for left, p in states.items():
+                    for t, q in (first if i == 0 else plain).items():
+                        if is_major_wound(left, t):
+                            major += p * q
+                        else:
+                            nxt[left - t] = nxt.get(left - t, Fraction(0)) + p * q
+                states = nxt
+            total += major / len(counts)
+        return total
+
+    plain_hit = Fraction(n_hit - n_imp, D100) * chance(plain) if n_hit > n_imp else Fraction(0)
+    impaled = Fraction(n_imp, D100) * chance(through_pmf(attack, IMPALE_ROLLS)) if n_imp else Fraction(0)
+    return plain_hit + impaled
 
 
 def blast_odds(p_caught: Fraction, attack: Attack) -> Odds:
