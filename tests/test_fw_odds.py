@@ -10,11 +10,12 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import TypeVar
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skirmish.content.fw import shipped
-from skirmish.rules.fw import attack, damage, gravcar, missiles, odds, order, tacpack
+from skirmish.rules.fw import attack, damage, gravcar, melee, missiles, odds, order, tacpack
 from skirmish.rules.fw.attack import Attack
 from skirmish.rules.fw.damage import SCREEN_TYPES
 from skirmish.rules.fw.dice import DiceExpr
@@ -196,3 +197,23 @@ def test_dice_pmf_is_exact() -> None:
     assert sum(exact.values()) == 1 and all(abs(float(exact[k]) - approx[k]) < 1e-12 for k in approx)
     twice = odds.dice_pmf(d, 2)
     assert min(twice) == 2 * d.low and max(twice) == 2 * d.high and sum(twice.values()) == 1
+
+
+def test_bad_values_are_refused_with_a_reason() -> None:
+    """Readable refusals from the pure rules: what was expected, and the rule where there is one."""
+    with pytest.raises(ValueError, match="damage class: expected one of P, B, L, F, got 'X'"):
+        Attack.of(50, "1D6", "X")
+    with pytest.raises(ValueError, match="screen: expected one of kinetic, diffusion, magnetic, got 'sonic'"):
+        Attack.of(50, "1D6", "P", screen_type="sonic")
+    with pytest.raises(ValueError, match="'light_rifle' is a projectile weapon, not a melee weapon"):
+        melee.melee_weapon(T.weapons["light_rifle"])
+    with pytest.raises(ValueError, match=r"R-9\.4: prone_firer applies to missile fire, not melee"):
+        melee.melee_chance(50, iter(["prone_firer"]))
+    assert melee.melee_chance(50, iter(["knocked_down_target"])).value == 70  # a one-pass iterable is read once
+    with pytest.raises(ValueError, match=r"R-9\.12: 51 points split, the scout car.s generator gives 50"):
+        gravcar.move_m(T.grav_cars["scout_car"], gravcar.CarSplit("kinetic", 30, weapons=21))
+    with pytest.raises(ValueError, match=r"R-9\.12: all 1 seats are taken"):
+        gravcar.mount(gravcar.Cabin(1, ("Ada",)), "Bo")
+    with pytest.raises(ValueError, match="0 < t < 1"):
+        gravcar.sight(2, 0, 2, [(1, 5)])
+    assert missiles.throw_refusal(20) == "R-9.10: a grenade reaches 15 m, the point is 20 m away"

@@ -67,10 +67,11 @@ def condition_refusal(conditions: Iterable[str], *, melee: bool) -> str | None:
 def melee_chance(skill: int, conditions: Iterable[str] = ()) -> Chance:
     """The chance of a melee attack at `skill` % under R-9.4's melee conditions: a knocked-down attacker x1/2,
     +20 against a knocked-down target, x2 against a surprised or helpless one (impale chance too)."""
-    why = condition_refusal(conditions, melee=True)
+    conds = frozenset(conditions)
+    why = condition_refusal(conds, melee=True)
     if why:
         raise ValueError(why)
-    return attack_chance(skill, frozenset(conditions))
+    return attack_chance(skill, conds)
 
 
 def melee_attack(weapon: MeleeWeapon, chance: int, *, armour: Mapping[str, int] | None = None,
