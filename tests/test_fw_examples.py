@@ -370,3 +370,17 @@ def test_grenades_and_the_photon_flash() -> None:
     flash = missiles.photon_flash(Stacked(30, 71, 4), {"Ada": 50, "Bo": 70})
     assert flash == {"Ada": (30, 0), "Bo": (71, 4)}
     assert checks.attack_chance(60, {missiles.BLIND_CONDITION}).value == 12  # blinded: fights as in the dark
+
+
+def test_medikit_first_aid_halts_the_march_of_death() -> None:
+    """IV "Medikit": "Medikit First Aid successfully applied before then will halt the march of death;
+    sufficient successful subsequent applications will bring the character to above +1 hit points, where he is
+    able to function again" (R-9.7). A CON 15 figure at -6: a use at First Aid 50 (roll 30, survival 20, 1D6 4)."""
+    hp = -6
+    t = damage.medikit(Stacked(30, 20, 4), first_aid=50, con=15)
+    assert not t.killed and t.restored == 4
+    hp += t.restored
+    assert damage.bleed(hp, treated=True) == -2 and damage.bleed(hp) == -3
+    hp += damage.medikit(Stacked(30, 20, 3), first_aid=50, con=15).restored
+    assert (hp, damage.condition(hp, 15)) == (1, "ok")
+    assert T.equipment["medikit"].enc_at() == 1 and T.equipment["library_computer"].enc_at() == 8

@@ -217,3 +217,21 @@ def test_bad_values_are_refused_with_a_reason() -> None:
     with pytest.raises(ValueError, match="0 < t < 1"):
         gravcar.sight(2, 0, 2, [(1, 5)])
     assert missiles.throw_refusal(20) == "R-9.10: a grenade reaches 15 m, the point is 20 m away"
+
+
+@given(st.integers(0, 100), st.integers(0, 100))
+def test_p_blinded_equals_every_flash(caught_pct: int, luck: int) -> None:
+    """missiles.p_blinded is exactly the chance the flash blinds (damage.photon_blinding's Luck roll)."""
+    walked = sum((p for (_, rounds), p in every_path(lambda rng: damage.photon_blinding(rng, luck)) if rounds),
+                 Fraction(0))
+    caught = Fraction(caught_pct, 100)
+    assert missiles.p_blinded(caught, luck) == caught * walked
+
+
+def test_describe_is_the_preview_line() -> None:
+    """odds.describe: what the board prints for an aimed attack, from the exact odds."""
+    a = Attack.of(50, "2D6", "P", impales=True, armour=T.armour["nylar"].stops)
+    line = odds.describe(a, hp=6)
+    o = odds.odds(a)
+    assert line.startswith("hit 50.0%, impale 10.0%, mean ") and line.endswith(f"down {o.percent(o.at_least(6))}")
+    assert odds.describe(Attack.of(30, "3D6", "L")) == "hit 30.0%, mean 3.2 through"

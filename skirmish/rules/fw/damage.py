@@ -71,9 +71,10 @@ def condition(hp: int, con: int) -> str:
     return "unconscious" if hp <= 0 else "ok"
 
 
-def bleed(hp: int) -> int:
-    """Bookkeeping for an unconscious figure not yet treated: one more HP lost (R-9.7)."""
-    return hp - 1 if hp <= 0 else hp
+def bleed(hp: int, treated: bool = False) -> int:
+    """Bookkeeping for an unconscious figure: one more HP lost (R-9.7), unless medikit First Aid has been applied
+    successfully since it went down ("will halt the march of death", seed 004)."""
+    return hp - 1 if hp <= 0 and not treated else hp
 
 
 @dataclass(frozen=True)

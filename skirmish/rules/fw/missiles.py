@@ -133,6 +133,13 @@ def blast_roll(rng: random.Random, weapon: FwWeapon) -> int:
     return weapon.damage.roll(rng)
 
 
+def p_blinded(p_caught_: Fraction, luck: int) -> Fraction:
+    """The exact chance a figure is blinded by a photon grenade that catches it with probability `p_caught_`:
+    it fails its Luck roll (96-00 fails, R-9.10)."""
+    made = sum(1 for r in range(1, 101) if r <= luck and r < ALWAYS_MISS_FROM)
+    return p_caught_ * Fraction(100 - made, 100)
+
+
 def photon_flash(rng: random.Random, lucks: Mapping[str, int]) -> dict[str, tuple[int, int]]:
     """A photon grenade's flash on the figures within its radius, name -> Luck %, in name order (for a stable
     log): each rolls Luck or is blind for 1d6 rounds (R-9.10). Returns name -> (Luck roll, rounds blind)."""

@@ -8,6 +8,7 @@ the distribution of the damage that gets through armour and screen (R-9.4, R-9.5
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -91,8 +92,14 @@ class Odds:
         return sum((p for x, p in self.damage.items() if x >= points), Fraction(0))
 
     def percent(self, p: Fraction) -> str:
-        """A probability as the board prints it, '37.5%'."""
-        return f"{float(p) * 100:.1f}%"
+        """A probability as the board prints it, '37.5%' (rounded half up from the exact value)."""
+        return f"{tenths(p * 100)}%"
+
+
+def tenths(x: Fraction) -> str:
+    """`x` to one decimal place, rounded half up from its exact value (3.15 prints 3.2)."""
+    n = math.floor(x * 10 + Fraction(1, 2))
+    return f"{'-' if n < 0 else ''}{abs(n) // 10}.{abs(n) % 10}"
 
 
 def roll_counts(attack: Attack) -> tuple[int, int]:
@@ -153,6 +160,19 @@ def major_wound_chance(attack: Attack, hp: int) -> Fraction:
     plain_hit = Fraction(n_hit - n_imp, D100) * chance(plain) if n_hit > n_imp else Fraction(0)
     impaled = Fraction(n_imp, D100) * chance(through_pmf(attack, IMPALE_ROLLS)) if n_imp else Fraction(0)
     return plain_hit + impaled
+
+
+def describe(attack: Attack, hp: int | None = None) -> str:
+    """The preview's line: hit, impale, the mean through armour and screen, and with the target's HP the chances
+    of a major wound and of dropping it (R-9.4, R-9.6, R-9.7)."""
+    o = odds(attack)
+    parts = [f"hit {o.percent(o.hit)}"]
+    if attack.impales:
+        parts.append(f"impale {o.percent(o.impale)}")
+    parts.append(f"mean {tenths(o.mean)} through")
+    if hp is not None and hp > 0:
+        parts += [f"major wound {o.percent(major_wound_chance(attack, hp))}", f"down {o.percent(o.at_least(hp))}"]
+    return ", ".join(parts)
 
 
 def blast_odds(p_caught: Fraction, attack: Attack) -> Odds:
