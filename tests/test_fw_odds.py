@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skirmish.content.fw import shipped
-from skirmish.rules.fw import attack, damage, gravcar, melee, missiles, odds, order, tacpack
+from skirmish.rules.fw import attack, damage, ew, gravcar, melee, missiles, odds, order, tacpack
 from skirmish.rules.fw.attack import Attack
 from skirmish.rules.fw.damage import SCREEN_TYPES
 from skirmish.rules.fw.dice import DiceExpr
@@ -235,3 +235,10 @@ def test_describe_is_the_preview_line() -> None:
     o = odds.odds(a)
     assert line.startswith("hit 50.0%, impale 10.0%, mean ") and line.endswith(f"down {o.percent(o.at_least(6))}")
     assert odds.describe(Attack.of(30, "3D6", "L")) == "hit 30.0%, mean 3.2 through"
+
+
+@given(st.integers(0, 120), st.integers(0, 8), st.integers(0, 12), st.integers(0, 12))
+def test_detect_chance_is_what_registers_rolls(distance: int, points: int, cm: int, dccm: int) -> None:
+    """ew.detect_chance (the preview's figure) counts exactly the d100 rolls on which tacpack.registers succeeds."""
+    rolls = sum(tacpack.registers(r, distance, points, cm, dccm) for r in range(1, 101))
+    assert ew.detect_chance(distance, points, cm, dccm) == rolls
