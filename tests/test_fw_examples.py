@@ -222,6 +222,8 @@ def test_force_sword_against_armour_and_a_one_point_magnetic_screen() -> None:
     r = attack.resolve(Stacked(5, 10, 9), magnetic)
     assert r.hit and r.damage == 0 and r.hits[0].absorbed.screen == 19
     assert tacpack.refusal(Tacpack(generator=3), Allocation(shots=sword.energy)) is None  # a swing draws 3
+    assert melee.swing_refusal(sword, 3) is None
+    assert melee.swing_refusal(sword, 2) == "R-9.8: the force sword draws 3 points a swing, 2 allocated"
 
 
 # ---------------------------------------------------------------- IV. Computers and EW

@@ -82,6 +82,14 @@ def melee_attack(weapon: MeleeWeapon, chance: int, *, armour: Mapping[str, int] 
                      screen_type=screen_type, screen=screen)
 
 
+def swing_refusal(weapon: MeleeWeapon, shot_points: int) -> str | None:
+    """Why `weapon` cannot be swung with the `shot_points` of this round's tacpack split, or None: a force
+    sword draws its table energy (3) each swing (R-9.8)."""
+    if weapon.energy > shot_points:
+        return f"R-9.8: the {weapon.id.replace('_', ' ')} draws {weapon.energy} points a swing, {shot_points} allocated"
+    return None
+
+
 def may_stand(attacked_since_down: bool) -> bool:
     """Whether a knocked-down figure may stand this round: only if it was left alone for a melee round (R-9.4;
     a figure fallen from a major wound needs its d20 roll first, R-9.7)."""
