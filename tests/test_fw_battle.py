@@ -78,7 +78,8 @@ def test_a_round_resolves_by_dex_simultaneously_with_burst_impale_armour_screen_
     b = battle(tmp_path, fw_text(BLUE, RED, ORDERS_BLUE, ORDERS_RED), dice)
     b.run()
     declares = {e.actor: e for e in of(b, "fw_declare")}
-    assert declares["Bea"].acts == [["shoot", "Cid", "12"], ["aid", "Bea", "6"]]  # the second at half DEX
+    assert declares["Bea"].acts == [{"act": "shoot", "target": "Cid", "dex": 12},
+                                     {"act": "aid", "target": "Bea", "dex": 6}]  # the second at half DEX
     assert declares["Cid"].split["screen"] == "kinetic" and declares["Cid"].split["screen_points"] == 5
     attacks = of(b, "fw_attack")
     assert [(a.actor, a.phase) for a in attacks] == [("Ann", 14), ("Bea", 12), ("Cid", 12)]  # highest DEX first
@@ -167,6 +168,18 @@ def test_the_listed_answers_are_accepted_and_moves_reach_24_m_less_enc(tmp_path:
     assert max(x for x, _ in legal.walk) == 10 and all(b.check(Move("Ann", c)) is None for c in legal.walk)
     refusal = b.check(Move("Ann", (11, 1)))
     assert refusal is not None and refusal.rule == "R-9.11" and "18 m" in refusal.reason
+
+
+def test_a_record_of_an_fw_battle_replays(tmp_path: Path) -> None:
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    rec = tmp_path / "r.json"
+    run = subprocess.run([sys.executable, "-m", "skirmish", "run", str(RELAY), "--record", str(rec), "--seed", "9"],
+                         capture_output=True, text=True, env=env, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    again = subprocess.run([sys.executable, "-m", "skirmish", "replay", str(rec)], capture_output=True, text=True,
+                           env=env, cwd=ROOT)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[-1] == run.stdout.splitlines()[-1]
 
 
 def test_the_same_seed_gives_the_same_events_and_a_different_one_differs() -> None:

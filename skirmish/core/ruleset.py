@@ -102,6 +102,7 @@ class Ruleset(Protocol):
     name: str  # the scenario's `ruleset:` value
     title: str  # how people name it
     scenario_parts: Any  # its scenario schema parts (skirmish.content.parts.SchemaParts: options, unit traits)
+    request_kinds: tuple[str, ...]  # the kinds of the Requests its round table makes (records check answers by them)
 
     def setup(self, scenario: Any, rng: random.Random, world: Any, emit: Callable[[Any], None]) -> Systems:
         """The systems of one battle: randomizer, context, every unit of the scenario spawned."""

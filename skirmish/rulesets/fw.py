@@ -50,6 +50,7 @@ class FwRuleset:
     name = "fw"
     title = "Future*World"
     scenario_parts: SchemaParts = FW_PARTS  # its options and units (skirmish.content.fw)
+    request_kinds: tuple[str, ...] = (INTENT, MOVE)  # a declaration, the movement segment
 
     def setup(self, scenario: Any, rng: random.Random, world: Any, emit: Callable[[Any], None]) -> FwSystems:
         return setup(scenario, rng, world, emit, shipped())

@@ -14,7 +14,7 @@ from typing import TypedDict
 
 from skirmish.core.events import Event, register
 
-__all__ = ["FwAidEvent", "FwAttackEvent", "FwBleedEvent", "FwDeclareEvent", "FwEnergyEvent", "FwHit", "FwIdleEvent",
+__all__ = ["FwAct", "FwAidEvent", "FwAttackEvent", "FwBleedEvent", "FwDeclareEvent", "FwEnergyEvent", "FwHit", "FwIdleEvent",
            "FwMoveEvent", "FwRiseEvent", "FwSplit", "FwStep", "FwWoundEvent"]
 
 
@@ -37,6 +37,14 @@ class FwHit(TypedDict):
     armour: int
     screen: int
     through: int
+
+
+class FwAct(TypedDict):
+    """One declared action (R-9.2): what, at whom ("" for nobody) and the DEX it acts at (R-9.3)."""
+
+    act: str
+    target: str
+    dex: int
 
 
 class FwSplit(TypedDict):
@@ -74,12 +82,13 @@ class FwDeclareEvent(_FwEvent):
     """A figure's declaration (R-9.2): its actions in order with the DEX each acts at (R-9.3), its weapon, and
     the tacpack's split (R-9.8)."""
 
-    acts: list[list[str]]  # [act, target or "", DEX]
+    acts: list[FwAct]
     weapon: str | None = None
     split: FwSplit
 
     def describe(self) -> str:
-        acts = "; then ".join(f"{a}{' ' + t if t else ''} at DEX {d}" for a, t, d in self.acts) or "no action"
+        acts = "; then ".join(f"{a['act']}{' ' + a['target'] if a['target'] else ''} at DEX {a['dex']}"
+                              for a in self.acts) or "no action"
         gun = f" with {self.weapon}" if self.weapon else ""
         return f"R{self.round} {self.actor} declares {acts}{gun}; {_split_text(self.split)}{self.rules_text()}"
 

@@ -230,6 +230,7 @@ def bookkeeping(sys: FwBase) -> None:
             before = b.hp
             b.hp = dmg.bleed(b.hp)
             b.dead = dmg.condition(b.hp, b.CON) == "dead"
+            b.unconscious = not b.dead
             sys.sync(eid)
             sys.event("fw_bleed", sys.name(eid), ("R-9.7",), hp_before=before, hp_after=b.hp,
                       condition=_condition(b))

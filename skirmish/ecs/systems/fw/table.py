@@ -18,6 +18,8 @@ from skirmish.ecs.fw_components import FwRound
 from skirmish.ecs.systems.fw import legality, resolve
 from skirmish.rules.actions import EndTurn, Move
 from skirmish.rules.fw.actions import FwIntent
+from skirmish.rules.fw.checks import half_dex
+from skirmish.rules.fw.events import FwAct
 
 if TYPE_CHECKING:
     from skirmish.ecs.systems.fw import FwSystems
@@ -78,7 +80,7 @@ def declare(sys: FwSystems, eid: int, action: Any) -> bool:
                                                                  action.jump)
     sys.sync(eid)
     dex = sys.body(eid).DEX
-    listed = [[a, t or "", str(dex if i == 0 else (dex + 1) // 2)] for i, (a, t) in enumerate(acts)]
+    listed = [FwAct(act=a, target=t or "", dex=dex if i == 0 else half_dex(dex)) for i, (a, t) in enumerate(acts)]
     split = {"generator": sys.kit(eid).generator, "screen": plan.screen, "screen_points": plan.screen_points,
              "shots": plan.shots, "cm": plan.cm, "dccm": plan.dccm, "sensors": plan.sensors, "jump": plan.jump}
     sys.event("fw_declare", sys.name(eid), ("R-9.2", "R-9.8") + (("R-9.3",) if len(acts) > 1 else ()),
