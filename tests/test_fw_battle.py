@@ -213,3 +213,24 @@ def test_skirmish_run_plays_the_fw_scenario_and_check_names_a_broken_key(tmp_pat
     out = subprocess.run([sys.executable, "-m", "skirmish", "run", str(RELAY), "--ai", "Guards=utility"],
                          capture_output=True, text=True, env=env, cwd=ROOT)
     assert out.returncode == 2 and "no AI 'utility' for Future*World yet" in out.stderr and "Traceback" not in out.stderr
+
+
+SENSOR_MAP = ["##########", "#,,,,,,,,#", "#,,,,#,,,#", "#,,,,#,,,#", "##########"]
+
+
+@pytest.mark.parametrize(("roll", "found"), [(80, True), (81, False)])
+def test_combat_sensors_reveal_an_enemy_out_of_sight_to_their_side(tmp_path: Path, roll: int, found: bool) -> None:
+    blue = (f"[{{name: Ann, at: [2, 2], characteristics: {chars(14)}, weapons: [heavy_rifle],"
+            f" tacpack: {{generator: 3, sensors: 2}}}}]")
+    red = (f"[{{name: Cid, at: [6, 1], characteristics: {chars(10)}, weapons: [light_pistol],"
+           f" tacpack: {{generator: 3, effectors: 2}}}}]")
+    b = battle(tmp_path, fw_text(blue, red, ["intent Ann none sensors=2"], ["intent Cid none cm=2", "move Cid 7,3"],
+                                 rows=SENSOR_MAP), [roll])
+    before = b.observe("Blue").unit("Cid").cell
+    assert before == (6, 1)
+    b.run()
+    sweep = of(b, "fw_sensors")[0]
+    assert (sweep.actor, sweep.points, sweep.range_m) == ("Ann", 2, 30)  # 15 m a sensor point
+    assert sweep.scans == [{"enemy": "Cid", "metres": 10.2, "cm": 2, "chance": 80, "roll": roll, "registered": found}]
+    seen = b.observe("Blue").unit("Cid")
+    assert seen.ghost and seen.cell == ((7, 3) if found else (6, 1))  # out of sight: known where it is, or not

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections import Counter, defaultdict, deque
+from dataclasses import replace
 from typing import Any
 
 from skirmish.battle import Request
@@ -62,9 +63,12 @@ class FwHoldAI:
         return min(targets, key=lambda e: (geo.distance_cells(me.cell, e.cell), e.name))
 
     def _no_target(self, view: BattleView, me: UnitView, weapon: FwWeapon | None) -> FwIntent:
+        """A conditional reaction (R-9.2), with combat sensors swept for the enemies out of sight (R-9.9)."""
         ext = _ext(me)
         act = "react" if weapon is not None and weapon.shot_energy() <= ext.generator else "none"
-        return self._split(view, me, FwIntent(me.name, act), weapon.shot_energy() if act == "react" and weapon else 0)
+        shots = weapon.shot_energy() if act == "react" and weapon else 0
+        sensors = min(ext.sensors, ext.generator - shots)
+        return self._split(view, me, FwIntent(me.name, act, sensors=sensors), shots + sensors)
 
     def _intent(self, view: BattleView, me: UnitView) -> FwIntent:
         ext = _ext(me)
@@ -96,8 +100,7 @@ class FwHoldAI:
         if spare <= 0 or not classes:
             return intent
         cls = max(sorted(classes), key=lambda c: classes[c])
-        return FwIntent(intent.unit, intent.act, intent.target, then=intent.then, then_target=intent.then_target,
-                        screen=_SCREEN_FOR[cls], points=spare, jump=intent.jump)
+        return replace(intent, screen=_SCREEN_FOR[cls], points=spare)
 
     # ------------------------------------------------------------------ movement
     def _move(self, view: BattleView, me: UnitView, request: Request) -> Action:

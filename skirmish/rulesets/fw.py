@@ -28,13 +28,14 @@ from skirmish.rules.fw.events import (
     FwIdleEvent,
     FwMoveEvent,
     FwRiseEvent,
+    FwSensorsEvent,
     FwWoundEvent,
 )
 
 __all__ = [
     "ACTS", "ATTACKS", "FIREARMS", "FW", "INTENT", "MOVE", "SCREEN_STOPS", "SCREEN_TYPES", "Chance", "FwAidEvent",
     "FwArmoury", "FwAttackEvent", "FwBleedEvent", "FwDeclareEvent", "FwEnergyEvent", "FwIdleEvent", "FwIntent",
-    "FwLegal", "FwMoveEvent", "FwRiseEvent", "FwRuleset", "FwSystems", "FwUnitView", "FwWeapon", "FwWoundEvent",
+    "FwLegal", "FwMoveEvent", "FwRiseEvent", "FwRuleset", "FwSensorsEvent", "FwSystems", "FwUnitView", "FwWeapon", "FwWoundEvent",
     "attack_chance", "tables",
 ]
 

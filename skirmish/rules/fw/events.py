@@ -14,8 +14,9 @@ from typing import TypedDict
 
 from skirmish.core.events import Event, register
 
-__all__ = ["FwAct", "FwAidEvent", "FwAttackEvent", "FwBleedEvent", "FwDeclareEvent", "FwEnergyEvent", "FwHit", "FwIdleEvent",
-           "FwMoveEvent", "FwRiseEvent", "FwSplit", "FwStep", "FwWoundEvent"]
+__all__ = ["FwAct", "FwAidEvent", "FwAttackEvent", "FwBleedEvent", "FwDeclareEvent", "FwEnergyEvent", "FwHit",
+           "FwIdleEvent", "FwMoveEvent", "FwRiseEvent", "FwScan", "FwSensorsEvent", "FwSplit", "FwStep",
+           "FwWoundEvent"]
 
 
 class FwStep(TypedDict):
@@ -109,6 +110,34 @@ class FwMoveEvent(_FwEvent):
         end = self.path[-1]
         return (f"R{self.round} {self.actor} {how} to {end[0]},{end[1]}: {self.metres:g} m of {self.allowance:g} m"
                 f"{self.rules_text()}")
+
+
+class FwScan(TypedDict):
+    """One enemy out of sight within a sensor sweep's range (R-9.9): the d100 against 100 - 10 per net CM point."""
+
+    enemy: str
+    metres: float
+    cm: int
+    chance: int
+    roll: int
+    registered: bool
+
+
+@register("fw_sensors")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FwSensorsEvent(_FwEvent):
+    """Combat sensors swept (R-9.9): the points run, the range (15 m a point) and each enemy out of sight in
+    range with its roll; a registered enemy's position is known to the figure's side."""
+
+    points: int
+    range_m: int
+    scans: list[FwScan]
+
+    def describe(self) -> str:
+        found = "; ".join(f"{s['enemy']} at {s['metres']:g} m: d100 {s['roll']} vs {s['chance']}% "
+                          f"{'REGISTERED' if s['registered'] else 'missed'}" for s in self.scans)
+        found = found or "nothing out of sight in range"
+        return f"R{self.round} {self.actor} sweeps with sensors {self.points} ({self.range_m} m): {found}{self.rules_text()}"
 
 
 @register("fw_attack")

@@ -12,9 +12,10 @@ from skirmish.ecs.components import Status
 from skirmish.ecs.fw_components import FwBody, FwRound
 from skirmish.rules.fw import checks, order
 from skirmish.rules.fw import damage as dmg
+from skirmish.rules.fw import tacpack as tpk
 from skirmish.rules.fw.actions import ATTACKS, act_kind
 from skirmish.rules.fw.dice import DiceExpr
-from skirmish.rules.fw.events import FwHit, FwStep
+from skirmish.rules.fw.events import FwHit, FwScan, FwStep
 
 if TYPE_CHECKING:
     from skirmish.ecs.systems.fw.base import FwBase
@@ -39,6 +40,34 @@ def resolve_round(sys: FwBase) -> None:
         for effect in effects:  # together: nobody's wound stopped anyone of this DEX from acting
             effect()
     sys.ctx.phase = None
+
+
+def sensor_sweep(sys: FwBase) -> None:
+    """After movement, every figure running combat sensors (R-9.9) sweeps: each enemy in action out of its sight
+    and within 15 m a sensor point rolls d100 against 100 - 10 per net CM point (its CM less the DCCM beamed
+    at it by this figure); a registered enemy's position becomes known to the sweeper's side."""
+    for eid in sys.figures():
+        plan = sys.w.peek(eid, FwRound)
+        if not plan.sensors or not sys.in_action(eid):
+            continue
+        reach = tpk.sensor_range_m(plan.sensors)
+        scans: list[FwScan] = []
+        side = sys.side(eid)
+        for te in sys.enemies(eid):
+            metres = sys.distance_m(eid, te)
+            if metres > reach or sys.sees(eid, te).visible:
+                continue
+            theirs = sys.w.peek(te, FwRound)
+            dccm = plan.dccm if plan.dccm_at == sys.name(te) else 0
+            roll = sys.roll(100)
+            net = tpk.net_cm(theirs.cm, dccm)
+            registered = tpk.registers(roll, metres, plan.sensors, theirs.cm, dccm)
+            if registered:
+                st = sys.w.get(te, Status)
+                st.known_to = st.known_to | {side}
+            scans.append(FwScan(enemy=sys.name(te), metres=round(metres, 1), cm=net,
+                                chance=max(0, 100 - tpk.CM_STEP * net), roll=roll, registered=registered))
+        sys.event("fw_sensors", sys.name(eid), ("R-9.9",), points=plan.sensors, range_m=reach, scans=scans)
 
 
 def _resolve_slot(sys: FwBase, eid: int, act: str, target: str | None, dex: int) -> list[Effect]:

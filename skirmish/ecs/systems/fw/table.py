@@ -1,9 +1,9 @@
-"""Future*World's round as a table (R-9.2): declaration → movement → resolution → bookkeeping.
+"""Future*World's round as a table (R-9.2): declaration → movement → sensors → resolution → bookkeeping.
 
 The rows are data for `skirmish.core.flow.walk`. Declaration asks every figure on its feet for an `intent`
 (its actions and its tacpack's split, R-9.3, R-9.8); the movement segment asks the figures that are not
-engaged, slowest DEX first (the quicker see where the slower went), for a `move` or `end` (stay); resolution
-and bookkeeping ask nobody. The battle may end after each round.
+engaged, slowest DEX first (the quicker see where the slower went), for a `move` or `end` (stay); the combat
+sensors sweep (R-9.9), resolution and bookkeeping ask nobody. The battle may end after each round.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ def round_table(sys: FwSystems) -> RoundTable:
         Step("declaration", begin=begin_declaration, order=lambda: [e for e in sys.figures() if sys.can_act(e)],
              kind=INTENT, who=who, answer=sys.declare, limit=1),
         Step("movement", order=movers, kind=MOVE, who=who, start_turn=may_move, answer=sys.move, limit=1),
+        Step("sensors", begin=lambda: resolve.sensor_sweep(sys)),
         Step("resolution", begin=lambda: resolve.resolve_round(sys)),
         Step("bookkeeping", begin=lambda: resolve.bookkeeping(sys)),
     ))
