@@ -47,7 +47,7 @@ class FwUnitView:
     screen_points: int = 0
     shots: int = 0
     jump: int = 0
-    full: bool = True  # False for an enemy in a side's view: its HP, declaration and split read as unknown
+    full: bool = True  # False for an enemy in a side's view: its declaration and split read as unknown
 
     @property
     def can_act(self) -> bool:
@@ -59,10 +59,10 @@ class FwUnitView:
         return dict(self.skills).get(name, default)
 
     def as_enemy(self) -> FwUnitView:
-        """What the other sides know: the roster (characteristics, kit) and what shows (fallen, down, moving, in
-        the air); not its HP, its declaration or its tacpack's split (docs/RULES-NOTES.md, Future*World)."""
-        return replace(self, hp=self.CON, declared=False, acts=(), screen="none", screen_points=0, shots=0, jump=0,
-                       full=False)
+        """What the other sides know: the roster (characteristics, kit), what shows (fallen, down, moving, in the
+        air) and its HP (every hit is rolled in the open, as at a table); not its declaration or its tacpack's
+        split (docs/RULES-NOTES.md, Future*World)."""
+        return replace(self, declared=False, acts=(), screen="none", screen_points=0, shots=0, jump=0, full=False)
 
 
 def _fw_part(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Future*World's side views (STYLE 14): who sees whom is the shared Knowledge's (the map's sight, and the
 positions a side knows: a figure's cell is known to the sides that saw it move there, fw's `move`); what shows
 of an enemy figure is less than its whole state: its roster (characteristics, kit) and what a player across
-the table sees (fallen, down, moving, leaping), never its HP, its declaration or its tacpack's split
+the table sees (fallen, down, moving, leaping) and its HP, never its declaration or its tacpack's split
 (docs/RULES-NOTES.md, Future*World)."""
 
 from __future__ import annotations
