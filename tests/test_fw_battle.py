@@ -204,7 +204,7 @@ def test_skirmish_run_plays_the_fw_scenario_and_check_names_a_broken_key(tmp_pat
     assert " declares " in out.stdout and "d100" in out.stdout
     bad = tmp_path / "bad.yaml"
     bad.write_text(RELAY.read_text(encoding="utf-8").replace("DEX: 14", "DEX: 19", 1)
-                   .replace("laser_light_rifle]", "laser_rifle]", 1), encoding="utf-8")
+                   .replace("heavy_rifle]", "laser_rifle]", 1), encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "skirmish", "check", str(bad)], capture_output=True, text=True,
                          env=env, cwd=ROOT)
     assert out.returncode == 2 and "Traceback" not in out.stderr
