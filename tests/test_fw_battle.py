@@ -234,3 +234,23 @@ def test_combat_sensors_reveal_an_enemy_out_of_sight_to_their_side(tmp_path: Pat
     assert sweep.scans == [{"enemy": "Cid", "metres": 10.2, "cm": 2, "chance": 80, "roll": roll, "registered": found}]
     seen = b.observe("Blue").unit("Cid")
     assert seen.ghost and seen.cell == ((7, 3) if found else (6, 1))  # out of sight: known where it is, or not
+
+
+def test_the_board_refuses_fw_with_a_display_and_plays_it_headless_without(monkeypatch: pytest.MonkeyPatch,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from skirmish.cli import display, main
+
+    monkeypatch.setattr(display, "display_problem", lambda: None)
+    with pytest.raises(SystemExit) as exit_:
+        main(["watch", str(RELAY)])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"skirmish watch: {RELAY}: the board does not play Future*World yet; "
+                                f"skirmish run {RELAY} plays it headless"]
+    monkeypatch.setattr(display, "display_problem", lambda: "no DISPLAY")
+    with pytest.raises(SystemExit) as exit_:
+        main(["watch", str(RELAY), "--seed", "3"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Relay station — ") and out[-1].startswith("result: winner=") and "seed=3" in out[-1]
+    assert any(line.startswith("  Guards: ") and "standing" in line for line in out)
