@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skirmish.ai.controllers import make_controller
 from skirmish.battle import Battle
@@ -254,3 +256,26 @@ def test_the_board_refuses_fw_with_a_display_and_plays_it_headless_without(monke
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Relay station — ") and out[-1].startswith("result: winner=") and "seed=3" in out[-1]
     assert any(line.startswith("  Guards: ") and "standing" in line for line in out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(screen=st.sampled_from(["none", "kinetic", "diffusion", "magnetic", "plasma"]), points=st.integers(0, 9),
+       act=st.sampled_from(["none", "shoot", "burst", "react", "program", "aid"]), cm=st.integers(0, 3),
+       sensors=st.integers(0, 3), jump=st.integers(0, 3))
+def test_an_accepted_declaration_never_splits_more_than_the_generator(screen: str, points: int, act: str, cm: int,
+                                                                      sensors: int, jump: int) -> None:
+    sc = load_scenario(RELAY)
+    with Battle(sc, controllers={}) as b:
+        assert b.pending is not None
+        target = "Vosh" if act in ("shoot", "burst") else ("Okonkwo" if act == "aid" else None)
+        intent = FwIntent(b.pending.unit, act, target, screen=screen, points=points, cm=cm, sensors=sensors, jump=jump)
+        refusal = b.check(intent)
+        if refusal is None:
+            b.submit(intent)
+            split = of(b, "fw_declare")[-1].split
+            used = split["screen_points"] + split["shots"] + split["cm"] + split["dccm"] + split["sensors"] + split["jump"]
+            assert used <= split["generator"] == 6  # Okonkwo's tacpack
+        else:
+            assert refusal.rule.startswith("R-9.")
+            with pytest.raises(IllegalAction):
+                b.submit(intent)

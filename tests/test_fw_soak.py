@@ -12,9 +12,10 @@ from skirmish.ai.controllers import make_ai
 from skirmish.battle import Battle
 from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
 from skirmish.core.flow import Hooks
-from skirmish.rulesets.fw import FwUnitView
+from skirmish.rulesets.fw import FwUnitView, tables
 
 RELAY = SCENARIOS_DIR / "fw" / "relay_station.yaml"
+IMPALING = {w.id for w in tables().weapons.values() if w.impales}
 PAIRS = [("hold", "rush"), ("rush", "hold"), ("random", "focus"), ("focus", "random"), ("random", "random")]
 
 
@@ -46,8 +47,18 @@ def test_fw_battles_keep_their_invariants_and_end(seed: int) -> None:
         while b.step():
             pass
         assert b.outcome is not None and b.outcome.rounds <= sc.spec.victory.max_rounds
+        last_dex: tuple[int, int] = (0, 0)
         for e in b.log.events:
             assert e.type != "refused", e.describe()  # the baselines answer only what the rules accept
+            if e.type == "fw_attack":
+                assert e.hit == (e.roll <= e.chance and e.roll < 96)  # 96-00 always misses
+                assert e.impale == (e.hit and e.roll <= e.impale_chance and e.weapon in IMPALING)  # <= chance/5
+                assert e.impale_chance == (2 * e.chance + 5) // 10  # chance / 5, rounded half up
+                assert len(e.damage) == (0 if not e.hit else (e.burst_roll or 1))  # a burst hits 1d3 times
+                assert sum(h["impale"] for h in e.damage) <= 1 and all(not h["impale"] for h in e.damage[1:])
+                assert all(h["through"] == max(0, h["rolled"] - h["armour"] - h["screen"]) for h in e.damage)
+                assert e.round > last_dex[0] or e.phase <= last_dex[1]  # highest DEX first
+                last_dex = (e.round, e.phase)
             if e.type in ("fw_declare", "fw_move", "fw_attack", "fw_aid"):
                 assert e.actor not in down, f"{e.actor} acted while down: {e.describe()}"
             if e.type == "fw_wound" and e.condition in ("fallen", "unconscious", "dead"):
