@@ -44,8 +44,8 @@ def test_fw_battles_keep_their_invariants_and_end(seed: int) -> None:
     with Battle(sc, seed=seed, controllers=ctrl, hooks=hooks) as b:
         state["b"] = b
         down: set[str] = set()
-        while b.step():
-            pass
+        while b.step():  # the kept views (World.snapshot) are what fresh ones would be: fw's writes mark them
+            assert b.view().units == b.world.fresh_units(b.ctx.armoury)
         assert b.outcome is not None and b.outcome.rounds <= sc.spec.victory.max_rounds
         last_dex: tuple[int, int] = (0, 0)
         for e in b.log.events:

@@ -109,7 +109,11 @@ class FwBase:
         return self.w.peek(eid, Identity).side
 
     def body(self, eid: int) -> FwBody:
-        """Its body, to read or change."""
+        """Its body, only to read (World.peek: its view is kept)."""
+        return self.w.peek(eid, FwBody)
+
+    def change_body(self, eid: int) -> FwBody:
+        """Its body, to change (World.get: its view is made again)."""
         return self.w.get(eid, FwBody)
 
     def kit(self, eid: int) -> FwKit:
@@ -117,8 +121,8 @@ class FwBase:
         return self.w.peek(eid, FwKit)
 
     def plan(self, eid: int) -> FwRound:
-        """This round's declaration and split, to read or change."""
-        return self.w.get(eid, FwRound)
+        """This round's declaration and split, only to read (changed through World.get by the rows)."""
+        return self.w.peek(eid, FwRound)
 
     def can_act(self, eid: int) -> bool:
         """Alive, conscious and on its feet (R-9.7)."""

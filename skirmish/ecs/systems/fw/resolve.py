@@ -197,7 +197,7 @@ def _damage(sys: FwBase, dice: DiceExpr | None, impale: bool, damage_class: str,
 
 def wound(sys: FwBase, te: int, through: int, source: str) -> None:
     """One hit's damage taking effect (R-9.7): HP, a major wound's d20 or the fall, unconscious, dead."""
-    b = sys.body(te)
+    b = sys.change_body(te)
     if b.dead or through <= 0:  # nothing got through, or a body already dead: its HP stand
         sys.event("fw_wound", sys.name(te), ("R-9.6",), source=source, through=through, hp_before=b.hp,
                   hp_after=b.hp, major=False, condition=_condition(b))
@@ -237,7 +237,7 @@ def _aid(sys: FwBase, eid: int, pe: int) -> list[Effect]:
     restored = sys.roll(6) if checks.Outcome.of(fa_roll, fa).success and not killed else 0
 
     def effect() -> None:
-        b = sys.body(pe)
+        b = sys.change_body(pe)
         if killed:
             b.dead, b.unconscious = True, False
         else:
@@ -254,7 +254,7 @@ def bookkeeping(sys: FwBase) -> None:
     """R-9.2's bookkeeping (R-9.7, R-9.8): the unconscious lose 1 HP (dead at -CON); the fallen roll d20 against
     their HP to rise; every split ends (energy reset) and the round's movement is forgotten."""
     for eid in sys.figures():
-        b = sys.body(eid)
+        b = sys.change_body(eid)
         if b.unconscious and not b.dead:
             before = b.hp
             b.hp = dmg.bleed(b.hp)

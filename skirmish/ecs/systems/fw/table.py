@@ -103,7 +103,7 @@ def move(sys: FwSystems, eid: int, action: Any) -> bool:
     a, b = path[-2] if len(path) > 1 else path[0], path[-1]
     face.dx, face.dy = max(-1, min(1, b[0] - a[0])), max(-1, min(1, b[1] - a[1]))
     pos.x, pos.y = b
-    body = sys.body(eid)
+    body = sys.change_body(eid)
     body.moved_m += metres
     body.jumped = leap
     allowance = float(legality.jump_m(sys.plan(eid).jump, sys.kit(eid).enc, body.STR) if leap else sys.kit(eid).move_m)
