@@ -5,7 +5,8 @@ a side's frozen view (fw's part of each unit, `UnitView.ext`) and answer the fw 
 - hold: stays where it is while an enemy is in sight and range, else walks to the nearest cell that has one
   (cover preferred); shoots the nearest enemy it sees (a burst when the weapon and the generator allow),
   else declares a conditional reaction; gives the rest of its generator to the screen that stops the
-  enemies' weapons; First Aid to a badly hurt friend beside it as a second action (half DEX, R-9.3).
+  enemies' weapons; First Aid to an unconscious friend beside it (a second action at half DEX when it also
+  shoots, R-9.3).
 - focus: hold, shooting the enemy that shows the most wounds.
 - rush: closes on the nearest enemy (leaping with its jump pack when none is in sight), shooting as hold does.
 - random: a random listed declaration and a random listed move or stay (seeded from the request).
@@ -62,9 +63,22 @@ class FwHoldAI:
     def _pick(self, view: BattleView, me: UnitView, targets: list[UnitView]) -> UnitView:
         return min(targets, key=lambda e: (geo.distance_cells(me.cell, e.cell), e.name))
 
+    def _patient(self, view: BattleView, me: UnitView) -> str | None:
+        """An unconscious friend beside it, if it carries a medikit: the worst off. The medikit's shock kills
+        one use in (100 - CON x 5) %, so it is kept for those who would bleed to death anyway (R-9.7)."""
+        if not _ext(me).medikit:
+            return None
+        hurt = [f for f in view.units if f.side == me.side and isinstance(f.ext, FwUnitView) and f.ext.unconscious
+                and not f.ext.dead and geo.distance_cells(me.cell, f.cell) <= 1.5]
+        return min(hurt, key=lambda f: (_ext(f).hp, f.name)).name if hurt else None
+
     def _no_target(self, view: BattleView, me: UnitView, weapon: FwWeapon | None) -> FwIntent:
-        """A conditional reaction (R-9.2), with combat sensors swept for the enemies out of sight (R-9.9)."""
+        """First Aid for a friend beside it, else a conditional reaction (R-9.2) with combat sensors swept for
+        the enemies out of sight (R-9.9)."""
         ext = _ext(me)
+        patient = self._patient(view, me)
+        if patient is not None:
+            return self._split(view, me, FwIntent(me.name, "aid", patient), 0)
         act = "react" if weapon is not None and weapon.shot_energy() <= ext.generator else "none"
         shots = weapon.shot_energy() if act == "react" and weapon else 0
         sensors = min(ext.sensors, ext.generator - shots)
@@ -79,13 +93,8 @@ class FwHoldAI:
         target = self._pick(view, me, targets)
         burst = weapon.burst and weapon.shot_energy(burst=True) <= ext.generator
         act = "burst" if burst else "shoot"
-        then, patient = None, None
-        if ext.medikit:
-            hurt = [f for f in (me, *view.friends(me)) if isinstance(f.ext, FwUnitView) and not f.ext.dead
-                    and 2 * f.ext.hp < f.ext.CON and geo.distance_cells(me.cell, f.cell) <= 1.5]
-            if hurt:
-                then, patient = "aid", min(hurt, key=lambda f: (_ext(f).hp, f.name)).name
-        intent = FwIntent(me.name, act, target.name, then=then, then_target=patient)
+        patient = self._patient(view, me)
+        intent = FwIntent(me.name, act, target.name, then=None if patient is None else "aid", then_target=patient)
         return self._split(view, me, intent, weapon.shot_energy(burst=burst))
 
     def _split(self, view: BattleView, me: UnitView, intent: FwIntent, shots: int) -> FwIntent:

@@ -88,10 +88,12 @@ class FwDeclareEvent(_FwEvent):
     split: FwSplit
 
     def describe(self) -> str:
-        acts = "; then ".join(f"{a['act']}{' ' + a['target'] if a['target'] else ''} at DEX {a['dex']}"
-                              for a in self.acts) or "no action"
-        gun = f" with {self.weapon}" if self.weapon else ""
-        return f"R{self.round} {self.actor} declares {acts}{gun}; {_split_text(self.split)}{self.rules_text()}"
+        def one(a: FwAct) -> str:
+            gun = f" with {self.weapon}" if self.weapon and a["act"] in ("shoot", "burst", "react") else ""
+            return f"{a['act']}{' ' + a['target'] if a['target'] else ''}{gun} at DEX {a['dex']}"
+
+        acts = "; then ".join(one(a) for a in self.acts) or "no action"
+        return f"R{self.round} {self.actor} declares {acts}; {_split_text(self.split)}{self.rules_text()}"
 
 
 @register("fw_move")

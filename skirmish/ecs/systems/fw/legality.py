@@ -206,8 +206,9 @@ def move_cells(sys: FwBase, eid: int) -> frozenset[geo.Cell]:
 @dataclass(frozen=True)
 class FwLegal(LegalActions):
     """What a figure may answer (STYLE 13). For a declaration (`kind` "declare"): `intents`, one per act and
-    target with the generator's rest on each screen type (any other valid split is accepted too; the list
-    is what the board and the AIs choose among). For the movement segment (`kind` "act"): the cells of
+    target (and per attack with First Aid before or after it) with the generator's rest on each screen type
+    (any other valid split is accepted too: EW programs and jumps beyond the whole-generator leap are not
+    listed; the list is what the board and the AIs choose among). For the movement segment (`kind` "act"): the cells of
     `walk` and staying put (`end`)."""
 
     intents: tuple[FwIntent, ...] = ()
@@ -238,21 +239,27 @@ def intents(sys: FwBase, eid: int) -> FwLegal:
     kit = sys.kit(eid)
     weapon = weapon_of(sys, eid, FwIntent(me))
     targets = [sys.name(e) for e in sys.enemies(eid) if sys.sees(eid, e).visible]
-    options: list[tuple[tuple[str, str | None], ...]] = [(), (("react", None),)]
+    attacks: list[tuple[str, str | None]] = [("react", None)]
     for t in targets:
-        options.append((("shoot", t),))
-        options.append((("burst", t),))
+        attacks += [("shoot", t), ("burst", t)]
+    patients: list[tuple[str, str | None]] = []
     if kit.medikit:
         for f in sys.figures():
-            if sys.w.peek(f, Identity).side == sys.side(eid) and sys.body(f).hp < sys.body(f).CON \
-                    and not sys.body(f).dead and geo.distance_m(sys.w.cell(f), sys.w.cell(eid), 1) <= 1.5:
-                options.append((("aid", sys.name(f)),))
+            b = sys.body(f)
+            if sys.w.peek(f, Identity).side == sys.side(eid) and b.hp < b.CON and not b.dead \
+                    and geo.distance_cells(sys.w.cell(f), sys.w.cell(eid)) <= 1.5:
+                patients.append(("aid", sys.name(f)))
+    # One action, or an attack and then First Aid at half DEX (R-9.3), or First Aid and then an attack.
+    options: list[tuple[tuple[str, str | None], ...]] = [(), *((a,) for a in attacks), *((p,) for p in patients)]
+    options += [(a, p) for a in attacks for p in patients] + [(p, a) for p in patients for a in attacks]
     out: list[FwIntent] = []
     for acts in options:
         first = acts[0] if acts else ("none", None)
+        then = acts[1] if len(acts) > 1 else (None, None)
         spare = kit.generator - shot_energy(sys, weapon, acts)
         for screen in ("none", *SCREEN_TYPES):
-            it = FwIntent(me, first[0], first[1], screen=screen, points=0 if screen == "none" else max(0, spare))
+            it = FwIntent(me, first[0], first[1], then=then[0], then_target=then[1], screen=screen,
+                          points=0 if screen == "none" else max(0, spare))
             if intent_refusal(sys, eid, it) is None and it not in out:
                 out.append(it)
     if kit.jump_pack and kit.generator:
