@@ -71,7 +71,9 @@ class Systems(Protocol):
         ...
 
     def hash_state(self) -> dict[str, Any]:
-        """Random state not held by the world's components (e.g. the deck's piles), as plain JSON values."""
+        """State the battle's hash does not collect itself, as plain JSON values: random state not held by the
+        world's components (e.g. the deck's piles), and the ruleset's own component types (the battle hashes
+        those of skirmish.ecs.components)."""
         ...
 
     # What the board asks before a person commits (previews; nothing changes).
