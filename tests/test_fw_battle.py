@@ -279,3 +279,16 @@ def test_an_accepted_declaration_never_splits_more_than_the_generator(screen: st
             assert refusal.rule.startswith("R-9.")
             with pytest.raises(IllegalAction):
                 b.submit(intent)
+
+
+def test_an_fw_side_names_an_fw_ai_and_defaults_to_hold(tmp_path: Path) -> None:
+    from skirmish.ai.fw_baselines import FW_AIS
+    from skirmish.content.fw import AIS
+
+    assert set(AIS) == set(FW_AIS)  # what a file may name is what plays
+    text = RELAY.read_text(encoding="utf-8")
+    bad = text.replace("ai: hold", "ai: utility:hard")
+    with pytest.raises(Exception, match=r"sides\[0\]\.ai: expected a Future\*World AI \(baseline, hold"):
+        parse_scenario(bad, "t.yaml", base=tmp_path)
+    sc = parse_scenario(text.replace("    ai: hold\n", ""), "t.yaml", base=SCENARIOS_DIR / "fw")
+    assert sc.spec.sides[0].ai == "hold"

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_
 from skirmish.content.errors import ContentError, quote
 from skirmish.content.limits import Name
 from skirmish.content.parts import SchemaParts, register_parts
-from skirmish.content.schema import RulesetOptions, UnitSpec, WeaponSpec
+from skirmish.content.schema import RulesetOptions, SideSpec, UnitSpec, WeaponSpec
 from skirmish.rules.fw import actions as _fw_actions  # noqa: F401  (registers the fw verbs for orders)
 from skirmish.rules.fw.checks import Characteristics
 from skirmish.rules.fw.equipment import FwArmoury, number, parse_armour, parse_grav_car, parse_item, parse_weapon
@@ -127,6 +127,22 @@ class Unit(UnitSpec):
         return v
 
 
+AIS = ("baseline", "hold", "random", "rush", "focus", "spread")  # the AIs that play fw (skirmish.ai.fw_baselines)
+
+
+class Side(SideSpec):
+    """A Future*World side: its AI is one of fw's (the utility and search AIs do not play fw yet)."""
+
+    ai: str = Field("hold", max_length=40)
+
+    @field_validator("ai")
+    @classmethod
+    def _ai(cls, v: str) -> str:
+        if v not in AIS:
+            raise ValueError(f"expected a Future*World AI ({', '.join(AIS)}), got {quote(v)}")
+        return v
+
+
 def check_kit(unit: UnitSpec, where: str, bad: Callable[[str, str], None]) -> None:
     """A unit's kit against the fw tables (the schema parts' `kit` hook): weapons and armour known, one suit of
     armour, a default screen the generator can feed, skills naming a weapon, a category or first_aid."""
@@ -151,4 +167,4 @@ def check_kit(unit: UnitSpec, where: str, bad: Callable[[str, str], None]) -> No
                 f"({', '.join(sorted(categories))}) or {', '.join(SKILL_NAMES)}")
 
 
-FW_PARTS = register_parts(SchemaParts("fw", "Future*World", Options, Unit, kit=check_kit))
+FW_PARTS = register_parts(SchemaParts("fw", "Future*World", Options, Unit, kit=check_kit, side_base=Side))

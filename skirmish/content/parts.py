@@ -41,6 +41,7 @@ class SchemaParts:
     # The units' kit checked against the ruleset's own tables: (unit, its key path, bad(where, message)).
     # None: the shared check against the scenario's armoury (Future Imperfect's tables, references._check_kit).
     kit: Callable[[UnitSpec, str, Callable[[str, str], None]], None] | None = None
+    side_base: type[SideSpec] = SideSpec  # the sides' model, e.g. with the ruleset's own AIs (its `units` are `unit`)
     side: type[SideSpec] = field(init=False, repr=False)
     scenario: type[ScenarioSpec] = field(init=False, repr=False)
 
@@ -50,7 +51,7 @@ class SchemaParts:
         if set(self.options.model_fields) & set(self.retired_options):
             raise ValueError(f"ruleset {self.name!r}: an option is both built and retired")
         units: Any = list[self.unit]  # type: ignore[name-defined]
-        side: Any = create_model("SideSpec", __base__=SideSpec, __module__=self.unit.__module__,
+        side: Any = create_model("SideSpec", __base__=self.side_base, __module__=self.unit.__module__,
                                  units=(units, Field(min_length=1, max_length=MAX_UNITS_PER_SIDE)))
         tag: Any = Literal[self.name]
         scenario: Any = create_model("ScenarioSpec", __base__=ScenarioSpec, __module__=self.unit.__module__,
