@@ -292,3 +292,26 @@ def test_an_fw_side_names_an_fw_ai_and_defaults_to_hold(tmp_path: Path) -> None:
         parse_scenario(bad, "t.yaml", base=tmp_path)
     sc = parse_scenario(text.replace("    ai: hold\n", ""), "t.yaml", base=SCENARIOS_DIR / "fw")
     assert sc.spec.sides[0].ai == "hold"
+
+
+def test_an_attack_reads_r_9_4s_conditions_from_the_battle_in_the_digests_order(tmp_path: Path) -> None:
+    rows = ["##########", "#,,,,,,,,#", "#,,,,,=,,#", "#,,,,,,,,#", "##########"]
+    blue = (f"[{{name: Ann, at: [1, 2], prone: true, characteristics: {chars(14)}, skills: {{rifle: 80}},"
+            f" weapons: [heavy_rifle]}}, {{name: Bea, at: [1, 3], characteristics: {chars(12)}, skills: {{rifle: 80}},"
+            f" weapons: [heavy_rifle]}}]")
+    red = (f"[{{name: Cid, at: [8, 1], characteristics: {chars(10)}, weapons: [light_pistol], jump_pack: true,"
+           f" tacpack: {{generator: 2}}}}]")
+    text = fw_text(blue, red, ["intent Ann shoot target=Cid", "intent Bea shoot target=Cid", "move Bea 2,3"],
+                   ["intent Cid jump=1", "move Cid 7,2"], rows=rows).replace("seed: 3\n", "seed: 3\noptions: {darkness: true}\n")
+    b = battle(tmp_path, text, [50, 60])
+    b.run()
+    leap = of(b, "fw_move")
+    assert [(m.actor, m.jump, m.allowance) for m in leap] == [("Cid", True, 20.0), ("Bea", False, 24.0)]
+    ann, bea = of(b, "fw_attack")
+    reasons = [s["reason"] for s in ann.steps]
+    assert reasons == ["fighting in the dark", "the target is moving", "the target is partly covered",
+                       "the target is in the air", "the firer is prone"]
+    assert [s["op"] for s in ann.steps] == ["x1/5", "x1/2", "x1/2", "x1/2", "+20"]
+    assert (ann.base, ann.chance, ann.impale_chance) == (80, 22, 4)  # 80/5/2/2/2 = 2, + 20 = 22; impale 22/5
+    assert "the firer moves while firing a missile weapon" in [s["reason"] for s in bea.steps]
+    assert bea.chance == 1 and not bea.hit  # 80 x1/5 x1/2 x1/2 x1/2 x1/2 = 1
