@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from skirmish.core.events import BattleStartEvent, Event, ResultEvent, TurnEvent
 from skirmish.rulesets.fi import AttackEvent, BlastEvent, DeclareEvent, OutOfActionEvent, ThrowEvent
+from skirmish.rulesets.fw import FwAidEvent, FwAttackEvent, FwBleedEvent, FwDeclareEvent, FwWoundEvent
 
 
 @dataclass
@@ -127,6 +128,8 @@ def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None)
             weight = 3.0 if victim.fate == "dead" else 2.5
             s.moments.append(Moment(e.round, f"{e.actor} is {victim.fate}" + (f" ({by})" if by else ""),
                                     weight, order))
+        elif isinstance(e, (FwDeclareEvent, FwAttackEvent, FwWoundEvent, FwBleedEvent, FwAidEvent)) and e.actor:
+            _fw(s, e, tally(e.actor), last_harm, order)
         elif isinstance(e, ResultEvent):
             s.winner = e.winner
             s.rounds = e.rounds
@@ -136,6 +139,29 @@ def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None)
         if not u.side:
             u.side = side_of.get(u.name, "")
     return s
+
+
+def _fw(s: BattleSummary, e: Event, me: UnitTally, last_harm: dict[str, str], order: int) -> None:
+    """Future*World's events in the tally: shots and hits, HP taken as wounds dealt, who went down (R-9.7)."""
+    if isinstance(e, FwAttackEvent):
+        me.shots += 1
+        through = sum(h["through"] for h in e.damage)
+        if e.hit and through:
+            me.hits += 1
+            me.wounds_dealt += through
+            last_harm[e.target] = me.name
+        if through >= 10:
+            s.moments.append(Moment(e.round, f"{me.name} hits {e.target} for {through} HP", 1.0 + through / 10, order))
+    elif isinstance(e, (FwWoundEvent, FwBleedEvent)) and e.condition in ("unconscious", "dead") \
+            and me.fate != e.condition:
+        by = last_harm.get(me.name)
+        if by is not None and by in s.units and me.fate == "standing":
+            s.units[by].put_down += 1
+        me.fate = e.condition
+        s.moments.append(Moment(e.round, f"{me.name} is {me.fate}" + (f" ({by})" if by else ""),
+                                3.0 if me.fate == "dead" else 2.5, order))
+    elif isinstance(e, FwAidEvent) and e.patient in s.units:
+        s.units[e.patient].fate = "dead" if e.killed else ("standing" if e.hp_after > 0 else "unconscious")
 
 
 def unit_sides(sides: Iterable[tuple[str, Iterable[str]]]) -> dict[str, str]:

@@ -536,12 +536,15 @@ def test_inline_map_errors_name_the_row(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------------- issue items 2, 8, 20
-def test_fw_ruleset_is_refused_everywhere(tmp_path: Path) -> None:
+def test_an_fi_file_named_fw_is_refused_by_fw_parts(tmp_path: Path) -> None:
     path = killhouse(tmp_path, lambda t: t.replace("ruleset: fi", "ruleset: fw"))
-    expect = f"skirmish: {path}: ruleset: 'fw' (Future*World) is not playable yet; use 'fi'"
-    assert refused("check", str(path)) == expect
-    assert refused("run", str(path)) == expect
-    with pytest.raises(ContentError, match="not playable yet"):
+    expect = f"skirmish: {path}: options.randomizer: unknown key"
+    for cmd in ("check", "run"):
+        code, _, err = cli(cmd, str(path))
+        assert code == 2 and err.splitlines()[0] == expect and "Traceback" not in err
+        if cmd == "check":  # every problem; `run` names the first
+            assert f"skirmish: {path}: sides[1].units[1].characteristics: required key is missing" in err.splitlines()
+    with pytest.raises(ContentError, match=r"options\.randomizer: unknown key"):
         load_scenario(path)  # the board's menu loads with this and shows the error
 
 

@@ -13,6 +13,7 @@ import math
 import random
 import zlib
 from collections import defaultdict, deque
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -326,11 +327,19 @@ class RandomAI:
 
 AI_KINDS = ("baseline", "hold", "random", "rush", "focus", "spread", "utility", "search")
 
+# Another ruleset's own controllers (the seam: Future Imperfect's are in this module): ruleset -> a maker of a
+# controller from (AI spec or "scripted"/"idle", the side's orders) that raises ValueError for one it has not.
+RULESET_AIS: dict[str, Callable[[str, list[str]], Controller]] = {}
 
-def make_ai(spec: str) -> Controller:
+
+def make_ai(spec: str, ruleset: str = "fi") -> Controller:
     """An AI by name: baseline (= hold: hold cover and shoot), random, rush, focus (the weakest), spread
     (focus without overkill), utility[:personality] (easy, normal, hard, aggressive, cautious), or
-    search[:personality] (the utility AI's options weighed one exchange ahead, issue 12)."""
+    search[:personality] (the utility AI's options weighed one exchange ahead, issue 12). For a ruleset
+    with its own controllers (`RULESET_AIS`), that ruleset's AI of the name."""
+    own = RULESET_AIS.get(ruleset)
+    if own is not None:
+        return own(spec, [])
     kind, _, _ = spec.partition(":")
     if kind == "utility":
         from skirmish.ai.utility import make_utility
@@ -347,10 +356,18 @@ def make_ai(spec: str) -> Controller:
     return makers[kind]()
 
 
-def make_controller(kind: str, orders: list[str], ai: str = "utility") -> Controller:
-    """Build a side's controller from the scenario."""
+def make_controller(kind: str, orders: list[str], ai: str = "utility", ruleset: str = "fi") -> Controller:
+    """Build a side's controller from the scenario (of its ruleset: `RULESET_AIS`)."""
+    own = RULESET_AIS.get(ruleset)
+    if own is not None:
+        return own(ai if kind == "ai" else kind, orders)
     if kind == "scripted":
         return ScriptedController(orders)
     if kind == "idle":
         return IdleController()
     return make_ai(ai)
+
+
+from skirmish.ai.fw_baselines import make_fw  # noqa: E402  (Future*World's controllers; they use the ones above)
+
+RULESET_AIS["fw"] = make_fw

@@ -16,6 +16,19 @@ from skirmish.content.scenario import Scenario
 if TYPE_CHECKING:
     from skirmish.ui.session import Session
 
+BOARD_RULESETS = ("fi",)  # the rulesets the board has command panels for (Future*World's: issue 13, item 6)
+
+
+def _board_refusal(scenario: Scenario) -> UserError | None:
+    """Why the board cannot open this scenario (its ruleset has no command panels yet), or None."""
+    if scenario.spec.ruleset in BOARD_RULESETS:
+        return None
+    from skirmish import rulesets
+
+    title = rulesets.get(scenario.spec.ruleset).title
+    return UserError(f"{scenario.source}: the board does not play {title} yet; "
+                     f"{shlex.join(['skirmish', 'run', scenario.source])} plays it headless")
+
 
 def _controls(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
     """Who plays each side: watch = all AI; play = the chosen side (default the first) human, or all (hot-seat)."""
@@ -47,6 +60,9 @@ def cmd_board(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"skirmish: no display ({problem}); playing the battle headless instead.", file=sys.stderr)
         return play_headless(scenario, args.seed, overrides, name=getattr(args, "scenario", None))
+    refused = _board_refusal(scenario)
+    if refused is not None:
+        raise refused
     from skirmish.ui.app import App
 
     if args.command == "menu":
@@ -89,6 +105,10 @@ def board_load(args: argparse.Namespace) -> int:
         raise UserError(f"--ai {people[0]}=...: {people[0]} is played by a person here")
     if problem is not None:
         return _finish_headless(session, rec.label)
+    refused = _board_refusal(scenario)
+    if refused is not None:
+        session.close()
+        raise refused
     from skirmish.ui.app import App
 
     app = App(session=session)

@@ -36,7 +36,7 @@ def ai_overrides(scenario: Scenario, overrides: Sequence[str] = ()) -> dict[str,
         if not sep or side not in sides:
             raise UserError(f"--ai {item!r}: expected SIDE=AI with SIDE one of {', '.join(sides)}")
         try:
-            make_ai(spec)
+            make_ai(spec, scenario.spec.ruleset)
         except ValueError as exc:
             raise UserError(f"--ai {item!r}: {exc}") from None
         out[side] = spec
@@ -48,8 +48,12 @@ def controllers_for(scenario: Scenario, overrides: Sequence[str] = ()) -> dict[s
     from skirmish.ai.controllers import make_ai, make_controller
 
     ai = ai_overrides(scenario, overrides)
-    return {s.name: make_ai(ai[s.name]) if s.name in ai else make_controller(s.controller, s.orders, s.ai)
-            for s in scenario.spec.sides}
+    rules = scenario.spec.ruleset
+    try:
+        return {s.name: make_ai(ai[s.name], rules) if s.name in ai else make_controller(s.controller, s.orders, s.ai, rules)
+                for s in scenario.spec.sides}
+    except ValueError as exc:  # a side's AI that its ruleset has not (e.g. utility for Future*World, for now)
+        raise UserError(f"{scenario.source}: {exc}") from None
 
 
 def output_path(path: str | None) -> Path | None:

@@ -1,17 +1,25 @@
 """Future*World's content: the shipped equipment tables (skirmish/data/fw_equipment.yaml), loaded once and
-checked (R-9.12, C-6: a bad entry names the file and the key path). The scenario schema's fw parts come here
-with issue 13's ruleset binding."""
+checked (R-9.12, C-6: a bad entry names the file and the key path), and the scenario schema's fw parts
+(skirmish.content.parts): the `options:` block (darkness, R-9.4) and the unit (characteristics STR..DEX,
+R-9.1; skills in %; weapons and armour from the fw tables; a tacpack {generator, screen, screen_points,
+effectors, sensors}, R-8/R-9.9; jump pack and medikit). docs/FILES.md "Future*World scenarios" lists them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
-from skirmish.content.errors import ContentError
+from skirmish.content.errors import ContentError, quote
+from skirmish.content.limits import Name
+from skirmish.content.parts import SchemaParts, register_parts
+from skirmish.content.schema import RulesetOptions, SideSpec, UnitSpec, WeaponSpec
+from skirmish.rules.fw import actions as _fw_actions  # noqa: F401  (registers the fw verbs for orders)
+from skirmish.rules.fw.checks import Characteristics
 from skirmish.rules.fw.equipment import FwArmoury, number, parse_armour, parse_grav_car, parse_item, parse_weapon
 
 DATA_FILE = "fw_equipment.yaml"
@@ -59,3 +67,104 @@ def shipped() -> FwArmoury:
     """The Future*World equipment shipped with skirmish."""
     text = resources.files("skirmish.data").joinpath(DATA_FILE).read_text(encoding="utf-8")
     return parse_fw_armoury(yaml.safe_load(text), f"skirmish/data/{DATA_FILE}")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The scenario schema's fw parts (skirmish.content.parts).
+
+MAX_PERCENT = 100
+SKILL_NAMES = ("first_aid",)  # skills read by name besides weapons (an id or a category of the weapons table)
+
+
+class Options(RulesetOptions):
+    """Future*World's switches (RULES §9): every one has a default."""
+
+    darkness: StrictBool = False  # R-9.4: fighting in the dark, every attack x1/5
+
+
+class FwTacpack(BaseModel):
+    """A tacpack (R-9.8, R-9.9): generator points a round, the screen it raises by default and its points,
+    and the EW computer's effector and sensor ratings."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    generator: StrictInt = Field(ge=0, le=MAX_PERCENT)
+    screen: Literal["none", "kinetic", "diffusion", "magnetic"] = "none"
+    screen_points: StrictInt = Field(0, ge=0, le=MAX_PERCENT)
+    effectors: StrictInt = Field(0, ge=0, le=MAX_PERCENT)
+    sensors: StrictInt = Field(0, ge=0, le=MAX_PERCENT)
+
+
+class Unit(UnitSpec):
+    """A Future*World figure: characteristics STR..DEX (R-9.1), skills in %, kit from the fw tables."""
+
+    characteristics: dict[str, Any]
+    traits: dict[str, Any] = Field(default_factory=dict)  # Future Imperfect's; an fw unit has none
+    skills: dict[Name, StrictInt] = Field(default_factory=dict, max_length=50)
+    tacpack: FwTacpack | None = None  # type: ignore[assignment]  # fw's own tacpack, not FI's (R-9.8)
+    jump_pack: StrictBool = False
+    medikit: StrictBool = False
+
+    @field_validator("characteristics")
+    @classmethod
+    def _characteristics(cls, v: dict[str, Any]) -> dict[str, Any]:
+        Characteristics.parse(v)  # ValueError naming the characteristic
+        return v
+
+    @field_validator("traits")
+    @classmethod
+    def _traits(cls, v: dict[str, Any]) -> dict[str, Any]:
+        if v:
+            raise ValueError("a Future*World unit has characteristics (STR CON SIZ INT POW DEX), not traits")
+        return v
+
+    @field_validator("skills")
+    @classmethod
+    def _skills(cls, v: dict[str, int]) -> dict[str, int]:
+        for name, pct in v.items():
+            if not 0 <= pct <= MAX_PERCENT:
+                raise ValueError(f"skill {quote(name)}: expected a percentage 0-100, got {quote(pct)}")
+        return v
+
+
+AIS = ("baseline", "hold", "random", "rush", "focus", "spread")  # the AIs that play fw (skirmish.ai.fw_baselines)
+
+
+class Side(SideSpec):
+    """A Future*World side: its AI is one of fw's (the utility and search AIs do not play fw yet)."""
+
+    ai: str = Field("hold", max_length=40)
+
+    @field_validator("ai")
+    @classmethod
+    def _ai(cls, v: str) -> str:
+        if v not in AIS:
+            raise ValueError(f"expected a Future*World AI ({', '.join(AIS)}), got {quote(v)}")
+        return v
+
+
+def check_kit(unit: UnitSpec, where: str, bad: Callable[[str, str], None]) -> None:
+    """A unit's kit against the fw tables (the schema parts' `kit` hook): weapons and armour known, one suit of
+    armour, a default screen the generator can feed, skills naming a weapon, a category or first_aid."""
+    tables = shipped()
+    for wi, w in enumerate(unit.weapons):
+        if isinstance(w, WeaponSpec):
+            bad(f"{where}.weapons[{wi}]", "name a Future*World weapon by its id (ammunition is not counted)")
+        elif w not in tables.weapons:
+            bad(f"{where}.weapons[{wi}]", f"unknown weapon {quote(w)}; known: {', '.join(sorted(tables.weapons))}")
+    if len(unit.armour) > 1:
+        bad(f"{where}.armour", "one suit of body armour at most (R-9.6)")
+    for ai, a in enumerate(unit.armour):
+        if a not in tables.armour:
+            bad(f"{where}.armour[{ai}]", f"unknown armour {quote(a)}; known: {', '.join(sorted(tables.armour))}")
+    tp = unit.tacpack
+    if isinstance(tp, FwTacpack) and tp.screen_points > tp.generator:
+        bad(f"{where}.tacpack.screen_points", f"{tp.screen_points} exceeds the generator's {tp.generator} points (R-9.8)")
+    categories = {w.category for w in tables.weapons.values()}
+    for name in unit.skills:
+        if name not in tables.weapons and name not in categories and name not in SKILL_NAMES:
+            bad(f"{where}.skills.{name}", f"unknown skill {quote(name)}: expected a weapon id, a weapon category "
+                f"({', '.join(sorted(categories))}) or {', '.join(SKILL_NAMES)}")
+
+
+FW_PARTS = register_parts(SchemaParts("fw", "Future*World", Options, Unit, kit=check_kit, side_base=Side))

@@ -11,7 +11,7 @@ binding (skirmish.rulesets.<name>) lists them as `scenario_parts`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,7 +24,7 @@ from skirmish.content.schema import RulesetOptions, ScenarioSpec, SideSpec, Unit
 DEFAULT = "fi"  # the ruleset of a scenario that names none
 # Rulesets a scenario may name that are not built yet: refused on load with their title. A ruleset's issue
 # moves it from here to a parts module of its own, imported at the bottom of this one.
-PLANNED: dict[str, str] = {"fw": "Future*World"}
+PLANNED: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,10 @@ class SchemaParts:
     options: type[RulesetOptions]
     unit: type[UnitSpec]
     retired_options: Mapping[str, str] = field(default_factory=dict)  # option: the rule it returns with
+    # The units' kit checked against the ruleset's own tables: (unit, its key path, bad(where, message)).
+    # None: the shared check against the scenario's armoury (Future Imperfect's tables, references._check_kit).
+    kit: Callable[[UnitSpec, str, Callable[[str, str], None]], None] | None = None
+    side_base: type[SideSpec] = SideSpec  # the sides' model, e.g. with the ruleset's own AIs (its `units` are `unit`)
     side: type[SideSpec] = field(init=False, repr=False)
     scenario: type[ScenarioSpec] = field(init=False, repr=False)
 
@@ -47,7 +51,7 @@ class SchemaParts:
         if set(self.options.model_fields) & set(self.retired_options):
             raise ValueError(f"ruleset {self.name!r}: an option is both built and retired")
         units: Any = list[self.unit]  # type: ignore[name-defined]
-        side: Any = create_model("SideSpec", __base__=SideSpec, __module__=self.unit.__module__,
+        side: Any = create_model("SideSpec", __base__=self.side_base, __module__=self.unit.__module__,
                                  units=(units, Field(min_length=1, max_length=MAX_UNITS_PER_SIDE)))
         tag: Any = Literal[self.name]
         scenario: Any = create_model("ScenarioSpec", __base__=ScenarioSpec, __module__=self.unit.__module__,
@@ -81,12 +85,13 @@ def pick(raw: Mapping[str, Any]) -> tuple[SchemaParts, str | None]:
     naming a ruleset that is unknown or not built yet is checked with the default parts, so that its other
     problems are still listed."""
     name = raw.get("ruleset", DEFAULT)
+    if isinstance(name, str) and name in PLANNED:  # (its parts may be registered while its binding is built)
+        return PARTS[DEFAULT], f"{name!r} ({PLANNED[name]}) is not playable yet; use {DEFAULT!r}"
     if isinstance(name, str) and name in PARTS:
         return PARTS[name], None
-    if isinstance(name, str) and name in PLANNED:
-        return PARTS[DEFAULT], f"{name!r} ({PLANNED[name]}) is not playable yet; use {DEFAULT!r}"
-    known = [repr(n) for n in sorted(PARTS)] + [repr(n) for n in sorted(PLANNED)]
+    known = [repr(n) for n in sorted(set(PARTS) | set(PLANNED))]
     return PARTS[DEFAULT], f"expected a ruleset ({', '.join(known)}), got {quote(name)}"
 
 
 from skirmish.content import fi as _fi  # noqa: E402, F401  (registers "fi", the built-in; it imports this module)
+from skirmish.content import fw as _fw  # noqa: E402, F401  (registers "fw", Future*World's parts)

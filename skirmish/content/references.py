@@ -3,7 +3,7 @@ free, known weapons, armour and tacpacks that fit, orders that read and name a u
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,9 +25,11 @@ class PartialSide:
 
 
 def check_refs(sides: Sequence[SideSpec | PartialSide], label: str, grid: GridMap | None, armoury: Armoury,
-                errors: list[ContentError], *, partial: bool = False) -> None:
+                errors: list[ContentError], *, partial: bool = False,
+                kit: Callable[[UnitSpec, str, Callable[[str, str], None]], None] | None = None) -> None:
     """Every reference and cross-check pydantic cannot make; each problem found is appended to `errors`.
-    `partial`: the sides are what was valid of a file pydantic refused (its limits are reported already)."""
+    `partial`: the sides are what was valid of a file pydantic refused (its limits are reported already).
+    `kit`: the ruleset's own check of a unit's kit (its schema parts' hook); None checks it against `armoury`."""
 
     def bad(where: str, message: str) -> None:
         errors.append(ContentError(label, where, message))
@@ -54,7 +56,10 @@ def check_refs(sides: Sequence[SideSpec | PartialSide], label: str, grid: GridMa
             if unit.name in seen:
                 bad(f"{where}.name", f"duplicate unit name {quote(unit.name)} (also {seen[unit.name]})")
             seen.setdefault(unit.name, where)
-            _check_kit(unit, where, armoury, bad)
+            if kit is None:
+                _check_kit(unit, where, armoury, bad)
+            else:
+                kit(unit, where, bad)
             if grid is None:
                 continue
             x, y = unit.at

@@ -32,7 +32,7 @@ from skirmish.content.limits import (
     YAML_NODES,
     single_line,
 )
-from skirmish.content.parts import DEFAULT, pick, schema_parts
+from skirmish.content.parts import DEFAULT, SchemaParts, pick, schema_parts
 from skirmish.content.references import PartialSide, check_refs
 from skirmish.content.schema import (
     AsciiMap,
@@ -154,7 +154,7 @@ def check_text(text: str, label: str, *, base: Path | None = None,
         spec = parts.scenario.model_validate(raw if problem is None else {**raw, "ruleset": parts.name})
     except ValidationError as exc:
         errors += validation_errors(exc, label, retired=parts.retired_options)
-        _check_partial(raw, label, base, armoury, parts.unit, errors)
+        _check_partial(raw, label, base, armoury, parts, errors)
         return None, errors
     notes: list[str] = []
     grid: GridMap | None = None
@@ -167,7 +167,7 @@ def check_text(text: str, label: str, *, base: Path | None = None,
         stacked = _load_deck(spec.deck, label, base)
     except ContentError as exc:
         errors.append(exc)
-    check_refs(spec.sides, label, grid, armoury, errors)
+    check_refs(spec.sides, label, grid, armoury, errors, kit=parts.kit)
     if errors or grid is None:
         return None, errors
     return Scenario(spec, grid, armoury, label, stacked, notes), []
@@ -186,7 +186,7 @@ def scenario_title(path: str | Path) -> str | None:
         return None
 
 
-def _check_partial(raw: dict[str, Any], label: str, base: Path, armoury: Armoury, unit_model: type[UnitSpec],
+def _check_partial(raw: dict[str, Any], label: str, base: Path, armoury: Armoury, parts: SchemaParts,
                    errors: list[ContentError]) -> None:
     """After pydantic's errors, the reference errors in the parts that are valid on their own (the map, the
     deck, each unit by its ruleset's unit model), so one `check` lists every problem in the file."""
@@ -213,7 +213,7 @@ def _check_partial(raw: dict[str, Any], label: str, base: Path, armoury: Armoury
         raw_units = side.get("units")
         for unit in raw_units if isinstance(raw_units, list) else []:
             try:
-                units.append(unit_model.model_validate(unit))
+                units.append(parts.unit.model_validate(unit))
             except ValidationError:
                 units.append(None)  # keeps the indices; already reported
         name = side.get("name")
@@ -221,7 +221,7 @@ def _check_partial(raw: dict[str, Any], label: str, base: Path, armoury: Armoury
         orders = [o for o in raw_orders if isinstance(o, str) and len(o) <= MAX_ORDER_LENGTH] \
             if isinstance(raw_orders, list) else []
         sides.append(PartialSide(name if isinstance(name, str) else None, units, orders))
-    check_refs(sides, label, grid, armoury, errors, partial=True)
+    check_refs(sides, label, grid, armoury, errors, partial=True, kit=parts.kit)
 
 
 def _parse_yaml(text: str, label: str) -> dict[str, Any]:

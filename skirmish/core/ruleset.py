@@ -71,7 +71,9 @@ class Systems(Protocol):
         ...
 
     def hash_state(self) -> dict[str, Any]:
-        """Random state not held by the world's components (e.g. the deck's piles), as plain JSON values."""
+        """State the battle's hash does not collect itself, as plain JSON values: random state not held by the
+        world's components (e.g. the deck's piles), and the ruleset's own component types (the battle hashes
+        those of skirmish.ecs.components)."""
         ...
 
     # What the board asks before a person commits (previews; nothing changes).
@@ -102,6 +104,7 @@ class Ruleset(Protocol):
     name: str  # the scenario's `ruleset:` value
     title: str  # how people name it
     scenario_parts: Any  # its scenario schema parts (skirmish.content.parts.SchemaParts: options, unit traits)
+    request_kinds: tuple[str, ...]  # the kinds of the Requests its round table makes (records check answers by them)
 
     def setup(self, scenario: Any, rng: random.Random, world: Any, emit: Callable[[Any], None]) -> Systems:
         """The systems of one battle: randomizer, context, every unit of the scenario spawned."""

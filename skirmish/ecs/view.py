@@ -73,6 +73,9 @@ class UnitView:
     full: bool = True
     ghost: bool = False  # an enemy not seen now, drawn at its last known cell
     last_seen: int | None = None  # for an enemy in a side's view: the round its position was last known
+    # A ruleset's own part of the view (World.register_view_part), None for a ruleset that has none: Future*World's
+    # figures carry a skirmish.ecs.fw_view.FwUnitView here (characteristics, HP, kit, declaration, tacpack split).
+    ext: Any = None
 
     @property
     def acted(self) -> bool:

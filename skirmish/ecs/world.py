@@ -101,6 +101,21 @@ _PARTS: dict[type[Any], Callable[[dict[type[Any], Any], Armoury], dict[str, Any]
     Health: _health, Status: _status, Loadout: _loadout, Armour: _armour, Tacpack: _tacpack, Declared: _declared,
     Readiness: _readiness, Turn: _turn, Cover: _cover, Position: _position, Facing: _facing,
 }
+_PART_FNS = tuple(_PARTS.values())  # each part once (a ruleset's part may read several of its component types)
+
+
+def register_view_part(ctypes: tuple[type[Any], ...], part: Callable[[dict[type[Any], Any], Armoury], dict[str, Any]]) -> None:
+    """A ruleset's own component types and the UnitView fields they give (its part of the view, e.g. `ext`):
+    `part` gets every component of a unit, its own or not, and gives {} for a unit that has none of them."""
+    global _PART_FNS
+    for ctype in ctypes:
+        if ctype in _PARTS:
+            raise ValueError(f"a view part for {ctype.__name__} is registered twice")
+        _PARTS[ctype] = part
+    if part not in _PART_FNS:
+        _PART_FNS = (*_PART_FNS, part)
+
+
 _FIXED = frozenset({Identity, Profile})  # components nothing changes once a unit is made: reading them marks nothing
 _ids = itertools.count(1)
 
@@ -267,7 +282,7 @@ class World:
             name=ident.name, side=ident.side, side_index=ident.side_index,
             traits=tuple((k, c, t) for k, (c, t) in prof.traits.items()),
             skills=tuple(sorted(prof.skills.items())), size=prof.size, ct_max=prof.ct_max)
-        for part in _PARTS.values():
+        for part in _PART_FNS:
             values.update(part(comps, armoury))
         return unit_view(values)
 
@@ -276,9 +291,11 @@ class World:
         component handed out by `get` may have changed); equal to `view(eid, armoury)`."""
         comps = self._db[eid]
         values: dict[str, Any] = {}
+        done = []
         for ctype in changed:
             part = _PARTS.get(ctype)
-            if part is not None:
+            if part is not None and part not in done:
+                done.append(part)
                 values.update(part(comps, armoury))
         return replace_unit(u, values)
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from skirmish import rulesets
 from skirmish.battle import Answer, Battle, Request
 from skirmish.content.errors import MIB, ContentError, check_tree, one_line, quote, read_text
 from skirmish.content.limits import SCENARIO_FILE_LIMIT
@@ -267,8 +268,9 @@ def _answer(r: _Reader, raw: Any, i: int) -> Answer:
     if phase is not None:
         phase = r.integer(phase, f"{where}.phase", 1, 4)
     kind = a["kind"]
-    if kind not in ("declare", "act"):
-        raise r.fail(f"{where}.kind", f"expected declare or act, got {quote(kind)}")
+    kinds = {k for ruleset in rulesets.REGISTRY.values() for k in ruleset.request_kinds}
+    if kind not in kinds:
+        raise r.fail(f"{where}.kind", f"expected a request kind ({', '.join(sorted(kinds))}), got {quote(kind)}")
     text = r.text(a["action"], f"{where}.action", MAX_ACTION_TEXT, "an action")
     try:
         action = parse_action(text)

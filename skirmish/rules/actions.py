@@ -133,6 +133,17 @@ ACTION_TYPES: dict[str, type[Action]] = {
 _POSITIONAL = {"declare": "speed", "move": "to", "throw": "at", "shoot": "target", "aim": "target", "wait": "trigger"}
 
 
+def register_action(cls: type[Action], positional: str | None = None) -> type[Action]:
+    """Add a ruleset's own verb (its class's `verb`) to the text codec, with the field a bare word fills
+    (`positional`); a verb registered twice is a programming error."""
+    if cls.verb in ACTION_TYPES:
+        raise ValueError(f"action verb {cls.verb!r} is registered twice")
+    ACTION_TYPES[cls.verb] = cls
+    if positional is not None:
+        _POSITIONAL[cls.verb] = positional
+    return cls
+
+
 def parse_action(text: str) -> Action:
     """Parse the text form back into an Action (inverse of str())."""
     try:
@@ -176,5 +187,5 @@ def _convert(key: str, raw: str, text: str) -> Any:
 
 __all__ = [
     "ACTION_TYPES", "Action", "ActionParseError", "Aim", "Declare", "EndTurn", "Move", "Reload",
-    "SetTacpack", "Shoot", "Throw", "Wait", "field", "parse_action",
+    "SetTacpack", "Shoot", "Throw", "Wait", "field", "parse_action", "register_action",
 ]

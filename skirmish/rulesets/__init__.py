@@ -6,5 +6,6 @@ from __future__ import annotations
 
 from skirmish.core.ruleset import REGISTRY, Ruleset, get
 from skirmish.rulesets import fi as _fi  # noqa: F401  (registers "fi")
+from skirmish.rulesets import fw as _fw  # noqa: F401  (registers "fw")
 
 __all__ = ["REGISTRY", "Ruleset", "get"]

@@ -61,6 +61,7 @@ class FiRuleset:
     name = "fi"
     title = "Future Imperfect"
     scenario_parts: SchemaParts = FI_PARTS  # its options and units' traits and skills (skirmish.content.fi)
+    request_kinds: tuple[str, ...] = ("declare", "act")  # a declaration, an action of a turn
 
     def setup(self, scenario: Any, rng: random.Random, world: Any, emit: Callable[[Any], None]) -> FiSystems:
         return setup(scenario, rng, world, emit)

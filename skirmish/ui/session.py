@@ -46,7 +46,8 @@ class Session:
         ai = ai or {}  # {side: AI spec} replacing the scenario's controller (`--ai SIDE=AI`)
         self.ai = {side: spec_ for side, spec_ in ai.items() if self.controls.get(side) == "ai"}
         self.controllers: dict[str, Controller] = {
-            s.name: make_ai(ai[s.name]) if s.name in ai else make_controller(s.controller, s.orders, s.ai)
+            s.name: make_ai(ai[s.name], spec.ruleset) if s.name in ai
+            else make_controller(s.controller, s.orders, s.ai, spec.ruleset)
             for s in spec.sides if self.controls[s.name] == "ai"
         }
         self._on_event = on_event

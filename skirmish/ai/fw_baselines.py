@@ -1,0 +1,226 @@
+"""Scripted baselines for Future*World (RULES.md §9), reached through `make_ai(spec, ruleset="fw")`: they read
+a side's frozen view (fw's part of each unit, `UnitView.ext`) and answer the fw requests, a declaration
+(`intent`: actions and the tacpack's split, R-9.2, R-9.8) and the movement segment (`move` or `end`).
+
+- hold: stays where it is while an enemy is in sight and range, else walks to the nearest cell that has one
+  (cover preferred); shoots the nearest enemy it sees (a burst when the weapon and the generator allow),
+  else declares a conditional reaction; gives the rest of its generator to the screen that stops the
+  enemies' weapons; First Aid to an unconscious friend beside it (a second action at half DEX when it also
+  shoots, R-9.3).
+- focus: hold, shooting the enemy that shows the most wounds.
+- rush: closes on the nearest enemy (leaping with its jump pack when none is in sight), shooting as hold does.
+- random: a random listed declaration and a random listed move or stay (seeded from the request).
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections import Counter, defaultdict, deque
+from dataclasses import replace
+from typing import Any
+
+from skirmish.battle import Request
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import Action, EndTurn, Move, parse_action
+from skirmish.rulesets.fw import FIREARMS, INTENT, SCREEN_STOPS, FwIntent, FwUnitView, FwWeapon, tables
+
+_SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}  # damage class -> the screen that stops it
+
+
+def _ext(u: UnitView) -> FwUnitView:
+    if not isinstance(u.ext, FwUnitView):
+        raise ValueError(f"{u.name} is not a Future*World figure (an fw AI plays fw scenarios only)")
+    return u.ext
+
+
+def _weapon(u: UnitView) -> FwWeapon | None:
+    w = tables().weapons
+    return next((w[i] for i in _ext(u).weapons if w[i].weapon_class in FIREARMS), None)
+
+
+def _in_reach(view: BattleView, at: geo.Cell, weapon: FwWeapon, e: UnitView) -> bool:
+    """`e` (seen now, not a ghost) is in sight of `at` and within the weapon's range."""
+    if e.ghost or e.out_of_action:
+        return False
+    if weapon.range_m is not None and geo.distance_m(at, e.cell, view.grid.cell_m) > weapon.range_m:
+        return False
+    return geo.sight(view.grid, at, e.cell).visible
+
+
+class FwHoldAI:
+    """Hold ground and shoot (see the module's docstring)."""
+
+    def decide(self, view: BattleView, request: Request) -> Action:
+        """A declaration or a move for the figure asked."""
+        me = view.unit(request.unit)
+        if request.kind == INTENT:
+            return self._intent(view, me)
+        return self._move(view, me, request)
+
+    # ------------------------------------------------------------------ declaration
+    def _pick(self, view: BattleView, me: UnitView, targets: list[UnitView]) -> UnitView:
+        return min(targets, key=lambda e: (geo.distance_cells(me.cell, e.cell), e.name))
+
+    def _patient(self, view: BattleView, me: UnitView) -> str | None:
+        """An unconscious friend beside it, if it carries a medikit: the worst off. The medikit's shock kills
+        one use in (100 - CON x 5) %, so it is kept for those who would bleed to death anyway (R-9.7)."""
+        if not _ext(me).medikit:
+            return None
+        hurt = [f for f in view.units if f.side == me.side and isinstance(f.ext, FwUnitView) and f.ext.unconscious
+                and not f.ext.dead and geo.distance_cells(me.cell, f.cell) <= 1.5]
+        return min(hurt, key=lambda f: (_ext(f).hp, f.name)).name if hurt else None
+
+    def _no_target(self, view: BattleView, me: UnitView, weapon: FwWeapon | None) -> FwIntent:
+        """First Aid for a friend beside it, else a conditional reaction (R-9.2) with combat sensors swept for
+        the enemies out of sight (R-9.9)."""
+        ext = _ext(me)
+        patient = self._patient(view, me)
+        if patient is not None:
+            return self._split(view, me, FwIntent(me.name, "aid", patient), 0)
+        act = "react" if weapon is not None and weapon.shot_energy() <= ext.generator else "none"
+        shots = weapon.shot_energy() if act == "react" and weapon else 0
+        sensors = min(ext.sensors, ext.generator - shots)
+        return self._split(view, me, FwIntent(me.name, act, sensors=sensors), shots + sensors)
+
+    def _intent(self, view: BattleView, me: UnitView) -> FwIntent:
+        ext = _ext(me)
+        weapon = _weapon(me)
+        targets = [e for e in view.enemies(me) if weapon is not None and _in_reach(view, me.cell, weapon, e)]
+        if weapon is None or not targets or weapon.shot_energy() > ext.generator:
+            return self._no_target(view, me, weapon)
+        target = self._pick(view, me, targets)
+        burst = weapon.burst and weapon.shot_energy(burst=True) <= ext.generator
+        act = "burst" if burst else "shoot"
+        patient = self._patient(view, me)
+        intent = FwIntent(me.name, act, target.name, then=None if patient is None else "aid", then_target=patient)
+        return self._split(view, me, intent, weapon.shot_energy(burst=burst))
+
+    def _split(self, view: BattleView, me: UnitView, intent: FwIntent, shots: int) -> FwIntent:
+        """The intent with the generator's rest on the screen that stops most of the enemies' weapons (R-9.8)."""
+        ext = _ext(me)
+        spare = ext.generator - shots
+        classes: Counter[str] = Counter()
+        for e in view.enemies(me):
+            w = _weapon(e)
+            if w is not None and w.damage_class in _SCREEN_FOR:
+                classes[w.damage_class] += 1
+        if spare <= 0 or not classes:
+            return intent
+        cls = max(sorted(classes), key=lambda c: classes[c])
+        return replace(intent, screen=_SCREEN_FOR[cls], points=spare)
+
+    # ------------------------------------------------------------------ movement
+    def _move(self, view: BattleView, me: UnitView, request: Request) -> Action:
+        weapon = _weapon(me)
+        enemies = view.enemies(me)
+        if weapon is None or not enemies or any(_in_reach(view, me.cell, weapon, e) for e in enemies):
+            return EndTurn(me.name)
+        cells = request.legal().walk
+        if not cells:
+            return EndTurn(me.name)
+        seen = [c for c in cells if any(_in_reach(view, c, weapon, e) for e in enemies if not e.ghost)]
+        if seen:
+            def covered(c: geo.Cell) -> int:
+                return sum(geo.sight(view.grid, e.cell, c).cover != "none" for e in enemies if not e.ghost)
+            best = min(seen, key=lambda c: (-covered(c), geo.distance_cells(me.cell, c), c))
+            return Move(me.name, best)
+        return self._close(view, me, cells, enemies)
+
+    def _close(self, view: BattleView, me: UnitView, cells: frozenset[geo.Cell], enemies: list[UnitView]) -> Action:
+        """The cell that brings it nearest an enemy (not next to one: engaged figures do not move, R-9.2)."""
+        def near(c: geo.Cell) -> float:
+            return min(geo.distance_cells(c, e.cell) for e in enemies)
+        fine = [c for c in cells if near(c) >= 2]
+        if not fine:
+            return EndTurn(me.name)
+        best = min(fine, key=lambda c: (near(c), c))
+        return Move(me.name, best) if near(best) < near(me.cell) else EndTurn(me.name)
+
+
+class FwFocusAI(FwHoldAI):
+    """Hold, shooting the enemy that shows the most wounds."""
+
+    def _pick(self, view: BattleView, me: UnitView, targets: list[UnitView]) -> UnitView:
+        return min(targets, key=lambda e: (-e.wounds, geo.distance_cells(me.cell, e.cell), e.name))
+
+
+class FwRushAI(FwHoldAI):
+    """Close on the nearest enemy, leaping with a jump pack when none is in sight; shoots as hold does."""
+
+    def _no_target(self, view: BattleView, me: UnitView, weapon: FwWeapon | None) -> FwIntent:
+        ext = _ext(me)
+        if ext.jump_pack and ext.generator:
+            return FwIntent(me.name, jump=ext.generator)
+        return super()._no_target(view, me, weapon)
+
+    def _move(self, view: BattleView, me: UnitView, request: Request) -> Action:
+        enemies = view.enemies(me)
+        cells = request.legal().walk
+        weapon = _weapon(me)
+        if not enemies or not cells:
+            return EndTurn(me.name)
+        if weapon is not None and not _ext(me).jump and any(_in_reach(view, me.cell, weapon, e) for e in enemies) \
+                and min(geo.distance_m(me.cell, e.cell, view.grid.cell_m) for e in enemies) <= 12:
+            return EndTurn(me.name)  # close enough: stand and shoot
+        return self._close(view, me, cells, enemies)
+
+
+class FwRandomAI:
+    """A random listed declaration, and a random listed move or stay (seeded from the request: deterministic)."""
+
+    def decide(self, view: BattleView, request: Request) -> Action:
+        """A random legal answer."""
+        me = view.unit(request.unit)
+        rng = random.Random(zlib.crc32(f"{view.round}:{request.unit}:{request.kind}:{me.cell}".encode()))
+        options = list(request.legal().actions())
+        if request.kind == INTENT:
+            return rng.choice(options) if options else FwIntent(me.name)
+        return rng.choice(options) if options else EndTurn(me.name)
+
+
+class FwIdle:
+    """Declares nothing with its usual screen, and stays put (a training dummy; what scripted orders fall back to)."""
+
+    def decide(self, view: BattleView, request: Request) -> Action:
+        """No action, or staying put."""
+        if request.kind == INTENT:
+            ext = _ext(view.unit(request.unit))
+            return FwIntent(request.unit, screen=ext.default_screen, points=ext.default_points)
+        return EndTurn(request.unit)
+
+
+class FwScripted(FwIdle):
+    """Explicit orders per figure in sequence (C-4): intents, then moves or ends, as the requests come; a figure
+    whose orders run out idles."""
+
+    def __init__(self, orders: list[str]) -> None:
+        self.queues: dict[str, deque[Action]] = defaultdict(deque)
+        for text in orders:
+            action = parse_action(text)
+            self.queues[action.unit].append(action)
+
+    def decide(self, view: BattleView, request: Request) -> Action:
+        """The figure's next order if it answers this request, else an idle answer."""
+        q = self.queues.get(request.unit)
+        if q and isinstance(q[0], FwIntent) == (request.kind == INTENT):
+            return q.popleft()
+        return super().decide(view, request)
+
+
+FW_AIS: dict[str, type] = {"baseline": FwHoldAI, "hold": FwHoldAI, "focus": FwFocusAI, "spread": FwFocusAI,
+                           "rush": FwRushAI, "random": FwRandomAI}
+
+
+def make_fw(spec: str, orders: list[str]) -> Any:
+    """A Future*World controller: an AI of FW_AIS by name, "scripted" (the side's orders) or "idle"; ValueError
+    for any other (the utility and search AIs do not play Future*World yet)."""
+    if spec == "scripted":
+        return FwScripted(orders)
+    if spec == "idle":
+        return FwIdle()
+    kind = spec.partition(":")[0]
+    if kind not in FW_AIS:
+        raise ValueError(f"no AI {spec!r} for Future*World yet; known: {', '.join(FW_AIS)}")
+    return FW_AIS[kind]()

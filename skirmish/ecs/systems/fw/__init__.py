@@ -1,0 +1,148 @@
+"""Future*World systems (RULES.md §9): spawning, the round table (declaration, movement, resolution by DEX,
+bookkeeping), legality and the side views, over one battle's world. Layers, one module each: base (context,
+spawn, helpers) < legality (refusals and the lists) < resolve (attacks, damage, wounds, bookkeeping) < table
+(the rows) < FwSystems (the seam the battle uses, skirmish.core.ruleset.Systems)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from skirmish.content.scenario import Scenario
+from skirmish.core.errors import IllegalAction, Refusal
+from skirmish.core.events import Event
+from skirmish.core.flow import Request, RoundTable
+from skirmish.core.legal import LegalActions
+from skirmish.ecs import fw_view as _fw_view  # noqa: F401  (registers fw's part of the unit view)
+from skirmish.ecs.fw_components import FwBody, FwKit, FwRound
+from skirmish.ecs.systems.fw import legality, resolve, table
+from skirmish.ecs.systems.fw.base import FwBase, FwCtx, spawn_figure
+from skirmish.ecs.systems.fw.views import FwKnowledge
+from skirmish.ecs.world import World
+from skirmish.nav import Navigator
+from skirmish.rules.actions import Action, EndTurn, Move
+from skirmish.rules.fw.actions import FwIntent
+from skirmish.rules.fw.checks import Chance, attack_chance
+from skirmish.rules.fw.equipment import FwArmoury
+
+__all__ = ["FwCtx", "FwSystems", "setup"]
+
+
+class FwSystems(FwBase):
+    """The rules applied to the world for the `fw` ruleset."""
+
+    def declare(self, eid: int, action: Any) -> bool:
+        """Check and apply a declaration (the declaration row's answer)."""
+        return table.declare(self, eid, action)
+
+    def move(self, eid: int, action: Any) -> bool:
+        """Check and apply a move or a stay (the movement row's answer)."""
+        return table.move(self, eid, action)
+
+    # ------------------------------------------------------------------ the seam the battle uses (core.ruleset)
+    def round_table(self) -> RoundTable:
+        """Declaration → movement → resolution → bookkeeping, as rows (R-9.2)."""
+        return table.round_table(self)
+
+    def start_info(self) -> dict[str, Any]:
+        """The battle_start event's ruleset fields: dice, no deck."""
+        return {"randomizer": "dice", "deck": "none"}
+
+    def legal_actions(self, req: Request) -> LegalActions:
+        """What the figure asked by `req` may answer (STYLE 13)."""
+        eid = self.w.entity(req.unit)
+        if req.kind == table.INTENT:
+            return legality.intents(self, eid)
+        if req.kind == table.MOVE:
+            return legality.moves(self, eid)
+        raise ValueError(f"fw has no {req.kind!r} requests ({table.INTENT}, {table.MOVE})")
+
+    def refusal(self, req: Request, action: Action) -> Refusal | None:
+        """None if the rules accept `action` as the answer to `req` now, else why not; nothing changes."""
+        eid = self.w.entity(req.unit)
+        if req.kind == table.INTENT:
+            if not isinstance(action, FwIntent):
+                return Refusal("R-9.2", f"the declaration comes first ({action.verb} is not a declaration)")
+            why = legality.intent_refusal(self, eid, action)
+        elif req.kind == table.MOVE:
+            if isinstance(action, EndTurn):
+                return None
+            if not isinstance(action, Move):
+                return Refusal("R-9.2", f"the movement segment takes a move or end, not {action.verb}")
+            why = legality.move_refusal(self, eid, action.to)[0]
+        else:
+            raise ValueError(f"fw has no {req.kind!r} requests ({table.INTENT}, {table.MOVE})")
+        return None if why is None else Refusal.from_text(why)
+
+    def fallback(self, req: Request) -> Action:
+        """What a controller whose answer was refused is taken to answer: no action with its usual screen, or
+        staying put."""
+        if req.kind == table.INTENT:
+            kit = self.kit(self.w.entity(req.unit))
+            return FwIntent(req.unit, "none", screen=kit.default_screen, points=kit.default_points)
+        if req.kind == table.MOVE:
+            return EndTurn(req.unit)
+        raise ValueError(f"fw has no {req.kind!r} requests ({table.INTENT}, {table.MOVE})")
+
+    def side_views(self, sides: tuple[str, ...]) -> FwKnowledge:
+        """Fog of war: sight as the map gives it, and what shows of an enemy figure (FwUnitView.as_enemy)."""
+        return FwKnowledge(sides)
+
+    def draws(self) -> int:
+        """Dice rolled so far."""
+        return self.ctx.draws
+
+    def hash_state(self) -> dict[str, Any]:
+        """fw's own components (the battle hashes the shared ones) and the dice rolled so far."""
+        return {"fw": {t.__name__: self.w.query(t) for t in (FwBody, FwKit, FwRound)}, "draws": self.ctx.draws}
+
+    # ------------------------------------------------------------------ previews (nothing changes)
+    def odds(self, eid: int, action: Any, seed: int) -> Chance:
+        """The chance of a declared-style attack on `action.target` now (R-9.4), without rolling."""
+        if not isinstance(action, FwIntent) or action.act not in ("shoot", "burst") or action.target is None:
+            raise IllegalAction("odds are given for an intent to shoot or burst at a target")
+        why = legality.intent_refusal(self, eid, action)
+        if why:
+            raise IllegalAction(why)
+        wid = legality.weapon_of(self, eid, action)
+        assert wid is not None
+        te = self.w.entity(action.target)
+        return attack_chance(resolve.base_chance(self, eid, wid), resolve.conditions(self, eid, te))
+
+    def move_refusal(self, eid: int) -> str | None:
+        """Why `eid` may not move now, or None."""
+        if not self.can_act(eid):
+            return "R-9.7: a fallen, unconscious or dead figure does not move"
+        return "R-9.2: an engaged figure has no movement segment" if self.engaged(eid) else None
+
+    def preview_move(self, eid: int, to: tuple[int, int]) -> tuple[list[tuple[int, int]], float, bool]:
+        """Route, metres and False (fw has no run): the checks a move makes."""
+        why, path, metres, _ = legality.move_refusal(self, eid, to)
+        if why:
+            raise IllegalAction(why)
+        return path, metres, False
+
+    def move_allowance(self, eid: int) -> tuple[float, float]:
+        """(walk, walk): the movement segment's metres after ENC (R-9.11)."""
+        m = float(self.kit(eid).move_m)
+        return m, m
+
+
+def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[Event], None],
+          tables: FwArmoury) -> FwSystems:
+    """The systems of one Future*World battle: the context and every figure spawned."""
+    spec = scenario.spec
+    darkness = bool(getattr(spec.options, "darkness", False))
+    ctx = FwCtx(world=world, grid=scenario.grid, armoury=scenario.armoury, tables=tables, rng=rng,
+                nav=Navigator.of(scenario.grid), emit=emit, side_names=tuple(s.name for s in spec.sides),
+                darkness=darkness)
+    sys = FwSystems(ctx)
+    n = 0
+    for si, side in enumerate(spec.sides):
+        for unit in side.units:
+            spawn_figure(ctx, unit, side.name, si, n)
+            n += 1
+    for eid in sys.figures():
+        sys.sync(eid)
+    return sys

@@ -1,0 +1,183 @@
+"""Future*World systems, the base: the battle's context, spawning a figure, and the helpers every row uses.
+
+A figure has the shared components (Identity, Position, Facing, Health, Status … so that the battle's tally,
+the side views and the board read it as they read any unit) and its own (skirmish.ecs.fw_components). The
+shared Health mirrors its condition (`sync`): out of action when unconscious or dead (R-9.7), `wounds` the
+HP lost; Status.prone when it has fallen or lies prone; the shared Tacpack shows this round's screen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from skirmish.core.events import Event, make
+from skirmish.ecs.components import (
+    Armour,
+    Cover,
+    Declared,
+    Facing,
+    Health,
+    Identity,
+    Loadout,
+    Position,
+    Profile,
+    Readiness,
+    Status,
+    Tacpack,
+    Turn,
+)
+from skirmish.ecs.fw_components import FwBody, FwKit, FwRound
+from skirmish.ecs.world import World
+from skirmish.nav import Navigator
+from skirmish.rules import geometry as geo
+from skirmish.rules.equipment import Armoury
+from skirmish.rules.fw import events as _fw_events  # noqa: F401  (registers the fw event types for `make`)
+from skirmish.rules.fw.checks import Characteristics
+from skirmish.rules.fw.equipment import FwArmoury, FwWeapon
+from skirmish.rules.fw.movement import move_m
+
+
+@dataclass
+class FwCtx:
+    """What the fw systems share for one battle (`round` and `phase` as the battle reads them; `scope` and
+    `armoury` are the shared view's fields, Future Imperfect's, unused by fw)."""
+
+    world: World
+    grid: geo.GridMap
+    armoury: Armoury
+    tables: FwArmoury
+    rng: random.Random
+    nav: Navigator
+    emit: Callable[[Event], None]
+    side_names: tuple[str, ...]
+    darkness: bool
+    round: int = 0
+    phase: int | None = None
+    scope: str = "fw"
+    draws: int = 0  # random resolutions made (an undo is possible only while none is)
+
+
+def spawn_figure(ctx: FwCtx, spec: Any, side: str, side_index: int, order: int) -> int:
+    """Create a figure's entity from a checked fw scenario unit (skirmish.content.fw.Unit)."""
+    ch = Characteristics.parse(dict(spec.characteristics))
+    tables = ctx.tables
+    weapons = [str(w) for w in spec.weapons]
+    armour = spec.armour[0] if spec.armour else None
+    stops = dict(tables.armour[armour].stops) if armour else {}
+    tp = spec.tacpack
+    enc = sum((tables.weapons[w].enc for w in weapons), Fraction(0))
+    enc += tables.armour[armour].enc if armour else 0
+    if tp is not None:
+        enc += tables.equipment["tacpack"].enc_at(tp.generator)
+        enc += tables.equipment["effectors"].enc_at(tp.effectors) + tables.equipment["sensors"].enc_at(tp.sensors)
+    for item, carried in (("jump_pack", spec.jump_pack), ("medikit", spec.medikit)):
+        if carried:
+            enc += tables.equipment[item].enc_at()
+    kit = FwKit(weapons=weapons, armour=armour, armour_stops=stops, generator=tp.generator if tp else 0,
+                effectors=tp.effectors if tp else 0, sensors=tp.sensors if tp else 0,
+                default_screen=tp.screen if tp else "none", default_points=tp.screen_points if tp else 0,
+                jump_pack=spec.jump_pack, medikit=spec.medikit, skills=dict(spec.skills), enc=float(enc),
+                move_m=move_m(enc, ch.STR))
+    body = FwBody(ch.STR, ch.CON, ch.SIZ, ch.INT, ch.POW, ch.DEX, hp=ch.hp)
+    eid = ctx.world.spawn(
+        Identity(spec.name, side, side_index, order), Position(*spec.at), Facing(),
+        Profile({}, dict(spec.skills), ch.SIZ, 0), Health(0, 0), Cover(), Armour(), Loadout(),
+        Tacpack("fw", kit.generator), Declared(), Readiness(), Turn(),
+        Status(prone=spec.prone, known_to=frozenset(ctx.side_names)), body, kit, FwRound(),
+    )
+    return eid
+
+
+class FwBase:
+    """The helpers of the fw systems over one battle's world."""
+
+    def __init__(self, ctx: FwCtx) -> None:
+        self.ctx = ctx
+        self.w = ctx.world
+
+    # ------------------------------------------------------------------ reading
+    def name(self, eid: int) -> str:
+        """Figure name."""
+        return self.w.peek(eid, Identity).name
+
+    def side(self, eid: int) -> str:
+        """Its side's name."""
+        return self.w.peek(eid, Identity).side
+
+    def body(self, eid: int) -> FwBody:
+        """Its body, only to read (World.peek: its view is kept)."""
+        return self.w.peek(eid, FwBody)
+
+    def change_body(self, eid: int) -> FwBody:
+        """Its body, to change (World.get: its view is made again)."""
+        return self.w.get(eid, FwBody)
+
+    def kit(self, eid: int) -> FwKit:
+        """Its kit (read only: nothing changes a kit during a battle)."""
+        return self.w.peek(eid, FwKit)
+
+    def plan(self, eid: int) -> FwRound:
+        """This round's declaration and split, only to read (changed through World.get by the rows)."""
+        return self.w.peek(eid, FwRound)
+
+    def can_act(self, eid: int) -> bool:
+        """Alive, conscious and on its feet (R-9.7)."""
+        b = self.w.peek(eid, FwBody)
+        return not (b.dead or b.unconscious or b.fallen)
+
+    def in_action(self, eid: int) -> bool:
+        """Alive and conscious (a fallen figure is still in the fight: it may rise, R-9.7)."""
+        b = self.w.peek(eid, FwBody)
+        return not (b.dead or b.unconscious)
+
+    def figures(self) -> list[int]:
+        """Every figure in scenario order."""
+        return [e for e, _ in self.w.units()]
+
+    def enemies(self, eid: int) -> list[int]:
+        """The figures of the other sides still in action."""
+        mine = self.w.peek(eid, Identity).side_index
+        return [e for e, i in self.w.units() if i.side_index != mine and self.in_action(e)]
+
+    def weapon(self, wid: str) -> FwWeapon:
+        """A weapon of the fw table."""
+        return self.ctx.tables.weapons[wid]
+
+    def sees(self, a: int, b: int) -> geo.Sight:
+        """What `a` sees of `b` from where they stand (line of sight and cover, R-6.6's geometry)."""
+        return geo.sight(self.ctx.grid, self.w.cell(a), self.w.cell(b))
+
+    def distance_m(self, a: int, b: int) -> float:
+        """Metres between two figures."""
+        return geo.distance_m(self.w.cell(a), self.w.cell(b), self.ctx.grid.cell_m)
+
+    def engaged(self, eid: int) -> bool:
+        """Next to an enemy in action: engaged, so it has no movement segment (R-9.2)."""
+        here = self.w.cell(eid)
+        return any(geo.adjacent(here, self.w.cell(e)) for e in self.enemies(eid))
+
+    # ------------------------------------------------------------------ writing
+    def event(self, etype: str, actor: str | None, rules: tuple[str, ...], **data: Any) -> None:
+        """Emit an fw event of a registered type."""
+        self.ctx.emit(make(etype, self.ctx.round, self.ctx.phase, actor, rules, **data))
+
+    def roll(self, sides: int) -> int:
+        """One die on the battle's random source (counted for undo checks)."""
+        self.ctx.draws += 1
+        return self.ctx.rng.randint(1, sides)
+
+    def sync(self, eid: int) -> None:
+        """Mirror the figure's condition and split into the shared components the battle, views and board read."""
+        b = self.w.peek(eid, FwBody)
+        hp = self.w.get(eid, Health)
+        hp.wounds = max(0, b.CON - b.hp)
+        hp.dead, hp.unconscious = b.dead, b.unconscious and not b.dead
+        if b.fallen:
+            self.w.get(eid, Status).prone = True  # (rising stands it up: resolve.rise)
+        rnd = self.w.peek(eid, FwRound)
+        tp = self.w.get(eid, Tacpack)
+        tp.screen_type, tp.screen_points, tp.shot_points = rnd.screen, rnd.screen_points, rnd.shots

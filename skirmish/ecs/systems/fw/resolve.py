@@ -1,0 +1,283 @@
+"""Future*World's resolution and bookkeeping (R-9.2 - R-9.7): the declared actions in DEX groups, highest
+first; every slot of a group resolves against the state at the group's start (its rolls are made and logged),
+then the group's wounds take effect together (equal DEX is simultaneous); the second action at half DEX.
+Bookkeeping: the unconscious bleed, the fallen roll to rise, the tacpacks' energy resets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from skirmish.ecs.components import Status
+from skirmish.ecs.fw_components import FwBody, FwRound
+from skirmish.rules.fw import checks, order
+from skirmish.rules.fw import damage as dmg
+from skirmish.rules.fw import tacpack as tpk
+from skirmish.rules.fw.actions import ATTACKS, act_kind
+from skirmish.rules.fw.dice import DiceExpr
+from skirmish.rules.fw.events import FwHit, FwScan, FwStep
+
+if TYPE_CHECKING:
+    from skirmish.ecs.systems.fw.base import FwBase
+
+Effect = Callable[[], None]  # a resolved slot's outcome, applied with the rest of its DEX group
+
+
+def resolve_round(sys: FwBase) -> None:
+    """Resolve every declared action of the round in DEX order (R-9.2, R-9.3)."""
+    declared = []
+    for eid in sys.figures():
+        plan = sys.w.peek(eid, FwRound)
+        if plan.declared and plan.acts:
+            declared.append((sys.name(eid), sys.body(eid).DEX, tuple(act_kind(a) for a, _ in plan.acts)))
+    for group in order.resolution_order(declared):
+        effects: list[Effect] = []
+        for slot in group:
+            eid = sys.w.entity(slot.unit)
+            act, target = sys.w.peek(eid, FwRound).acts[slot.index]
+            sys.ctx.phase = slot.dex
+            effects += _resolve_slot(sys, eid, act, target, slot.dex)
+        for effect in effects:  # together: nobody's wound stopped anyone of this DEX from acting
+            effect()
+    sys.ctx.phase = None
+
+
+def sensor_sweep(sys: FwBase) -> None:
+    """After movement, every figure running combat sensors (R-9.9) sweeps: each enemy in action out of its sight
+    and within 15 m a sensor point rolls d100 against 100 - 10 per net CM point (its CM less the DCCM beamed
+    at it by this figure); a registered enemy's position becomes known to the sweeper's side."""
+    for eid in sys.figures():
+        plan = sys.w.peek(eid, FwRound)
+        if not plan.sensors or not sys.in_action(eid):
+            continue
+        reach = tpk.sensor_range_m(plan.sensors)
+        scans: list[FwScan] = []
+        side = sys.side(eid)
+        for te in sys.enemies(eid):
+            metres = sys.distance_m(eid, te)
+            if metres > reach or sys.sees(eid, te).visible:
+                continue
+            theirs = sys.w.peek(te, FwRound)
+            dccm = plan.dccm if plan.dccm_at == sys.name(te) else 0
+            roll = sys.roll(100)
+            net = tpk.net_cm(theirs.cm, dccm)
+            registered = tpk.registers(roll, metres, plan.sensors, theirs.cm, dccm)
+            if registered:
+                st = sys.w.get(te, Status)
+                st.known_to = st.known_to | {side}
+            scans.append(FwScan(enemy=sys.name(te), metres=round(metres, 1), cm=net,
+                                chance=max(0, 100 - tpk.CM_STEP * net), roll=roll, registered=registered))
+        sys.event("fw_sensors", sys.name(eid), ("R-9.9",), points=plan.sensors, range_m=reach, scans=scans)
+
+
+def _resolve_slot(sys: FwBase, eid: int, act: str, target: str | None, dex: int) -> list[Effect]:
+    me = sys.name(eid)
+    if not sys.can_act(eid):
+        sys.event("fw_idle", me, ("R-9.2", "R-9.7"), act=act, reason="it is down before its DEX comes")
+        return []
+    if act in ATTACKS:
+        if act == "react":
+            te = _reaction_target(sys, eid)
+            if te is None:
+                sys.event("fw_idle", me, ("R-9.2",), act=act, reason="no enemy came into sight moving this round")
+                return []
+            return attack(sys, eid, te, act, dex)
+        te = sys.w.entity(str(target))
+        why = _attack_blocked(sys, eid, te)
+        if why:
+            sys.event("fw_idle", me, ("R-9.4",), act=act, reason=why)
+            return []
+        return attack(sys, eid, te, act, dex)
+    if act == "aid":
+        return _aid(sys, eid, sys.w.entity(str(target)))
+    sys.event("fw_idle", me, ("R-9.9",) if act == "program" else ("R-9.2",), act=act,
+              reason="the round goes to programming its EW" if act == "program" else "nothing declared")
+    return []
+
+
+def _weapon(sys: FwBase, eid: int) -> str:
+    plan = sys.w.peek(eid, FwRound)
+    assert plan.weapon is not None  # an attack was declared with one (legality.intent_refusal)
+    return plan.weapon
+
+
+def _attack_blocked(sys: FwBase, eid: int, te: int) -> str | None:
+    """Why a declared attack cannot be made when its DEX comes, or None."""
+    if not sys.in_action(te):
+        return f"{sys.name(te)} is already out of action"
+    if not sys.sees(eid, te).visible:
+        return f"{sys.name(te)} is not in line of sight"
+    w = sys.weapon(_weapon(sys, eid))
+    dist = sys.distance_m(eid, te)
+    if w.range_m is not None and dist > w.range_m:
+        return f"{sys.name(te)} is {dist:.0f} m away, beyond the {w.name}'s {w.range_m} m"
+    return None
+
+
+def _reaction_target(sys: FwBase, eid: int) -> int | None:
+    """A conditional reaction's target: the nearest enemy in sight and range that moved this round."""
+    best: tuple[float, int] | None = None
+    for te in sys.enemies(eid):
+        b = sys.body(te)
+        if (b.moved_m > 0 or b.jumped) and _attack_blocked(sys, eid, te) is None:
+            d = sys.distance_m(eid, te)
+            if best is None or d < best[0]:
+                best = (d, te)
+    return None if best is None else best[1]
+
+
+def conditions(sys: FwBase, eid: int, te: int) -> set[str]:
+    """R-9.4's conditions that hold for an attack by `eid` on `te` now."""
+    out = set()
+    if sys.ctx.darkness:
+        out.add("darkness")
+    tb, mb = sys.body(te), sys.body(eid)
+    if tb.moved_m > 0 or tb.jumped:
+        out.add("moving_target")
+    if sys.sees(eid, te).cover != "none":
+        out.add("covered_target")
+    if tb.jumped:
+        out.add("target_in_air")
+    if mb.moved_m > 0 or mb.jumped:
+        out.add("moving_firer")
+    if sys.w.peek(te, Status).prone:
+        out.add("prone_target")  # (no elevation on these maps: never attacked from above)
+    if sys.w.peek(eid, Status).prone:
+        out.add("prone_firer")
+    return out
+
+
+def base_chance(sys: FwBase, eid: int, wid: str) -> int:
+    """The figure's skill with a weapon: by its id, else its category, else the table's base chance (R-9.1;
+    a semi-portable without its tripod fires hand-held, R-9.5)."""
+    w = sys.weapon(wid)
+    skills = sys.kit(eid).skills
+    if wid in skills:
+        return skills[wid]
+    if w.category in skills:
+        return skills[w.category]
+    return w.chance(mounted=False) or 0
+
+
+def attack(sys: FwBase, eid: int, te: int, act: str, dex: int) -> list[Effect]:
+    """Roll one attack (R-9.4, R-9.5) and its damage (R-9.6); the wounds are returned, to take effect with
+    the group."""
+    wid = _weapon(sys, eid)
+    w = sys.weapon(wid)
+    burst = act == "burst"
+    ch = checks.attack_chance(base_chance(sys, eid, wid), conditions(sys, eid, te))
+    roll = sys.roll(100)
+    out = checks.Outcome.of(roll, ch.value, impales=w.impales)
+    burst_roll = sys.roll(3) if burst and out.success else None
+    hits: list[FwHit] = []
+    plan = sys.w.peek(te, FwRound)
+    armour = dict(sys.kit(te).armour_stops)
+    for i in range(burst_roll or (1 if out.success else 0)):
+        impale = out.impale and i == 0  # only a burst's first round impales (R-9.5)
+        hits.append(_damage(sys, w.damage, impale, w.damage_class, armour, plan.screen, plan.screen_points))
+    steps = [FwStep(op=f"+{s.plus}" if s.plus else f"x{s.times}", reason=s.reason) for s in ch.steps]
+    rules = ("R-9.2", "R-9.4") + (("R-9.5",) if burst else ()) + (("R-9.6",) if hits else ()) + \
+        (("R-9.8",) if w.energy else ())
+    sys.event("fw_attack", sys.name(eid), rules, target=sys.name(te), weapon=wid, act=act, dex=dex, base=ch.base,
+              steps=steps, chance=ch.value, impale_chance=ch.impale, roll=roll, hit=out.success, impale=out.impale,
+              burst_roll=burst_roll, energy=w.shot_energy(burst), damage=hits)
+    source = f"{sys.name(eid)}'s {w.name}"
+    return [lambda h=h: wound(sys, te, h["through"], source) for h in hits]  # type: ignore[misc]
+
+
+def _damage(sys: FwBase, dice: DiceExpr | None, impale: bool, damage_class: str, armour: dict[str, int], screen: str,
+            points: int) -> FwHit:
+    assert dice is not None  # firearms all roll damage (the photon grenade, which does not, is not fired here)
+    rolls = [sys.roll(dice.sides) for _ in range(dice.count * (2 if impale else 1))]  # impale: rolled twice (R-9.4)
+    rolled = sum(rolls) + dice.add * (2 if impale else 1)
+    a = dmg.through_protection(rolled, damage_class, armour, None if screen == "none" else screen, points)
+    return FwHit(dice=str(dice), rolls=rolls, rolled=a.rolled, impale=impale, damage_class=damage_class,
+                 armour=a.armour, screen=a.screen, through=a.through)
+
+
+def wound(sys: FwBase, te: int, through: int, source: str) -> None:
+    """One hit's damage taking effect (R-9.7): HP, a major wound's d20 or the fall, unconscious, dead."""
+    b = sys.change_body(te)
+    if b.dead or through <= 0:  # nothing got through, or a body already dead: its HP stand
+        sys.event("fw_wound", sys.name(te), ("R-9.6",), source=source, through=through, hp_before=b.hp,
+                  hp_after=b.hp, major=False, condition=_condition(b))
+        return
+    before = b.hp
+    b.hp -= through
+    major = dmg.is_major_wound(before, through)
+    d20 = None
+    state = dmg.condition(b.hp, b.CON)
+    b.dead = state == "dead"
+    b.unconscious = state == "unconscious"
+    if major and state == "ok" and not b.fallen:
+        d20 = sys.roll(dmg.MAJOR_WOUND_DIE)
+        b.fallen = d20 > b.hp
+    sys.sync(te)
+    sys.event("fw_wound", sys.name(te), ("R-9.7",), source=source, through=through, hp_before=before, hp_after=b.hp,
+              major=major, d20=d20, condition=_condition(b))
+
+
+def _condition(b: FwBody) -> str:
+    if b.dead:
+        return "dead"
+    if b.unconscious:
+        return "unconscious"
+    return "fallen" if b.fallen else "ok"
+
+
+def _aid(sys: FwBase, eid: int, pe: int) -> list[Effect]:
+    """A medikit on a friend within reach (R-9.7): First Aid, the survival roll, 1d6 HP."""
+    me = sys.name(eid)
+    if sys.distance_m(eid, pe) > 1.5 * sys.ctx.grid.cell_m or sys.body(pe).dead:
+        sys.event("fw_idle", me, ("R-9.7",), act="aid", reason=f"{sys.name(pe)} is not within reach, or dead")
+        return []
+    fa_roll, sv_roll = sys.roll(100), sys.roll(100)
+    fa, survival = sys.kit(eid).skills.get("first_aid", 0), sys.body(pe).CON * checks.SURVIVAL_PER_CON
+    killed = not checks.Outcome.of(sv_roll, survival).success
+    restored = sys.roll(6) if checks.Outcome.of(fa_roll, fa).success and not killed else 0
+
+    def effect() -> None:
+        b = sys.change_body(pe)
+        if killed:
+            b.dead, b.unconscious = True, False
+        else:
+            b.hp = min(b.CON, b.hp + restored)
+            b.unconscious = b.hp <= 0
+        sys.sync(pe)
+        sys.event("fw_aid", me, ("R-9.7",), patient=sys.name(pe), first_aid_roll=fa_roll, first_aid=fa,
+                  survival_roll=sv_roll, survival=survival, restored=restored, killed=killed, hp_after=b.hp)
+
+    return [effect]
+
+
+def bookkeeping(sys: FwBase) -> None:
+    """R-9.2's bookkeeping (R-9.7, R-9.8): the unconscious lose 1 HP (dead at -CON); the fallen roll d20 against
+    their HP to rise; every split ends (energy reset) and the round's movement is forgotten."""
+    for eid in sys.figures():
+        b = sys.change_body(eid)
+        if b.unconscious and not b.dead:
+            before = b.hp
+            b.hp = dmg.bleed(b.hp)
+            b.dead = dmg.condition(b.hp, b.CON) == "dead"
+            b.unconscious = not b.dead
+            sys.sync(eid)
+            sys.event("fw_bleed", sys.name(eid), ("R-9.7",), hp_before=before, hp_after=b.hp,
+                      condition=_condition(b))
+        elif b.fallen and not b.dead:
+            d20 = sys.roll(dmg.MAJOR_WOUND_DIE)
+            rose = d20 <= b.hp
+            if rose:
+                b.fallen = False
+                sys.w.get(eid, Status).prone = False
+            sys.event("fw_rise", sys.name(eid), ("R-9.7",), d20=d20, hp=b.hp, rose=rose)
+        b.moved_m, b.jumped = 0.0, False
+        _reset(sys.w.get(eid, FwRound))
+        sys.sync(eid)
+    sys.event("fw_energy_reset", None, ("R-9.2", "R-9.8"))
+
+
+def _reset(plan: FwRound) -> None:
+    """The energy reset (R-9.8): no declaration, no split until the next one."""
+    fresh = FwRound()
+    for name in FwRound.__dataclass_fields__:
+        setattr(plan, name, getattr(fresh, name))

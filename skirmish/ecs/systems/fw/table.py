@@ -1,0 +1,116 @@
+"""Future*World's round as a table (R-9.2): declaration → movement → sensors → resolution → bookkeeping.
+
+The rows are data for `skirmish.core.flow.walk`. Declaration asks every figure on its feet for an `intent`
+(its actions and its tacpack's split, R-9.3, R-9.8); the movement segment asks the figures that are not
+engaged, slowest DEX first (the quicker see where the slower went), for a `move` or `end` (stay); the combat
+sensors sweep (R-9.9), resolution and bookkeeping ask nobody. The battle may end after each round.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from skirmish.core.errors import IllegalAction
+from skirmish.core.events import RoundEvent
+from skirmish.core.flow import RoundTable, Step
+from skirmish.ecs.components import Facing, Identity, Position, Status
+from skirmish.ecs.fw_components import FwRound
+from skirmish.ecs.systems.fw import legality, resolve
+from skirmish.rules.actions import EndTurn, Move
+from skirmish.rules.fw.actions import FwIntent
+from skirmish.rules.fw.checks import half_dex
+from skirmish.rules.fw.events import FwAct
+
+if TYPE_CHECKING:
+    from skirmish.ecs.systems.fw import FwSystems
+
+INTENT, MOVE = "intent", "move"  # the fw request kinds
+
+
+def round_table(sys: FwSystems) -> RoundTable:
+    """The rows of one Future*World round over these systems."""
+    w, ctx = sys.w, sys.ctx
+
+    def who(eid: int) -> tuple[str, str]:
+        ident = w.peek(eid, Identity)
+        return ident.name, ident.side
+
+    def begin_round() -> None:
+        ctx.round += 1
+        ctx.phase = None
+        ctx.emit(RoundEvent(round=ctx.round, phase=None, actor=None, rules=("R-9.2",)))
+
+    def begin_declaration() -> None:
+        for eid in sys.figures():  # a figure that declares nothing keeps its usual screen up (R-9.8)
+            kit, plan = sys.kit(eid), w.get(eid, FwRound)
+            plan.screen, plan.screen_points = kit.default_screen, kit.default_points
+            sys.sync(eid)
+
+    def movers() -> list[int]:
+        return sorted((e for e in sys.figures() if sys.can_act(e)), key=lambda e: (sys.body(e).DEX,
+                                                                                   w.peek(e, Identity).order))
+
+    def may_move(eid: int) -> bool:
+        return sys.can_act(eid) and not sys.engaged(eid)
+
+    return RoundTable(begin_round, (
+        Step("declaration", begin=begin_declaration, order=lambda: [e for e in sys.figures() if sys.can_act(e)],
+             kind=INTENT, who=who, answer=sys.declare, limit=1),
+        Step("movement", order=movers, kind=MOVE, who=who, start_turn=may_move, answer=sys.move, limit=1),
+        Step("sensors", begin=lambda: resolve.sensor_sweep(sys)),
+        Step("resolution", begin=lambda: resolve.resolve_round(sys)),
+        Step("bookkeeping", begin=lambda: resolve.bookkeeping(sys)),
+    ))
+
+
+def declare(sys: FwSystems, eid: int, action: Any) -> bool:
+    """Check and apply a declaration (R-9.2, R-9.3, R-9.8); IllegalAction names the rule."""
+    if not isinstance(action, FwIntent):
+        raise IllegalAction(f"R-9.2: the declaration comes first ({action.verb} is not a declaration)")
+    why = legality.intent_refusal(sys, eid, action)
+    if why:
+        raise IllegalAction(why)
+    weapon = legality.weapon_of(sys, eid, action)
+    acts = action.acts()
+    plan = sys.w.get(eid, FwRound)
+    plan.declared, plan.acts = True, list(acts)
+    plan.weapon = weapon if any(a in ("shoot", "burst", "react") for a, _ in acts) else None
+    plan.screen, plan.screen_points = action.screen, action.points
+    plan.shots = legality.shot_energy(sys, plan.weapon, acts)
+    plan.cm, plan.dccm, plan.dccm_at, plan.sensors, plan.jump = (action.cm, action.dccm, action.dccm_at, action.sensors,
+                                                                 action.jump)
+    sys.sync(eid)
+    dex = sys.body(eid).DEX
+    listed = [FwAct(act=a, target=t or "", dex=dex if i == 0 else half_dex(dex)) for i, (a, t) in enumerate(acts)]
+    split = {"generator": sys.kit(eid).generator, "screen": plan.screen, "screen_points": plan.screen_points,
+             "shots": plan.shots, "cm": plan.cm, "dccm": plan.dccm, "sensors": plan.sensors, "jump": plan.jump}
+    sys.event("fw_declare", sys.name(eid), ("R-9.2", "R-9.8") + (("R-9.3",) if len(acts) > 1 else ()),
+              acts=listed, weapon=plan.weapon, split=split)
+    return True
+
+
+def move(sys: FwSystems, eid: int, action: Any) -> bool:
+    """Check and apply a move of the movement segment (a walk or a leap), or stay (`end`)."""
+    if isinstance(action, EndTurn):
+        return True
+    if not isinstance(action, Move):
+        raise IllegalAction(f"R-9.2: the movement segment takes a move or end, not {action.verb}")
+    why, path, metres, leap = legality.move_refusal(sys, eid, action.to)
+    if why:
+        raise IllegalAction(why)
+    w = sys.w
+    pos, face = w.get(eid, Position), w.get(eid, Facing)
+    a, b = path[-2] if len(path) > 1 else path[0], path[-1]
+    face.dx, face.dy = max(-1, min(1, b[0] - a[0])), max(-1, min(1, b[1] - a[1]))
+    pos.x, pos.y = b
+    body = sys.change_body(eid)
+    body.moved_m += metres
+    body.jumped = leap
+    allowance = float(legality.jump_m(sys.plan(eid).jump, sys.kit(eid).enc, body.STR) if leap else sys.kit(eid).move_m)
+    me = w.peek(eid, Identity)
+    seers = {w.peek(e, Identity).side for e in sys.figures()
+             if sys.in_action(e) and w.peek(e, Identity).side != me.side and sys.sees(e, eid).visible}
+    w.get(eid, Status).known_to = frozenset({me.side, *seers})  # where it went is known to those who saw it
+    sys.event("fw_move", me.name, ("R-9.2", "R-9.11"), path=[list(c) for c in path], metres=round(metres, 2),
+              allowance=allowance, jump=leap)
+    return True

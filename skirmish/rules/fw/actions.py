@@ -1,0 +1,68 @@
+"""Future*World's own action: the declaration of a round (R-9.2), registered with the shared verbs so that
+orders, records and the board read and write it (STYLE 3). Movement in the movement segment is the shared
+`move UNIT X,Y` (a leap when the declaration gave the jump pack energy), and `end UNIT` stays put.
+
+Text form: `intent UNIT ACT [target=U] [then=ACT] [then_target=U] [weapon=ID] [screen=TYPE points=N] [cm=N]
+[dccm=N dccm_at=U] [sensors=N] [jump=N]`, e.g. `intent Kell burst target=Vosh screen=kinetic points=3`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from skirmish.rules.actions import Action, ActionParseError, register_action
+
+# What a figure may declare for one resolution slot (R-9.2, R-9.3): an attack (one shot or a burst of three,
+# R-9.5; both are "attack" for the never-twice rule), First Aid with a medikit (R-9.7), a conditional reaction
+# (fire at the first enemy seen moving this round), a whole round of EW programming (R-9.9), or nothing.
+ACTS = ("shoot", "burst", "aid", "react", "program", "none")
+ATTACKS = ("shoot", "burst", "react")
+_INTS = ("cm", "dccm", "sensors", "jump")
+
+
+def act_kind(act: str) -> str:
+    """The action an act counts as for R-9.3's "never the same action twice": every attack is one."""
+    return "attack" if act in ATTACKS else act
+
+
+@dataclass(frozen=True)
+class FwIntent(Action):
+    """A Future*World declaration (R-9.2): up to two different actions (the second at half DEX, R-9.3) and the
+    tacpack's split for the round (R-9.8: screen type and points, EW programs, jump pack; the energy shots
+    are worked out from the attacks declared)."""
+
+    verb: ClassVar[str] = "intent"
+    act: str = "none"
+    target: str | None = None
+    then: str | None = None
+    then_target: str | None = None
+    weapon: str | None = None
+    screen: str = "none"
+    points: int = 0
+    cm: int = 0
+    dccm: int = 0
+    dccm_at: str | None = None
+    sensors: int = 0
+    jump: int = 0
+
+    def __post_init__(self) -> None:
+        for name in _INTS:  # the shared text codec reads unknown keys as text
+            value = getattr(self, name)
+            if isinstance(value, str):
+                try:
+                    object.__setattr__(self, name, int(value))
+                except ValueError:
+                    raise ActionParseError(f"cannot read action: bad value {value!r} for {name}") from None
+
+    def acts(self) -> tuple[tuple[str, str | None], ...]:
+        """The declared actions in order, (act, target), without "none"."""
+        out = [] if self.act == "none" else [(self.act, self.target)]
+        if self.then is not None and self.then != "none":
+            out.append((self.then, self.then_target))
+        return tuple(out)
+
+
+register_action(FwIntent, positional="act")
+
+__all__ = ["ACTS", "ATTACKS", "FwIntent", "act_kind"]

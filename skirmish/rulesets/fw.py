@@ -1,0 +1,60 @@
+"""Future*World, the second registered ruleset (RULES.md §9): its binding, and the facade through which the
+AIs and the board reach fw rules (nothing above `rules/` imports `skirmish.rules.fw` or
+`skirmish.ecs.systems.fw` directly; tests/test_imports.py says so)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from skirmish.content.fw import FW_PARTS, shipped
+from skirmish.content.parts import SchemaParts
+from skirmish.core.ruleset import register
+from skirmish.ecs.fw_view import FwUnitView
+from skirmish.ecs.systems.fw import FwSystems, setup
+from skirmish.ecs.systems.fw.legality import FIREARMS, FwLegal
+from skirmish.ecs.systems.fw.table import INTENT, MOVE
+from skirmish.rules.fw.actions import ACTS, ATTACKS, FwIntent
+from skirmish.rules.fw.checks import Chance, attack_chance
+from skirmish.rules.fw.damage import SCREEN_STOPS, SCREEN_TYPES
+from skirmish.rules.fw.equipment import FwArmoury, FwWeapon
+from skirmish.rules.fw.events import (
+    FwAidEvent,
+    FwAttackEvent,
+    FwBleedEvent,
+    FwDeclareEvent,
+    FwEnergyEvent,
+    FwIdleEvent,
+    FwMoveEvent,
+    FwRiseEvent,
+    FwSensorsEvent,
+    FwWoundEvent,
+)
+
+__all__ = [
+    "ACTS", "ATTACKS", "FIREARMS", "FW", "INTENT", "MOVE", "SCREEN_STOPS", "SCREEN_TYPES", "Chance", "FwAidEvent",
+    "FwArmoury", "FwAttackEvent", "FwBleedEvent", "FwDeclareEvent", "FwEnergyEvent", "FwIdleEvent", "FwIntent",
+    "FwLegal", "FwMoveEvent", "FwRiseEvent", "FwRuleset", "FwSensorsEvent", "FwSystems", "FwUnitView", "FwWeapon", "FwWoundEvent",
+    "attack_chance", "tables",
+]
+
+
+def tables() -> FwArmoury:
+    """The shipped Future*World equipment tables (weapons, armour, equipment, grav cars)."""
+    return shipped()
+
+
+class FwRuleset:
+    """Future*World (RULES.md §9)."""
+
+    name = "fw"
+    title = "Future*World"
+    scenario_parts: SchemaParts = FW_PARTS  # its options and units (skirmish.content.fw)
+    request_kinds: tuple[str, ...] = (INTENT, MOVE)  # a declaration, the movement segment
+
+    def setup(self, scenario: Any, rng: random.Random, world: Any, emit: Callable[[Any], None]) -> FwSystems:
+        return setup(scenario, rng, world, emit, shipped())
+
+
+FW = register(FwRuleset())

@@ -1,0 +1,93 @@
+"""A seeded soak of the Future*World scenario under invariants (issue 13): every battle ends; HP never above CON
+and dead only at -CON or below; a tacpack's split never above its generator (R-9.8); nobody fallen, unconscious
+or dead declares, moves or attacks (R-9.7); a side's view never shows an enemy's declaration or split."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from skirmish.ai.controllers import make_ai
+from skirmish.battle import Battle
+from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+from skirmish.core.flow import Hooks
+from skirmish.rulesets.fw import FwUnitView, tables
+
+RELAY = SCENARIOS_DIR / "fw" / "relay_station.yaml"
+IMPALING = {w.id for w in tables().weapons.values() if w.impales}
+PAIRS = [("hold", "rush"), ("rush", "hold"), ("random", "focus"), ("focus", "random"), ("random", "random")]
+
+
+def _check(b: Battle) -> None:
+    for u in b.view().units:
+        x = u.ext
+        assert isinstance(x, FwUnitView)
+        assert x.hp <= x.CON, u.name
+        assert x.dead or x.hp > -x.CON, u.name  # dead at -CON (a medikit's shock kills too)
+        assert x.unconscious == (x.hp <= 0 and not x.dead), u.name
+        assert u.out_of_action == (x.dead or x.unconscious), u.name
+        used = x.screen_points + x.shots + x.jump
+        assert used <= x.generator, (u.name, used, x.generator)
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_fw_battles_keep_their_invariants_and_end(seed: int) -> None:
+    sc = load_scenario(RELAY)
+    blue, red = PAIRS[seed % len(PAIRS)]
+    sides = [s.name for s in sc.spec.sides]
+    ctrl: dict[str, Any] = {sides[0]: make_ai(blue, "fw"), sides[1]: make_ai(red, "fw")}
+    hooks = Hooks()
+    state: dict[str, Any] = {}
+    hooks.add("action", lambda step, actor, answer: _check(state["b"]))
+    hooks.add("round_end", lambda: _check(state["b"]))
+    with Battle(sc, seed=seed, controllers=ctrl, hooks=hooks) as b:
+        state["b"] = b
+        down: set[str] = set()
+        while b.step():  # the kept views (World.snapshot) are what fresh ones would be: fw's writes mark them
+            assert b.view().units == b.world.fresh_units(b.ctx.armoury)
+        assert b.outcome is not None and b.outcome.rounds <= sc.spec.victory.max_rounds
+        last_dex: tuple[int, int] = (0, 0)
+        for e in b.log.events:
+            assert e.type != "refused", e.describe()  # the baselines answer only what the rules accept
+            if e.type == "fw_attack":
+                assert e.hit == (e.roll <= e.chance and e.roll < 96)  # 96-00 always misses (R-9.4)
+                assert e.impale == (e.hit and e.roll <= e.impale_chance and e.weapon in IMPALING)  # <= chance/5
+                assert e.impale_chance == (2 * e.chance + 5) // 10  # chance / 5, rounded half up
+                assert len(e.damage) == (0 if not e.hit else (e.burst_roll or 1))  # a burst hits 1d3 times (R-9.5)
+                assert sum(h["impale"] for h in e.damage) <= 1 and all(not h["impale"] for h in e.damage[1:])
+                assert all(h["through"] == max(0, h["rolled"] - h["armour"] - h["screen"]) for h in e.damage)
+                assert e.round > last_dex[0] or e.phase <= last_dex[1]  # highest DEX first (R-9.2)
+                last_dex = (e.round, e.phase)
+            if e.type in ("fw_declare", "fw_move", "fw_attack", "fw_aid"):
+                assert e.actor not in down, f"{e.actor} acted while down: {e.describe()}"
+            if e.type == "fw_wound" and e.condition in ("fallen", "unconscious", "dead"):
+                down.add(e.actor)
+            if e.type == "fw_bleed" and e.condition == "dead":
+                down.add(e.actor)
+            if e.type == "fw_rise" and e.rose:
+                down.discard(e.actor)
+            if e.type == "fw_aid" and e.hp_after > 0 and not e.killed:
+                down.discard(e.patient)
+        # What each side sees of the other: its roster and HP, never its declaration or split.
+        for side in b.sides:
+            for u in b.observe(side).units:
+                if u.side != side:
+                    assert isinstance(u.ext, FwUnitView) and not u.ext.full
+                    assert u.ext.acts == () and u.ext.screen_points == 0 and not u.ext.declared
+
+
+def test_a_side_does_not_see_an_enemy_declaration_mid_round() -> None:
+    sc = load_scenario(RELAY)
+    ctrl: dict[str, Any] = {s.name: make_ai("hold", "fw") for s in sc.spec.sides}
+    with Battle(sc, seed=5, controllers=ctrl) as b:
+        while b.pending is not None and b.pending.kind == "intent":
+            b.step()
+        truth = {u.name: u.ext for u in b.view().units}
+        assert all(x.declared for x in truth.values())
+        guards = b.observe("Guards")
+        for u in guards.units:
+            if u.side == "Raiders":
+                assert not u.ext.declared and u.ext.acts == () and truth[u.name].acts != ()
+            else:
+                assert u.ext == truth[u.name]
