@@ -40,7 +40,7 @@ MAX_SIDE = 512  # maps up to this many cells a side are coded here (exact there;
 _LEANS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # the order of SightTable.leans
 LEAN_TWENTIETHS = 9  # geometry.LEAN = 0.45 = 9/20 of a cell
 NEAR = 3  # crossings at each end of a line looked at first (`Batch.lines`)
-ONE_PASS_MAX = 1000  # fewer pairs than this: every line of every pair in one pass (`Batch.codes_one_pass`)
+ONE_PASS_MAX = 250  # fewer pairs than this: every line of every pair in one pass (`Batch.codes_one_pass`)
 
 
 _OFFS = np.array([(0, 0), *_LEANS], dtype=np.int64) * LEAN_TWENTIETHS  # a point's offset from its centre, by kind
