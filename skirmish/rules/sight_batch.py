@@ -39,7 +39,7 @@ _Bools = npt.NDArray[np.bool_]
 MAX_SIDE = 512  # maps up to this many cells a side are coded here (exact there; see above); larger ones walk
 _LEANS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # the order of SightTable.leans
 LEAN_TWENTIETHS = 9  # geometry.LEAN = 0.45 = 9/20 of a cell
-NEAR = 3  # crossings at each end of a line looked at first (`Batch.lines`)
+NEAR = 3  # crossings at each end of a line looked at first (`Batch.lines`; >= 2: the cover is read there)
 ONE_PASS_MAX = 250  # fewer pairs than this: every line of every pair in one pass (`Batch.codes_one_pass`)
 
 
@@ -76,15 +76,20 @@ class Batch:
         `_cover_on_line` reads for it (Q a cell centre; 0 where not clear). Lines are first tested on the
         NEAR crossings at each end (where the walls that stop most lines are: a unit's own doorway or corner),
         and only those still clear on all of theirs."""
-        clear, level = self._lines(p0, p1, q0, q1, False, NEAR)
-        todo = np.flatnonzero(clear)
-        if len(todo):
-            clear[todo], level[todo] = self._lines(p0[todo], p1[todo], q0[todo], q1[todo], cover, 0)
+        clear, level = self._lines(p0, p1, q0, q1, cover, NEAR)  # the cover is read beside the target: here
+        long = np.flatnonzero(clear & ((np.abs(q0 // 20 - p0 // 20) > 2 * NEAR) | (np.abs(q1 // 20 - p1 // 20) > 2 * NEAR)))
+        if len(long):  # the crossings between the ends
+            mid, _ = self._lines(p0[long], p1[long], q0[long], q1[long], False, NEAR, True)
+            clear[long] = mid
+            level[long[~mid]] = 0
         return clear, level
 
-    def _lines(self, p0: _Ints, p1: _Ints, q0: _Ints, q1: _Ints, cover: bool, near: int) -> tuple[_Bools, _Ints]:
+    def _lines(self, p0: _Ints, p1: _Ints, q0: _Ints, q1: _Ints, cover: bool, near: int,
+               middle: bool = False) -> tuple[_Bools, _Ints]:
         """`lines` on every crossing, or (`near` > 0) on the first and last `near` crossings of each axis only
-        (then a line found clear may not be)."""
+        (then a line found clear may not be), or (`middle`) on the others only (no cover). The cover read
+        beside the target (the cell before the last, the side cells of corners within one cell of it: at the
+        last two column crossings) is read right on the ends' crossings when `near` >= 2."""
         n = len(p0)
         pw, blocks = self.pw, self.blocks
         fx, fy, tx, ty = p0 // 20, p1 // 20, q0 // 20, q1 // 20
@@ -98,10 +103,12 @@ class Batch:
         fi, ti = (fy + 1) * pw + fx + 1, (ty + 1) * pw + tx + 1
         c0 = a * f - b * e  # (time_x(k) - time_y(m)) * E * F = c0 + 20 F k - 20 E m
         # Column crossings: the k-th of line i; the row crossings not later (q + 1), a corner if one is at the time.
-        cnx = np.minimum(nx, 2 * near) if near else nx  # the crossings looked at
+        cnx = (np.maximum(nx - 2 * near, 0) if middle else np.minimum(nx, 2 * near)) if near else nx  # looked at
         xi = np.repeat(np.arange(n), cnx)
         k = np.arange(len(xi)) - np.repeat(np.cumsum(cnx) - cnx, cnx)
-        if near:  # the first `near`, then the last ones
+        if middle:
+            k += near
+        elif near:  # the first `near`, then the last ones
             k = np.where(k < near, k, k + np.repeat(nx - cnx, cnx))
         ny_x, sx_x, spw_x, fi_x = (np.repeat(v, cnx) for v in (ny, sx, spw, fi))
         num, den = np.repeat(c0, cnx) + np.repeat(20 * f, cnx) * k, np.repeat(20 * e, cnx)
@@ -109,10 +116,12 @@ class Batch:
         corner = (num == q * den) & (q >= 0) & (q < ny_x)
         at_x = fi_x + sx_x * (k + 1) + spw_x * np.clip(q + 1, 0, ny_x)
         # Row crossings: the m-th of line j; the column crossings not later.
-        cny = np.minimum(ny, 2 * near) if near else ny
+        cny = (np.maximum(ny - 2 * near, 0) if middle else np.minimum(ny, 2 * near)) if near else ny
         yj = np.repeat(np.arange(n), cny)
         m = np.arange(len(yj)) - np.repeat(np.cumsum(cny) - cny, cny)
-        if near:
+        if middle:
+            m += near
+        elif near:
             m = np.where(m < near, m, m + np.repeat(ny - cny, cny))
         k_m = np.clip(_floor_div(np.repeat(-c0, cny) + np.repeat(20 * e, cny) * m, np.repeat(20 * f, cny)) + 1, 0,
                       np.repeat(nx, cny))

@@ -140,6 +140,8 @@ class SightTable:
                     blind = (codes[j] < 0) & (back[idx] == 0)
                     codes[j, blind] = rows[j][idx[blind]] = 0
             todo = np.flatnonzero(codes < 0)
+            if not len(todo):
+                return codes
             on, at = np.divmod(todo, len(idx))
             cells = np.array(origins, dtype=np.int64).reshape(-1, 2)
             got = self._batch.codes(cells[on, 0], cells[on, 1], xs[at].astype(np.int64), ys[at].astype(np.int64))
