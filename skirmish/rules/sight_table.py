@@ -92,12 +92,19 @@ class SightTable:
         return self.sights[k]
 
     def blind_back(self, frm: Cell, to: Cell) -> bool:
-        """True if `to` is kept as not seeing `frm` (a row, or codes from `to` or to `frm`); then `frm` does not
-        see `to` either. Sight is symmetric: `work_out(a, b)` finds no sight only when every line between a
+        """True if the pair is kept as not in sight: coded so (codes from `frm` or to `to`), or `to` kept as not
+        seeing `frm` (a row, or codes from `to` or to `frm`), as then `frm` does not see `to` either. Sight is
+        symmetric: `work_out(a, b)` finds no sight only when every line between a
         point of a (centre or lean) and a point of b is blocked, and `work_out(b, a)` tests the same lines
         reversed; a line and its reverse pass the same cells and corners (the walk decides as exact arithmetic
         does: rules/sight_batch.py), and neither counts its two end cells."""
         i, j = frm[1] * self.w + frm[0], to[1] * self.w + to[0]
+        c = self.outs.get(frm)  # first the pair itself, coded by a numpy caller (`codes_from`, `column`)
+        if c is not None and c[j] >= 0:
+            return bool(c[j] == 0)
+        c = self.cols.get(to)
+        if c is not None and c[i] >= 0:
+            return bool(c[i] == 0)
         r = self.rows.get(to)
         if r is not None and (k := r[i]):
             return k == 1
