@@ -34,7 +34,7 @@ from skirmish.rules.geometry import COVER_LEVEL, COVER_NAME, LEAN, NEIGHBOURS_8,
 _EPS = 1e-9
 ANSWERS_KEPT = 1 << 24  # row entries kept per map (2 bytes each: 32 MB) before the rows start again; codes: 4x
 _Point = tuple[float, float]
-BATCH_MIN = 60  # pairs not coded yet from which `column`, `codes_from` and `codes_many` code them at once
+BATCH_MIN = 40  # pairs not coded yet from which `column`, `codes_from` and `codes_many` code them at once
 
 
 class SightTable:
