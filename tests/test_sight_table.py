@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skirmish.content.scenario import builtin_scenarios, load_scenario
 from skirmish.content.tiled import from_ascii
 from skirmish.rules import geometry as geo
+from skirmish.rules.geometry import Cell
 from skirmish.rules.sight_table import SightTable, table
 
 GLYPHS = "....,:#x=Df~"  # floor-heavy, with walls, low cover, doors, fences, water, rubble
@@ -101,3 +103,61 @@ def test_off_map_cells_are_answered_by_the_rule_not_another_cells_row() -> None:
     grid = from_ascii(["..#.", "....", ".x.."], "t", "map")
     for frm, to in (((0, 0), (-1, 1)), ((0, 0), (4, 0)), ((5, 1), (1, 1)), ((1, 1), (2, 3))):
         assert geo.sight(grid, frm, to) == geo.sight_reference(grid, frm, to), (frm, to)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps)
+def test_rows_are_numbers_the_collector_does_not_walk(rows: list[str]) -> None:
+    """Rows hold each answer's number in `sights` (0: not worked out), in arrays whose entries the garbage
+    collector does not walk (no referents but their type; a list of answers refers to each); there are at most
+    two answers per cell and three more, which the rows' item size holds."""
+    import gc
+
+    grid = from_ascii(rows, "prop", "map")
+    t = SightTable(grid)
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    for a in cells:
+        for b in cells:
+            t.sight(a, b)
+    assert t.rows and all(all(isinstance(x, type) for x in gc.get_referents(r)) for r in t.rows.values())
+    assert all(len(r) == len(cells) and min(r) >= 1 for r in t.rows.values())  # every pair asked: numbered
+    assert len(t.sights) - 1 <= 2 * len(cells) + 3 < 1 << (8 * t.rows[cells[0]].itemsize)
+    assert len(set(map(id, t.sights[1:]))) == len(t.sights) - 1  # one object per answer
+    assert t.sights[1] is geo.NO_SIGHT and not any(s.visible is False for s in t.sights[2:])
+
+
+def test_pairs_coded_not_in_sight_are_not_walked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pair coded as not in sight (codes from its origin, codes to its target, or either the other way) is
+    answered NO_SIGHT with no walk; pairs coded in sight are walked for their cover, to the rule's answer."""
+    import numpy as np
+
+    from skirmish.rules import sight_table
+
+    monkeypatch.setattr(sight_table, "BATCH_MIN", 1)
+    grid = from_ascii(["....#.....", "..#.#..x..", "....#.....", "##.##..=..", "......#..."], "t", "map")
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    xs, ys = np.array([c[0] for c in cells]), np.array([c[1] for c in cells])
+    walked: list[tuple[Cell, Cell]] = []
+
+    def counted(table: SightTable) -> SightTable:
+        work_out = table._work_out
+        monkeypatch.setattr(table, "_work_out", lambda a, b: walked.append((a, b)) or work_out(a, b))
+        return table
+
+    o = (1, 1)
+    for coded, way in (("from", "same"), ("from", "back"), ("to", "same"), ("to", "back")):
+        t = counted(SightTable(grid))
+        if coded == "from":
+            t.codes_from(o, xs, ys)  # codes from o to every cell
+            pairs = [(o, c) for c in cells]
+        else:
+            t.column(o, xs, ys)  # codes to o from every cell
+            pairs = [(c, o) for c in cells]
+        if way == "back":
+            pairs = [(b, a) for a, b in pairs]
+        walked.clear()
+        for a, b in pairs:
+            assert t.sight(a, b) == geo.sight_reference(grid, a, b), (coded, way, a, b)
+        blind = [(a, b) for a, b in pairs if not geo.sight_reference(grid, a, b).visible]
+        assert blind and not set(blind) & set(walked), (coded, way)
+        assert len(walked) == len(pairs) - len(blind)  # the pairs in sight, once each

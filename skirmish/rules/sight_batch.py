@@ -1,18 +1,30 @@
 """Sight codes for many pairs of cells at once (R-6.6), in exact integer arithmetic with numpy.
 
-`SightTable`'s walk of a line decides every step as exact arithmetic does (rules/stencil.py's docstring: the
-walk's float times are within 1e-13 of the exact ones, which are equal or at least 1e-8 apart, on maps up to
-`stencil.MAX_SIDE` a side). So the cells and corners a line passes are found here from the exact times: in
-twentieths of a cell (a lean is 9/20), a line from P to Q crosses its k-th column side at time (A + 20k) / E
-and its m-th row side at (B + 20m) / F (E = |Q0 - P0|, F = |Q1 - P1|, A and B the distances to the first
-sides); the cell entered at a crossing is found by counting the other axis's crossings not later, and two
-crossings at the same time are a corner. All lines of a batch are worked out with a few array operations
-over all their crossings, with no loop along the lines.
+Why exact arithmetic gives `SightTable`'s answers. The table walks a segment between two points of two cells
+(`geometry._trace`'s float steps). The points are a cell's centre or one of its four lean points (`LEAN` = 0.45
+= 9/20 of a cell toward an open orthogonal neighbour), so a segment's walk is the same wherever the pair is:
+
+- centres are exact (x + 0.5), so `x + 1 - p0` is exactly 0.5 and every float step is the same for every x;
+- lean points are x + 0.95 or x + 0.05 up to a rounding that grows with x, and the walk's times are then off
+  the exact rationals (A + 20k) / E by far less than 1e-12 on maps up to MAX_SIDE cells a side, while the
+  exact crossing times of a segment (multiples of 1/20 over E, F <= 20 * MAX_SIDE) differ by 0 (a corner) or
+  by at least 1 / (E F) >= 9.5e-9, and never equal 1 (the end point is inside its cell): every `_EPS`
+  comparison of the walk decides as exact arithmetic does (and whichever way it is walked: a line and its
+  reverse pass the same cells and corners, which `SightTable.blind_back` builds on). tests/test_sight_batch.py
+  checks the times against the exact ones on every position and offset of a 128-cell side (7e-14 off at most
+  on a 512-cell side, measured).
+
+So the cells and corners a line passes are found here from the exact times: in twentieths of a cell, a line
+from P to Q crosses its k-th column side at time (A + 20k) / E and its m-th row side at (B + 20m) / F
+(E = |Q0 - P0|, F = |Q1 - P1|, A and B the distances to the first sides); the cell entered at a crossing is
+found by counting the other axis's crossings not later, and two crossings at the same time are a corner. All
+lines of a batch are worked out with a few array operations over all their crossings, with no loop along the
+lines.
 
 `codes(...)` answers as `SightTable.work_out` does, coded as `SightTable.column` codes (visible + 2 × lean +
 4 × cover level): the centre line, then the firer's lean points in order (the first clear one gives the
-cover), then any line to one of the target's lean points (high cover, leaning). tests/test_stencil.py holds
-it equal to `geometry.sight_reference`.
+cover), then any line to one of the target's lean points (high cover, leaning). tests/test_sight_batch.py
+holds it equal to `geometry.sight_reference`.
 """
 
 from __future__ import annotations
@@ -24,9 +36,14 @@ from skirmish.rules.geometry import NEIGHBOURS_8
 
 _Ints = npt.NDArray[np.int64]
 _Bools = npt.NDArray[np.bool_]
-_LEANS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # stencil.KINDS[1:], the order of SightTable.leans
+MAX_SIDE = 512  # maps up to this many cells a side are coded here (exact there; see above); larger ones walk
+_LEANS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # the order of SightTable.leans
 LEAN_TWENTIETHS = 9  # geometry.LEAN = 0.45 = 9/20 of a cell
-NEAR = 3  # crossings at each end of a line looked at first (`Batch.lines`)
+NEAR = 3  # crossings at each end of a line looked at first (`Batch.lines`; >= 2: the cover is read there)
+ONE_PASS_MAX = 250  # fewer pairs than this: every line of every pair in one pass (`Batch.codes_one_pass`)
+
+
+_OFFS = np.array([(0, 0), *_LEANS], dtype=np.int64) * LEAN_TWENTIETHS  # a point's offset from its centre, by kind
 
 
 def _floor_div(num: _Ints, den: _Ints) -> _Ints:
@@ -59,15 +76,20 @@ class Batch:
         `_cover_on_line` reads for it (Q a cell centre; 0 where not clear). Lines are first tested on the
         NEAR crossings at each end (where the walls that stop most lines are: a unit's own doorway or corner),
         and only those still clear on all of theirs."""
-        clear, level = self._lines(p0, p1, q0, q1, False, NEAR)
-        todo = np.flatnonzero(clear)
-        if len(todo):
-            clear[todo], level[todo] = self._lines(p0[todo], p1[todo], q0[todo], q1[todo], cover, 0)
+        clear, level = self._lines(p0, p1, q0, q1, cover, NEAR)  # the cover is read beside the target: here
+        long = np.flatnonzero(clear & ((np.abs(q0 // 20 - p0 // 20) > 2 * NEAR) | (np.abs(q1 // 20 - p1 // 20) > 2 * NEAR)))
+        if len(long):  # the crossings between the ends
+            mid, _ = self._lines(p0[long], p1[long], q0[long], q1[long], False, NEAR, True)
+            clear[long] = mid
+            level[long[~mid]] = 0
         return clear, level
 
-    def _lines(self, p0: _Ints, p1: _Ints, q0: _Ints, q1: _Ints, cover: bool, near: int) -> tuple[_Bools, _Ints]:
+    def _lines(self, p0: _Ints, p1: _Ints, q0: _Ints, q1: _Ints, cover: bool, near: int,
+               middle: bool = False) -> tuple[_Bools, _Ints]:
         """`lines` on every crossing, or (`near` > 0) on the first and last `near` crossings of each axis only
-        (then a line found clear may not be)."""
+        (then a line found clear may not be), or (`middle`) on the others only (no cover). The cover read
+        beside the target (the cell before the last, the side cells of corners within one cell of it: at the
+        last two column crossings) is read right on the ends' crossings when `near` >= 2."""
         n = len(p0)
         pw, blocks = self.pw, self.blocks
         fx, fy, tx, ty = p0 // 20, p1 // 20, q0 // 20, q1 // 20
@@ -81,10 +103,12 @@ class Batch:
         fi, ti = (fy + 1) * pw + fx + 1, (ty + 1) * pw + tx + 1
         c0 = a * f - b * e  # (time_x(k) - time_y(m)) * E * F = c0 + 20 F k - 20 E m
         # Column crossings: the k-th of line i; the row crossings not later (q + 1), a corner if one is at the time.
-        cnx = np.minimum(nx, 2 * near) if near else nx  # the crossings looked at
+        cnx = (np.maximum(nx - 2 * near, 0) if middle else np.minimum(nx, 2 * near)) if near else nx  # looked at
         xi = np.repeat(np.arange(n), cnx)
         k = np.arange(len(xi)) - np.repeat(np.cumsum(cnx) - cnx, cnx)
-        if near:  # the first `near`, then the last ones
+        if middle:
+            k += near
+        elif near:  # the first `near`, then the last ones
             k = np.where(k < near, k, k + np.repeat(nx - cnx, cnx))
         ny_x, sx_x, spw_x, fi_x = (np.repeat(v, cnx) for v in (ny, sx, spw, fi))
         num, den = np.repeat(c0, cnx) + np.repeat(20 * f, cnx) * k, np.repeat(20 * e, cnx)
@@ -92,10 +116,12 @@ class Batch:
         corner = (num == q * den) & (q >= 0) & (q < ny_x)
         at_x = fi_x + sx_x * (k + 1) + spw_x * np.clip(q + 1, 0, ny_x)
         # Row crossings: the m-th of line j; the column crossings not later.
-        cny = np.minimum(ny, 2 * near) if near else ny
+        cny = (np.maximum(ny - 2 * near, 0) if middle else np.minimum(ny, 2 * near)) if near else ny
         yj = np.repeat(np.arange(n), cny)
         m = np.arange(len(yj)) - np.repeat(np.cumsum(cny) - cny, cny)
-        if near:
+        if middle:
+            m += near
+        elif near:
             m = np.where(m < near, m, m + np.repeat(ny - cny, cny))
         k_m = np.clip(_floor_div(np.repeat(-c0, cny) + np.repeat(20 * e, cny) * m, np.repeat(20 * f, cny)) + 1, 0,
                       np.repeat(nx, cny))
@@ -126,7 +152,15 @@ class Batch:
         return clear, level
 
     def codes(self, fx: _Ints, fy: _Ints, tx: _Ints, ty: _Ints) -> npt.NDArray[np.int8]:
-        """`SightTable.work_out(frm, to)` coded (visible + 2 × lean + 4 × cover level) for each pair."""
+        """`SightTable.work_out(frm, to)` coded (visible + 2 × lean + 4 × cover level) for each pair: below
+        ONE_PASS_MAX pairs by `codes_one_pass`, else by `codes_two_passes` (every line is tested on the NEAR
+        crossings at each end first, `lines`)."""
+        if len(fx) < ONE_PASS_MAX:
+            return self.codes_one_pass(fx, fy, tx, ty)
+        return self.codes_two_passes(fx, fy, tx, ty)
+
+    def codes_two_passes(self, fx: _Ints, fy: _Ints, tx: _Ints, ty: _Ints) -> npt.NDArray[np.int8]:
+        """`codes`: the centre lines first, then the other lines of the pairs they leave unseen."""
         out = np.zeros(len(fx), dtype=np.int8)
         same = (fx == tx) & (fy == ty)
         out[same] = 1
@@ -156,4 +190,30 @@ class Batch:
         out[b_seen] = 1 + 2 + 4 * 2
         first_pairs, first = np.unique(pairs[:n_a][clear[:n_a]], return_index=True)  # the first clear lean of each
         out[first_pairs] = 1 + 4 * level[:n_a][clear[:n_a]][first]  # before any lean line to the target's leans
+        return out
+
+    def codes_one_pass(self, fx: _Ints, fy: _Ints, tx: _Ints, ty: _Ints) -> npt.NDArray[np.int8]:
+        """`codes`, with every line of every pair tested at once (no second pass for the pairs the centre line
+        leaves unseen): more lines, half the array operations, which is what costs on small batches (~130 us a
+        call, fixed, against ~450 us for two passes; a pair walked costs about 8 us, docs/ENGINE.md). The first
+        clear line from the firer's centre or lean points (in order) to the target's centre gives the cover;
+        else any clear line to one of the target's lean points gives high cover, leaning."""
+        n = len(fx)
+        out = np.zeros(n, dtype=np.int8)
+        f_points = np.concatenate([np.ones((n, 1), dtype=bool), self.leans[fy, fx]], axis=1)  # [pair, kind]
+        f_points[(fx == tx) & (fy == ty)] = False  # the same cell: seen, no line
+        t_leans = self.leans[ty, tx]
+        a_rows, a_kind = np.nonzero(f_points)  # pair-major, the centre then the leans in order
+        b_rows, b_tl, b_fp = np.nonzero(t_leans[:, :, None] & f_points[:, None, :])
+        rows = np.concatenate([a_rows, b_rows])
+        f_kind = np.concatenate([a_kind, b_fp])
+        t_kind = np.concatenate([np.zeros(len(a_rows), dtype=np.int64), b_tl + 1])
+        offs = _OFFS[f_kind], _OFFS[t_kind]
+        clear, level = self.lines(20 * fx[rows] + 10 + offs[0][:, 0], 20 * fy[rows] + 10 + offs[0][:, 1],
+                                  20 * tx[rows] + 10 + offs[1][:, 0], 20 * ty[rows] + 10 + offs[1][:, 1], True)
+        n_a = len(a_rows)
+        out[b_rows[clear[n_a:]]] = 1 + 2 + 4 * 2
+        first_pairs, first = np.unique(a_rows[clear[:n_a]], return_index=True)  # the first clear line of each
+        out[first_pairs] = 1 + 4 * level[:n_a][clear[:n_a]][first]  # before any line to the target's leans
+        out[(fx == tx) & (fy == ty)] = 1
         return out

@@ -2,39 +2,39 @@
 
 `geometry.sight` answers from here. The answer for a pair is exactly what `geometry.sight_reference` (the
 plain statement of the rule: trace the segment cell by cell, `clear_line`, `_cover_on_line`) gives: the same
-float arithmetic in the same order, with three differences that change no answer and only save work:
+float arithmetic in the same order, with differences that change no answer and only save work:
 
 - the segment is walked once, and the walk stops at the first cell (or corner shut on both sides) that blocks;
 - walls are read from a flat list padded with one blocking ring (off the map blocks, as `_blocks` says);
 - the answer is kept: a map never changes, so a pair's sight never does. Answers live in one row per origin
-  cell (a list indexed by the target cell), so a lookup is two index operations; equal answers share one
-  `Sight` object.
+  cell (an array indexed by the target cell, holding the answer's number in `sights`), so a lookup is three
+  index operations; equal answers share one `Sight` object. Rows are arrays of numbers, not lists of
+  objects, so the garbage collector's full collections do not walk them (docs/ENGINE.md, "Sight");
 - sight is symmetric in visibility (`blind_back`): a pair kept as not seen one way is not seen the other way,
   with no walk (most pairs are not in sight, and those cost the most: every line is walked);
 - many pairs asked at once (`column`, `codes_from`, `codes_many`, from BATCH_MIN pairs not coded yet) are
-  coded together in exact integer arithmetic (rules/sight_batch.py); lines can also be tested by stencils
-  (rules/stencil.py, off by default: measured slower in battles).
+  coded together in exact integer arithmetic (rules/sight_batch.py).
 
-tests/test_sight_table.py and tests/test_stencil.py compare this with the reference over random maps (every
-pair of cells on small ones, sampled pairs up to 128x128), and the batch paths with the scalar one.
+tests/test_sight_table.py and tests/test_sight_batch.py compare this with the reference over random maps
+(every pair of cells on small ones, sampled pairs up to 128x128), and the batch paths with the scalar one.
 """
 
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
 
 from skirmish.rules import sight_batch as _sight_batch
-from skirmish.rules import stencil as _stencil
 from skirmish.rules.geometry import COVER_LEVEL, COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
 
 _EPS = 1e-9
-ANSWERS_KEPT = 1 << 24  # row entries kept per map (8 bytes each) before the rows start again; columns: 4x that
+ANSWERS_KEPT = 1 << 24  # row entries kept per map (2 bytes each: 32 MB) before the rows start again; codes: 4x
 _Point = tuple[float, float]
-BATCH_MIN = 300  # pairs not coded yet from which `column`, `codes_from` and `codes_many` code them at once
+BATCH_MIN = 40  # pairs not coded yet from which `column`, `codes_from` and `codes_many` code them at once
 
 
 class SightTable:
@@ -52,33 +52,30 @@ class SightTable:
         self.blocks = pad
         self.cover = grid.cover.tolist()
         self.cover_av = grid.cover_av.tolist()
-        self.rows: dict[Cell, list[Sight | None]] = {}
+        # A row holds, per target cell, the number of the pair's answer in `sights` (0: not worked out yet; 1:
+        # NO_SIGHT, the only answer not in sight): an array, which the garbage collector does not walk. Equal
+        # answers share one number; there are at most two per cell (a cover cell or wall as `where`, leaning
+        # or not) and three more, so two bytes a number on maps up to 32,766 cells.
+        self.rows: dict[Cell, array[int]] = {}
+        self.sights: list[Sight] = [NO_SIGHT, NO_SIGHT]
+        self._blank = array("H" if 2 * self.w * self.h + 3 <= 0xFFFF else "I", [0]) * (self.w * self.h)
         self.rows_kept = max(64, ANSWERS_KEPT // (self.w * self.h))  # 13,981 rows on a 40x30 map, 1,024 on 128x128
         self.cols: dict[Cell, npt.NDArray[np.int8]] = {}  # codes by origin cell, per target cell (`column`)
         self.outs: dict[Cell, npt.NDArray[np.int8]] = {}  # codes by target cell, per origin cell (`codes_from`)
-        self._shared: dict[tuple[bool, str, int, bool, Cell | None], Sight] = {(False, "none", 0, False, None): NO_SIGHT}
+        self._shared: dict[tuple[bool, str, int, bool, Cell | None], int] = {(False, "none", 0, False, None): 1}
         self._leans: dict[Cell, list[_Point]] = {}
-        # Stencils (rules/stencil.py): the map's walls and shut corners as bits, each cell's point kinds (its
-        # centre, then its lean points), and what a padded index's cover is; None on maps too big for them.
-        small = max(self.w, self.h) <= _stencil.MAX_SIDE
-        self._st = _stencil.stencils(self.pw) if small else None
-        self._bits = _stencil.sight_bits(grid) if small else 0
-        self._kinds: dict[Cell, tuple[tuple[int, _Point], ...]] = {}
+        small = max(self.w, self.h) <= _sight_batch.MAX_SIDE  # exact there (rules/sight_batch.py)
         self._batch = _sight_batch.Batch(grid.blocks_sight, grid.cover) if small else None
-        self._cover_at = [(0, 0)] * len(pad)
-        for y in range(grid.height):
-            for x in range(grid.width):
-                self._cover_at[(y + 1) * self.pw + x + 1] = (int(self.cover[y][x]), int(self.cover_av[y][x]))
 
-    def row(self, frm: Cell) -> list[Sight | None]:
-        """The answers kept from `frm`, indexed y * width + x (None: not worked out yet)."""
+    def row(self, frm: Cell) -> array[int]:
+        """The answers kept from `frm`, as numbers in `sights` indexed y * width + x (0: not worked out yet)."""
         r = self.rows.get(frm)
         if r is None:
             if len(self.rows) >= self.rows_kept:
                 self.rows.clear()
                 self.cols.clear()
                 self.outs.clear()
-            r = self.rows[frm] = [None] * (self.w * self.h)
+            r = self.rows[frm] = self._blank[:]
         return r
 
     def sight(self, frm: Cell, to: Cell) -> Sight:
@@ -87,22 +84,30 @@ class SightTable:
         if r is None:
             r = self.row(frm)
         i = to[1] * self.w + to[0]
-        s = r[i]
-        if s is None:
-            frm, to = (int(frm[0]), int(frm[1])), (int(to[0]), int(to[1]))
-            s = r[i] = NO_SIGHT if self.blind_back(frm, to) else self.work_out(frm, to)
-        return s
+        k = r[i]
+        if k:
+            return self.sights[k]
+        frm, to = (int(frm[0]), int(frm[1])), (int(to[0]), int(to[1]))
+        k = r[i] = 1 if self.blind_back(frm, to) else self._work_out(frm, to)
+        return self.sights[k]
 
     def blind_back(self, frm: Cell, to: Cell) -> bool:
-        """True if `to` is kept as not seeing `frm` (a row, or codes from `to` or to `frm`); then `frm` does not
-        see `to` either. Sight is symmetric: `work_out(a, b)` finds no sight only when every line between a
+        """True if the pair is kept as not in sight: coded so (codes from `frm` or to `to`), or `to` kept as not
+        seeing `frm` (a row, or codes from `to` or to `frm`), as then `frm` does not see `to` either. Sight is
+        symmetric: `work_out(a, b)` finds no sight only when every line between a
         point of a (centre or lean) and a point of b is blocked, and `work_out(b, a)` tests the same lines
         reversed; a line and its reverse pass the same cells and corners (the walk decides as exact arithmetic
-        does: rules/stencil.py), and neither counts its two end cells."""
+        does: rules/sight_batch.py), and neither counts its two end cells."""
         i, j = frm[1] * self.w + frm[0], to[1] * self.w + to[0]
+        c = self.outs.get(frm)  # first the pair itself, coded by a numpy caller (`codes_from`, `column`)
+        if c is not None and c[j] >= 0:
+            return bool(c[j] == 0)
+        c = self.cols.get(to)
+        if c is not None and c[i] >= 0:
+            return bool(c[i] == 0)
         r = self.rows.get(to)
-        if r is not None and (s := r[i]) is not None:
-            return not s.visible
+        if r is not None and (k := r[i]):
+            return k == 1
         c = self.outs.get(to)
         if c is not None and c[i] >= 0:
             return bool(c[i] == 0)
@@ -142,6 +147,8 @@ class SightTable:
                     blind = (codes[j] < 0) & (back[idx] == 0)
                     codes[j, blind] = rows[j][idx[blind]] = 0
             todo = np.flatnonzero(codes < 0)
+            if not len(todo):
+                return codes
             on, at = np.divmod(todo, len(idx))
             cells = np.array(origins, dtype=np.int64).reshape(-1, 2)
             got = self._batch.codes(cells[on, 0], cells[on, 1], xs[at].astype(np.int64), ys[at].astype(np.int64))
@@ -334,22 +341,21 @@ class SightTable:
                     best = (score, c)
         return best[1] if best else None
 
-    def _share(self, visible: bool, cover: str, av: int, lean: bool, where: Cell | None) -> Sight:
+    def _share(self, visible: bool, cover: str, av: int, lean: bool, where: Cell | None) -> int:
+        """The number in `sights` of the answer (visible, cover, av, lean, where), made on first use."""
         key = (visible, cover, av, lean, where)
-        s = self._shared.get(key)
-        if s is None:
-            s = self._shared[key] = Sight(visible, cover, av, lean, where)
-        return s
+        k = self._shared.get(key)
+        if k is None:
+            k = self._shared[key] = len(self.sights)
+            self.sights.append(Sight(visible, cover, av, lean, where))
+        return k
 
     def work_out(self, frm: Cell, to: Cell) -> Sight:
-        """`geometry.sight_reference(grid, frm, to)`: by the line's stencils (`stencil.work_out`) when they are
-        on (`stencil.MAKE_AT`), else walked (`work_out_walked`)."""
-        if self._st is None or frm == to or not _stencil.MAKE_AT:
-            return self.work_out_walked(frm, to)
-        return _stencil.work_out(self, frm, to)
+        """`geometry.sight_reference(grid, frm, to)`, walked once (see the module's docstring), not kept."""
+        return self.sights[self._work_out(frm, to)]
 
-    def work_out_walked(self, frm: Cell, to: Cell) -> Sight:
-        """`geometry.sight_reference(grid, frm, to)`, walked once (see the module's docstring)."""
+    def _work_out(self, frm: Cell, to: Cell) -> int:
+        """`work_out`, as the answer's number in `sights`."""
         if frm == to:
             return self._share(True, "none", 0, False, None)
         pf = (frm[0] + 0.5, frm[1] + 0.5)
@@ -361,7 +367,7 @@ class SightTable:
                 return self._share(True, COVER_NAME[level], av, False, where)
         t_leans = self.leans(to)
         if not t_leans:
-            return NO_SIGHT
+            return 1
         f_points = [pf, *self.leans(frm)]
         for tp in t_leans:
             for fp in f_points:
@@ -369,7 +375,7 @@ class SightTable:
                     wall = self._nearest_wall(to, fp)
                     av = self.cover_av[wall[1]][wall[0]] if wall else 6
                     return self._share(True, "high", av, True, wall)
-        return NO_SIGHT
+        return 1
 
 
 def table(grid: GridMap) -> SightTable:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import (
     Armour,
@@ -105,7 +107,6 @@ class FiThrowing(FiShooting):
         """`throw_cells` worked out."""
         grid = self.ctx.grid
         blocks = grid.blocks_sight.tolist()
-        seen = sight_table(grid)
         cell_m = grid.cell_m
         cells = []
         for y in box[1]:
@@ -113,9 +114,13 @@ class FiThrowing(FiShooting):
             for x in box[0]:
                 if row[x] or math.hypot(here[0] - x, here[1] - y) * cell_m > limit:  # geo.distance_m, inlined
                     continue
-                if seen.sight(here, (x, y)).visible:
-                    cells.append((x, y))
-        return frozenset(cells)
+                cells.append((x, y))
+        if not cells:
+            return frozenset()
+        # geo.sight(grid, here, cell).visible for every cell at once (one batch for the pairs not kept yet)
+        xs, ys = np.array(cells, dtype=np.intp).T
+        seen = (sight_table(grid).codes_from(here, xs, ys) & 1).tolist()
+        return frozenset(c for c, s in zip(cells, seen, strict=True) if s)
 
     def caught(self, land: geo.Cell, weapon: Weapon) -> list[tuple[int, float, geo.Sight]]:
         """Combatants the burst at `land` can harm, nearest first: in reach (armour keeps out the outer ring),

@@ -1,10 +1,11 @@
-"""Sight stencils (skirmish.rules.stencil): a line's walk is the same wherever the pair is on the map, so the
-table's answers from stencils equal the rule as stated (`geometry.sight_reference`) on large random maps too.
+"""Sight in exact integer arithmetic (skirmish.rules.sight_batch): a line's walk decides every step as exact
+arithmetic does, so the batch's codes equal the rule as stated (`geometry.sight_reference`) on large random
+maps too, in one pass or two.
 
 The walk's float times along one axis (x: `t_mx`, the same for y) depend on that axis only: the start and end
 coordinates. The first test checks them, on every position and offset of a 128-cell side and every kind of
 end point, against the exact rational times, and checks the margins that make every `_EPS` test of the walk
-decide as exact arithmetic does (so as it did where the stencil was made)."""
+decide as exact arithmetic does (so the same wherever the pair is, and the same both ways)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from skirmish.content.tiled import from_ascii
 from skirmish.rules import geometry as geo
-from skirmish.rules import stencil
+from skirmish.rules import sight_batch
 from skirmish.rules.sight_batch import Batch
 from skirmish.rules.sight_table import SightTable
 
@@ -25,18 +26,11 @@ SIDE = 128
 EPS = 1e-9
 
 
-@pytest.fixture(autouse=True)
-def stencils_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every shape's stencil made when first asked for (battles make one at its MAKE_AT-th use), so every line
-    below is answered from a stencil."""
-    monkeypatch.setattr(stencil, "MAKE_AT", 1)
-
-
 def test_walk_times_are_the_exact_times_everywhere() -> None:
     worst = walk_time_error(SIDE)
     # Exact crossing times of the two axes are (A + 20k) / E and (B + 20m) / F with E, F <= 20 * SIDE: equal
     # (a corner) or at least 1 / (E F) apart; each float time is within `worst` of its exact one. (On a
-    # 512-cell side, stencil.MAX_SIDE, `worst` is 7e-14 and the gap 9.5e-9: measured, too slow for a test.)
+    # 512-cell side, sight_batch.MAX_SIDE, `worst` is 7e-14 and the gap 9.5e-9: measured, too slow for a test.)
     gap = 1 / (20 * SIDE) ** 2
     assert worst < 1e-12
     assert gap - 2 * worst > EPS and 2 * worst < EPS
@@ -44,7 +38,7 @@ def test_walk_times_are_the_exact_times_everywhere() -> None:
 
 def walk_time_error(side: int) -> float:
     """The largest distance of a walk's float time (<= 2) from its exact time, over every start and end point
-    of a side `side` cells long (python -c "from tests.test_stencil import *; print(walk_time_error(512))")."""
+    of a side `side` cells long (python -c "from tests.test_sight_batch import *; print(walk_time_error(512))")."""
     x = np.arange(side, dtype=np.float64)[:, None]
     x2 = np.arange(side, dtype=np.float64)[None, :]
     xi = np.arange(side)[:, None]
@@ -52,7 +46,7 @@ def walk_time_error(side: int) -> float:
     worst = 0.0
     for s in (-1, 0, 1):
         for e in (-1, 0, 1):
-            p0 = x + 0.5 + s * geo.LEAN  # as SightTable.leans and stencil.point compute them
+            p0 = x + 0.5 + s * geo.LEAN  # as SightTable.leans computes them
             q0 = x2 + 0.5 + e * geo.LEAN
             assert (np.floor(p0) == x).all() and (np.floor(q0) == x2).all()
             d = q0 - p0
@@ -142,58 +136,21 @@ def test_large_random_maps_equal_the_reference(seed: int, w: int, h: int, walls:
             assert got == int(s.visible) + 2 * int(s.lean) + 4 * geo.COVER_LEVEL[s.cover], (seed, frm, to)
 
 
-def test_stencils_are_shared_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stencils are kept per padded width for the process, and dropped (the oldest made first) past the bound,
-    then made again to the same answers."""
-    grid = from_ascii(_random_map(3, 30, 20, 0.3), "t", "map")
-    other = from_ascii(_random_map(4, 30, 25, 0.3), "t", "map")  # the same width: the same stencils
-    assert SightTable(grid)._st is SightTable(other)._st is stencil.stencils(32)
-    monkeypatch.setattr(stencil, "STENCIL_BITS_KEPT", 3000)
-    kept = stencil.Stencils(32)
-    t = SightTable(grid)
-    t._st = kept
-    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
-    rng = random.Random(5)
-    dropped = False
-    for _ in range(400):
-        a, b = rng.choice(cells), rng.choice(cells)
-        before = len(kept.kept)
-        assert t.work_out(a, b) == geo.sight_reference(grid, a, b)
-        dropped |= len(kept.kept) < before
-        assert kept.bits <= 3000 + 3 * 32 * 22  # the bound and one stencil (at most the map's bits)
-        assert kept.bits == sum(s[1].bit_length() for s in kept.kept.values())
-    assert dropped
+def test_maps_too_large_for_the_batch_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past MAX_SIDE the table walks each pair (the exactness argument is made for maps up to it)."""
+    from skirmish.rules import sight_table
 
-
-def test_answers_stay_the_same_as_shapes_get_stencils(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With stencils made at a shape's third use, a table answers as the rule while its lines move from walked
-    to stencilled (fresh tables over the same pairs, as a process's battles ask)."""
-    monkeypatch.setattr(stencil, "MAKE_AT", 3)
-    grid = from_ascii(_random_map(8, 24, 18, 0.3), "t", "map")
-    kept = stencil.Stencils(26)
-    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
-    rng = random.Random(8)
-    pairs = [(rng.choice(cells), rng.choice(cells)) for _ in range(300)]
-    for n in range(4):
-        t = SightTable(grid)
-        t._st = kept
-        for a, b in pairs:
-            assert t.work_out(a, b) == geo.sight_reference(grid, a, b)
-        if n == 0:
-            assert kept.asked and len(kept.kept) < len(kept.asked)  # mostly walked the first time
-    assert len(kept.kept) > 100 and not kept.asked  # every shape asked 3 times has its stencil
-
-
-def test_maps_too_large_for_stencils_walk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past MAX_SIDE the table walks each line (the exactness argument is made for maps up to it)."""
+    monkeypatch.setattr(sight_table, "BATCH_MIN", 1)
     grid = from_ascii(["." * 5 + "#" + "." * 5] * 3, "t", "map")
     t = SightTable(grid)
-    assert t._st is not None
-    monkeypatch.setattr(stencil, "MAX_SIDE", 4)
+    assert t._batch is not None
+    monkeypatch.setattr(sight_batch, "MAX_SIDE", 4)
     walked = SightTable(grid)
-    assert walked._st is None
+    assert walked._batch is None
+    xs, ys = np.array([10, 5, 6, 0]), np.array([0, 1, 1, 2])
     for a in ((0, 0), (4, 1), (6, 2)):
-        for b in ((10, 0), (5, 1), (6, 1)):
+        assert walked.codes_from(a, xs, ys).tolist() == t.codes_from(a, xs, ys).tolist()
+        for b in zip(xs.tolist(), ys.tolist(), strict=True):
             assert walked.sight(a, b) == t.sight(a, b) == geo.sight_reference(grid, a, b)
 
 
@@ -211,10 +168,15 @@ def test_batch_codes_equal_the_reference_on_every_pair(rows: list[str]) -> None:
     cells = np.array([(x, y) for y in range(grid.height) for x in range(grid.width)], dtype=np.int64)
     a = np.repeat(cells, len(cells), axis=0)
     b = np.tile(cells, (len(cells), 1))
-    got = Batch(grid.blocks_sight, grid.cover).codes(a[:, 0], a[:, 1], b[:, 0], b[:, 1])
+    batch = Batch(grid.blocks_sight, grid.cover)
+    one = batch.codes_one_pass(a[:, 0], a[:, 1], b[:, 0], b[:, 1])  # every line at once
+    two = batch.codes_two_passes(a[:, 0], a[:, 1], b[:, 0], b[:, 1])  # centre lines, then the others left
     for n in range(len(a)):
         s = geo.sight_reference(grid, (int(a[n, 0]), int(a[n, 1])), (int(b[n, 0]), int(b[n, 1])))
-        assert got[n] == int(s.visible) + 2 * int(s.lean) + 4 * geo.COVER_LEVEL[s.cover], (rows, a[n], b[n])
+        want = int(s.visible) + 2 * int(s.lean) + 4 * geo.COVER_LEVEL[s.cover]
+        assert one[n] == two[n] == want, (rows, a[n], b[n])
+    few = np.random.default_rng(len(a)).permutation(len(a))[:7]  # a handful of pairs in any order
+    assert batch.codes(a[few, 0], a[few, 1], b[few, 0], b[few, 1]).tolist() == one[few].tolist()
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
