@@ -1,0 +1,50 @@
+"""Issue 12 item 6, cost per unit-action as the battle grows (helper scale6): what is kept or bounded per action
+answers exactly what working it out afresh answers."""
+
+from __future__ import annotations
+
+from conftest import played
+
+from skirmish.ai.estimate import replaced
+from skirmish.ai.utility import material
+from skirmish.rules.actions import Shoot
+from skirmish.rulesets.fi import Part, add_part, fits
+
+
+def _shots_as_written(me, shot) -> int:  # type: ignore[no-untyped-def]
+    """`material.shots_this_turn` as first written (unkept)."""
+    w = me.weapon
+    if w is None:
+        return 1
+    part = Part("attack", int(w.speed), shot.mode, weapon=w.id, rof=max(1, w.rof))
+    rounds = me.rounds // max(1, shot.burst)
+    if w.energy:
+        rounds = min(rounds, me.power_left // max(1, w.shot_power(shot.burst)))
+    parts, n = list(me.turn_parts), 0
+    while n < min(material.MAX_REPEATS, rounds):
+        parts = add_part(parts, part)
+        if not fits(me.declared, parts):
+            break
+        n += 1
+    return max(1, n)
+
+
+def test_kept_shots_this_turn_equal_the_count_as_written() -> None:
+    """Over every unit of real battles (declarations, turns part spent, rounds and power as they come), for each
+    mode and burst and each declaration, the kept count is the loop's."""
+    asked = 0
+    for name in ("depot_breach.yaml", "canal_crossing.yaml"):
+        for _, b, req in played(name, 3, 120):
+            if req.kind == "declare":
+                continue
+            me = b.view().unit(req.unit)
+            if me.weapon is None:
+                continue
+            for declared in (me.declared, "slow", "normal", "fast", "dodge"):
+                u = replaced(me, declared=declared)
+                for mode in ("prepared", "snap", "aimed"):
+                    for burst in (0, *me.weapon.bursts):
+                        shot = Shoot(me.name, "x", mode=mode, burst=burst)
+                        assert material.shots_this_turn(u, shot) == _shots_as_written(u, shot), (u, shot)
+                        asked += 1
+    assert asked > 500
