@@ -48,3 +48,28 @@ def test_kept_shots_this_turn_equal_the_count_as_written() -> None:
                         assert material.shots_this_turn(u, shot) == _shots_as_written(u, shot), (u, shot)
                         asked += 1
     assert asked > 500
+
+
+def test_kept_nearest_enemy_walks_equal_the_fields_worked_out_afresh() -> None:
+    """`maps.nearest_walk_m` kept by the enemies' cells (as a MapCache keeps it across its side's decisions) is
+    the least of the enemies' walking fields worked out afresh, at every decision of a battle, and read-only."""
+    import numpy as np
+
+    from skirmish.ai.utility.maps import nearest_walk_m
+    from skirmish.rules import geometry as geo
+
+    walk_from: dict = {}  # type: ignore[type-arg]
+    nearest: dict = {}  # type: ignore[type-arg]
+    hits = 0
+    for _, b, req in played("depot_breach.yaml", 2, 150):
+        view = b.observe(req.side)
+        me = view.unit(req.unit)
+        before = len(nearest)
+        kept = nearest_walk_m(view, me, walk_from, nearest)
+        hits += len(nearest) == before and bool(nearest)
+        fresh = np.full((view.grid.height, view.grid.width), np.inf)
+        for e in view.enemies(me):
+            fresh = np.minimum(fresh, geo.reach_field(view.grid, e.cell, np.inf))
+        assert np.array_equal(kept, fresh * view.grid.cell_m)
+        assert not kept.flags.writeable
+    assert hits > 10  # the kept answer was handed back, not only made

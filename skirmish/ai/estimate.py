@@ -63,6 +63,9 @@ class ShotEstimate:
             hit, damage, wounds, ct, kill, tn, modifier
 
 
+NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)  # a target out of sight (frozen: one for every such shot)
+
+
 @lru_cache(maxsize=256)
 def effect_pmf(sides: int, row: int) -> npt.NDArray[np.float64]:
     """Exact distribution of `row` exploding dice of `sides` (index = total), truncated at 160."""
@@ -165,7 +168,7 @@ def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str
     here = at or me.cell
     sight = view.sight(me, target, here)  # (hit_probability's sight and distance, asked once for both)
     if not sight.visible:
-        return ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+        return NO_SHOT
     dist = geo.distance_m(here, target.cell, view.grid.cell_m)
     p_hit, target_tn, mod = _hit_numbers(view, me, w, target, sight, dist, mode, burst, moved)
     if p_hit <= 0:
