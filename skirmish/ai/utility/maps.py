@@ -97,10 +97,11 @@ class TacticalMaps:
         cov = np.where(vis, COVER_BY_LEVEL[codes >> 2], 0.0)
         drawn = np.where(vis, self._hits[:, ys, xs] * (1 - cov), 0.0)  # hit: _enemy_hit_by_range at the distance
         seen = vis.sum(axis=0).astype(np.float64)  # whole numbers: exact in any order
-        cover_sum, threat = np.zeros(n), np.zeros(n)
-        for k in range(len(self._enemies)):  # the sums in the enemies' order (+ 0.0 where one does not see)
-            cover_sum += cov[k]
-            threat += drawn[k]
+        # The sums in the enemies' order (+ 0.0 where one does not see): add.accumulate adds row after row, as a
+        # loop over the enemies would (its last row is the total; the first row is 0.0 + the first enemy's, as
+        # every term is >= 0, not -0.0)
+        cover_sum = np.add.accumulate(cov, axis=0)[-1]
+        threat = np.add.accumulate(drawn, axis=0)[-1]
         self.seen_by[ys, xs] = seen
         with np.errstate(invalid="ignore", divide="ignore"):
             self.cover[ys, xs] = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)
