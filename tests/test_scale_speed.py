@@ -73,3 +73,29 @@ def test_kept_nearest_enemy_walks_equal_the_fields_worked_out_afresh() -> None:
         assert np.array_equal(kept, fresh * view.grid.cell_m)
         assert not kept.flags.writeable
     assert hits > 10  # the kept answer was handed back, not only made
+
+
+def test_a_views_kept_enemy_and_friend_lists_equal_the_units_it_holds() -> None:
+    """`BattleView.enemies` and `friends` are kept in the view with its units: equal to the lists made afresh at
+    every decision, handed out as copies (changing one changes nothing kept), and a view made by copying another's
+    fields with other units (as Knowledge.observe makes a side's) answers from its own units."""
+    import dataclasses
+
+    asked = 0
+    for _, b, req in played("depot_breach.yaml", 4, 80):
+        view = b.observe(req.side)
+        for me in view.units:
+            for _ in range(2):
+                assert view.enemies(me) == [u for u in view.units if u.side != me.side and not u.out_of_action]
+                assert view.friends(me) == [u for u in view.units
+                                            if u.side == me.side and u.name != me.name and not u.out_of_action]
+            view.enemies(me).clear()
+            assert view.enemies(me) == [u for u in view.units if u.side != me.side and not u.out_of_action]
+            asked += 1
+        me = view.units[0]
+        view.enemies(me)
+        fewer = object.__new__(type(view))
+        fewer.__dict__.update(view.__dict__)
+        fewer.__dict__.update(units=tuple(u for u in view.units if u.side == me.side))
+        assert fewer.enemies(me) == [] and dataclasses.replace(view, units=()).friends(me) == []
+    assert asked > 100
