@@ -99,3 +99,21 @@ def test_a_views_kept_enemy_and_friend_lists_equal_the_units_it_holds() -> None:
         fewer.__dict__.update(units=tuple(u for u in view.units if u.side == me.side))
         assert fewer.enemies(me) == [] and dataclasses.replace(view, units=()).friends(me) == []
     assert asked > 100
+
+
+def test_kept_dangers_equal_the_best_hit_chance_worked_out_afresh() -> None:
+    """`scoring.danger` reads each (enemy, friend) hit chance kept by the two views: at every decision of a battle
+    every enemy's danger is the best `hit_probability` on the unit and its friends, asked afresh."""
+    from skirmish.ai.estimate import hit_probability
+    from skirmish.ai.utility.scoring import danger
+
+    asked = 0
+    for _, b, req in played("depot_breach.yaml", 5, 120):
+        view = b.observe(req.side)
+        me = view.unit(req.unit)
+        for t in view.enemies(me):
+            fresh = max((hit_probability(view, t, f)[0] for f in [me, *view.friends(me)]), default=0.0) \
+                if t.weapon is not None else 0.0
+            assert danger(view, t, me) == fresh
+            asked += 1
+    assert asked > 200
