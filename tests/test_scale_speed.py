@@ -117,3 +117,39 @@ def test_kept_dangers_equal_the_best_hit_chance_worked_out_afresh() -> None:
             assert danger(view, t, me) == fresh
             asked += 1
     assert asked > 200
+
+
+def test_kept_shot_estimates_equal_the_estimates_worked_out_afresh() -> None:
+    """`estimate_shot` keeps its answers by everything it reads: asked again (from the kept answers) it is equal to
+    the estimate worked out with nothing kept, for every pair of units, mode, burst and movement of real battles
+    (moved units included, as the AIs weigh them)."""
+    from skirmish.ai import estimate
+
+    def afresh(*args, **kw):  # type: ignore[no-untyped-def]
+        kept = (dict(estimate._shots_kept), dict(estimate._hits_kept), dict(estimate._per_hit_kept))
+        for d in (estimate._shots_kept, estimate._hits_kept, estimate._per_hit_kept):
+            d.clear()
+        try:
+            return estimate.estimate_shot(*args, **kw)
+        finally:
+            for d, old in zip((estimate._shots_kept, estimate._hits_kept, estimate._per_hit_kept), kept, strict=True):
+                d.clear()
+                d.update(old)
+
+    asked = hits = 0
+    for step, b, req in played("depot_breach.yaml", 6, 90):
+        if step % 3:
+            continue
+        view = b.observe(req.side)
+        me = view.unit(req.unit)
+        elsewhere = [replaced(me, cell=f.cell, aim=0) for f in view.friends(me)[:1]]  # as if moved there
+        for t in view.enemies(me):
+            for shooter in (me, replaced(me, aim=1, ready_target=t.name), *elsewhere):
+                for mode, burst, moved in (("prepared", 0, "none"), ("snap", 3, "walked"), ("aimed", 0, "ran")):
+                    kw = {"mode": mode, "burst": burst, "moved": moved}
+                    first = estimate.estimate_shot(view, shooter, t, **kw)
+                    again = estimate.estimate_shot(view, shooter, t, **kw)
+                    assert first == again == afresh(view, shooter, t, **kw)
+                    hits += again is first
+                    asked += 1
+    assert asked > 200 and hits > 0
