@@ -42,6 +42,17 @@ def reach_field(
     bound = limit + _EPS
     pop, push, add = heapq.heappop, heapq.heappush, reached.append
     shut = None if blocked is None else np.flatnonzero(blocked)
+    if (shut is None or not len(shut)) and limit == math.inf:  # a whole-map walk: no bound, and most cells reached
+        while heap:
+            d, i = pop(heap)
+            if d > best[i]:
+                continue
+            for j, c in plain[i]:
+                nd = d + c
+                if nd < best[j]:
+                    best[j] = nd
+                    push(heap, (nd, j))
+        return np.array(best).reshape(h + 2, pw)[1:-1, 1:-1].copy()
     if shut is None or not len(shut):
         while heap:
             d, i = pop(heap)
