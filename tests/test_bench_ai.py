@@ -76,3 +76,41 @@ def test_the_24v24_scenario_ships_and_the_bench_counts_its_actions() -> None:
 def test_a_bad_ai_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["bench", "--ai", "genius", "--battles", "1"], capsys)
     assert code == 2 and err.count("\n") == 1 and "--ai" in err and "Traceback" not in err
+
+
+def test_the_bench_freezes_the_heap_only_while_it_plays_and_imports_before_the_clock() -> None:
+    """`play` freezes what the process holds before its battles (gc.freeze: modules, the scenario, never scanned
+    again by a collection) and lets go of the freeze after them, even when a battle fails; the search tier's model
+    that the utility AI imports on first use is imported before the first battle is timed."""
+    import gc
+    import sys
+
+    from skirmish.cli import bench_ai
+
+    sc = load_scenario(ROOT / "scenarios" / "depot_breach.yaml")
+    seen: list[int] = []
+    real = bench_ai._play_one
+
+    def spy(*args: object) -> None:
+        seen.append(gc.get_freeze_count())
+        assert "skirmish.ai.search.model" in sys.modules
+        real(*args)  # type: ignore[arg-type]
+
+    before = gc.get_freeze_count()
+    bench_ai._play_one = spy  # type: ignore[assignment]
+    try:
+        r = bench_ai.play(sc, "utility", 1)
+    finally:
+        bench_ai._play_one = real  # type: ignore[assignment]
+    assert seen and seen[0] > 0 and r.actions > 0 and gc.get_freeze_count() == before
+
+    def boom(*args: object) -> None:
+        raise RuntimeError("a battle failed")
+
+    bench_ai._play_one = boom  # type: ignore[assignment]
+    try:
+        with pytest.raises(RuntimeError):
+            bench_ai.play(sc, "hold", 1)
+    finally:
+        bench_ai._play_one = real  # type: ignore[assignment]
+    assert gc.get_freeze_count() == before

@@ -181,3 +181,24 @@ def test_the_reach_search_module_uses_geometrys_constants_and_imports_alone() ->
     done = subprocess.run([sys.executable, "-c", "import skirmish.rules.reach_search as r; r.reach_field"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps, data=st.data())
+def test_searches_with_figures_shut_their_cells_only_for_their_own_length(rows: list[str], data: st.DataObject) -> None:
+    """A search with figures shuts their cells in the open-ground list kept with the map and opens them again:
+    any sequence of searches, with and without figures, gives the plain search's fields, and the kept list is
+    the map's open ground after each."""
+    from skirmish.rules import reach_search
+
+    grid = from_ascii(rows, "prop", "map")
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    for _ in range(4):
+        start = data.draw(st.sampled_from(cells))
+        blocked = np.zeros((grid.height, grid.width), dtype=bool)
+        for x, y in data.draw(st.lists(st.sampled_from(cells), max_size=6)):
+            blocked[y, x] = True
+        asked = blocked if blocked.any() else None
+        assert np.array_equal(geo.reach_field(grid, start, 4.0, asked), plain_reach_field(grid, start, 4.0, asked))
+        if "padded_open" in grid.kept:
+            assert grid.kept["padded_open"] == reach_search._padded_steps(grid)[0]

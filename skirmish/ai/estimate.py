@@ -63,6 +63,9 @@ class ShotEstimate:
             hit, damage, wounds, ct, kill, tn, modifier
 
 
+NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)  # a target out of sight (frozen: one for every such shot)
+
+
 @lru_cache(maxsize=256)
 def effect_pmf(sides: int, row: int) -> npt.NDArray[np.float64]:
     """Exact distribution of `row` exploding dice of `sides` (index = total), truncated at 160."""
@@ -165,18 +168,39 @@ def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str
     here = at or me.cell
     sight = view.sight(me, target, here)  # (hit_probability's sight and distance, asked once for both)
     if not sight.visible:
-        return ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+        return NO_SHOT
     dist = geo.distance_m(here, target.cell, view.grid.cell_m)
+    if dist > w.max_range_m + 1e-9:
+        return NO_SHOT  # (_hit_numbers' (0.0, 0, 0): no hit, TN and modifier 0)
+    # The whole estimate reads what `_hit_numbers` and `_per_hit` key their numbers by, and the burst: kept by
+    # both keys at once (one look-up where a shot is weighed again: the AIs weigh the same pairs for every option)
+    key = (id(w), math.floor(dist / w.range_inc_m + 1e-9), ae_shift(w, dist), mode, burst, moved,
+           me.ready_target == target.name, me.aim, target.size,
+           target.declared == "dodge" and view.round > 0 and dict(target.skills).get("dodge", 0),
+           target.moved_m, sight.concealed, view.scope, me.trait("dexterity"), me.skills, me.wounds, target.armour,
+           target.screen_type, target.screen_points, target.wounds, target.ct, sight.cover, sight.cover_av)
+    kept = _shots_kept.get(key)
+    if kept is not None and kept[0] is w:
+        return kept[1]
     p_hit, target_tn, mod = _hit_numbers(view, me, w, target, sight, dist, mode, burst, moved)
     if p_hit <= 0:
-        return ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, target_tn, mod)
-    per_hit = _per_hit(w, target, sight.cover, sight.cover_av, sight.concealed, dist)
-    rounds = max(1.0, burst / 2) if burst else 1.0
-    dmg_p, wounds, ct, kill = per_hit
-    return ShotEstimate(
-        hit=p_hit, damage=p_hit * (1 - (1 - dmg_p) ** rounds), wounds=p_hit * wounds * rounds,
-        ct=p_hit * ct * rounds, kill=p_hit * (1 - (1 - kill) ** rounds), tn=target_tn, modifier=mod,
-    )
+        out = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, target_tn, mod)
+    else:
+        per_hit = _per_hit(w, target, sight.cover, sight.cover_av, sight.concealed, dist)
+        rounds = max(1.0, burst / 2) if burst else 1.0
+        dmg_p, wounds, ct, kill = per_hit
+        out = ShotEstimate(
+            hit=p_hit, damage=p_hit * (1 - (1 - dmg_p) ** rounds), wounds=p_hit * wounds * rounds,
+            ct=p_hit * ct * rounds, kill=p_hit * (1 - (1 - kill) ** rounds), tn=target_tn, modifier=mod,
+        )
+    if len(_shots_kept) >= _SHOTS_KEPT:
+        _shots_kept.clear()
+    _shots_kept[key] = (w, out)
+    return out
+
+
+_SHOTS_KEPT = 16384
+_shots_kept: dict[tuple[object, ...], tuple[Weapon, ShotEstimate]] = {}  # estimate_shot's answers (frozen)
 
 
 _PER_HIT_KEPT = 8192

@@ -204,17 +204,27 @@ class Knowledge:
         before, looks = kept if kept is not None else (frozenset(), {})
         arrived = [c for c in seers if c not in before]
         now: dict[str, tuple[Cell, bool, Cell | None]] = {}
+        seen = []
         for name, cell, exposed in enemies:
             old = looks.get(name)
             if old is None or old[0] != cell or old[1] != exposed:
                 by = _witness(table, seers, cell, exposed)
-            elif old[2] is not None:
-                by = old[2] if old[2] in here else _witness(table, seers, cell, exposed)
-            else:
-                by = _witness(table, arrived, cell, exposed) if arrived else None
+            elif (by := old[2]) is not None:
+                if by in here:  # still seen by the same seer, where it stands: the look stands
+                    now[name] = old
+                    seen.append(name)
+                    continue
+                by = _witness(table, seers, cell, exposed)
+            elif arrived:
+                by = _witness(table, arrived, cell, exposed)
+            else:  # not seen, and no seer has come: the look stands
+                now[name] = old
+                continue
             now[name] = (cell, exposed, by)
+            if by is not None:
+                seen.append(name)
         self._looks[side] = (here, now)
-        return frozenset(name for name, (_, _, by) in now.items() if by is not None)
+        return frozenset(seen)
 
     def state(self) -> dict[str, Any]:
         """Everything kept, in a canonical plain form (for `Battle.state_hash`)."""

@@ -179,11 +179,29 @@ class BattleView:
 
     def enemies(self, of: UnitView) -> list[UnitView]:
         """Enemies still in action (as far as the view knows: ghosts included, at their last known cells)."""
-        return [u for u in self.units if u.side != of.side and not u.out_of_action]
+        kept = self._kept()
+        out = kept.get(of.side)
+        if out is None:
+            out = kept[of.side] = [u for u in self.units if u.side != of.side and not u.out_of_action]
+        return list(out)
 
     def friends(self, of: UnitView) -> list[UnitView]:
         """Friends still in action (not counting itself)."""
-        return [u for u in self.units if u.side == of.side and u.name != of.name and not u.out_of_action]
+        kept = self._kept()
+        key = (of.side, of.name)
+        out = kept.get(key)
+        if out is None:
+            out = kept[key] = [u for u in self.units if u.side == of.side and u.name != of.name and not u.out_of_action]
+        return list(out)
+
+    def _kept(self) -> dict[object, list[UnitView]]:
+        """The lists `enemies` and `friends` made from this view's units (a view is frozen: the AIs ask the same
+        lists many times a decision). Kept in the instance with the units tuple they were made from, so a view
+        made by copying another's fields (Knowledge.observe) with other units makes its own."""
+        kept = self.__dict__.get("_lists")
+        if kept is None or kept[0] is not self.units:
+            kept = self.__dict__["_lists"] = (self.units, {})
+        return kept[1]
 
     def sight(self, frm: UnitView, to: UnitView, at: Cell | None = None) -> Sight:
         """What `frm` (standing at `at`, default its own cell) sees of `to` under R-6.1/R-6.6 (of a ghost: of its

@@ -29,43 +29,78 @@ def reach_field(
     beside a diagonal) are listed once per map (`_padded_steps`), so a search only reads them and, with
     figures on the map, checks the figures' cells. Any exact Dijkstra gives these values bit for bit (each is
     the least of the float sums along the routes there, and a float sum never falls as a step is added), so
-    the order ties are taken in does not matter."""
+    the order ties are taken in does not matter. Only the cells settled are written into the field (no list
+    the size of the map is turned into an array), and the figures are shut in a list kept with the map."""
     w, h = grid.width, grid.height
     pw = w + 2
-    free, plain, steps = _padded_steps(grid)
-    n = len(free)
+    _, plain, steps = _padded_steps(grid)
     s = (start[1] + 1) * pw + start[0] + 1
-    best = [math.inf] * n
+    best = [math.inf] * len(plain)
     best[s] = 0.0
+    reached: list[int] = []  # every cell settled (once each): the field is written from these alone
     heap: list[tuple[float, int]] = [(0.0, s)]
     bound = limit + _EPS
-    pop, push = heapq.heappop, heapq.heappush
+    pop, push, add = heapq.heappop, heapq.heappush, reached.append
     shut = None if blocked is None else np.flatnonzero(blocked)
-    if shut is None or not len(shut):
+    if (shut is None or not len(shut)) and limit == math.inf:  # a whole-map walk: no bound, and most cells reached
         while heap:
             d, i = pop(heap)
             if d > best[i]:
                 continue
             for j, c in plain[i]:
                 nd = d + c
-                if nd <= bound and nd < best[j]:
+                if nd < best[j]:
                     best[j] = nd
                     push(heap, (nd, j))
-    else:
-        ok = list(free)
-        for i in (shut // w * pw + shut % w + pw + 1).tolist():
-            ok[i] = False
+        return np.array(best).reshape(h + 2, pw)[1:-1, 1:-1].copy()
+    if shut is None or not len(shut):
         while heap:
             d, i = pop(heap)
             if d > best[i]:
                 continue
-            for j, c, a, b in steps[i]:
-                if ok[j] and ok[a] and ok[b]:
-                    nd = d + c
-                    if nd <= bound and nd < best[j]:
-                        best[j] = nd
-                        push(heap, (nd, j))
-    return np.array(best).reshape(h + 2, pw)[1:-1, 1:-1].copy()
+            add(i)
+            for j, c in plain[i]:
+                nd = d + c
+                if nd <= bound and nd < best[j]:
+                    best[j] = nd
+                    push(heap, (nd, j))
+    else:
+        # `open_` is the map's open ground, kept with the map for these searches: the figures' cells are shut
+        # for this one and opened again after it (the steps listed are past the walls already).
+        open_ = _open_cells(grid)
+        no = (shut // w * pw + shut % w + pw + 1).tolist()
+        was = [open_[i] for i in no]
+        for i in no:
+            open_[i] = False
+        try:
+            while heap:
+                d, i = pop(heap)
+                if d > best[i]:
+                    continue
+                add(i)
+                for j, c, a, b in steps[i]:
+                    if open_[j] and open_[a] and open_[b]:
+                        nd = d + c
+                        if nd <= bound and nd < best[j]:
+                            best[j] = nd
+                            push(heap, (nd, j))
+        finally:
+            for i, v in zip(reversed(no), reversed(was), strict=True):  # (a cell named twice gets its own back)
+                open_[i] = v
+    out = np.full(w * h, math.inf)
+    at = np.array(reached, dtype=np.intp)
+    # padded (x + 1, y + 1) -> y * w + x; each cell settled once, at its cost
+    out[at - pw - 1 - 2 * (at // pw - 1)] = [best[j] for j in reached]
+    return out.reshape(h, w)
+
+
+def _open_cells(grid: GridMap) -> list[bool]:
+    """The padded map's open ground (`_padded_steps`' first list), a copy kept with the map that a search with
+    figures shuts their cells in for its length (and opens again)."""
+    kept: list[bool] | None = grid.kept.get("padded_open")
+    if kept is None:
+        kept = grid.kept["padded_open"] = list(_padded_steps(grid)[0])
+    return kept
 
 
 _Steps = tuple[list[bool], list[tuple[tuple[int, float], ...]], list[tuple[tuple[int, float, int, int], ...]]]

@@ -97,10 +97,11 @@ class TacticalMaps:
         cov = np.where(vis, COVER_BY_LEVEL[codes >> 2], 0.0)
         drawn = np.where(vis, self._hits[:, ys, xs] * (1 - cov), 0.0)  # hit: _enemy_hit_by_range at the distance
         seen = vis.sum(axis=0).astype(np.float64)  # whole numbers: exact in any order
-        cover_sum, threat = np.zeros(n), np.zeros(n)
-        for k in range(len(self._enemies)):  # the sums in the enemies' order (+ 0.0 where one does not see)
-            cover_sum += cov[k]
-            threat += drawn[k]
+        # The sums in the enemies' order (+ 0.0 where one does not see): add.accumulate adds row after row, as a
+        # loop over the enemies would (its last row is the total; the first row is 0.0 + the first enemy's, as
+        # every term is >= 0, not -0.0)
+        cover_sum = np.add.accumulate(cov, axis=0)[-1]
+        threat = np.add.accumulate(drawn, axis=0)[-1]
         self.seen_by[ys, xs] = seen
         with np.errstate(invalid="ignore", divide="ignore"):
             self.cover[ys, xs] = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)
@@ -249,21 +250,44 @@ COVER_BY_LEVEL = np.array([COVER_VALUE[geo.COVER_NAME[lv]] for lv in range(3)]) 
 
 def build_maps(view: BattleView, me: UnitView, key: tuple[Any, ...], mask: npt.NDArray[np.bool_] | SideMask,
                walk_from: dict[geo.Cell, Field] | None = None,
-               lazy: bool = False) -> TacticalMaps:
+               lazy: bool = False, nearest: dict[tuple[geo.Cell, ...], Field] | None = None) -> TacticalMaps:
     """Sight, cover and threat over the masked cells, against every enemy in action (worked out now, or as
     they are needed when `lazy`), and the walking distance to the nearest enemy over the whole map
     (`walk_from` caches a field per enemy cell; sight is the map's table's, `SightTable.codes_from`)."""
     grid = view.grid
-    cache = walk_from if walk_from is not None else {}
-    walk = np.full((grid.height, grid.width), np.inf)
-    for e in view.enemies(me):
-        field_ = cache.get(e.cell)
-        if field_ is None:
-            field_ = cache[e.cell] = walk_field(grid, (int(e.cell[0]), int(e.cell[1])))  # geo.reach_field, to inf
-        walk = np.minimum(walk, field_)
     near = mask if isinstance(mask, SideMask) else SideMask.fixed(grid, mask)
-    maps = TacticalMaps(view, me, key, near, walk * grid.cell_m)
+    maps = TacticalMaps(view, me, key, near, nearest_walk_m(view, me, walk_from, nearest))
     return maps if lazy else maps.need(near.full())
+
+
+NEAREST_KEPT = 64  # nearest-enemy walking fields a MapCache keeps (by the enemies' cells) before it starts again
+
+
+def nearest_walk_m(view: BattleView, me: UnitView, walk_from: dict[geo.Cell, Field] | None = None,
+                   nearest: dict[tuple[geo.Cell, ...], Field] | None = None) -> Field:
+    """The walking distance in metres from every cell to the nearest of `me`'s enemies (`walk_field` from each
+    enemy's cell, the least at each cell, times the cell size); `walk_from` keeps the fields by enemy cell and
+    `nearest` (a MapCache's) the answer by the enemies' cells in the view's order, read-only: a side's units
+    move one after another while the enemies stand, and each rebuild of its maps asks the same again."""
+    grid = view.grid
+    cache = walk_from if walk_from is not None else {}
+    cells = tuple((int(e.cell[0]), int(e.cell[1])) for e in view.enemies(me))
+    kept = nearest.get(cells) if nearest is not None else None
+    if kept is not None:
+        return kept
+    walk = np.full((grid.height, grid.width), np.inf)
+    for cell in cells:
+        field_ = cache.get(cell)
+        if field_ is None:
+            field_ = cache[cell] = walk_field(grid, cell)  # geo.reach_field, to inf
+        walk = np.minimum(walk, field_)
+    out: Field = walk * grid.cell_m
+    if nearest is not None:
+        if len(nearest) >= NEAREST_KEPT:
+            nearest.clear()
+        out.flags.writeable = False
+        nearest[cells] = out
+    return out
 
 
 def route_threat(grid: geo.GridMap, maps: TacticalMaps, frm: geo.Cell, to: geo.Cell) -> float:
@@ -336,6 +360,7 @@ class MapCache:
     def __init__(self) -> None:
         self._maps: dict[str, TacticalMaps] = {}
         self._walk_from: dict[geo.Cell, Field] = {}  # walking-distance field per enemy cell
+        self._nearest: dict[tuple[geo.Cell, ...], Field] = {}  # to the nearest enemy, by the enemies' cells
         self._reach = ReachCache(FIELDS_KEPT)  # (a ReachCache holds its map: not kept with the map)
         self._grid: geo.GridMap | None = None
 
@@ -343,6 +368,7 @@ class MapCache:
         """Start again on another map, or when the caches have grown large."""
         if self._grid is not grid or len(self._walk_from) > FIELDS_KEPT:
             self._walk_from.clear()
+            self._nearest.clear()
             self._grid = grid
 
     def reach_field(self, grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
@@ -361,7 +387,8 @@ class MapCache:
                 blocked[y, x] = True
             units = [(f.name, f.cell, 2 * SIDES[f.trait("dexterity")[0]] / grid.cell_m) for f in [me, *view.friends(me)]]
             near = SideMask(grid, units, blocked, lambda cell, limit, b: self.reach_field(grid, cell, limit, b))
-            m = self._maps[me.side] = build_maps(view, me, key, near, self._walk_from, lazy=True)
+            m = self._maps[me.side] = build_maps(view, me, key, near, self._walk_from, lazy=True,
+                                                     nearest=self._nearest)
         return m.need_at(*_here(me))
 
 

@@ -13,6 +13,7 @@ move to when no shot is involved stays the considerations' choice.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from skirmish.ai.utility.scoring import Consideration, Option
@@ -56,14 +57,23 @@ def shots_this_turn(me: UnitView, shot: Shoot) -> int:
     w = me.weapon
     if w is None:
         return 1
-    part = Part("attack", int(w.speed), shot.mode, weapon=w.id, rof=max(1, w.rof))
     rounds = me.rounds // max(1, shot.burst)
     if w.energy:
         rounds = min(rounds, me.power_left // max(1, w.shot_power(shot.burst)))
-    parts, n = list(me.turn_parts), 0
-    while n < min(MAX_REPEATS, rounds):
+    return _repeats(int(w.speed), shot.mode, w.id, max(1, w.rof), min(MAX_REPEATS, rounds), me.declared,
+                    me.turn_parts)
+
+
+@lru_cache(maxsize=4096)
+def _repeats(speed: int, mode: str, weapon: str, rof: int, most: int, declared: str | None,
+             turn_parts: tuple[Part, ...]) -> int:
+    """`shots_this_turn`'s count once the rounds and power allow `most`: the turn so far and one more such attack
+    at a time while the declaration allows it (kept: it reads only these, and the parts are frozen)."""
+    part = Part("attack", speed, mode, weapon=weapon, rof=rof)
+    parts, n = list(turn_parts), 0
+    while n < most:
         parts = add_part(parts, part)
-        if not fits(me.declared, parts):
+        if not fits(declared, parts):
             break
         n += 1
     return max(1, n)

@@ -242,9 +242,29 @@ def danger(view: BattleView, t: UnitView, me: UnitView) -> float:
     for f in [me, *view.friends(me)]:
         if t.weapon is None:
             break
-        hit, _, _ = hit_probability(view, t, f)
-        best = max(best, hit)
+        best = max(best, _hit_on(view, t, f))
     return best
+
+
+HITS_ON_KEPT = 8192  # (enemy, friend) hit chances `danger` keeps per map before it starts again
+
+
+def _hit_on(view: BattleView, t: UnitView, f: UnitView) -> float:
+    """`hit_probability(view, t, f)[0]`, kept with the map by the two unit views themselves (held weakly, as the
+    search model's replies are): a view is frozen and a side's views reuse a unit's view while nothing of it
+    changes, and the chance reads nothing else but the map, the scope and whether the round has begun (a dodge
+    counts from round 1). Every decision asks it for each target against each friend."""
+    kept: dict[tuple[int, int, str, bool], tuple[weakref.ref[UnitView], weakref.ref[UnitView], float]] = \
+        view.grid.kept.setdefault("ai_hits_on", {})
+    key = (id(t), id(f), view.scope, view.round > 0)
+    got = kept.get(key)
+    if got is not None and got[0]() is t and got[1]() is f:
+        return got[2]
+    hit = hit_probability(view, t, f)[0]
+    if len(kept) >= HITS_ON_KEPT:
+        kept.clear()
+    kept[key] = (weakref.ref(t), weakref.ref(f), hit)
+    return hit
 
 
 def targets(view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:

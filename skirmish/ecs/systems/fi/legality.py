@@ -45,12 +45,15 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     walk, run = _moves(sys, eid)
     enemies = [(e, i.name) for e, i in w.units()
                if i.side_index != w.peek(eid, Identity).side_index and not w.peek(e, Health).out_of_action]
+    # `aim_target_ok` (an enemy in action, in sight) is asked once per enemy: it is also the first of
+    # `shot_target_ok`'s checks about the target, the second being the weapon's range (`_in_range`)
+    seen = [name for _, name in enemies if sys.aim_target_ok(eid, name)]
     shots: list[Shoot] = []
     wpn = sys.weapon(eid)
     if wpn is not None and not wpn[0].thrown:
-        shots = _shots(sys, eid, me, [name for _, name in enemies], wpn[0].bursts)
+        shots = _shots(sys, eid, me, [t for t in seen if _in_range(sys, eid, t, wpn[0].max_range_m)], wpn[0].bursts)
     called = LOCATIONS if any(not s.burst for s in shots) else ()
-    aims = _aims(sys, eid, me, [name for _, name in enemies])
+    aims = _aims(sys, eid, me, seen)
     tp = w.get(eid, Tacpack)
     screens: list[SetTacpack] = []
     if tp.generator:
@@ -67,8 +70,15 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     )
 
 
+def _in_range(sys: FiSystems, eid: int, target: str, max_range_m: float) -> bool:
+    """`shot_target_ok`'s check after `aim_target_ok`: the target within the weapon's range (R-6.1)."""
+    w = sys.w
+    return geo.distance_m(w.cell(eid), w.cell(w.entity(target)), sys.ctx.grid.cell_m) <= max_range_m + 1e-9
+
+
 def _shots(sys: FiSystems, eid: int, me: str, targets: list[str], bursts: tuple[int, ...]) -> list[Shoot]:
-    """Every Shoot(me, target, mode, burst) that `shot_setup` accepts, in the order (target, mode, burst).
+    """Every Shoot(me, target, mode, burst) that `shot_setup` accepts, in the order (target, mode, burst), of the
+    `targets` that pass `shot_target_ok` (`turn_actions` asks it in two parts, sight then range).
 
     shot_setup's checks are of two kinds: about the target (`shot_target_ok`: it exists, is an enemy in
     action, in sight and in range) and about the firer's mode and burst (its weapon, rounds, tacpack, timing);
@@ -78,8 +88,6 @@ def _shots(sys: FiSystems, eid: int, me: str, targets: list[str], bursts: tuple[
     firer_ok: list[tuple[str, int]] | None = None  # the modes and bursts that pass, found on a target that does
     out: list[Shoot] = []
     for target in targets:
-        if not sys.shot_target_ok(eid, target):
-            continue
         if firer_ok is None:  # shot_setup's other checks: the firer's (`shot_firer_check`), then the timing
             tries = [Shoot(me, target, mode=m, burst=b) for m, b in kinds]
             firer_ok = [(s.mode, s.burst) for s in tries if _ok(lambda s=s: _firer(sys, eid, s))]  # type: ignore[misc]
@@ -97,14 +105,12 @@ def _firer(sys: FiSystems, eid: int, shot: Shoot) -> None:
 
 
 def _aims(sys: FiSystems, eid: int, me: str, targets: list[str]) -> tuple[Aim, ...]:
-    """Every Aim(me, target) that `aim_check` accepts, in order. Its checks are about the target
-    (`aim_target_ok`: an enemy in action, in sight) or about the firer alone (a weapon to aim, not dodging,
-    the aim fits the turn): the firer's are asked once, with the first target that passes."""
+    """Every Aim(me, target) that `aim_check` accepts, in order, of the `targets` that pass `aim_target_ok`. Its
+    checks are about the target (`aim_target_ok`: an enemy in action, in sight) or about the firer alone (a
+    weapon to aim, not dodging, the aim fits the turn): the firer's are asked once, with the first target."""
     out: list[Aim] = []
     firer_ok: bool | None = None
     for target in targets:
-        if not sys.aim_target_ok(eid, target):
-            continue
         if firer_ok is None:
             firer_ok = _ok(lambda t=target: sys.aim_check(eid, Aim(me, t)))  # type: ignore[misc]
         if firer_ok:
