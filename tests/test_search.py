@@ -15,6 +15,7 @@ from skirmish.ai.utility import harm
 from skirmish.battle import Battle, consult
 from skirmish.content.scenario import ContentError, load_scenario, parse_scenario
 from skirmish.core.events import DecisionEvent
+from skirmish.ecs.view import BattleView
 from skirmish.rules.actions import Move, Shoot
 from tests.conftest import ascii_scenario, battle_at, run
 
@@ -219,3 +220,34 @@ def test_throws_weighed_at_enemies_in_sight_and_between_them_never_near_a_friend
     with _battle(tmp_path, rows, f"[{{name: Me, at: [1, 2], {kit}}}, {{name: Pal, at: [9, 4], {rifle}}}]", red) as b:
         view, legal = b.observe("Blue"), b.pending.legal()  # type: ignore[union-attr]
         assert {t.at for t in throws(view, view.unit("Me"), legal)} == {(7, 1)}  # Pal is near the other two
+
+
+def test_the_turn_order_decides_which_enemy_to_shoot(tmp_path: Path) -> None:
+    """Me (phase IV) sees two riflemen in the open: Done (one wound: the likelier kill) and Later. Once initiative
+    is flipped the view shows each enemy's phase (R-5.1): when Done has acted this round (phase III) and Later is
+    still to act after Me (phase IV, Blue wins the tie), only Later's reply comes before Me's next turn, so the
+    order-aware search shoots Later; without the order (every enemy replies once) it shoots the likelier kill."""
+    rows = ["." * 12] * 7
+    rifle = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]'
+    red = f"[{{name: Done, at: [8, 1], wounds: 1, {rifle}}}, {{name: Later, at: [8, 5], {rifle}}}]"
+    with battle_at(tmp_path, rows, f"[{{name: Me, at: [1, 3], {rifle}}}]", red, declare="slow") as b:
+        view = b.observe("Blue")
+        assert view.phase == 4 and view.unit("Me").phase == 4
+
+        def staged(done: int | None) -> BattleView:  # the phases the flipped initiative shows
+            return replace(view, units=tuple(replace(u, phase=done) if u.name == "Done" else u for u in view.units))
+
+        blind, ordered = Weights(), Weights(order=True, tie=1.0)
+        for w, target in ((blind, "Done"), (ordered, "Later")):
+            action, trace = SearchAI(weights=w).decide_traced(staged(3), b.pending)  # type: ignore[arg-type]
+            assert isinstance(action, Shoot) and action.target == target, trace
+        me_v = view.unit("Me")
+        replies = Replies.of(staged(3), me_v, ordered)
+        assert replies.later == {"Done": 0.0, "Later": 1.0}  # Done has acted; Later acts after Me (R-5.1)
+        assert replies.next == {"Done": 0.0, "Later": 0.0}  # Blue wins the tie: Me acts first next round too
+        # Both still to act this round: the order changes nothing, the likelier kill again.
+        action, _ = SearchAI(weights=ordered).decide_traced(staged(4), b.pending)  # type: ignore[arg-type]
+        assert isinstance(action, Shoot) and action.target == "Done"
+        # At tie 0 the tie is taken as a coin: each enemy acts first next round with chance one half.
+        coin = Replies.of(staged(3), me_v, Weights(order=True, tie=0.0))
+        assert coin.next == {"Done": 0.5, "Later": 0.5}

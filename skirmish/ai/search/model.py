@@ -15,7 +15,7 @@ random source.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -23,6 +23,7 @@ import numpy as np
 
 from skirmish.ai.blast import armoured
 from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, fits_kept, replaced, throw_chance
+from skirmish.ai.search.order import turns_before
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
@@ -42,6 +43,11 @@ class Weights:
     ghost: float = 0.5  # an enemy out of sight: it may have gone
     utility: float = 0.3  # the utility AI's own score: position sense, and the tiebreak when nothing is in reach
     friendly: float = 1.5  # harm to our own side from our blast counts more than harm to theirs
+    order: bool = False  # the turn order (R-5.1): each enemy replies as often as it acts before our next turn
+    tie: float = 0.5  # how surely the side that wins a phase's tie acts first next round (0: a coin, 1: always)
+    volley: int = 1  # an enemy's reply as this many prepared attacks (its SLOW turn, R-5.5)
+    order_declare: bool = False  # a declaration's attack weighed by our standing through the enemies acting first
+    fresh: bool = False  # with `order`: next round's replies and our next shot do not count this round's moves
 
 
 @dataclass(frozen=True)
@@ -75,30 +81,37 @@ def repeated(est: ShotEstimate, n: int) -> ShotEstimate:
                         ct=n * est.ct, kill=1 - (1 - est.kill) ** n, tn=est.tn, modifier=est.modifier)
 
 
-def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
-    """An enemy's prepared shot at one of us where it stands (its smallest burst: its ammunition is hidden)."""
+def _reply_shot(view: BattleView, e: UnitView, f: UnitView, volley: int = 1) -> ShotEstimate:
+    """An enemy's prepared shot at one of us where it stands (its smallest burst: its ammunition is hidden), taken
+    `volley` times (`repeated`)."""
     w = e.weapon
     burst = min(w.bursts) if w is not None and w.bursts else 0
-    return estimate_shot(view, e, f, mode="prepared", burst=burst)
+    return repeated(estimate_shot(view, e, f, mode="prepared", burst=burst), volley)
+
+
+def volley(e: UnitView, w: Weights) -> int:
+    """How many prepared attacks an enemy's reply takes: `w.volley` when it declared SLOW (three prepared attacks,
+    R-5.5; its declaration shows once initiative is flipped, R-5.1), else one."""
+    return w.volley if w.volley > 1 and e.declared == "slow" else 1
 
 
 REPLIES_KEPT = 8192  # (enemy, friend) replies kept per map before it starts again
 
 
-def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
+def _reply_material(view: BattleView, e: UnitView, f: UnitView, times: int = 1) -> float:
     """`material(_reply_shot(view, e, f), f)`, kept with the map by the two unit views themselves: a view is frozen
     and the views of one side reuse a unit's view while nothing of it changes, so the same two objects (held
     with the answer, so their ids stay theirs) under the same scope and side of round 0 give the same shot (it
     reads nothing else of the view than the map: the sight between their cells, the distance, the rules' numbers).
     The two views are held weakly: the map's kept state outlives the battle (rules/map_state.py), its views must
     not; an entry whose views are gone is never matched again (their ids may be reused by new objects)."""
-    kept: dict[tuple[int, int, str, bool], tuple[weakref.ref[UnitView], weakref.ref[UnitView], float]] = \
+    kept: dict[tuple[int, int, str, bool, int], tuple[weakref.ref[UnitView], weakref.ref[UnitView], float]] = \
         view.grid.kept.setdefault("ai_replies", {})
-    key = (id(e), id(f), view.scope, view.round > 0)
+    key = (id(e), id(f), view.scope, view.round > 0, times)
     got = kept.get(key)
     if got is not None and got[0]() is e and got[1]() is f:
         return got[2]
-    value = material(_reply_shot(view, e, f), f)
+    value = material(_reply_shot(view, e, f, times), f)
     if len(kept) >= REPLIES_KEPT:
         kept.clear()
     kept[key] = (weakref.ref(e), weakref.ref(f), value)
@@ -122,41 +135,68 @@ def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
 class Replies:
     """Every enemy's best reply on our side, worked out once per decision for the units that stay as they are
     (`base[e]`: the most it takes from any of our other units), so each candidate only works out its own;
-    `present[e]`: how surely the enemy is where the view shows it (`presence`)."""
+    `present[e]`: how surely the enemy is where the view shows it (`presence`); `volleys[e]`: the prepared attacks
+    a reply takes (`volley`). With the turn order (`Weights.order`, `turns_before`): `later[e]`, its turns later
+    this round, and `next[e]`, the chance it acts first next round (before our unit's next turn), when what our
+    unit moved this round no longer makes it harder to hit (R-6.1, `Weights.fresh`); `first[e]`, declaring: the
+    chance it acts before our unit this round. Without: one reply each."""
 
     view: BattleView
     me: UnitView
     base: dict[str, float]
     enemies: list[UnitView]
     present: dict[str, float]
+    volleys: dict[str, int] = field(default_factory=dict)
+    later: dict[str, float] = field(default_factory=dict)
+    next: dict[str, float] = field(default_factory=dict)
+    first: dict[str, float] = field(default_factory=dict)
+    fresh: bool = False
 
     @staticmethod
     def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
         """The replies on `me`'s friends."""
-        present = presence(view, me, w or Weights())
+        w = w or Weights()
+        present = presence(view, me, w)
         enemies = [e for e in view.enemies(me) if e.weapon is not None and present[e.name] > 0]
         friends = view.friends(me)
-        base = {e.name: max((_reply_material(view, e, f) for f in friends), default=0.0) for e in enemies}
-        return Replies(view, me, base, enemies, present)
+        volleys = {e.name: volley(e, w) for e in enemies}
+        base = {e.name: max((_reply_material(view, e, f, volleys[e.name]) for f in friends), default=0.0)
+                for e in enemies}
+        later, nxt, first = turns_before(view, me, enemies, w.tie) if w.order else ({}, {}, {})
+        return Replies(view, me, base, enemies, present, volleys, later, nxt, first, w.fresh)
 
-    def against(self, moved: UnitView, spared: dict[str, float]) -> tuple[float, float]:
+    def against(self, moved: UnitView, spared: dict[str, float], turns: dict[str, float] | None = None
+                ) -> tuple[float, float]:
         """(expected material the replies take, the chance `moved` stands through them): each enemy, weighted
-        by the chance it is still in action (`spared`) and by how surely it is there, shoots the one of us it
-        harms most."""
+        by the chance it is still in action (`spared`), by how surely it is there and by the turns it takes
+        (`turns` if given; else `later` and `next`; else one each), shoots the one of us it harms most."""
         total, survive = 0.0, 1.0
+        ordered = turns is None and bool(self.later or self.next)
+        rested = moved
+        if ordered and self.fresh and moved.moved_m > 0:
+            rested = replaced(moved, moved_m=0.0)  # next round: this round's movement no longer counts (R-6.1)
         for e in self.enemies:
             weight = spared.get(e.name, 1.0) * self.present[e.name]
             if weight <= 0:
                 continue
-            est = _reply_shot(self.view, e, moved)
-            on_me = material(est, moved)
-            total += weight * max(self.base[e.name], on_me)
-            if on_me >= self.base[e.name]:
-                survive *= 1 - weight * est.kill
+            parts: tuple[tuple[float, UnitView], ...]
+            if ordered:
+                parts = ((self.later.get(e.name, 0.0), moved), (self.next.get(e.name, 0.0), rested))
+            else:
+                parts = (((turns or {}).get(e.name, 0.0) if turns is not None else 1.0, moved),)
+            for n, target in parts:
+                if n <= 0:
+                    continue
+                est = _reply_shot(self.view, e, target, self.volleys.get(e.name, 1))
+                on_me = material(est, target)
+                total += n * weight * max(self.base[e.name], on_me)
+                if on_me >= self.base[e.name]:
+                    survive *= (1 - weight * est.kill) ** n
         return total, survive
 
 
-def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float]) -> float:
+def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float],
+              fresh: bool = False) -> float:
     """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then), as
     often as a SLOW turn allows it (three prepared attacks, R-5.5, and the rounds loaded), weighted by how surely
     the enemy is there (a ghost's last known cell draws a unit that searches)."""
@@ -171,6 +211,8 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present:
         weight = spared.get(e.name, 1.0) * present.get(e.name, 0.0)
         if weight <= 0 or not view.sight(me, e).visible:
             continue
+        if fresh and e.moved_m > 0:  # next round: what it moved this round no longer makes it harder to hit (R-6.1)
+            e = replaced(e, moved_m=0.0)
         best = max(best, weight * material(repeated(estimate_shot(view, me, e, mode=mode, burst=burst), times), e))
     return best
 
@@ -296,6 +338,7 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     positions that result, and our unit's next shot if it stands (`walks`: the cells a walk reaches; a move
     elsewhere is a run; `repeats`: a shot that the turn lets the unit take this many times, `repeated`)."""
     attack, kills = 0.0, {}
+    early, stand = 0.0, 1.0  # the replies before our attack (a declaration, `Weights.order_declare`)
     after = me
     if isinstance(action, Move):
         cell: geo.Cell = (int(action.to[0]), int(action.to[1]))
@@ -316,9 +359,11 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     elif isinstance(action, Declare):
         after = replaced(me, declared=action.speed)  # a DODGE makes the replies harder (R-5.4), and allows no attack
         est_now, target = shot_this_round(view, after, action.speed)
+        if w.order_declare and replies.first:  # the enemies that act first this round shoot before our attack
+            early, stand = replies.against(after, {}, replies.first)
         if est_now is not None and target is not None:  # as often as the declared turn allows (R-5.5)
             est_now = repeated(est_now, _allowance(after, target, action.speed))
-            attack, kills = material(est_now, view.unit(target)), {target: est_now.kill}
+            attack, kills = stand * material(est_now, view.unit(target)), {target: stand * est_now.kill}
     elif isinstance(action, Aim):
         after = replaced(me, ready_target=action.target,
                         aim=min(2, me.aim + 1 if me.ready_target == action.target else 1))
@@ -328,5 +373,6 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replaced(me, screen_type=action.screen, screen_points=action.points)
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared)
-    follow = survive * next_shot(view, after, spared, replies.present)
+    reply, survive = reply + early, survive * stand
+    follow = survive * next_shot(view, after, spared, replies.present, replies.fresh)
     return Exchange(attack, reply, follow, survive)
