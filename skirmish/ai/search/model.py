@@ -23,7 +23,7 @@ import numpy as np
 
 from skirmish.ai.blast import armoured
 from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, fits_kept, replaced, throw_chance
-from skirmish.ai.search.order import turns_before
+from skirmish.ai.search.order import closing_cell, turns_before
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
@@ -48,6 +48,7 @@ class Weights:
     volley: int = 1  # an enemy's reply as this many prepared attacks (its SLOW turn, R-5.5)
     order_declare: bool = False  # a declaration's attack weighed by our standing through the enemies acting first
     fresh: bool = False  # with `order`: next round's replies and our next shot do not count this round's moves
+    closing: float = 0.0  # an enemy that does not see the cell may walk to where it does and fire: at this weight
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,7 @@ class Replies:
     next: dict[str, float] = field(default_factory=dict)
     first: dict[str, float] = field(default_factory=dict)
     fresh: bool = False
+    closing: float = 0.0
 
     @staticmethod
     def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
@@ -163,7 +165,7 @@ class Replies:
         base = {e.name: max((_reply_material(view, e, f, volleys[e.name]) for f in friends), default=0.0)
                 for e in enemies}
         later, nxt, first = turns_before(view, me, enemies, w.tie) if w.order else ({}, {}, {})
-        return Replies(view, me, base, enemies, present, volleys, later, nxt, first, w.fresh)
+        return Replies(view, me, base, enemies, present, volleys, later, nxt, first, w.fresh, w.closing)
 
     def against(self, moved: UnitView, spared: dict[str, float], turns: dict[str, float] | None = None
                 ) -> tuple[float, float]:
@@ -188,11 +190,30 @@ class Replies:
                 if n <= 0:
                     continue
                 est = _reply_shot(self.view, e, target, self.volleys.get(e.name, 1))
+                if est.hit <= 0 and self.closing > 0:  # out of its sight: it may walk to where it sees us (R-5.6)
+                    est = self._closing(e, target)
                 on_me = material(est, target)
                 total += n * weight * max(self.base[e.name], on_me)
                 if on_me >= self.base[e.name]:
                     survive *= (1 - weight * est.kill) ** n
         return total, survive
+
+    def _closing(self, e: UnitView, target: UnitView) -> ShotEstimate:
+        """An enemy's shot after walking to where it sees `target` (`order.closing_cell`), at `closing`'s weight
+        (it may not come): none if no such cell is a walk away."""
+        at = closing_cell(self.view, e, target.cell)
+        if at is None:
+            return _NO_SHOT
+        w = e.weapon
+        burst = min(w.bursts) if w is not None and w.bursts else 0
+        est = repeated(estimate_shot(self.view, e, target, mode="prepared", burst=burst, moved="walked", at=at),
+                       self.volleys.get(e.name, 1))
+        c = self.closing
+        return ShotEstimate(hit=c * est.hit, damage=c * est.damage, wounds=c * est.wounds, ct=c * est.ct,
+                            kill=c * est.kill, tn=est.tn, modifier=est.modifier)
+
+
+_NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
 
 
 def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float],

@@ -7,7 +7,11 @@ round's phases are drawn then, so the order there is a chance (`Weights.tie` in 
 
 from __future__ import annotations
 
+import math
+
 from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules.deck import SIDES
+from skirmish.rules.geometry import Cell
 from skirmish.rulesets.fi import initiative
 
 
@@ -45,3 +49,24 @@ def turns_before(view: BattleView, me: UnitView, enemies: list[UnitView], tie: f
                               and (e.phase > now or (e.phase == now and not ahead)))
         nxt[e.name] = chance
     return later, nxt, first
+
+
+def closing_cell(view: BattleView, e: UnitView, to: Cell) -> Cell | None:
+    """Where an enemy that does not see `to` from its cell would fire from after a walk straight at it (R-5.6: a
+    walk is its Dexterity die's sides in metres; SLOW allows a move and then attacks, R-5.4/R-5.5): the cell that
+    far along the line (at most to the cell next to `to`), if one can stand there, else None. Whether it sees `to`
+    from there is the shot's to say (`estimate_shot`)."""
+    grid = view.grid
+    try:
+        walk_m = float(SIDES[e.trait("dexterity")[0]])
+    except KeyError:
+        return None
+    dx, dy = to[0] - e.cell[0], to[1] - e.cell[1]
+    dist = math.hypot(dx, dy)
+    if dist <= 1:
+        return None
+    f = min(walk_m / grid.cell_m, dist - 1) / dist  # no farther than the cell next to `to`
+    at = (round(e.cell[0] + f * dx), round(e.cell[1] + f * dy))
+    if at == to or not grid.passable(at):
+        return None
+    return at
