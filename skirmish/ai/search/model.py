@@ -4,7 +4,8 @@ A candidate action is weighed by what it is likely to do over the next exchange 
 view, issue 12 item 5): the chance node of our attack (the exact hit, wound and kill odds of R-6 from
 `ai.estimate`, or a throw's chance to land, R-6.10), then every enemy's best reply at the positions that
 result (each shoots the one of us it harms most, R-6.1/R-6.6: cover, range, the running unit's movement
-penalty, a screen, a dodge), then our unit's next shot if it is still standing. Everything is a value in
+penalty, a screen, a dodge; as often as it acts before our unit's next turn, `order`, and from a walk nearer
+when it does not see the cell), then our unit's next shot if it is still standing. Everything is a value in
 "units of material": a unit put out of action is 1, an expected wound a quarter.
 
 The model reads only the view it is given (fog of war: a ghost stands at its last known cell and counts at
@@ -23,7 +24,7 @@ import numpy as np
 
 from skirmish.ai.blast import armoured
 from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, fits_kept, replaced, throw_chance
-from skirmish.ai.search.order import closing_cell, turns_before
+from skirmish.ai.search.order import closing_shot, turns_before
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
@@ -49,6 +50,7 @@ class Weights:
     order_declare: bool = False  # a declaration's attack weighed by our standing through the enemies acting first
     fresh: bool = False  # with `order`: next round's replies and our next shot do not count this round's moves
     closing: float = 0.0  # an enemy that does not see the cell may walk to where it does and fire: at this weight
+    closing_run: bool = False  # ... or run there (twice as far, its attack at the running penalty, R-5.4)
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,7 @@ class Replies:
     first: dict[str, float] = field(default_factory=dict)
     fresh: bool = False
     closing: float = 0.0
+    closing_run: bool = False
 
     @staticmethod
     def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
@@ -165,7 +168,8 @@ class Replies:
         base = {e.name: max((_reply_material(view, e, f, volleys[e.name]) for f in friends), default=0.0)
                 for e in enemies}
         later, nxt, first = turns_before(view, me, enemies, w.tie) if w.order else ({}, {}, {})
-        return Replies(view, me, base, enemies, present, volleys, later, nxt, first, w.fresh, w.closing)
+        return Replies(view, me, base, enemies, present, volleys, later, nxt, first, w.fresh, w.closing,
+                       w.closing_run)
 
     def against(self, moved: UnitView, spared: dict[str, float], turns: dict[str, float] | None = None
                 ) -> tuple[float, float]:
@@ -199,16 +203,12 @@ class Replies:
         return total, survive
 
     def _closing(self, e: UnitView, target: UnitView) -> ShotEstimate:
-        """An enemy's shot after walking to where it sees `target` (`order.closing_cell`), at `closing`'s weight
-        (it may not come): none if no such cell is a walk away."""
-        at = closing_cell(self.view, e, target.cell)
-        if at is None:
+        """An enemy's shot after walking (or running) to where it sees `target` (`order.closing_shot`), as often as
+        its reply, at `closing`'s weight (it may not come)."""
+        est = closing_shot(self.view, e, target, self.closing_run)
+        if est is None:
             return _NO_SHOT
-        w = e.weapon
-        burst = min(w.bursts) if w is not None and w.bursts else 0
-        est = repeated(estimate_shot(self.view, e, target, mode="prepared", burst=burst, moved="walked", at=at),
-                       self.volleys.get(e.name, 1))
-        c = self.closing
+        est, c = repeated(est, self.volleys.get(e.name, 1)), self.closing
         return ShotEstimate(hit=c * est.hit, damage=c * est.damage, wounds=c * est.wounds, ct=c * est.ct,
                             kill=c * est.kill, tn=est.tn, modifier=est.modifier)
 

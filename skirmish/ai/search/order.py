@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from skirmish.ai.estimate import ShotEstimate, estimate_shot
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.deck import SIDES
 from skirmish.rules.geometry import Cell
@@ -51,14 +52,14 @@ def turns_before(view: BattleView, me: UnitView, enemies: list[UnitView], tie: f
     return later, nxt, first
 
 
-def closing_cell(view: BattleView, e: UnitView, to: Cell) -> Cell | None:
+def closing_cell(view: BattleView, e: UnitView, to: Cell, run: bool = False) -> Cell | None:
     """Where an enemy that does not see `to` from its cell would fire from after a walk straight at it (R-5.6: a
     walk is its Dexterity die's sides in metres; SLOW allows a move and then attacks, R-5.4/R-5.5): the cell that
     far along the line (at most to the cell next to `to`), if one can stand there, else None. Whether it sees `to`
-    from there is the shot's to say (`estimate_shot`)."""
+    from there is the shot's to say (`estimate_shot`). `run`: twice as far (a run, R-5.6)."""
     grid = view.grid
     try:
-        walk_m = float(SIDES[e.trait("dexterity")[0]])
+        walk_m = float(SIDES[e.trait("dexterity")[0]]) * (2 if run else 1)
     except KeyError:
         return None
     dx, dy = to[0] - e.cell[0], to[1] - e.cell[1]
@@ -70,3 +71,14 @@ def closing_cell(view: BattleView, e: UnitView, to: Cell) -> Cell | None:
     if at == to or not grid.passable(at):
         return None
     return at
+
+
+def closing_shot(view: BattleView, e: UnitView, target: UnitView, run: bool = False) -> ShotEstimate | None:
+    """The enemy's prepared shot (its smallest burst) at `target` from `closing_cell`, after its walk or run (R-5.4,
+    R-6.1), or None when there is no such cell (a shot from there that does not see `target` has no odds)."""
+    at = closing_cell(view, e, target.cell, run)
+    if at is None:
+        return None
+    w = e.weapon
+    burst = min(w.bursts) if w is not None and w.bursts else 0
+    return estimate_shot(view, e, target, mode="prepared", burst=burst, moved="ran" if run else "walked", at=at)
