@@ -239,19 +239,20 @@ def test_the_turn_order_decides_which_enemy_to_shoot(tmp_path: Path) -> None:
             return replace(view, units=tuple(replace(u, phase=done) if u.name == "Done" else u for u in view.units))
 
         blind, ordered = Weights(), Weights(order=True, tie=1.0)
-        for w, target in ((blind, "Done"), (ordered, "Later")):
+        for w, target in ((blind, "Done"), (ordered, "Later"), (None, "Later")):  # None: the shipped search
             action, trace = SearchAI(weights=w).decide_traced(staged(3), b.pending)  # type: ignore[arg-type]
             assert isinstance(action, Shoot) and action.target == target, trace
         me_v = view.unit("Me")
         replies = Replies.of(staged(3), me_v, ordered)
-        assert replies.later == {"Done": 0.0, "Later": 1.0}  # Done has acted; Later acts after Me
-        assert replies.next == {"Done": 0.0, "Later": 0.0}  # Blue wins the tie: Me acts first next round too
+        # Done has acted; Later acts after Me; Blue wins the tie, so Me acts first next round too.
+        assert replies.turns == {"Done": 0.0, "Later": 1.0}
         # Both still to act this round: the order changes nothing, the likelier kill again.
         action, _ = SearchAI(weights=ordered).decide_traced(staged(4), b.pending)  # type: ignore[arg-type]
         assert isinstance(action, Shoot) and action.target == "Done"
         # At tie 0 the tie is taken as a coin: each enemy acts first next round with chance one half.
         coin = Replies.of(staged(3), me_v, Weights(order=True, tie=0.0))
-        assert coin.next == {"Done": 0.5, "Later": 0.5}
+        assert coin.turns == {"Done": 0.5, "Later": 1.5}
+        assert Replies.of(view, me_v, ordered).turns == {"Done": 1.0, "Later": 1.0}  # both later this round
 
 
 def test_an_enemy_out_of_sight_may_walk_into_sight_and_fire(tmp_path: Path) -> None:

@@ -46,11 +46,7 @@ class Weights:
     friendly: float = 1.5  # harm to our own side from our blast counts more than harm to theirs
     order: bool = False  # the turn order (R-5.1): each enemy replies as often as it acts before our next turn
     tie: float = 0.5  # how surely the side that wins a phase's tie acts first next round (0: a coin, 1: always)
-    volley: int = 1  # an enemy's reply as this many prepared attacks (its SLOW turn, R-5.5)
-    order_declare: bool = False  # a declaration's attack weighed by our standing through the enemies acting first
-    fresh: bool = False  # with `order`: next round's replies and our next shot do not count this round's moves
     closing: float = 0.0  # an enemy that does not see the cell may walk to where it does and fire: at this weight
-    closing_run: bool = False  # ... or run there (twice as far, its attack at the running penalty, R-5.4)
 
 
 @dataclass(frozen=True)
@@ -84,37 +80,30 @@ def repeated(est: ShotEstimate, n: int) -> ShotEstimate:
                         ct=n * est.ct, kill=1 - (1 - est.kill) ** n, tn=est.tn, modifier=est.modifier)
 
 
-def _reply_shot(view: BattleView, e: UnitView, f: UnitView, volley: int = 1) -> ShotEstimate:
-    """An enemy's prepared shot at one of us where it stands (its smallest burst: its ammunition is hidden), taken
-    `volley` times (`repeated`)."""
+def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
+    """An enemy's prepared shot at one of us where it stands (its smallest burst: its ammunition is hidden)."""
     w = e.weapon
     burst = min(w.bursts) if w is not None and w.bursts else 0
-    return repeated(estimate_shot(view, e, f, mode="prepared", burst=burst), volley)
-
-
-def volley(e: UnitView, w: Weights) -> int:
-    """How many prepared attacks an enemy's reply takes: `w.volley` when it declared SLOW (three prepared attacks,
-    R-5.5; its declaration shows once initiative is flipped, R-5.1), else one."""
-    return w.volley if w.volley > 1 and e.declared == "slow" else 1
+    return estimate_shot(view, e, f, mode="prepared", burst=burst)
 
 
 REPLIES_KEPT = 8192  # (enemy, friend) replies kept per map before it starts again
 
 
-def _reply_material(view: BattleView, e: UnitView, f: UnitView, times: int = 1) -> float:
+def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
     """`material(_reply_shot(view, e, f), f)`, kept with the map by the two unit views themselves: a view is frozen
     and the views of one side reuse a unit's view while nothing of it changes, so the same two objects (held
     with the answer, so their ids stay theirs) under the same scope and side of round 0 give the same shot (it
     reads nothing else of the view than the map: the sight between their cells, the distance, the rules' numbers).
     The two views are held weakly: the map's kept state outlives the battle (rules/map_state.py), its views must
     not; an entry whose views are gone is never matched again (their ids may be reused by new objects)."""
-    kept: dict[tuple[int, int, str, bool, int], tuple[weakref.ref[UnitView], weakref.ref[UnitView], float]] = \
+    kept: dict[tuple[int, int, str, bool], tuple[weakref.ref[UnitView], weakref.ref[UnitView], float]] = \
         view.grid.kept.setdefault("ai_replies", {})
-    key = (id(e), id(f), view.scope, view.round > 0, times)
+    key = (id(e), id(f), view.scope, view.round > 0)
     got = kept.get(key)
     if got is not None and got[0]() is e and got[1]() is f:
         return got[2]
-    value = material(_reply_shot(view, e, f, times), f)
+    value = material(_reply_shot(view, e, f), f)
     if len(kept) >= REPLIES_KEPT:
         kept.clear()
     kept[key] = (weakref.ref(e), weakref.ref(f), value)
@@ -138,24 +127,17 @@ def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
 class Replies:
     """Every enemy's best reply on our side, worked out once per decision for the units that stay as they are
     (`base[e]`: the most it takes from any of our other units), so each candidate only works out its own;
-    `present[e]`: how surely the enemy is where the view shows it (`presence`); `volleys[e]`: the prepared attacks
-    a reply takes (`volley`). With the turn order (`Weights.order`, `turns_before`): `later[e]`, its turns later
-    this round, and `next[e]`, the chance it acts first next round (before our unit's next turn), when what our
-    unit moved this round no longer makes it harder to hit (R-6.1, `Weights.fresh`); `first[e]`, declaring: the
-    chance it acts before our unit this round. Without: one reply each."""
+    `present[e]`: how surely the enemy is where the view shows it (`presence`). With the turn order
+    (`Weights.order`, `order.turns_before`, once initiative is flipped): `turns[e]`, how many turns it takes
+    before our unit's next one; else one each. `closing`: the weight of a reply from a walk nearer."""
 
     view: BattleView
     me: UnitView
     base: dict[str, float]
     enemies: list[UnitView]
     present: dict[str, float]
-    volleys: dict[str, int] = field(default_factory=dict)
-    later: dict[str, float] = field(default_factory=dict)
-    next: dict[str, float] = field(default_factory=dict)
-    first: dict[str, float] = field(default_factory=dict)
-    fresh: bool = False
+    turns: dict[str, float] = field(default_factory=dict)
     closing: float = 0.0
-    closing_run: bool = False
 
     @staticmethod
     def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
@@ -164,51 +146,34 @@ class Replies:
         present = presence(view, me, w)
         enemies = [e for e in view.enemies(me) if e.weapon is not None and present[e.name] > 0]
         friends = view.friends(me)
-        volleys = {e.name: volley(e, w) for e in enemies}
-        base = {e.name: max((_reply_material(view, e, f, volleys[e.name]) for f in friends), default=0.0)
-                for e in enemies}
-        later, nxt, first = turns_before(view, me, enemies, w.tie) if w.order else ({}, {}, {})
-        return Replies(view, me, base, enemies, present, volleys, later, nxt, first, w.fresh, w.closing,
-                       w.closing_run)
+        base = {e.name: max((_reply_material(view, e, f) for f in friends), default=0.0) for e in enemies}
+        turns = turns_before(view, me, enemies, w.tie) if w.order else {}
+        return Replies(view, me, base, enemies, present, turns, w.closing)
 
-    def against(self, moved: UnitView, spared: dict[str, float], turns: dict[str, float] | None = None
-                ) -> tuple[float, float]:
+    def against(self, moved: UnitView, spared: dict[str, float]) -> tuple[float, float]:
         """(expected material the replies take, the chance `moved` stands through them): each enemy, weighted
         by the chance it is still in action (`spared`), by how surely it is there and by the turns it takes
-        (`turns` if given; else `later` and `next`; else one each), shoots the one of us it harms most."""
+        before our unit's next one, shoots the one of us it harms most (from a walk nearer when it does not see
+        `moved`, at `closing`'s weight: it may not come)."""
         total, survive = 0.0, 1.0
-        ordered = turns is None and bool(self.later or self.next)
-        rested = moved
-        if ordered and self.fresh and moved.moved_m > 0:
-            rested = replaced(moved, moved_m=0.0)  # next round: this round's movement no longer counts (R-6.1)
         for e in self.enemies:
-            weight = spared.get(e.name, 1.0) * self.present[e.name]
-            if weight <= 0:
+            weight, n = spared.get(e.name, 1.0) * self.present[e.name], self.turns.get(e.name, 1.0)
+            if weight <= 0 or n <= 0:
                 continue
-            parts: tuple[tuple[float, UnitView], ...]
-            if ordered:
-                parts = ((self.later.get(e.name, 0.0), moved), (self.next.get(e.name, 0.0), rested))
-            else:
-                parts = (((turns or {}).get(e.name, 0.0) if turns is not None else 1.0, moved),)
-            for n, target in parts:
-                if n <= 0:
-                    continue
-                est = _reply_shot(self.view, e, target, self.volleys.get(e.name, 1))
-                if est.hit <= 0 and self.closing > 0:  # out of its sight: it may walk to where it sees us (R-5.6)
-                    est = self._closing(e, target)
-                on_me = material(est, target)
-                total += n * weight * max(self.base[e.name], on_me)
-                if on_me >= self.base[e.name]:
-                    survive *= (1 - weight * est.kill) ** n
+            est = _reply_shot(self.view, e, moved)
+            if est.hit <= 0 and self.closing > 0:  # out of its sight: it may walk to where it sees us (R-5.6)
+                est = self._closing(e, moved)
+            on_me = material(est, moved)
+            total += n * weight * max(self.base[e.name], on_me)
+            if on_me >= self.base[e.name]:
+                survive *= (1 - weight * est.kill) ** n
         return total, survive
 
     def _closing(self, e: UnitView, target: UnitView) -> ShotEstimate:
-        """An enemy's shot after walking (or running) to where it sees `target` (`order.closing_shot`), as often as
-        its reply, at `closing`'s weight (it may not come)."""
-        est = closing_shot(self.view, e, target, self.closing_run)
+        """An enemy's shot after walking to where it sees `target` (`order.closing_shot`), at `closing`'s weight."""
+        est, c = closing_shot(self.view, e, target), self.closing
         if est is None:
             return _NO_SHOT
-        est, c = repeated(est, self.volleys.get(e.name, 1)), self.closing
         return ShotEstimate(hit=c * est.hit, damage=c * est.damage, wounds=c * est.wounds, ct=c * est.ct,
                             kill=c * est.kill, tn=est.tn, modifier=est.modifier)
 
@@ -216,8 +181,7 @@ class Replies:
 _NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
 
 
-def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float],
-              fresh: bool = False) -> float:
+def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float]) -> float:
     """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then), as
     often as a SLOW turn allows it (three prepared attacks, R-5.5, and the rounds loaded), weighted by how surely
     the enemy is there (a ghost's last known cell draws a unit that searches)."""
@@ -232,8 +196,6 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present:
         weight = spared.get(e.name, 1.0) * present.get(e.name, 0.0)
         if weight <= 0 or not view.sight(me, e).visible:
             continue
-        if fresh and e.moved_m > 0:  # next round: what it moved this round no longer makes it harder to hit (R-6.1)
-            e = replaced(e, moved_m=0.0)
         best = max(best, weight * material(repeated(estimate_shot(view, me, e, mode=mode, burst=burst), times), e))
     return best
 
@@ -359,7 +321,6 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     positions that result, and our unit's next shot if it stands (`walks`: the cells a walk reaches; a move
     elsewhere is a run; `repeats`: a shot that the turn lets the unit take this many times, `repeated`)."""
     attack, kills = 0.0, {}
-    early, stand = 0.0, 1.0  # the replies before our attack (a declaration, `Weights.order_declare`)
     after = me
     if isinstance(action, Move):
         cell: geo.Cell = (int(action.to[0]), int(action.to[1]))
@@ -380,11 +341,9 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     elif isinstance(action, Declare):
         after = replaced(me, declared=action.speed)  # a DODGE makes the replies harder (R-5.4), and allows no attack
         est_now, target = shot_this_round(view, after, action.speed)
-        if w.order_declare and replies.first:  # the enemies that act first this round shoot before our attack
-            early, stand = replies.against(after, {}, replies.first)
         if est_now is not None and target is not None:  # as often as the declared turn allows (R-5.5)
             est_now = repeated(est_now, _allowance(after, target, action.speed))
-            attack, kills = stand * material(est_now, view.unit(target)), {target: stand * est_now.kill}
+            attack, kills = material(est_now, view.unit(target)), {target: est_now.kill}
     elif isinstance(action, Aim):
         after = replaced(me, ready_target=action.target,
                         aim=min(2, me.aim + 1 if me.ready_target == action.target else 1))
@@ -394,6 +353,5 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replaced(me, screen_type=action.screen, screen_points=action.points)
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared)
-    reply, survive = reply + early, survive * stand
-    follow = survive * next_shot(view, after, spared, replies.present, replies.fresh)
+    follow = survive * next_shot(view, after, spared, replies.present)
     return Exchange(attack, reply, follow, survive)

@@ -23,43 +23,38 @@ def _order(u: UnitView) -> tuple[int, ...]:
     return initiative.order_key(col, tr, u.side_index, 0)
 
 
-def turns_before(view: BattleView, me: UnitView, enemies: list[UnitView], tie: float
-                 ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
-    """When each enemy acts, as `Replies` reads it (R-5.1, R-5.2): acting (initiative flipped, `view.phase` set),
-    its turns later this round (1 in a later phase, or later within ours; 0 while it hesitates) and the chance it
-    acts first next round; declaring, the chance it acts first this round. Phases to come are not known yet: an
-    enemy that wins the tie within a phase acts first with chance 0.5 + `tie` / 2, else 0.5 - `tie` / 2."""
-    later: dict[str, float] = {}
-    nxt: dict[str, float] = {}
-    first: dict[str, float] = {}
+def turns_before(view: BattleView, me: UnitView, enemies: list[UnitView], tie: float) -> dict[str, float]:
+    """How many turns each enemy takes before our unit's next one (R-5.1, R-5.2), once initiative is flipped
+    (`view.phase` set; declaring: {}, one reply each): 1 if it acts later this round (a later phase, or later
+    within ours; 0 while it hesitates or once it has acted), plus the chance it acts first next round. Phases to
+    come are not drawn yet: an enemy that wins the tie within a phase acts first with chance 0.5 + `tie` / 2,
+    else 0.5 - `tie` / 2."""
+    turns: dict[str, float] = {}
+    now = view.phase
+    if now is None:
+        return turns
     try:
         mine = _order(me)
     except KeyError:  # no Reflexes (not an FI unit): no order to read
-        return later, nxt, first
-    now = view.phase
+        return turns
     for e in enemies:
         try:
             ahead = _order(e) < mine
         except KeyError:
             continue
-        chance = 0.5 + (tie / 2 if ahead else -tie / 2)
-        if now is None:
-            first[e.name] = chance
-            continue
-        later[e.name] = float(not e.hesitating and e.phase is not None
-                              and (e.phase > now or (e.phase == now and not ahead)))
-        nxt[e.name] = chance
-    return later, nxt, first
+        later = not e.hesitating and e.phase is not None and (e.phase > now or (e.phase == now and not ahead))
+        turns[e.name] = float(later) + 0.5 + (tie / 2 if ahead else -tie / 2)
+    return turns
 
 
-def closing_cell(view: BattleView, e: UnitView, to: Cell, run: bool = False) -> Cell | None:
+def closing_cell(view: BattleView, e: UnitView, to: Cell) -> Cell | None:
     """Where an enemy that does not see `to` from its cell would fire from after a walk straight at it (R-5.6: a
     walk is its Dexterity die's sides in metres; SLOW allows a move and then attacks, R-5.4/R-5.5): the cell that
     far along the line (at most to the cell next to `to`), if one can stand there, else None. Whether it sees `to`
-    from there is the shot's to say (`estimate_shot`). `run`: twice as far (a run, R-5.6)."""
+    from there is the shot's to say (`estimate_shot`)."""
     grid = view.grid
     try:
-        walk_m = float(SIDES[e.trait("dexterity")[0]]) * (2 if run else 1)
+        walk_m = float(SIDES[e.trait("dexterity")[0]])
     except KeyError:
         return None
     dx, dy = to[0] - e.cell[0], to[1] - e.cell[1]
@@ -73,12 +68,12 @@ def closing_cell(view: BattleView, e: UnitView, to: Cell, run: bool = False) -> 
     return at
 
 
-def closing_shot(view: BattleView, e: UnitView, target: UnitView, run: bool = False) -> ShotEstimate | None:
-    """The enemy's prepared shot (its smallest burst) at `target` from `closing_cell`, after its walk or run (R-5.4,
+def closing_shot(view: BattleView, e: UnitView, target: UnitView) -> ShotEstimate | None:
+    """The enemy's prepared shot (its smallest burst) at `target` from `closing_cell`, after its walk (R-5.4,
     R-6.1), or None when there is no such cell (a shot from there that does not see `target` has no odds)."""
-    at = closing_cell(view, e, target.cell, run)
+    at = closing_cell(view, e, target.cell)
     if at is None:
         return None
     w = e.weapon
     burst = min(w.bursts) if w is not None and w.bursts else 0
-    return estimate_shot(view, e, target, mode="prepared", burst=burst, moved="ran" if run else "walked", at=at)
+    return estimate_shot(view, e, target, mode="prepared", burst=burst, moved="walked", at=at)
