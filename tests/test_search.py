@@ -11,10 +11,12 @@ import pytest
 from skirmish.ai.controllers import AI_KINDS, make_ai
 from skirmish.ai.estimate import estimate_shot
 from skirmish.ai.search import Replies, SearchAI, Weights, exchange, material, next_shot, presence, throws
+from skirmish.ai.search.order import closing_cell
 from skirmish.ai.utility import harm
 from skirmish.battle import Battle, consult
 from skirmish.content.scenario import ContentError, load_scenario, parse_scenario
 from skirmish.core.events import DecisionEvent
+from skirmish.ecs.view import BattleView
 from skirmish.rules.actions import Move, Shoot
 from tests.conftest import ascii_scenario, battle_at, run
 
@@ -219,3 +221,64 @@ def test_throws_weighed_at_enemies_in_sight_and_between_them_never_near_a_friend
     with _battle(tmp_path, rows, f"[{{name: Me, at: [1, 2], {kit}}}, {{name: Pal, at: [9, 4], {rifle}}}]", red) as b:
         view, legal = b.observe("Blue"), b.pending.legal()  # type: ignore[union-attr]
         assert {t.at for t in throws(view, view.unit("Me"), legal)} == {(7, 1)}  # Pal is near the other two
+
+
+def test_the_turn_order_decides_which_enemy_to_shoot(tmp_path: Path) -> None:
+    """Me (phase IV) sees two riflemen in the open: Done (one wound: the likelier kill) and Later. Once initiative
+    is flipped the view shows each enemy's phase (R-5.1): when Done has acted this round (phase III) and Later is
+    still to act after Me (phase IV, Blue wins the tie), only Later's reply comes before Me's next turn, so the
+    order-aware search shoots Later; without the order (every enemy replies once) it shoots the likelier kill."""
+    rows = ["." * 12] * 7
+    rifle = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]'
+    red = f"[{{name: Done, at: [8, 1], wounds: 1, {rifle}}}, {{name: Later, at: [8, 5], {rifle}}}]"
+    with battle_at(tmp_path, rows, f"[{{name: Me, at: [1, 3], {rifle}}}]", red, declare="slow") as b:
+        view = b.observe("Blue")
+        assert view.phase == 4 and view.unit("Me").phase == 4
+
+        def staged(done: int | None) -> BattleView:  # the phases the flipped initiative shows
+            return replace(view, units=tuple(replace(u, phase=done) if u.name == "Done" else u for u in view.units))
+
+        blind, ordered = Weights(), Weights(order=True, tie=1.0)
+        for w, target in ((blind, "Done"), (ordered, "Later"), (None, "Later")):  # None: the shipped search
+            action, trace = SearchAI(weights=w).decide_traced(staged(3), b.pending)  # type: ignore[arg-type]
+            assert isinstance(action, Shoot) and action.target == target, trace
+        me_v = view.unit("Me")
+        replies = Replies.of(staged(3), me_v, ordered)
+        # Done has acted; Later acts after Me (R-5.1); Blue wins the tie, so Me acts first next round too.
+        assert replies.turns == {"Done": 0.0, "Later": 1.0}
+        # Both still to act this round: the order changes nothing, the likelier kill again.
+        action, _ = SearchAI(weights=ordered).decide_traced(staged(4), b.pending)  # type: ignore[arg-type]
+        assert isinstance(action, Shoot) and action.target == "Done"
+        # At tie 0 the tie is taken as a coin: each enemy acts first next round with chance one half.
+        coin = Replies.of(staged(3), me_v, Weights(order=True, tie=0.0))
+        assert coin.turns == {"Done": 0.5, "Later": 1.5}
+        assert Replies.of(view, me_v, ordered).turns == {"Done": 1.0, "Later": 1.0}  # both later this round
+
+
+def test_an_enemy_out_of_sight_may_walk_into_sight_and_fire(tmp_path: Path) -> None:
+    """Gunner stands behind a wall: from its cell it sees none of Me's cells. With `Weights.closing` the model
+    lets it walk (R-5.6: its Dexterity die's sides in metres, 8 m = 4 cells here) straight at the cell Me ends in
+    and fire a prepared shot after walking (R-5.4, R-6.1) if it sees that cell from there, at that weight; a cell
+    it cannot see from a walk away (the wall in between) draws nothing, as before."""
+    rows = ["......#.....",
+            "......#.....",
+            "......#.....",
+            "......#.....",
+            "............"]
+    me = f'[{{name: Me, at: [1, 1], traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]}}]'
+    red = f'[{{name: Gunner, at: [9, 1], traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]}}]'
+    with _battle(tmp_path, rows, me, red) as b:
+        view, legal = b.observe("Blue"), b.pending.legal()  # type: ignore[union-attr]
+        me_v, gunner = view.unit("Me"), view.unit("Gunner")
+        assert not view.sight(me_v, gunner).visible
+        assert closing_cell(view, gunner, (2, 3)) == (5, 2)  # 4 cells along the line, round the wall's end
+        assert closing_cell(view, gunner, (5, 1)) is None  # the cell next to it there is the wall
+        blind, closing = Weights(), Weights(closing=0.5)
+        for cell in ((2, 3), (4, 2)):
+            assert cell in legal.walk
+            unseen = exchange(view, me_v, Move("Me", cell), Replies.of(view, me_v, blind), blind, legal.walk)
+            seen = exchange(view, me_v, Move("Me", cell), Replies.of(view, me_v, closing), closing, legal.walk)
+            assert unseen.reply == 0.0 and unseen.survive == 1.0
+            assert seen.reply > 0 and seen.survive < 1
+        hidden = exchange(view, me_v, Move("Me", (5, 0)), Replies.of(view, me_v, closing), closing, legal.walk)
+        assert hidden.reply == 0.0  # the walk along that line ends in the wall (6, 0): no cell to fire from

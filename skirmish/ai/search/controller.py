@@ -27,6 +27,9 @@ from skirmish.rules.actions import Action, ActionParseError, EndTurn, Shoot, Thr
 
 WIDTH = 6  # the utility AI's options weighed (its choice and five runners-up), besides every legal shot
 RUNNERS_UP = 3  # runners-up a decision's trace keeps (as the utility AI's)
+# The search tier's weights (hard and `search`): the turn order (R-5.1; the side that wins a phase's tie taken to
+# act first next round too) and enemies out of sight walking into it at half weight (docs/results/ladder.txt).
+DEFAULT = Weights(order=True, tie=1.0, closing=0.5)
 
 
 @dataclass
@@ -70,7 +73,7 @@ class SearchAI:
         # proposals on the material scale itself, with the next shot and the declarations (issue 12's ladder:
         # proposing through the utility AI's own material pick, hard beat normal only 58%).
         self.proposer = UtilityAI(replace(PERSONALITIES[personality], runners_up=width - 1, material=False))
-        self.w = weights or Weights()
+        self.w = weights or DEFAULT
         self.last_trace: dict[str, Any] | None = None
 
     @property

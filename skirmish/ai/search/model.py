@@ -4,7 +4,8 @@ A candidate action is weighed by what it is likely to do over the next exchange 
 view, issue 12 item 5): the chance node of our attack (the exact hit, wound and kill odds of R-6 from
 `ai.estimate`, or a throw's chance to land, R-6.10), then every enemy's best reply at the positions that
 result (each shoots the one of us it harms most, R-6.1/R-6.6: cover, range, the running unit's movement
-penalty, a screen, a dodge), then our unit's next shot if it is still standing. Everything is a value in
+penalty, a screen, a dodge; as often as it acts before our unit's next turn, `order`, and from a walk nearer
+when it does not see the cell), then our unit's next shot if it is still standing. Everything is a value in
 "units of material": a unit put out of action is 1, an expected wound a quarter.
 
 The model reads only the view it is given (fog of war: a ghost stands at its last known cell and counts at
@@ -15,7 +16,7 @@ random source.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -23,6 +24,7 @@ import numpy as np
 
 from skirmish.ai.blast import armoured
 from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, fits_kept, replaced, throw_chance
+from skirmish.ai.search.order import closing_shot, turns_before
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
@@ -42,6 +44,9 @@ class Weights:
     ghost: float = 0.5  # an enemy out of sight: it may have gone
     utility: float = 0.3  # the utility AI's own score: position sense, and the tiebreak when nothing is in reach
     friendly: float = 1.5  # harm to our own side from our blast counts more than harm to theirs
+    order: bool = False  # the turn order (R-5.1): each enemy replies as often as it acts before our next turn
+    tie: float = 0.5  # how surely the side that wins a phase's tie acts first next round (0: a coin, 1: always)
+    closing: float = 0.0  # an enemy that does not see the cell may walk to where it does and fire: at this weight
 
 
 @dataclass(frozen=True)
@@ -122,38 +127,58 @@ def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
 class Replies:
     """Every enemy's best reply on our side, worked out once per decision for the units that stay as they are
     (`base[e]`: the most it takes from any of our other units), so each candidate only works out its own;
-    `present[e]`: how surely the enemy is where the view shows it (`presence`)."""
+    `present[e]`: how surely the enemy is where the view shows it (`presence`). With the turn order
+    (`Weights.order`, `order.turns_before`, once initiative is flipped): `turns[e]`, how many turns it takes
+    before our unit's next one; else one each. `closing`: the weight of a reply from a walk nearer."""
 
     view: BattleView
     me: UnitView
     base: dict[str, float]
     enemies: list[UnitView]
     present: dict[str, float]
+    turns: dict[str, float] = field(default_factory=dict)
+    closing: float = 0.0
 
     @staticmethod
     def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
         """The replies on `me`'s friends."""
-        present = presence(view, me, w or Weights())
+        w = w or Weights()
+        present = presence(view, me, w)
         enemies = [e for e in view.enemies(me) if e.weapon is not None and present[e.name] > 0]
         friends = view.friends(me)
         base = {e.name: max((_reply_material(view, e, f) for f in friends), default=0.0) for e in enemies}
-        return Replies(view, me, base, enemies, present)
+        turns = turns_before(view, me, enemies, w.tie) if w.order else {}
+        return Replies(view, me, base, enemies, present, turns, w.closing)
 
     def against(self, moved: UnitView, spared: dict[str, float]) -> tuple[float, float]:
         """(expected material the replies take, the chance `moved` stands through them): each enemy, weighted
-        by the chance it is still in action (`spared`) and by how surely it is there, shoots the one of us it
-        harms most."""
+        by the chance it is still in action (`spared`), by how surely it is there and by the turns it takes
+        before our unit's next one, shoots the one of us it harms most (from a walk nearer when it does not see
+        `moved`, at `closing`'s weight: it may not come)."""
         total, survive = 0.0, 1.0
         for e in self.enemies:
-            weight = spared.get(e.name, 1.0) * self.present[e.name]
-            if weight <= 0:
+            weight, n = spared.get(e.name, 1.0) * self.present[e.name], self.turns.get(e.name, 1.0)
+            if weight <= 0 or n <= 0:
                 continue
             est = _reply_shot(self.view, e, moved)
+            if est.hit <= 0 and self.closing > 0:  # out of its sight: it may walk to where it sees us (R-5.6)
+                est = self._closing(e, moved)
             on_me = material(est, moved)
-            total += weight * max(self.base[e.name], on_me)
+            total += n * weight * max(self.base[e.name], on_me)
             if on_me >= self.base[e.name]:
-                survive *= 1 - weight * est.kill
+                survive *= (1 - weight * est.kill) ** n
         return total, survive
+
+    def _closing(self, e: UnitView, target: UnitView) -> ShotEstimate:
+        """An enemy's shot after walking to where it sees `target` (`order.closing_shot`), at `closing`'s weight."""
+        est, c = closing_shot(self.view, e, target), self.closing
+        if est is None:
+            return _NO_SHOT
+        return ShotEstimate(hit=c * est.hit, damage=c * est.damage, wounds=c * est.wounds, ct=c * est.ct,
+                            kill=c * est.kill, tn=est.tn, modifier=est.modifier)
+
+
+_NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
 
 
 def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float]) -> float:
