@@ -23,8 +23,9 @@ from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, EndTurn, Move
 from skirmish.rules.fw.actions import FwIntent
-from skirmish.rules.fw.checks import Chance, attack_chance
+from skirmish.rules.fw.checks import attack_chance
 from skirmish.rules.fw.equipment import FwArmoury
+from skirmish.rules.fw.odds import Preview
 
 __all__ = ["FwCtx", "FwSystems", "setup"]
 
@@ -98,17 +99,22 @@ class FwSystems(FwBase):
         return {"fw": {t.__name__: self.w.query(t) for t in (FwBody, FwKit, FwRound)}, "draws": self.ctx.draws}
 
     # ------------------------------------------------------------------ previews (nothing changes)
-    def odds(self, eid: int, action: Any, seed: int) -> Chance:
-        """The chance of a declared-style attack on `action.target` now (R-9.4), without rolling."""
+    odds_requests: tuple[str, ...] = (table.INTENT,)  # Battle.odds answers while a declaration is asked
+
+    def odds(self, eid: int, action: Any, seed: int) -> Preview:
+        """The exact odds of a declared-style attack on `action.target` now (R-9.4 - R-9.6), without rolling:
+        from `odds.odds` of the same `Attack` value the resolution rolls (`resolve.ranged_attack`)."""
         if not isinstance(action, FwIntent) or action.act not in ("shoot", "burst") or action.target is None:
             raise IllegalAction("odds are given for an intent to shoot or burst at a target")
         why = legality.intent_refusal(self, eid, action)
         if why:
             raise IllegalAction(why)
+        te = self.w.entity(action.target)
         wid = legality.weapon_of(self, eid, action)
         assert wid is not None
-        te = self.w.entity(action.target)
-        return attack_chance(resolve.base_chance(self, eid, wid), resolve.conditions(self, eid, te))
+        ch = attack_chance(resolve.base_chance(self, eid, wid), resolve.conditions(self, eid, te))
+        value = resolve.ranged_attack(self, eid, te, action.act, wid)
+        return Preview.of(ch.value, (s.reason for s in ch.steps), value, self.body(te).hp)
 
     def move_refusal(self, eid: int) -> str | None:
         """Why `eid` may not move now, or None."""
