@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.ecs.components import Status
 from skirmish.ecs.fw_components import FwBody, FwRound
+from skirmish.ecs.systems.fw import arms, legality
 from skirmish.rules.fw import attack as fw_attack
 from skirmish.rules.fw import checks, order
 from skirmish.rules.fw import damage as dmg
@@ -19,6 +20,7 @@ from skirmish.rules.fw.actions import ATTACKS, act_kind
 from skirmish.rules.fw.attack import Attack
 from skirmish.rules.fw.dice import DiceExpr
 from skirmish.rules.fw.events import FwHit, FwScan, FwStep
+from skirmish.rules.fw.melee import MELEE_REACH_M
 
 if TYPE_CHECKING:
     from skirmish.ecs.systems.fw.base import FwBase
@@ -86,10 +88,15 @@ def _resolve_slot(sys: FwBase, eid: int, act: str, target: str | None, dex: int)
                 return []
             return attack(sys, eid, te, act, dex)
         te = sys.w.entity(str(target))
-        why = _attack_blocked(sys, eid, te)
+        why = _attack_blocked(sys, eid, te, act)
         if why:
-            sys.event("fw_idle", me, ("R-9.4",), act=act, reason=why)
+            sys.event("fw_idle", me, ("R-9.4",) if act in ("shoot", "burst", "melee") else ("R-9.10",), act=act,
+                      reason=why)
             return []
+        if act in ("melee", "launch"):
+            return arms.strike_or_launch(sys, eid, te, act, dex)
+        if act == "throw":
+            return arms.throw_grenade(sys, eid, te, dex)
         return attack(sys, eid, te, act, dex)
     if act == "aid":
         return _aid(sys, eid, sys.w.entity(str(target)))
@@ -104,10 +111,15 @@ def _weapon(sys: FwBase, eid: int) -> str:
     return plan.weapon
 
 
-def _attack_blocked(sys: FwBase, eid: int, te: int) -> str | None:
-    """Why a declared attack cannot be made when its DEX comes, or None."""
+def _attack_blocked(sys: FwBase, eid: int, te: int, act: str = "shoot") -> str | None:
+    """Why a declared attack cannot be made when its DEX comes, or None: the target out of action, out of
+    reach hand to hand (R-9.4), out of sight or beyond the weapon's (or the throw's 15 m) range."""
     if not sys.in_action(te):
         return f"{sys.name(te)} is already out of action"
+    if act == "melee":
+        if not legality.in_reach(sys, eid, te):
+            return f"{sys.name(te)} is {sys.distance_m(eid, te):.0f} m away, beyond reach ({MELEE_REACH_M:g} m)"
+        return None
     if not sys.sees(eid, te).visible:
         return f"{sys.name(te)} is not in line of sight"
     w = sys.weapon(_weapon(sys, eid))
@@ -132,7 +144,7 @@ def _reaction_target(sys: FwBase, eid: int) -> int | None:
 def conditions(sys: FwBase, eid: int, te: int) -> set[str]:
     """R-9.4's conditions that hold for an attack by `eid` on `te` now."""
     out = set()
-    if sys.ctx.darkness:
+    if sys.ctx.darkness or sys.body(eid).blind_until >= sys.ctx.round:  # a blinded figure fights as in the dark
         out.add("darkness")
     tb, mb = sys.body(te), sys.body(eid)
     if tb.moved_m > 0 or tb.jumped:
@@ -295,6 +307,8 @@ def bookkeeping(sys: FwBase) -> None:
             sys.sync(eid)
             sys.event("fw_bleed", sys.name(eid), ("R-9.7",), hp_before=before, hp_after=b.hp,
                       condition=_condition(b))
+        elif b.fallen and not b.dead and b.struck:  # attacked hand to hand: it may not stand (R-9.4)
+            sys.event("fw_rise", sys.name(eid), ("R-9.4", "R-9.7"), hp=b.hp, rose=False, struck=True)
         elif b.fallen and not b.dead:
             d20 = sys.roll(dmg.MAJOR_WOUND_DIE)
             rose = d20 <= b.hp
@@ -302,7 +316,7 @@ def bookkeeping(sys: FwBase) -> None:
                 b.fallen = False
                 sys.w.get(eid, Status).prone = False
             sys.event("fw_rise", sys.name(eid), ("R-9.7",), d20=d20, hp=b.hp, rose=rose)
-        b.moved_m, b.jumped = 0.0, False
+        b.moved_m, b.jumped, b.struck = 0.0, False, False
         _reset(sys.w.get(eid, FwRound))
         sys.sync(eid)
     sys.event("fw_energy_reset", None, ("R-9.2", "R-9.8"))
