@@ -32,13 +32,41 @@ from skirmish.rules.fw.events import (
     FwSensorsEvent,
     FwWoundEvent,
 )
+from skirmish.rules.fw.melee import MELEE_REACH_M
 from skirmish.rules.fw.odds import Preview
 
 __all__ = [
-    "ACTS", "ATTACKS", "FIREARMS", "FW", "INTENT", "MOVE", "SCREEN_STOPS", "SCREEN_TYPES", "Chance", "FwAidEvent",
-    "FwArmoury", "FwAttackEvent", "FwBleedEvent", "FwDeclareEvent", "FwEnergyEvent", "FwIdleEvent", "FwIntent",
-    "FwLegal", "FwMoveEvent", "FwRiseEvent", "FwRuleset", "FwSensorsEvent", "FwSystems", "FwUnitView", "FwWeapon",
-    "FwWoundEvent", "Preview", "attack_chance", "odds", "tables",
+    "ACTS",
+    "ATTACKS",
+    "FIREARMS",
+    "FW",
+    "INTENT",
+    "MELEE_REACH_M",
+    "MOVE",
+    "SCREEN_STOPS",
+    "SCREEN_TYPES",
+    "Chance",
+    "FwAidEvent",
+    "FwArmoury",
+    "FwAttackEvent",
+    "FwBleedEvent",
+    "FwDeclareEvent",
+    "FwEnergyEvent",
+    "FwIdleEvent",
+    "FwIntent",
+    "FwLegal",
+    "FwMoveEvent",
+    "FwRiseEvent",
+    "FwRuleset",
+    "FwSensorsEvent",
+    "FwSystems",
+    "FwUnitView",
+    "FwWeapon",
+    "FwWoundEvent",
+    "Preview",
+    "attack_chance",
+    "odds",
+    "tables",
 ]
 
 
