@@ -319,3 +319,59 @@ def test_a_missile_needs_its_target_in_line_of_sight(tmp_path: Path) -> None:
     b = battle(tmp_path, fw_text(LAUNCHER, JAMMER, rows=rows))
     r = b.sys.refusal(b.pending, parse_action_text("intent Eve launch target=Cid"))  # type: ignore[arg-type]
     assert r is not None and "R-9.10: the seeker missile needs its target in line of sight" in str(r)
+
+
+# ---------------------------------------------------------------------------------------------- the baselines
+def ai_text(blue: str, red: str, rows: list[str] = OPEN) -> str:
+    return (f"name: t\nruleset: fw\nseed: 3\nmap: {{ascii: {rows!r}}}\nvictory: {{max_rounds: 1}}\n"
+            f"sides:\n  - name: Blue\n    controller: ai\n    ai: hold\n    units: {blue}\n"
+            f"  - name: Red\n    controller: ai\n    ai: hold\n    units: {red}\n")
+
+
+def test_a_hold_figure_throws_its_grenade_where_the_blast_catches_two_enemies_and_no_friend(tmp_path: Path) -> None:
+    b = battle(tmp_path, ai_text(thrower("fragmentation_grenade"), PAIR))
+    b.run()
+    (t,) = of(b, "fw_throw")
+    assert t.actor == "Bo" and t.target in ("Cid", "Dan")
+    # With a friend beside the enemies it shoots instead (no grenade on its own side).
+    friend = thrower("fragmentation_grenade")[:-1] + f", {{name: Eli, at: [6, 2], characteristics: {chars(9)}}}]"
+    b = battle(tmp_path, ai_text(friend, PAIR))
+    b.run()
+    assert not of(b, "fw_throw") and [a.act for a in of(b, "fw_attack") if a.actor == "Bo"] == ["shoot"]
+
+
+def test_a_hold_swordsman_walks_into_contact_and_strikes_and_the_enemy_raises_a_magnetic_screen(
+        tmp_path: Path) -> None:
+    b = battle(tmp_path, ai_text(SWORD, defender(at="[6, 2]")))
+    b.run()
+    (d,) = [e for e in of(b, "fw_declare") if e.actor == "Ann"]
+    assert d.acts[0]["act"] == "melee" and d.split["shots"] == 3
+    assert [m.actor for m in of(b, "fw_move")] == ["Ann"] and of(b, "fw_move")[0].path[-1] == [5, 2]
+    (cid,) = [e for e in of(b, "fw_declare") if e.actor == "Cid"]
+    assert cid.split["screen"] == "magnetic"  # one point stops the sword
+    (a,) = [e for e in of(b, "fw_attack") if e.actor == "Ann"]
+    assert a.act == "melee" and all(h["through"] == 0 for h in a.damage)
+
+
+def test_a_hold_launcher_sends_its_seeker_with_dccm_and_the_target_runs_cm(tmp_path: Path) -> None:
+    b = battle(tmp_path, ai_text(LAUNCHER, JAMMER))
+    b.run()
+    eve, cid = ({e.actor: e for e in of(b, "fw_declare")}[n] for n in ("Eve", "Cid"))
+    assert eve.acts[0]["act"] == "launch" and eve.split["dccm"] == 2 and eve.weapon == "seeker_missile"
+    assert cid.split["cm"] == 3  # an enemy seeker about: CM from its effectors
+    (a,) = [e for e in of(b, "fw_attack") if e.actor == "Eve"]
+    assert a.chance == 90 and a.steps == [{"op": "-10", "reason": "net CM 1 (CM 3 - DCCM 2)"}]
+
+
+@pytest.mark.parametrize("name", ["hab_module", "listening_post"])
+def test_the_new_scenarios_give_the_same_events_for_the_same_seed(name: str) -> None:
+    from skirmish.ai.controllers import make_ai
+    from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+    sc = load_scenario(SCENARIOS_DIR / "fw" / f"{name}.yaml")
+
+    def events(seed: int) -> list[str]:
+        with Battle(sc, seed=seed, controllers={s.name: make_ai("hold", "fw") for s in sc.spec.sides}) as b:
+            b.run()
+            return [e.describe() for e in b.log.events]
+
+    assert events(4) == events(4) and events(4) != events(5)
