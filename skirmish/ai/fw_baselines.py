@@ -156,16 +156,21 @@ class FwHoldAI:
             near = [e for e in live if _metres(view, me.cell, e.cell) <= walk]
         if not near:
             return None
-        target = min(near, key=lambda e: (_ext(e).hp, geo.distance_cells(me.cell, e.cell), e.name))
+        # One magnetic point stops a sword (R-9.6): an enemy with no tacpack to raise one first, then the weakest.
+        target = min(near, key=lambda e: (_ext(e).generator > 0, _ext(e).hp, geo.distance_cells(me.cell, e.cell),
+                                          e.name))
         return self._split(view, me, FwIntent(me.name, "melee", target.name, weapon=sword.id), sword.energy)
 
     def _grenade(self, view: BattleView, me: UnitView) -> FwIntent | None:
         """A grenade where its blast catches two enemies or more, or one in cover from it, and no friend (the
-        thrower included) is in its radius; a photon grenade where it catches two enemies and no friend (R-9.10)."""
+        thrower included) is in its radius nor declared a strike at its target; a photon grenade where it
+        catches two enemies and no friend (R-9.10)."""
         best: tuple[int, str, FwWeapon] | None = None
+        struck = {t for f in view.units if f.side == me.side and isinstance(f.ext, FwUnitView)
+                  for a, t in f.ext.acts if a == "melee"}  # a friend walking into contact there this round
         for g in _armed(me, "grenade"):
             for e in view.enemies(me):
-                if not _live(view, me, e) or _metres(view, me.cell, e.cell) > (g.range_m or 15) or \
+                if e.name in struck or not _live(view, me, e) or _metres(view, me.cell, e.cell) > (g.range_m or 15) or \
                         not geo.sight(view.grid, me.cell, e.cell).visible:
                     continue
                 at = _centre(view, e.cell)
