@@ -375,3 +375,16 @@ def test_the_new_scenarios_give_the_same_events_for_the_same_seed(name: str) -> 
             return [e.describe() for e in b.log.events]
 
     assert events(4) == events(4) and events(4) != events(5)
+
+
+def test_a_seeded_sampling_of_real_throws_agrees_with_the_grenade_preview(tmp_path: Path) -> None:
+    text = fw_text(thrower("fragmentation_grenade"), PAIR, ["intent Bo throw target=Dan"], ["intent Cid", "intent Dan"])
+    p = battle(tmp_path, text).odds(FwIntent("Bo", "throw", "Dan"))
+    n, caught = 300, 0
+    for seed in range(n):
+        b = battle(tmp_path, text, seed=seed)
+        b.run()
+        (t,) = of(b, "fw_throw")
+        caught += any(c["figure"] == "Dan" for c in t.caught)
+    q = float(p.odds.hit)  # the chance the blast catches Dan: a hit, or a scatter landing within 6 m of him
+    assert abs(caught / n - q) < 4 * (q * (1 - q) / n) ** 0.5
