@@ -86,6 +86,9 @@ def _in_reach(view: BattleView, at: geo.Cell, weapon: FwWeapon, e: UnitView) -> 
     return geo.sight(view.grid, at, e.cell).visible
 
 
+SAFETY_M = 4.0  # metres beyond a blast's radius a friend must be for a baseline to throw (a miss scatters 1D10 m)
+
+
 def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
     return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
 
@@ -170,14 +173,18 @@ class FwHoldAI:
                   for a, t in f.ext.acts if a == "melee"}  # a friend walking into contact there this round
         for g in _armed(me, "grenade"):
             for e in view.enemies(me):
-                if e.name in struck or not _live(view, me, e) or _metres(view, me.cell, e.cell) > (g.range_m or 15) or \
+                if any(_dist(_centre(view, x.cell), _centre(view, e.cell)) <= g.blast_radius_m + SAFETY_M
+                       for x in view.enemies(me) if x.name in struck):
+                    continue  # friends walk into contact there this round
+                if not _live(view, me, e) or _metres(view, me.cell, e.cell) > (g.range_m or 15) or \
                         not geo.sight(view.grid, me.cell, e.cell).visible:
                     continue
                 at = _centre(view, e.cell)
                 caught = [u for u in view.units if not u.out_of_action and not u.ghost
                           and _dist(_centre(view, u.cell), at) <= g.blast_radius_m + 1e-9]
-                if any(u.side == me.side for u in caught):
-                    continue
+                if any(u.side == me.side and _dist(_centre(view, u.cell), at) <= g.blast_radius_m + SAFETY_M
+                       for u in view.units if not _ext(u).dead):
+                    continue  # a friend (down ones too) within the radius, or near enough for a short scatter
                 n = sum(1 for u in caught if u.side != me.side)
                 covered = geo.sight(view.grid, me.cell, e.cell).cover != "none"
                 good = n >= 2 or (n == 1 and covered and g.damage is not None)
