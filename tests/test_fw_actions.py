@@ -388,3 +388,17 @@ def test_a_seeded_sampling_of_real_throws_agrees_with_the_grenade_preview(tmp_pa
         caught += any(c["figure"] == "Dan" for c in t.caught)
     q = float(p.odds.hit)  # the chance the blast catches Dan: a hit, or a scatter landing within 6 m of him
     assert abs(caught / n - q) < 4 * (q * (1 - q) / n) ** 0.5
+
+
+def test_a_seeded_sampling_of_real_strikes_agrees_with_the_melee_preview(tmp_path: Path) -> None:
+    text = fw_text(SWORD, defender(con=18), ["intent Ann melee target=Cid"], ["intent Cid"])
+    p = battle(tmp_path, text).odds(FwIntent("Ann", "melee", "Cid"))
+    assert p.odds.mean == Fraction(60, 100) * 11  # a kinetic screen (Cid's usual) does nothing against F
+    n, dealt = 300, 0
+    for seed in range(n):
+        b = battle(tmp_path, text, seed=seed)
+        b.run()
+        dealt += sum(h["through"] for a in of(b, "fw_attack") for h in a.damage)
+    mean = float(p.odds.mean)
+    var = float(sum((x - p.odds.mean) ** 2 * q for x, q in p.odds.damage.items()))
+    assert abs(dealt / n - mean) < 4 * (var / n) ** 0.5 + 1e-9
