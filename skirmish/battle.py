@@ -247,7 +247,11 @@ class Battle:
 
     def odds(self, action: Action) -> Any:
         """The odds of a shot or throw by the unit whose turn it is, without making it (the ruleset's odds
-        type: for Future Imperfect ShotOdds or ThrowOdds); IllegalAction if the rules refuse it."""
+        type: for Future Imperfect ShotOdds or ThrowOdds, for fw a Preview); IllegalAction if the rules refuse it.
+        A ruleset whose odds are asked at other requests than "act" names their kinds in `odds_requests`."""
+        req = self.pending
+        if req is not None and req.kind in getattr(self.sys, "odds_requests", ()):
+            return self.sys.odds(self.world.entity(req.unit), action, self.seed)
         return self.sys.odds(self._pending_eid(), action, self.seed)
 
     def move_refusal(self) -> str | None:

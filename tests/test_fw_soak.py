@@ -1,6 +1,8 @@
-"""A seeded soak of the Future*World scenario under invariants (issue 13): every battle ends; HP never above CON
+"""A seeded soak of the Future*World scenarios under invariants (issue 13): every battle ends; HP never above CON
 and dead only at -CON or below; a tacpack's split never above its generator (R-9.8); nobody fallen, unconscious
-or dead declares, moves or attacks (R-9.7); a side's view never shows an enemy's declaration or split."""
+or dead declares, moves or attacks (R-9.7); a side's view never shows an enemy's declaration or split; the force
+sword never slowed by armour, grenades catching only who is in the radius, no more grenades or missiles used than carried,
+seekers acquiring at 100 - 10 per net CM point (R-9.4, R-9.9, R-9.10)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from skirmish.core.flow import Hooks
 from skirmish.rulesets.fw import FwUnitView, tables
 
 RELAY = SCENARIOS_DIR / "fw" / "relay_station.yaml"
+SCENARIOS = {"relay_station": range(1, 9), "hab_module": range(1, 7), "listening_post": range(1, 7)}
 IMPALING = {w.id for w in tables().weapons.values() if w.impales}
 PAIRS = [("hold", "rush"), ("rush", "hold"), ("random", "focus"), ("focus", "random"), ("random", "random")]
 
@@ -29,11 +32,13 @@ def _check(b: Battle) -> None:
         assert u.out_of_action == (x.dead or x.unconscious), u.name
         used = x.screen_points + x.shots + x.jump
         assert used <= x.generator, (u.name, used, x.generator)
+        for w in set(x.spent):
+            assert x.spent.count(w) <= x.weapons.count(w), (u.name, w)  # grenades, missiles: one per listing
 
 
-@pytest.mark.parametrize("seed", range(1, 9))
-def test_fw_battles_keep_their_invariants_and_end(seed: int) -> None:
-    sc = load_scenario(RELAY)
+@pytest.mark.parametrize(("name", "seed"), [(n, s) for n, seeds in SCENARIOS.items() for s in seeds])
+def test_fw_battles_keep_their_invariants_and_end(name: str, seed: int) -> None:
+    sc = load_scenario(SCENARIOS_DIR / "fw" / f"{name}.yaml")
     blue, red = PAIRS[seed % len(PAIRS)]
     sides = [s.name for s in sc.spec.sides]
     ctrl: dict[str, Any] = {sides[0]: make_ai(blue, "fw"), sides[1]: make_ai(red, "fw")}
@@ -51,15 +56,27 @@ def test_fw_battles_keep_their_invariants_and_end(seed: int) -> None:
         for e in b.log.events:
             assert e.type != "refused", e.describe()  # the baselines answer only what the rules accept
             if e.type == "fw_attack":
-                assert e.hit == (e.roll <= e.chance and e.roll < 96)  # 96-00 always misses (R-9.4)
+                seeker = e.weapon == "seeker_missile"  # acquires: no to-hit roll, so no 96-00 miss (R-9.10)
+                assert e.hit == (e.roll <= e.chance and (e.roll < 96 or seeker))  # 96-00 always misses (R-9.4)
                 assert e.impale == (e.hit and e.roll <= e.impale_chance and e.weapon in IMPALING)  # <= chance/5
-                assert e.impale_chance == (2 * e.chance + 5) // 10  # chance / 5, rounded half up
+                if e.weapon in IMPALING:
+                    assert e.impale_chance == (2 * e.chance + 5) // 10  # chance / 5, rounded half up
+                if seeker:
+                    net = -int(e.steps[0]["op"]) // 10 if e.steps else 0
+                    assert e.base == 100 and e.chance == max(0, 100 - 10 * net)  # R-9.10
+                if e.act == "melee":
+                    assert all(h["armour"] == 0 and h["through"] in (0, h["rolled"]) for h in e.damage)  # R-9.6
                 assert len(e.damage) == (0 if not e.hit else (e.burst_roll or 1))  # a burst hits 1d3 times (R-9.5)
                 assert sum(h["impale"] for h in e.damage) <= 1 and all(not h["impale"] for h in e.damage[1:])
                 assert all(h["through"] == max(0, h["rolled"] - h["armour"] - h["screen"]) for h in e.damage)
                 assert e.round > last_dex[0] or e.phase <= last_dex[1]  # highest DEX first (R-9.2)
                 last_dex = (e.round, e.phase)
-            if e.type in ("fw_declare", "fw_move", "fw_attack", "fw_aid"):
+            if e.type == "fw_throw":
+                assert e.hit == (e.roll <= e.chance and e.roll < 96)
+                assert all(c["metres"] <= e.radius_m + 1e-6 for c in e.caught)  # R-9.10: the blast's radius
+                assert all(bool(c["blind"]) == (c["luck_roll"] > c["luck"] or c["luck_roll"] >= 96)
+                           for c in e.caught if e.dice is None)
+            if e.type in ("fw_declare", "fw_move", "fw_attack", "fw_aid", "fw_throw"):
                 assert e.actor not in down, f"{e.actor} acted while down: {e.describe()}"
             if e.type == "fw_wound" and e.condition in ("fallen", "unconscious", "dead"):
                 down.add(e.actor)
@@ -91,3 +108,21 @@ def test_a_side_does_not_see_an_enemy_declaration_mid_round() -> None:
                 assert not u.ext.declared and u.ext.acts == () and truth[u.name].acts != ()
             else:
                 assert u.ext == truth[u.name]
+
+
+@pytest.mark.parametrize(("name", "acts"), [("hab_module", {"melee"}), ("listening_post", {"launch"})])
+def test_the_hold_baselines_use_the_scenarios_new_actions(name: str, acts: set[str]) -> None:
+    """Hold v hold on the close-quarters and EW scenarios: swords strike (grenades: test_fw_actions), seekers launched
+    with DCCM at their targets and answered with CM (R-9.4, R-9.9, R-9.10)."""
+    sc = load_scenario(SCENARIOS_DIR / "fw" / f"{name}.yaml")
+    used: set[str] = set()
+    programs: set[str] = set()
+    for seed in range(1, 4):
+        with Battle(sc, seed=seed, controllers={s.name: make_ai("hold", "fw") for s in sc.spec.sides}) as b:
+            b.run()
+            used |= {e.act for e in b.log.events if e.type == "fw_attack"}
+            used |= {"throw" for e in b.log.events if e.type == "fw_throw"}
+            programs |= {k for e in b.log.events if e.type == "fw_declare" for k in ("cm", "dccm") if e.split[k]}
+    assert acts <= used
+    if name == "listening_post":
+        assert programs == {"cm", "dccm"}

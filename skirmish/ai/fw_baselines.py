@@ -9,6 +9,10 @@ a side's frozen view (fw's part of each unit, `UnitView.ext`) and answer the fw 
   shoots, R-9.3).
 - focus: hold, shooting the enemy that shows the most wounds.
 - rush: closes on the nearest enemy (leaping with its jump pack when none is in sight), shooting as hold does.
+- every scripted baseline strikes with a force sword at an enemy in reach (or walks into contact to strike when
+  it has no firearm), throws a grenade where the blast catches two enemies or one in cover and no friend,
+  and launches its missiles (seekers first, with DCCM at the target); with an enemy seeker about it runs CM
+  (R-9.4, R-9.9, R-9.10).
 - random: a random listed declaration and a random listed move or stay (seeded from the request).
 """
 
@@ -24,7 +28,16 @@ from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, EndTurn, Move, parse_action
-from skirmish.rulesets.fw import FIREARMS, INTENT, SCREEN_STOPS, FwIntent, FwUnitView, FwWeapon, tables
+from skirmish.rulesets.fw import (
+    FIREARMS,
+    INTENT,
+    MELEE_REACH_M,
+    SCREEN_STOPS,
+    FwIntent,
+    FwUnitView,
+    FwWeapon,
+    tables,
+)
 
 _SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}  # damage class -> the screen that stops it
 
@@ -40,6 +53,30 @@ def _weapon(u: UnitView) -> FwWeapon | None:
     return next((w[i] for i in _ext(u).weapons if w[i].weapon_class in FIREARMS), None)
 
 
+def _armed(u: UnitView, cls: str) -> list[FwWeapon]:
+    """The weapons of a class (melee, grenade, missile) the figure still has (grenades and missiles are used up)."""
+    w = tables().weapons
+    ext = _ext(u)
+    out = []
+    for i in dict.fromkeys(ext.weapons):
+        if w[i].weapon_class == cls and ext.left(i, cls in ("grenade", "missile")):
+            out.append(w[i])
+    return out
+
+
+def _live(view: BattleView, me: UnitView, e: UnitView) -> bool:
+    return not e.ghost and not e.out_of_action
+
+
+def _metres(view: BattleView, a: geo.Cell, b: geo.Cell) -> float:
+    return geo.distance_m(a, b, view.grid.cell_m)
+
+
+def _centre(view: BattleView, c: geo.Cell) -> tuple[float, float]:
+    m = view.grid.cell_m
+    return (c[0] + 0.5) * m, (c[1] + 0.5) * m
+
+
 def _in_reach(view: BattleView, at: geo.Cell, weapon: FwWeapon, e: UnitView) -> bool:
     """`e` (seen now, not a ghost) is in sight of `at` and within the weapon's range."""
     if e.ghost or e.out_of_action:
@@ -47,6 +84,13 @@ def _in_reach(view: BattleView, at: geo.Cell, weapon: FwWeapon, e: UnitView) -> 
     if weapon.range_m is not None and geo.distance_m(at, e.cell, view.grid.cell_m) > weapon.range_m:
         return False
     return geo.sight(view.grid, at, e.cell).visible
+
+
+SAFETY_M = 4.0  # metres beyond a blast's radius a friend must be for a baseline to throw (a miss scatters 1D10 m)
+
+
+def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
 
 
 class FwHoldAI:
@@ -85,6 +129,9 @@ class FwHoldAI:
         return self._split(view, me, FwIntent(me.name, act, sensors=sensors), shots + sensors)
 
     def _intent(self, view: BattleView, me: UnitView) -> FwIntent:
+        special = self._strike(view, me) or self._grenade(view, me) or self._missile(view, me)
+        if special is not None:
+            return special
         ext = _ext(me)
         weapon = _weapon(me)
         targets = [e for e in view.enemies(me) if weapon is not None and _in_reach(view, me.cell, weapon, e)]
@@ -97,22 +144,127 @@ class FwHoldAI:
         intent = FwIntent(me.name, act, target.name, then=None if patient is None else "aid", then_target=patient)
         return self._split(view, me, intent, weapon.shot_energy(burst=burst))
 
+    # ------------------------------------------------------------------ strikes, grenades, missiles
+    def _strike(self, view: BattleView, me: UnitView) -> FwIntent | None:
+        """A force sword at an enemy in reach (R-9.4), or one it can walk into contact with this round when it
+        has no firearm (the move row takes it there: `_contact`), if the generator feeds the swing (R-9.8)."""
+        swords = [w for w in _armed(me, "melee") if w.energy <= _ext(me).generator]
+        if not swords:
+            return None
+        sword = swords[0]
+        live = [e for e in view.enemies(me) if _live(view, me, e)]
+        near = [e for e in live if geo.adjacent(me.cell, e.cell)]
+        if not near and _weapon(me) is None:
+            walk = _ext(me).move_m + MELEE_REACH_M
+            near = [e for e in live if _metres(view, me.cell, e.cell) <= walk]
+        if not near:
+            return None
+        # One magnetic point stops a sword (R-9.6): an enemy with no tacpack to raise one first, then the weakest.
+        target = min(near, key=lambda e: (_ext(e).generator > 0, _ext(e).hp, geo.distance_cells(me.cell, e.cell),
+                                          e.name))
+        return self._split(view, me, FwIntent(me.name, "melee", target.name, weapon=sword.id), sword.energy)
+
+    def _grenade(self, view: BattleView, me: UnitView) -> FwIntent | None:
+        """A grenade where its blast catches two enemies or more, or one in cover from it, and no friend (the
+        thrower included) is in its radius nor declared a strike at its target; a photon grenade where it
+        catches two enemies and no friend (R-9.10)."""
+        best: tuple[int, str, FwWeapon] | None = None
+        struck = {t for f in view.units if f.side == me.side and isinstance(f.ext, FwUnitView)
+                  for a, t in f.ext.acts if a == "melee"}  # a friend walking into contact there this round
+        for g in _armed(me, "grenade"):
+            for e in view.enemies(me):
+                if any(_dist(_centre(view, x.cell), _centre(view, e.cell)) <= g.blast_radius_m + SAFETY_M
+                       for x in view.enemies(me) if x.name in struck):
+                    continue  # friends walk into contact there this round
+                if not _live(view, me, e) or _metres(view, me.cell, e.cell) > (g.range_m or 15) or \
+                        not geo.sight(view.grid, me.cell, e.cell).visible:
+                    continue
+                at = _centre(view, e.cell)
+                caught = [u for u in view.units if not u.out_of_action and not u.ghost
+                          and _dist(_centre(view, u.cell), at) <= g.blast_radius_m + 1e-9]
+                if any(u.side == me.side and _dist(_centre(view, u.cell), at) <= g.blast_radius_m + SAFETY_M
+                       for u in view.units if not _ext(u).dead):
+                    continue  # a friend (down ones too) within the radius, or near enough for a short scatter
+                n = sum(1 for u in caught if u.side != me.side)
+                covered = geo.sight(view.grid, me.cell, e.cell).cover != "none"
+                good = n >= 2 or (n == 1 and covered and g.damage is not None)
+                if good and (best is None or n > best[0]):
+                    best = (n, e.name, g)
+        if best is None:
+            return None
+        return self._split(view, me, FwIntent(me.name, "throw", best[1], weapon=best[2].id), 0)
+
+    def _missile(self, view: BattleView, me: UnitView) -> FwIntent | None:
+        """A missile at the enemy it would pick to shoot, in line of sight (R-9.10): a seeker first, with DCCM
+        at the target from what its effectors and sensors allow (R-9.9)."""
+        missiles = sorted(_armed(me, "missile"), key=lambda w: w.base_chance is not None)  # seekers first
+        if not missiles:
+            return None
+        seen = [e for e in view.enemies(me) if _live(view, me, e) and geo.sight(view.grid, me.cell, e.cell).visible]
+        if not seen:
+            return None
+        target = self._pick(view, me, seen)
+        m = missiles[0]
+        ext = _ext(me)
+        dccm = min(ext.effectors, ext.sensors, ext.generator) if m.base_chance is None else 0
+        intent = FwIntent(me.name, "launch", target.name, weapon=m.id, dccm=dccm,
+                          dccm_at=target.name if dccm else None)
+        return self._split(view, me, intent, dccm)
+
     def _split(self, view: BattleView, me: UnitView, intent: FwIntent, shots: int) -> FwIntent:
-        """The intent with the generator's rest on the screen that stops most of the enemies' weapons (R-9.8)."""
+        """The intent with the generator's rest on CM when an enemy still has a seeker and the figure runs no
+        other EW program (R-9.9), then on the screen that stops most of the enemies' weapons (R-9.8): a force
+        sword in reach of contact counts for the magnetic screen (one point stops it, R-9.6)."""
         ext = _ext(me)
         spare = ext.generator - shots
+        if spare > 0 and ext.effectors and not (intent.dccm or intent.sensors or intent.cm) and \
+                any(_armed(e, "missile") and any(w.base_chance is None for w in _armed(e, "missile"))
+                    for e in view.enemies(me) if not e.out_of_action):
+            cm = min(ext.effectors, spare)
+            intent = replace(intent, cm=cm)
+            spare -= cm
         classes: Counter[str] = Counter()
         for e in view.enemies(me):
             w = _weapon(e)
             if w is not None and w.damage_class in _SCREEN_FOR:
                 classes[w.damage_class] += 1
+            if _armed(e, "melee") and not e.out_of_action and \
+                    _metres(view, me.cell, e.cell) <= _ext(e).move_m + MELEE_REACH_M:
+                classes["B"] += 3  # the magnetic screen: any point stops a force sword
         if spare <= 0 or not classes:
             return intent
         cls = max(sorted(classes), key=lambda c: classes[c])
         return replace(intent, screen=_SCREEN_FOR[cls], points=spare)
 
     # ------------------------------------------------------------------ movement
+    def _contact(self, view: BattleView, me: UnitView, request: Request) -> Action | None:
+        """For a declared strike at an enemy not in reach: the nearest free cell beside it, else the cell that
+        brings it nearest (R-9.2, R-9.4). A swordsman with no firearm and no strike declared closes on the
+        nearest enemy it knows of. None: not a swordsman's move."""
+        strike = next((t for a, t in _ext(me).acts if a == "melee"), None)
+        swordsman = bool(_armed(me, "melee")) and _weapon(me) is None
+        if strike is None and not swordsman:
+            return None
+        enemies = [e for e in view.enemies(me) if not e.out_of_action]
+        target = next((e for e in enemies if e.name == strike), None)
+        if target is None and strike is None and enemies:
+            target = min(enemies, key=lambda e: (geo.distance_cells(me.cell, e.cell), e.name))
+        if target is None or geo.adjacent(me.cell, target.cell):
+            return EndTurn(me.name)
+        cells = request.legal().walk
+        beside = [c for c in cells if geo.adjacent(c, target.cell)]
+        if beside:
+            return Move(me.name, min(beside, key=lambda c: (geo.distance_cells(me.cell, c), c)))
+        if not cells:
+            return EndTurn(me.name)
+        best = min(cells, key=lambda c: (geo.distance_cells(c, target.cell), c))
+        closer = geo.distance_cells(best, target.cell) < geo.distance_cells(me.cell, target.cell)
+        return Move(me.name, best) if closer else EndTurn(me.name)
+
     def _move(self, view: BattleView, me: UnitView, request: Request) -> Action:
+        contact = self._contact(view, me, request)
+        if contact is not None:
+            return contact
         weapon = _weapon(me)
         enemies = view.enemies(me)
         if weapon is None or not enemies or any(_in_reach(view, me.cell, weapon, e) for e in enemies):
@@ -156,6 +308,9 @@ class FwRushAI(FwHoldAI):
         return super()._no_target(view, me, weapon)
 
     def _move(self, view: BattleView, me: UnitView, request: Request) -> Action:
+        contact = self._contact(view, me, request)
+        if contact is not None:
+            return contact
         enemies = view.enemies(me)
         cells = request.legal().walk
         weapon = _weapon(me)

@@ -24,6 +24,9 @@ class FwBody:
     dead: bool = False  # at -CON
     moved_m: float = 0.0  # metres moved in this round's movement segment (R-9.4: a moving target, firer)
     jumped: bool = False  # leapt with its jump pack this round: in the air, nothing else
+    struck: bool = False  # attacked hand to hand this round: a knocked-down figure may not stand
+    blind_until: int = 0  # blinded by a photon flash up to this round's end: attacks as in the dark
+    spent: list[str] = field(default_factory=list)  # grenades thrown and missiles fired (one per listed weapon)
 
 
 @dataclass(slots=True)

@@ -47,12 +47,19 @@ class FwUnitView:
     screen_points: int = 0
     shots: int = 0
     jump: int = 0
+    spent: tuple[str, ...] = ()  # grenades thrown and missiles fired (seen by all: R-9.10)
+    blind_until: int = 0  # blinded by a photon flash to this round's end (R-9.10)
     full: bool = True  # False for an enemy in a side's view: its declaration and split read as unknown
 
     @property
     def can_act(self) -> bool:
         """Conscious, alive and on its feet (R-9.7): it may declare actions."""
         return not (self.dead or self.unconscious or self.fallen)
+
+    def left(self, weapon: str, grenade_or_missile: bool) -> int:
+        """How many of `weapon` it still has (grenades and missiles are used up, R-9.10)."""
+        n = self.weapons.count(weapon)
+        return max(0, n - self.spent.count(weapon)) if grenade_or_missile else n
 
     def skill(self, name: str, default: int = 0) -> int:
         """A skill in %, `default` if the figure has none of that name."""
@@ -78,7 +85,8 @@ def _fw_part(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
         generator=kit.generator, effectors=kit.effectors, sensors=kit.sensors, default_screen=kit.default_screen,
         default_points=kit.default_points, jump_pack=kit.jump_pack, medikit=kit.medikit,
         skills=tuple(sorted(kit.skills.items())), move_m=kit.move_m, declared=rnd.declared, acts=tuple(rnd.acts),
-        screen=rnd.screen, screen_points=rnd.screen_points, shots=rnd.shots, jump=rnd.jump)}
+        screen=rnd.screen, screen_points=rnd.screen_points, shots=rnd.shots, jump=rnd.jump, spent=tuple(body.spent),
+        blind_until=body.blind_until)}
 
 
 register_view_part((FwBody, FwKit, FwRound), _fw_part)

@@ -15,6 +15,7 @@ from skirmish.ecs.fw_view import FwUnitView
 from skirmish.ecs.systems.fw import FwSystems, setup
 from skirmish.ecs.systems.fw.legality import FIREARMS, FwLegal
 from skirmish.ecs.systems.fw.table import INTENT, MOVE
+from skirmish.rules.fw import odds
 from skirmish.rules.fw.actions import ACTS, ATTACKS, FwIntent
 from skirmish.rules.fw.checks import Chance, attack_chance
 from skirmish.rules.fw.damage import SCREEN_STOPS, SCREEN_TYPES
@@ -31,12 +32,41 @@ from skirmish.rules.fw.events import (
     FwSensorsEvent,
     FwWoundEvent,
 )
+from skirmish.rules.fw.melee import MELEE_REACH_M
+from skirmish.rules.fw.odds import Preview
 
 __all__ = [
-    "ACTS", "ATTACKS", "FIREARMS", "FW", "INTENT", "MOVE", "SCREEN_STOPS", "SCREEN_TYPES", "Chance", "FwAidEvent",
-    "FwArmoury", "FwAttackEvent", "FwBleedEvent", "FwDeclareEvent", "FwEnergyEvent", "FwIdleEvent", "FwIntent",
-    "FwLegal", "FwMoveEvent", "FwRiseEvent", "FwRuleset", "FwSensorsEvent", "FwSystems", "FwUnitView", "FwWeapon", "FwWoundEvent",
-    "attack_chance", "tables",
+    "ACTS",
+    "ATTACKS",
+    "FIREARMS",
+    "FW",
+    "INTENT",
+    "MELEE_REACH_M",
+    "MOVE",
+    "SCREEN_STOPS",
+    "SCREEN_TYPES",
+    "Chance",
+    "FwAidEvent",
+    "FwArmoury",
+    "FwAttackEvent",
+    "FwBleedEvent",
+    "FwDeclareEvent",
+    "FwEnergyEvent",
+    "FwIdleEvent",
+    "FwIntent",
+    "FwLegal",
+    "FwMoveEvent",
+    "FwRiseEvent",
+    "FwRuleset",
+    "FwSensorsEvent",
+    "FwSystems",
+    "FwUnitView",
+    "FwWeapon",
+    "FwWoundEvent",
+    "Preview",
+    "attack_chance",
+    "odds",
+    "tables",
 ]
 
 

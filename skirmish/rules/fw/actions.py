@@ -3,7 +3,9 @@ orders, records and the board read and write it (STYLE 3). Movement in the movem
 `move UNIT X,Y` (a leap when the declaration gave the jump pack energy), and `end UNIT` stays put.
 
 Text form: `intent UNIT ACT [target=U] [then=ACT] [then_target=U] [weapon=ID] [screen=TYPE points=N] [cm=N]
-[dccm=N dccm_at=U] [sensors=N] [jump=N]`, e.g. `intent Kell burst target=Vosh screen=kinetic points=3`.
+[dccm=N dccm_at=U] [sensors=N] [jump=N]`, e.g. `intent Kell burst target=Vosh screen=kinetic points=3`,
+`intent Ann melee target=Cid weapon=force_sword`, `intent Bo throw target=Cid weapon=fragmentation_grenade`,
+`intent Eve launch target=Cid weapon=seeker_missile dccm=2 dccm_at=Cid`.
 """
 
 from __future__ import annotations
@@ -14,10 +16,16 @@ from typing import ClassVar
 from skirmish.rules.actions import Action, ActionParseError, register_action
 
 # What a figure may declare for one resolution slot (R-9.2, R-9.3): an attack (one shot or a burst of three,
-# R-9.5; both are "attack" for the never-twice rule), First Aid with a medikit (R-9.7), a conditional reaction
-# (fire at the first enemy seen moving this round), a whole round of EW programming (R-9.9), or nothing.
-ACTS = ("shoot", "burst", "aid", "react", "program", "none")
-ATTACKS = ("shoot", "burst", "react")
+# R-9.5; a melee strike, R-9.4; a thrown grenade or a launched missile, R-9.10: all are "attack" for the
+# never-twice rule), First Aid with a medikit (R-9.7), a conditional reaction (fire at the first enemy seen
+# moving this round), a whole round of EW programming (R-9.9), or nothing.
+ACTS = ("shoot", "burst", "melee", "throw", "launch", "aid", "react", "program", "none")
+ATTACKS = ("shoot", "burst", "melee", "throw", "launch", "react")
+# The weapon classes each attack takes (the weapons table's `class`, R-9.4, R-9.10).
+FIREARMS = ("projectile", "laser", "blaster")
+ATTACK_CLASSES: dict[str, tuple[str, ...]] = {"shoot": FIREARMS, "burst": FIREARMS, "react": FIREARMS,
+                                              "melee": ("melee",), "throw": ("grenade",), "launch": ("missile",)}
+SPENT = ("grenade", "missile")  # the classes used up when fired: each one listed in a figure's weapons is one
 _INTS = ("cm", "dccm", "sensors", "jump")
 
 
@@ -65,4 +73,4 @@ class FwIntent(Action):
 
 register_action(FwIntent, positional="act")
 
-__all__ = ["ACTS", "ATTACKS", "FwIntent", "act_kind"]
+__all__ = ["ACTS", "ATTACKS", "ATTACK_CLASSES", "FIREARMS", "SPENT", "FwIntent", "act_kind"]

@@ -13,10 +13,27 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from skirmish.core.events import Event, register
+from skirmish.rules.fw.actions import ATTACKS
 
-__all__ = ["FwAct", "FwAidEvent", "FwAttackEvent", "FwBleedEvent", "FwDeclareEvent", "FwEnergyEvent", "FwHit",
-           "FwIdleEvent", "FwMoveEvent", "FwRiseEvent", "FwScan", "FwSensorsEvent", "FwSplit", "FwStep",
-           "FwWoundEvent"]
+__all__ = [
+    "FwAct",
+    "FwAidEvent",
+    "FwAttackEvent",
+    "FwBleedEvent",
+    "FwCaught",
+    "FwDeclareEvent",
+    "FwEnergyEvent",
+    "FwHit",
+    "FwIdleEvent",
+    "FwMoveEvent",
+    "FwRiseEvent",
+    "FwScan",
+    "FwSensorsEvent",
+    "FwSplit",
+    "FwStep",
+    "FwThrowEvent",
+    "FwWoundEvent",
+]
 
 
 class FwStep(TypedDict):
@@ -89,7 +106,7 @@ class FwDeclareEvent(_FwEvent):
 
     def describe(self) -> str:
         def one(a: FwAct) -> str:
-            gun = f" with {self.weapon}" if self.weapon and a["act"] in ("shoot", "burst", "react") else ""
+            gun = f" with {self.weapon}" if self.weapon and a["act"] in ATTACKS else ""
             return f"{a['act']}{' ' + a['target'] if a['target'] else ''}{gun} at DEX {a['dex']}"
 
         acts = "; then ".join(one(a) for a in self.acts) or "no action"
@@ -142,6 +159,9 @@ class FwSensorsEvent(_FwEvent):
         return f"R{self.round} {self.actor} sweeps with sensors {self.points} ({self.range_m} m): {found}{self.rules_text()}"
 
 
+_VERBS = {"melee": "strikes at", "launch": "launches at"}
+
+
 @register("fw_attack")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FwAttackEvent(_FwEvent):
@@ -166,16 +186,76 @@ class FwAttackEvent(_FwEvent):
 
     def describe(self) -> str:
         steps = "".join(f" {s['op']} ({s['reason']})" for s in self.steps)
-        head = (f"{self.where()} {self.actor} {self.act}s {self.target} with {self.weapon}: "
+        verb = _VERBS.get(self.act, f"{self.act}s")
+        head = (f"{self.where()} {self.actor} {verb} {self.target} with {self.weapon}: "
                 f"{self.base}%{steps} = {self.chance}% (impale {self.impale_chance}%), d100 {self.roll}")
         if not self.hit:
-            return head + (" (96-00 misses)" if self.roll >= 96 else "") + " MISS" + self.rules_text()
+            miss = " (96-00 misses)" if self.roll >= 96 and (self.act != "launch" or self.roll <= self.chance) else ""
+            return head + miss + " MISS" + self.rules_text()
         head += " IMPALE" if self.impale else " HIT"
         if self.burst_roll is not None:
             head += f", burst 1d3 = {self.burst_roll} hit"
         hits = "; ".join(f"{h['dice']}{' x2' if h['impale'] else ''} {h['rolls']} = {h['rolled']} {h['damage_class']}"
                          f" - armour {h['armour']} - screen {h['screen']} = {h['through']}" for h in self.damage)
         return f"{head}: {hits}{self.rules_text()}"
+
+
+class FwCaught(TypedDict):
+    """One figure within a grenade's radius (R-9.10): its distance from where it landed, and either the blast's
+    damage through its armour and screen (R-9.6) or, for a photon flash, its Luck roll and rounds blind."""
+
+    figure: str
+    metres: float
+    armour: int
+    screen: int
+    through: int
+    luck: int
+    luck_roll: int
+    blind: int
+
+
+@register("fw_throw")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FwThrowEvent(_FwEvent):
+    """A grenade thrown at a figure's place (R-9.10): the chance (45% base, R-9.4's darkness and moving thrower),
+    the d100; on a miss the scatter (1d12 clock, 1D10 m); where it landed (metres on the board); the blast's
+    dice rolled once, and every figure in its radius (friends and the thrower too)."""
+
+    target: str
+    weapon: str
+    dex: int
+    base: int
+    steps: list[FwStep]
+    chance: int
+    roll: int
+    hit: bool
+    clock: int | None = None
+    scatter_m: int | None = None
+    lands: list[float]
+    radius_m: float
+    dice: str | None = None
+    rolls: list[int] | None = None
+    rolled: int | None = None
+    caught: list[FwCaught]
+
+    def describe(self) -> str:
+        steps = "".join(f" {s['op']} ({s['reason']})" for s in self.steps)
+        head = (f"{self.where()} {self.actor} throws a {self.weapon.replace('_', ' ')} at {self.target}: {self.base}%"
+                f"{steps} = {self.chance}%, d100 {self.roll}")
+        if self.hit:
+            head += " HIT"
+        else:
+            head += f" MISS, scatters 1d12 {self.clock} o'clock, 1D10 {self.scatter_m} m"
+        head += f", lands at {self.lands[0]:g},{self.lands[1]:g}"
+        if self.dice is not None:
+            head += f"; blast {self.dice} {self.rolls} = {self.rolled} in {self.radius_m:g} m"
+            each = [f"{c['figure']} ({c['metres']:g} m) - armour {c['armour']} - screen {c['screen']} = {c['through']}"
+                    for c in self.caught]
+        else:
+            head += f"; flash in {self.radius_m:g} m"
+            each = [f"{c['figure']} Luck d100 {c['luck_roll']} vs {c['luck']}% "
+                    + (f"BLIND {c['blind']} rounds" if c["blind"] else "escapes") for c in self.caught]
+        return f"{head}: {'; '.join(each) or 'nobody caught'}{self.rules_text()}"
 
 
 @register("fw_wound")
@@ -255,11 +335,14 @@ class FwBleedEvent(_FwEvent):
 class FwRiseEvent(_FwEvent):
     """Bookkeeping: a fallen figure's d20 against its HP to rise (R-9.7)."""
 
-    d20: int
+    d20: int | None = None
     hp: int
     rose: bool
+    struck: bool | None = None  # True: attacked hand to hand this round, it may not stand (no roll, R-9.4)
 
     def describe(self) -> str:
+        if self.struck:
+            return f"R{self.round} {self.actor} stays down: attacked hand to hand this round{self.rules_text()}"
         return (f"R{self.round} {self.actor} tries to rise: d20 {self.d20} vs {self.hp} HP -> "
                 f"{'RISES' if self.rose else 'stays down'}{self.rules_text()}")
 

@@ -181,3 +181,21 @@ def blast_odds(p_caught: Fraction, attack: Attack) -> Odds:
     damage = mix(((1 - p_caught, {0: Fraction(1)}), (p_caught, through_pmf(attack))))
     hits = mix(((1 - p_caught, {0: Fraction(1)}), (p_caught, {1: Fraction(1)})))
     return Odds(p_caught, Fraction(0), hits, damage)
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What the board shows before an fw attack is declared: the chance worked out (with R-9.4's steps), the
+    `Attack` value the roll would take, its exact odds, the target's HP and the line `describe` prints."""
+
+    chance: int
+    steps: tuple[str, ...]
+    attack: Attack
+    odds: Odds
+    hp: int
+    text: str
+
+    @staticmethod
+    def of(chance: int, steps: Iterable[str], attack: Attack, hp: int) -> Preview:
+        """The preview of `attack` on a target at `hp`."""
+        return Preview(chance, tuple(steps), attack, odds(attack), hp, describe(attack, hp))

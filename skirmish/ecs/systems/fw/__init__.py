@@ -16,17 +16,19 @@ from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 from skirmish.ecs import fw_view as _fw_view  # noqa: F401  (registers fw's part of the unit view)
 from skirmish.ecs.fw_components import FwBody, FwKit, FwRound
-from skirmish.ecs.systems.fw import legality, resolve, table
+from skirmish.ecs.systems.fw import arms, legality, resolve, table
 from skirmish.ecs.systems.fw.base import FwBase, FwCtx, spawn_figure
 from skirmish.ecs.systems.fw.views import FwKnowledge
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, EndTurn, Move
 from skirmish.rules.fw.actions import FwIntent
-from skirmish.rules.fw.checks import Chance, attack_chance
+from skirmish.rules.fw.checks import attack_chance
 from skirmish.rules.fw.equipment import FwArmoury
+from skirmish.rules.fw.odds import Preview
 
-__all__ = ["FwCtx", "FwSystems", "setup"]
+__all__ = ["ODDS_ACTS", "FwCtx", "FwSystems", "setup"]
+ODDS_ACTS = ("shoot", "burst", "melee", "throw", "launch")  # the declared attacks the board previews
 
 
 class FwSystems(FwBase):
@@ -98,17 +100,31 @@ class FwSystems(FwBase):
         return {"fw": {t.__name__: self.w.query(t) for t in (FwBody, FwKit, FwRound)}, "draws": self.ctx.draws}
 
     # ------------------------------------------------------------------ previews (nothing changes)
-    def odds(self, eid: int, action: Any, seed: int) -> Chance:
-        """The chance of a declared-style attack on `action.target` now (R-9.4), without rolling."""
-        if not isinstance(action, FwIntent) or action.act not in ("shoot", "burst") or action.target is None:
-            raise IllegalAction("odds are given for an intent to shoot or burst at a target")
+    odds_requests: tuple[str, ...] = (table.INTENT,)  # Battle.odds answers while a declaration is asked
+
+    def odds(self, eid: int, action: Any, seed: int) -> Preview:
+        """The exact odds of a declared-style shot, burst, strike or missile at `action.target` now (R-9.4 -
+        R-9.6, R-9.10), without rolling: `odds.odds` of the same `Attack` value the resolution rolls
+        (`resolve.ranged_attack`, `arms.attack_value`); a grenade's: the target caught by its blast
+        (`missiles.p_caught`, `odds.blast_odds`)."""
+        if not isinstance(action, FwIntent) or action.act not in ODDS_ACTS or action.target is None:
+            raise IllegalAction(f"odds are given for an intent to {', '.join(ODDS_ACTS)} at a target")
         why = legality.intent_refusal(self, eid, action)
         if why:
             raise IllegalAction(why)
+        te = self.w.entity(action.target)
         wid = legality.weapon_of(self, eid, action)
         assert wid is not None
-        te = self.w.entity(action.target)
-        return attack_chance(resolve.base_chance(self, eid, wid), resolve.conditions(self, eid, te))
+        hp = self.body(te).hp
+        if action.act in ("melee", "launch"):
+            ch, value = arms.attack_value(self, eid, te, action.act, wid)
+            steps = () if ch is None else tuple(s.reason for s in ch.steps)
+            return Preview.of(value.chance, steps, value, hp)
+        if action.act == "throw":
+            return arms.throw_preview(self, eid, te, wid)
+        ch = attack_chance(resolve.base_chance(self, eid, wid), resolve.conditions(self, eid, te))
+        value = resolve.ranged_attack(self, eid, te, action.act, wid)
+        return Preview.of(ch.value, (s.reason for s in ch.steps), value, hp)
 
     def move_refusal(self, eid: int) -> str | None:
         """Why `eid` may not move now, or None."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -14,9 +14,11 @@ from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Identity
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, EndTurn, Move
+from skirmish.rules.fw import melee as mel
+from skirmish.rules.fw import missiles as msl
 from skirmish.rules.fw import order
 from skirmish.rules.fw import tacpack as tpk
-from skirmish.rules.fw.actions import ACTS, ATTACKS, FwIntent, act_kind
+from skirmish.rules.fw.actions import ACTS, ATTACK_CLASSES, ATTACKS, FIREARMS, SPENT, FwIntent, act_kind
 from skirmish.rules.fw.damage import SCREEN_TYPES
 from skirmish.rules.fw.movement import jump_m
 from skirmish.rules.reach_search import reach_field
@@ -26,8 +28,6 @@ __all__ = ["FIREARMS", "FwLegal", "intent_refusal", "intents", "jump_m", "move_c
 
 if TYPE_CHECKING:
     from skirmish.ecs.systems.fw.base import FwBase
-
-FIREARMS = ("projectile", "laser", "blaster")  # the weapon classes this slice fires (missiles, grenades, melee: later)
 
 
 def shot_energy(sys: FwBase, weapon: str | None, acts: tuple[tuple[str, str | None], ...]) -> int:
@@ -39,10 +39,33 @@ def shot_energy(sys: FwBase, weapon: str | None, acts: tuple[tuple[str, str | No
 
 
 def weapon_of(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
-    """The weapon an intent fires: the one it names, else the figure's first firearm (None if it has none)."""
+    """The weapon an intent attacks with: the one it names, else the figure's first weapon of the class its
+    attack takes (a firearm to shoot, a melee weapon to strike, a grenade or missile it still has, R-9.10);
+    without an attack its first firearm (None if it has none)."""
     if intent.weapon is not None:
         return intent.weapon
-    return next((w for w in sys.kit(eid).weapons if sys.weapon(w).weapon_class in FIREARMS), None)
+    act = next((a for a, _ in intent.acts() if a in ATTACKS), "shoot")
+    return first_weapon(sys, eid, act)
+
+
+def first_weapon(sys: FwBase, eid: int, act: str) -> str | None:
+    """The figure's first weapon `act` takes that it still has (grenades and missiles are used up)."""
+    classes = ATTACK_CLASSES[act]
+    return next((w for w in sys.kit(eid).weapons if sys.weapon(w).weapon_class in classes and left(sys, eid, w)), None)
+
+
+def left(sys: FwBase, eid: int, wid: str) -> int:
+    """How many of weapon `wid` the figure still has: grenades and missiles are one per listing, used up when
+    thrown or fired (R-9.10); any other weapon listed is always at hand."""
+    listed = sys.kit(eid).weapons.count(wid)
+    if sys.weapon(wid).weapon_class not in SPENT:
+        return listed
+    return max(0, listed - sys.body(eid).spent.count(wid))
+
+
+def in_reach(sys: FwBase, eid: int, te: int) -> bool:
+    """Whether `te` is within hand-to-hand reach of `eid` (R-9.4: 2 m, or a neighbouring cell, diagonals too)."""
+    return geo.adjacent(sys.w.cell(eid), sys.w.cell(te)) or mel.in_reach(sys.distance_m(eid, te))
 
 
 def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
@@ -87,14 +110,19 @@ def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
 
 
 def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | None, weapon: str | None) -> str | None:
-    if act in ("shoot", "burst", "react"):
+    if act in ATTACKS:
+        if weapon is None and act in ("throw", "launch"):
+            return f"R-9.10: {me.name} has no {'grenade' if act == 'throw' else 'missile'} left"
         if weapon is None:
-            return "R-9.4: no weapon to attack with"
+            return f"R-9.4: no weapon to {act} with"
         if weapon not in sys.kit(eid).weapons:
             return f"R-9.4: {me.name} carries no {weapon}"
         w = sys.weapon(weapon)
-        if w.weapon_class not in FIREARMS:
-            return f"R-9.10: {w.name} ({w.weapon_class}) is not fired in this slice yet (firearms only)"
+        if w.weapon_class not in ATTACK_CLASSES[act]:
+            rule = "R-9.10" if act in ("throw", "launch") else "R-9.4"
+            return f"{rule}: a {w.name} ({w.weapon_class}) cannot {act} (it takes {', '.join(ATTACK_CLASSES[act])})"
+        if not left(sys, eid, weapon):
+            return f"R-9.10: {me.name} has no {w.name} left"
         if act == "burst" and not w.burst:
             return f"R-9.5: a {w.name} fires single shots only (bursts: autoguns and support guns)"
         if act == "react":
@@ -106,7 +134,7 @@ def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | No
             return f"R-9.4: {target} is on {me.name}'s side"
         if not sys.in_action(te):
             return f"R-9.7: {target} is out of action"
-        return None
+        return _reach_refusal(sys, eid, te, act, w)
     if act == "aid":
         if not sys.kit(eid).medikit:
             return "R-9.7: First Aid needs a medikit"
@@ -120,6 +148,17 @@ def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | No
         return None
     if target is not None:
         return f"R-9.2: {act} names no target"
+    return None
+
+
+def _reach_refusal(sys: FwBase, eid: int, te: int, act: str, w: Any) -> str | None:
+    """What a declared strike, throw or launch needs of its target now: an engaged figure strikes only within
+    reach (it does not move, R-9.2); missiles need the target in sight (R-9.10). A shot, a throw or a strike
+    at a target out of sight or reach is declared freely: the figure may move, and is idle if still short."""
+    if act == "melee" and sys.engaged(eid) and not in_reach(sys, eid, te):
+        return f"R-9.2: {sys.name(eid)} is engaged and does not move; {sys.name(te)} is out of reach"
+    if act == "launch":
+        return msl.launch_refusal(w, sys.sees(eid, te).visible)
     return None
 
 
@@ -237,11 +276,11 @@ def intents(sys: FwBase, eid: int) -> FwLegal:
     """The listed declarations of a figure (see FwLegal)."""
     me = sys.name(eid)
     kit = sys.kit(eid)
-    weapon = weapon_of(sys, eid, FwIntent(me))
     targets = [sys.name(e) for e in sys.enemies(eid) if sys.sees(eid, e).visible]
     attacks: list[tuple[str, str | None]] = [("react", None)]
     for t in targets:
         attacks += [("shoot", t), ("burst", t)]
+    attacks += _armed_attacks(sys, eid)
     patients: list[tuple[str, str | None]] = []
     if kit.medikit:
         for f in sys.figures():
@@ -256,6 +295,7 @@ def intents(sys: FwBase, eid: int) -> FwLegal:
     for acts in options:
         first = acts[0] if acts else ("none", None)
         then = acts[1] if len(acts) > 1 else (None, None)
+        weapon = weapon_of(sys, eid, FwIntent(me, first[0], first[1], then=then[0], then_target=then[1]))
         spare = kit.generator - shot_energy(sys, weapon, acts)
         for screen in ("none", *SCREEN_TYPES):
             it = FwIntent(me, first[0], first[1], then=then[0], then_target=then[1], screen=screen,
@@ -267,6 +307,26 @@ def intents(sys: FwBase, eid: int) -> FwLegal:
         if intent_refusal(sys, eid, it) is None:
             out.append(it)
     return FwLegal(me, "declare", intents=tuple(out))
+
+
+def _armed_attacks(sys: FwBase, eid: int) -> list[tuple[str, str | None]]:
+    """The strikes, throws and launches worth listing (each weapon it has: `weapon_of` takes the first): a
+    strike at an enemy in reach, or one it may walk into contact with when not engaged (R-9.2, R-9.4); a
+    grenade at an enemy in sight within its range; a missile at an enemy in line of sight (R-9.10)."""
+    out: list[tuple[str, str | None]] = []
+    enemies = sys.enemies(eid)
+    if first_weapon(sys, eid, "melee") is not None:
+        walk = 0.0 if sys.engaged(eid) else float(sys.kit(eid).move_m)
+        out += [("melee", sys.name(e)) for e in enemies
+                if in_reach(sys, eid, e) or sys.distance_m(eid, e) <= walk + mel.MELEE_REACH_M]
+    grenade = first_weapon(sys, eid, "throw")
+    if grenade is not None:
+        reach = sys.weapon(grenade).range_m or msl.GRENADE_RANGE_M
+        out += [("throw", sys.name(e)) for e in enemies
+                if sys.sees(eid, e).visible and sys.distance_m(eid, e) <= reach]
+    if first_weapon(sys, eid, "launch") is not None:
+        out += [("launch", sys.name(e)) for e in enemies if sys.sees(eid, e).visible]
+    return out
 
 
 def moves(sys: FwBase, eid: int) -> FwLegal:

@@ -5,17 +5,22 @@ Bookkeeping: the unconscious bleed, the fallen roll to rise, the tacpacks' energ
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from skirmish.ecs.components import Status
 from skirmish.ecs.fw_components import FwBody, FwRound
+from skirmish.ecs.systems.fw import arms, legality
+from skirmish.rules.fw import attack as fw_attack
 from skirmish.rules.fw import checks, order
 from skirmish.rules.fw import damage as dmg
 from skirmish.rules.fw import tacpack as tpk
 from skirmish.rules.fw.actions import ATTACKS, act_kind
+from skirmish.rules.fw.attack import Attack
 from skirmish.rules.fw.dice import DiceExpr
 from skirmish.rules.fw.events import FwHit, FwScan, FwStep
+from skirmish.rules.fw.melee import MELEE_REACH_M
 
 if TYPE_CHECKING:
     from skirmish.ecs.systems.fw.base import FwBase
@@ -83,10 +88,15 @@ def _resolve_slot(sys: FwBase, eid: int, act: str, target: str | None, dex: int)
                 return []
             return attack(sys, eid, te, act, dex)
         te = sys.w.entity(str(target))
-        why = _attack_blocked(sys, eid, te)
+        why = _attack_blocked(sys, eid, te, act)
         if why:
-            sys.event("fw_idle", me, ("R-9.4",), act=act, reason=why)
+            sys.event("fw_idle", me, ("R-9.4",) if act in ("shoot", "burst", "melee") else ("R-9.10",), act=act,
+                      reason=why)
             return []
+        if act in ("melee", "launch"):
+            return arms.strike_or_launch(sys, eid, te, act, dex)
+        if act == "throw":
+            return arms.throw_grenade(sys, eid, te, dex)
         return attack(sys, eid, te, act, dex)
     if act == "aid":
         return _aid(sys, eid, sys.w.entity(str(target)))
@@ -101,10 +111,15 @@ def _weapon(sys: FwBase, eid: int) -> str:
     return plan.weapon
 
 
-def _attack_blocked(sys: FwBase, eid: int, te: int) -> str | None:
-    """Why a declared attack cannot be made when its DEX comes, or None."""
+def _attack_blocked(sys: FwBase, eid: int, te: int, act: str = "shoot") -> str | None:
+    """Why a declared attack cannot be made when its DEX comes, or None: the target out of action, out of
+    reach hand to hand (R-9.4), out of sight or beyond the weapon's (or the throw's 15 m) range."""
     if not sys.in_action(te):
         return f"{sys.name(te)} is already out of action"
+    if act == "melee":
+        if not legality.in_reach(sys, eid, te):
+            return f"{sys.name(te)} is {sys.distance_m(eid, te):.0f} m away, beyond reach ({MELEE_REACH_M:g} m)"
+        return None
     if not sys.sees(eid, te).visible:
         return f"{sys.name(te)} is not in line of sight"
     w = sys.weapon(_weapon(sys, eid))
@@ -129,7 +144,7 @@ def _reaction_target(sys: FwBase, eid: int) -> int | None:
 def conditions(sys: FwBase, eid: int, te: int) -> set[str]:
     """R-9.4's conditions that hold for an attack by `eid` on `te` now."""
     out = set()
-    if sys.ctx.darkness:
+    if sys.ctx.darkness or sys.body(eid).blind_until >= sys.ctx.round:  # a blinded figure fights as in the dark
         out.add("darkness")
     tb, mb = sys.body(te), sys.body(eid)
     if tb.moved_m > 0 or tb.jumped:
@@ -159,40 +174,69 @@ def base_chance(sys: FwBase, eid: int, wid: str) -> int:
     return w.chance(mounted=False) or 0
 
 
+def ranged_attack(sys: FwBase, eid: int, te: int, act: str, wid: str | None = None) -> Attack:
+    """The `attack.Attack` value an attack by `eid` on `te` rolls now (R-9.4, R-9.5, R-9.6): the chance after
+    R-9.4's conditions, the weapon's dice and class, the target's armour and this round's screen (as raised
+    now: a preview before the target declares sees its usual one). The roll (`attack`) and the preview
+    (`FwSystems.odds`, through `odds.odds`) take the same value; `wid` defaults to the declared weapon."""
+    wid = wid or _weapon(sys, eid)
+    w = sys.weapon(wid)
+    ch = checks.attack_chance(base_chance(sys, eid, wid), conditions(sys, eid, te))
+    assert w.damage is not None  # firearms all roll damage
+    plan = sys.w.peek(te, FwRound)
+    return Attack.of(ch.value, w.damage, w.damage_class, impales=w.impales, burst=act == "burst",
+                     armour=sys.kit(te).armour_stops, screen_type=None if plan.screen == "none" else plan.screen,
+                     screen=plan.screen_points)
+
+
+class Dice(random.Random):
+    """The battle's random source as the pure rules roll it (`attack.resolve`, `missiles.throw` …): every die
+    is one of the systems' counted rolls, and its face is kept (R-10.2: the log shows each die)."""
+
+    def __init__(self, sys: FwBase) -> None:
+        super().__init__(0)
+        self.sys = sys
+        self.faces: list[int] = []
+
+    def randint(self, a: int, b: int) -> int:
+        assert a == 1  # the rules roll dice: 1..sides
+        face = self.sys.roll(b)
+        self.faces.append(face)
+        return face
+
+
+def hit_events(res: fw_attack.Result, faces: list[int], dice: DiceExpr, damage_class: str) -> list[FwHit]:
+    """The log's hits of a resolved attack, each with its dice as rolled (`faces`: the dice after the d100
+    and the burst's 1d3, in order)."""
+    out, at = [], 0
+    for h in res.hits:
+        n = dice.count * len(h.rolls)
+        a = h.absorbed
+        out.append(FwHit(dice=str(dice), rolls=faces[at:at + n], rolled=a.rolled, impale=len(h.rolls) > 1,
+                         damage_class=damage_class, armour=a.armour, screen=a.screen, through=a.through))
+        at += n
+    return out
+
+
 def attack(sys: FwBase, eid: int, te: int, act: str, dex: int) -> list[Effect]:
-    """Roll one attack (R-9.4, R-9.5) and its damage (R-9.6); the wounds are returned, to take effect with
-    the group."""
+    """Roll one attack (R-9.4, R-9.5) and its damage (R-9.6) through `attack.resolve`; the wounds are returned,
+    to take effect with the group."""
     wid = _weapon(sys, eid)
     w = sys.weapon(wid)
     burst = act == "burst"
     ch = checks.attack_chance(base_chance(sys, eid, wid), conditions(sys, eid, te))
-    roll = sys.roll(100)
-    out = checks.Outcome.of(roll, ch.value, impales=w.impales)
-    burst_roll = sys.roll(3) if burst and out.success else None
-    hits: list[FwHit] = []
-    plan = sys.w.peek(te, FwRound)
-    armour = dict(sys.kit(te).armour_stops)
-    for i in range(burst_roll or (1 if out.success else 0)):
-        impale = out.impale and i == 0  # only a burst's first round impales (R-9.5)
-        hits.append(_damage(sys, w.damage, impale, w.damage_class, armour, plan.screen, plan.screen_points))
+    value = ranged_attack(sys, eid, te, act)
+    dice = Dice(sys)
+    res = fw_attack.resolve(dice, value)
+    hits = hit_events(res, dice.faces[1 + (1 if res.burst_roll else 0):], value.dice, w.damage_class)
     steps = [FwStep(op=f"+{s.plus}" if s.plus else f"x{s.times}", reason=s.reason) for s in ch.steps]
     rules = ("R-9.2", "R-9.4") + (("R-9.5",) if burst else ()) + (("R-9.6",) if hits else ()) + \
         (("R-9.8",) if w.energy else ())
     sys.event("fw_attack", sys.name(eid), rules, target=sys.name(te), weapon=wid, act=act, dex=dex, base=ch.base,
-              steps=steps, chance=ch.value, impale_chance=ch.impale, roll=roll, hit=out.success, impale=out.impale,
-              burst_roll=burst_roll, energy=w.shot_energy(burst), damage=hits)
+              steps=steps, chance=ch.value, impale_chance=ch.impale, roll=res.roll, hit=res.hit, impale=res.impale,
+              burst_roll=res.burst_roll or None, energy=w.shot_energy(burst), damage=hits)
     source = f"{sys.name(eid)}'s {w.name}"
     return [lambda h=h: wound(sys, te, h["through"], source) for h in hits]  # type: ignore[misc]
-
-
-def _damage(sys: FwBase, dice: DiceExpr | None, impale: bool, damage_class: str, armour: dict[str, int], screen: str,
-            points: int) -> FwHit:
-    assert dice is not None  # firearms all roll damage (the photon grenade, which does not, is not fired here)
-    rolls = [sys.roll(dice.sides) for _ in range(dice.count * (2 if impale else 1))]  # impale: rolled twice (R-9.4)
-    rolled = sum(rolls) + dice.add * (2 if impale else 1)
-    a = dmg.through_protection(rolled, damage_class, armour, None if screen == "none" else screen, points)
-    return FwHit(dice=str(dice), rolls=rolls, rolled=a.rolled, impale=impale, damage_class=damage_class,
-                 armour=a.armour, screen=a.screen, through=a.through)
 
 
 def wound(sys: FwBase, te: int, through: int, source: str) -> None:
@@ -263,6 +307,8 @@ def bookkeeping(sys: FwBase) -> None:
             sys.sync(eid)
             sys.event("fw_bleed", sys.name(eid), ("R-9.7",), hp_before=before, hp_after=b.hp,
                       condition=_condition(b))
+        elif b.fallen and not b.dead and b.struck:  # attacked hand to hand: it may not stand (R-9.4)
+            sys.event("fw_rise", sys.name(eid), ("R-9.4", "R-9.7"), hp=b.hp, rose=False, struck=True)
         elif b.fallen and not b.dead:
             d20 = sys.roll(dmg.MAJOR_WOUND_DIE)
             rose = d20 <= b.hp
@@ -270,7 +316,7 @@ def bookkeeping(sys: FwBase) -> None:
                 b.fallen = False
                 sys.w.get(eid, Status).prone = False
             sys.event("fw_rise", sys.name(eid), ("R-9.7",), d20=d20, hp=b.hp, rose=rose)
-        b.moved_m, b.jumped = 0.0, False
+        b.moved_m, b.jumped, b.struck = 0.0, False, False
         _reset(sys.w.get(eid, FwRound))
         sys.sync(eid)
     sys.event("fw_energy_reset", None, ("R-9.2", "R-9.8"))

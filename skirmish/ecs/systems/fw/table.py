@@ -17,7 +17,7 @@ from skirmish.ecs.components import Facing, Identity, Position, Status
 from skirmish.ecs.fw_components import FwRound
 from skirmish.ecs.systems.fw import legality, resolve
 from skirmish.rules.actions import EndTurn, Move
-from skirmish.rules.fw.actions import FwIntent
+from skirmish.rules.fw.actions import ATTACKS, FwIntent
 from skirmish.rules.fw.checks import half_dex
 from skirmish.rules.fw.events import FwAct
 
@@ -74,7 +74,7 @@ def declare(sys: FwSystems, eid: int, action: Any) -> bool:
     acts = action.acts()
     plan = sys.w.get(eid, FwRound)
     plan.declared, plan.acts = True, list(acts)
-    plan.weapon = weapon if any(a in ("shoot", "burst", "react") for a, _ in acts) else None
+    plan.weapon = weapon if any(a in ATTACKS for a, _ in acts) else None
     plan.screen, plan.screen_points = action.screen, action.points
     plan.shots = legality.shot_energy(sys, plan.weapon, acts)
     plan.cm, plan.dccm, plan.dccm_at, plan.sensors, plan.jump = (action.cm, action.dccm, action.dccm_at, action.sensors,
