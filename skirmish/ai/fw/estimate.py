@@ -51,6 +51,12 @@ def sees(view: BattleView, frm: geo.Cell, to: geo.Cell) -> geo.Sight:
     return geo.sight(view.grid, frm, to)
 
 
+def worth(s: Shot, target: UnitView, kill: float) -> float:
+    """`Shot.value` for this target (its HP, fallen or not)."""
+    t = ext(target)
+    return s.value(t.hp, kill, t.fallen)
+
+
 @dataclass(frozen=True)
 class Shot:
     """An attack weighed: its chance, expected damage through, and the chance it puts the target down."""
@@ -59,12 +65,15 @@ class Shot:
     mean: float
     down: float
 
-    def value(self, hp: int, kill: float) -> float:
-        """HP-equivalent: the expected damage (no more than the HP it has) plus `kill` x HP x P(down)."""
-        return min(self.mean, max(hp, 1)) + kill * max(hp, 1) * self.down
+    def value(self, hp: int, kill: float, fallen: bool = False) -> float:
+        """HP-equivalent: the expected damage (no more than the HP it has) plus `kill` x HP x P(down); a fallen
+        target (crawling, no threat until it rises, R-9.7) counts for FALLEN_WORTH of that."""
+        worth = min(self.mean, max(hp, 1)) + kill * max(hp, 1) * self.down
+        return worth * FALLEN_WORTH if fallen else worth
 
 
 NO_SHOT = Shot(0, 0.0, 0.0)
+FALLEN_WORTH = 0.6
 
 
 def shot(view: BattleView, shooter: UnitView, w: FwWeapon, frm: geo.Cell, target: UnitView, to: geo.Cell, *,

@@ -8,7 +8,7 @@ a move, so the options of a declaration and the cells of a move are compared on 
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 
 def draw(key: str) -> float:
@@ -50,5 +50,4 @@ for _name, _row in TABLE.items():  # a typo in the table fails on import, naming
             raise ValueError(f"fw personality {_name!r}: unknown weight {_key!r}")
 
 PERSONALITIES: dict[str, FwPersonality] = {
-    name: FwPersonality(name=name, **{k: (int(v) if k == "runners_up" else float(v)) for k, v in row.items()})
-    for name, row in TABLE.items()}
+    name: replace(FwPersonality(name=name), **row) for name, row in TABLE.items()}  # type: ignore[arg-type]

@@ -73,6 +73,7 @@ class FwUtilityAI:
         self.name = self.p.name
         self.committed: dict[tuple[int, str], float] = {}  # (round, target) -> P(not down) after allies' fire
         self.last_trace: dict[str, Any] | None = None
+        self.urgency = 1.0  # harm and closing in count for more as the round limit nears (`decide_traced`)
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """Answer a request (the trace is kept in `last_trace`)."""
@@ -83,6 +84,7 @@ class FwUtilityAI:
         me = view.unit(request.unit)
         est.ext(me)  # a figure of another ruleset fails here, named
         intent = side_intent(view, me)
+        self.urgency = 1.0 + (view.round / view.max_rounds if view.max_rounds else 0.0)  # a draw is half a win
         if request.kind == INTENT:
             options = self.declarations(view, me, intent)
         else:
@@ -138,14 +140,13 @@ class FwUtilityAI:
                     if energy > x.generator:
                         continue
                     s = est.shot(view, me, w, me.cell, e, e.cell, burst=burst, firer_moves=not seen)
-                    worth = s.value(est.ext(e).hp, p.kill) * self._alive(view, e) * (1.0 if seen else REACH_GUESS)
+                    worth = est.worth(s, e, p.kill) * self._alive(view, e) * (1.0 if seen else REACH_GUESS)
                     act = "burst" if burst else "shoot"
-                    then = {"then": "aid", "then_target": patient} if patient else {}
                     label = f"{act} {e.name}" + ("" if seen else " (moving into sight)")
-                    base.append((label, FwIntent(me.name, act, e.name, **then), worth, f"hit chance {s.chance}%",
-                                 energy))
+                    fi = FwIntent(me.name, act, e.name, then="aid" if patient else None, then_target=patient)
+                    base.append((label, fi, worth, f"hit chance {s.chance}%", energy))
             if w.shot_energy() <= x.generator and enemies:
-                near = [est.shot(view, me, w, me.cell, e, e.cell, firer_moves=not in_sight).value(est.ext(e).hp, p.kill)
+                near = [est.worth(est.shot(view, me, w, me.cell, e, e.cell, firer_moves=not in_sight), e, p.kill)
                         for e in (in_sight or enemies[:1])]
                 base.append(("react", FwIntent(me.name, "react"), p.react * max(near), "a shot at the first enemy "
                              "seen moving", w.shot_energy()))
@@ -182,7 +183,7 @@ class FwUtilityAI:
             fi = replace(fi, sensors=sensors)
             label += f", sensors {sensors}"
         o = FwOption(label, fi)
-        o.add(f"worth ({why})" if why else "worth", min(1.0, worth / 20), p.harm * worth)
+        o.add(f"worth ({why})" if why else "worth", min(1.0, worth / 20), p.harm * self.urgency * worth)
         o.add("threat here", min(1.0, unscreened / 20), -p.caution * left)
         o.add("screen saves", min(1.0, (unscreened - left) / 20), 0.0)
         if sensors:
@@ -223,13 +224,13 @@ class FwUtilityAI:
             if act in ("shoot", "burst") and t is not None and not t.out_of_action:
                 if est.in_range(view, c, t.cell, w) and est.sees(view, c, t.cell).visible:
                     s = est.shot(view, me, w, c, t, t.cell, burst=act == "burst", firer_moves=moving)
-                    worth, chance = s.value(est.ext(t).hp, p.kill) * self._alive(view, t), s.chance
+                    worth, chance = est.worth(s, t, p.kill) * self._alive(view, t), s.chance
             elif act == "react":
                 seen = [e for e in enemies if est.in_range(view, c, e.cell, w) and est.sees(view, c, e.cell).visible]
                 if seen:
-                    worth = p.react * max(est.shot(view, me, w, c, e, e.cell, firer_moves=moving).value(
-                        est.ext(e).hp, p.kill) for e in seen)
-        o.add("hit chance", chance / 100, p.harm * worth)
+                    worth = p.react * max(est.worth(est.shot(view, me, w, c, e, e.cell, firer_moves=moving), e, p.kill)
+                                          for e in seen)
+        o.add("hit chance", chance / 100, p.harm * self.urgency * worth)
         ts = est.threats(view, me, c)
         taken = est.incoming(view, me, c, ts, (x.screen, x.screen_points), moves=moving, leaps=leaps, kill=p.kill)
         o.add("threat here", min(1.0, taken / 20), -p.caution * taken)
@@ -241,7 +242,7 @@ class FwUtilityAI:
         if intent.fall_back:
             o.add("falling back", max(0.0, -closing), -p.fall_back * closing)
         elif intent.press or not sees_any:
-            o.add("distance to close", max(0.0, closing), p.press * closing)
+            o.add("distance to close", max(0.0, closing), p.press * self.urgency * closing)
         if w is not None and not any(a in ("shoot", "burst") for a, _ in x.acts):  # a shot next round
             line = any(not e.ghost and est.in_range(view, c, e.cell, w) and est.sees(view, c, e.cell).visible
                        for e in enemies)
