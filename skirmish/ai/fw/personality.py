@@ -22,22 +22,22 @@ class FwPersonality:
 
     name: str = "normal"
     harm: float = 1.0  # the expected HP it takes off the enemy (R-9.6)
-    kill: float = 1.0  # x the target's HP, times the chance the attack puts it down (R-9.7)
-    caution: float = 0.8  # the expected HP it loses to the enemies that see its cell
-    cover: float = 0.3  # HP-equivalent of standing in cover from each enemy that sees the cell (R-9.4)
-    press: float = 3.0  # HP-equivalent of closing a whole move on the nearest enemy when pressing
+    kill: float = 1.3  # x the target's HP, times the chance the attack puts it down (R-9.7)
+    caution: float = 1.0  # the expected HP it loses to the enemies that see its cell
+    cover: float = 0.4  # HP-equivalent of standing in cover from each enemy that sees the cell (R-9.4)
+    press: float = 4.0  # HP-equivalent of closing a whole move on the nearest enemy when pressing
     fall_back: float = 1.5  # HP-equivalent of a whole move away while falling back
     sensors: float = 1.0  # HP-equivalent of sweeping for unseen enemies with combat sensors (R-9.9)
     aid: float = 3.0  # First Aid for an unconscious friend beside it (R-9.7)
     react: float = 0.35  # a conditional reaction's worth, as a share of a shot at the nearest enemy (R-9.2)
-    focus: float = 0.6  # how much a target already likely to drop (allies' declared fire) is worth less
+    focus: float = 0.9  # how much a target already likely to drop (allies' declared fire) is worth less
     noise: float = 0.0  # a blunt personality misjudges each option by up to this share (deterministic)
     runners_up: int = 3  # options kept in the trace besides the chosen one
 
 
 TABLE: dict[str, dict[str, float]] = {
     "normal": {},
-    "hard": {"kill": 1.4, "caution": 1.0, "cover": 0.4, "focus": 0.9},
+    "hard": {"kill": 1.5, "caution": 1.1, "cover": 0.5},
     "aggressive": {"harm": 1.2, "caution": 0.5, "press": 5.0, "fall_back": 0.5},
     "cautious": {"caution": 1.3, "cover": 0.6, "press": 1.5, "fall_back": 2.5},
     "easy": {"kill": 0.3, "caution": 0.4, "cover": 0.1, "focus": 0.0, "noise": 0.5},
