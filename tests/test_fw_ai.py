@@ -165,7 +165,7 @@ def test_personalities_are_data_and_a_bad_one_is_named() -> None:
     assert set(PERSONALITIES) == {"easy", "normal", "hard", "aggressive", "cautious"}
     assert PERSONALITIES["aggressive"].press > PERSONALITIES["cautious"].press
     assert isinstance(make_ai("utility:hard", "fw"), FwUtilityAI)
-    with pytest.raises(ValueError, match="unknown personality 'bogus'.*known: normal, hard"):
+    with pytest.raises(ValueError, match=r"unknown personality 'bogus'.*known: normal, hard"):
         make_ai("utility:bogus", "fw")
 
 
