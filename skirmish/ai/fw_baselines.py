@@ -376,6 +376,10 @@ def make_fw(spec: str, orders: list[str]) -> Any:
     if spec == "idle":
         return FwIdle()
     kind = spec.partition(":")[0]
+    if kind == "utility":  # the fw utility AI (skirmish/ai/fw/, helper "fwai")
+        from skirmish.ai.fw import make_fw_utility
+
+        return make_fw_utility(spec)
     if kind not in FW_AIS:
-        raise ValueError(f"no AI {spec!r} for Future*World yet; known: {', '.join(FW_AIS)}")
+        raise ValueError(f"no AI {spec!r} for Future*World yet; known: {', '.join(FW_AIS)}, utility")
     return FW_AIS[kind]()

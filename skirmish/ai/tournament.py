@@ -60,7 +60,7 @@ def play_pair(scenario_path: str, seed: int, ai: str, opponent: str) -> list[Gam
     out = []
     for ai_side in (0, 1):
         names = {sides[ai_side]: ai, sides[1 - ai_side]: opponent}
-        ctrl = {name: make_ai(spec) for name, spec in names.items()}
+        ctrl = {name: make_ai(spec, sc.spec.ruleset) for name, spec in names.items()}  # fw scenarios: fw's AIs
         with Battle(sc, seed=seed, controllers=ctrl) as b:
             res = b.run()
         result = 0.5 if res.winner is None else (1.0 if res.winner == sides[ai_side] else 0.0)

@@ -128,18 +128,19 @@ class Unit(UnitSpec):
 
 
 AIS = ("baseline", "hold", "random", "rush", "focus", "spread")  # the AIs that play fw (skirmish.ai.fw_baselines)
+UTILITY = ("utility", *(f"utility:{p}" for p in ("easy", "normal", "hard", "aggressive", "cautious")))  # skirmish.ai.fw
 
 
 class Side(SideSpec):
-    """A Future*World side: its AI is one of fw's (the utility and search AIs do not play fw yet)."""
+    """A Future*World side: its AI is one of fw's (the search AI does not play fw yet)."""
 
     ai: str = Field("hold", max_length=40)
 
     @field_validator("ai")
     @classmethod
     def _ai(cls, v: str) -> str:
-        if v not in AIS:
-            raise ValueError(f"expected a Future*World AI ({', '.join(AIS)}), got {quote(v)}")
+        if v not in AIS and v not in UTILITY:
+            raise ValueError(f"expected a Future*World AI ({', '.join(AIS)}, utility[:personality]), got {quote(v)}")
         return v
 
 

@@ -88,3 +88,10 @@ class FwRuleset:
 
 
 FW = register(FwRuleset())
+
+# The fw utility AI's exact estimates (skirmish/ai/fw/, helper "fwai"): an attack as the rules roll it and its
+# exact odds (R-9.4 .. ).
+from skirmish.rules.fw.attack import Attack  # noqa: E402
+from skirmish.rules.fw.odds import odds as attack_odds  # noqa: E402
+
+__all__ += ["Attack", "attack_odds"]

@@ -1,0 +1,187 @@
+"""Exact estimates for the Future*World utility AI, from a side's view only: an attack as the rules would roll it
+(skill, R-9.4's conditions, the burst, armour and screen: `Attack`) and its exact odds (`attack_odds`), the
+enemies that can shoot at a cell and what they would put through each screen (R-9.6, R-9.8).
+
+Enemies' screens are hidden in a side's view (docs/RULES-NOTES.md): an enemy is taken to show its roster's
+usual screen (`default_screen`, `default_points`), less what its own weapon's shots draw from its generator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.rulesets.fw import FIREARMS, SCREEN_STOPS, Attack, FwUnitView, FwWeapon, attack_chance, attack_odds, tables
+
+SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}  # damage class -> the screen that stops it
+
+
+def ext(u: UnitView) -> FwUnitView:
+    """A figure's Future*World part (ValueError for a figure of another ruleset)."""
+    if not isinstance(u.ext, FwUnitView):
+        raise ValueError(f"{u.name} is not a Future*World figure (the fw utility AI plays fw scenarios only)")
+    return u.ext
+
+
+def weapon(u: UnitView) -> FwWeapon | None:
+    """The firearm the figure fires (its first, as the rules take it when an intent names none)."""
+    w = tables().weapons
+    return next((w[i] for i in ext(u).weapons if w[i].weapon_class in FIREARMS), None)
+
+
+def base_chance(u: UnitView, w: FwWeapon) -> int:
+    """Its skill with the weapon: by the weapon's id, else its category, else the table's hand-held chance
+    (R-9.1, R-9.5), as the rules read it."""
+    skills = dict(ext(u).skills)
+    if w.id in skills:
+        return skills[w.id]
+    if w.category in skills:
+        return skills[w.category]
+    return w.chance(mounted=False) or 0
+
+
+def in_range(view: BattleView, frm: geo.Cell, to: geo.Cell, w: FwWeapon) -> bool:
+    """Within the weapon's range (metres, R-9.4)."""
+    return w.range_m is None or geo.distance_m(frm, to, view.grid.cell_m) <= w.range_m
+
+
+def sees(view: BattleView, frm: geo.Cell, to: geo.Cell) -> geo.Sight:
+    """Line of sight and cover between two cells (the map's kept table)."""
+    return geo.sight(view.grid, frm, to)
+
+
+def worth(s: Shot, target: UnitView, kill: float) -> float:
+    """`Shot.value` for this target (its HP, fallen or not)."""
+    t = ext(target)
+    return s.value(t.hp, kill, t.fallen)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """An attack weighed: its chance, expected damage through, and the chance it puts the target down."""
+
+    chance: int
+    mean: float
+    down: float
+
+    def value(self, hp: int, kill: float, fallen: bool = False) -> float:
+        """HP-equivalent: the expected damage (no more than the HP it has) plus `kill` x HP x P(down); a fallen
+        target (crawling, no threat until it rises, R-9.7) counts for FALLEN_WORTH of that."""
+        worth = min(self.mean, max(hp, 1)) + kill * max(hp, 1) * self.down
+        return worth * FALLEN_WORTH if fallen else worth
+
+
+NO_SHOT = Shot(0, 0.0, 0.0)
+FALLEN_WORTH = 0.6
+
+
+def shot(view: BattleView, shooter: UnitView, w: FwWeapon, frm: geo.Cell, target: UnitView, to: geo.Cell, *,
+         burst: bool = False, firer_moves: bool = False, target_moves: bool = False, target_leaps: bool = False,
+         screen: tuple[str, int] | None = None) -> Shot:
+    """The exact odds of `shooter` firing `w` from `frm` at `target` standing at `to` (R-9.4 .. R-9.6). `screen`:
+    the target's (type, points); None reads it as its side's view shows it, an enemy's as its usual one."""
+    if w.damage is None:
+        return NO_SHOT
+    conditions = set()
+    if target_moves or target_leaps:
+        conditions.add("moving_target")
+    if target_leaps:
+        conditions.add("target_in_air")
+    if sees(view, frm, to).cover != "none":
+        conditions.add("covered_target")
+    if firer_moves:
+        conditions.add("moving_firer")
+    if target.prone:
+        conditions.add("prone_target")
+    chance = attack_chance(base_chance(shooter, w), conditions).value
+    t = ext(target)
+    kind, points = screen if screen is not None else shown_screen(target, view)
+    attack = Attack.of(chance, w.damage, w.damage_class, impales=w.impales, burst=burst,
+                       armour=dict(t.armour_stops), screen_type=None if kind == "none" or not points else kind,
+                       screen=points if kind != "none" else 0)
+    o = attack_odds(attack)
+    hp = max(t.hp, 1)
+    return Shot(chance, float(o.mean), float(o.at_least(hp)))
+
+
+def shown_screen(u: UnitView, view: BattleView) -> tuple[str, int]:
+    """The screen `u` is taken to have: its own this round if the view shows it (a friend, or itself); an
+    enemy's is hidden, so it is taken to answer its enemies' weapons as a sensible player would (the type that
+    stops most of the weapons of the side it faces, its usual type on a tie) with what its weapon's shot
+    leaves of its generator (R-9.8)."""
+    t = ext(u)
+    if t.full and t.declared:
+        return t.screen, t.screen_points
+    w = weapon(u)
+    spare = max(0, t.generator - (w.shot_energy() if w is not None else 0))
+    classes: dict[str, int] = {}
+    for f in view.units:
+        fw = weapon(f) if f.side != u.side and not f.out_of_action and isinstance(f.ext, FwUnitView) else None
+        if fw is not None and fw.damage_class in SCREEN_FOR:
+            classes[fw.damage_class] = classes.get(fw.damage_class, 0) + 1
+    if not classes or not spare:
+        return t.default_screen, min(t.default_points, spare)
+    kind = max(sorted(SCREEN_FOR[c] for c in classes),
+               key=lambda k: (classes[SCREEN_STOPS[k]], k == t.default_screen))
+    return kind, spare
+
+
+def can_burst(u: UnitView, w: FwWeapon) -> bool:
+    """A burst is allowed and the generator pays for it (R-9.5, R-9.8)."""
+    return w.burst and w.shot_energy(burst=True) <= ext(u).generator
+
+
+@dataclass(frozen=True)
+class Threat:
+    """An enemy that can shoot at a cell: how much of its fire is taken to come here (`share`: one over the
+    number of our figures it sees) and its weapon."""
+
+    enemy: UnitView
+    weapon: FwWeapon
+    share: float
+
+
+def threats(view: BattleView, me: UnitView, at: geo.Cell) -> list[Threat]:
+    """The enemies (seen or last known) in action that would see `at` and have it in range, with their shares."""
+    out = []
+    ours = [u for u in view.units if u.side == me.side and not u.out_of_action]
+    for e in view.enemies(me):
+        w = weapon(e)
+        if w is None or not isinstance(e.ext, FwUnitView) or not e.ext.can_act:
+            continue
+        if not in_range(view, e.cell, at, w) or not sees(view, e.cell, at).visible:
+            continue
+        seen = sum(1 for f in ours if f.name != me.name and sees(view, e.cell, f.cell).visible
+                   and in_range(view, e.cell, f.cell, w))
+        out.append(Threat(e, w, 1.0 / (1 + seen)))
+    return out
+
+
+def incoming(view: BattleView, me: UnitView, at: geo.Cell, ts: list[Threat], screen: tuple[str, int], *,
+             moves: bool = False, leaps: bool = False, kill: float = 1.0) -> float:
+    """The HP-equivalent `me` is expected to lose at `at` this round to `ts` behind `screen` (each enemy
+    firing its burst when it can, R-9.5)."""
+    hp = ext(me).hp
+    total = 0.0
+    for t in ts:
+        s = shot(view, t.enemy, t.weapon, t.enemy.cell, me, at, burst=can_burst(t.enemy, t.weapon),
+                 target_moves=moves, target_leaps=leaps, screen=screen)
+        total += t.share * s.value(hp, kill)
+    return total
+
+
+def best_screen(view: BattleView, me: UnitView, at: geo.Cell, ts: list[Threat], points: int,
+                kill: float = 1.0) -> tuple[str, float]:
+    """The screen type that saves the most at `at` with `points` (R-9.6, R-9.8), and what it leaves coming
+    in; ties go to the type the figure shows by default, then by name."""
+    usual = ext(me).default_screen
+    best: tuple[float, int, str] | None = None
+    kinds = sorted({SCREEN_FOR[t.weapon.damage_class] for t in ts if t.weapon.damage_class in SCREEN_FOR})
+    for kind in kinds or [usual]:
+        left = incoming(view, me, at, ts, (kind, points), kill=kill)
+        key = (round(left, 9), 0 if kind == usual else 1, kind)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return best[2], best[0]
