@@ -33,11 +33,13 @@ class BattleDrawing(BattleMenus):
         ov = self._overlays(view)
         ov.fog = self.fog.surface(view, self.board.cam.tile)
         self.board.draw(board_surf, view, ov, drawn_at(self.anim.positions(), view))
+        self.commands.draw_board(board_surf, view, drawn_at(self.anim.positions(), view))  # fw: HP under tokens
         self.anim.draw(board_surf, self.board.cam, self.fonts.normal, self.fonts.big)
         if self.settings.reasons:
             self._draw_reasons(board_surf, view)
         if self.attack is not None:
             self._draw_attack(surf, view)
+        self.commands.draw_panel(surf, view)  # the ruleset's command panel while a person decides (fw)
         if self.throwing is not None and self.hover is not None and self.session.human_request() is not None:
             self._draw_throw_tip(surf)
         self._draw_top(surf, view)
@@ -68,7 +70,7 @@ class BattleDrawing(BattleMenus):
         if self.settings.heat and self.selected is not None:
             ov.heat = self.session.heat(self.selected)
         req = self.session.human_request()
-        if req is not None and req.kind == "act" and not self.anim.busy:
+        if req is not None and req.kind == self.commands.turn_kind and not self.anim.busy:
             me = view.unit(req.unit)
             reach = self._reach_for(view, me)
             if reach is not None:
@@ -108,9 +110,12 @@ class BattleDrawing(BattleMenus):
         tracker, card, log = self.panel_rects(len(view.units))
         colours = self.board.colours
         reveal = self.reveal | ({view.viewer} if view.viewer else set())  # a side knows its own speeds
-        draw_tracker(surf, self.fonts, tracker, view, reveal, self.acting, self.done, colours=colours)
+        if not self.commands.draw_tracker(surf, tracker, view):  # fw: the DEX order
+            draw_tracker(surf, self.fonts, tracker, view, reveal, self.acting, self.done, colours=colours)
         sel = view.find(self.selected)
-        self._tips = draw_unit_card(surf, self.fonts, card, sel, colours.get(sel.side) if sel else None)
+        own = self.commands.draw_card(surf, card, sel)
+        self._tips = own if own is not None else \
+            draw_unit_card(surf, self.fonts, card, sel, colours.get(sel.side) if sel else None)
         events = self.session.battle.log.events
         hidden = self.log_fog.hidden_for(view.viewer, events, {u: s for s, us in self._roster.items() for u in us})
         self.log_panel.draw(surf, self.fonts, log, self.session.battle.log, hidden)
