@@ -16,11 +16,11 @@ import pygame
 from skirmish.core.events import Event
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.ui.anim import Banner, banner_for
+from skirmish.ui.panels import ROMAN
 from skirmish.ui.widgets import Button
 
 if TYPE_CHECKING:
     from skirmish.battle import Request
-    from skirmish.ui.battle.menus import BattleMenus
 
 
 class Commands:
@@ -30,8 +30,8 @@ class Commands:
     turn_kind = "act"  # the request kind of a unit's turn on the map (drag to move)
     reason_kinds: tuple[str, ...] = ("act",)  # requests whose AI reason is shown over the miniature
 
-    def __init__(self, screen: BattleMenus) -> None:
-        self.screen = screen
+    def __init__(self, screen: Any) -> None:
+        self.screen = screen  # the battle screen (BattleMenus), or the replay viewer (drawing and events only)
 
     def key(self, event: pygame.event.Event) -> bool:
         """A key for the panel; True if it was used."""
@@ -48,6 +48,19 @@ class Commands:
     def prompt(self, req: Request) -> str | None:
         """The bottom bar's line for a person's request (None: the screen's own)."""
         return None
+
+    def stage(self, view: BattleView) -> str:
+        """The header's part of the round: FI's phase, or that sides are declaring."""
+        return f" · phase {ROMAN[view.phase]}" if view.phase else (" · declaring" if view.round else "")
+
+    def waits_for(self, req: Request | None) -> str:
+        """The hot-seat cover's words for what the side at the board is to do."""
+        return ("declares its speeds" if req is not None and req.kind == "declare"
+                else f"{req.unit} acts" if req is not None else "is next")
+
+    def secret(self, e: Event) -> bool:
+        """True for an event the other sides never read in the log (none of FI's: its speeds are public)."""
+        return False
 
     def banner(self, e: Event) -> Banner | None:
         """The banner an event puts over the board (FI's: a new round's "declare speeds")."""
@@ -72,15 +85,15 @@ class Commands:
         """The command panel over the board, while a person decides."""
 
 
-REGISTRY: dict[str, Callable[[BattleMenus], Commands]] = {}
+REGISTRY: dict[str, Callable[[Any], Commands]] = {}
 
 
-def register(ruleset: str, make: Callable[[BattleMenus], Commands]) -> None:
+def register(ruleset: str, make: Callable[[Any], Commands]) -> None:
     """The board's commands for `ruleset` (by its registered name)."""
     REGISTRY[ruleset] = make
 
 
-def commands_for(ruleset: str, screen: BattleMenus) -> Commands:
+def commands_for(ruleset: str, screen: Any) -> Commands:
     """The commands of the ruleset a battle plays (the base `Commands` when it registered none)."""
     if not REGISTRY:
         import skirmish.ui.fw  # noqa: F401  (registers Future*World's panel)

@@ -14,7 +14,7 @@ from skirmish.ui.battle.menus import BattleMenus
 from skirmish.ui.board import Overlays
 from skirmish.ui.fog import drawn_at
 from skirmish.ui.overlay_text import draw_labels, draw_toasts, help_box, help_sections
-from skirmish.ui.panels import ROMAN, draw_tracker, draw_unit_card
+from skirmish.ui.panels import draw_tracker, draw_unit_card
 from skirmish.ui.preview import scenario_colours
 from skirmish.ui.widgets import ACCENT, DIM, TEXT, fit_parts, wrap
 
@@ -98,7 +98,7 @@ class BattleDrawing(BattleMenus):
     def header_text(self, view: BattleView, width: int) -> str:
         """The header line fitted to `width` pixels: the seed goes first, then the scenario's name, then the
         rest is cut after a whole word with "…" (never mid-word)."""
-        phase = f" · phase {ROMAN[view.phase]}" if view.phase else (" · declaring" if view.round else "")
+        phase = self.commands.stage(view)  # FI: the phase; fw: declaring, the movement segment, resolving
         state = "paused" if self.paused else "playing"
         parts = [self.session.scenario.spec.name, f"seed {self.session.seed}", f"round {view.round}{phase}"]
         if self.acting and view.phase:
@@ -168,8 +168,7 @@ class BattleDrawing(BattleMenus):
         surf.fill((14, 15, 20))
         w, h = surf.get_size()
         colour = scenario_colours(self.session.scenario).get(side, ACCENT)
-        what = ("declares its speeds" if req is not None and req.kind == "declare"
-                else f"{req.unit} acts" if req is not None else "is next")
+        what = self.commands.waits_for(req)
         lines = [(f.big, f"Pass to {side}", TEXT), (f.normal, f"Round {self.session.view().round}: {side} {what}", DIM),
                  (f.normal, "press Space or click when ready", ACCENT), (f.small, "Esc: menu", DIM)]
         y = h // 2 - 70

@@ -62,6 +62,8 @@ class BattleScreen(BattleInput, BattleDrawing):
         battle = self.session.battle
         truth = battle.view()
         self.log_fog.note(len(battle.log.events) - 1, e, truth, battle.knowledge.seen, self.fog)
+        if self.commands.secret(e):  # fw: a declaration stays with its own side
+            self.log_fog.keep_to_own_side(len(battle.log.events) - 1, e, truth)
         groups = anims_for(e, self._cells, self.session.scenario.grid.cell_m)
         groups += self.commands.on_event(e, self._cells)  # the ruleset's own events (fw moves and attacks)
         if self.eyes is not None and groups:  # only what the side's eyes saw of it

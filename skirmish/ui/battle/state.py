@@ -87,7 +87,7 @@ class BattleState(BoardFrame):
         self._phase_shown: tuple[int, int] | None = None
         self.reasons: dict[str, str] = {}  # unit -> its AI's last reason label (issue 4)
         self._tips: list[tuple[pygame.Rect, str]] = []  # tooltips on the unit card drawn last frame
-        self.commands = commands_for(session.scenario.spec.ruleset, self)  # type: ignore[arg-type]  # its panel
+        self.commands = commands_for(session.scenario.spec.ruleset, self)  # the ruleset's command panel
 
     # ------------------------------------------------------------------ whose eyes
     @property

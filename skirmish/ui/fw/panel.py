@@ -16,7 +16,7 @@ from skirmish.core.errors import IllegalAction
 from skirmish.core.events import Event, RoundEvent
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.actions import EndTurn
-from skirmish.rulesets.fw import ACTS, INTENT, MOVE, SCREEN_TYPES, FwAttackEvent, FwIntent, FwMoveEvent
+from skirmish.rulesets.fw import ACTS, INTENT, MOVE, SCREEN_TYPES, FwAttackEvent, FwDeclareEvent, FwIntent, FwMoveEvent
 from skirmish.rulesets.fw_preview import attack_preview
 from skirmish.ui.anim import BANNER_S, FLASH_S, STEP_S, TRACER_S, Banner, Flash, MoveAnim, Tracer
 from skirmish.ui.commands import Commands, register
@@ -201,6 +201,20 @@ class FwCommands(Commands):
         return None
 
     # ------------------------------------------------------------------ events
+    def stage(self, view: BattleView) -> str:
+        req = self.screen.session.pending
+        if req is None or not view.round:
+            return ""
+        return {INTENT: " · declaring", MOVE: " · movement segment"}.get(req.kind, " · resolving")
+
+    def waits_for(self, req: Request | None) -> str:
+        if req is None:
+            return "is next"
+        return f"{req.unit} declares" if req.kind == INTENT else f"{req.unit} moves"
+
+    def secret(self, e: Event) -> bool:
+        return isinstance(e, FwDeclareEvent)
+
     def banner(self, e: Event) -> Banner | None:
         if isinstance(e, RoundEvent):
             return Banner(BANNER_S, text=f"Round {e.round}: declare actions")
