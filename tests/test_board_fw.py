@@ -238,3 +238,29 @@ def test_an_fw_record_on_the_replay_viewer(tmp_path: Path) -> None:
 
 def test_the_board_takes_future_world() -> None:
     assert _board_refusal(load_scenario(str(RELAY))) is None
+
+
+def test_hot_seat_hands_over_and_keeps_each_sides_declaration_from_the_other(tmp_path: Path) -> None:
+    app = App(scenario=_duel(tmp_path), controls={"Blue": "human", "Red": "human"}, size=(1280, 800))
+    screen = app.screen
+    assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
+    _frames(app, 3)
+    _key(pygame.K_RETURN)  # Ash declares its usual split
+    _frames(app, 3)
+    assert screen.handover == "Red"  # the board is covered until it is passed on
+    _key(pygame.K_SPACE)
+    _frames(app, 2)
+    assert screen.handover is None and screen.viewer == "Red"
+    d = screen.commands.current()
+    assert d is not None and d.unit == "Rook"
+    assert screen.view_now().unit("Ash").ext.full is False  # Red does not see Ash's split
+    _key(pygame.K_RETURN)
+    _frames(app, 3)
+    events = screen.session.battle.log.events
+    sides = {"Ash": "Blue", "Rook": "Red"}
+    hidden_blue = screen.log_fog.hidden_for("Blue", events, sides)
+    hidden_red = screen.log_fog.hidden_for("Red", events, sides)
+    declared = {e.actor: i for i, e in enumerate(events) if e.type == "fw_declare"}
+    assert declared["Rook"] in hidden_blue and declared["Rook"] not in hidden_red
+    assert declared["Ash"] in hidden_red and declared["Ash"] not in hidden_blue
+    app.close()

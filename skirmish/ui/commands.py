@@ -58,6 +58,10 @@ class Commands:
         return ("declares its speeds" if req is not None and req.kind == "declare"
                 else f"{req.unit} acts" if req is not None else "is next")
 
+    def help(self, lines: list[str]) -> list[str]:
+        """The H overlay's key lines for this ruleset (FI's as they are)."""
+        return lines
+
     def secret(self, e: Event) -> bool:
         """True for an event the other sides never read in the log (none of FI's: its speeds are public)."""
         return False

@@ -125,7 +125,7 @@ class BattleDrawing(BattleMenus):
         `cols` columns of a box `width` pixels wide: keys on the left, the rest on the right."""
         f = self.fonts
         col_w = (width - 30 - (cols - 1) * 24) // cols
-        sections = help_sections(HELP)
+        sections = help_sections(self.commands.help(HELP))
         out: list[list[tuple[pygame.font.Font, str, tuple[int, int, int]]]] = [[] for _ in range(cols)]
         for i, (title, lines) in enumerate(sections):
             col = out[min(cols - 1, 0 if i == 0 else 1)]

@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from skirmish.ui.battle.menus import BattleMenus
 
 ROW_H = 26
+HELP = [
+    "Declaring (Future*World): 1-6 first action · Shift+1-5 a second at half DEX · click a miniature: the target "
+    "· K screen type · - + on the tacpack row: the split (never above G) · Enter declare",
+    "Movement segment: drag your miniature (reach shaded) · E stay put",
+]
 KEYS_FIRST = {pygame.K_1 + i: act for i, act in enumerate(ACTS)}  # 1-6: the first action (Shift: the second)
 
 
@@ -211,6 +216,10 @@ class FwCommands(Commands):
         if req is None:
             return "is next"
         return f"{req.unit} declares" if req.kind == INTENT else f"{req.unit} moves"
+
+    def help(self, lines: list[str]) -> list[str]:
+        fi_only = ("Declaring:", "Your turn:", "   A aim", "   T throw", "Attack menu:")
+        return [line for line in lines if not line.startswith(fi_only)] + HELP
 
     def secret(self, e: Event) -> bool:
         return isinstance(e, FwDeclareEvent)
