@@ -22,7 +22,7 @@ from skirmish.ui.anim import BANNER_S, FLASH_S, STEP_S, TRACER_S, Banner, Flash,
 from skirmish.ui.commands import Commands, register
 from skirmish.ui.fw.draft import NUMBER_NAMES, NUMBERS, THEN_ACTS, Draft
 from skirmish.ui.fw.draw import draw_dex_tracker, draw_fw_card, draw_token_marks, fw
-from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, Fonts, wrap
+from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, Fonts, elide, wrap
 
 if TYPE_CHECKING:
     from skirmish.battle import Request
@@ -270,8 +270,8 @@ class FwCommands(Commands):
         screens = [Button(s, partial(self.pick_screen, s), active=s == d.screen, small=True)
                    for s in ("none", *SCREEN_TYPES)]
         steppers = [b for n in NUMBERS for b in stepper(n)]
-        return [(f"1st{' → ' + d.target if d.target else ''}", first),
-                (f"2nd{' → ' + d.then_target if d.then_target else ''}", then), ("screen", screens),
+        return [(f"1st{' ' + d.target if d.target else ''}", first),
+                (f"2nd{' ' + d.then_target if d.then_target else ''}", then), ("screen", screens),
                 ("tacpack", steppers), ("", [Button("Enter declare", self.declare, small=True)])]
 
     def draw_panel(self, surf: pygame.Surface, view: BattleView) -> None:
@@ -287,27 +287,34 @@ class FwCommands(Commands):
         if self.refused:
             info.append((f"refused: {self.refused}", BAD))
         width = min(br.w - 16, 760)
-        height = 34 + ROW_H * len(rows) + 18 * sum(len(parts_of(f, text, width - 20)) for text, _ in info)
-        self.rect = pygame.Rect(br.x + 8, br.bottom - height - 8, width, height)
-        pygame.draw.rect(surf, (22, 24, 30), self.rect, border_radius=6)
-        pygame.draw.rect(surf, ACCENT, self.rect, 1, border_radius=6)
-        x0, y = self.rect.x + 10, self.rect.y + 6
-        surf.blit(f.text(f.normal, f"{d.unit} declares (R-9.2) · DEX {d.me.DEX}, a second action at "
-                                   f"{d.me.DEX // 2} · G {d.me.generator}", ACCENT), (x0, y))
-        y += 28
-        self.controls = []
-        for label, buttons in rows:
-            surf.blit(f.text(f.small, label, DIM), (x0, y + 4))
-            x = x0 + 96
+        x0, label_w = 10, 64
+        placed: list[tuple[str, int, list[Button]]] = []  # row label, its y in the panel, its buttons
+        y = 34
+        for label, buttons in rows:  # buttons wrap onto another line in a narrow board
+            placed.append((label, y, buttons))
+            x = x0 + label_w
             for b in buttons:
                 w = f.width(f.small, b.label) + 14
-                if x + w > self.rect.right - 6:
-                    break
+                if x + w > width - 6 and x > x0 + label_w:
+                    x, y = x0 + label_w, y + ROW_H
                 b.rect = pygame.Rect(x, y, w, ROW_H - 4)
-                b.draw(surf, f, b.rect.collidepoint(self.screen.mouse))
-                self.controls.append(b)
                 x += w + 4
             y += ROW_H
+        height = y + 6 + 18 * sum(len(parts_of(f, text, width - 20)) for text, _ in info)
+        self.rect = pygame.Rect(br.x + 8, max(br.y + 4, br.bottom - height - 8), width, height)
+        pygame.draw.rect(surf, (22, 24, 30), self.rect, border_radius=6)
+        pygame.draw.rect(surf, ACCENT, self.rect, 1, border_radius=6)
+        surf.blit(f.text(f.normal, elide(f.normal, f"{d.unit} declares (R-9.2) · DEX {d.me.DEX}, a second action "
+                                                   f"at {d.me.DEX // 2} · G {d.me.generator}", width - 20), ACCENT),
+                  (self.rect.x + x0, self.rect.y + 6))
+        self.controls = []
+        for label, row_y, buttons in placed:
+            surf.blit(f.text(f.small, label, DIM), (self.rect.x + x0, self.rect.y + row_y + 4))
+            for b in buttons:
+                b.rect.move_ip(self.rect.x, self.rect.y)
+                b.draw(surf, f, b.rect.collidepoint(self.screen.mouse))
+                self.controls.append(b)
+        x0, y = self.rect.x + x0, self.rect.y + y + 6
         for text, colour in info:
             for part in parts_of(f, text, width - 20):
                 surf.blit(f.text(f.small, part, colour), (x0, y))
