@@ -64,7 +64,9 @@ def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _duel(tmp_path: Path) -> Scenario:
-    return parse_scenario(DUEL, str(tmp_path / "fw_duel.yaml"), base=tmp_path)
+    path = tmp_path / "fw_duel.yaml"  # on disk too: a save reads the scenario's files again
+    path.write_text(DUEL, encoding="utf-8")
+    return parse_scenario(DUEL, str(path), base=tmp_path)
 
 
 def _key(key: int, unicode: str = "", mod: int = 0) -> None:
@@ -264,3 +266,23 @@ def test_hot_seat_hands_over_and_keeps_each_sides_declaration_from_the_other(tmp
     assert declared["Rook"] in hidden_blue and declared["Rook"] not in hidden_red
     assert declared["Ash"] in hidden_red and declared["Ash"] not in hidden_blue
     app.close()
+
+
+def test_an_fw_battle_saved_on_the_board_continues_from_its_record(tmp_path: Path) -> None:
+    from skirmish.ui.session import Session
+
+    app, screen, panel = _playing(tmp_path)
+    _click(_button(panel, "react"))
+    _frames(app, 2)
+    _key(pygame.K_RETURN)
+    _frames(app, 3)
+    path = tmp_path / "fw_save.json"
+    screen.session.save(path)
+    again = Session.from_record(record.load(path), ai={"Red": "hold"})
+    try:
+        assert again.controls == {"Blue": "human", "Red": "ai"}
+        assert again.battle.history == screen.session.battle.history
+        assert again.battle.state_hash() == screen.session.battle.state_hash()
+    finally:
+        again.close()
+        app.close()
