@@ -209,6 +209,13 @@ def test_an_fw_battle_watched_to_the_end(tmp_path: Path) -> None:
     assert isinstance(app.screen, ResultsScreen)
     events = screen.session.battle.log.events
     assert events[-1].type == "result" and any(e.type == "fw_attack" for e in events)
+    # the results' chart counts the figures down at 0 HP (R-9.7), each once, as the end's view has them
+    results = app.screen
+    final = screen.session.view()
+    for side in ("Guards", "Raiders"):
+        up = sum(1 for u in final.units if u.side == side and not (u.ext.unconscious or u.ext.dead))
+        assert results.standing[side][-1] == up, side
+    assert any(results.standing[s][-1] < 3 for s in ("Guards", "Raiders")), "nobody went down: pick another seed"
     app.close()
 
 
