@@ -272,7 +272,7 @@ class Battle:
         return self.sys.move_allowance(self.world.entity(unit))
 
     def _pending_eid(self) -> int:
-        if self.pending is None or self.pending.kind != "act":
+        if self.pending is None or self.pending.kind == "declare":  # FI's declaration; fw's odds come in its "intent"
             raise IllegalAction("no unit is taking its turn")
         return self.world.entity(self.pending.unit)
 

@@ -16,7 +16,7 @@ from skirmish.content.scenario import Scenario
 if TYPE_CHECKING:
     from skirmish.ui.session import Session
 
-BOARD_RULESETS = ("fi",)  # the rulesets the board has command panels for (Future*World's: issue 13, item 6)
+BOARD_RULESETS = ("fi", "fw")  # the rulesets the board has command panels for (Future*World's: issue 13, item 6)
 
 
 def _board_refusal(scenario: Scenario) -> UserError | None:

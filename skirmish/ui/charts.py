@@ -9,6 +9,7 @@ import pygame
 
 from skirmish.core.events import Event
 from skirmish.rulesets.fi import OutOfActionEvent
+from skirmish.rulesets.fw import FwBleedEvent, FwWoundEvent
 from skirmish.summary import UnitTally
 from skirmish.ui.layout import Page
 from skirmish.ui.widgets import DIM, PANEL_EDGE
@@ -21,9 +22,15 @@ def standing_by_round(events: Iterable[Event], unit_sides: dict[str, str], sides
     """Per side, the units standing at the start (index 0) and at the end of each round 1..rounds."""
     start = {s: sum(1 for v in unit_sides.values() if v == s) for s in sides}
     down_in: dict[str, list[int]] = {s: [0] * (rounds + 1) for s in sides}
+    fw_down: set[str] = set()
     for e in events:
         # A unit goes down once: a later change of state (incapacitated, then dead) carries `was` (R-8.1).
-        if isinstance(e, OutOfActionEvent) and e.actor and not e.was and unit_sides.get(e.actor) in down_in:
+        down = isinstance(e, OutOfActionEvent) and not e.was
+        if isinstance(e, FwWoundEvent | FwBleedEvent) and e.condition in ("unconscious", "dead") and \
+                e.actor not in fw_down:  # Future*World: down at 0 HP (R-9.7), once
+            fw_down.add(e.actor or "")
+            down = True
+        if down and e.actor and unit_sides.get(e.actor) in down_in:
             r = min(max(e.round, 1), rounds) if rounds else 0
             down_in[unit_sides[e.actor]][r] += 1
     out: dict[str, list[int]] = {}

@@ -189,6 +189,13 @@ class LogFog:
             cells.append(actor.cell)
         return any(clear[int(c[1]), int(c[0])] for c in cells)
 
+    def keep_to_own_side(self, i: int, e: Event, truth: BattleView) -> None:
+        """Event `i` is read by its actor's side only (a Future*World declaration, R-9.2)."""
+        sides_of = {u.name: u.side for u in truth.units}
+        for side in truth.sides:
+            if side != sides_of.get(e.actor or ""):
+                self.hidden.setdefault(side, set()).add(i)
+
     def forget_from(self, n: int) -> None:
         """The log was cut back to `n` events (undo): forget the marks of the events taken back."""
         for marks in self.hidden.values():

@@ -15,9 +15,10 @@ from functools import partial
 import pygame
 
 from skirmish.core.events import Event
-from skirmish.ui.anim import BANNER_S, Animator, Banner, MoveAnim, anims_for, banner_for
+from skirmish.ui.anim import BANNER_S, Animator, Banner, MoveAnim, anims_for
 from skirmish.ui.art import side_colour_map
 from skirmish.ui.board import Board
+from skirmish.ui.commands import commands_for
 from skirmish.ui.frame import ACTION_PAUSE_S, PAN_STEP
 from skirmish.ui.panels import ROMAN, LogPanel
 from skirmish.ui.replay_draw import ReplayDrawing
@@ -63,6 +64,7 @@ class ReplayScreen(ReplayDrawing):
         self._cells = self._view_cells()
         self._phase_shown: tuple[int, int | None] = (replay.view().round, replay.view().phase)
         self._tips: list[tuple[pygame.Rect, str]] = []
+        self.commands = commands_for(replay.scenario.spec.ruleset, self)  # its tracker, card, events (fw)
 
     # ------------------------------------------------------------------ the moment shown
     def _view_cells(self) -> dict[str, tuple[int, int]]:
@@ -70,10 +72,12 @@ class ReplayScreen(ReplayDrawing):
 
     def _on_event(self, e: Event) -> None:
         """An event of a step forward: its animation, with miniatures drawn where they stood before it."""
-        banner = banner_for(e)
+        banner = self.commands.banner(e)
         if banner is not None:
             self.anim.overlay.append(banner)
-        for group in anims_for(e, self._cells, self.replay.scenario.grid.cell_m):
+        cells = dict(self._cells)
+        groups = anims_for(e, self._cells, self.replay.scenario.grid.cell_m) + self.commands.on_event(e, cells)
+        for group in groups:
             self.anim.add(*group)
             for a in group:
                 if isinstance(a, MoveAnim) and a.path:

@@ -10,6 +10,7 @@ from skirmish.ecs.view import BattleView
 from skirmish.rules import geometry as geo
 from skirmish.ui.anim import Animator
 from skirmish.ui.board import Overlays
+from skirmish.ui.commands import Commands
 from skirmish.ui.frame import BOTTOM_H, TOP_H, BoardFrame, panel_width
 from skirmish.ui.hotseat import seen_by
 from skirmish.ui.overlay_text import draw_help, draw_labels, draw_toasts, help_sections
@@ -34,6 +35,7 @@ class ReplayDrawing(BoardFrame):
     """What the replay screen shows, drawn from its state (never changing the battle)."""
 
     replay: ReplaySession
+    commands: Commands
     anim: Animator
     timeline: Timeline
     hover: tuple[int, int] | None
@@ -69,6 +71,7 @@ class ReplayDrawing(BoardFrame):
         br = self.board_rect()
         board_surf = surf.subsurface(br)
         self.board.draw(board_surf, view, self._overlays(view), self.anim.positions())
+        self.commands.draw_board(board_surf, view, self.anim.positions())  # fw: HP under the tokens
         self.anim.draw(board_surf, self.board.cam, self.fonts.normal, self.fonts.big)
         if self.settings.reasons:
             self._draw_reasons(board_surf, view)
@@ -122,10 +125,13 @@ class ReplayDrawing(BoardFrame):
     def _draw_panels(self, surf: pygame.Surface, view: BattleView) -> None:
         tracker, card, log = self.panel_rects(len(view.units))
         colours = self.board.colours
-        draw_tracker(surf, self.fonts, tracker, view, self.reveal(view), self.replay.acting(), self.replay.done(),
-                     colours=colours)
+        if not self.commands.draw_tracker(surf, tracker, view):  # fw: the DEX order
+            draw_tracker(surf, self.fonts, tracker, view, self.reveal(view), self.replay.acting(), self.replay.done(),
+                         colours=colours)
         sel = view.unit(self.selected) if self.selected else None
-        self._tips = draw_unit_card(surf, self.fonts, card, sel, colours.get(sel.side) if sel else None)
+        own = self.commands.draw_card(surf, card, sel)
+        self._tips = own if own is not None else \
+            draw_unit_card(surf, self.fonts, card, sel, colours.get(sel.side) if sel else None)
         self.log_panel.draw(surf, self.fonts, log, self.replay.battle.log)
 
     def _extra_tip(self, pos: tuple[int, int]) -> str | None:

@@ -89,7 +89,7 @@ class Session:
             label = rec.controllers.get(side, "")
             if controls.get(side, "ai") == "ai" and label.startswith("ai:"):
                 try:
-                    make_ai(label[3:])
+                    make_ai(label[3:], scenario.spec.ruleset)
                 except ValueError:
                     continue  # informational only: an AI this engine does not know plays as the scenario says
                 specs[side] = label[3:]

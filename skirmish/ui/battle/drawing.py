@@ -14,7 +14,7 @@ from skirmish.ui.battle.menus import BattleMenus
 from skirmish.ui.board import Overlays
 from skirmish.ui.fog import drawn_at
 from skirmish.ui.overlay_text import draw_labels, draw_toasts, help_box, help_sections
-from skirmish.ui.panels import ROMAN, draw_tracker, draw_unit_card
+from skirmish.ui.panels import draw_tracker, draw_unit_card
 from skirmish.ui.preview import scenario_colours
 from skirmish.ui.widgets import ACCENT, DIM, TEXT, fit_parts, wrap
 
@@ -33,11 +33,13 @@ class BattleDrawing(BattleMenus):
         ov = self._overlays(view)
         ov.fog = self.fog.surface(view, self.board.cam.tile)
         self.board.draw(board_surf, view, ov, drawn_at(self.anim.positions(), view))
+        self.commands.draw_board(board_surf, view, drawn_at(self.anim.positions(), view))  # fw: HP under tokens
         self.anim.draw(board_surf, self.board.cam, self.fonts.normal, self.fonts.big)
         if self.settings.reasons:
             self._draw_reasons(board_surf, view)
         if self.attack is not None:
             self._draw_attack(surf, view)
+        self.commands.draw_panel(surf, view)  # the ruleset's command panel while a person decides (fw)
         if self.throwing is not None and self.hover is not None and self.session.human_request() is not None:
             self._draw_throw_tip(surf)
         self._draw_top(surf, view)
@@ -68,7 +70,7 @@ class BattleDrawing(BattleMenus):
         if self.settings.heat and self.selected is not None:
             ov.heat = self.session.heat(self.selected)
         req = self.session.human_request()
-        if req is not None and req.kind == "act" and not self.anim.busy:
+        if req is not None and req.kind == self.commands.turn_kind and not self.anim.busy:
             me = view.unit(req.unit)
             reach = self._reach_for(view, me)
             if reach is not None:
@@ -96,7 +98,7 @@ class BattleDrawing(BattleMenus):
     def header_text(self, view: BattleView, width: int) -> str:
         """The header line fitted to `width` pixels: the seed goes first, then the scenario's name, then the
         rest is cut after a whole word with "…" (never mid-word)."""
-        phase = f" · phase {ROMAN[view.phase]}" if view.phase else (" · declaring" if view.round else "")
+        phase = self.commands.stage(view)  # FI: the phase; fw: declaring, the movement segment, resolving
         state = "paused" if self.paused else "playing"
         parts = [self.session.scenario.spec.name, f"seed {self.session.seed}", f"round {view.round}{phase}"]
         if self.acting and view.phase:
@@ -108,9 +110,12 @@ class BattleDrawing(BattleMenus):
         tracker, card, log = self.panel_rects(len(view.units))
         colours = self.board.colours
         reveal = self.reveal | ({view.viewer} if view.viewer else set())  # a side knows its own speeds
-        draw_tracker(surf, self.fonts, tracker, view, reveal, self.acting, self.done, colours=colours)
+        if not self.commands.draw_tracker(surf, tracker, view):  # fw: the DEX order
+            draw_tracker(surf, self.fonts, tracker, view, reveal, self.acting, self.done, colours=colours)
         sel = view.find(self.selected)
-        self._tips = draw_unit_card(surf, self.fonts, card, sel, colours.get(sel.side) if sel else None)
+        own = self.commands.draw_card(surf, card, sel)
+        self._tips = own if own is not None else \
+            draw_unit_card(surf, self.fonts, card, sel, colours.get(sel.side) if sel else None)
         events = self.session.battle.log.events
         hidden = self.log_fog.hidden_for(view.viewer, events, {u: s for s, us in self._roster.items() for u in us})
         self.log_panel.draw(surf, self.fonts, log, self.session.battle.log, hidden)
@@ -120,7 +125,7 @@ class BattleDrawing(BattleMenus):
         `cols` columns of a box `width` pixels wide: keys on the left, the rest on the right."""
         f = self.fonts
         col_w = (width - 30 - (cols - 1) * 24) // cols
-        sections = help_sections(HELP)
+        sections = help_sections(self.commands.help(HELP))
         out: list[list[tuple[pygame.font.Font, str, tuple[int, int, int]]]] = [[] for _ in range(cols)]
         for i, (title, lines) in enumerate(sections):
             col = out[min(cols - 1, 0 if i == 0 else 1)]
@@ -163,8 +168,7 @@ class BattleDrawing(BattleMenus):
         surf.fill((14, 15, 20))
         w, h = surf.get_size()
         colour = scenario_colours(self.session.scenario).get(side, ACCENT)
-        what = ("declares its speeds" if req is not None and req.kind == "declare"
-                else f"{req.unit} acts" if req is not None else "is next")
+        what = self.commands.waits_for(req)
         lines = [(f.big, f"Pass to {side}", TEXT), (f.normal, f"Round {self.session.view().round}: {side} {what}", DIM),
                  (f.normal, "press Space or click when ready", ACCENT), (f.small, "Esc: menu", DIM)]
         y = h // 2 - 70

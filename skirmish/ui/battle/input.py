@@ -74,6 +74,8 @@ class BattleInput(BattleMenus):
             if pygame.K_1 <= k <= pygame.K_9:
                 self._choose(k - pygame.K_1)
                 return None
+        if self.commands.key(event):  # the ruleset's command panel (fw: the declaration's keys)
+            return None
         if k == pygame.K_ESCAPE:
             if self.show_help:
                 self.show_help = False
@@ -138,6 +140,8 @@ class BattleInput(BattleMenus):
         view = self.session.view()
         u = self.board.unit_at(view, self._board_pos(pos))
         req = self.session.human_request()
+        if self.commands.mouse_down(pos, u):  # the ruleset's command panel took the click
+            return None
         if self.throwing is not None and req is not None and req.kind == "act":
             cell = self.board.cam.cell_at(self._board_pos(pos))
             if cell is not None:
@@ -149,7 +153,7 @@ class BattleInput(BattleMenus):
             return None
         if u is not None:
             self.selected = u.name
-            if req is not None and req.kind == "act":
+            if req is not None and req.kind == self.commands.turn_kind:
                 me = view.unit(req.unit)
                 if u.name == req.unit:
                     self.drag = (u.name, self._board_pos(pos))
@@ -171,7 +175,7 @@ class BattleInput(BattleMenus):
         if cell is None or cell == view.unit(unit).cell:
             return
         req = self.session.human_request()
-        if req is None or req.kind != "act" or req.unit != unit:
+        if req is None or req.kind != self.commands.turn_kind or req.unit != unit:
             return
         why = self.session.battle.move_refusal()
         if why is not None:

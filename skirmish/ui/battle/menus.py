@@ -69,7 +69,7 @@ class BattleMenus(BattleState):
 
     def _act(self, make: Callable[[str], Action | None]) -> None:
         req = self.session.human_request()
-        if req is None or req.kind != "act":
+        if req is None or req.kind != self.commands.turn_kind:
             return
         action = make(req.unit)
         if action is not None:
@@ -209,7 +209,10 @@ class BattleMenus(BattleState):
         play, pause and step; then the speed (their keys work too)."""
         req = self.session.human_request()
         bs: list[Button] = []
-        if req is not None and req.kind == "declare":
+        own = self.commands.buttons(req)  # the ruleset's command panel's (fw: declare, stay)
+        if own is not None:
+            bs = own
+        elif req is not None and req.kind == "declare":
             for i, sp in enumerate(("fast", "normal", "slow", "dodge")):
                 bs.append(Button(f"{i + 1} {sp}", partial(self._declare, sp), key=pygame.K_1 + i))
         elif req is not None and req.kind == "act":
@@ -233,6 +236,9 @@ class BattleMenus(BattleState):
             if self.session.is_over():
                 return "battle over"
             return "watching" + (" (paused: . steps one action)" if self.paused else "")
+        own = self.commands.prompt(req)
+        if own is not None:
+            return own
         if req.kind == "declare":
             return f"{req.unit}: declare"
         if self.session.battle.move_refusal() is None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from skirmish.battle import Outcome
 from skirmish.core.events import DecisionEvent, Event, RoundEvent, TurnEvent
 from skirmish.rulesets.fi import InitiativeEvent, MoveEvent
-from skirmish.ui.anim import BANNER_S, Banner, anims_for, banner_for
+from skirmish.ui.anim import BANNER_S, Banner, anims_for
 from skirmish.ui.battle.drawing import BattleDrawing
 from skirmish.ui.battle.input import BattleInput
 from skirmish.ui.fog import cut_to_eyes, shown
@@ -35,9 +35,9 @@ class BattleScreen(BattleInput, BattleDrawing):
 
     # ------------------------------------------------------------------ events from the battle
     def _on_event(self, e: Event) -> None:
-        if isinstance(e, DecisionEvent) and e.actor and e.request == "act":  # a declaration stays hidden
+        if isinstance(e, DecisionEvent) and e.actor and e.request in self.commands.reason_kinds:  # FI: "act" only
             self.reasons[e.actor] = e.label()
-        banner = banner_for(e)
+        banner = self.commands.banner(e)
         if banner is not None:
             self.anim.overlay.append(banner)
         if isinstance(e, RoundEvent):
@@ -62,7 +62,10 @@ class BattleScreen(BattleInput, BattleDrawing):
         battle = self.session.battle
         truth = battle.view()
         self.log_fog.note(len(battle.log.events) - 1, e, truth, battle.knowledge.seen, self.fog)
+        if self.commands.secret(e):  # fw: a declaration stays with its own side
+            self.log_fog.keep_to_own_side(len(battle.log.events) - 1, e, truth)
         groups = anims_for(e, self._cells, self.session.scenario.grid.cell_m)
+        groups += self.commands.on_event(e, self._cells)  # the ruleset's own events (fw moves and attacks)
         if self.eyes is not None and groups:  # only what the side's eyes saw of it
             groups = cut_to_eyes(groups, e, self.eyes, truth, battle.knowledge.seen[self.eyes], self.fog)
         for group in groups:
@@ -109,7 +112,7 @@ class BattleScreen(BattleInput, BattleDrawing):
         s = self.session
         for _ in range(200):
             req = s.pending
-            if req is None or req.kind != "declare" or not s.ai_turn():
+            if req is None or req.kind != self.commands.declare_kind or not s.ai_turn():
                 return
             s.ai_step()
 

@@ -14,6 +14,7 @@ from skirmish.rulesets.fi import ThrowOdds
 from skirmish.ui.anim import Animator
 from skirmish.ui.art import side_colour_map
 from skirmish.ui.board import Board
+from skirmish.ui.commands import commands_for
 from skirmish.ui.fog import FogLayer, LogFog, next_eyes, shown
 from skirmish.ui.frame import BOTTOM_H, TOP_H, BoardFrame, panel_width
 from skirmish.ui.hotseat import SeenView
@@ -86,6 +87,7 @@ class BattleState(BoardFrame):
         self._phase_shown: tuple[int, int] | None = None
         self.reasons: dict[str, str] = {}  # unit -> its AI's last reason label (issue 4)
         self._tips: list[tuple[pygame.Rect, str]] = []  # tooltips on the unit card drawn last frame
+        self.commands = commands_for(session.scenario.spec.ruleset, self)  # the ruleset's command panel
 
     # ------------------------------------------------------------------ whose eyes
     @property

@@ -1,0 +1,324 @@
+"""Future*World's command panel on the board (issue 13, items 5 and 6; R-9.2, R-9.3, R-9.8, R-9.9): while a
+person declares, a box over the board's foot with the two action rows (shoot, burst, aid, react, program, none;
+targets are clicked on the map), the screen type and the steppers of the tacpack split (screen points, CM, DCCM,
+sensors, jump; the total never above G: a refused step says why), the exact odds of each declared attack
+(`rulesets.fw_preview`) and Declare. In the movement segment a figure is dragged as in Future Imperfect (reach
+and route shown from the same `legal_actions` and `preview_move`); E stays put."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from skirmish.core.errors import IllegalAction
+from skirmish.core.events import Event, RoundEvent
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules.actions import EndTurn
+from skirmish.rulesets.fw import ACTS, INTENT, MOVE, SCREEN_TYPES, FwAttackEvent, FwDeclareEvent, FwIntent, FwMoveEvent
+from skirmish.rulesets.fw_preview import attack_preview
+from skirmish.ui.anim import BANNER_S, FLASH_S, STEP_S, TRACER_S, Banner, Flash, MoveAnim, Tracer
+from skirmish.ui.commands import Commands, register
+from skirmish.ui.fw.draft import NUMBER_NAMES, NUMBERS, THEN_ACTS, Draft
+from skirmish.ui.fw.draw import draw_dex_tracker, draw_fw_card, draw_token_marks, fw
+from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, Fonts, elide, wrap
+
+if TYPE_CHECKING:
+    from skirmish.battle import Request
+    from skirmish.ui.battle.menus import BattleMenus
+
+ROW_H = 26
+HELP = [
+    "Declaring (Future*World): 1-6 first action · Shift+1-5 a second at half DEX · click a miniature: the target "
+    "· K screen type · - + on the tacpack row: the split (never above G) · Enter declare",
+    "Movement segment: drag your miniature (reach shaded) · E stay put",
+]
+KEYS_FIRST = {pygame.K_1 + i: act for i, act in enumerate(ACTS)}  # 1-6: the first action (Shift: the second)
+
+
+def parts_of(f: Fonts, text: str, width: int) -> list[str]:
+    """A line of the panel wrapped to its width (at most three lines)."""
+    return wrap(f.small, text, width)[:3]
+
+
+class FwCommands(Commands):
+    """The board's commands for Future*World."""
+
+    declare_kind = INTENT
+    turn_kind = MOVE
+
+    def __init__(self, screen: BattleMenus) -> None:
+        super().__init__(screen)
+        self.draft: Draft | None = None
+        self.controls: list[Button] = []
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.refused: str | None = None  # the last refusal, shown in the panel until the next change
+
+    @property
+    def reason_kinds(self) -> tuple[str, ...]:  # type: ignore[override]
+        """A declaration's reason would give it away to a person at the board: shown only while watching."""
+        return (MOVE,) if self.screen._humans() else (INTENT, MOVE)
+
+    # ------------------------------------------------------------------ the draft
+    def _request(self) -> Request | None:
+        req = self.screen.session.human_request()
+        return req if req is not None and req.kind == INTENT else None
+
+    def current(self) -> Draft | None:
+        """The declaration being built for the figure that must declare now (a fresh one for a new request)."""
+        req = self._request()
+        if req is None:
+            self.draft = None
+            return None
+        if self.draft is None or self.draft.unit != req.unit:
+            me = fw(self.screen.session.view().unit(req.unit))
+            if me is None:
+                return None
+            self.draft = Draft.start(req.unit, me)
+            self.refused = None
+        return self.draft
+
+    def change(self, result: tuple[Draft, str | None]) -> None:
+        """Take a changed draft, or show why the change was refused (the panel's line and a toast)."""
+        self.draft, self.refused = result
+        if self.refused:
+            self.screen.toast(f"refused: {self.refused}", BAD)
+
+    def pick_act(self, slot: int, act: str) -> None:
+        """An action button: the first (slot 0) or the second action."""
+        d = self.current()
+        if d is not None:
+            self.change(d.set_act(slot, act))
+
+    def pick_screen(self, screen: str) -> None:
+        """A screen-type button."""
+        d = self.current()
+        if d is not None:
+            self.change(d.set_screen(screen))
+
+    def step(self, name: str, delta: int) -> None:
+        """A stepper of the split (R-9.8: refused above G, with the reason)."""
+        d = self.current()
+        if d is not None:
+            self.change(d.step(name, delta))
+
+    def declare(self) -> bool:
+        """Submit the declaration; a refusal by the battle is shown, the draft kept."""
+        d = self.current()
+        if d is None:
+            return False
+        refusal = self.screen.session.battle.check(d.intent())
+        if refusal is not None:
+            self.refused = str(refusal)
+            self.screen.toast(f"refused: {self.refused}", BAD)
+            return False
+        if self.screen._submit(d.intent()):
+            self.draft = None
+            return True
+        return False
+
+    def odds_lines(self, d: Draft) -> list[str]:
+        """The exact odds of each declared attack at its target (R-9.4 to R-9.7), or why there are none."""
+        out = []
+        view = self.screen.view_now()
+        for act, target in ((d.act, d.target), (d.then, d.then_target)):
+            if act not in ("shoot", "burst"):
+                continue
+            if target is None:
+                out.append(f"{act}: click an enemy on the map")
+                continue
+            try:
+                chance = self.screen.session.battle.odds(FwIntent(d.unit, act, target, screen=d.screen,
+                                                                  points=min(d.points, d.me.generator)))
+            except IllegalAction as exc:
+                out.append(f"{act} {target}: {exc}")
+                continue
+            t = view.find(target)
+            tf = fw(t) if t is not None else None
+            if tf is None or d.weapon is None:
+                out.append(f"{act} {target}: {chance.value}%")
+                continue
+            p = attack_preview(chance.value, d.weapon, act == "burst", tf)
+            out.append(f"{act} {target} ({chance.explain()}): {p.text}; screen {p.screen}")
+        return out
+
+    # ------------------------------------------------------------------ input
+    def key(self, event: pygame.event.Event) -> bool:
+        d = self.current()
+        if d is None:
+            return False
+        k = event.key
+        if k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.declare()
+            return True
+        if k in KEYS_FIRST:
+            act = KEYS_FIRST[k]
+            slot = 1 if event.mod & pygame.KMOD_SHIFT else 0
+            if slot == 1 and act not in THEN_ACTS:
+                return True
+            self.change(d.set_act(slot, act))
+            return True
+        if k == pygame.K_k:
+            kinds = ("none", *SCREEN_TYPES)
+            self.change(d.set_screen(kinds[(kinds.index(d.screen) + 1) % len(kinds)]))
+            return True
+        return False
+
+    def mouse_down(self, pos: tuple[int, int], unit: UnitView | None) -> bool:
+        d = self.current()
+        if d is None:
+            if unit is not None and self.screen.session.human_request() is not None:
+                req = self.screen.session.human_request()
+                assert req is not None
+                me = self.screen.session.view().unit(req.unit)
+                if unit.name != req.unit:  # no attack menu in the movement segment: the click selects only
+                    self.screen.selected = unit.name
+                    return unit.side != me.side
+            return False
+        if self.rect.collidepoint(pos):
+            for b in self.controls:
+                if b.enabled and b.rect.collidepoint(pos):
+                    b.on()
+            return True
+        if unit is not None:
+            self.screen.selected = unit.name
+            if unit.name != d.unit:
+                self.change(d.aim(unit.name, enemy=unit.side != self.screen.session.view().unit(d.unit).side))
+            return True
+        return False
+
+    def buttons(self, req: Request | None) -> list[Button] | None:
+        if req is None:
+            return None
+        if req.kind == INTENT:
+            return [Button("Enter declare", self.declare)]
+        if req.kind == MOVE:
+            return [Button("E stay", lambda: self.screen._submit(EndTurn(req.unit)))]
+        return None
+
+    def prompt(self, req: Request) -> str | None:
+        if req.kind == INTENT:
+            return f"{req.unit}: declare (1-6 action, Shift second, click targets, K screen, Enter)"
+        if req.kind == MOVE:
+            why = self.screen.session.battle.move_refusal()
+            return f"{req.unit}: drag to move, E to stay" if why is None else f"{req.unit}: {why}; E to go on"
+        return None
+
+    # ------------------------------------------------------------------ events
+    def stage(self, view: BattleView) -> str:
+        req = self.screen.session.pending
+        if req is None or not view.round:
+            return ""
+        return {INTENT: " · declaring", MOVE: " · movement segment"}.get(req.kind, " · resolving")
+
+    def waits_for(self, req: Request | None) -> str:
+        if req is None:
+            return "is next"
+        return f"{req.unit} declares" if req.kind == INTENT else f"{req.unit} moves"
+
+    def help(self, lines: list[str]) -> list[str]:
+        fi_only = ("Declaring:", "Your turn:", "   A aim", "   T throw", "Attack menu:")
+        return [line for line in lines if not line.startswith(fi_only)] + HELP
+
+    def secret(self, e: Event) -> bool:
+        return isinstance(e, FwDeclareEvent)
+
+    def banner(self, e: Event) -> Banner | None:
+        if isinstance(e, RoundEvent):
+            return Banner(BANNER_S, text=f"Round {e.round}: declare actions")
+        return None
+
+    def on_event(self, e: Event, cells: dict[str, tuple[int, int]]) -> list[list[Any]]:
+        if isinstance(e, FwMoveEvent) and e.actor:
+            path = [(int(c[0]), int(c[1])) for c in e.path]
+            cells[e.actor] = path[-1]
+            return [[MoveAnim(STEP_S * max(1, len(path) - 1), unit=e.actor, path=path)]]
+        if isinstance(e, FwAttackEvent) and e.actor in cells and e.target in cells:
+            frm, to = cells[e.actor], cells[e.target]
+            through = sum(int(h["through"]) for h in e.damage)
+            text = f"{through} HP" if e.hit else "miss"
+            colour = (255, 80, 60) if through else (200, 200, 200)
+            rounds = max(1, e.burst_roll or 1)
+            return [[Tracer(TRACER_S, frm=frm, to=to, hit=e.hit, rounds=rounds)],
+                    [Flash(FLASH_S, cell=to, text=text, colour=colour)]]
+        return []
+
+    # ------------------------------------------------------------------ drawing
+    def draw_tracker(self, surf: pygame.Surface, rect: pygame.Rect, view: BattleView) -> bool:
+        draw_dex_tracker(surf, self.screen.fonts, rect, view, self.screen.board.colours)
+        return True
+
+    def draw_card(self, surf: pygame.Surface, rect: pygame.Rect, unit: UnitView | None) -> list[Any] | None:
+        colour = self.screen.board.colours.get(unit.side) if unit is not None else None
+        return draw_fw_card(surf, self.screen.fonts, rect, unit, colour)
+
+    def draw_board(self, surf: pygame.Surface, view: BattleView, at: dict[str, tuple[float, float]]) -> None:
+        draw_token_marks(surf, self.screen.fonts, self.screen.board, view, at)
+
+    def _layout(self, d: Draft) -> list[tuple[str, list[Button]]]:
+        def act_buttons(slot: int, acts: tuple[str, ...], chosen: str) -> list[Button]:
+            return [Button(a, partial(self.pick_act, slot, a), active=a == chosen, small=True) for a in acts]
+
+        def stepper(name: str) -> list[Button]:
+            return [Button("-", partial(self.step, name, -1), small=True),
+                    Button(f"{NUMBER_NAMES[name]} {getattr(d, name)}", lambda: None, small=True, enabled=False),
+                    Button("+", partial(self.step, name, 1), small=True)]
+
+        first = act_buttons(0, ACTS, d.act)
+        then = act_buttons(1, THEN_ACTS, d.then)
+        screens = [Button(s, partial(self.pick_screen, s), active=s == d.screen, small=True)
+                   for s in ("none", *SCREEN_TYPES)]
+        steppers = [b for n in NUMBERS for b in stepper(n)]
+        return [(f"1st{' ' + d.target if d.target else ''}", first),
+                (f"2nd{' ' + d.then_target if d.then_target else ''}", then), ("screen", screens),
+                ("tacpack", steppers), ("", [Button("Enter declare", self.declare, small=True)])]
+
+    def draw_panel(self, surf: pygame.Surface, view: BattleView) -> None:
+        d = self.current()
+        if d is None:
+            self.rect = pygame.Rect(0, 0, 0, 0)
+            return
+        f = self.screen.fonts
+        br = self.screen.board_rect()
+        rows = self._layout(d)
+        info = [(d.summary() + f" · {d.me.generator - d.total} spare", ACCENT if d.total <= d.me.generator else BAD)]
+        info += [(line, TEXT) for line in self.odds_lines(d)]
+        if self.refused:
+            info.append((f"refused: {self.refused}", BAD))
+        width = min(br.w - 16, 760)
+        x0, label_w = 10, 64
+        placed: list[tuple[str, int, list[Button]]] = []  # row label, its y in the panel, its buttons
+        y = 34
+        for label, buttons in rows:  # buttons wrap onto another line in a narrow board
+            placed.append((label, y, buttons))
+            x = x0 + label_w
+            for b in buttons:
+                w = f.width(f.small, b.label) + 14
+                if x + w > width - 6 and x > x0 + label_w:
+                    x, y = x0 + label_w, y + ROW_H
+                b.rect = pygame.Rect(x, y, w, ROW_H - 4)
+                x += w + 4
+            y += ROW_H
+        height = y + 6 + 18 * sum(len(parts_of(f, text, width - 20)) for text, _ in info)
+        self.rect = pygame.Rect(br.x + 8, max(br.y + 4, br.bottom - height - 8), width, height)
+        pygame.draw.rect(surf, (22, 24, 30), self.rect, border_radius=6)
+        pygame.draw.rect(surf, ACCENT, self.rect, 1, border_radius=6)
+        surf.blit(f.text(f.normal, elide(f.normal, f"{d.unit} declares (R-9.2) · DEX {d.me.DEX}, a second action "
+                                                   f"at {d.me.DEX // 2} · G {d.me.generator}", width - 20), ACCENT),
+                  (self.rect.x + x0, self.rect.y + 6))
+        self.controls = []
+        for label, row_y, buttons in placed:
+            surf.blit(f.text(f.small, label, DIM), (self.rect.x + x0, self.rect.y + row_y + 4))
+            for b in buttons:
+                b.rect.move_ip(self.rect.x, self.rect.y)
+                b.draw(surf, f, b.rect.collidepoint(self.screen.mouse))
+                self.controls.append(b)
+        x0, y = self.rect.x + x0, self.rect.y + y + 6
+        for text, colour in info:
+            for part in parts_of(f, text, width - 20):
+                surf.blit(f.text(f.small, part, colour), (x0, y))
+                y += 18
+
+
+register("fw", FwCommands)
