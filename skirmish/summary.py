@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from skirmish.core.events import BattleStartEvent, Event, ResultEvent, TurnEvent
 from skirmish.rulesets.fi import AttackEvent, BlastEvent, DeclareEvent, OutOfActionEvent, ThrowEvent
-from skirmish.rulesets.fw import FwAidEvent, FwAttackEvent, FwBleedEvent, FwDeclareEvent, FwWoundEvent
+from skirmish.rulesets.fw import FwAidEvent, FwAttackEvent, FwBleedEvent, FwDeclareEvent, FwThrowEvent, FwWoundEvent
 
 
 @dataclass
@@ -128,7 +128,8 @@ def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None)
             weight = 3.0 if victim.fate == "dead" else 2.5
             s.moments.append(Moment(e.round, f"{e.actor} is {victim.fate}" + (f" ({by})" if by else ""),
                                     weight, order))
-        elif isinstance(e, (FwDeclareEvent, FwAttackEvent, FwWoundEvent, FwBleedEvent, FwAidEvent)) and e.actor:
+        elif isinstance(e, (FwDeclareEvent, FwAttackEvent, FwThrowEvent, FwWoundEvent, FwBleedEvent, FwAidEvent)) \
+                and e.actor:
             _fw(s, e, tally(e.actor), last_harm, order)
         elif isinstance(e, ResultEvent):
             s.winner = e.winner
@@ -152,6 +153,13 @@ def _fw(s: BattleSummary, e: Event, me: UnitTally, last_harm: dict[str, str], or
             last_harm[e.target] = me.name
         if through >= 10:
             s.moments.append(Moment(e.round, f"{me.name} hits {e.target} for {through} HP", 1.0 + through / 10, order))
+    elif isinstance(e, FwThrowEvent):  # a grenade: one throw; every figure its blast hurt, friends too
+        me.shots += 1
+        harmed = [c for c in e.caught if c["through"] > 0]
+        me.hits += bool(harmed)
+        for c in harmed:
+            me.wounds_dealt += c["through"]
+            last_harm[c["figure"]] = me.name
     elif isinstance(e, (FwWoundEvent, FwBleedEvent)) and e.condition in ("unconscious", "dead") \
             and me.fate != e.condition:
         by = last_harm.get(me.name)

@@ -257,28 +257,38 @@ def test_the_turn_order_decides_which_enemy_to_shoot(tmp_path: Path) -> None:
 
 def test_an_enemy_out_of_sight_may_walk_into_sight_and_fire(tmp_path: Path) -> None:
     """Gunner stands behind a wall: from its cell it sees none of Me's cells. With `Weights.closing` the model
-    lets it walk (R-5.6: its Dexterity die's sides in metres, 8 m = 4 cells here) straight at the cell Me ends in
-    and fire a prepared shot after walking (R-5.4, R-6.1) if it sees that cell from there, at that weight; a cell
-    it cannot see from a walk away (the wall in between) draws nothing, as before."""
-    rows = ["......#.....",
-            "......#.....",
-            "......#.....",
-            "......#.....",
-            "............"]
+    lets it walk (R-5.6: its Dexterity die's sides in metres, 8 m = 4 cells here) round the wall toward the cell
+    Me ends in (the reachable cell nearest it) and fire a prepared shot after walking (R-5.4, R-6.1) if it sees
+    that cell from there, at that weight. With the wall one cell longer the walk cannot get round it: the cell
+    it reaches sees nothing, and the replies draw nothing, as without `closing`."""
     me = f'[{{name: Me, at: [1, 1], traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]}}]'
     red = f'[{{name: Gunner, at: [9, 1], traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]}}]'
-    with _battle(tmp_path, rows, me, red) as b:
+    blind, closing = Weights(), Weights(closing=0.5)
+    short = ["......#.....",
+             "......#.....",
+             "......#.....",
+             "............",
+             "............"]
+    with _battle(tmp_path / "short", short, me, red) as b:
         view, legal = b.observe("Blue"), b.pending.legal()  # type: ignore[union-attr]
         me_v, gunner = view.unit("Me"), view.unit("Gunner")
         assert not view.sight(me_v, gunner).visible
-        assert closing_cell(view, gunner, (2, 3)) == (5, 2)  # 4 cells along the line, round the wall's end
-        assert closing_cell(view, gunner, (5, 1)) is None  # the cell next to it there is the wall
-        blind, closing = Weights(), Weights(closing=0.5)
-        for cell in ((2, 3), (4, 2)):
+        assert closing_cell(view, gunner, (2, 3)) == (6, 3)  # round the wall's end: 2 diagonals and a step
+        for cell in ((2, 3), (4, 3)):
             assert cell in legal.walk
             unseen = exchange(view, me_v, Move("Me", cell), Replies.of(view, me_v, blind), blind, legal.walk)
             seen = exchange(view, me_v, Move("Me", cell), Replies.of(view, me_v, closing), closing, legal.walk)
             assert unseen.reply == 0.0 and unseen.survive == 1.0
             assert seen.reply > 0 and seen.survive < 1
-        hidden = exchange(view, me_v, Move("Me", (5, 0)), Replies.of(view, me_v, closing), closing, legal.walk)
-        assert hidden.reply == 0.0  # the walk along that line ends in the wall (6, 0): no cell to fire from
+    long = ["......#.....",
+            "......#.....",
+            "......#.....",
+            "......#.....",
+            "............"]
+    with _battle(tmp_path / "long", long, me, red) as b:
+        view, legal = b.observe("Blue"), b.pending.legal()  # type: ignore[union-attr]
+        me_v, gunner = view.unit("Me"), view.unit("Gunner")
+        at = closing_cell(view, gunner, (2, 3))
+        assert at is not None and at[0] > 6  # the wall's end (6, 4) is 4.2 cells away: it stays on its side
+        seen = exchange(view, me_v, Move("Me", (2, 3)), Replies.of(view, me_v, closing), closing, legal.walk)
+        assert seen.reply == 0.0 and seen.survive == 1.0

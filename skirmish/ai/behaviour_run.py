@@ -33,7 +33,7 @@ def play_battle(scenario_path: str, seed: int, ais: dict[str, str]) -> Played:
     from skirmish.content.scenario import load_scenario
 
     sc = load_scenario(Path(scenario_path))
-    ctrl = {side: make_ai(spec) for side, spec in ais.items()}
+    ctrl = {side: make_ai(spec, sc.spec.ruleset) for side, spec in ais.items()}
     with Battle(sc, seed=seed, controllers=ctrl) as b:
         units = b.view().units
         setup_sides = {u.name: u.side for u in units}

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from skirmish import rulesets
 from skirmish.cli import display
 from skirmish.cli.bench_ai import bench_ai, bench_scaling
 from skirmish.cli.common import MAX_SEED, UserError, controllers_for, output_path, scenario_arg
@@ -77,18 +78,22 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from skirmish.content.scenario import builtin_scenarios
 
     specs = [args.ai, *[v for v in args.vs.split(",") if v]]
-    for spec in specs:
-        try:
-            make_ai(spec)
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
     opponents = specs[1:]
     if not opponents:
         raise UserError("--vs: name at least one opponent")
     paths = [Path(s) for s in args.scenarios] or builtin_scenarios()
-    for path in paths:
-        scenario_arg(str(path))  # checked on load: a bad file stops here with its key named
+    rulesets_of = {scenario_arg(str(path)).spec.ruleset: path for path in paths}  # a bad file stops here, key named
+    for ruleset, path in rulesets_of.items():  # each AI must be one the scenario's ruleset has
+        for spec in specs:
+            try:
+                make_ai(spec, ruleset)
+            except ValueError as exc:
+                raise UserError(f"{path}: {exc}") from None
     if args.behaviour:  # the AI's behaviour figures instead of the scores (skirmish/cli/behaviour.py)
+        other = [str(p) for r, p in rulesets_of.items() if r != "fi"]
+        if other:  # they count Future Imperfect's events (shots' odds, grenades, screens, DODGE)
+            raise UserError(f"--behaviour: {', '.join(other)}: the behaviour figures are Future Imperfect's only "
+                            "(issue 12); play the scores without --behaviour")
         from skirmish.cli.behaviour import cmd_behaviour
 
         return cmd_behaviour(args, paths, opponents)
@@ -131,9 +136,13 @@ def bench_decisions(scenario: Scenario, ai: str, battles: int) -> int:
     from skirmish.ai.controllers import make_ai
     from skirmish.battle import Battle, consult
 
-    times: dict[str, list[float]] = {"declare": [], "act": []}
+    try:
+        make_ai(ai, scenario.spec.ruleset)
+    except ValueError as exc:
+        raise UserError(f"--decisions: {exc}") from None
+    times: dict[str, list[float]] = {kind: [] for kind in rulesets.get(scenario.spec.ruleset).request_kinds}
     for i in range(battles):
-        ctrl = {s.name: make_ai(ai) for s in scenario.spec.sides}
+        ctrl = {s.name: make_ai(ai, scenario.spec.ruleset) for s in scenario.spec.sides}
         with Battle(scenario, seed=i, controllers=ctrl) as b:
             while b.pending is not None:
                 req = b.pending
@@ -143,6 +152,8 @@ def bench_decisions(scenario: Scenario, ai: str, battles: int) -> int:
                 times[req.kind].append(time.perf_counter() - t)
                 b.answer(req, action, trace)
     for kind, ts in times.items():
+        if not ts:
+            continue
         ts.sort()
         p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
         print(f"{ai} {kind} decisions: {len(ts)} over {battles} battles: median {statistics.median(ts) * 1000:.2f} ms,"
@@ -164,7 +175,7 @@ def bench_replay(path: str, scenario_path: str | None, repeat: int) -> int:
         scenario = scenario_arg(scenario_path)
         source = Path(scenario_path) if scenario_path else default_scenario_path()
         with Battle(scenario, seed=BENCH_REPLAY_SEED, hashes=True,
-                    controllers={s.name: make_ai("utility") for s in scenario.spec.sides}) as battle:
+                    controllers={s.name: make_ai("utility", scenario.spec.ruleset) for s in scenario.spec.sides}) as battle:
             battle.run()
             rec = record.record_of(battle, record.capture(scenario, source))
     t = seek_times(rec, repeat)

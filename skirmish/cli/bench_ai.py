@@ -75,7 +75,7 @@ def play(scenario: Scenario, ai: str, battles: int) -> AIBench:
     from skirmish.ai.controllers import make_ai
 
     try:
-        make_ai(ai)
+        make_ai(ai, scenario.spec.ruleset)
     except ValueError as exc:
         raise UserError(f"--ai: {exc}") from None
     out = AIBench(scenario.name, ai, max(len(s.units) for s in scenario.spec.sides))
@@ -102,7 +102,7 @@ def _play_one(scenario: Scenario, ai: str, seed: int, out: AIBench) -> None:
     from skirmish.ai.controllers import make_ai
     from skirmish.battle import Battle, consult
 
-    ctrl = {s.name: make_ai(ai) for s in scenario.spec.sides}
+    ctrl = {s.name: make_ai(ai, scenario.spec.ruleset) for s in scenario.spec.sides}
     t, c = time.perf_counter(), time.process_time()
     with Battle(scenario, seed=seed, controllers=ctrl) as b:
         while b.pending is not None:  # Battle.step, with the AI's call timed apart

@@ -40,6 +40,9 @@ class Game:
     def __init__(self, scenario: Scenario | str | Path | None = None, seed: int | None = None, *,
                  casualty_reward: float = 0.0) -> None:
         self.scenario = load(scenario)
+        if self.scenario.spec.ruleset != "fi":  # its action table and observer are Future Imperfect's (docs/RL.md)
+            raise ValueError(f"{self.scenario.source}: the RL environment plays Future Imperfect scenarios only "
+                             f"(not ruleset {self.scenario.spec.ruleset!r}, yet: issue 13 item 7)")
         self.sides = tuple(s.name for s in self.scenario.spec.sides)
         self.agents = tuple(agent_name(i) for i in range(len(self.sides)))
         self.side_of = dict(zip(self.agents, self.sides, strict=True))

@@ -30,6 +30,7 @@ from skirmish.rules.fw.events import (
     FwMoveEvent,
     FwRiseEvent,
     FwSensorsEvent,
+    FwThrowEvent,
     FwWoundEvent,
 )
 from skirmish.rules.fw.melee import MELEE_REACH_M
@@ -60,6 +61,7 @@ __all__ = [
     "FwRuleset",
     "FwSensorsEvent",
     "FwSystems",
+    "FwThrowEvent",
     "FwUnitView",
     "FwWeapon",
     "FwWoundEvent",

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from skirmish.ai.estimate import ShotEstimate, estimate_shot
+from skirmish.ai.reach import walk_field
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.deck import SIDES
 from skirmish.rules.geometry import Cell
@@ -48,22 +51,25 @@ def turns_before(view: BattleView, me: UnitView, enemies: list[UnitView], tie: f
 
 
 def closing_cell(view: BattleView, e: UnitView, to: Cell) -> Cell | None:
-    """Where an enemy that does not see `to` from its cell would fire from after a walk straight at it (R-5.6: a
-    walk is its Dexterity die's sides in metres; SLOW allows a move and then attacks, R-5.4/R-5.5): the cell that
-    far along the line (at most to the cell next to `to`), if one can stand there, else None. Whether it sees `to`
-    from there is the shot's to say (`estimate_shot`)."""
+    """Where an enemy that does not see `to` from its cell would fire from after a walk toward it (R-5.6: a walk
+    is its Dexterity die's sides in metres; SLOW allows a move and then attacks, R-5.4/R-5.5): of the cells its
+    walk reaches round walls and through the ground's move costs (`walk_field`, figures not counted), the one
+    nearest `to` but not `to` itself (ties: the shorter walk, then the first in row order); None if that is its
+    own cell (it gets no nearer). Whether it sees `to` from there is the shot's to say (`estimate_shot`)."""
     grid = view.grid
     try:
-        walk_m = float(SIDES[e.trait("dexterity")[0]])
+        walk = float(SIDES[e.trait("dexterity")[0]]) / grid.cell_m
     except KeyError:
         return None
-    dx, dy = to[0] - e.cell[0], to[1] - e.cell[1]
-    dist = math.hypot(dx, dy)
-    if dist <= 1:
+    if math.hypot(to[0] - e.cell[0], to[1] - e.cell[1]) <= 1:
         return None
-    f = min(walk_m / grid.cell_m, dist - 1) / dist  # no farther than the cell next to `to`
-    at = (round(e.cell[0] + f * dx), round(e.cell[1] + f * dy))
-    if at == to or not grid.passable(at):
+    field = walk_field(grid, e.cell)
+    ys, xs = np.nonzero(field <= walk)
+    near = np.hypot(xs - to[0], ys - to[1])
+    near[(xs == to[0]) & (ys == to[1])] = np.inf
+    best = np.lexsort((field[ys, xs], near))[0]  # nearest, then the shorter walk; row order breaks the rest
+    at = (int(xs[best]), int(ys[best]))
+    if at == e.cell or not math.isfinite(near[best]):
         return None
     return at
 
