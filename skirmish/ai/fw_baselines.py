@@ -213,11 +213,13 @@ class FwHoldAI:
 
     def _split(self, view: BattleView, me: UnitView, intent: FwIntent, shots: int) -> FwIntent:
         """The intent with the generator's rest on CM when an enemy still has a seeker and the figure runs no
-        other EW program (R-9.9), then on the screen that stops most of the enemies' weapons (R-9.8): a force
-        sword in reach of contact counts for the magnetic screen (one point stops it, R-9.6)."""
+        other EW program and at most one act (a program is one of the two actions, R-9.9), then on the screen
+        that stops most of the enemies' weapons (R-9.8): a force sword in reach of contact counts for the magnetic
+        screen (one point stops it, R-9.6)."""
         ext = _ext(me)
         spare = ext.generator - shots
         if spare > 0 and ext.effectors and not (intent.dccm or intent.sensors or intent.cm) and \
+                len(intent.acts()) < 2 and \
                 any(_armed(e, "missile") and any(w.base_chance is None for w in _armed(e, "missile"))
                     for e in view.enemies(me) if not e.out_of_action):
             cm = min(ext.effectors, spare)

