@@ -65,3 +65,26 @@ def test_an_ew_program_takes_one_of_the_two_actions(tmp_path: Path, order: str, 
         assert refusal is None
     else:
         assert refusal is not None and str(refusal).startswith("R-9.9: an EW program takes one of the round's")
+
+
+NURSE = (f"[{{name: Ann, at: [2, 2], characteristics: {chars(14)}, skills: {{first_aid: 70}}, weapons: [light_pistol],"
+         f" medikit: true}}, {{name: Bea, at: [2, 1], characteristics: {chars(12)}, weapons: [light_pistol]}}]")
+SNIPER = f"[{{name: Cid, at: [7, 1], characteristics: {chars(12)}, skills: {{rifle: 50}}, weapons: [heavy_rifle]}}]"
+
+
+@pytest.mark.parametrize(("fa_roll", "hp_by_round"), [(10, [(-2, -3), (-2, -2), (-2, -2)]),  # treated: no bleed
+                                                      (90, [(-2, -3), (-3, -4), (-4, -5)])])  # First Aid failed
+def test_an_unconscious_figure_treated_since_it_went_down_stops_bleeding(tmp_path: Path, fa_roll: int,
+                                                                        hp_by_round: list[tuple[int, int]]) -> None:
+    dice = [30, 5, 5,  # R1 Cid hits Bea (30 <= 50, no impale), 2D8+4 = 14: 12 -> -2, unconscious
+            fa_roll, 10, *([1] if fa_roll <= 70 else [])]  # R2 Ann's First Aid, survival 10 <= 60, 1d6 = 1
+    b = battle(tmp_path, fw_text(NURSE, SNIPER, ["intent Ann", "intent Ann aid target=Bea", "intent Ann"],
+                                 ["intent Cid shoot target=Bea", "intent Cid", "intent Cid"], max_rounds=3), dice)
+    b.run()
+    aid = of(b, "fw_aid")
+    assert [(a.patient, a.restored, a.hp_after) for a in aid] == [("Bea", 1 if fa_roll <= 70 else 0,
+                                                                   -2 if fa_roll <= 70 else -3)]
+    bleeds = [(e.round, e.hp_before, e.hp_after, e.treated) for e in of(b, "fw_bleed") if e.actor == "Bea"]
+    treated = [None, True, True] if fa_roll <= 70 else [None, None, None]
+    assert bleeds == [(r + 1, *hp, t) for r, (hp, t) in enumerate(zip(hp_by_round, treated, strict=True))]
+    assert not b.sys.ctx.rng.rolls  # type: ignore[attr-defined]
