@@ -88,3 +88,26 @@ def test_an_unconscious_figure_treated_since_it_went_down_stops_bleeding(tmp_pat
     treated = [None, True, True] if fa_roll <= 70 else [None, None, None]
     assert bleeds == [(r + 1, *hp, t) for r, (hp, t) in enumerate(zip(hp_by_round, treated, strict=True))]
     assert not b.sys.ctx.rng.rolls  # type: ignore[attr-defined]
+
+
+SWORDSMAN = (f"[{{name: Ann, at: [1, 1], characteristics: {chars(14)}, skills: {{force_sword: 60}},"
+             f" weapons: [force_sword], tacpack: {{generator: 3}}}}]")
+GUARD = f"[{{name: Cid, at: [2, 2], characteristics: {chars(12, con=18)}, weapons: [heavy_rifle]}}]"
+CLOSED = ["#####", "#,#,#", "##,,#", "#,,,#", "#####"]  # (1,1) and (2,2) meet at a closed wall corner
+OPEN_CORNER = ["#####", "#,#,#", "#,,,#", "#,,,#", "#####"]  # one wall: the corner is open, they see each other
+
+
+@pytest.mark.parametrize(("rows", "contact"), [(CLOSED, False), (OPEN_CORNER, True)])
+def test_no_reach_nor_engagement_through_a_closed_wall_corner(tmp_path: Path, rows: list[str], contact: bool) -> None:
+    b = battle(tmp_path, fw_text(SWORDSMAN, GUARD, ["intent Ann melee target=Cid"], ["intent Cid"], rows=rows),
+               [10, 1, 1] if contact else [])  # d100 10 hits even in the corner's cover, 2D10 = 2
+    ann, cid = b.world.entity("Ann"), b.world.entity("Cid")
+    assert b.sys.engaged(ann) is contact and b.sys.engaged(cid) is contact  # type: ignore[attr-defined]
+    b.run()
+    attacks, idle = of(b, "fw_attack"), of(b, "fw_idle")
+    if contact:
+        assert [(a.actor, a.act, a.hit) for a in attacks] == [("Ann", "melee", True)] and not idle
+    else:  # not engaged: it has a movement segment (and stays put), and at its DEX Cid is beyond reach
+        assert not attacks and [(e.actor, e.act) for e in idle] == [("Ann", "melee")]
+        assert "beyond reach" in idle[0].reason
+    assert not b.sys.ctx.rng.rolls  # type: ignore[attr-defined]

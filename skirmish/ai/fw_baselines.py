@@ -37,6 +37,7 @@ from skirmish.rulesets.fw import (
     FwUnitView,
     FwWeapon,
     tables,
+    touching,
 )
 
 _SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}  # damage class -> the screen that stops it
@@ -153,7 +154,7 @@ class FwHoldAI:
             return None
         sword = swords[0]
         live = [e for e in view.enemies(me) if _live(view, me, e)]
-        near = [e for e in live if geo.adjacent(me.cell, e.cell)]
+        near = [e for e in live if touching(view.grid, me.cell, e.cell)]
         if not near and _weapon(me) is None:
             walk = _ext(me).move_m + MELEE_REACH_M
             near = [e for e in live if _metres(view, me.cell, e.cell) <= walk]
@@ -251,10 +252,10 @@ class FwHoldAI:
         target = next((e for e in enemies if e.name == strike), None)
         if target is None and strike is None and enemies:
             target = min(enemies, key=lambda e: (geo.distance_cells(me.cell, e.cell), e.name))
-        if target is None or geo.adjacent(me.cell, target.cell):
+        if target is None or touching(view.grid, me.cell, target.cell):
             return EndTurn(me.name)
         cells = request.legal().walk
-        beside = [c for c in cells if geo.adjacent(c, target.cell)]
+        beside = [c for c in cells if touching(view.grid, c, target.cell)]
         if beside:
             return Move(me.name, min(beside, key=lambda c: (geo.distance_cells(me.cell, c), c)))
         if not cells:

@@ -32,7 +32,7 @@ from skirmish.rules.fw.events import (
     FwSensorsEvent,
     FwWoundEvent,
 )
-from skirmish.rules.fw.melee import MELEE_REACH_M
+from skirmish.rules.fw.melee import MELEE_REACH_M, touching
 from skirmish.rules.fw.odds import Preview
 
 __all__ = [
@@ -67,6 +67,7 @@ __all__ = [
     "attack_chance",
     "odds",
     "tables",
+    "touching",
 ]
 
 

@@ -36,6 +36,7 @@ from skirmish.nav import Navigator
 from skirmish.rules import geometry as geo
 from skirmish.rules.equipment import Armoury
 from skirmish.rules.fw import events as _fw_events  # noqa: F401  (registers the fw event types for `make`)
+from skirmish.rules.fw import melee as mel
 from skirmish.rules.fw.checks import Characteristics
 from skirmish.rules.fw.equipment import FwArmoury, FwWeapon
 from skirmish.rules.fw.movement import move_m
@@ -156,9 +157,10 @@ class FwBase:
         return geo.distance_m(self.w.cell(a), self.w.cell(b), self.ctx.grid.cell_m)
 
     def engaged(self, eid: int) -> bool:
-        """Next to an enemy in action: engaged, so it has no movement segment (R-9.2)."""
+        """Next to an enemy in action, in contact (not across a closed wall corner): engaged, so it has no
+        movement segment (R-9.2)."""
         here = self.w.cell(eid)
-        return any(geo.adjacent(here, self.w.cell(e)) for e in self.enemies(eid))
+        return any(mel.touching(self.ctx.grid, here, self.w.cell(e)) for e in self.enemies(eid))
 
     # ------------------------------------------------------------------ writing
     def event(self, etype: str, actor: str | None, rules: tuple[str, ...], **data: Any) -> None:

@@ -64,8 +64,9 @@ def left(sys: FwBase, eid: int, wid: str) -> int:
 
 
 def in_reach(sys: FwBase, eid: int, te: int) -> bool:
-    """Whether `te` is within hand-to-hand reach of `eid` (R-9.4: 2 m, or a neighbouring cell, diagonals too)."""
-    return geo.adjacent(sys.w.cell(eid), sys.w.cell(te)) or mel.in_reach(sys.distance_m(eid, te))
+    """Whether `te` is within hand-to-hand reach of `eid` (R-9.4: 2 m, or a neighbouring cell, diagonals too,
+    that it sees: not across a closed wall corner)."""
+    return mel.touching(sys.ctx.grid, sys.w.cell(eid), sys.w.cell(te))
 
 
 def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
