@@ -7,6 +7,7 @@ seekers acquiring at 100 - 10 per net CM point (R-9.4, R-9.9, R-9.10)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -55,6 +56,22 @@ def _check(b: Battle) -> None:
             assert x.spent.count(w) <= x.weapons.count(w), (u.name, w)  # grenades, missiles: one per listing
 
 
+def _ghosts_show_their_sighting(b: Battle, sightings: dict[str, dict[str, FwUnitView]]) -> None:
+    """Every enemy a side sees now shows its cut view; every ghost (not seen now) shows what it showed when the
+    side last saw it, neither moving nor in the air (its grenades and missiles used are public, R-9.10)."""
+    for side in b.sides:
+        last = sightings[side]
+        for u in b.observe(side).units:
+            if u.side == side:
+                continue
+            assert isinstance(u.ext, FwUnitView) and not u.ext.full
+            if not u.ghost:
+                last[u.name] = u.ext
+            elif u.name in last:
+                was = replace(last[u.name], moved_m=0.0, jumped=False, spent=u.ext.spent)
+                assert u.ext == was, (side, u.name, u.ext, was)
+
+
 @pytest.mark.parametrize(("name", "seed"), [(n, s) for n, seeds in SCENARIOS.items() for s in seeds])
 def test_fw_battles_keep_their_invariants_and_end(name: str, seed: int) -> None:
     sc = load_scenario(SCENARIOS_DIR / "fw" / f"{name}.yaml")
@@ -68,8 +85,11 @@ def test_fw_battles_keep_their_invariants_and_end(name: str, seed: int) -> None:
     with Battle(sc, seed=seed, controllers=ctrl, hooks=hooks) as b:
         state["b"] = b
         down: set[str] = set()
+        sightings: dict[str, dict[str, FwUnitView]] = {side: {} for side in b.sides}
+        _ghosts_show_their_sighting(b, sightings)
         while b.step():  # the kept views (World.snapshot) are what fresh ones would be: fw's writes mark them
             assert b.view().units == b.world.fresh_units(b.ctx.armoury)
+            _ghosts_show_their_sighting(b, sightings)
         assert b.outcome is not None and b.outcome.rounds <= sc.spec.victory.max_rounds
         last_dex: tuple[int, int] = (0, 0)
         for e in b.log.events:
