@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 
 from skirmish.core.errors import IllegalAction
+from skirmish.ecs.components import Status
+from skirmish.ecs.fw_components import FwBody
+from skirmish.ecs.systems.fw import legality
 from skirmish.rules.actions import parse_action
 from tests.test_fw_battle import BLUE, RED, ROOT, battle, chars, fw_text, of
 
@@ -111,3 +114,30 @@ def test_no_reach_nor_engagement_through_a_closed_wall_corner(tmp_path: Path, ro
         assert not attacks and [(e.actor, e.act) for e in idle] == [("Ann", "melee")]
         assert "beyond reach" in idle[0].reason
     assert not b.sys.ctx.rng.rolls  # type: ignore[attr-defined]
+
+
+WALL = ["##########", "#,,,,,,,,#", "#,,,,#,,,#", "#,,,,#,,,#", "##########"]
+
+
+def test_declarations_list_and_accept_only_enemies_the_side_knows_of(tmp_path: Path) -> None:
+    sword = SWORDSMAN.replace("at: [1, 1]", "at: [2, 2]")
+    hider = f"[{{name: Cid, at: [7, 1], characteristics: {chars(12)}, weapons: [heavy_rifle]}}]"
+    b = battle(tmp_path, fw_text(sword, hider, ["intent Ann"], ["intent Cid", "move Cid 7,3"], rows=WALL,
+                                 max_rounds=2))
+    ann, cid = b.world.entity("Ann"), b.world.entity("Cid")
+    assert b.pending is not None and b.pending.unit == "Ann"
+    assert any(i.act == "melee" and i.target == "Cid" for i in b.pending.legal().actions())  # seen: listed
+    while b.pending is not None and not (b.ctx.round == 2 and b.pending.unit == "Ann"):
+        b.step()
+    assert b.pending is not None and b.observe("Blue").find("Cid").ghost  # type: ignore[union-attr]
+    assert b.view().find("Cid").cell == (7, 3)  # type: ignore[union-attr]  # it went behind the wall unseen
+    assert not any(getattr(i, "target", None) == "Cid" for i in b.pending.legal().actions())
+    why = b.check(parse_action("intent Ann melee target=Cid"))
+    assert why is not None and str(why) == "R-9.4: Blue does not know where Cid is"
+    # Placed (as combat sensors place it) but not seen, and down: nothing tells Blue it is out of action.
+    b.world.get(cid, Status).known_to = frozenset({"Red", "Blue"})
+    body = b.world.get(cid, FwBody)
+    body.hp, body.unconscious = -1, True
+    b.sys.sync(cid)  # type: ignore[attr-defined]
+    assert b.check(parse_action("intent Ann melee target=Cid")) is None
+    assert any(getattr(i, "target", None) == "Cid" for i in legality.intents(b.sys, ann).actions())  # type: ignore[arg-type]

@@ -131,6 +131,8 @@ class FwUtilityAI:
         base: list[tuple[str, FwIntent, float, str, int]] = []  # (label, intent, worth, consideration, energy)
         if w is not None:
             for e in enemies:
+                if e.ghost and me.side not in e.known_to:
+                    continue  # the side does not know where it is: no declaration names it
                 seen = e in in_sight
                 reachable = geo.distance_m(me.cell, e.cell, view.grid.cell_m) <= (w.range_m or 0) + x.move_m
                 if not seen and not (reachable and not in_sight):

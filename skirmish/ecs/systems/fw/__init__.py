@@ -89,7 +89,8 @@ class FwSystems(FwBase):
 
     def side_views(self, sides: tuple[str, ...]) -> FwKnowledge:
         """Fog of war: sight as the map gives it, and what shows of an enemy figure (FwUnitView.as_enemy)."""
-        return FwKnowledge(sides)
+        self.knowledge = FwKnowledge(sides)  # legality lists and accepts targets by what a side knows
+        return self.knowledge
 
     def draws(self) -> int:
         """Dice rolled so far."""

@@ -31,6 +31,7 @@ from skirmish.ecs.components import (
     Turn,
 )
 from skirmish.ecs.fw_components import FwBody, FwKit, FwRound
+from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules import geometry as geo
@@ -99,6 +100,7 @@ class FwBase:
     def __init__(self, ctx: FwCtx) -> None:
         self.ctx = ctx
         self.w = ctx.world
+        self.knowledge: Knowledge | None = None  # the sides' knowledge (side_views), when a battle made it
 
     # ------------------------------------------------------------------ reading
     def name(self, eid: int) -> str:
@@ -155,6 +157,16 @@ class FwBase:
     def distance_m(self, a: int, b: int) -> float:
         """Metres between two figures."""
         return geo.distance_m(self.w.cell(a), self.w.cell(b), self.ctx.grid.cell_m)
+
+    def seen_by_side(self, eid: int, te: int) -> bool:
+        """Whether `eid`'s side sees figure `te` now (the shared Knowledge's look; all-seeing without one)."""
+        k = self.knowledge
+        return k is None or self.name(te) in k.seen.get(self.side(eid), ())
+
+    def knows(self, eid: int, te: int) -> bool:
+        """Whether `eid`'s side knows where `te` is: it sees it now, or its position is known to the side (it has
+        not moved unseen since it was last seen, or combat sensors found it)."""
+        return self.side(eid) in self.w.peek(te, Status).known_to or self.seen_by_side(eid, te)
 
     def engaged(self, eid: int) -> bool:
         """Next to an enemy in action, in contact (not across a closed wall corner): engaged, so it has no

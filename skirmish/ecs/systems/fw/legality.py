@@ -137,7 +137,9 @@ def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | No
         te = sys.w.entity(target)
         if sys.w.peek(te, Identity).side_index == me.side_index:
             return f"R-9.4: {target} is on {me.name}'s side"
-        if not sys.in_action(te):
+        if not sys.knows(eid, te):  # the side's knowledge only: nothing of an enemy it neither sees nor places
+            return f"R-9.4: {me.side} does not know where {target} is"
+        if not sys.in_action(te) and sys.seen_by_side(eid, te):  # unseen: found out at its DEX (fw_idle)
             return f"R-9.7: {target} is out of action"
         return _reach_refusal(sys, eid, te, act, w)
     if act == "aid":
@@ -281,7 +283,7 @@ def intents(sys: FwBase, eid: int) -> FwLegal:
     """The listed declarations of a figure (see FwLegal)."""
     me = sys.name(eid)
     kit = sys.kit(eid)
-    targets = [sys.name(e) for e in sys.enemies(eid) if sys.sees(eid, e).visible]
+    targets = [sys.name(e) for e in _known_enemies(sys, eid) if sys.sees(eid, e).visible]
     attacks: list[tuple[str, str | None]] = [("react", None)]
     for t in targets:
         attacks += [("shoot", t), ("burst", t)]
@@ -319,7 +321,7 @@ def _armed_attacks(sys: FwBase, eid: int) -> list[tuple[str, str | None]]:
     strike at an enemy in reach, or one it may walk into contact with when not engaged (R-9.2, R-9.4); a
     grenade at an enemy in sight within its range; a missile at an enemy in line of sight (R-9.10)."""
     out: list[tuple[str, str | None]] = []
-    enemies = sys.enemies(eid)
+    enemies = _known_enemies(sys, eid)
     if first_weapon(sys, eid, "melee") is not None:
         walk = 0.0 if sys.engaged(eid) else float(sys.kit(eid).move_m)
         out += [("melee", sys.name(e)) for e in enemies
@@ -332,6 +334,15 @@ def _armed_attacks(sys: FwBase, eid: int) -> list[tuple[str, str | None]]:
     if first_weapon(sys, eid, "launch") is not None:
         out += [("launch", sys.name(e)) for e in enemies if sys.sees(eid, e).visible]
     return out
+
+
+def _known_enemies(sys: FwBase, eid: int) -> list[int]:
+    """The enemy figures a declaration may name: those the side knows where they are (sees, or placed), and
+    not seen out of action (one down out of sight is found out at the DEX, fw_idle). Their true cells are
+    the known ones (a figure moving unseen is no longer placed)."""
+    mine = sys.w.peek(eid, Identity).side_index
+    return [e for e, i in sys.w.units() if i.side_index != mine and sys.knows(eid, e)
+            and (sys.in_action(e) or not sys.seen_by_side(eid, e)) and not sys.body(e).dead]
 
 
 def moves(sys: FwBase, eid: int) -> FwLegal:
