@@ -13,9 +13,10 @@ import pytest
 
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Status
-from skirmish.ecs.fw_components import FwBody
+from skirmish.ecs.fw_components import FwBody, FwRound
 from skirmish.ecs.systems.fw import legality
 from skirmish.rules.actions import parse_action
+from skirmish.rulesets.fw import FwIntent
 from tests.test_fw_battle import BLUE, RED, ROOT, battle, chars, fw_text, of
 
 HAB = ROOT / "scenarios" / "fw" / "hab_module.yaml"
@@ -141,3 +142,19 @@ def test_declarations_list_and_accept_only_enemies_the_side_knows_of(tmp_path: P
     b.sys.sync(cid)  # type: ignore[attr-defined]
     assert b.check(parse_action("intent Ann melee target=Cid")) is None
     assert any(getattr(i, "target", None) == "Cid" for i in legality.intents(b.sys, ann).actions())  # type: ignore[arg-type]
+
+
+def test_a_preview_asked_by_the_other_side_sees_the_targets_usual_screen_not_its_declared_one(tmp_path: Path) -> None:
+    blue = (f"[{{name: Ann, at: [2, 2], characteristics: {chars(14)}, weapons: [heavy_rifle],"
+            f" tacpack: {{generator: 6, screen: kinetic, screen_points: 2}}}}]")
+    red = f"[{{name: Cid, at: [7, 2], characteristics: {chars(12)}, skills: {{rifle: 50}}, weapons: [heavy_rifle]}}]"
+    b = battle(tmp_path, fw_text(blue, red), [])
+    before = b.sys.odds(b.world.entity("Ann"), FwIntent("Ann", "shoot", "Cid"), 0)  # type: ignore[attr-defined]
+    assert before.attack.screen == 0
+    b.submit(parse_action("intent Ann shoot target=Cid screen=diffusion points=4"))  # Red must not learn this
+    assert b.pending is not None and b.pending.unit == "Cid"
+    p = b.odds(FwIntent("Cid", "shoot", "Ann"))
+    assert (p.attack.screen_type, p.attack.screen) == ("kinetic", 2)  # Ann's usual split, not diffusion 4
+    assert b.sys.asker is None  # type: ignore[attr-defined]  # the resolution reads the declared split
+    plan = b.world.peek(b.world.entity("Ann"), FwRound)
+    assert (plan.screen, plan.screen_points) == ("diffusion", 4)

@@ -113,6 +113,13 @@ class FwSystems(FwBase):
         why = legality.intent_refusal(self, eid, action)
         if why:
             raise IllegalAction(why)
+        self.asker = eid  # the target's screen as the asker's side may know it (screen_of)
+        try:
+            return self._odds(eid, action)
+        finally:
+            self.asker = None
+
+    def _odds(self, eid: int, action: Any) -> Preview:
         te = self.w.entity(action.target)
         wid = legality.weapon_of(self, eid, action)
         assert wid is not None

@@ -101,6 +101,7 @@ class FwBase:
         self.ctx = ctx
         self.w = ctx.world
         self.knowledge: Knowledge | None = None  # the sides' knowledge (side_views), when a battle made it
+        self.asker: int | None = None  # the figure a preview is worked out for (FwSystems.odds), else None
 
     # ------------------------------------------------------------------ reading
     def name(self, eid: int) -> str:
@@ -157,6 +158,17 @@ class FwBase:
     def distance_m(self, a: int, b: int) -> float:
         """Metres between two figures."""
         return geo.distance_m(self.w.cell(a), self.w.cell(b), self.ctx.grid.cell_m)
+
+    def screen_of(self, te: int) -> tuple[str | None, int]:
+        """The screen (type or None, points) an attack on `te` meets: its split this round (R-9.8); for a
+        preview asked by another side's figure (`asker`) while `te` has declared, its usual split (the
+        scenario's), as a side does not see an enemy's declaration (docs/RULES-NOTES.md)."""
+        plan = self.w.peek(te, FwRound)
+        kind, points = plan.screen, plan.screen_points
+        if self.asker is not None and plan.declared and self.side(self.asker) != self.side(te):
+            kit = self.kit(te)
+            kind, points = kit.default_screen, kit.default_points
+        return (None if kind == "none" else kind), points
 
     def seen_by_side(self, eid: int, te: int) -> bool:
         """Whether `eid`'s side sees figure `te` now (the shared Knowledge's look; all-seeing without one)."""

@@ -183,10 +183,9 @@ def ranged_attack(sys: FwBase, eid: int, te: int, act: str, wid: str | None = No
     w = sys.weapon(wid)
     ch = checks.attack_chance(base_chance(sys, eid, wid), conditions(sys, eid, te))
     assert w.damage is not None  # firearms all roll damage
-    plan = sys.w.peek(te, FwRound)
+    screen, points = sys.screen_of(te)
     return Attack.of(ch.value, w.damage, w.damage_class, impales=w.impales, burst=act == "burst",
-                     armour=sys.kit(te).armour_stops, screen_type=None if plan.screen == "none" else plan.screen,
-                     screen=plan.screen_points)
+                     armour=sys.kit(te).armour_stops, screen_type=screen, screen=points)
 
 
 class Dice(random.Random):
