@@ -122,9 +122,9 @@ def test_a_declaration_made_in_the_panel_reaches_the_battle_as_shown(tmp_path: P
     # the exact odds are shown before committing: the rules' chance, through Rook's armour and usual screen
     chance = screen.session.battle.odds(FwIntent("Ash", "shoot", "Rook"))
     rook = screen.session.observe("Blue").unit("Rook").ext
-    expected = attack_preview(chance.value, "blaster_light_rifle", False, rook)
+    expected = attack_preview(chance.chance, "blaster_light_rifle", False, rook)
     lines = panel.odds_lines(d)
-    assert len(lines) == 1 and expected.text in lines[0] and f"hit {chance.value}.0%" in lines[0]
+    assert len(lines) == 1 and expected.text in lines[0] and f"hit {chance.chance}.0%" in lines[0]
     _click(_button(panel, "Enter declare"))
     _frames(app, 3)
     assert screen.session.battle.history[0] == d.intent()

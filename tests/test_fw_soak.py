@@ -1,11 +1,13 @@
 """A seeded soak of the Future*World scenarios under invariants (issue 13): every battle ends; HP never above CON
-and dead only at -CON or below; a tacpack's split never above its generator (R-9.8); nobody fallen, unconscious
+and dead only at -CON or below; a tacpack's whole split (screen, shots, CM, DCCM, sensors, jump) never above its
+generator nor its EW ratings, one program with at most one other act (R-9.8, R-9.9); nobody fallen, unconscious
 or dead declares, moves or attacks (R-9.7); a side's view never shows an enemy's declaration or split; the force
 sword never slowed by armour, grenades catching only who is in the radius, no more grenades or missiles used than carried,
 seekers acquiring at 100 - 10 per net CM point (R-9.4, R-9.9, R-9.10)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,12 +16,29 @@ from skirmish.ai.controllers import make_ai
 from skirmish.battle import Battle
 from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
 from skirmish.core.flow import Hooks
+from skirmish.ecs.fw_components import FwKit, FwRound
 from skirmish.rulesets.fw import FwUnitView, tables
 
 RELAY = SCENARIOS_DIR / "fw" / "relay_station.yaml"
 SCENARIOS = {"relay_station": range(1, 9), "hab_module": range(1, 7), "listening_post": range(1, 7)}
 IMPALING = {w.id for w in tables().weapons.values() if w.impales}
 PAIRS = [("hold", "rush"), ("rush", "hold"), ("random", "focus"), ("focus", "random"), ("random", "random")]
+
+
+def split_refusal(plan: FwRound, kit: FwKit) -> str | None:
+    """Why a figure's split this round (the world's FwRound, all of it) breaks R-9.8 or R-9.9, or None."""
+    used = plan.screen_points + plan.shots + plan.cm + plan.dccm + plan.sensors + plan.jump
+    if used > kit.generator:
+        return f"R-9.8: {used} points allocated, the generator gives {kit.generator}"
+    if plan.cm + plan.dccm > kit.effectors or plan.dccm + plan.sensors > kit.sensors:
+        return "R-9.9: more EW points than the computer's effectors or sensors"
+    programs = sum(1 for v in (plan.cm, plan.dccm, plan.sensors) if v)
+    whole_round = [a for a, _ in plan.acts] == ["program"]
+    if programs > 1 and not whole_round:
+        return "R-9.9: two EW programs without the whole round programming"
+    if programs and len(plan.acts) > 1:
+        return "R-9.9: an EW program and two other actions"
+    return None
 
 
 def _check(b: Battle) -> None:
@@ -30,10 +49,27 @@ def _check(b: Battle) -> None:
         assert x.dead or x.hp > -x.CON, u.name  # dead at -CON (a medikit's shock kills too)
         assert x.unconscious == (x.hp <= 0 and not x.dead), u.name
         assert u.out_of_action == (x.dead or x.unconscious), u.name
-        used = x.screen_points + x.shots + x.jump
-        assert used <= x.generator, (u.name, used, x.generator)
+        eid = b.world.entity(u.name)
+        why = split_refusal(b.world.peek(eid, FwRound), b.world.peek(eid, FwKit))
+        assert why is None, (u.name, why)  # the whole split: screen, shots, CM, DCCM, sensors, jump
         for w in set(x.spent):
             assert x.spent.count(w) <= x.weapons.count(w), (u.name, w)  # grenades, missiles: one per listing
+
+
+def _ghosts_show_their_sighting(b: Battle, sightings: dict[str, dict[str, FwUnitView]]) -> None:
+    """Every enemy a side sees now shows its cut view; every ghost (not seen now) shows what it showed when the
+    side last saw it, neither moving nor in the air (its grenades and missiles used are public, R-9.10)."""
+    for side in b.sides:
+        last = sightings[side]
+        for u in b.observe(side).units:
+            if u.side == side:
+                continue
+            assert isinstance(u.ext, FwUnitView) and not u.ext.full
+            if not u.ghost:
+                last[u.name] = u.ext
+            elif u.name in last:
+                was = replace(last[u.name], moved_m=0.0, jumped=False, spent=u.ext.spent)
+                assert u.ext == was, (side, u.name, u.ext, was)
 
 
 @pytest.mark.parametrize(("name", "seed"), [(n, s) for n, seeds in SCENARIOS.items() for s in seeds])
@@ -49,8 +85,11 @@ def test_fw_battles_keep_their_invariants_and_end(name: str, seed: int) -> None:
     with Battle(sc, seed=seed, controllers=ctrl, hooks=hooks) as b:
         state["b"] = b
         down: set[str] = set()
+        sightings: dict[str, dict[str, FwUnitView]] = {side: {} for side in b.sides}
+        _ghosts_show_their_sighting(b, sightings)
         while b.step():  # the kept views (World.snapshot) are what fresh ones would be: fw's writes mark them
             assert b.view().units == b.world.fresh_units(b.ctx.armoury)
+            _ghosts_show_their_sighting(b, sightings)
         assert b.outcome is not None and b.outcome.rounds <= sc.spec.victory.max_rounds
         last_dex: tuple[int, int] = (0, 0)
         for e in b.log.events:
@@ -92,6 +131,19 @@ def test_fw_battles_keep_their_invariants_and_end(name: str, seed: int) -> None:
                 if u.side != side:
                     assert isinstance(u.ext, FwUnitView) and not u.ext.full
                     assert u.ext.acts == () and u.ext.screen_points == 0 and not u.ext.declared
+
+
+@pytest.mark.parametrize(("plan", "ok"), [
+    (FwRound(screen_points=3, cm=2, acts=[("shoot", "X")], shots=1), True),
+    (FwRound(screen_points=3, cm=2, sensors=1, acts=[("shoot", "X")], shots=1), False),  # 7 of 6, two programs
+    (FwRound(screen_points=2, sensors=2, acts=[("shoot", "X"), ("aid", "Y")], shots=1), False),  # program + 2
+    (FwRound(cm=1, dccm=1, sensors=1, acts=[("program", None)]), True),
+    (FwRound(cm=4), False),  # more CM than effectors
+])
+def test_the_split_invariant_reads_every_part_of_the_split(plan: FwRound, ok: bool) -> None:
+    kit = FwKit(weapons=[], armour=None, armour_stops={}, generator=6, effectors=3, sensors=3,
+                default_screen="none", default_points=0, jump_pack=False, medikit=False, skills={}, enc=0.0, move_m=24)
+    assert (split_refusal(plan, kit) is None) == ok
 
 
 def test_a_side_does_not_see_an_enemy_declaration_mid_round() -> None:

@@ -37,6 +37,7 @@ from skirmish.rulesets.fw import (
     FwUnitView,
     FwWeapon,
     tables,
+    touching,
 )
 
 _SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}  # damage class -> the screen that stops it
@@ -153,7 +154,7 @@ class FwHoldAI:
             return None
         sword = swords[0]
         live = [e for e in view.enemies(me) if _live(view, me, e)]
-        near = [e for e in live if geo.adjacent(me.cell, e.cell)]
+        near = [e for e in live if touching(view.grid, me.cell, e.cell)]
         if not near and _weapon(me) is None:
             walk = _ext(me).move_m + MELEE_REACH_M
             near = [e for e in live if _metres(view, me.cell, e.cell) <= walk]
@@ -213,11 +214,13 @@ class FwHoldAI:
 
     def _split(self, view: BattleView, me: UnitView, intent: FwIntent, shots: int) -> FwIntent:
         """The intent with the generator's rest on CM when an enemy still has a seeker and the figure runs no
-        other EW program (R-9.9), then on the screen that stops most of the enemies' weapons (R-9.8): a force
-        sword in reach of contact counts for the magnetic screen (one point stops it, R-9.6)."""
+        other EW program and at most one act (a program is one of the two actions, R-9.9), then on the screen
+        that stops most of the enemies' weapons (R-9.8): a force sword in reach of contact counts for the magnetic
+        screen (one point stops it, R-9.6)."""
         ext = _ext(me)
         spare = ext.generator - shots
         if spare > 0 and ext.effectors and not (intent.dccm or intent.sensors or intent.cm) and \
+                len(intent.acts()) < 2 and \
                 any(_armed(e, "missile") and any(w.base_chance is None for w in _armed(e, "missile"))
                     for e in view.enemies(me) if not e.out_of_action):
             cm = min(ext.effectors, spare)
@@ -249,10 +252,10 @@ class FwHoldAI:
         target = next((e for e in enemies if e.name == strike), None)
         if target is None and strike is None and enemies:
             target = min(enemies, key=lambda e: (geo.distance_cells(me.cell, e.cell), e.name))
-        if target is None or geo.adjacent(me.cell, target.cell):
+        if target is None or touching(view.grid, me.cell, target.cell):
             return EndTurn(me.name)
         cells = request.legal().walk
-        beside = [c for c in cells if geo.adjacent(c, target.cell)]
+        beside = [c for c in cells if touching(view.grid, c, target.cell)]
         if beside:
             return Move(me.name, min(beside, key=lambda c: (geo.distance_cells(me.cell, c), c)))
         if not cells:

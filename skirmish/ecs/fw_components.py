@@ -22,6 +22,7 @@ class FwBody:
     fallen: bool = False  # a major wound felled it: no actions, crawling only, until a bookkeeping roll
     unconscious: bool = False  # at 0 HP or below, losing 1 HP a round
     dead: bool = False  # at -CON
+    treated: bool = False  # First Aid worked since it went down: it no longer bleeds (R-9.7; docs/RULES-NOTES.md)
     moved_m: float = 0.0  # metres moved in this round's movement segment (R-9.4: a moving target, firer)
     jumped: bool = False  # leapt with its jump pack this round: in the air, nothing else
     struck: bool = False  # attacked hand to hand this round: a knocked-down figure may not stand

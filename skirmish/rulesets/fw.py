@@ -33,7 +33,7 @@ from skirmish.rules.fw.events import (
     FwThrowEvent,
     FwWoundEvent,
 )
-from skirmish.rules.fw.melee import MELEE_REACH_M
+from skirmish.rules.fw.melee import MELEE_REACH_M, touching
 from skirmish.rules.fw.odds import Preview
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "attack_chance",
     "odds",
     "tables",
+    "touching",
 ]
 
 

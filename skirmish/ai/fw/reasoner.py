@@ -131,6 +131,8 @@ class FwUtilityAI:
         base: list[tuple[str, FwIntent, float, str, int]] = []  # (label, intent, worth, consideration, energy)
         if w is not None:
             for e in enemies:
+                if e.ghost and me.side not in e.known_to:
+                    continue  # the side does not know where it is: no declaration names it
                 seen = e in in_sight
                 reachable = geo.distance_m(me.cell, e.cell, view.grid.cell_m) <= (w.range_m or 0) + x.move_m
                 if not seen and not (reachable and not in_sight):
@@ -160,7 +162,7 @@ class FwUtilityAI:
         for label, fi, worth, why, energy in base:
             spare = x.generator - energy
             splits = [0]
-            if x.sensors and not in_sight and spare > 0 and not fi.jump:
+            if x.sensors and not in_sight and spare > 0 and not fi.jump and len(fi.acts()) < 2:
                 splits.append(min(x.sensors, spare))
             for sensors in splits:
                 out.append(self._split(view, me, label, fi, worth, why, spare - sensors, sensors, ts))

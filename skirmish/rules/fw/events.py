@@ -324,8 +324,12 @@ class FwBleedEvent(_FwEvent):
     hp_before: int
     hp_after: int
     condition: str
+    treated: bool | None = None  # True: First Aid since it went down halts the bleed (no HP lost); else left out
 
     def describe(self) -> str:
+        if self.treated:
+            return (f"R{self.round} {self.actor} does not bleed (treated): HP {self.hp_after} -> "
+                    f"{self.condition.upper()}{self.rules_text()}")
         return (f"R{self.round} {self.actor} bleeds: HP {self.hp_before} -> {self.hp_after} -> "
                 f"{self.condition.upper()}{self.rules_text()}")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from skirmish.rules import geometry as geo
 from skirmish.rules.fw.attack import Attack
 from skirmish.rules.fw.checks import Chance, attack_chance
 from skirmish.rules.fw.dice import DiceExpr
@@ -51,6 +52,12 @@ def melee_weapon(row: FwWeapon) -> MeleeWeapon:
 def in_reach(distance_m: float, *, reach_m: float = MELEE_REACH_M) -> bool:
     """Whether a figure `distance_m` away can be struck hand to hand."""
     return distance_m <= reach_m
+
+
+def touching(grid: geo.GridMap, a: geo.Cell, b: geo.Cell) -> bool:
+    """Whether figures in cells `a` and `b` are in contact (R-9.2, R-9.4): neighbouring cells (diagonals too)
+    that see each other, so a diagonal pair across a closed wall corner is neither in reach nor engaged."""
+    return geo.adjacent(a, b) and geo.sight(grid, a, b).visible
 
 
 def condition_refusal(conditions: Iterable[str], *, melee: bool) -> str | None:

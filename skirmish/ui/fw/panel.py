@@ -137,10 +137,11 @@ class FwCommands(Commands):
             t = view.find(target)
             tf = fw(t) if t is not None else None
             if tf is None or d.weapon is None:
-                out.append(f"{act} {target}: {chance.value}%")
+                out.append(f"{act} {target}: {chance.chance}%")
                 continue
-            p = attack_preview(chance.value, d.weapon, act == "burst", tf)
-            out.append(f"{act} {target} ({chance.explain()}): {p.text}; screen {p.screen}")
+            p = attack_preview(chance.chance, d.weapon, act == "burst", tf)  # Battle.odds gives an fw Preview
+            steps = "".join(f", {s}" for s in chance.steps)
+            out.append(f"{act} {target} ({chance.chance}%{steps}): {p.text}; screen {p.screen}")
         return out
 
     # ------------------------------------------------------------------ input

@@ -89,7 +89,8 @@ class FwSystems(FwBase):
 
     def side_views(self, sides: tuple[str, ...]) -> FwKnowledge:
         """Fog of war: sight as the map gives it, and what shows of an enemy figure (FwUnitView.as_enemy)."""
-        return FwKnowledge(sides)
+        self.knowledge = FwKnowledge(sides)  # legality lists and accepts targets by what a side knows
+        return self.knowledge
 
     def draws(self) -> int:
         """Dice rolled so far."""
@@ -112,6 +113,13 @@ class FwSystems(FwBase):
         why = legality.intent_refusal(self, eid, action)
         if why:
             raise IllegalAction(why)
+        self.asker = eid  # the target's screen as the asker's side may know it (screen_of)
+        try:
+            return self._odds(eid, action)
+        finally:
+            self.asker = None
+
+    def _odds(self, eid: int, action: Any) -> Preview:
         te = self.w.entity(action.target)
         wid = legality.weapon_of(self, eid, action)
         assert wid is not None

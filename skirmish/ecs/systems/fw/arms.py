@@ -50,30 +50,32 @@ def is_seeker(sys: FwBase, wid: str) -> bool:
 
 
 def seeker_cm(sys: FwBase, eid: int, te: int) -> tuple[int, int]:
-    """(the target's CM, the DCCM beamed at it by the launcher's side from figures that see it) (R-9.9)."""
+    """(the target's CM, the DCCM beamed at it by the launcher's side from figures that see it) (R-9.9); for a
+    preview asked by another side (`asker`) the target's usual split: no CM."""
     target = sys.name(te)
     beams = [(tpk.Allocation(dccm=p.dccm, dccm_target=p.dccm_at), sys.sees(f, te).visible)
              for f in sys.figures() if sys.side(f) == sys.side(eid) and sys.in_action(f)
              for p in (sys.w.peek(f, FwRound),)]
-    return sys.w.peek(te, FwRound).cm, ew.dccm_on(target, beams)
+    theirs = sys.w.peek(te, FwRound)
+    hidden = sys.asker is not None and theirs.declared and sys.side(sys.asker) != sys.side(te)
+    return (0 if hidden else theirs.cm), ew.dccm_on(target, beams)  # a preview does not see an enemy's CM
 
 
 def attack_value(sys: FwBase, eid: int, te: int, act: str, wid: str) -> tuple[checks.Chance | None, Attack]:
     """The chance worked out (None for a seeker: it acquires, R-9.10) and the `Attack` a strike or a launch by
     `eid` on `te` rolls now, against the target's armour and this round's screen (R-9.4, R-9.6, R-9.10)."""
     w = sys.weapon(wid)
-    plan = sys.w.peek(te, FwRound)
-    screen = None if plan.screen == "none" else plan.screen
+    screen, points = sys.screen_of(te)
     armour = sys.kit(te).armour_stops
     if act == "melee":
         ch = mel.melee_chance(rs.base_chance(sys, eid, wid), melee_conditions(sys, eid, te))
         return ch, mel.melee_attack(mel.melee_weapon(w), ch.value, armour=armour, screen_type=screen,
-                                    screen=plan.screen_points)
+                                    screen=points)
     if is_seeker(sys, wid):
         cm, dccm = seeker_cm(sys, eid, te)
-        return None, msl.seeker_attack(cm, dccm, w, armour=armour, screen_type=screen, screen=plan.screen_points)
+        return None, msl.seeker_attack(cm, dccm, w, armour=armour, screen_type=screen, screen=points)
     ch = checks.attack_chance(rs.base_chance(sys, eid, wid), rs.conditions(sys, eid, te))
-    return ch, msl.guided_attack(ch.value, w, armour=armour, screen_type=screen, screen=plan.screen_points)
+    return ch, msl.guided_attack(ch.value, w, armour=armour, screen_type=screen, screen=points)
 
 
 def strike_or_launch(sys: FwBase, eid: int, te: int, act: str, dex: int) -> list[Effect]:
@@ -128,14 +130,13 @@ def throw_preview(sys: FwBase, eid: int, te: int, wid: str) -> Preview:
     w = sys.weapon(wid)
     ch = throw_chance(sys, eid, te, wid)
     p = msl.p_caught(ch.value, centre(sys, eid), centre(sys, te), centre(sys, te), w.blast_radius_m)
-    plan = sys.w.peek(te, FwRound)
-    screen = None if plan.screen == "none" else plan.screen
+    screen, points = sys.screen_of(te)
     if w.damage is None:  # a flash: no damage; the chance it blinds the target (Luck, R-9.10)
         blind = msl.p_blinded(p, sys.body(te).POW * checks.LUCK_PER_POW)
         o = fw_odds.Odds(p, Fraction(0), {0: 1 - p, 1: p}, {0: Fraction(1)})
         return Preview(ch.value, tuple(s.reason for s in ch.steps), Attack.of(ch.value, "1D6", "P", always_miss=False),
                        o, sys.body(te).hp, f"hit {ch.value}.0%, caught {o.percent(p)}, blinded {o.percent(blind)}")
-    value = msl.blast_attack(w, armour=sys.kit(te).armour_stops, screen_type=screen, screen=plan.screen_points)
+    value = msl.blast_attack(w, armour=sys.kit(te).armour_stops, screen_type=screen, screen=points)
     o = fw_odds.blast_odds(p, value)
     text = (f"hit {ch.value}.0%, caught {o.percent(p)}, mean {fw_odds.tenths(o.mean)} through"
             f", down {o.percent(o.at_least(sys.body(te).hp))}")

@@ -31,11 +31,13 @@ from skirmish.ecs.components import (
     Turn,
 )
 from skirmish.ecs.fw_components import FwBody, FwKit, FwRound
+from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules import geometry as geo
 from skirmish.rules.equipment import Armoury
 from skirmish.rules.fw import events as _fw_events  # noqa: F401  (registers the fw event types for `make`)
+from skirmish.rules.fw import melee as mel
 from skirmish.rules.fw.checks import Characteristics
 from skirmish.rules.fw.equipment import FwArmoury, FwWeapon
 from skirmish.rules.fw.movement import move_m
@@ -98,6 +100,8 @@ class FwBase:
     def __init__(self, ctx: FwCtx) -> None:
         self.ctx = ctx
         self.w = ctx.world
+        self.knowledge: Knowledge | None = None  # the sides' knowledge (side_views), when a battle made it
+        self.asker: int | None = None  # the figure a preview is worked out for (FwSystems.odds), else None
 
     # ------------------------------------------------------------------ reading
     def name(self, eid: int) -> str:
@@ -155,10 +159,32 @@ class FwBase:
         """Metres between two figures."""
         return geo.distance_m(self.w.cell(a), self.w.cell(b), self.ctx.grid.cell_m)
 
+    def screen_of(self, te: int) -> tuple[str | None, int]:
+        """The screen (type or None, points) an attack on `te` meets: its split this round (R-9.8); for a
+        preview asked by another side's figure (`asker`) while `te` has declared, its usual split (the
+        scenario's), as a side does not see an enemy's declaration (docs/RULES-NOTES.md)."""
+        plan = self.w.peek(te, FwRound)
+        kind, points = plan.screen, plan.screen_points
+        if self.asker is not None and plan.declared and self.side(self.asker) != self.side(te):
+            kit = self.kit(te)
+            kind, points = kit.default_screen, kit.default_points
+        return (None if kind == "none" else kind), points
+
+    def seen_by_side(self, eid: int, te: int) -> bool:
+        """Whether `eid`'s side sees figure `te` now (the shared Knowledge's look; all-seeing without one)."""
+        k = self.knowledge
+        return k is None or self.name(te) in k.seen.get(self.side(eid), ())
+
+    def knows(self, eid: int, te: int) -> bool:
+        """Whether `eid`'s side knows where `te` is: it sees it now, or its position is known to the side (it has
+        not moved unseen since it was last seen, or combat sensors found it)."""
+        return self.side(eid) in self.w.peek(te, Status).known_to or self.seen_by_side(eid, te)
+
     def engaged(self, eid: int) -> bool:
-        """Next to an enemy in action: engaged, so it has no movement segment (R-9.2)."""
+        """Next to an enemy in action, in contact (not across a closed wall corner): engaged, so it has no
+        movement segment (R-9.2)."""
         here = self.w.cell(eid)
-        return any(geo.adjacent(here, self.w.cell(e)) for e in self.enemies(eid))
+        return any(mel.touching(self.ctx.grid, here, self.w.cell(e)) for e in self.enemies(eid))
 
     # ------------------------------------------------------------------ writing
     def event(self, etype: str, actor: str | None, rules: tuple[str, ...], **data: Any) -> None:

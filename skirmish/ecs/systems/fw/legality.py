@@ -64,8 +64,9 @@ def left(sys: FwBase, eid: int, wid: str) -> int:
 
 
 def in_reach(sys: FwBase, eid: int, te: int) -> bool:
-    """Whether `te` is within hand-to-hand reach of `eid` (R-9.4: 2 m, or a neighbouring cell, diagonals too)."""
-    return geo.adjacent(sys.w.cell(eid), sys.w.cell(te)) or mel.in_reach(sys.distance_m(eid, te))
+    """Whether `te` is within hand-to-hand reach of `eid` (R-9.4: 2 m, or a neighbouring cell, diagonals too,
+    that it sees: not across a closed wall corner)."""
+    return mel.touching(sys.ctx.grid, sys.w.cell(eid), sys.w.cell(te))
 
 
 def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
@@ -89,8 +90,10 @@ def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
             return "R-9.11: no jump pack"
         if acts:
             return "R-9.2: a jump pack user moves in the movement segment and does nothing else"
-    weapon = weapon_of(sys, eid, intent)
     me = sys.w.peek(eid, Identity)
+    if intent.weapon is not None and intent.weapon not in kit.weapons:  # before any table look-up of it
+        return f"R-9.4: {me.name} carries no {intent.weapon}"
+    weapon = weapon_of(sys, eid, intent)
     for act, target in acts:
         why = _act_refusal(sys, eid, me, act, target, weapon)
         if why:
@@ -105,6 +108,8 @@ def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
         return "R-9.8: screen points need a screen type (kinetic, diffusion, magnetic)"
     if intent.dccm_at is not None and not _enemy_in_sight(sys, eid, intent.dccm_at):
         return f"R-9.9: DCCM is beamed at an enemy in line of sight, not {intent.dccm_at!r}"
+    if split.programs() and len(acts) > 1:  # a program is one of the round's two actions (R-9.9)
+        return "R-9.9: an EW program takes one of the round's two actions; it may go with one act, not two"
     pack = tpk.Tacpack(kit.generator, kit.effectors, kit.sensors)
     return tpk.refusal(pack, split, whole_round_programming=intent.act == "program")
 
@@ -132,7 +137,9 @@ def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | No
         te = sys.w.entity(target)
         if sys.w.peek(te, Identity).side_index == me.side_index:
             return f"R-9.4: {target} is on {me.name}'s side"
-        if not sys.in_action(te):
+        if not sys.knows(eid, te):  # the side's knowledge only: nothing of an enemy it neither sees nor places
+            return f"R-9.4: {me.side} does not know where {target} is"
+        if not sys.in_action(te) and sys.seen_by_side(eid, te):  # unseen: found out at its DEX (fw_idle)
             return f"R-9.7: {target} is out of action"
         return _reach_refusal(sys, eid, te, act, w)
     if act == "aid":
@@ -276,7 +283,7 @@ def intents(sys: FwBase, eid: int) -> FwLegal:
     """The listed declarations of a figure (see FwLegal)."""
     me = sys.name(eid)
     kit = sys.kit(eid)
-    targets = [sys.name(e) for e in sys.enemies(eid) if sys.sees(eid, e).visible]
+    targets = [sys.name(e) for e in _known_enemies(sys, eid) if sys.sees(eid, e).visible]
     attacks: list[tuple[str, str | None]] = [("react", None)]
     for t in targets:
         attacks += [("shoot", t), ("burst", t)]
@@ -314,7 +321,7 @@ def _armed_attacks(sys: FwBase, eid: int) -> list[tuple[str, str | None]]:
     strike at an enemy in reach, or one it may walk into contact with when not engaged (R-9.2, R-9.4); a
     grenade at an enemy in sight within its range; a missile at an enemy in line of sight (R-9.10)."""
     out: list[tuple[str, str | None]] = []
-    enemies = sys.enemies(eid)
+    enemies = _known_enemies(sys, eid)
     if first_weapon(sys, eid, "melee") is not None:
         walk = 0.0 if sys.engaged(eid) else float(sys.kit(eid).move_m)
         out += [("melee", sys.name(e)) for e in enemies
@@ -327,6 +334,15 @@ def _armed_attacks(sys: FwBase, eid: int) -> list[tuple[str, str | None]]:
     if first_weapon(sys, eid, "launch") is not None:
         out += [("launch", sys.name(e)) for e in enemies if sys.sees(eid, e).visible]
     return out
+
+
+def _known_enemies(sys: FwBase, eid: int) -> list[int]:
+    """The enemy figures a declaration may name: those the side knows where they are (sees, or placed), and
+    not seen out of action (one down out of sight is found out at the DEX, fw_idle). Their true cells are
+    the known ones (a figure moving unseen is no longer placed)."""
+    mine = sys.w.peek(eid, Identity).side_index
+    return [e for e, i in sys.w.units() if i.side_index != mine and sys.knows(eid, e)
+            and (sys.in_action(e) or not sys.seen_by_side(eid, e)) and not sys.body(e).dead]
 
 
 def moves(sys: FwBase, eid: int) -> FwLegal:

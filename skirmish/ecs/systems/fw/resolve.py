@@ -183,10 +183,9 @@ def ranged_attack(sys: FwBase, eid: int, te: int, act: str, wid: str | None = No
     w = sys.weapon(wid)
     ch = checks.attack_chance(base_chance(sys, eid, wid), conditions(sys, eid, te))
     assert w.damage is not None  # firearms all roll damage
-    plan = sys.w.peek(te, FwRound)
+    screen, points = sys.screen_of(te)
     return Attack.of(ch.value, w.damage, w.damage_class, impales=w.impales, burst=act == "burst",
-                     armour=sys.kit(te).armour_stops, screen_type=None if plan.screen == "none" else plan.screen,
-                     screen=plan.screen_points)
+                     armour=sys.kit(te).armour_stops, screen_type=screen, screen=points)
 
 
 class Dice(random.Random):
@@ -253,6 +252,8 @@ def wound(sys: FwBase, te: int, through: int, source: str) -> None:
     state = dmg.condition(b.hp, b.CON)
     b.dead = state == "dead"
     b.unconscious = state == "unconscious"
+    if b.hp <= 0:  # down again (or deeper): a treatment before this wound no longer holds
+        b.treated = False
     if major and state == "ok" and not b.fallen:
         d20 = sys.roll(dmg.MAJOR_WOUND_DIE)
         b.fallen = d20 > b.hp
@@ -287,6 +288,8 @@ def _aid(sys: FwBase, eid: int, pe: int) -> list[Effect]:
         else:
             b.hp = min(b.CON, b.hp + restored)
             b.unconscious = b.hp <= 0
+            # A successful First Aid halts the bleed while the figure stays down; above 0 HP it is up again.
+            b.treated = b.unconscious and (b.treated or restored > 0)
         sys.sync(pe)
         sys.event("fw_aid", me, ("R-9.7",), patient=sys.name(pe), first_aid_roll=fa_roll, first_aid=fa,
                   survival_roll=sv_roll, survival=survival, restored=restored, killed=killed, hp_after=b.hp)
@@ -301,12 +304,12 @@ def bookkeeping(sys: FwBase) -> None:
         b = sys.change_body(eid)
         if b.unconscious and not b.dead:
             before = b.hp
-            b.hp = dmg.bleed(b.hp)
+            b.hp = dmg.bleed(b.hp, treated=b.treated)
             b.dead = dmg.condition(b.hp, b.CON) == "dead"
             b.unconscious = not b.dead
             sys.sync(eid)
             sys.event("fw_bleed", sys.name(eid), ("R-9.7",), hp_before=before, hp_after=b.hp,
-                      condition=_condition(b))
+                      condition=_condition(b), treated=True if b.treated else None)
         elif b.fallen and not b.dead and b.struck:  # attacked hand to hand: it may not stand
             sys.event("fw_rise", sys.name(eid), ("R-9.4", "R-9.7"), hp=b.hp, rose=False, struck=True)
         elif b.fallen and not b.dead:

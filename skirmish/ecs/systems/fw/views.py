@@ -1,22 +1,54 @@
 """Future*World's side views (STYLE 14): who sees whom is the shared Knowledge's (the map's sight, and the
 positions a side knows: a figure's cell is known to the sides that saw it move there, fw's `move`); what shows
 of an enemy figure is less than its whole state: its roster (characteristics, kit) and what a player across
-the table sees (fallen, down, moving, leaping) and its HP, never its declaration or its tacpack's split
+the table sees (fallen, down, moving, leaping) and its HP, never its declaration or its tacpack's split; an enemy
+not seen now shows its HP and condition as they were when last seen
 (docs/RULES-NOTES.md, Future*World)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
+from skirmish.ecs.fw_components import FwBody
 from skirmish.ecs.fw_view import FwUnitView
 from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.view import BattleView, UnitView, replace_unit
+from skirmish.ecs.world import World
+from skirmish.rules.geometry import GridMap
+
+Shown = tuple[int, bool, bool, bool, int]  # hp, fallen, unconscious, dead, blind_until: what showed when last seen
 
 
 class FwKnowledge(Knowledge):
-    """Knowledge, with fw's part of every enemy's view cut to what shows (FwUnitView.as_enemy)."""
+    """Knowledge, with fw's part of every enemy's view cut to what shows (FwUnitView.as_enemy); an enemy not
+    seen now (a ghost) shows what showed of it when it was last seen (HP and condition), not moving nor in
+    the air (its movement this round is not seen)."""
 
     def __init__(self, sides: tuple[str, ...]) -> None:
         super().__init__(sides)
-        self._cut: dict[int, tuple[UnitView, UnitView]] = {}  # id(view as seen) -> (it, it cut), kept per view
+        self._cut: dict[int, tuple[UnitView, Any, UnitView]] = {}  # id(view) -> (it, what showed, it cut)
+        self._shown: dict[str, dict[str, Shown]] = {side: {} for side in sides}  # side -> enemy -> when seen
+
+    def update(self, world: World, grid: GridMap, round_no: int) -> None:
+        """Knowledge.update, then what shows of every enemy each side sees now (or meets for the first time:
+        every miniature is on the table at the start) is kept for when it is out of sight."""
+        super().update(world, grid, round_no)
+        for side in self.sides:
+            shown, seen, memory = self._shown[side], self.seen[side], self.last[side]
+            for name in memory:
+                if name in seen or name not in shown:
+                    b = world.peek(world.entity(name), FwBody)
+                    now = (b.hp, b.fallen, b.unconscious, b.dead, b.blind_until)
+                    if shown.get(name) != now:
+                        shown[name] = now
+
+    def state(self) -> dict[str, Any]:
+        """Knowledge.state with what showed of each enemy when last seen."""
+        out = super().state()
+        for side in self.sides:
+            out[side]["fw_shown"] = {n: list(v) for n, v in sorted(self._shown[side].items())}
+        return out
 
     def observe(self, view: BattleView, side: str) -> BattleView:
         """The all-seeing `view` as `side` may know it."""
@@ -25,10 +57,11 @@ class FwKnowledge(Knowledge):
         changed = False
         for u in out.units:
             if u.side != side and isinstance(u.ext, FwUnitView) and u.ext.full:
+                shown = self._shown[side].get(u.name) if u.ghost else None
                 kept = self._cut.get(id(u))
-                if kept is None or kept[0] is not u:
-                    kept = self._cut[id(u)] = (u, replace_unit(u, {"ext": u.ext.as_enemy()}))
-                u = kept[1]
+                if kept is None or kept[0] is not u or kept[1] is not shown:
+                    kept = self._cut[id(u)] = (u, shown, replace_unit(u, {"ext": _as_enemy(u.ext, shown)}))
+                u = kept[2]
                 changed = True
             units.append(u)
         if not changed:
@@ -39,3 +72,13 @@ class FwKnowledge(Knowledge):
         cut.__dict__.update(out.__dict__)
         cut.__dict__.update(units=tuple(units))
         return cut
+
+
+def _as_enemy(ext: FwUnitView, shown: Shown | None) -> FwUnitView:
+    """What an enemy's fw part shows: as it is if seen now (`shown` None), else as it was when last seen."""
+    cut = ext.as_enemy()
+    if shown is None:
+        return cut
+    hp, fallen, unconscious, dead, blind_until = shown
+    return replace(cut, hp=hp, fallen=fallen, unconscious=unconscious, dead=dead, blind_until=blind_until,
+                   moved_m=0.0, jumped=False)
