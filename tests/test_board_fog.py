@@ -192,3 +192,46 @@ def test_the_log_hides_what_a_side_did_not_see(tmp_path: Path) -> None:
         assert any("Sneak walks" in text for _, _, text in screen.log_panel._rows), (screen.eyes, screen.log_panel._rows)
     finally:
         app.close()
+
+
+def test_a_click_finds_no_enemy_the_persons_side_does_not_see(tmp_path: Path) -> None:
+    """A person's click is hit-tested on what the board shows (the side's view), never on the all-seeing battle:
+    once Sneak has slipped away unseen, clicking the ground where it really stands selects nothing and opens no
+    attack (which would tell where it is); its ghost, where the board draws it, and a unit of one's own are
+    selected as before."""
+    from skirmish.rules.actions import Declare, EndTurn
+
+    app = App(scenario=_scenario(tmp_path), controls={"Watch": "human", "Raid": "ai"}, size=(1000, 650))
+    screen = app.screen
+    assert isinstance(screen, BattleScreen)
+    try:
+        _frames(app, 3)
+        screen.session.submit(Declare("Gunner", "normal"))
+        for _ in range(3000):
+            app.tick(1 / 60)
+            req = screen.session.human_request()
+            if req is not None and req.kind == "act" and not screen.anim.busy:
+                break
+        screen.session.submit(EndTurn("Gunner"))  # Watch wins the tie (R-5.1): Sneak moves after
+        for _ in range(3000):
+            app.tick(1 / 60)
+            if screen.session.view().unit("Sneak").cell == (0, 5) and screen.session.human_request() is not None \
+                    and not screen.anim.busy:
+                break
+        ghost = screen.view_now().unit("Sneak")
+        assert screen.session.view().unit("Sneak").cell == (0, 5) and ghost.ghost and ghost.cell == (2, 4)
+
+        def click(cell: tuple[int, int]) -> None:
+            x, y = _floor(screen, cell)
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(x, y)))
+            _frames(app, 2)
+
+        click((0, 5))
+        assert screen.selected != "Sneak" and screen.attack is None
+        click((2, 4))
+        assert screen.selected == "Sneak"  # the ghost, where it is drawn
+        click((9, 0))
+        assert screen.selected == "Gunner"
+    finally:
+        app.close()

@@ -137,7 +137,7 @@ class BattleInput(BattleMenus):
             return None
         if not self.board_rect().collidepoint(pos):
             return None
-        view = self.session.view()
+        view = self.view_now()  # what the board shows (a person's side's eyes): an unseen enemy is not clicked
         u = self.board.unit_at(view, self._board_pos(pos))
         req = self.session.human_request()
         if self.commands.mouse_down(pos, u):  # the ruleset's command panel took the click
