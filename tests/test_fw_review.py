@@ -158,3 +158,24 @@ def test_a_preview_asked_by_the_other_side_sees_the_targets_usual_screen_not_its
     assert b.sys.asker is None  # type: ignore[attr-defined]  # the resolution reads the declared split
     plan = b.world.peek(b.world.entity("Ann"), FwRound)
     assert (plan.screen, plan.screen_points) == ("diffusion", 4)
+
+
+def test_a_preview_of_a_placed_but_unseen_enemy_reads_its_hp_as_last_seen(tmp_path: Path) -> None:
+    """`Battle.odds` (the board's preview, and any caller's) works out the chance to drop the target from the HP
+    the asker's side knows: a placed enemy out of sight shows the HP it had when last seen, not its live HP."""
+    rifle = (f"[{{name: Ann, at: [2, 2], characteristics: {chars(14)}, skills: {{rifle: 50}},"
+             f" weapons: [heavy_rifle]}}]")
+    hider = f"[{{name: Cid, at: [7, 1], characteristics: {chars(12)}, weapons: [heavy_rifle]}}]"
+    b = battle(tmp_path, fw_text(rifle, hider, ["intent Ann"], ["intent Cid", "move Cid 7,3"], rows=WALL,
+                                 max_rounds=2))
+    cid = b.world.entity("Cid")
+    while b.pending is not None and not (b.ctx.round == 2 and b.pending.unit == "Ann"):
+        b.step()
+    assert b.pending is not None and b.observe("Blue").find("Cid").ghost  # type: ignore[union-attr]
+    b.world.get(cid, Status).known_to = frozenset({"Red", "Blue"})  # placed, as combat sensors place it
+    body = b.world.get(cid, FwBody)
+    last_seen = body.hp
+    body.hp = 3  # hurt out of sight (say, by a friend's grenade): Blue cannot know
+    b.sys.sync(cid)  # type: ignore[attr-defined]
+    p = b.odds(FwIntent("Ann", "shoot", "Cid"))
+    assert p.hp == last_seen == 12

@@ -123,7 +123,7 @@ class FwSystems(FwBase):
         te = self.w.entity(action.target)
         wid = legality.weapon_of(self, eid, action)
         assert wid is not None
-        hp = self.body(te).hp
+        hp = self._known_hp(eid, te)
         if action.act in ("melee", "launch"):
             ch, value = arms.attack_value(self, eid, te, action.act, wid)
             steps = () if ch is None else tuple(s.reason for s in ch.steps)
@@ -133,6 +133,16 @@ class FwSystems(FwBase):
         ch = attack_chance(resolve.base_chance(self, eid, wid), resolve.conditions(self, eid, te))
         value = resolve.ranged_attack(self, eid, te, action.act, wid)
         return Preview.of(ch.value, (s.reason for s in ch.steps), value, hp)
+
+    def _known_hp(self, eid: int, te: int) -> int:
+        """`te`'s HP as `eid`'s side knows it (the preview's chance to drop it): now if it is a friend or seen now,
+        else as it showed when last seen (FwKnowledge; its place may be known while its wounds are not)."""
+        hp = self.body(te).hp
+        k = self.knowledge
+        if not isinstance(k, FwKnowledge) or self.side(eid) == self.side(te) or self.seen_by_side(eid, te):
+            return hp
+        shown = k.shown(self.side(eid), self.name(te))
+        return hp if shown is None else shown[0]
 
     def move_refusal(self, eid: int) -> str | None:
         """Why `eid` may not move now, or None."""

@@ -43,6 +43,10 @@ class FwKnowledge(Knowledge):
                     if shown.get(name) != now:
                         shown[name] = now
 
+    def shown(self, side: str, enemy: str) -> Shown | None:
+        """What showed of `enemy` when `side` last saw it (hp, fallen, unconscious, dead, blind_until), or None."""
+        return self._shown[side].get(enemy)
+
     def state(self) -> dict[str, Any]:
         """Knowledge.state with what showed of each enemy when last seen."""
         out = super().state()
