@@ -11,52 +11,13 @@ from typing import Any
 
 import pytest
 
-from skirmish.ai.controllers import make_controller
 from skirmish.battle import Battle
-from skirmish.content.scenario import parse_scenario
 from skirmish.core.errors import IllegalAction
 from skirmish.rulesets.fw import FwIntent, Preview, tables
 from skirmish.rulesets.fw import odds as fw_odds
+from tests.test_fw_battle import OPEN, battle, chars, fw_text, of
 
-OPEN = ["##########", "#,,,,,,,,#", "#,,,,,,,,#", "#,,,,,,,,#", "##########"]
 T = tables()
-
-
-def chars(dex: int, con: int = 12, str_: int = 12, pow_: int = 10) -> str:
-    return f"{{STR: {str_}, CON: {con}, SIZ: 12, INT: 12, POW: {pow_}, DEX: {dex}}}"
-
-
-def fw_text(blue: str, red: str, blue_orders: list[str] = (), red_orders: list[str] = (),  # type: ignore[assignment]
-            rows: list[str] = OPEN, max_rounds: int = 1) -> str:
-    return (f"name: t\nruleset: fw\nseed: 3\nmap: {{ascii: {rows!r}}}\nvictory: {{max_rounds: {max_rounds}}}\n"
-            f"sides:\n  - name: Blue\n    controller: scripted\n    orders: {list(blue_orders)!r}\n    units: {blue}\n"
-            f"  - name: Red\n    controller: scripted\n    orders: {list(red_orders)!r}\n    units: {red}\n")
-
-
-class Dice:
-    """The battle's random source with its rolls given in order."""
-
-    def __init__(self, rolls: list[int]) -> None:
-        self.rolls = list(rolls)
-
-    def randint(self, a: int, b: int) -> int:
-        assert self.rolls, f"a roll of {a}-{b} was asked for, none is left"
-        v = self.rolls.pop(0)
-        assert a <= v <= b, f"the next roll {v} is not in {a}-{b}"
-        return v
-
-
-def battle(tmp_path: Path, text: str, dice: list[int] | None = None, seed: int | None = None) -> Battle:
-    sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
-    ctrl = {s.name: make_controller(s.controller, list(s.orders), s.ai, "fw") for s in sc.spec.sides}
-    b = Battle(sc, seed=seed, controllers=ctrl)  # type: ignore[arg-type]
-    if dice is not None:
-        b.sys.ctx.rng = Dice(dice)
-    return b
-
-
-def of(b: Battle, etype: str) -> list[Any]:
-    return [e for e in b.log.events if e.type == etype]
 
 
 SHOOTER = (f"[{{name: Ann, at: [2, 2], characteristics: {chars(14)}, skills: {{autogun: 60}},"

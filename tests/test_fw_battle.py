@@ -25,8 +25,8 @@ RELAY = SCENARIOS_DIR / "fw" / "relay_station.yaml"
 OPEN = ["##########", "#,,,,,,,,#", "#,,,,,,,,#", "#,,,,,,,,#", "##########"]
 
 
-def chars(dex: int, con: int = 12, str_: int = 12) -> str:
-    return f"{{STR: {str_}, CON: {con}, SIZ: 12, INT: 12, POW: 10, DEX: {dex}}}"
+def chars(dex: int, con: int = 12, str_: int = 12, pow_: int = 10) -> str:
+    return f"{{STR: {str_}, CON: {con}, SIZ: 12, INT: 12, POW: {pow_}, DEX: {dex}}}"
 
 
 def fw_text(blue: str, red: str, blue_orders: list[str] = (), red_orders: list[str] = (),  # type: ignore[assignment]
@@ -49,10 +49,10 @@ class Dice:
         return v
 
 
-def battle(tmp_path: Path, text: str, dice: list[int] | None = None) -> Battle:
+def battle(tmp_path: Path, text: str, dice: list[int] | None = None, seed: int | None = None) -> Battle:
     sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
     ctrl = {s.name: make_controller(s.controller, list(s.orders), s.ai, "fw") for s in sc.spec.sides}
-    b = Battle(sc, controllers=ctrl)  # type: ignore[arg-type]
+    b = Battle(sc, seed=seed, controllers=ctrl)  # type: ignore[arg-type]
     if dice is not None:
         b.sys.ctx.rng = Dice(dice)  # rolls are made only in resolution and bookkeeping: after this
     return b

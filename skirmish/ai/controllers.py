@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 import zlib
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Callable
 
 import numpy as np
@@ -24,7 +24,7 @@ from skirmish.ai.reach import ReachCache
 from skirmish.battle import Controller, Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Action, Declare, EndTurn, Move, Reload, Shoot, Throw, Wait, parse_action
+from skirmish.rules.actions import Action, Declare, EndTurn, Move, Reload, Shoot, Throw, Wait, orders_by_unit
 from skirmish.rules.checks import tn as tn_of
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf, prob_at_least
@@ -45,10 +45,7 @@ class ScriptedController:
     """Follows explicit orders in sequence per unit (C-4); when a unit's orders run out it idles."""
 
     def __init__(self, orders: list[str]) -> None:
-        self.queues: dict[str, deque[Action]] = defaultdict(deque)
-        for text in orders:
-            action = parse_action(text)
-            self.queues[action.unit].append(action)
+        self.queues: dict[str, deque[Action]] = orders_by_unit(orders)
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """The unit's next order, or an idle answer."""

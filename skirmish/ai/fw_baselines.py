@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections import Counter, defaultdict, deque
+from collections import Counter, deque
 from dataclasses import replace
 from typing import Any
 
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Action, EndTurn, Move, parse_action
+from skirmish.rules.actions import Action, EndTurn, Move, orders_by_unit
 from skirmish.rulesets.fw import (
     FIREARMS,
     INTENT,
@@ -354,10 +354,7 @@ class FwScripted(FwIdle):
     whose orders run out idles."""
 
     def __init__(self, orders: list[str]) -> None:
-        self.queues: dict[str, deque[Action]] = defaultdict(deque)
-        for text in orders:
-            action = parse_action(text)
-            self.queues[action.unit].append(action)
+        self.queues: dict[str, deque[Action]] = orders_by_unit(orders)
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """The figure's next order if it answers this request, else an idle answer."""

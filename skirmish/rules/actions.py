@@ -7,6 +7,8 @@ Players, scripts and AIs all produce these. Text form: `verb unit [positional] [
 from __future__ import annotations
 
 import shlex
+from collections import defaultdict, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -189,3 +191,12 @@ __all__ = [
     "ACTION_TYPES", "Action", "ActionParseError", "Aim", "Declare", "EndTurn", "Move", "Reload",
     "SetTacpack", "Shoot", "Throw", "Wait", "field", "parse_action", "register_action",
 ]
+
+
+def orders_by_unit(orders: Iterable[str]) -> defaultdict[str, deque[Action]]:
+    """A side's scripted orders (C-4) parsed and queued per unit, in the order given (a unit with none: empty)."""
+    queues: defaultdict[str, deque[Action]] = defaultdict(deque)
+    for text in orders:
+        action = parse_action(text)
+        queues[action.unit].append(action)
+    return queues
