@@ -8,7 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from skirmish.rulesets.fw import ACTS, ATTACKS, SCREEN_TYPES, FwIntent, FwUnitView
-from skirmish.rulesets.fw_preview import can_burst, first_firearm, shot_energy, split_refusal
+from skirmish.rulesets.fw_preview import (
+    act_refusal,
+    default_weapon,
+    order_refusal,
+    shot_energy,
+    split_refusal,
+    weapon,
+    weapon_choices,
+    weapon_fits,
+)
 
 NUMBERS = ("points", "cm", "dccm", "sensors", "jump")  # the steppers, in the panel's order
 NUMBER_NAMES = {"points": "screen", "cm": "CM", "dccm": "DCCM", "sensors": "sensors", "jump": "jump"}
@@ -16,8 +25,9 @@ THEN_ACTS = tuple(a for a in ACTS if a != "program")  # R-9.9: programming all t
 
 
 def needs_target(act: str | None) -> str | None:
-    """Whom an act is aimed at: "enemy" (shoot, burst), "friend" (First Aid) or None."""
-    if act in ("shoot", "burst"):
+    """Whom an act is aimed at: "enemy" (shoot, burst, melee, throw, launch), "friend" (First Aid) or None (a
+    reaction fires at the first enemy seen moving, R-9.2)."""
+    if act in ATTACKS and act != "react":
         return "enemy"
     return "friend" if act == "aid" else None
 
@@ -39,6 +49,7 @@ class Draft:
     sensors: int = 0
     jump: int = 0
     dccm_at: str | None = None
+    chosen: str | None = None  # the weapon picked on the panel (None: the one the rules pick, `weapon`)
 
     @staticmethod
     def start(unit: str, me: FwUnitView) -> Draft:
@@ -48,9 +59,18 @@ class Draft:
         return Draft(unit, me, screen=screen, points=points)
 
     @property
+    def attack(self) -> str | None:
+        """The declared attack (R-9.3: at most one a round), or None."""
+        return next((a for a in self.acts() if a in ATTACKS), None)
+
+    @property
     def weapon(self) -> str | None:
-        """The firearm the declaration fires (the figure's first)."""
-        return first_firearm(self.me.weapons)
+        """The weapon the declaration attacks with: the one picked, else the rules' pick for its attack."""
+        return self.chosen if self.chosen is not None else default_weapon(self.me, self.attack)
+
+    def weapons(self) -> tuple[str, ...]:
+        """The weapons the panel offers: those the declared attack takes, or all the figure still has."""
+        return weapon_choices(self.me, self.attack)
 
     def acts(self) -> tuple[str, ...]:
         """The declared acts in order, without "none"."""
@@ -78,7 +98,8 @@ class Draft:
         return (self, why) if why else (new, None)
 
     def set_act(self, slot: int, act: str) -> tuple[Draft, str | None]:
-        """Choose the first (slot 0) or second (slot 1) action; (the draft, why refused or None)."""
+        """Choose the first (slot 0) or second (slot 1) action; (the draft, why refused or None). An attack keeps
+        the weapon picked if it takes it, else the rules' pick for it."""
         if slot == 0:
             if act == "program" and self.then != "none":
                 return self, "R-9.9: programming all three EW functions takes the whole round"
@@ -90,16 +111,44 @@ class Draft:
                 return self, "R-9.9: programming all three EW functions takes the whole round"
             new = replace(self, then=act,
                           then_target=self.then_target if needs_target(act) == needs_target(self.then) else None)
-        if act == "burst" and not can_burst(self.weapon):
-            return self, f"R-9.5: {self.weapon or 'no weapon'} fires single shots only"
-        if act in ATTACKS and self.weapon is None:
-            return self, "R-9.4: no weapon to attack with"
+        why = order_refusal(new.acts())
+        if why:
+            return self, why
+        if act in ATTACKS and not weapon_fits(new.chosen, act):
+            new = replace(new, chosen=None)
+        why = act_refusal(self.me, self.unit, act, new.chosen)
+        if why:
+            return self, why
         if act != "none" and self.jump:
             return self, "R-9.2: a jump pack user moves in the movement segment and does nothing else"
         if new.total > self.me.generator:
             return self, (f"R-9.8: {act} draws {new.shots - self.shots} more points: {new.total} of G {self.me.generator}"
                           " (take some off the screen first)")
         return self._try(new)
+
+    def pick_weapon(self, wid: str) -> tuple[Draft, str | None]:
+        """Attack with `wid` (R-9.4, R-9.10); refused, with the rule, if the declared attack cannot take it or the
+        energy it draws would go above G (R-9.8)."""
+        if wid not in self.me.weapons or weapon(wid) is None:
+            return self, f"R-9.4: {self.unit} carries no {wid}"
+        new = replace(self, chosen=wid)
+        if self.attack is not None:
+            why = act_refusal(self.me, self.unit, self.attack, wid)
+            if why:
+                return self, why
+        if new.total > self.me.generator:
+            return self, (f"R-9.8: the {weapon(wid).name} draws {new.shots} points: {new.total} of G "  # type: ignore[union-attr]
+                          f"{self.me.generator} (take some off the screen first)")
+        return self._try(new)
+
+    def next_weapon(self) -> tuple[Draft, str | None]:
+        """The next weapon the declared attack takes (W): the figure's weapons in turn."""
+        choices = self.weapons()
+        if not choices:
+            return self, f"R-9.4: {self.unit} has no weapon for {self.attack or 'an attack'}"
+        current = self.weapon
+        i = choices.index(current) + 1 if current in choices else 0
+        return self.pick_weapon(choices[i % len(choices)])
 
     def set_screen(self, screen: str) -> tuple[Draft, str | None]:
         """The screen's type for the round (switchable each round, R-9.8); none gives its points back."""
@@ -139,8 +188,9 @@ class Draft:
     def intent(self) -> FwIntent:
         """The declaration as the battle takes it."""
         return FwIntent(self.unit, self.act, self.target, then=None if self.then == "none" else self.then,
-                        then_target=self.then_target, screen=self.screen, points=self.points, cm=self.cm,
-                        dccm=self.dccm, dccm_at=self.dccm_at, sensors=self.sensors, jump=self.jump)
+                        then_target=self.then_target, weapon=self.chosen if self.attack else None,
+                        screen=self.screen, points=self.points, cm=self.cm, dccm=self.dccm, dccm_at=self.dccm_at,
+                        sensors=self.sensors, jump=self.jump)
 
     def summary(self) -> str:
         """The split in words: `tacpack 5 of 6: screen kinetic 3, shots 2`."""

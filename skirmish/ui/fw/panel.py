@@ -1,9 +1,11 @@
-"""Future*World's command panel on the board (issue 13, items 5 and 6; R-9.2, R-9.3, R-9.8, R-9.9): while a
-person declares, a box over the board's foot with the two action rows (shoot, burst, aid, react, program, none;
-targets are clicked on the map), the screen type and the steppers of the tacpack split (screen points, CM, DCCM,
-sensors, jump; the total never above G: a refused step says why), the exact odds of each declared attack
-(`rulesets.fw_preview`) and Declare. In the movement segment a figure is dragged as in Future Imperfect (reach
-and route shown from the same `legal_actions` and `preview_move`); E stays put."""
+"""Future*World's command panel on the board (issue 13, items 5 and 6; R-9.2 - R-9.10): while a person declares,
+a box over the board's foot with the two action rows (shoot, burst, melee, throw, launch, aid, react, program,
+none; targets are clicked on the map), the weapon to attack with, the screen type and the steppers of the tacpack
+split (screen points, CM, DCCM, sensors, jump; the total never above G: a refused step says why), the exact odds of
+each declared attack as the battle gives them (`Battle.odds`, ui/fw/odds.py) with its marks on the board (target
+lines, a grenade's blast and who it may catch, sensor reach, the DCCM beam: ui/fw/marks.py) and Declare. In the
+movement segment a figure is dragged as in Future Imperfect (reach and route shown from the same `legal_actions`
+and `preview_move`); E stays put."""
 
 from __future__ import annotations
 
@@ -12,16 +14,17 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from skirmish.core.errors import IllegalAction
 from skirmish.core.events import Event, RoundEvent
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.actions import EndTurn
-from skirmish.rulesets.fw import ACTS, INTENT, MOVE, SCREEN_TYPES, FwAttackEvent, FwDeclareEvent, FwIntent, FwMoveEvent
-from skirmish.rulesets.fw_preview import attack_preview
-from skirmish.ui.anim import BANNER_S, FLASH_S, STEP_S, TRACER_S, Banner, Flash, MoveAnim, Tracer
+from skirmish.rulesets.fw import ACTS, INTENT, MOVE, SCREEN_TYPES, FwDeclareEvent, FwMoveEvent
+from skirmish.rulesets.fw_preview import SPENT_CLASSES, half_dex, weapon
+from skirmish.ui.anim import BANNER_S, STEP_S, Banner, MoveAnim
 from skirmish.ui.commands import Commands, register
 from skirmish.ui.fw.draft import NUMBER_NAMES, NUMBERS, THEN_ACTS, Draft
 from skirmish.ui.fw.draw import draw_dex_tracker, draw_fw_card, draw_token_marks, fw
+from skirmish.ui.fw.marks import draw_declaration, event_anims
+from skirmish.ui.fw.odds import FwPreview, preview
 from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, Fonts, elide, wrap
 
 if TYPE_CHECKING:
@@ -30,11 +33,23 @@ if TYPE_CHECKING:
 
 ROW_H = 26
 HELP = [
-    "Declaring (Future*World): 1-6 first action · Shift+1-5 a second at half DEX · click a miniature: the target "
-    "· K screen type · - + on the tacpack row: the split (never above G) · Enter declare",
+    "Declaring (Future*World): 1-9 first action (shoot burst melee throw launch aid react program none) · "
+    "Shift+1-8 a second, different one at half DEX · click a miniature: the target (an enemy: also where DCCM "
+    "is beamed) · W or the weapon row: the weapon · K screen type · - + on the tacpack row: screen, CM, DCCM, "
+    "sensors, jump (never above G) · the odds, a grenade's blast and who it may catch show before Enter declares",
     "Movement segment: drag your miniature (reach shaded) · E stay put",
 ]
-KEYS_FIRST = {pygame.K_1 + i: act for i, act in enumerate(ACTS)}  # 1-6: the first action (Shift: the second)
+KEYS_FIRST = {pygame.K_1 + i: act for i, act in enumerate(ACTS)}  # 1-9: the first action (Shift: the second)
+
+
+def weapon_label(d: Draft, wid: str) -> str:
+    """A weapon button: its name, with how many are left of a grenade or missile (R-9.10)."""
+    w = weapon(wid)
+    if w is None:
+        return wid
+    if w.weapon_class in SPENT_CLASSES:
+        return f"{w.name} x{d.me.left(wid, True)}"
+    return w.name
 
 
 def parts_of(f: Fonts, text: str, width: int) -> list[str]:
@@ -54,6 +69,7 @@ class FwCommands(Commands):
         self.controls: list[Button] = []
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.refused: str | None = None  # the last refusal, shown in the panel until the next change
+        self._preview: tuple[Any, FwPreview] | None = None  # (what it was worked out for, the preview)
 
     @property
     def reason_kinds(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -97,6 +113,12 @@ class FwCommands(Commands):
         if d is not None:
             self.change(d.set_screen(screen))
 
+    def pick_weapon(self, wid: str) -> None:
+        """A weapon button: attack with it (refused with the rule if the declared attack cannot take it)."""
+        d = self.current()
+        if d is not None:
+            self.change(d.pick_weapon(wid))
+
     def step(self, name: str, delta: int) -> None:
         """A stepper of the split (R-9.8: refused above G, with the reason)."""
         d = self.current()
@@ -118,31 +140,17 @@ class FwCommands(Commands):
             return True
         return False
 
+    def preview(self, d: Draft) -> FwPreview:
+        """The battle's odds of the draft's attacks and what its programs do (worked out once per draft and log)."""
+        battle = self.screen.session.battle
+        key = (d, len(battle.log.events), self.screen.viewer)
+        if self._preview is None or self._preview[0] != key:
+            self._preview = (key, preview(battle, self.screen.view_now(), d, self.screen.board.grid))
+        return self._preview[1]
+
     def odds_lines(self, d: Draft) -> list[str]:
-        """The exact odds of each declared attack at its target (R-9.4 to R-9.7), or why there are none."""
-        out = []
-        view = self.screen.view_now()
-        for act, target in ((d.act, d.target), (d.then, d.then_target)):
-            if act not in ("shoot", "burst"):
-                continue
-            if target is None:
-                out.append(f"{act}: click an enemy on the map")
-                continue
-            try:
-                chance = self.screen.session.battle.odds(FwIntent(d.unit, act, target, screen=d.screen,
-                                                                  points=min(d.points, d.me.generator)))
-            except IllegalAction as exc:
-                out.append(f"{act} {target}: {exc}")
-                continue
-            t = view.find(target)
-            tf = fw(t) if t is not None else None
-            if tf is None or d.weapon is None:
-                out.append(f"{act} {target}: {chance.chance}%")
-                continue
-            p = attack_preview(chance.chance, d.weapon, act == "burst", tf)  # Battle.odds gives an fw Preview
-            steps = "".join(f", {s}" for s in chance.steps)
-            out.append(f"{act} {target} ({chance.chance}%{steps}): {p.text}; screen {p.screen}")
-        return out
+        """The exact odds of each declared attack at its target (R-9.4 to R-9.10), and the EW programs' effect."""
+        return list(self.preview(d).lines)
 
     # ------------------------------------------------------------------ input
     def key(self, event: pygame.event.Event) -> bool:
@@ -159,6 +167,9 @@ class FwCommands(Commands):
             if slot == 1 and act not in THEN_ACTS:
                 return True
             self.change(d.set_act(slot, act))
+            return True
+        if k == pygame.K_w:
+            self.change(d.next_weapon())
             return True
         if k == pygame.K_k:
             kinds = ("none", *SCREEN_TYPES)
@@ -200,7 +211,7 @@ class FwCommands(Commands):
 
     def prompt(self, req: Request) -> str | None:
         if req.kind == INTENT:
-            return f"{req.unit}: declare (1-6 action, Shift second, click targets, K screen, Enter)"
+            return f"{req.unit}: declare (1-9 action, Shift second, click targets, W weapon, K screen, Enter)"
         if req.kind == MOVE:
             why = self.screen.session.battle.move_refusal()
             return f"{req.unit}: drag to move, E to stay" if why is None else f"{req.unit}: {why}; E to go on"
@@ -235,15 +246,7 @@ class FwCommands(Commands):
             path = [(int(c[0]), int(c[1])) for c in e.path]
             cells[e.actor] = path[-1]
             return [[MoveAnim(STEP_S * max(1, len(path) - 1), unit=e.actor, path=path)]]
-        if isinstance(e, FwAttackEvent) and e.actor in cells and e.target in cells:
-            frm, to = cells[e.actor], cells[e.target]
-            through = sum(int(h["through"]) for h in e.damage)
-            text = f"{through} HP" if e.hit else "miss"
-            colour = (255, 80, 60) if through else (200, 200, 200)
-            rounds = max(1, e.burst_roll or 1)
-            return [[Tracer(TRACER_S, frm=frm, to=to, hit=e.hit, rounds=rounds)],
-                    [Flash(FLASH_S, cell=to, text=text, colour=colour)]]
-        return []
+        return event_anims(e, cells, self.screen.board.grid.cell_m)
 
     # ------------------------------------------------------------------ drawing
     def draw_tracker(self, surf: pygame.Surface, rect: pygame.Rect, view: BattleView) -> bool:
@@ -256,6 +259,10 @@ class FwCommands(Commands):
 
     def draw_board(self, surf: pygame.Surface, view: BattleView, at: dict[str, tuple[float, float]]) -> None:
         draw_token_marks(surf, self.screen.fonts, self.screen.board, view, at)
+        d = self.current() if hasattr(self.screen, "session") else None  # a replay declares nothing
+        if d is not None:
+            draw_declaration(surf, self.screen.fonts, self.screen.board.cam, view, d.unit, self.preview(d),
+                             self.screen.board.grid.cell_m)
 
     def _layout(self, d: Draft) -> list[tuple[str, list[Button]]]:
         def act_buttons(slot: int, acts: tuple[str, ...], chosen: str) -> list[Button]:
@@ -268,11 +275,14 @@ class FwCommands(Commands):
 
         first = act_buttons(0, ACTS, d.act)
         then = act_buttons(1, THEN_ACTS, d.then)
+        armed = d.weapon
+        weapons = [Button(weapon_label(d, w), partial(self.pick_weapon, w), active=w == armed, small=True)
+                   for w in dict.fromkeys(d.me.weapons)]
         screens = [Button(s, partial(self.pick_screen, s), active=s == d.screen, small=True)
                    for s in ("none", *SCREEN_TYPES)]
         steppers = [b for n in NUMBERS for b in stepper(n)]
         return [(f"1st{' ' + d.target if d.target else ''}", first),
-                (f"2nd{' ' + d.then_target if d.then_target else ''}", then), ("screen", screens),
+                (f"2nd{' ' + d.then_target if d.then_target else ''}", then), ("weapon", weapons), ("screen", screens),
                 ("tacpack", steppers), ("", [Button("Enter declare", self.declare, small=True)])]
 
     def draw_panel(self, surf: pygame.Surface, view: BattleView) -> None:
@@ -303,10 +313,16 @@ class FwCommands(Commands):
             y += ROW_H
         height = y + 6 + 18 * sum(len(parts_of(f, text, width - 20)) for text, _ in info)
         self.rect = pygame.Rect(br.x + 8, max(br.y + 4, br.bottom - height - 8), width, height)
+        me = view.find(d.unit)
+        if me is not None:  # the panel never hides the figure declaring: over the board's top instead
+            mx, my = self.screen.board.cam.centre(me.cell)
+            r = self.screen.board.token_radius() + 4
+            if self.rect.colliderect(pygame.Rect(br.x + mx - r, br.y + my - r, 2 * r, 2 * r)):
+                self.rect.y = br.y + 4
         pygame.draw.rect(surf, (22, 24, 30), self.rect, border_radius=6)
         pygame.draw.rect(surf, ACCENT, self.rect, 1, border_radius=6)
         surf.blit(f.text(f.normal, elide(f.normal, f"{d.unit} declares (R-9.2) · DEX {d.me.DEX}, a second action "
-                                                   f"at {d.me.DEX // 2} · G {d.me.generator}", width - 20), ACCENT),
+                                                   f"at {half_dex(d.me.DEX)} · G {d.me.generator}", width - 20), ACCENT),
                   (self.rect.x + x0, self.rect.y + 6))
         self.controls = []
         for label, row_y, buttons in placed:

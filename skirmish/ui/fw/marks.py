@@ -1,0 +1,94 @@
+"""What the fw panel marks on the board while a person declares (R-9.4, R-9.9, R-9.10): a line to each declared
+target, a grenade's blast radius where it is aimed with the ring a miss may scatter to and every figure it may
+catch labelled with its exact chance, the reach of combat sensors and the DCCM beam; and the animations of fw's
+strikes, launches and throws (a record replayed draws the same)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pygame
+
+from skirmish.ecs.view import BattleView
+from skirmish.rulesets.fw import FwAttackEvent, FwThrowEvent
+from skirmish.ui.anim import BLAST_S, FLASH_S, TRACER_S, BlastAnim, Flash, ScatterMarker, ThrowArc, Tracer
+from skirmish.ui.camera import Camera
+from skirmish.ui.fw.odds import MAX_SCATTER_M, FwPreview
+from skirmish.ui.widgets import ACCENT, BAD, Fonts
+
+BLAST_FILL = (255, 150, 40, 70)
+BLAST_EDGE = (255, 190, 90)
+SENSOR_COLOUR = (90, 200, 230)
+TARGET_COLOUR = ACCENT
+
+
+def _dashed(surf: pygame.Surface, a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int],
+            dash: int = 6) -> None:
+    n = max(2, int(math.hypot(b[0] - a[0], b[1] - a[1]) // dash))
+    for i in range(0, n, 2):
+        p = (a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n)
+        q = (a[0] + (b[0] - a[0]) * (i + 1) / n, a[1] + (b[1] - a[1]) * (i + 1) / n)
+        pygame.draw.line(surf, colour, p, q, 2)
+
+
+def _ring(surf: pygame.Surface, centre: tuple[int, int], r: int, colour: tuple[int, int, int], dots: int = 48) -> None:
+    """A dotted circle (not to hide the board under it)."""
+    for i in range(dots):
+        a = 2 * math.pi * i / dots
+        pygame.draw.circle(surf, colour, (centre[0] + r * math.cos(a), centre[1] + r * math.sin(a)), 2)
+
+
+def draw_declaration(surf: pygame.Surface, fonts: Fonts, cam: Camera, view: BattleView, unit: str, pv: FwPreview,
+                     cell_m: float) -> None:
+    """The marks of a draft's preview `pv` for `unit` on the board surface."""
+    me = view.find(unit)
+    if me is None:
+        return
+    here = cam.centre(me.cell)
+    for name in pv.targets:
+        t = view.find(name)
+        if t is not None:
+            _dashed(surf, here, cam.centre(t.cell), TARGET_COLOUR)
+    if pv.dccm_at is not None and (t := view.find(pv.dccm_at)) is not None:
+        _dashed(surf, here, cam.centre(t.cell), SENSOR_COLOUR, dash=3)
+    if pv.sensors_m:
+        _ring(surf, here, int(pv.sensors_m / cell_m * cam.tile), SENSOR_COLOUR)
+    if pv.blast is not None:
+        b = pv.blast
+        at = cam.centre(b.aim)
+        r = max(3, int(b.radius_m / cell_m * cam.tile))
+        disc = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
+        pygame.draw.circle(disc, BLAST_FILL, (r + 1, r + 1), r)
+        surf.blit(disc, (at[0] - r - 1, at[1] - r - 1))
+        pygame.draw.circle(surf, BLAST_EDGE, at, r, 2)
+        _ring(surf, at, int((b.radius_m + MAX_SCATTER_M) / cell_m * cam.tile), BLAST_EDGE, dots=64)
+        for name, cell, chance in b.caught:
+            x, y = cam.centre(cell)
+            img = fonts.outlined(fonts.small, chance, BAD if view.unit(name).side == me.side else BLAST_EDGE)
+            surf.blit(img, img.get_rect(midbottom=(x, y - cam.tile // 2)))
+
+
+def event_anims(e: Any, cells: dict[str, tuple[int, int]], cell_m: float) -> list[list[Any]]:
+    """Animation groups for an fw strike, launch or throw (`cells`: where the figures stand before it)."""
+    if isinstance(e, FwThrowEvent) and e.actor in cells:
+        landed = (e.lands[0] / cell_m - 0.5, e.lands[1] / cell_m - 0.5)
+        blast: list[Any] = [BlastAnim(BLAST_S, at=landed, radius=e.radius_m / cell_m)]  # type: ignore[arg-type]
+        if not e.hit and e.target in cells:
+            blast.append(ScatterMarker(BLAST_S, aim=cells[e.target], landed=landed,  # type: ignore[arg-type]
+                                       text=f"{e.clock} o'clock, {e.scatter_m} m"))
+        hurt = [Flash(FLASH_S, cell=cells[c["figure"]], text=f"{c['through']} HP" if e.dice else
+                      ("blind" if c["blind"] else "luck"), colour=(255, 80, 60))
+                for c in e.caught if c["figure"] in cells]
+        return [[ThrowArc(TRACER_S * 1.6, frm=cells[e.actor], to=landed)], blast + hurt]  # type: ignore[arg-type]
+    if isinstance(e, FwAttackEvent) and e.actor in cells and e.target in cells:
+        frm, to = cells[e.actor], cells[e.target]
+        through = sum(int(h["through"]) for h in e.damage)
+        text = f"{through} HP" if e.hit else ("lost" if e.act == "launch" else "miss")
+        colour = (255, 80, 60) if through else (200, 200, 200)
+        flash = [Flash(FLASH_S, cell=to, text=text, colour=colour)]
+        if e.act == "melee":  # hand to hand: no tracer, the strike flashes on the target
+            return [flash]
+        rounds = 3 if e.act == "launch" else max(1, e.burst_roll or 1)
+        return [[Tracer(TRACER_S * (2 if e.act == "launch" else 1), frm=frm, to=to, hit=e.hit, rounds=rounds)], flash]
+    return []
