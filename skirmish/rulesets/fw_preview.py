@@ -66,6 +66,8 @@ def default_weapon(me: FwUnitView, act: str | None) -> str | None:
 
 def act_refusal(me: FwUnitView, name: str, act: str, wid: str | None) -> str | None:
     """Why `act` cannot be made with `wid` (None: the default), or None: the same words as the battle's check."""
+    if act == "aid" and not me.medikit:
+        return "R-9.7: First Aid needs a medikit"
     if act not in ATTACKS:
         return None
     wid = wid if wid is not None else default_weapon(me, act)

@@ -1,0 +1,357 @@
+"""Future*World's panel beyond the shot (issue 13, items 5 and 6), driven by posted events under SDL's dummy driver
+with screenshots checked: a force-sword strike declared and resolved (R-9.4, R-9.6), a grenade aimed with its blast
+radius drawn and everyone it may catch given their exact chance (R-9.10), a seeker launched with its acquisition
+shown (R-9.9, R-9.10), an EW program set within the generator and the effectors (R-9.8, R-9.9), a weapon switched,
+two different actions at DEX and half DEX (R-9.3), and refusals shown in words naming the rule. The odds shown are
+the battle's own (`Battle.odds`: one odds path)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from skirmish import record
+from skirmish.content.scenario import Scenario, parse_scenario
+from skirmish.rulesets.fw import FwIntent
+from skirmish.rulesets.fw_preview import half_dex, percent
+from skirmish.ui.anim import BlastAnim, ThrowArc
+from skirmish.ui.app import App
+from skirmish.ui.battle import BattleScreen
+from skirmish.ui.fw.marks import BLAST_EDGE, SENSOR_COLOUR
+from skirmish.ui.fw.panel import FwCommands
+from skirmish.ui.replay import ReplayScreen
+from skirmish.ui.replay_session import ReplaySession
+from skirmish.ui.settings import Settings
+from skirmish.ui.widgets import BAD
+from tests.test_board_fw import _at, _button, _click, _frames, _key, _near
+
+CHARS = "{STR: 13, CON: 12, SIZ: 11, INT: 12, POW: 13, DEX: 15}"
+RED = [f"{{name: Rook, at: [8, 3], characteristics: {CHARS}, skills: {{rifle: 45}}, armour: [tinsel],"
+       " weapons: [heavy_rifle], tacpack: {generator: 4, screen: kinetic, screen_points: 2}}",
+       f"{{name: Moss, at: [10, 3], characteristics: {CHARS}, skills: {{rifle: 45}}, armour: [tinsel],"
+       " weapons: [heavy_rifle], tacpack: {generator: 4, screen: kinetic, screen_points: 2}}"]
+
+
+def _scenario(tmp_path: Path, blue: list[str], red: list[str] = RED) -> Scenario:
+    text = f"""
+name: Fw panel
+ruleset: fw
+seed: 3
+map:
+  cell_m: 2.0
+  ascii: ["..............",
+          "..............",
+          "..............",
+          "..............",
+          "..............",
+          ".............."]
+victory: {{eliminate: true, max_rounds: 3}}
+sides:
+  - name: Blue
+    controller: ai
+    ai: hold
+    units: [{", ".join(blue)}]
+  - name: Red
+    controller: ai
+    ai: hold
+    units: [{", ".join(red)}]
+"""
+    path = tmp_path / "fw_panel.yaml"
+    path.write_text(text, encoding="utf-8")
+    return parse_scenario(text, str(path), base=tmp_path)
+
+
+@pytest.fixture(autouse=True)
+def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+
+
+def _play(tmp_path: Path, blue: str, red: list[str] = RED) -> tuple[App, BattleScreen, FwCommands]:
+    app = App(scenario=_scenario(tmp_path, [blue], red), controls={"Blue": "human", "Red": "ai"}, size=(1280, 800))
+    screen = app.screen
+    assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
+    _frames(app, 4)
+    req = screen.session.human_request()
+    assert req is not None and (req.kind, req.unit) == ("intent", "Ash")
+    return app, screen, screen.commands
+
+
+def _until(app: App, screen: BattleScreen, done: Any, frames: int = 3000) -> None:
+    """Play on (staying put in each movement segment, a person's other figures declaring their usual split) until
+    `done()`."""
+    for _ in range(frames):
+        if done():
+            return
+        req = screen.session.human_request()
+        if req is not None and req.kind == "move" and not screen.anim.busy:
+            _key(pygame.K_e, "e")
+        elif req is not None and req.kind == "intent" and not screen.anim.busy:
+            _key(pygame.K_RETURN)
+        _frames(app, 1)
+    raise AssertionError("the battle never got there")
+
+
+def _events(screen: BattleScreen, kind: str, actor: str = "Ash") -> list[Any]:
+    return [e for e in screen.session.battle.log.events if e.type == kind and e.actor == actor]
+
+
+def test_a_force_sword_strike_declared_and_resolved(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [7, 3], characteristics: {CHARS}, skills: {{force_sword: 50}}, armour: [chitin],"
+           " weapons: [force_sword], tacpack: {generator: 6, screen: kinetic, screen_points: 3}}")
+    app, screen, panel = _play(tmp_path, ash)
+    _key(pygame.K_3, "3")  # melee
+    _frames(app, 1)
+    _click(_at(screen, (8, 3)))  # Rook, beside Ash
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and (d.act, d.target, d.weapon, d.shots, d.total) == ("melee", "Rook", "force_sword", 3, 6)
+    p = screen.session.battle.odds(FwIntent("Ash", "melee", "Rook"))
+    (line,) = panel.odds_lines(d)
+    assert p.text in line and "in reach" in line and line.startswith("melee Rook (force sword, 50%")
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "strike.png")))
+    assert _near(shot.get_at(_button(panel, "melee"))[:3], (150, 120, 40), 200)  # drawn (the chosen button)
+    _key(pygame.K_RETURN)
+    _frames(app, 2)
+    assert screen.session.battle.history[0] == FwIntent("Ash", "melee", "Rook", screen="kinetic", points=3)
+    _until(app, screen, lambda: _events(screen, "fw_attack"))
+    (strike,) = _events(screen, "fw_attack")
+    assert (strike.act, strike.target, strike.weapon, strike.chance) == ("melee", "Rook", "force_sword", p.chance)
+    assert "R-9.4" in strike.rules
+    app.close()
+
+
+def test_a_grenade_aimed_with_its_blast_drawn_and_whom_it_may_catch(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{throw: 50, rifle: 50}}, armour: [chitin],"
+           " weapons: [heavy_rifle, fragmentation_grenade], tacpack: {generator: 6, screen: kinetic, screen_points: 4}}")
+    app, screen, panel = _play(tmp_path, ash)
+    _key(pygame.K_4, "4")  # throw: the weapon switches to the grenade
+    _frames(app, 1)
+    _click(_at(screen, (8, 3)))
+    _frames(app, 3)
+    d = panel.current()
+    assert d is not None and (d.act, d.target, d.weapon) == ("throw", "Rook", "fragmentation_grenade")
+    p = screen.session.battle.odds(FwIntent("Ash", "throw", "Rook"))
+    pv = panel.preview(d)
+    assert pv.blast is not None and pv.blast.aim == (8, 3) and pv.blast.radius_m == 6
+    caught = {name: chance for name, _, chance in pv.blast.caught}
+    assert caught["Rook"] == percent(p.odds.hit)  # the board's catch of the target is the battle's, exactly
+    assert "Moss" in caught and caught["Moss"] != caught["Rook"]  # 4 m beside it: caught on a hit, or a scatter
+    assert caught["Ash"] == "2.1%"  # 12 m back: a miss scattering 7-10 m back towards the thrower reaches it
+    (line,) = panel.odds_lines(d)
+    assert p.text in line and "12 m of 15 m" in line
+    assert f"may also catch Ash (yours) {caught['Ash']}, Moss {caught['Moss']}" in line
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "blast.png")))
+    x, y = _at(screen, (8, 3))
+    r = round(6 / 2 * screen.board.cam.tile)  # 6 m at 2 m a cell
+    edge = [shot.get_at((x + dx, y))[:3] for dx in range(r - 2, r + 2)]
+    assert any(_near(px, BLAST_EDGE, 60) for px in edge), edge  # the radius, drawn round the aim point
+    inside = shot.get_at((x, y - r // 2 - 4))[:3]
+    assert inside[0] > inside[2] + 30  # the blast's orange wash
+    _key(pygame.K_RETURN)
+    _frames(app, 2)
+    _until(app, screen, lambda: _events(screen, "fw_throw"))
+    (throw,) = _events(screen, "fw_throw")
+    assert throw.target == "Rook" and throw.weapon == "fragmentation_grenade" and throw.radius_m == 6
+    # the record replays the throw with its arc and blast
+    path = tmp_path / "throw.json"
+    screen.session.save(path)
+    app.close()
+    rec = record.load(path)
+    app = App(replay=ReplaySession(rec), settings=Settings(speed=8.0, reasons=False), size=(1280, 800))
+    replay = app.screen
+    assert isinstance(replay, ReplayScreen) and isinstance(replay.commands, FwCommands)
+    cells = {"Ash": (2, 3), "Rook": (8, 3), "Moss": (10, 3)}
+    groups = replay.commands.on_event(throw, cells)
+    assert isinstance(groups[0][0], ThrowArc) and isinstance(groups[1][0], BlastAnim)
+    assert groups[1][0].radius == 3.0
+    app.close()
+
+
+def test_a_seeker_launched_with_its_acquisition_shown(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{rifle: 50}}, armour: [chitin],"
+           " weapons: [heavy_rifle, seeker_missile],"
+           " tacpack: {generator: 6, screen: kinetic, screen_points: 4, effectors: 3, sensors: 3}}")
+    red = [RED[0].replace("generator: 4, screen", "generator: 4, effectors: 4, screen")]
+    app, screen, panel = _play(tmp_path, ash, red)
+    _click(_button(panel, "launch"))
+    _frames(app, 1)
+    _click(_at(screen, (8, 3)))
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and (d.act, d.target, d.weapon) == ("launch", "Rook", "seeker_missile")
+    p = screen.session.battle.odds(FwIntent("Ash", "launch", "Rook"))
+    (line,) = panel.odds_lines(d)
+    assert p.chance == 100 and "acquires 100.0%" in line  # Rook's CM is hidden: taken as 0 (R-9.10)
+    assert "should it run CM 1: 90%, CM 2: 80%, CM 3: 70%, CM 4: 60%" in line  # its 4 effectors
+    _click(_button(panel, "-", 0))  # a screen point off, one DCCM point on, beamed at Rook
+    _frames(app, 1)
+    _click(_button(panel, "+", 2))
+    _frames(app, 1)
+    d = panel.current()
+    assert d is not None and (d.dccm, d.dccm_at) == (1, None)
+    assert "DCCM 1: click an enemy in sight to beam it at (R-9.9)" in panel.odds_lines(d)
+    _key(pygame.K_RETURN)  # not yet: the battle's own check refuses, and the panel says why in red
+    _frames(app, 2)
+    assert panel.current() == d and panel.refused == "R-9.9: DCCM is beamed at one target in line of sight"
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "seeker.png")))
+    assert sum(1 for x in range(panel.rect.x, panel.rect.right, 2) for y in range(panel.rect.bottom - 36,
+               panel.rect.bottom, 2) if _near(shot.get_at((x, y))[:3], BAD, 60)) > 10
+    _click(_at(screen, (8, 3)))  # Rook again: now where the DCCM is beamed too
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and (d.target, d.dccm, d.dccm_at) == ("Rook", 1, "Rook")
+    assert "should it run CM 2: 90%, CM 3: 80%, CM 4: 70%" in panel.odds_lines(d)[0]
+    _key(pygame.K_RETURN)
+    _frames(app, 2)
+    _until(app, screen, lambda: _events(screen, "fw_attack"))
+    (launch,) = _events(screen, "fw_attack")
+    assert (launch.act, launch.weapon, launch.target) == ("launch", "seeker_missile", "Rook")
+    app.close()
+
+
+def test_ew_programs_are_set_within_the_generator_and_the_effectors(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{rifle: 50}}, armour: [chitin],"
+           " weapons: [heavy_rifle], tacpack: {generator: 6, screen: kinetic, screen_points: 4, effectors: 2,"
+           " sensors: 2}}")
+    app, screen, panel = _play(tmp_path, ash)
+    cm_plus, sensors_plus = 1, 3  # the tacpack row's "+" buttons: screen, CM, DCCM, sensors, jump
+    for _ in range(2):
+        _click(_button(panel, "+", cm_plus))
+        _frames(app, 1)
+    d = panel.current()
+    assert d is not None and (d.cm, d.total) == (2, 6) and panel.refused is None
+    _click(_button(panel, "+", cm_plus))  # a seventh point: refused by the generator, the split kept
+    _frames(app, 1)
+    assert panel.current() == d and panel.refused == "R-9.8: 7 points allocated, the generator gives 6"
+    _click(_button(panel, "-", 0))  # a screen point off: a third CM point is within G but not the effectors
+    _frames(app, 1)
+    _click(_button(panel, "+", cm_plus))
+    _frames(app, 1)
+    d = panel.current()
+    assert d is not None and d.cm == 2 and panel.refused == "R-9.9: CM and DCCM need 3 effector points, the computer has 2"
+    assert any(line.startswith("CM 2 (R-9.9)") for line in panel.odds_lines(d))
+    _click(_button(panel, "+", sensors_plus))  # a second program beside CM: only in a whole round of programming
+    _frames(app, 1)
+    assert panel.current() == d and panel.refused is not None and panel.refused.startswith("R-9.9: one EW program")
+    _key(pygame.K_8, "8")  # program: the whole round
+    _frames(app, 1)
+    _click(_button(panel, "+", sensors_plus))
+    _frames(app, 1)
+    d = panel.current()
+    assert d is not None and (d.act, d.cm, d.sensors, d.total) == ("program", 2, 1, 6) and panel.refused is None
+    assert "sensors 1 (R-9.9): register enemies out of sight within 15 m" in "\n".join(panel.odds_lines(d))
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "sensors.png")))
+    x, y = _at(screen, (2, 3))
+    r = round(15 / 2 * screen.board.cam.tile)
+    ring = [shot.get_at((x + r + dx, y + dy))[:3] for dx in range(-3, 4) for dy in range(-3, 4)]
+    assert any(_near(px, SENSOR_COLOUR, 60) for px in ring)  # the sensors' reach, round Ash
+    _key(pygame.K_RETURN)
+    _frames(app, 2)
+    (declared,) = _events(screen, "fw_declare")
+    assert (declared.split["cm"], declared.split["sensors"]) == (2, 1) and declared.acts[0]["act"] == "program"
+    app.close()
+
+
+def test_a_weapon_switched_and_two_actions_at_dex_and_half_dex(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [6, 3], characteristics: {CHARS}, skills: {{rifle: 50, first_aid: 60}},"
+           " armour: [chitin], weapons: [heavy_rifle, blaster_light_rifle], medikit: true,"
+           " tacpack: {generator: 8, screen: kinetic, screen_points: 4}}")
+    friend = (f"{{name: Bo, at: [5, 3], characteristics: {CHARS}, skills: {{rifle: 40}}, weapons: [heavy_rifle],"
+              " tacpack: {generator: 2}}")
+    app = App(scenario=_scenario(tmp_path, [ash, friend]), controls={"Blue": "human", "Red": "ai"}, size=(1280, 800))
+    screen = app.screen
+    assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
+    panel = screen.commands
+    _frames(app, 4)
+    _key(pygame.K_1, "1")
+    _frames(app, 1)
+    _click(_at(screen, (8, 3)))
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and (d.weapon, d.shots) == ("heavy_rifle", 0)
+    _key(pygame.K_w, "w")  # the blaster: its 4 points a shot on top of a 4-point screen, 8 of G 8
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and (d.weapon, d.shots, d.total) == ("blaster_light_rifle", 4, 8)
+    p = screen.session.battle.odds(FwIntent("Ash", "shoot", "Rook", weapon="blaster_light_rifle"))
+    assert p.text in panel.odds_lines(d)[0] and "light blaster rifle" in panel.odds_lines(d)[0]
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "weapon.png")))
+    chosen = [b for b in panel.controls if b.label == "light blaster rifle"]
+    assert chosen and chosen[0].active and not next(b for b in panel.controls if b.label == "heavy rifle").active
+    bx, by = chosen[0].rect.center
+    assert shot.get_at((chosen[0].rect.x + 3, by))[:3] != shot.get_at((bx, chosen[0].rect.bottom + 3))[:3]
+    _key(pygame.K_6, "6", pygame.KMOD_SHIFT)  # First Aid as the second action, at half DEX (R-9.3)
+    _frames(app, 1)
+    _click(_at(screen, (5, 3)))
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and (d.then, d.then_target) == ("aid", "Bo")
+    _key(pygame.K_4, "4", pygame.KMOD_SHIFT)  # a throw as well: never two attacks (R-9.3), and no grenade
+    _frames(app, 1)
+    assert panel.current() == d and panel.refused == "R-9.3: a figure never takes the same action twice in a round (attack)"
+    _key(pygame.K_RETURN)
+    _frames(app, 2)
+    intent = screen.session.battle.history[0]
+    assert isinstance(intent, FwIntent) and intent.weapon == "blaster_light_rifle" and intent.then == "aid"
+    _until(app, screen, lambda: _events(screen, "fw_attack") and _events(screen, "fw_aid"))
+    (declared,), (attack,), (aid,) = (_events(screen, k) for k in ("fw_declare", "fw_attack", "fw_aid"))
+    assert [(a["act"], a["dex"]) for a in declared.acts] == [("shoot", 15), ("aid", half_dex(15))] == \
+        [("shoot", 15), ("aid", 8)]
+    assert attack.weapon == "blaster_light_rifle" and attack.dex == 15
+    events = screen.session.battle.log.events
+    assert events.index(attack) < events.index(aid)  # the second action at half DEX, after every DEX-15 one
+    app.close()
+
+
+def test_refused_actions_say_why_in_words_naming_the_rule(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{rifle: 50}}, armour: [chitin],"
+           " weapons: [heavy_rifle, concussion_grenade], tacpack: {generator: 6, screen: kinetic, screen_points: 4}}")
+    app, _screen, panel = _play(tmp_path, ash)
+    expected = [
+        (pygame.K_2, "R-9.5: a heavy rifle fires single shots only (bursts: autoguns and support guns)"),
+        (pygame.K_3, "R-9.4: no weapon to melee with"),
+        (pygame.K_5, "R-9.10: Ash has no missile left"),
+        (pygame.K_6, "R-9.7: First Aid needs a medikit"),
+    ]
+    for key, why in expected:
+        _key(key, "")
+        _frames(app, 1)
+        d = panel.current()
+        assert d is not None and d.act == "none" and panel.refused == why, (key, panel.refused)
+    _key(pygame.K_1, "1")  # shoot, then pick the grenade to shoot with
+    _frames(app, 1)
+    _click(_button(panel, "concussion grenade x1"))
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and d.weapon == "heavy_rifle"
+    assert panel.refused == "R-9.4: a concussion grenade (grenade) cannot shoot (it takes projectile, laser, blaster)"
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "refused.png")))
+    rect = panel.rect
+    reds = sum(1 for x in range(rect.x, rect.right, 2) for y in range(rect.bottom - 40, rect.bottom, 2)
+               if _near(shot.get_at((x, y))[:3], BAD, 60))
+    assert reds > 10
+    app.close()
+
+
+def test_the_blast_chance_is_exact(tmp_path: Path) -> None:
+    """The board's catch chance for a figure beside the aim point, against a count of every landing by hand."""
+    from skirmish.rulesets.fw_preview import catches
+
+    got = dict(catches(50, (2, 3), (8, 3), [("Moss", (10, 3))], 6.0, 2.0))
+    # a hit (50 of 100 faces) lands on the aim point, 4 m from Moss: caught; a miss scatters
+    # 1-10 m in one of 12 directions from it: caught where it lands within 6 m of Moss
+    import math
+
+    aim, moss, thrower = (17.0, 7.0), (21.0, 7.0), (5.0, 7.0)
+    near = 0
+    for clock in range(1, 13):
+        theta = math.radians(30 * (clock % 12))
+        for m in range(1, 11):
+            x, y = aim[0] + m * math.cos(theta), aim[1] + m * math.sin(theta)
+            near += math.hypot(x - moss[0], y - moss[1]) <= 6 + 1e-9
+    assert thrower[1] == aim[1]  # thrown along +x: clock 12 points on along the throw
+    assert got["Moss"] == Fraction(50, 100) + Fraction(50, 100) * Fraction(near, 120)
