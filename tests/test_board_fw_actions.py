@@ -36,19 +36,17 @@ RED = [f"{{name: Rook, at: [8, 3], characteristics: {CHARS}, skills: {{rifle: 45
        " weapons: [heavy_rifle], tacpack: {generator: 4, screen: kinetic, screen_points: 2}}"]
 
 
-def _scenario(tmp_path: Path, blue: list[str], red: list[str] = RED) -> Scenario:
+OPEN = ["." * 14] * 6
+
+
+def _scenario(tmp_path: Path, blue: list[str], red: list[str] = RED, rows: list[str] = OPEN) -> Scenario:
     text = f"""
 name: Fw panel
 ruleset: fw
 seed: 3
 map:
   cell_m: 2.0
-  ascii: ["..............",
-          "..............",
-          "..............",
-          "..............",
-          "..............",
-          ".............."]
+  ascii: {rows!r}
 victory: {{eliminate: true, max_rounds: 3}}
 sides:
   - name: Blue
@@ -70,8 +68,9 @@ def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
 
 
-def _play(tmp_path: Path, blue: str, red: list[str] = RED) -> tuple[App, BattleScreen, FwCommands]:
-    app = App(scenario=_scenario(tmp_path, [blue], red), controls={"Blue": "human", "Red": "ai"}, size=(1280, 800))
+def _play(tmp_path: Path, blue: str, red: list[str] = RED, rows: list[str] = OPEN) -> tuple[App, BattleScreen,
+                                                                                            FwCommands]:
+    app = App(scenario=_scenario(tmp_path, [blue], red, rows), controls={"Blue": "human", "Red": "ai"}, size=(1280, 800))
     screen = app.screen
     assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
     _frames(app, 4)
@@ -355,3 +354,86 @@ def test_the_blast_chance_is_exact(tmp_path: Path) -> None:
             near += math.hypot(x - moss[0], y - moss[1]) <= 6 + 1e-9
     assert thrower[1] == aim[1]  # thrown along +x: clock 12 points on along the throw
     assert got["Moss"] == Fraction(50, 100) + Fraction(50, 100) * Fraction(near, 120)
+
+
+def test_a_guided_missile_needs_its_target_in_sight_and_shows_its_odds_when_it_is(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{support: 40}}, armour: [chitin],"
+           " weapons: [guided_missile], tacpack: {generator: 4, screen: kinetic, screen_points: 4}}")
+    app, screen, panel = _play(tmp_path, ash)
+    _key(pygame.K_5, "5")
+    _frames(app, 1)
+    _click(_at(screen, (8, 3)))
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and (d.act, d.target, d.weapon) == ("launch", "Rook", "guided_missile")
+    p = screen.session.battle.odds(FwIntent("Ash", "launch", "Rook"))
+    (line,) = panel.odds_lines(d)
+    assert p.chance == 40 and line.startswith("launch Rook (guided missile, 40%") and p.text in line
+    _key(pygame.K_RETURN)
+    _frames(app, 2)
+    _until(app, screen, lambda: _events(screen, "fw_attack"))
+    (launch,) = _events(screen, "fw_attack")
+    assert (launch.act, launch.weapon, launch.chance) == ("launch", "guided_missile", 40)
+    app.close()
+    # behind a wall Rook is placed (a ghost where it was last seen) but not in sight: the launch is refused
+    walled = tmp_path / "walled"
+    walled.mkdir()
+    app, screen, panel = _play(walled, ash, RED[:1], ["....." + "#" + "." * 8] * 5 + ["." * 14])
+    rook = screen.view_now().find("Rook")
+    assert rook is not None and rook.ghost
+    _key(pygame.K_5, "5")
+    _frames(app, 1)
+    _click(_at(screen, (8, 3)))
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and d.target == "Rook"
+    why = "R-9.10: the guided missile needs its target in line of sight"
+    assert panel.odds_lines(d) == [f"launch Rook: {why}"]
+    _key(pygame.K_RETURN)
+    _frames(app, 2)
+    assert panel.current() == d and panel.refused == why and screen.session.battle.history == []
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "unseen.png")))
+    rect = panel.rect
+    reds = sum(1 for x in range(rect.x, rect.right, 2) for y in range(rect.bottom - 40, rect.bottom, 2)
+               if _near(shot.get_at((x, y))[:3], BAD, 60))
+    assert reds > 20  # the odds line and the refusal, in red
+    app.close()
+
+
+def test_hot_seat_each_side_previews_with_what_it_knows(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{throw: 50, rifle: 50}}, armour: [chitin],"
+           " weapons: [heavy_rifle, fragmentation_grenade], tacpack: {generator: 6, screen: kinetic, screen_points: 4}}")
+    app = App(scenario=_scenario(tmp_path, [ash], RED[:1]), controls={"Blue": "human", "Red": "human"},
+              size=(1280, 800))
+    screen = app.screen
+    assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
+    panel = screen.commands
+    _frames(app, 4)
+    _key(pygame.K_4, "4")
+    _frames(app, 1)
+    _click(_at(screen, (8, 3)))
+    _frames(app, 2)
+    _key(pygame.K_k, "k")  # kinetic -> diffusion: Ash's declared screen differs from its usual one
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and d.screen == "diffusion" and panel.preview(d).blast is not None
+    _key(pygame.K_RETURN)
+    _frames(app, 3)
+    assert screen.handover == "Red"
+    _key(pygame.K_SPACE)
+    _frames(app, 3)
+    d = panel.current()
+    assert d is not None and d.unit == "Rook" and screen.viewer == "Red"
+    _key(pygame.K_1, "1")
+    _frames(app, 1)
+    _click(_at(screen, (2, 3)))
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and d.target == "Ash"
+    pv = panel.preview(d)
+    assert pv.blast is None and "its screen kinetic 4" in pv.lines[0]  # Ash's usual split: Red cannot see its declaration
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "red.png")))
+    x, y = _at(screen, (8, 3))
+    r = round(6 / 2 * screen.board.cam.tile)
+    assert not any(_near(shot.get_at((x + dx, y))[:3], BLAST_EDGE, 30) for dx in range(r - 2, r + 2))  # Blue's blast
+    app.close()

@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from skirmish.content.fw import shipped
 from skirmish.ecs.fw_view import FwUnitView
+from skirmish.ecs.systems.fw import ODDS_ACTS
 from skirmish.rules.fw import missiles as msl
 from skirmish.rules.fw import order
 from skirmish.rules.fw.actions import ATTACK_CLASSES, ATTACKS, SPENT, act_kind
@@ -26,7 +27,7 @@ from skirmish.rules.fw.tacpack import Allocation, Tacpack, refusal, seeker_acqui
 
 SPENT_CLASSES = SPENT  # grenades and missiles: used up when thrown or fired
 
-__all__ = ["ATTACKS", "SPENT_CLASSES", "act_refusal", "can_burst", "catches", "default_weapon", "half_dex",
+__all__ = ["ATTACKS", "ODDS_ACTS", "SPENT_CLASSES", "act_refusal", "can_burst", "catches", "default_weapon", "half_dex",
            "order_refusal", "percent", "seeker_table", "sensor_range_m", "shot_energy", "split_refusal", "weapon",
            "weapon_choices", "weapon_fits"]
 

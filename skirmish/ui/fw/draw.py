@@ -11,6 +11,7 @@ import pygame
 
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rulesets.fw import FwUnitView
+from skirmish.rulesets.fw_preview import half_dex
 from skirmish.ui.art import SIDE_COLOURS, dead_badge, draw_token
 from skirmish.ui.board import Board, short_name
 from skirmish.ui.panels import TITLE_H, TRACKER_LINE
@@ -76,7 +77,7 @@ def draw_dex_tracker(surf: pygame.Surface, fonts: Fonts, rect: pygame.Rect, view
         out = f.dead or f.unconscious
         surf.blit(fonts.text(fonts.small, elide(fonts.small, u.name, col_dex - rect.x - 28), DIM if out else TEXT),
                   (rect.x + 22, y))
-        dex = f"{f.DEX}" + (f"/{f.DEX // 2}" if len(f.acts) > 1 else "")
+        dex = f"{f.DEX}" + (f"/{half_dex(f.DEX)}" if len(f.acts) > 1 else "")
         surf.blit(fonts.text(fonts.small, dex, TEXT), (col_dex, y))
         surf.blit(fonts.text(fonts.small, f"{f.hp}/{f.CON}", hp_colour(f)), (col_hp, y))
         what = condition(f) if out else declared_text(f)

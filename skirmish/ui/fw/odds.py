@@ -14,10 +14,9 @@ from skirmish.core.errors import IllegalAction
 from skirmish.ecs.view import BattleView
 from skirmish.rules import geometry as geo
 from skirmish.rulesets.fw import FwIntent, touching
-from skirmish.rulesets.fw_preview import catches, percent, seeker_table, sensor_range_m, weapon
+from skirmish.rulesets.fw_preview import ODDS_ACTS, catches, percent, seeker_table, sensor_range_m, weapon
 from skirmish.ui.fw.draft import Draft
 
-ODDS_ACTS = ("shoot", "burst", "melee", "throw", "launch")  # the attacks `Battle.odds` previews at a target
 MAX_SCATTER_M = 10  # a missed grenade scatters up to 1D10 m: the ring that bounds where it may land
 
 

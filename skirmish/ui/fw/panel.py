@@ -294,7 +294,8 @@ class FwCommands(Commands):
         br = self.screen.board_rect()
         rows = self._layout(d)
         info = [(d.summary() + f" · {d.me.generator - d.total} spare", ACCENT if d.total <= d.me.generator else BAD)]
-        info += [(line, TEXT) for line in self.odds_lines(d)]
+        pv = self.preview(d)
+        info += [(line, BAD if any(r in line for r in pv.refusals) else TEXT) for line in pv.lines]
         if self.refused:
             info.append((f"refused: {self.refused}", BAD))
         width = min(br.w - 16, 760)
