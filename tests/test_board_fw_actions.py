@@ -437,3 +437,23 @@ def test_hot_seat_each_side_previews_with_what_it_knows(tmp_path: Path) -> None:
     r = round(6 / 2 * screen.board.cam.tile)
     assert not any(_near(shot.get_at((x + dx, y))[:3], BLAST_EDGE, 30) for dx in range(r - 2, r + 2))  # Blue's blast
     app.close()
+
+
+def test_the_help_overlay_lists_fw_keys_and_marks(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{rifle: 50}},"
+           " weapons: [heavy_rifle], tacpack: {generator: 4}}")
+    app, screen, panel = _play(tmp_path, ash)
+    before = pygame.image.load(str(app.screenshot(tmp_path / "before.png")))
+    _key(pygame.K_h, "h")
+    _frames(app, 2)
+    assert screen.show_help
+    (_, keys), (legend, marks), (_, words) = panel.sections(panel.help([]))
+    assert any("W or the weapon row: the weapon" in line and "1-9 first action" in line for line in keys)
+    assert legend == "On the board (Future*World)" and any("grenade's blast" in line for line in marks)
+    assert any(line.startswith("G  the tacpack") for line in words)
+    after = pygame.image.load(str(app.screenshot(tmp_path / "help.png")))
+    br = screen.board_rect()
+    changed = sum(1 for x in range(br.x + 120, br.right - 120, 4)
+                  if before.get_at((x, br.centery))[:3] != after.get_at((x, br.centery))[:3])
+    assert changed > 50  # the box is drawn over the board
+    app.close()

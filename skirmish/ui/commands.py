@@ -8,7 +8,7 @@ Battle API the AIs use (ARCHITECTURE §2)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -16,6 +16,7 @@ import pygame
 from skirmish.core.events import Event
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.ui.anim import Banner, banner_for
+from skirmish.ui.overlay_text import help_sections
 from skirmish.ui.panels import ROMAN
 from skirmish.ui.widgets import Button
 
@@ -61,6 +62,10 @@ class Commands:
     def help(self, lines: list[str]) -> list[str]:
         """The H overlay's key lines for this ruleset (FI's as they are)."""
         return lines
+
+    def sections(self, keys: list[str]) -> list[tuple[str, Sequence[str]]]:
+        """The H overlay's sections: these keys, what the board's marks mean, the abbreviations (FI's)."""
+        return help_sections(keys)
 
     def secret(self, e: Event) -> bool:
         """True for an event the other sides never read in the log (none of FI's: its speeds are public)."""

@@ -13,7 +13,7 @@ from skirmish.ui.board import Overlays
 from skirmish.ui.commands import Commands
 from skirmish.ui.frame import BOTTOM_H, TOP_H, BoardFrame, panel_width
 from skirmish.ui.hotseat import seen_by
-from skirmish.ui.overlay_text import draw_help, draw_labels, draw_toasts, help_sections
+from skirmish.ui.overlay_text import draw_help, draw_labels, draw_toasts
 from skirmish.ui.panels import ROMAN, draw_tracker, draw_unit_card
 from skirmish.ui.replay_session import ReplaySession
 from skirmish.ui.timeline import TIMELINE_H, Timeline
@@ -140,5 +140,5 @@ class ReplayDrawing(BoardFrame):
 
     def _draw_help(self, surf: pygame.Surface) -> None:
         """The keys, what the marks on the board mean and the abbreviations, in a box over the screen."""
-        draw_help(surf, self.fonts, help_sections(REPLAY_HELP))
+        draw_help(surf, self.fonts, self.commands.sections(list(REPLAY_HELP)))
 

@@ -13,7 +13,7 @@ from skirmish.ui.battle.input import HELP
 from skirmish.ui.battle.menus import BattleMenus
 from skirmish.ui.board import Overlays
 from skirmish.ui.fog import drawn_at
-from skirmish.ui.overlay_text import draw_labels, draw_toasts, help_box, help_sections
+from skirmish.ui.overlay_text import draw_labels, draw_toasts, help_box
 from skirmish.ui.panels import draw_tracker, draw_unit_card
 from skirmish.ui.preview import scenario_colours
 from skirmish.ui.widgets import ACCENT, DIM, TEXT, fit_parts, wrap
@@ -125,7 +125,7 @@ class BattleDrawing(BattleMenus):
         `cols` columns of a box `width` pixels wide: keys on the left, the rest on the right."""
         f = self.fonts
         col_w = (width - 30 - (cols - 1) * 24) // cols
-        sections = help_sections(self.commands.help(HELP))
+        sections = self.commands.sections(self.commands.help(HELP))  # fw: its own marks and words
         out: list[list[tuple[pygame.font.Font, str, tuple[int, int, int]]]] = [[] for _ in range(cols)]
         for i, (title, lines) in enumerate(sections):
             col = out[min(cols - 1, 0 if i == 0 else 1)]

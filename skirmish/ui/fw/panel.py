@@ -9,6 +9,7 @@ and `preview_move`); E stays put."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,21 @@ HELP = [
     "is beamed) · W or the weapon row: the weapon · K screen type · - + on the tacpack row: screen, CM, DCCM, "
     "sensors, jump (never above G) · the odds, a grenade's blast and who it may catch show before Enter declares",
     "Movement segment: drag your miniature (reach shaded) · E stay put",
+]
+LEGEND = [
+    "A disc in its side's colour is a figure; the bar under it: HP of CON (green whole, amber hurt, red below half)",
+    "Under the bar: fallen (crawls until it rises, R-9.7) · unconscious (0 HP or less) · dead (-CON)",
+    "Tracker: DEX order; DEX/half when a second action is declared (R-9.3) · ? an enemy's declaration, hidden",
+    "Yellow dashes: your declared attack's target · orange disc: a grenade's blast where aimed, the dotted ring "
+    "where a miss may land (1D10 m), a % over each figure it may catch",
+    "Cyan dots: the reach of your combat sensors (15 m a point) · cyan dashes: the DCCM beam (R-9.9)",
+    "Fog of war: darkened cells are out of your side's sight; a faint token marked ?3 is an enemy last seen in round 3",
+]
+GLOSSARY = [
+    "DEX  the order of resolution, highest first (R-9.2) · HP = CON · Luck = POW x 5%",
+    "G  the tacpack generator's points a round: screen + shots + EW + jump, never above G (R-9.8)",
+    "CM  countermeasures: -10% a point to seekers and sensors · DCCM  cancels a target's CM point (R-9.9)",
+    "impale  a hit on chance/5 or less: the damage rolled twice (R-9.4) · major wound: half the HP in one hit",
 ]
 KEYS_FIRST = {pygame.K_1 + i: act for i, act in enumerate(ACTS)}  # 1-9: the first action (Shift: the second)
 
@@ -232,6 +248,9 @@ class FwCommands(Commands):
     def help(self, lines: list[str]) -> list[str]:
         fi_only = ("Declaring:", "Your turn:", "   A aim", "   T throw", "Attack menu:")
         return [line for line in lines if not line.startswith(fi_only)] + HELP
+
+    def sections(self, keys: list[str]) -> list[tuple[str, Sequence[str]]]:
+        return [("Keys", keys), ("On the board (Future*World)", LEGEND), ("Words", GLOSSARY)]
 
     def secret(self, e: Event) -> bool:
         return isinstance(e, FwDeclareEvent)
