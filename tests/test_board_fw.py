@@ -124,7 +124,7 @@ def test_a_declaration_made_in_the_panel_reaches_the_battle_as_shown(tmp_path: P
     lines = panel.odds_lines(d)
     assert len(lines) == 1 and p.text in lines[0] and f"hit {p.chance}.0%" in lines[0]
     assert "its screen kinetic 4" in lines[0]  # Rook's usual split (Blue cannot see its declaration)
-    _click(_button(panel, "Enter declare"))
+    _key(pygame.K_RETURN)  # declare (the bottom bar's "Enter declare")
     _frames(app, 3)
     assert screen.session.battle.history[0] == d.intent()
     declared = [e for e in screen.session.battle.log.events if e.type == "fw_declare" and e.actor == "Ash"]

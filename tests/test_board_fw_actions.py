@@ -457,3 +457,43 @@ def test_the_help_overlay_lists_fw_keys_and_marks(tmp_path: Path) -> None:
                   if before.get_at((x, br.centery))[:3] != after.get_at((x, br.centery))[:3])
     assert changed > 50  # the box is drawn over the board
     app.close()
+
+
+def test_dccm_beamed_at_another_enemy_than_the_target_and_the_panel_folded(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{rifle: 50}}, armour: [chitin],"
+           " weapons: [heavy_rifle], tacpack: {generator: 6, screen: kinetic, screen_points: 4, effectors: 2,"
+           " sensors: 2}}")
+    app, screen, panel = _play(tmp_path, ash)
+    _key(pygame.K_1, "1")
+    _frames(app, 1)
+    _click(_at(screen, (8, 3)))  # shoot Rook
+    _frames(app, 1)
+    _click(_button(panel, "+", 2))  # one DCCM point
+    _frames(app, 1)
+    _key(pygame.K_d, "d")  # the next enemy clicked is where DCCM is beamed
+    _frames(app, 1)
+    _click(_at(screen, (10, 3)))
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and (d.target, d.dccm, d.dccm_at) == ("Rook", 1, "Moss")
+    assert "DCCM 1 at Moss (R-9.9): cancels up to 1 of its CM points for your seekers" in panel.odds_lines(d)
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "beam.png")))
+    (x0, y0), (x1, y1) = _at(screen, (2, 3)), _at(screen, (10, 3))
+    beam = [shot.get_at((x0 + (x1 - x0) * k // 40, y0 + (y1 - y0) * k // 40 + dy))[:3]
+            for k in range(8, 32) for dy in (-2, -1, 0, 1, 2)]
+    assert sum(_near(px, SENSOR_COLOUR, 60) for px in beam) > 5  # the cyan beam towards Moss
+    full = panel.rect.h
+    _key(pygame.K_p, "p")  # fold: the words only, the keys still work
+    _frames(app, 2)
+    assert panel.folded and panel.rect.h < full // 2 and not panel.controls
+    _key(pygame.K_k, "k")
+    _frames(app, 1)
+    d = panel.current()
+    assert d is not None and d.screen == "diffusion"
+    _key(pygame.K_RETURN)
+    _frames(app, 2)
+    (declared,) = _events(screen, "fw_declare")
+    assert declared.split["dccm"] == 1 and declared.acts[0]["target"] == "Rook"
+    intent = screen.session.battle.history[0]
+    assert isinstance(intent, FwIntent) and intent.dccm_at == "Moss"
+    app.close()

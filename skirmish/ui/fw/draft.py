@@ -185,6 +185,12 @@ class Draft:
             return self, (f"{name}: no declared action is aimed at an {want}" if not (enemy and self.dccm) else None)
         return new, None
 
+    def beam_at(self, name: str) -> tuple[Draft, str | None]:
+        """Beam the declared DCCM at enemy `name` (R-9.9), whatever the attack's target."""
+        if not self.dccm:
+            return self, "R-9.9: no DCCM points to beam (+ on the DCCM stepper first)"
+        return replace(self, dccm_at=name), None
+
     def intent(self) -> FwIntent:
         """The declaration as the battle takes it."""
         return FwIntent(self.unit, self.act, self.target, then=None if self.then == "none" else self.then,

@@ -37,7 +37,8 @@ HELP = [
     "Declaring (Future*World): 1-9 first action (shoot burst melee throw launch aid react program none) · "
     "Shift+1-8 a second, different one at half DEX · click a miniature: the target (an enemy: also where DCCM "
     "is beamed) · W or the weapon row: the weapon · K screen type · - + on the tacpack row: screen, CM, DCCM, "
-    "sensors, jump (never above G) · the odds, a grenade's blast and who it may catch show before Enter declares",
+    "sensors, jump (never above G) · D then an enemy: where DCCM is beamed · P fold the panel (a small window) · "
+    "the odds, a grenade's blast and who it may catch show before Enter declares",
     "Movement segment: drag your miniature (reach shaded) · E stay put",
 ]
 LEGEND = [
@@ -86,6 +87,8 @@ class FwCommands(Commands):
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.refused: str | None = None  # the last refusal, shown in the panel until the next change
         self._preview: tuple[Any, FwPreview] | None = None  # (what it was worked out for, the preview)
+        self.folded = False  # P: only the panel's words (its keys still work), for a small window
+        self.dccm_next = False  # D: the next enemy clicked is where DCCM is beamed, not a target
 
     @property
     def reason_kinds(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -187,6 +190,14 @@ class FwCommands(Commands):
         if k == pygame.K_w:
             self.change(d.next_weapon())
             return True
+        if k == pygame.K_p:
+            self.folded = not self.folded
+            return True
+        if k == pygame.K_d:
+            self.dccm_next = not self.dccm_next
+            if self.dccm_next:
+                self.screen.toast("click the enemy to beam DCCM at (R-9.9)")
+            return True
         if k == pygame.K_k:
             kinds = ("none", *SCREEN_TYPES)
             self.change(d.set_screen(kinds[(kinds.index(d.screen) + 1) % len(kinds)]))
@@ -212,7 +223,12 @@ class FwCommands(Commands):
         if unit is not None:
             self.screen.selected = unit.name
             if unit.name != d.unit:
-                self.change(d.aim(unit.name, enemy=unit.side != self.screen.session.view().unit(d.unit).side))
+                enemy = unit.side != self.screen.session.view().unit(d.unit).side
+                if self.dccm_next and enemy:
+                    self.dccm_next = False
+                    self.change(d.beam_at(unit.name))
+                else:
+                    self.change(d.aim(unit.name, enemy=enemy))
             return True
         return False
 
@@ -302,7 +318,20 @@ class FwCommands(Commands):
         steppers = [b for n in NUMBERS for b in stepper(n)]
         return [(f"1st{' ' + d.target if d.target else ''}", first),
                 (f"2nd{' ' + d.then_target if d.then_target else ''}", then), ("weapon", weapons), ("screen", screens),
-                ("tacpack", steppers), ("", [Button("Enter declare", self.declare, small=True)])]
+                ("tacpack", steppers)]
+
+    def _place(self, view: BattleView, d: Draft, rect: pygame.Rect) -> pygame.Rect:
+        """The panel over the board's foot, or its top if that hides fewer figures (never the one declaring if
+        it can help it)."""
+        br = self.screen.board_rect()
+        r = self.screen.board.token_radius() + 4
+        tokens = []
+        for u in view.units:
+            x, y = self.screen.board.cam.centre(u.cell)
+            tokens.append((pygame.Rect(br.x + x - r, br.y + y - r, 2 * r, 2 * r), 10 if u.name == d.unit else 1))
+        top = rect.copy()
+        top.y = br.y + 4
+        return min((rect, top), key=lambda at: sum(w for t, w in tokens if at.colliderect(t)))
 
     def draw_panel(self, surf: pygame.Surface, view: BattleView) -> None:
         d = self.current()
@@ -311,7 +340,7 @@ class FwCommands(Commands):
             return
         f = self.screen.fonts
         br = self.screen.board_rect()
-        rows = self._layout(d)
+        rows = [] if self.folded else self._layout(d)
         info = [(d.summary() + f" · {d.me.generator - d.total} spare", ACCENT if d.total <= d.me.generator else BAD)]
         pv = self.preview(d)
         info += [(line, BAD if any(r in line for r in pv.refusals) else TEXT) for line in pv.lines]
@@ -332,17 +361,12 @@ class FwCommands(Commands):
                 x += w + 4
             y += ROW_H
         height = y + 6 + 18 * sum(len(parts_of(f, text, width - 20)) for text, _ in info)
-        self.rect = pygame.Rect(br.x + 8, max(br.y + 4, br.bottom - height - 8), width, height)
-        me = view.find(d.unit)
-        if me is not None:  # the panel never hides the figure declaring: over the board's top instead
-            mx, my = self.screen.board.cam.centre(me.cell)
-            r = self.screen.board.token_radius() + 4
-            if self.rect.colliderect(pygame.Rect(br.x + mx - r, br.y + my - r, 2 * r, 2 * r)):
-                self.rect.y = br.y + 4
+        self.rect = self._place(view, d, pygame.Rect(br.x + 8, max(br.y + 4, br.bottom - height - 8), width, height))
         pygame.draw.rect(surf, (22, 24, 30), self.rect, border_radius=6)
         pygame.draw.rect(surf, ACCENT, self.rect, 1, border_radius=6)
-        surf.blit(f.text(f.normal, elide(f.normal, f"{d.unit} declares (R-9.2) · DEX {d.me.DEX}, a second action "
-                                                   f"at {half_dex(d.me.DEX)} · G {d.me.generator}", width - 20), ACCENT),
+        head = (f"{d.unit} declares (R-9.2) · DEX {d.me.DEX}, a second action at {half_dex(d.me.DEX)} · G "
+                f"{d.me.generator}" + (" · P: the buttons" if self.folded else ""))
+        surf.blit(f.text(f.normal, elide(f.normal, head, width - 20), ACCENT),
                   (self.rect.x + x0, self.rect.y + 6))
         self.controls = []
         for label, row_y, buttons in placed:
