@@ -497,3 +497,28 @@ def test_dccm_beamed_at_another_enemy_than_the_target_and_the_panel_folded(tmp_p
     intent = screen.session.battle.history[0]
     assert isinstance(intent, FwIntent) and intent.dccm_at == "Moss"
     app.close()
+
+
+def test_an_attack_without_a_target_is_previewed_at_the_enemy_under_the_mouse(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{throw: 50}}, armour: [chitin],"
+           " weapons: [fragmentation_grenade], tacpack: {generator: 6, screen: kinetic, screen_points: 4}}")
+    app, screen, panel = _play(tmp_path, ash)
+    _key(pygame.K_4, "4")
+    _frames(app, 1)
+    for cell in ((10, 3), (6, 0)):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=_at(screen, cell), rel=(1, 1), buttons=(0, 0, 0)))
+        _frames(app, 2)
+        d = panel.current()
+        assert d is not None and d.target is None  # hovering picks nothing
+        pv = panel.preview(d)
+        if cell == (10, 3):  # Moss under the mouse: its odds and the blast round it, marked as a hover
+            p = screen.session.battle.odds(FwIntent("Ash", "throw", "Moss"))
+            assert pv.lines[0].startswith("hover: throw Moss") and p.text in pv.lines[0]
+            assert pv.blast is not None and pv.blast.aim == (10, 3)
+            shot = pygame.image.load(str(app.screenshot(tmp_path / "hover.png")))
+            x, y = _at(screen, cell)
+            r = round(6 / 2 * screen.board.cam.tile)
+            assert any(_near(shot.get_at((x - r + dx, y))[:3], BLAST_EDGE, 60) for dx in range(-2, 3))
+        else:  # empty ground: back to asking for a target
+            assert pv.lines == ("throw (fragmentation grenade): click an enemy on the map",) and pv.blast is None
+    app.close()

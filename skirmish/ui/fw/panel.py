@@ -10,6 +10,7 @@ and `preview_move`); E stays put."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -35,8 +36,8 @@ if TYPE_CHECKING:
 ROW_H = 26
 HELP = [
     "Declaring (Future*World): 1-9 first action (shoot burst melee throw launch aid react program none) · "
-    "Shift+1-8 a second, different one at half DEX · click a miniature: the target (an enemy: also where DCCM "
-    "is beamed) · W or the weapon row: the weapon · K screen type · - + on the tacpack row: screen, CM, DCCM, "
+    "Shift+1-8 a second, different one at half DEX · hover an enemy: the odds there · click: the target (an "
+    "enemy: also where DCCM is beamed) · W or the weapon row: the weapon · K screen type · - + on the tacpack row: screen, CM, DCCM, "
     "sensors, jump (never above G) · D then an enemy: where DCCM is beamed · P fold the panel (a small window) · "
     "the odds, a grenade's blast and who it may catch show before Enter declares",
     "Movement segment: drag your miniature (reach shaded) · E stay put",
@@ -160,12 +161,30 @@ class FwCommands(Commands):
         return False
 
     def preview(self, d: Draft) -> FwPreview:
-        """The battle's odds of the draft's attacks and what its programs do (worked out once per draft and log)."""
+        """The battle's odds of the draft's attacks and what its programs do (worked out once per draft, hover and
+        log); an attack with no target yet is previewed at the enemy under the mouse, marked "hover"."""
         battle = self.screen.session.battle
-        key = (d, len(battle.log.events), self.screen.viewer)
+        shown = self._hovered(d)
+        key = (shown, len(battle.log.events), self.screen.viewer)
         if self._preview is None or self._preview[0] != key:
-            self._preview = (key, preview(battle, self.screen.view_now(), d, self.screen.board.grid))
+            pv = preview(battle, self.screen.view_now(), shown, self.screen.board.grid)
+            if shown is not d:
+                hover = f"{d.attack} {shown.target if d.act == d.attack else shown.then_target}"
+                pv = replace(pv, lines=tuple(f"hover: {line}" if line.startswith(hover) else line for line in pv.lines))
+            self._preview = (key, pv)
         return self._preview[1]
+
+    def _hovered(self, d: Draft) -> Draft:
+        """`d` with the enemy under the mouse as the target of its attack that has none yet (else `d`)."""
+        att, hover = d.attack, self.screen.hover
+        if att is None or att == "react" or hover is None or (d.target if d.act == att else d.then_target):
+            return d
+        view = self.screen.view_now()
+        side = view.unit(d.unit).side
+        u = next((u for u in view.units if u.cell == hover and u.side != side and not u.out_of_action), None)
+        if u is None:
+            return d
+        return replace(d, target=u.name) if d.act == att else replace(d, then_target=u.name)
 
     def odds_lines(self, d: Draft) -> list[str]:
         """The exact odds of each declared attack at its target (R-9.4 to R-9.10), and the EW programs' effect."""
