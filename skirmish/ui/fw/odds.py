@@ -53,7 +53,7 @@ def _attack_line(battle: Any, view: BattleView, d: Draft, act: str, target: str,
     wname = w.name if w is not None else "no weapon"
     try:
         p = battle.odds(FwIntent(d.unit, act, target, weapon=d.chosen))
-    except IllegalAction as exc:
+    except (IllegalAction, ValueError) as exc:  # the rules' refusal, in their words (never a traceback)
         return f"{act} {target}: {exc}", str(exc)
     me, them = view.unit(d.unit), view.find(target)
     steps = "".join(f", {s}" for s in p.steps)
