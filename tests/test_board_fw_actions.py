@@ -21,6 +21,7 @@ from skirmish.rulesets.fw_preview import half_dex, percent
 from skirmish.ui.anim import BlastAnim, ThrowArc
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
+from skirmish.ui.frame import TOP_H
 from skirmish.ui.fw.marks import BLAST_EDGE, SENSOR_COLOUR
 from skirmish.ui.fw.panel import FwCommands
 from skirmish.ui.replay import ReplayScreen
@@ -167,6 +168,23 @@ def test_a_grenade_aimed_with_its_blast_drawn_and_whom_it_may_catch(tmp_path: Pa
     groups = replay.commands.on_event(throw, cells)
     assert isinstance(groups[0][0], ThrowArc) and isinstance(groups[1][0], BlastAnim)
     assert groups[1][0].radius == 3.0
+    _key(pygame.K_SPACE, " ")  # pause, then step action by action until the throw plays
+    _frames(app, 1)
+    played: set[str] = set()
+    for _ in range(200):
+        _key(pygame.K_PERIOD, ".")
+        for _ in range(40):
+            _frames(app, 1)
+            played |= {type(a).__name__ for a in replay.anim.current}
+            if "BlastAnim" in played:
+                break
+        if "BlastAnim" in played:
+            break
+    assert {"ThrowArc", "BlastAnim"} <= played
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "replayed.png")))
+    lx, ly = replay.board.cam.centre((throw.lands[0] / 2 - 0.5, throw.lands[1] / 2 - 0.5))
+    px = shot.get_at((lx, ly + TOP_H))[:3]
+    assert px[0] > px[2] + 40  # the blast's orange where the grenade came down
     app.close()
 
 
@@ -521,4 +539,31 @@ def test_an_attack_without_a_target_is_previewed_at_the_enemy_under_the_mouse(tm
             assert any(_near(shot.get_at((x - r + dx, y))[:3], BLAST_EDGE, 60) for dx in range(-2, 3))
         else:  # empty ground: back to asking for a target
             assert pv.lines == ("throw (fragmentation grenade): click an enemy on the map",) and pv.blast is None
+    app.close()
+
+
+def test_a_close_quarters_battle_watched_to_the_end_shows_its_strikes(tmp_path: Path) -> None:
+    from skirmish.content.scenario import load_scenario
+    from skirmish.ui.screens import ResultsScreen
+    from tests.conftest import ROOT
+
+    sc = load_scenario(str(ROOT / "scenarios" / "fw" / "hab_module.yaml"))
+    app = App(scenario=sc, controls={s.name: "ai" for s in sc.spec.sides}, settings=Settings(speed=8.0),
+              size=(1280, 800))
+    screen = app.screen
+    assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
+    strikes: list[Any] = []  # the animation groups of each strike as it played
+    seen = 0
+    for _ in range(20000):
+        app.tick(1 / 60)
+        events = screen.session.battle.log.events
+        for e in events[seen:]:
+            if e.type == "fw_attack" and e.act == "melee":
+                strikes.append(screen.commands.on_event(e, {u.name: u.cell for u in screen.session.view().units}))
+        seen = len(events)
+        if isinstance(app.screen, ResultsScreen):
+            break
+    assert isinstance(app.screen, ResultsScreen) and strikes
+    for groups in strikes:  # hand to hand: a flash on the target, no tracer
+        assert [type(a).__name__ for g in groups for a in g] == ["Flash"]
     app.close()
