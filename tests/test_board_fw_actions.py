@@ -27,7 +27,7 @@ from skirmish.ui.fw.panel import FwCommands
 from skirmish.ui.replay import ReplayScreen
 from skirmish.ui.replay_session import ReplaySession
 from skirmish.ui.settings import Settings
-from skirmish.ui.widgets import BAD
+from skirmish.ui.widgets import ACCENT, BAD
 from tests.test_board_fw import _at, _button, _click, _frames, _key, _near
 
 CHARS = "{STR: 13, CON: 12, SIZ: 11, INT: 12, POW: 13, DEX: 15}"
@@ -503,7 +503,7 @@ def test_dccm_beamed_at_another_enemy_than_the_target_and_the_panel_folded(tmp_p
     full = panel.rect.h
     _key(pygame.K_p, "p")  # fold: the words only, the keys still work
     _frames(app, 2)
-    assert panel.folded and panel.rect.h < full // 2 and not panel.controls
+    assert panel.folded and panel.rect.h <= full - 4 * 26 and not panel.controls  # the rows of buttons gone
     _key(pygame.K_k, "k")
     _frames(app, 1)
     d = panel.current()
@@ -566,4 +566,29 @@ def test_a_close_quarters_battle_watched_to_the_end_shows_its_strikes(tmp_path: 
     assert isinstance(app.screen, ResultsScreen) and strikes
     for groups in strikes:  # hand to hand: a flash on the target, no tracer
         assert [type(a).__name__ for g in groups for a in g] == ["Flash"]
+    app.close()
+
+
+def test_the_damage_distribution_is_drawn_as_the_battle_gives_it(tmp_path: Path) -> None:
+    ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{autogun: 50}}, armour: [chitin],"
+           " weapons: [light_assault], tacpack: {generator: 6, screen: kinetic, screen_points: 4}}")
+    app, screen, panel = _play(tmp_path, ash)
+    _key(pygame.K_2, "2")  # a burst: 1d3 hits, so a long tail
+    _frames(app, 1)
+    _click(_at(screen, (8, 3)))
+    _frames(app, 2)
+    d = panel.current()
+    assert d is not None and (d.act, d.target) == ("burst", "Rook")
+    p = screen.session.battle.odds(FwIntent("Ash", "burst", "Rook"))
+    ((label, pmf, hp),) = panel.preview(d).damage
+    assert label == "burst Rook" and dict(pmf) == p.odds.damage and hp == p.hp == 12
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "chart.png")))
+    bars = dict(panel.chart)
+    assert sorted(bars) == sorted(k for k, q in p.odds.damage.items() if k > 0 and q > 0)
+    likeliest = max((k for k in bars), key=lambda k: p.odds.damage[k])
+    assert bars[likeliest].h == max(b.h for b in bars.values())  # scaled to the likeliest amount
+    for k in (likeliest, max(bars)):
+        bar = bars[k]
+        px = shot.get_at((bar.centerx, bar.bottom - 1))[:3]
+        assert _near(px, BAD if k >= hp else ACCENT, 60), (k, px)  # red where it drops Rook
     app.close()

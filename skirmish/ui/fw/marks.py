@@ -1,21 +1,24 @@
 """What the fw panel marks on the board while a person declares (R-9.4, R-9.9, R-9.10): a line to each declared
 target, a grenade's blast radius where it is aimed with the ring a miss may scatter to and every figure it may
 catch labelled with its exact chance, the reach of combat sensors and the DCCM beam; and the animations of fw's
-strikes, launches and throws (a record replayed draws the same)."""
+strikes, launches and throws (a record replayed draws the same); and a declared attack's damage distribution
+drawn in the panel."""
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import pygame
 
 from skirmish.ecs.view import BattleView
 from skirmish.rulesets.fw import FwAttackEvent, FwThrowEvent
+from skirmish.rulesets.fw_preview import percent
 from skirmish.ui.anim import BLAST_S, FLASH_S, TRACER_S, BlastAnim, Flash, ScatterMarker, ThrowArc, Tracer
 from skirmish.ui.camera import Camera
-from skirmish.ui.fw.odds import MAX_SCATTER_M, FwPreview
-from skirmish.ui.widgets import ACCENT, BAD, Fonts
+from skirmish.ui.fw.odds import MAX_SCATTER_M, FwPreview, Pmf
+from skirmish.ui.widgets import ACCENT, BAD, DIM, Fonts, elide
 
 BLAST_FILL = (255, 150, 40, 70)
 BLAST_EDGE = (255, 190, 90)
@@ -92,3 +95,26 @@ def event_anims(e: Any, cells: dict[str, tuple[int, int]], cell_m: float) -> lis
         rounds = 3 if e.act == "launch" else max(1, e.burst_roll or 1)
         return [[Tracer(TRACER_S * (2 if e.act == "launch" else 1), frm=frm, to=to, hit=e.hit, rounds=rounds)], flash]
     return []
+
+
+def draw_damage(surf: pygame.Surface, f: Fonts, rect: pygame.Rect, label: str, pmf: Pmf,
+                hp: int) -> list[tuple[int, pygame.Rect]]:
+    """One attack's exact damage distribution through armour and screen (R-9.6): the chance none gets through (a
+    miss, or all stopped) in words, then a bar for each amount, red from the target's HP (as its side knows it);
+    returns (points, bar) for each bar drawn."""
+    none = sum((p for points, p in pmf if points == 0), Fraction(0))
+    most = pmf[-1][0]
+    text = f"{label}: none through {percent(none)}, bars 1-{most}, red {hp}+ (down)"
+    img = f.text(f.small, elide(f.small, text, rect.w // 2 - 8), DIM)
+    surf.blit(img, (rect.x, rect.y + (rect.h - img.get_height()) // 2))
+    hurt = [(points, p) for points, p in pmf if points > 0]
+    top = max((float(p) for _, p in hurt), default=1.0) or 1.0
+    left = rect.x + rect.w // 2
+    step = max(2, min(10, (rect.right - left) // max(1, most)))
+    bars = []
+    for points, p in hurt:  # the chance of each amount that gets through, scaled to the likeliest
+        h = max(1, round(rect.h * float(p) / top))
+        bar = pygame.Rect(left + (points - 1) * step, rect.bottom - h, max(1, step - 1), h)
+        pygame.draw.rect(surf, BAD if hp > 0 and points >= hp else ACCENT, bar)
+        bars.append((points, bar))
+    return bars

@@ -8,6 +8,7 @@ No drawing here: `FwPreview` is read by the panel (its lines) and by the board m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from skirmish.core.errors import IllegalAction
@@ -18,6 +19,9 @@ from skirmish.rulesets.fw_preview import ODDS_ACTS, catches, percent, seeker_tab
 from skirmish.ui.fw.draft import Draft
 
 MAX_SCATTER_M = 10  # a missed grenade scatters up to 1D10 m (R-9.10): the ring that bounds where it may land
+
+
+Pmf = tuple[tuple[int, Fraction], ...]  # (points through, exact chance), by points
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class FwPreview:
     sensors_m: int = 0
     dccm_at: str | None = None
     refusals: tuple[str, ...] = field(default=())  # an attack the battle refuses now, in its words
+    damage: tuple[tuple[str, Pmf, int], ...] = ()  # each attack's damage through armour and screen, the target's HP
 
 
 def _metres(a: tuple[int, int], b: tuple[int, int], cell_m: float) -> float:
@@ -46,7 +51,7 @@ def _metres(a: tuple[int, int], b: tuple[int, int], cell_m: float) -> float:
 
 
 def _attack_line(battle: Any, view: BattleView, d: Draft, act: str, target: str, grid: geo.GridMap,
-                 blast: list[Blast]) -> tuple[str, str | None]:
+                 blast: list[Blast], damage: list[tuple[str, Pmf, int]]) -> tuple[str, str | None]:
     """(the line for one declared attack at `target`, the battle's refusal or None)."""
     cell_m = grid.cell_m
     w = weapon(d.weapon)
@@ -56,6 +61,7 @@ def _attack_line(battle: Any, view: BattleView, d: Draft, act: str, target: str,
     except (IllegalAction, ValueError) as exc:  # the rules' refusal, in their words (never a traceback)
         return f"{act} {target}: {exc}", str(exc)
     me, them = view.unit(d.unit), view.find(target)
+    damage.append((f"{act} {target}", tuple(sorted(p.odds.damage.items())), p.hp))
     steps = "".join(f", {s}" for s in p.steps)
     a = p.attack
     screen = f"{a.screen_type} {a.screen}" if a.screen_type and a.screen else "none"
@@ -97,6 +103,7 @@ def preview(battle: Any, view: BattleView, d: Draft, grid: geo.GridMap) -> FwPre
     lines: list[str] = []
     refusals: list[str] = []
     blast: list[Blast] = []
+    damage: list[tuple[str, Pmf, int]] = []
     targets: list[str] = []
     for act, target in ((d.act, d.target), (d.then, d.then_target)):
         if act not in ODDS_ACTS:
@@ -106,7 +113,7 @@ def preview(battle: Any, view: BattleView, d: Draft, grid: geo.GridMap) -> FwPre
             lines.append(f"{act} ({w.name if w is not None else 'no weapon'}): click an enemy on the map")
             continue
         targets.append(target)
-        line, why = _attack_line(battle, view, d, act, target, grid, blast)
+        line, why = _attack_line(battle, view, d, act, target, grid, blast, damage)
         lines.append(line)
         if why:
             refusals.append(why)
@@ -121,4 +128,4 @@ def preview(battle: Any, view: BattleView, d: Draft, grid: geo.GridMap) -> FwPre
         lines.append(f"sensors {d.sensors} (R-9.9): register enemies out of sight within {sensor_range_m(d.sensors)} m "
                      "(100% - 10% per net CM point)")
     return FwPreview(tuple(lines), blast[0] if blast else None, tuple(targets), sensor_range_m(d.sensors),
-                     d.dccm_at if d.dccm else None, tuple(refusals))
+                     d.dccm_at if d.dccm else None, tuple(refusals), tuple(damage))

@@ -25,8 +25,9 @@ from skirmish.ui.anim import BANNER_S, STEP_S, Banner, MoveAnim
 from skirmish.ui.commands import Commands, register
 from skirmish.ui.fw.draft import NUMBER_NAMES, NUMBERS, THEN_ACTS, Draft
 from skirmish.ui.fw.draw import draw_dex_tracker, draw_fw_card, draw_token_marks, fw
-from skirmish.ui.fw.marks import draw_declaration, event_anims
+from skirmish.ui.fw.marks import draw_damage, draw_declaration, event_anims
 from skirmish.ui.fw.odds import FwPreview, preview
+from skirmish.ui.fw.words import GLOSSARY, HELP, LEGEND
 from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, Fonts, elide, wrap
 
 if TYPE_CHECKING:
@@ -34,29 +35,7 @@ if TYPE_CHECKING:
     from skirmish.ui.battle.menus import BattleMenus
 
 ROW_H = 26
-HELP = [
-    "Declaring (Future*World): 1-9 first action (shoot burst melee throw launch aid react program none) · "
-    "Shift+1-8 a second, different one at half DEX · hover an enemy: the odds there · click: the target (an "
-    "enemy: also where DCCM is beamed) · W or the weapon row: the weapon · K screen type · - + on the tacpack "
-    "row: screen, CM, DCCM, sensors, jump (never above G) · D then an enemy: where DCCM is beamed · P fold the "
-    "panel (a small window) · the odds, a grenade's blast and who it may catch show before Enter declares",
-    "Movement segment: drag your miniature (reach shaded) · E stay put",
-]
-LEGEND = [
-    "A disc in its side's colour is a figure; the bar under it: HP of CON (green whole, amber hurt, red below half)",
-    "Under the bar: fallen (crawls until it rises, R-9.7) · unconscious (0 HP or less) · dead (-CON)",
-    "Tracker: DEX order; DEX/half when a second action is declared (R-9.3) · ? an enemy's declaration, hidden",
-    "Yellow dashes: your declared attack's target · orange disc: a grenade's blast where aimed, the dotted ring "
-    "where a miss may land (1D10 m), a % over each figure it may catch",
-    "Cyan dots: the reach of your combat sensors (15 m a point) · cyan dashes: the DCCM beam (R-9.9)",
-    "Fog of war: darkened cells are out of your side's sight; a faint token marked ?3 is an enemy last seen in round 3",
-]
-GLOSSARY = [
-    "DEX  the order of resolution, highest first (R-9.2) · HP = CON · Luck = POW x 5%",
-    "G  the tacpack generator's points a round: screen + shots + EW + jump, never above G (R-9.8)",
-    "CM  countermeasures: -10% a point to seekers and sensors · DCCM  cancels a target's CM point (R-9.9)",
-    "impale  a hit on chance/5 or less: the damage rolled twice (R-9.4) · major wound: half the HP in one hit",
-]
+CHART_H = 38  # the damage distribution's bars, for each previewed attack
 KEYS_FIRST = {pygame.K_1 + i: act for i, act in enumerate(ACTS)}  # 1-9: the first action (Shift: the second)
 
 
@@ -87,6 +66,7 @@ class FwCommands(Commands):
         self.controls: list[Button] = []
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.refused: str | None = None  # the last refusal, shown in the panel until the next change
+        self.chart: list[tuple[int, pygame.Rect]] = []  # the damage chart's bars last drawn: (points, bar)
         self._preview: tuple[Any, FwPreview] | None = None  # (what it was worked out for, the preview)
         self.folded = False  # P: only the panel's words (its keys still work), for a small window
         self.dccm_next = False  # D: the next enemy clicked is where DCCM is beamed, not a target
@@ -379,7 +359,7 @@ class FwCommands(Commands):
                 b.rect = pygame.Rect(x, y, w, ROW_H - 4)
                 x += w + 4
             y += ROW_H
-        height = y + 6 + 18 * sum(len(parts_of(f, text, width - 20)) for text, _ in info)
+        height = y + 6 + 18 * sum(len(parts_of(f, text, width - 20)) for text, _ in info) + CHART_H * len(pv.damage)
         self.rect = self._place(view, d, pygame.Rect(br.x + 8, max(br.y + 4, br.bottom - height - 8), width, height))
         pygame.draw.rect(surf, (22, 24, 30), self.rect, border_radius=6)
         pygame.draw.rect(surf, ACCENT, self.rect, 1, border_radius=6)
@@ -399,6 +379,9 @@ class FwCommands(Commands):
             for part in parts_of(f, text, width - 20):
                 surf.blit(f.text(f.small, part, colour), (x0, y))
                 y += 18
+        for label, pmf, hp in pv.damage:
+            self.chart = draw_damage(surf, f, pygame.Rect(x0, y + 2, width - 20, CHART_H - 4), label, pmf, hp)
+            y += CHART_H
 
 
 register("fw", FwCommands)
