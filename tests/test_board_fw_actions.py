@@ -22,12 +22,13 @@ from skirmish.ui.anim import BlastAnim, ThrowArc
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
 from skirmish.ui.frame import TOP_H
+from skirmish.ui.fw.draw import card_lines
 from skirmish.ui.fw.marks import BLAST_EDGE, SENSOR_COLOUR
 from skirmish.ui.fw.panel import FwCommands
 from skirmish.ui.replay import ReplayScreen
 from skirmish.ui.replay_session import ReplaySession
 from skirmish.ui.settings import Settings
-from skirmish.ui.widgets import ACCENT, BAD
+from skirmish.ui.widgets import ACCENT, BAD, TEXT
 from tests.test_board_fw import _at, _button, _click, _frames, _key, _near
 
 CHARS = "{STR: 13, CON: 12, SIZ: 11, INT: 12, POW: 13, DEX: 15}"
@@ -156,6 +157,14 @@ def test_a_grenade_aimed_with_its_blast_drawn_and_whom_it_may_catch(tmp_path: Pa
     _until(app, screen, lambda: _events(screen, "fw_throw"))
     (throw,) = _events(screen, "fw_throw")
     assert throw.target == "Rook" and throw.weapon == "fragmentation_grenade" and throw.radius_m == 6
+    ash_now = screen.session.view().unit("Ash")
+    assert ("weapons: heavy rifle, fragmentation grenade x0", TEXT) in card_lines(ash_now, ash_now.ext)  # used up
+    _until(app, screen, lambda: screen.session.view().round == 2 and panel.current() is not None)
+    d = panel.current()
+    assert d is not None and d.unit == "Ash" and "fragmentation grenade x0" in [b.label for b in panel.controls]
+    _key(pygame.K_4, "4")  # its next declaration: no grenade left to throw
+    _frames(app, 1)
+    assert panel.refused == "R-9.10: Ash has no grenade left"
     # the record replays the throw with its arc and blast
     path = tmp_path / "throw.json"
     screen.session.save(path)

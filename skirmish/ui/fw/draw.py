@@ -11,7 +11,7 @@ import pygame
 
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rulesets.fw import FwUnitView
-from skirmish.rulesets.fw_preview import half_dex
+from skirmish.rulesets.fw_preview import SPENT_CLASSES, half_dex, weapon
 from skirmish.ui.art import SIDE_COLOURS, dead_badge, draw_token
 from skirmish.ui.board import Board, short_name
 from skirmish.ui.panels import TITLE_H, TRACKER_LINE
@@ -86,12 +86,22 @@ def draw_dex_tracker(surf: pygame.Surface, fonts: Fonts, rect: pygame.Rect, view
         y += TRACKER_LINE
 
 
+def weapon_names(f: FwUnitView) -> list[str]:
+    """The figure's weapons by name, each once; a grenade or missile with how many are left (R-9.10)."""
+    out = []
+    for wid in dict.fromkeys(f.weapons):
+        w = weapon(wid)
+        name = w.name if w is not None else wid
+        out.append(f"{name} x{f.left(wid, True)}" if w is not None and w.weapon_class in SPENT_CLASSES else name)
+    return out
+
+
 def card_lines(u: UnitView, f: FwUnitView) -> list[tuple[str, tuple[int, int, int]]]:
     """The card's lines under the name: HP and condition, characteristics, kit, tacpack and the round's split."""
     lines: list[tuple[str, tuple[int, int, int]]] = [
         (f"HP {f.hp}/{f.CON} · {condition(f)} (R-9.7: unconscious at 0, dead at -{f.CON})", hp_colour(f)),
         (f"STR {f.STR} CON {f.CON} SIZ {f.SIZ} INT {f.INT} POW {f.POW} DEX {f.DEX}", TEXT),
-        ("weapons: " + (", ".join(f.weapons) or "none"), TEXT),
+        ("weapons: " + (", ".join(weapon_names(f)) or "none"), TEXT),
         (f"armour: {f.armour or 'none'}" + (" (" + ", ".join(f"{c} {p}" for c, p in f.armour_stops) + ")"
                                              if f.armour_stops else ""), TEXT),
         (f"tacpack G {f.generator} · effectors {f.effectors} · sensors {f.sensors}" +
