@@ -330,6 +330,10 @@ def test_a_weapon_switched_and_two_actions_at_dex_and_half_dex(tmp_path: Path) -
     assert attack.weapon == "blaster_light_rifle" and attack.dex == 15
     events = screen.session.battle.log.events
     assert events.index(attack) < events.index(aid)  # the second action at half DEX, after every DEX-15 one
+    path = tmp_path / "two.json"  # the record keeps the weapon and the second action: it replays to the same state
+    screen.session.save(path)
+    with record.resume(record.load(path)) as again:
+        assert again.history == screen.session.battle.history and again.state_hash() == screen.session.battle.state_hash()
     app.close()
 
 
