@@ -128,21 +128,33 @@ class SightTable:
                    ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """`codes_from(frm, xs, ys)` for each origin in `origins`, a row each ([origin, cell]), with one look for
         pairs not coded yet over all of them."""
-        kept = self.outs
-        if len(kept) + len(origins) > 4 * self.rows_kept:
+        return self._many(origins, xs, ys, True)
+
+    def columns_many(self, targets: tuple[Cell, ...], xs: npt.NDArray[np.intp],
+                     ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
+        """`column(to, xs, ys)` for each target in `targets`, a row each ([target, cell]), with one look for pairs
+        not coded yet over all of them (one batch for every target, not one each)."""
+        return self._many(targets, xs, ys, False)
+
+    def _many(self, cells: tuple[Cell, ...], xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp],
+              origin: bool) -> npt.NDArray[np.int8]:
+        """`codes_many` (`cells` are the pairs' origins) or `columns_many` (their targets): the arrays kept per
+        cell (`outs` or `cols`), the pairs not coded yet coded at once, as `_codes` codes them one cell at a time."""
+        kept, back_of = (self.outs, self.cols) if origin else (self.cols, self.outs)
+        if len(kept) + len(cells) > 4 * self.rows_kept:
             kept.clear()
         rows = []
-        for frm in origins:
-            r = kept.get(frm)
+        for c in cells:
+            r = kept.get(c)
             if r is None:
-                r = kept[frm] = np.full(self.w * self.h, -1, dtype=np.int8)
+                r = kept[c] = np.full(self.w * self.h, -1, dtype=np.int8)
             rows.append(r)
         idx = ys * self.w + xs
         codes = np.stack(rows)[:, idx]
         todo = np.flatnonzero(codes < 0)
         if len(todo) >= BATCH_MIN and self._batch is not None:
-            for j, frm in enumerate(origins):  # kept as not seen from the cells: not seeing them (`blind_back`)
-                back = self.cols.get(frm)
+            for j, c in enumerate(cells):  # kept as not seen the other way: not seen (`blind_back`)
+                back = back_of.get(c)
                 if back is not None:
                     blind = (codes[j] < 0) & (back[idx] == 0)
                     codes[j, blind] = rows[j][idx[blind]] = 0
@@ -150,8 +162,9 @@ class SightTable:
             if not len(todo):
                 return codes
             on, at = np.divmod(todo, len(idx))
-            cells = np.array(origins, dtype=np.int64).reshape(-1, 2)
-            got = self._batch.codes(cells[on, 0], cells[on, 1], xs[at].astype(np.int64), ys[at].astype(np.int64))
+            ends = np.array(cells, dtype=np.int64).reshape(-1, 2)
+            ex, ey, ox, oy = ends[on, 0], ends[on, 1], xs[at].astype(np.int64), ys[at].astype(np.int64)
+            got = self._batch.codes(ex, ey, ox, oy) if origin else self._batch.codes(ox, oy, ex, ey)
             codes[on, at] = got
             for j in np.unique(on).tolist():
                 mine = on == j
@@ -161,9 +174,9 @@ class SightTable:
             cover_level = COVER_LEVEL
             for n in todo.tolist():
                 o, i = divmod(n, k)
-                frm, c = origins[o], idx[i]
-                s = self.sight(frm, (int(xs[i]), int(ys[i])))
-                codes[o, i] = rows[o][c] = int(s.visible) + 2 * int(s.lean) + 4 * cover_level[s.cover]
+                c, other = cells[o], (int(xs[i]), int(ys[i]))
+                s = self.sight(c, other) if origin else self.sight(other, c)
+                codes[o, i] = rows[o][idx[i]] = int(s.visible) + 2 * int(s.lean) + 4 * cover_level[s.cover]
         return codes
 
     def _codes(self, kept: dict[Cell, npt.NDArray[np.int8]], cell: Cell, xs: npt.NDArray[np.intp],
