@@ -151,7 +151,7 @@ class SightTable:
                 r = kept[c] = np.full(self.w * self.h, -1, dtype=np.int8)
             rows.append(r)
         idx = ys * self.w + xs
-        codes = np.stack(rows)[:, idx]
+        codes = rows[0][idx][None, :] if len(rows) == 1 else np.stack(rows)[:, idx]
         todo = np.flatnonzero(codes < 0)
         if len(todo) >= BATCH_MIN and self._batch is not None:
             for j, c in enumerate(cells):  # kept as not seen the other way: not seen (`blind_back`)
