@@ -89,6 +89,29 @@ def test_codes_many_equals_codes_from(rows: list[str], data: st.DataObject) -> N
     assert many.codes_many(origins, xs, ys).tolist() == got.tolist()  # kept: asked again, the same
 
 
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=maps, data=st.data())
+def test_columns_many_equals_column(rows: list[str], data: st.DataObject) -> None:
+    """`SightTable.columns_many` (the utility AI's fire fields: every enemy's column in one look) equals `column`
+    per target on a fresh table, with some pairs coded before either way (the blind pairs read back)."""
+    grid = from_ascii(rows, "prop", "map")
+    cells = [(x, y) for y in range(grid.height) for x in range(grid.width)]
+    targets = tuple(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=8)))  # repeats allowed
+    picked = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=40))
+    xs = np.array([c[0] for c in picked], dtype=np.intp)
+    ys = np.array([c[1] for c in picked], dtype=np.intp)
+    fresh, many = SightTable(grid), SightTable(grid)
+    many.column(targets[0], xs[:1], ys[:1])  # some pairs already coded
+    everywhere_x = np.array([c[0] for c in cells], dtype=np.intp)
+    everywhere_y = np.array([c[1] for c in cells], dtype=np.intp)
+    many.codes_from(targets[-1], everywhere_x, everywhere_y)  # the pairs the other way: blind ones read back
+    got = many.columns_many(targets, xs, ys)
+    for row, t in zip(got, targets, strict=True):
+        assert row.tolist() == fresh.column(t, xs, ys).tolist()
+    assert many.columns_many(targets, xs, ys).tolist() == got.tolist()  # kept: asked again, the same
+    assert [many.sight(c, t) for t in targets for c in picked] == [fresh.sight(c, t) for t in targets for c in picked]
+
 def _fresh_choice(view, me):  # type: ignore[no-untyped-def]
     """The choice worked out with nothing kept: the plain reach search and the per-enemy scan."""
     grid = view.grid

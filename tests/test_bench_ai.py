@@ -114,3 +114,18 @@ def test_the_bench_freezes_the_heap_only_while_it_plays_and_imports_before_the_c
     finally:
         bench_ai._play_one = real  # type: ignore[assignment]
     assert gc.get_freeze_count() == before
+
+
+def test_the_bench_takes_its_own_clock_reads_out_of_each_battle(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each battle's CPU time leaves out the bench's two CPU-clock reads round every AI call, at the cost one read
+    was measured to take (`clock_cost`), and the report says how much that was."""
+    from skirmish.cli import bench_ai
+
+    assert 0 < bench_ai.clock_cost() < 1e-3
+    sc = load_scenario(ROOT / "scenarios" / "depot_breach.yaml")
+    r = bench_ai.play(sc, "hold", 2)
+    assert r.clock_s > 0 and len(r.clock_cpu) == len(r.battle_cpu) == 2
+    assert sum(r.clock_cpu) == pytest.approx(2 * r.decisions * r.clock_s)
+    bench_ai.report(r, default=True)
+    out = capsys.readouterr().out
+    assert "clock reads" in out and f"{r.clock_s * 1e6:.2f} us each" in out

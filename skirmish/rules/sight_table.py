@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -117,32 +116,46 @@ class SightTable:
     def column(self, to: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """Sight to `to` from each cell (xs, ys), as codes: visible + 2 × lean + 4 × cover level (0 none, 1 low,
         2 high), from a column kept per target cell (each pair is worked out once, as `sight` does)."""
-        return self._codes(self.cols, to, xs, ys, lambda c: self.sight(c, to), False)
+        return self._many((to,), xs, ys, False)[0]
 
     def codes_from(self, frm: Cell, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """Sight from `frm` to each cell (xs, ys), coded as `column` codes, from an array kept per origin cell
         (each pair is worked out once, as `sight` does)."""
-        return self._codes(self.outs, frm, xs, ys, lambda c: self.sight(frm, c), True)
+        return self._many((frm,), xs, ys, True)[0]
 
     def codes_many(self, origins: tuple[Cell, ...], xs: npt.NDArray[np.intp],
                    ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """`codes_from(frm, xs, ys)` for each origin in `origins`, a row each ([origin, cell]), with one look for
         pairs not coded yet over all of them."""
-        kept = self.outs
-        if len(kept) + len(origins) > 4 * self.rows_kept:
+        return self._many(origins, xs, ys, True)
+
+    def columns_many(self, targets: tuple[Cell, ...], xs: npt.NDArray[np.intp],
+                     ys: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
+        """`column(to, xs, ys)` for each target in `targets`, a row each ([target, cell]), with one look for pairs
+        not coded yet over all of them (one batch for every target, not one each)."""
+        return self._many(targets, xs, ys, False)
+
+    def _many(self, cells: tuple[Cell, ...], xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp],
+              origin: bool) -> npt.NDArray[np.int8]:
+        """`codes_many` (`cells` are the pairs' origins) or `columns_many` (their targets), and `codes_from` or
+        `column` for one cell: the codes from the arrays kept per cell (`outs` or `cols`; -1: not coded yet), which
+        start again when full; pairs kept as not seen the other way are not seen (`blind_back`), and from
+        BATCH_MIN pairs not coded yet on they are coded at once (rules/sight_batch.py), else one by one."""
+        kept, back_of = (self.outs, self.cols) if origin else (self.cols, self.outs)
+        if len(kept) + len(cells) > 4 * self.rows_kept:
             kept.clear()
         rows = []
-        for frm in origins:
-            r = kept.get(frm)
+        for c in cells:
+            r = kept.get(c)
             if r is None:
-                r = kept[frm] = np.full(self.w * self.h, -1, dtype=np.int8)
+                r = kept[c] = np.full(self.w * self.h, -1, dtype=np.int8)
             rows.append(r)
         idx = ys * self.w + xs
-        codes = np.stack(rows)[:, idx]
+        codes = rows[0][idx][None, :] if len(rows) == 1 else np.stack(rows)[:, idx]
         todo = np.flatnonzero(codes < 0)
         if len(todo) >= BATCH_MIN and self._batch is not None:
-            for j, frm in enumerate(origins):  # kept as not seen from the cells: not seeing them (`blind_back`)
-                back = self.cols.get(frm)
+            for j, c in enumerate(cells):  # kept as not seen the other way: not seen (`blind_back`)
+                back = back_of.get(c)
                 if back is not None:
                     blind = (codes[j] < 0) & (back[idx] == 0)
                     codes[j, blind] = rows[j][idx[blind]] = 0
@@ -150,8 +163,9 @@ class SightTable:
             if not len(todo):
                 return codes
             on, at = np.divmod(todo, len(idx))
-            cells = np.array(origins, dtype=np.int64).reshape(-1, 2)
-            got = self._batch.codes(cells[on, 0], cells[on, 1], xs[at].astype(np.int64), ys[at].astype(np.int64))
+            ends = np.array(cells, dtype=np.int64).reshape(-1, 2)
+            ex, ey, ox, oy = ends[on, 0], ends[on, 1], xs[at].astype(np.int64), ys[at].astype(np.int64)
+            got = self._batch.codes(ex, ey, ox, oy) if origin else self._batch.codes(ox, oy, ex, ey)
             codes[on, at] = got
             for j in np.unique(on).tolist():
                 mine = on == j
@@ -161,39 +175,9 @@ class SightTable:
             cover_level = COVER_LEVEL
             for n in todo.tolist():
                 o, i = divmod(n, k)
-                frm, c = origins[o], idx[i]
-                s = self.sight(frm, (int(xs[i]), int(ys[i])))
-                codes[o, i] = rows[o][c] = int(s.visible) + 2 * int(s.lean) + 4 * cover_level[s.cover]
-        return codes
-
-    def _codes(self, kept: dict[Cell, npt.NDArray[np.int8]], cell: Cell, xs: npt.NDArray[np.intp],
-               ys: npt.NDArray[np.intp], pair: Callable[[Cell], Sight], origin: bool) -> npt.NDArray[np.int8]:
-        """The codes of `pair(c)` for each cell c at (xs, ys), from the array kept for `cell` in `kept` (-1: not
-        coded yet), which starts again when `kept` is full; `cell` is the pairs' origin if `origin`, else their
-        target. Many pairs not coded yet are coded at once (rules/sight_batch.py)."""
-        codes_of = kept.get(cell)
-        if codes_of is None:
-            if len(kept) >= 4 * self.rows_kept:
-                kept.clear()
-            codes_of = kept[cell] = np.full(self.w * self.h, -1, dtype=np.int8)
-        idx = ys * self.w + xs
-        codes = codes_of[idx]
-        todo = np.flatnonzero(codes < 0)
-        if len(todo) >= BATCH_MIN and self._batch is not None:
-            back = (self.cols if origin else self.outs).get(cell)  # the pairs the other way (`blind_back`)
-            if back is not None:
-                blind = todo[back[idx[todo]] == 0]
-                codes_of[idx[blind]] = codes[blind] = 0
-                todo = np.flatnonzero(codes < 0)
-            if len(todo):
-                cx, cy = xs[todo].astype(np.int64), ys[todo].astype(np.int64)
-                ox, oy = np.full(len(todo), cell[0], dtype=np.int64), np.full(len(todo), cell[1], dtype=np.int64)
-                got = self._batch.codes(ox, oy, cx, cy) if origin else self._batch.codes(cx, cy, ox, oy)
-                codes_of[idx[todo]] = codes[todo] = got
-            return codes
-        for i in todo.tolist():
-            s = pair((int(xs[i]), int(ys[i])))
-            codes_of[idx[i]] = codes[i] = int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
+                c, other = cells[o], (int(xs[i]), int(ys[i]))
+                s = self.sight(c, other) if origin else self.sight(other, c)
+                codes[o, i] = rows[o][idx[i]] = int(s.visible) + 2 * int(s.lean) + 4 * cover_level[s.cover]
         return codes
 
     # ------------------------------------------------------------------ working one pair out

@@ -41,7 +41,7 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
         return fire, flank
     # Every enemy (rows) against every cell (columns) at once.
     at = np.array([(int(e.cell[0]), int(e.cell[1])) for e in enemies], dtype=np.intp)
-    code = np.stack([table.column((int(x), int(y)), xs, ys) for x, y in at.tolist()])
+    code = table.columns_many(tuple((x, y) for x, y in at.tolist()), xs, ys)  # one look for every enemy
     near = dists[:, ys, xs] if dists.ndim == 3 else dists
     visible = (code & 1).astype(bool) & (near <= w.max_range_m)
     lean = (code & 2).astype(bool)
