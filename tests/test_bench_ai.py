@@ -129,3 +129,16 @@ def test_the_bench_takes_its_own_clock_reads_out_of_each_battle(capsys: pytest.C
     bench_ai.report(r, default=True)
     out = capsys.readouterr().out
     assert "clock reads" in out and f"{r.clock_s * 1e6:.2f} us each" in out
+
+
+def test_a_dearer_clock_read_is_taken_out_of_the_battle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reads' cost really comes off `battle_cpu`: priced at 1 ms a read, a hold battle's few hundred decisions
+    take far more off than the battle costs, so its CPU time comes out below zero (review7a: the test above would
+    pass with the subtraction dropped)."""
+    from skirmish.cli import bench_ai
+
+    monkeypatch.setattr(bench_ai, "clock_cost", lambda: 1e-3)
+    sc = load_scenario(ROOT / "scenarios" / "depot_breach.yaml")
+    r = bench_ai.play(sc, "hold", 1)
+    assert r.decisions > 100
+    assert r.battle_cpu[0] < -0.1  # ~2 x decisions ms taken out of a battle of some tens of ms

@@ -10,9 +10,9 @@
 Medians and ratios only: on a shared machine the wall clock swings with load, the CPU time far less.
 
 The bench's own clock reads are not the battle's: a read of the CPU clock (time.process_time) is a system call,
-about 1.5-2 us on the VMs the project is measured on, and the bench takes two per decision to time the AI's call
-(about 7% of a `hold` battle). Their cost is measured once per `play` (`clock_cost`) and taken out of each
-battle's CPU time (decisions x 2 reads); the report says how much that was."""
+about 0.5 us of CPU (1.5-2 us of wall time) on the VMs the project is measured on, and the bench takes two per
+decision to time the AI's call (about 0.4 ms, 1.5-2%, of a `hold` battle). Their cost is measured once per `play`
+(`clock_cost`) and taken out of each battle's CPU time (decisions x 2 reads); the report says how much that was."""
 
 from __future__ import annotations
 

@@ -93,6 +93,7 @@ class FwCommands(Commands):
                 return None
             self.draft = Draft.start(req.unit, me)
             self.refused = None
+            self.dccm_next = False  # a D pressed for the last figure does not carry to this one
         return self.draft
 
     def change(self, result: tuple[Draft, str | None]) -> None:
@@ -161,7 +162,9 @@ class FwCommands(Commands):
             return d
         view = self.screen.view_now()
         side = view.unit(d.unit).side
-        u = next((u for u in view.units if u.cell == hover and u.side != side and not u.out_of_action), None)
+        # A last-seen token is not previewed on hover: whether it is still there shows only on declaring (review7a).
+        u = next((u for u in view.units if u.cell == hover and u.side != side and not u.out_of_action
+                  and not u.ghost), None)
         if u is None:
             return d
         return replace(d, target=u.name) if d.act == att else replace(d, then_target=u.name)
@@ -182,8 +185,8 @@ class FwCommands(Commands):
         if k in KEYS_FIRST:
             act = KEYS_FIRST[k]
             slot = 1 if event.mod & pygame.KMOD_SHIFT else 0
-            if slot == 1 and act not in THEN_ACTS:
-                return True
+            if slot == 1 and act not in THEN_ACTS and act != "program":
+                return True  # "program" goes through so that Draft.set_act says why not
             self.change(d.set_act(slot, act))
             return True
         if k == pygame.K_w:

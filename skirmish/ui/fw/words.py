@@ -5,7 +5,8 @@ from __future__ import annotations
 
 HELP = [
     "Declaring (Future*World): 1-9 first action (shoot burst melee throw launch aid react program none) · "
-    "Shift+1-8 a second, different one at half DEX · hover an enemy: the odds there · click: the target (an "
+    "Shift+1-7 a second, different one at half DEX (Shift+9 clears it) · hover an enemy: the odds there · "
+    "click: the target (an "
     "enemy: also where DCCM is beamed) · W or the weapon row: the weapon · K screen type · - + on the tacpack "
     "row: screen, CM, DCCM, sensors, jump (never above G) · D then an enemy: where DCCM is beamed · P fold the "
     "panel (a small window) · the odds, a grenade's blast and who it may catch show before Enter declares",
