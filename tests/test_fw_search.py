@@ -81,7 +81,7 @@ def test_an_enemy_of_equal_dex_fires_all_the_same(tmp_path: Path) -> None:
 def test_a_faster_enemy_may_drop_it_before_it_fires(tmp_path: Path) -> None:
     b = battle(tmp_path, [unit("Me", (2, 2), "heavy_rifle", con=5, skill=80)],
                [unit("Alpha", (8, 2), "heavy_rifle", dex=18, skill=90)])
-    req = at_declaration(b)
+    at_declaration(b)
     search = FwSearchAI()
     view = b.observe("Blue")
     me = view.unit("Me")
