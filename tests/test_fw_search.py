@@ -104,4 +104,6 @@ def test_search_is_registered_for_fw_and_plays_deterministically() -> None:
             b.run()
             logs.append([e.to_line() for e in b.log.events])
     assert logs[0] == logs[1]
-    assert any("search: replies in DEX order" in line for line in logs[0])  # its traces are in the log
+    searched = [line for line in logs[0] if '"personality":"search"' in line and "search: replies in DEX order" in line]
+    assert any('"request":"intent"' in line for line in searched)  # its traces are in the log: declarations
+    assert any('"request":"move"' in line for line in searched)  # ... and the movement segment's cells

@@ -370,7 +370,7 @@ FW_AIS: dict[str, type] = {"baseline": FwHoldAI, "hold": FwHoldAI, "focus": FwFo
 
 def make_fw(spec: str, orders: list[str]) -> Any:
     """A Future*World controller: an AI of FW_AIS by name, "scripted" (the side's orders) or "idle"; ValueError
-    for any other (the utility and search AIs do not play Future*World yet)."""
+    for any other; `utility[:personality]` and `search[:personality]` are skirmish/ai/fw/'s."""
     if spec == "scripted":
         return FwScripted(orders)
     if spec == "idle":

@@ -11,15 +11,18 @@ is weighed again by a one-exchange expectimax over the rules' exact odds (`rules
 3. *the enemies that resolve with or after us* fire at us too, except our target when our attack has put it
    down first (only an enemy slower than us: one of equal DEX fires all the same).
 
+The movement segment is weighed the same way: the utility AI's best cells (and staying), each with the
+declaration the figure made, from where it would end (a moving target and a moving firer, R-9.4).
+
 So the search prefers, other things equal, the target whose reply a hit saves (one slower than us), the
 screen that keeps us standing long enough to fire, and not to spend energy on a shot that will not resolve.
-The movement segment is the utility AI's. It reads only the side's view it is handed and draws nothing at
+It reads only the side's view it is handed and draws nothing at
 random, so a battle stays deterministic for its seed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from skirmish.ai.fw import estimate as est
@@ -28,7 +31,8 @@ from skirmish.ai.fw.reasoner import FwOption, FwUtilityAI
 from skirmish.ai.fw.side import side_intent
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
-from skirmish.rules.actions import Action
+from skirmish.rules.actions import Action, Move
+from skirmish.rules.geometry import Cell
 from skirmish.rulesets.fw import INTENT, FwIntent
 
 WIDTH = 6  # the utility AI's declarations weighed again (its choice and five runners-up)
@@ -49,7 +53,7 @@ def _worth_and_threat(o: FwOption) -> tuple[float, float, float]:
     """(worth output, threat output, every other output) of a utility option's considerations."""
     worth = threat = other = 0.0
     for name, _, out in o.considerations:
-        if name.startswith("worth"):
+        if name.startswith("worth") or name == "hit chance":  # a declaration's act; a move's declared act
             worth += out
         elif name == "threat here":
             threat += out
@@ -76,17 +80,16 @@ class FwSearchAI:
         return self.decide_traced(view, request)[0]
 
     def decide_traced(self, view: BattleView, request: Request) -> tuple[Action, dict[str, Any]]:
-        """A declaration weighed one exchange ahead; the movement segment as the utility AI moves."""
-        if request.kind != INTENT:
-            action, trace = self.proposer.decide_traced(view, request)
-            trace = {**trace, "personality": self.name}
-            self.last_trace = trace
-            return action, trace
+        """The utility AI's best answers (a declaration, or a move of the movement segment) weighed one exchange
+        ahead; the trace names the chosen one and the runners-up with the search's considerations."""
         me = view.unit(request.unit)
         est.ext(me)  # a figure of another ruleset fails here, named
         intent = side_intent(view, me)
         self.proposer.urgency = 1.0 + (view.round / view.max_rounds if view.max_rounds else 0.0)
-        options = self.proposer.declarations(view, me, intent)
+        if request.kind == INTENT:
+            options = self.proposer.declarations(view, me, intent)
+        else:
+            options = self.proposer.moves(view, me, intent, request.legal().walk)
         if self.p.noise:
             for o in options:
                 o.noise = 1.0 - self.p.noise * draw(f"{view.round}|{me.name}|{o.label}")
@@ -94,7 +97,8 @@ class FwSearchAI:
         weighed = [(self.score(view, me, o), o) for o in options[: self.width]]
         weighed.sort(key=lambda so: (-so[0][0], so[1].label))
         (best_score, best_ex), best = weighed[0]
-        self._commit(view, me, best.action)
+        if request.kind == INTENT:
+            self._commit(view, me, best.action)
         trace = {"unit": me.name, "request": request.kind, "personality": self.name, "intent": intent.text,
                  "chosen": self._json(best, best_score, best_ex),
                  "runners_up": [self._json(o, s, ex) for (s, ex), o in weighed[1:1 + self.p.runners_up]]}
@@ -102,19 +106,21 @@ class FwSearchAI:
         return best.action, trace
 
     # ------------------------------------------------------------------------------------------ the exchange
-    def exchange(self, view: BattleView, me: UnitView, fi: FwIntent, worth: float) -> Exchange:
-        """`fi` one exchange ahead (see the module's docstring); `worth` is the utility's output for its act."""
+    def exchange(self, view: BattleView, me: UnitView, fi: FwIntent, worth: float, at: Cell | None = None, *,
+                 moves: bool = False) -> Exchange:
+        """Declaration `fi` one exchange ahead with the figure at `at` (default: where it stands; `moves`: it
+        moved there this round), see the module's docstring; `worth` is the utility's output for its act."""
         x = est.ext(me)
-        leaps = bool(fi.jump)
+        at = at or me.cell
+        leaps = bool(fi.jump) or (moves and x.jump > 0)
         screen = (fi.screen, fi.points)
-        hp = x.hp
-        target, down = self._attack(view, me, fi)
+        target, down = self._attack(view, me, fi, at, moves)
         acts_first = 1.0
         replies: list[tuple[UnitView, float, float, int]] = []  # (enemy, HP-equivalent, P(we drop), its DEX)
-        for t in est.threats(view, me, me.cell):
-            s = est.shot(view, t.enemy, t.weapon, t.enemy.cell, me, me.cell,
-                         burst=est.can_burst(t.enemy, t.weapon), target_moves=leaps, target_leaps=leaps, screen=screen)
-            replies.append((t.enemy, t.share * s.value(hp, self.p.kill), t.share * s.down, est.ext(t.enemy).DEX))
+        for t in est.threats(view, me, at):
+            s = est.shot(view, t.enemy, t.weapon, t.enemy.cell, me, at, burst=est.can_burst(t.enemy, t.weapon),
+                         target_moves=moves or leaps, target_leaps=leaps, screen=screen)
+            replies.append((t.enemy, t.share * s.value(x.hp, self.p.kill), t.share * s.down, est.ext(t.enemy).DEX))
         resolving = any(a in RESOLVING for a, _ in fi.acts())
         if resolving:
             for _, _, drop, dex in replies:
@@ -129,24 +135,35 @@ class FwSearchAI:
             total += value
         return Exchange(acts_first, worth * acts_first if resolving else worth, total, saved)
 
-    def _attack(self, view: BattleView, me: UnitView, fi: FwIntent) -> tuple[str | None, float]:
+    def _attack(self, view: BattleView, me: UnitView, fi: FwIntent, at: Cell, moves: bool) -> tuple[str | None, float]:
         """Our attack's target and the chance it goes down (its damage distribution reaching its HP, R-9.7)."""
         act, name = next(((a, t) for a, t in fi.acts() if a in ("shoot", "burst")), (None, None))
         target = view.find(name) if name else None
         w = est.weapon(me)
         if act is None or target is None or w is None:
             return None, 0.0
-        seen = not target.ghost and est.in_range(view, me.cell, target.cell, w) and \
-            est.sees(view, me.cell, target.cell).visible
-        s = est.shot(view, me, w, me.cell, target, target.cell, burst=act == "burst", firer_moves=not seen)
+        seen = not target.ghost and est.in_range(view, at, target.cell, w) and est.sees(view, at, target.cell).visible
+        if moves and not seen:
+            return None, 0.0  # out of sight from where it ends: the act is idle (R-9.4)
+        s = est.shot(view, me, w, at, target, target.cell, burst=act == "burst", firer_moves=moves or not seen)
         return target.name, s.down
 
     def score(self, view: BattleView, me: UnitView, o: FwOption) -> tuple[float, Exchange]:
         """The option's score with its worth and threat weighed one exchange ahead (the other considerations,
-        the sensors' sweep, as the utility AI weighs them)."""
+        the sensors' sweep, cover, closing in, as the utility AI weighs them). A declaration is weighed where
+        the figure stands; a move of the movement segment where it ends, with the declaration it made."""
         worth, _, other = _worth_and_threat(o)
-        assert isinstance(o.action, FwIntent)
-        ex = self.exchange(view, me, o.action, worth)
+        if isinstance(o.action, FwIntent):
+            ex = self.exchange(view, me, o.action, worth)
+        else:
+            x = est.ext(me)
+            declared = FwIntent(me.name, *(x.acts[0] if x.acts else ("none", None)), screen=x.screen,
+                                points=x.screen_points, jump=x.jump)
+            if len(x.acts) > 1:
+                declared = replace(declared, then=x.acts[1][0], then_target=x.acts[1][1])
+            moving = isinstance(o.action, Move)
+            ex = self.exchange(view, me, declared, worth, o.action.to if isinstance(o.action, Move) else me.cell,
+                               moves=moving)
         return (ex.attack - self.p.caution * ex.replies + other) * o.noise, ex
 
     def _commit(self, view: BattleView, me: UnitView, action: Action) -> None:
