@@ -17,7 +17,7 @@ from skirmish.content.scenario import SCENARIOS_DIR, load_scenario, parse_scenar
 from skirmish.rulesets.fw import INTENT, FwIntent
 
 OPEN = ["############", "#,,,,,,,,,,#", "#,,,,,,,,,,#", "#,,,,,,,,,,#", "############"]
-RELAY = SCENARIOS_DIR / "fw" / "relay_station.yaml"
+HAB = SCENARIOS_DIR / "fw" / "hab_module.yaml"
 
 
 def unit(name: str, at: tuple[int, int], weapon: str, dex: int = 12, con: int = 12, skill: int = 50) -> str:
@@ -96,11 +96,11 @@ def test_search_is_registered_for_fw_and_plays_deterministically() -> None:
     assert make_ai("search:hard", "fw").name == "search:hard"  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="unknown personality 'nobody' for the Future\\*World search AI"):
         make_ai("search:nobody", "fw")
-    sc = load_scenario(RELAY)
+    sc = load_scenario(HAB)
     logs = []
     for _ in range(2):
-        with Battle(sc, seed=4, controllers={"Guards": make_ai("search", "fw"),
-                                             "Raiders": make_ai("utility", "fw")}) as b:
+        with Battle(sc, seed=4, controllers={"Crew": make_ai("search", "fw"),
+                                             "Boarders": make_ai("utility", "fw")}) as b:
             b.run()
             logs.append([e.to_line() for e in b.log.events])
     assert logs[0] == logs[1]
