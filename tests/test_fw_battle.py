@@ -212,9 +212,9 @@ def test_skirmish_run_plays_the_fw_scenario_and_check_names_a_broken_key(tmp_pat
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert f"{bad}: sides[0].units[1].characteristics: DEX: expected a whole number 3-18, got 19" in out.stderr
     assert f"{bad}: sides[0].units[0].weapons[0]: unknown weapon 'laser_rifle'" in out.stderr
-    out = subprocess.run([sys.executable, "-m", "skirmish", "run", str(RELAY), "--ai", "Guards=search"],
+    out = subprocess.run([sys.executable, "-m", "skirmish", "run", str(RELAY), "--ai", "Guards=cunning"],
                          capture_output=True, text=True, env=env, cwd=ROOT)
-    assert out.returncode == 2 and "no AI 'search' for Future*World yet" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 2 and "no AI 'cunning' for Future*World yet" in out.stderr and "Traceback" not in out.stderr
 
 
 SENSOR_MAP = ["##########", "#,,,,,,,,#", "#,,,,#,,,#", "#,,,,#,,,#", "##########"]
@@ -287,7 +287,8 @@ def test_an_fw_side_names_an_fw_ai_and_defaults_to_hold(tmp_path: Path) -> None:
     assert set(AIS) == set(FW_AIS)  # what a file may name is what plays
     text = RELAY.read_text(encoding="utf-8")
     assert parse_scenario(text.replace("ai: hold", "ai: utility:hard"), "t.yaml", base=SCENARIOS_DIR / "fw")
-    bad = text.replace("ai: hold", "ai: search:hard")
+    assert parse_scenario(text.replace("ai: hold", "ai: search:hard"), "t.yaml", base=SCENARIOS_DIR / "fw")
+    bad = text.replace("ai: hold", "ai: cunning")
     with pytest.raises(Exception, match=r"sides\[0\]\.ai: expected a Future\*World AI \(baseline, hold"):
         parse_scenario(bad, "t.yaml", base=tmp_path)
     sc = parse_scenario(text.replace("    ai: hold\n", ""), "t.yaml", base=SCENARIOS_DIR / "fw")

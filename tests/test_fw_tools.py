@@ -23,9 +23,9 @@ def _cli(args: list[str]) -> int:
 
 
 def test_a_tournament_on_fw_refuses_an_ai_fw_has_not_naming_the_file(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _cli(["tournament", "--ai", "utility", "--vs", "search", "--pairs", "1", "--workers", "1", str(HAB)]) == 2
+    assert _cli(["tournament", "--ai", "utility", "--vs", "cunning", "--pairs", "1", "--workers", "1", str(HAB)]) == 2
     err = capsys.readouterr().err
-    assert "hab_module.yaml" in err and "search" in err and "Traceback" not in err
+    assert "hab_module.yaml" in err and "cunning" in err and "Traceback" not in err
 
 
 def test_behaviour_figures_refuse_fw_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,11 +70,11 @@ def test_bench_decisions_lists_fws_request_kinds(capsys: pytest.CaptureFixture[s
     assert "hold intent decisions:" in out and "hold move decisions:" in out
 
 
-def test_the_rl_environment_refuses_an_fw_scenario(tmp_path: Path) -> None:
+def test_the_rl_environment_plays_an_fw_scenario_with_fws_table(tmp_path: Path) -> None:
     from skirmish.env.game import Game
 
-    with pytest.raises(ValueError, match="Future Imperfect scenarios only"):
-        Game(HAB)
+    game = Game(HAB)  # the env spec of the scenario's ruleset (tests/test_env_fw.py plays it)
+    assert game.spec.ruleset == "fw" and "intent" in game.table.block
 
 
 def test_the_summary_counts_a_grenades_blast(tmp_path: Path) -> None:

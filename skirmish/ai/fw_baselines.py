@@ -370,7 +370,7 @@ FW_AIS: dict[str, type] = {"baseline": FwHoldAI, "hold": FwHoldAI, "focus": FwFo
 
 def make_fw(spec: str, orders: list[str]) -> Any:
     """A Future*World controller: an AI of FW_AIS by name, "scripted" (the side's orders) or "idle"; ValueError
-    for any other (the utility and search AIs do not play Future*World yet)."""
+    for any other; `utility[:personality]` and `search[:personality]` are skirmish/ai/fw/'s."""
     if spec == "scripted":
         return FwScripted(orders)
     if spec == "idle":
@@ -380,6 +380,10 @@ def make_fw(spec: str, orders: list[str]) -> Any:
         from skirmish.ai.fw import make_fw_utility
 
         return make_fw_utility(spec)
+    if kind == "search":  # the fw search tier (skirmish/ai/fw/search.py, helper "fwenv")
+        from skirmish.ai.fw.search import make_fw_search
+
+        return make_fw_search(spec)
     if kind not in FW_AIS:
-        raise ValueError(f"no AI {spec!r} for Future*World yet; known: {', '.join(FW_AIS)}, utility")
+        raise ValueError(f"no AI {spec!r} for Future*World yet; known: {', '.join(FW_AIS)}, utility, search")
     return FW_AIS[kind]()

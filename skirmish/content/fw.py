@@ -129,10 +129,11 @@ class Unit(UnitSpec):
 
 AIS = ("baseline", "hold", "random", "rush", "focus", "spread")  # the AIs that play fw (skirmish.ai.fw_baselines)
 UTILITY = ("utility", *(f"utility:{p}" for p in ("easy", "normal", "hard", "aggressive", "cautious")))  # skirmish.ai.fw
+UTILITY += tuple(u.replace("utility", "search") for u in UTILITY)  # the search tier (skirmish/ai/fw/search.py)
 
 
 class Side(SideSpec):
-    """A Future*World side: its AI is one of fw's (the search AI does not play fw yet)."""
+    """A Future*World side: its AI is one of fw's."""
 
     ai: str = Field("hold", max_length=40)
 
@@ -140,7 +141,8 @@ class Side(SideSpec):
     @classmethod
     def _ai(cls, v: str) -> str:
         if v not in AIS and v not in UTILITY:
-            raise ValueError(f"expected a Future*World AI ({', '.join(AIS)}, utility[:personality]), got {quote(v)}")
+            raise ValueError(f"expected a Future*World AI ({', '.join(AIS)}, utility[:personality], "
+                             f"search[:personality]), got {quote(v)}")
         return v
 
 

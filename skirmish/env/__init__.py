@@ -2,7 +2,8 @@
 
 `env()` / `raw_env` are a PettingZoo AEC environment (one agent per side), named as PettingZoo's own
 environments are; `SingleAgentEnv` is a Gymnasium environment playing one side against a named AI.
-Observations come from `Battle.observe(side)`, action masks from `Battle.legal_actions(unit)`.
+Observations come from `Battle.observe(side)`, action masks from `Battle.legal_actions(unit)`; the action table
+and the observer are the scenario's ruleset's (`env/spec.py`: Future Imperfect's, Future*World's).
 Needs the `rl` extra: pip install "skirmish[rl]" (pettingzoo, gymnasium).
 """
 

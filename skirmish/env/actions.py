@@ -8,8 +8,9 @@ generators), never on the seed, so a policy trained on a scenario keeps its mean
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -158,9 +159,9 @@ class ActionTable:
         return str(self.decode(index, "<unit>"))
 
     # ------------------------------------------------------------------ the mask
-    def mask(self, legal: LegalActions) -> npt.NDArray[np.int8]:
+    def mask(self, legal: LegalActions, check: Callable[[Action], Any] | None = None) -> npt.NDArray[np.int8]:
         """1 at every index `legal` lists (called-shot variants included), 0 elsewhere; all 0 when the unit
-        has no decision to make."""
+        has no decision to make. (`check`, the battle's refusal question, is not needed: FI's list is whole.)"""
         out = np.zeros(self.size, dtype=np.int8)
         if legal.kind == "none":
             return out

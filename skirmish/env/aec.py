@@ -18,7 +18,6 @@ from pettingzoo.utils import wrappers
 
 from skirmish.content.scenario import Scenario
 from skirmish.env.game import Game
-from skirmish.env.observation import CHANNELS
 
 
 def env(scenario: Scenario | str | Path | None = None, seed: int | None = None, **kwargs: Any) -> AECEnv:
@@ -60,7 +59,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(size,), dtype=np.int8),
         }) for a in self.possible_agents}
-        self.channels = CHANNELS
+        self.channels = self.game.channels
         self.steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:

@@ -15,8 +15,7 @@ import numpy.typing as npt
 
 from skirmish.battle import Battle, Controller, Outcome, Request, consult
 from skirmish.content.scenario import Scenario, default_scenario_path, load_scenario
-from skirmish.env.actions import ActionTable
-from skirmish.env.observation import Observer
+from skirmish.env.spec import spec_for
 
 WIN, LOSS, DRAW = 1.0, -1.0, 0.0
 SEED_BOUND = 2**31  # seeds drawn for later episodes lie in [0, SEED_BOUND)
@@ -40,18 +39,17 @@ class Game:
     def __init__(self, scenario: Scenario | str | Path | None = None, seed: int | None = None, *,
                  casualty_reward: float = 0.0) -> None:
         self.scenario = load(scenario)
-        if self.scenario.spec.ruleset != "fi":  # its action table and observer are Future Imperfect's (docs/RL.md)
-            raise ValueError(f"{self.scenario.source}: the RL environment plays Future Imperfect scenarios only "
-                             f"(not ruleset {self.scenario.spec.ruleset!r}, yet: issue 13 item 7)")
+        self.spec = spec_for(self.scenario)  # the ruleset's action table and observer (env/spec.py)
+        self.ruleset = self.scenario.spec.ruleset
         self.sides = tuple(s.name for s in self.scenario.spec.sides)
         self.agents = tuple(agent_name(i) for i in range(len(self.sides)))
         self.side_of = dict(zip(self.agents, self.sides, strict=True))
         self.agent_of = dict(zip(self.sides, self.agents, strict=True))
         with Battle(self.scenario) as probe:  # the layout depends on the scenario only, not on the seed
             views = [probe.observe(s) for s in self.sides]
-        bursts = {b for w in self.scenario.armoury.weapons.values() for b in w.bursts}
-        self.table = ActionTable.for_views(views, sorted(bursts))
-        self.observer = Observer(views[0])
+        self.table = self.spec.table(self.scenario, views)
+        self.observer = self.spec.observer(views)
+        self.channels = self.spec.channels
         self.seed = seed
         self.casualty_reward = float(casualty_reward)
         self.rng: np.random.Generator | None = None  # draws the seeds of episodes reset without one
@@ -113,7 +111,7 @@ class Game:
             return np.zeros(self.table.size, dtype=np.int8)
         key = (id(battle), len(battle.answers))  # one answer is given per decision: the key of this one
         if self._mask is None or self._mask[0] != key:
-            self._mask = (key, self.table.mask(battle.legal_actions(req.unit)))
+            self._mask = (key, self.table.mask(battle.legal_actions(req.unit), battle.check))
         return self._mask[1].copy()
 
     def observe(self, side: str) -> dict[str, Any]:
@@ -122,14 +120,14 @@ class Game:
         req = battle.pending
         acting = req.unit if req is not None and req.side == side else None
         planes = self.observer.observe(battle.observe(side), side, acting,
-                                       declaring=req is not None and req.kind == "declare")
+                                       declaring=req is not None and req.kind == self.spec.declare_kind)
         return {"observation": planes, "action_mask": self.mask(side)}
 
     # ------------------------------------------------------------------ decisions
     def act(self, index: int) -> str | None:
         """Answer the pending request with the action at `index`. An unmasked action is accepted; a masked one
         is refused as any controller's would be (`Battle.answer`: logged, and the unit loses the decision:
-        it declares NORMAL or ends its turn). Returns the refusal ("rule: reason") or None."""
+        the ruleset's fallback, e.g. FI's NORMAL declaration or end of turn). Returns the refusal ("rule: reason") or None."""
         battle = self.live()
         req = battle.pending
         if req is None:

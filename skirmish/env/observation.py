@@ -35,7 +35,8 @@ RANGE_SCALE = 50.0  # range increment in metres
 _COVER = {"none": 0.0, "low": 0.5, "high": 1.0}
 
 
-def _map_planes(view: BattleView) -> npt.NDArray[np.float32]:
+def map_planes(view: BattleView) -> npt.NDArray[np.float32]:
+    """The map's planes (MAP_CHANNELS), the same for every side and decision (fw's observer uses them too)."""
     grid = view.grid
     cost = grid.move_cost
     planes = np.zeros((grid.height, grid.width, len(MAP_CHANNELS)), dtype=np.float32)
@@ -53,7 +54,7 @@ class Observer:
     def __init__(self, first: BattleView) -> None:
         self.grid = first.grid
         self.shape = (first.grid.height, first.grid.width, len(CHANNELS))
-        self._map = _map_planes(first)
+        self._map = map_planes(first)
 
     def observe(self, view: BattleView, side: str, acting: str | None, declaring: bool) -> npt.NDArray[np.float32]:
         """The observation of `side` from its own view; `acting` is the unit whose decision it is (None if the

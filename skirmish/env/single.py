@@ -19,7 +19,6 @@ from skirmish.ai.controllers import make_ai
 from skirmish.battle import Controller
 from skirmish.content.scenario import Scenario
 from skirmish.env.game import Game
-from skirmish.env.observation import CHANNELS
 
 
 class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -43,7 +42,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if side not in sides:
             raise ValueError(f"side {side!r}: expected one of {', '.join(sides)} (or {', '.join(self.game.agents)})")
         self.side = side
-        make_ai(opponent)  # a bad name fails here, naming the known AIs
+        make_ai(opponent, self.game.ruleset)  # a bad name fails here, naming the known AIs
         self.opponent = opponent
         self._opponents: dict[str, Controller] = {}
         self.illegal_reward = float(illegal_reward)
@@ -55,7 +54,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
             "observation": spaces.Box(0.0, 1.0, shape=self.game.observer.shape, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(size,), dtype=np.int8),
         })
-        self.channels = CHANNELS
+        self.channels = self.game.channels
         self.steps = 0
         self._pending_reward = 0.0
 
@@ -74,7 +73,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         self.game.start(seed)
         self._np_random = self.game.rng  # one generator: the one that draws later episodes' seeds
-        self._opponents = {s: make_ai(self.opponent) for s in self.game.sides if s != self.side}
+        self._opponents = {s: make_ai(self.opponent, self.game.ruleset) for s in self.game.sides if s != self.side}
         self.steps = 0
         self._pending_reward = self._reward(self._others())  # an AI may already have changed things
         obs = self.game.observe(self.side)

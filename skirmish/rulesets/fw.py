@@ -98,3 +98,10 @@ from skirmish.rules.fw.attack import Attack  # noqa: E402
 from skirmish.rules.fw.odds import odds as attack_odds  # noqa: E402
 
 __all__ += ["Attack", "attack_odds"]
+
+# The RL environment's fw table and observer (skirmish/env/fw_*.py, helper "fwenv"): which weapon classes each
+# attack takes and the damage classes armour stops.
+from skirmish.rules.fw.actions import ATTACK_CLASSES  # noqa: E402
+from skirmish.rules.fw.damage import ARMOURED_CLASSES  # noqa: E402
+
+__all__ += ["ARMOURED_CLASSES", "ATTACK_CLASSES"]
