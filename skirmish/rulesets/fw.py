@@ -98,3 +98,14 @@ from skirmish.rules.fw.attack import Attack  # noqa: E402
 from skirmish.rules.fw.odds import odds as attack_odds  # noqa: E402
 
 __all__ += ["Attack", "attack_odds"]
+
+# The fw utility AI's grenades (skirmish/ai/fw/arms.py, helper "fwai7"): the exact chance a blast catches a figure
+#
+from skirmish.rules.fw.missiles import p_caught  # noqa: E402
+
+__all__ += ["p_caught"]
+
+# The summary's tally hook (skirmish/summary.py asks for it by ruleset; helper "fwai7").
+from skirmish.rulesets.fw_summary import summary_tally  # noqa: E402
+
+__all__ += ["summary_tally"]

@@ -28,6 +28,7 @@ class FwPersonality:
     press: float = 4.0  # HP-equivalent of closing a whole move on the nearest enemy when pressing
     fall_back: float = 1.5  # HP-equivalent of a whole move away while falling back
     sensors: float = 1.0  # HP-equivalent of sweeping for unseen enemies with combat sensors (R-9.9)
+    blind: float = 3.0  # HP-equivalent of an enemy blinded by a photon flash (x1/5 for 1d6 rounds, R-9.10)
     aid: float = 3.0  # First Aid for an unconscious friend beside it (R-9.7)
     react: float = 0.35  # a conditional reaction's worth, as a share of a shot at the nearest enemy (R-9.2)
     focus: float = 0.9  # how much a target already likely to drop (allies' declared fire) is worth less
