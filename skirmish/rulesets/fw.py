@@ -109,3 +109,9 @@ __all__ += ["p_caught"]
 from skirmish.rulesets.fw_summary import summary_tally  # noqa: E402
 
 __all__ += ["summary_tally"]
+
+# The utility AI names a scenario may give a side (skirmish/content/fw.py: the one list of fw personalities, which
+# skirmish/ai/fw/personality.py weighs; helper "fwai7").
+from skirmish.content.fw import UTILITY  # noqa: E402
+
+__all__ += ["UTILITY"]

@@ -10,6 +10,12 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, fields, replace
 
+from skirmish.rulesets.fw import UTILITY
+
+# The names are the scenario schema's (skirmish/content/fw.py, `utility:<name>`): one list; the table below must
+# weigh each of them and no other (checked on import).
+NAMES = tuple(spec.partition(":")[2] for spec in UTILITY if ":" in spec)
+
 
 def draw(key: str) -> float:
     """A number in [0, 1) fixed by `key` (CRC-32): a blunt personality's deterministic misjudgements."""
@@ -45,10 +51,12 @@ TABLE: dict[str, dict[str, float]] = {
 }
 
 _FIELDS = {f.name for f in fields(FwPersonality)}
+if set(TABLE) != set(NAMES):
+    raise ValueError(f"fw personalities: the table weighs {sorted(TABLE)}, the scenario schema names {sorted(NAMES)}")
 for _name, _row in TABLE.items():  # a typo in the table fails on import, naming the key
     for _key in _row:
         if _key not in _FIELDS:
             raise ValueError(f"fw personality {_name!r}: unknown weight {_key!r}")
 
 PERSONALITIES: dict[str, FwPersonality] = {
-    name: replace(FwPersonality(name=name), **row) for name, row in TABLE.items()}  # type: ignore[arg-type]
+    name: replace(FwPersonality(name=name), **TABLE[name]) for name in NAMES}  # type: ignore[arg-type]
