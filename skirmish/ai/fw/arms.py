@@ -21,7 +21,7 @@ from skirmish.rules import geometry as geo
 from skirmish.rulesets.fw import Attack, FwIntent, FwWeapon, odds, p_caught, touching
 
 HOARD = 0.5  # HP-equivalent a grenade or missile is kept for (it is used up, R-9.10)
-FRIEND = 1.5  # a friend caught in a blast weighs this much more than an enemy
+FRIEND = 2.5  # a friend caught in a blast weighs this many enemies: one is never traded for two
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from skirmish.rulesets.fw import (
 SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}  # damage class -> the screen that stops it
 SPENT = ("grenade", "missile")  # used up when thrown or fired
 SWORD_WEIGHT = 3  # a force sword in reach counts this many weapons for the magnetic screen (one point stops it)
+USUAL = 0.3  # the chance an enemy keeps its roster's screen against a sword rather than the one we would raise
 REACH_WALK = 0.8  # the chance a strike declared at an enemy a walk away finds it still there to strike
 
 
@@ -75,7 +76,12 @@ def strike(view: BattleView, me: UnitView, w: FwWeapon, target: UnitView, screen
     if target_moves:
         conditions.add("moving_target")
     chance = chance_of(base_chance(me, w), frozenset(conditions))
-    return _odds(view, chance, w, target, screen)
+    s = _odds(view, chance, w, target, screen)
+    t = ext(target)
+    if screen is not None or t.full:
+        return s
+    usual = _odds(view, chance, w, target, (t.default_screen, t.default_points))  # its roster's screen
+    return Shot(chance, (1 - USUAL) * s.mean + USUAL * usual.mean, (1 - USUAL) * s.down + USUAL * usual.down)
 
 
 def _odds(view: BattleView, chance: int, w: FwWeapon, target: UnitView, screen: tuple[str, int] | None,

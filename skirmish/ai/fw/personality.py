@@ -59,4 +59,4 @@ for _name, _row in TABLE.items():  # a typo in the table fails on import, naming
             raise ValueError(f"fw personality {_name!r}: unknown weight {_key!r}")
 
 PERSONALITIES: dict[str, FwPersonality] = {
-    name: replace(FwPersonality(name=name), **TABLE[name]) for name in NAMES}  # type: ignore[arg-type]
+    name: replace(FwPersonality(name=name), **row) for name, row in TABLE.items()}  # type: ignore[arg-type]
