@@ -42,7 +42,7 @@ def is_seeker(w: FwWeapon) -> bool:
 
 # ---------------------------------------------------------------------------------------------- melee
 def melee_options(view: BattleView, me: UnitView, enemies: list[UnitView], kill: float,
-                  alive: dict[str, float]) -> list[Armed]:
+                  alive: dict[str, float], danger: dict[str, float]) -> list[Armed]:
     """A strike at each enemy in contact, or within a walk when the figure is not engaged (R-9.2)."""
     w = est.sword(me)
     if w is None:
@@ -56,7 +56,8 @@ def melee_options(view: BattleView, me: UnitView, enemies: list[UnitView], kill:
         if not near and (engaged or not est.can_reach(view, me, e.cell)):
             continue
         s = est.strike(view, me, w, e)
-        worth = est.worth(s, e, kill) * alive.get(e.name, 1.0) * (1.0 if near else est.REACH_WALK)
+        worth = (est.worth(s, e, kill) + danger.get(e.name, 0.0) * s.down) * alive.get(e.name, 1.0) * \
+            (1.0 if near else est.REACH_WALK)
         why = f"strike {s.chance}%" + ("" if near else ", walking into contact")
         out.append(Armed(f"strike {e.name}", FwIntent(me.name, "melee", e.name, weapon=w.id), worth, why, w.energy))
     return out
@@ -159,7 +160,7 @@ def dccm_points(me: UnitView, target: UnitView, view: BattleView) -> int:
 
 
 def missile_options(view: BattleView, me: UnitView, in_sight: list[UnitView], kill: float,
-                    alive: dict[str, float]) -> list[Armed]:
+                    alive: dict[str, float], danger: dict[str, float]) -> list[Armed]:
     """A launch at each enemy in line of sight, for each kind of missile it still has (R-9.10); a seeker
     with DCCM at its target (R-9.9)."""
     out = []
@@ -167,7 +168,7 @@ def missile_options(view: BattleView, me: UnitView, in_sight: list[UnitView], ki
         for e in in_sight:
             dccm = dccm_points(me, e, view) if is_seeker(m) else 0
             s = missile_shot(view, me, m, me.cell, e, dccm)
-            worth = est.worth(s, e, kill) * alive.get(e.name, 1.0) - HOARD
+            worth = (est.worth(s, e, kill) + danger.get(e.name, 0.0) * s.down) * alive.get(e.name, 1.0) - HOARD
             fi = FwIntent(me.name, "launch", e.name, weapon=m.id, dccm=dccm, dccm_at=e.name if dccm else None)
             why = (f"acquires {s.chance}%" + (f", DCCM {dccm}" if dccm else "")) if is_seeker(m) \
                 else f"hit chance {s.chance}%"

@@ -29,6 +29,7 @@ class FwPersonality:
     name: str = "normal"
     harm: float = 1.0  # the expected HP it takes off the enemy
     kill: float = 1.3  # x the target's HP, times the chance the attack puts it down
+    danger: float = 1.0  # x what an enemy could take off us this round, times the chance the attack drops it
     caution: float = 1.0  # the expected HP it loses to the enemies that see its cell
     cover: float = 0.4  # HP-equivalent of standing in cover from each enemy that sees the cell
     press: float = 4.0  # HP-equivalent of closing a whole move on the nearest enemy when pressing

@@ -73,6 +73,7 @@ class FwUtilityAI:
         self.p = PERSONALITIES[personality] if isinstance(personality, str) else personality
         self.name = self.p.name
         self.committed: dict[tuple[int, str], float] = {}  # (round, target) -> P(not down) after allies' fire
+        self._dangers: dict[tuple[int, str], dict[str, float]] = {}
         self.declared: dict[tuple[int, str], tuple[str | None, int]] = {}  # (round, figure) -> (weapon, DCCM)
         self.last_trace: dict[str, Any] | None = None
         self.urgency = 1.0  # harm and closing in count for more as the round limit nears (`decide_traced`)
@@ -135,6 +136,30 @@ class FwUtilityAI:
             return None if m is None else arms.missile_shot(view, me, m, me.cell, target, fi.dccm)
         return None
 
+    def _danger(self, view: BattleView, me: UnitView, enemies: list[UnitView]) -> dict[str, float]:
+        """`danger` x the most each enemy able to act could take off one of our figures this round (a shot in
+        range and sight, or a strike it can walk to; HP-equivalents): what dropping it saves (R-9.7)."""
+        key = (view.round, me.side)
+        if key in self._dangers:
+            return self._dangers[key]
+        ours = [f for f in view.units if f.side == me.side and not f.out_of_action and isinstance(f.ext, type(me.ext))]
+        out: dict[str, float] = {}
+        for e in enemies:
+            if not isinstance(e.ext, type(me.ext)) or not est.ext(e).can_act:
+                continue
+            w, s = est.weapon(e), est.sword(e)
+            best = 0.0
+            for f in ours:
+                hp = est.ext(f).hp
+                if s is not None and est.can_reach(view, e, f.cell):
+                    best = max(best, est.strike(view, e, s, f).value(hp, self.p.kill))
+                if w is not None and est.in_range(view, e.cell, f.cell, w) and est.sees(view, e.cell, f.cell).visible:
+                    best = max(best, est.shot(view, e, w, e.cell, f, f.cell, burst=est.can_burst(e, w))
+                               .value(hp, self.p.kill))
+            out[e.name] = self.p.danger * best
+        self._dangers = {key: out}
+        return out
+
     def declarations(self, view: BattleView, me: UnitView, intent: Intent) -> list[FwOption]:
         """Every declaration weighed (R-9.2, R-9.3, R-9.8, R-9.9, R-9.11)."""
         x = est.ext(me)
@@ -145,6 +170,7 @@ class FwUtilityAI:
                     and est.sees(view, me.cell, e.cell).visible]
         ts = est.threats(view, me, me.cell)
         patient = _patient(view, me)
+        danger = self._danger(view, me, enemies)
         base: list[tuple[str, FwIntent, float, str, int]] = []  # (label, intent, worth, consideration, energy)
         if w is not None:
             for e in enemies:
@@ -159,7 +185,8 @@ class FwUtilityAI:
                     if energy > x.generator:
                         continue
                     s = est.shot(view, me, w, me.cell, e, e.cell, burst=burst, firer_moves=not seen)
-                    worth = est.worth(s, e, p.kill) * self._alive(view, e) * (1.0 if seen else REACH_GUESS)
+                    worth = (est.worth(s, e, p.kill) + danger.get(e.name, 0.0) * s.down) * self._alive(view, e) * \
+                        (1.0 if seen else REACH_GUESS)
                     act = "burst" if burst else "shoot"
                     label = f"{act} {e.name}" + ("" if seen else " (moving into sight)")
                     fi = FwIntent(me.name, act, e.name, then="aid" if patient else None, then_target=patient)
@@ -171,9 +198,9 @@ class FwUtilityAI:
                              "seen moving", w.shot_energy()))
         alive = {e.name: self._alive(view, e) for e in enemies}
         seen_now = [e for e in enemies if not e.ghost and est.sees(view, me.cell, e.cell).visible]
-        for a in (arms.melee_options(view, me, enemies, p.kill, alive)
+        for a in (arms.melee_options(view, me, enemies, p.kill, alive, danger)
                   + arms.grenade_options(view, me, seen_now, p.kill, p.blind)
-                  + arms.missile_options(view, me, seen_now, p.kill, alive)):
+                  + arms.missile_options(view, me, seen_now, p.kill, alive, danger)):
             if a.energy <= x.generator:
                 base.append((a.label, a.intent, a.worth, a.why, a.energy))
         if patient:
