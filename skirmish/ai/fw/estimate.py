@@ -41,16 +41,28 @@ def ext(u: UnitView) -> FwUnitView:
 
 def weapon(u: UnitView) -> FwWeapon | None:
     """The firearm the figure fires (its first, as the rules take it when an intent names none)."""
+    return _firearm(ext(u).weapons)
+
+
+@lru_cache(maxsize=1024)
+def _firearm(weapons: tuple[str, ...]) -> FwWeapon | None:
     w = tables().weapons
-    return next((w[i] for i in ext(u).weapons if w[i].weapon_class in FIREARMS), None)
+    return next((w[i] for i in weapons if w[i].weapon_class in FIREARMS), None)
 
 
 def armed(u: UnitView, cls: str) -> list[FwWeapon]:
     """The weapons of class `cls` (melee, grenade, missile) the figure still has (grenades and missiles are
     used up, R-9.10), each once, in kit order."""
-    w = tables().weapons
     x = ext(u)
-    return [w[i] for i in dict.fromkeys(x.weapons) if w[i].weapon_class == cls and x.left(i, cls in SPENT)]
+    return list(_armed(x.weapons, x.spent, cls))
+
+
+@lru_cache(maxsize=4096)
+def _armed(weapons: tuple[str, ...], spent: tuple[str, ...], cls: str) -> tuple[FwWeapon, ...]:
+    w = tables().weapons
+    used = cls in SPENT
+    return tuple(w[i] for i in dict.fromkeys(weapons) if w[i].weapon_class == cls
+                 and (weapons.count(i) > spent.count(i) if used else True))
 
 
 def sword(u: UnitView) -> FwWeapon | None:
