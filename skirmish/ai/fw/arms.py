@@ -88,8 +88,14 @@ def blast_value(view: BattleView, g: FwWeapon, p: float, u: UnitView, kill: floa
     a = Attack.of(100, g.damage, g.damage_class, armour=dict(t.armour_stops),
                   screen_type=None if kind == "none" or not points else kind,
                   screen=points if kind != "none" else 0, always_miss=False)
+    return est.Shot(100, *_blast(p, a, max(t.hp, 1))).value(t.hp, kill, t.fallen)
+
+
+@lru_cache(maxsize=1 << 14)
+def _blast(p: float, a: Attack, hp: int) -> tuple[float, float]:
+    """(mean, P(down)) of a blast caught with chance `p` (`odds.blast_odds`, exact but for `p` itself)."""
     o = odds.blast_odds(Fraction(p).limit_denominator(10 ** 6), a)
-    return est.Shot(100, float(o.mean), float(o.at_least(max(t.hp, 1)))).value(t.hp, kill, t.fallen)
+    return float(o.mean), float(o.at_least(hp))
 
 
 def throw_worth(view: BattleView, me: UnitView, g: FwWeapon, frm: geo.Cell, target: UnitView, kill: float,

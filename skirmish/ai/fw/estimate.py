@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -229,28 +230,51 @@ class Threat:
     share: float
 
 
-def threats(view: BattleView, me: UnitView, at: geo.Cell) -> list[Threat]:
-    """The enemies (seen or last known) in action that would see `at` and have it in range, with their shares;
-    a swordsman that can walk into contact with `at` (and has no firearm, or is in contact) threatens a strike."""
+@dataclass(frozen=True)
+class _Source:
+    """An enemy able to act, its firearm and sword, and its fire's shares (cell-free: kept per decision)."""
+
+    enemy: UnitView
+    weapon: FwWeapon | None
+    sword: FwWeapon | None
+    fire_share: float
+    sword_share: float
+
+
+_SOURCES: list[Any] = [None, "", []]  # (the view, the figure, its sources): one decision's, asked at every cell
+
+
+def _sources(view: BattleView, me: UnitView) -> list[_Source]:
+    if _SOURCES[0] is view and _SOURCES[1] == me.name:
+        return list(_SOURCES[2])
     out = []
-    ours = [u for u in view.units if u.side == me.side and not u.out_of_action]
+    ours = [u for u in view.units if u.side == me.side and not u.out_of_action and u.name != me.name]
     for e in view.enemies(me):
         if not isinstance(e.ext, FwUnitView) or not e.ext.can_act:
             continue
-        w = weapon(e)
-        s = sword(e)
+        w, s = weapon(e), sword(e)
+        seen = 0 if w is None else sum(1 for f in ours if in_range(view, e.cell, f.cell, w)
+                                        and sees(view, e.cell, f.cell).visible)
+        near = 0 if s is None else sum(1 for f in ours if can_reach(view, e, f.cell))
+        out.append(_Source(e, w, s, 1.0 / (1 + seen), 1.0 / (1 + near)))
+    _SOURCES[:] = [view, me.name, out]
+    return list(out)
+
+
+def threats(view: BattleView, me: UnitView, at: geo.Cell) -> list[Threat]:
+    """The enemies (seen or last known) in action that would see `at` and have it in range, with their shares
+    (one over the figures of ours besides `me` they would see, or reach); a swordsman that can walk into contact
+    with `at` (and has no firearm, or is in contact) threatens a strike."""
+    out = []
+    for src in _sources(view, me):
+        e, w, s = src.enemy, src.weapon, src.sword
         if s is not None and (w is None or touching(view.grid, e.cell, at)):
             if can_reach(view, e, at):
-                near = sum(1 for f in ours if f.name != me.name and can_reach(view, e, f.cell))
-                out.append(Threat(e, s, 1.0 / (1 + near)))
+                out.append(Threat(e, s, src.sword_share))
             continue
-        if w is None:
+        if w is None or not in_range(view, e.cell, at, w) or not sees(view, e.cell, at).visible:
             continue
-        if not in_range(view, e.cell, at, w) or not sees(view, e.cell, at).visible:
-            continue
-        seen = sum(1 for f in ours if f.name != me.name and sees(view, e.cell, f.cell).visible
-                   and in_range(view, e.cell, f.cell, w))
-        out.append(Threat(e, w, 1.0 / (1 + seen)))
+        out.append(Threat(e, w, src.fire_share))
     return out
 
 
