@@ -198,6 +198,8 @@ def shown_screen(u: UnitView, view: BattleView) -> tuple[str, int]:
     t = ext(u)
     if t.full and t.declared:
         return t.screen, t.screen_points
+    if not t.can_act:  # a fallen or unconscious figure declares nothing: it keeps its usual screen
+        return t.default_screen, t.default_points
     w = weapon(u)
     spare = max(0, t.generator - (w.shot_energy() if w is not None else 0))
     classes: dict[str, int] = {}
