@@ -3,12 +3,25 @@ decided it. The headless fallback prints it and the results screen draws it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import importlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from skirmish.core.events import BattleStartEvent, Event, ResultEvent, TurnEvent
+from skirmish.rulesets import REGISTRY
 from skirmish.rulesets.fi import AttackEvent, BlastEvent, DeclareEvent, OutOfActionEvent, ThrowEvent
-from skirmish.rulesets.fw import FwAidEvent, FwAttackEvent, FwBleedEvent, FwDeclareEvent, FwThrowEvent, FwWoundEvent
+
+Hook = Callable[[Event], list[tuple[Any, ...]]]
+
+
+def tally_hook(ruleset: str) -> Hook | None:
+    """A ruleset's `summary_tally` (its facade module's, `skirmish.rulesets.<name>`): its own events read into
+    notes the summary keeps (`_note`); None for a ruleset whose events the summary reads itself (fi)."""
+    if ruleset not in REGISTRY:
+        return None
+    hook = getattr(importlib.import_module(f"skirmish.rulesets.{ruleset}"), "summary_tally", None)
+    return hook if callable(hook) else None
 
 
 @dataclass
@@ -86,6 +99,7 @@ def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None)
     for name in side_of:
         s.units[name] = UnitTally(name, side_of[name])
     last_harm: dict[str, str] = {}
+    hook: Hook | None = None
 
     def tally(name: str) -> UnitTally:
         if name not in s.units:
@@ -96,6 +110,10 @@ def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None)
         if isinstance(e, BattleStartEvent):
             s.scenario = e.scenario
             s.sides = list(e.sides)
+            hook = tally_hook(e.ruleset)
+        elif hook is not None and (notes := hook(e)):
+            for note in notes:
+                _note(s, note, e.round, tally, last_harm, order)
         elif isinstance(e, (TurnEvent, DeclareEvent)) and e.actor:
             tally(e.actor)
         elif isinstance(e, AttackEvent) and e.actor:
@@ -128,9 +146,6 @@ def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None)
             weight = 3.0 if victim.fate == "dead" else 2.5
             s.moments.append(Moment(e.round, f"{e.actor} is {victim.fate}" + (f" ({by})" if by else ""),
                                     weight, order))
-        elif isinstance(e, (FwDeclareEvent, FwAttackEvent, FwThrowEvent, FwWoundEvent, FwBleedEvent, FwAidEvent)) \
-                and e.actor:
-            _fw(s, e, tally(e.actor), last_harm, order)
         elif isinstance(e, ResultEvent):
             s.winner = e.winner
             s.rounds = e.rounds
@@ -142,34 +157,36 @@ def summarize(events: Iterable[Event], unit_sides: dict[str, str] | None = None)
     return s
 
 
-def _fw(s: BattleSummary, e: Event, me: UnitTally, last_harm: dict[str, str], order: int) -> None:
-    """Future*World's events in the tally: shots and hits, HP taken as wounds dealt, who went down (R-9.7)."""
-    if isinstance(e, FwAttackEvent):
+def _note(s: BattleSummary, note: tuple[Any, ...], rnd: int, tally: Callable[[str], UnitTally],
+          last_harm: dict[str, str], order: int) -> None:
+    """One note of a ruleset's tally hook (`tally_hook`; the shapes in skirmish/rulesets/fw_summary.py)."""
+    kind = note[0]
+    if kind == "figure":
+        tally(note[1])
+    elif kind == "attack":
+        me = tally(note[1])
         me.shots += 1
-        through = sum(h["through"] for h in e.damage)
-        if e.hit and through:
-            me.hits += 1
-            me.wounds_dealt += through
-            last_harm[e.target] = me.name
-        if through >= 10:
-            s.moments.append(Moment(e.round, f"{me.name} hits {e.target} for {through} HP", 1.0 + through / 10, order))
-    elif isinstance(e, FwThrowEvent):  # a grenade (R-9.10): one throw; every figure its blast hurt, friends too
-        me.shots += 1
-        harmed = [c for c in e.caught if c["through"] > 0]
+        harmed = [(who, hp) for who, hp in note[2] if hp > 0]
         me.hits += bool(harmed)
-        for c in harmed:
-            me.wounds_dealt += c["through"]
-            last_harm[c["figure"]] = me.name
-    elif isinstance(e, (FwWoundEvent, FwBleedEvent)) and e.condition in ("unconscious", "dead") \
-            and me.fate != e.condition:
-        by = last_harm.get(me.name)
-        if by is not None and by in s.units and me.fate == "standing":
+        for who, hp in harmed:
+            me.wounds_dealt += hp
+            last_harm[who] = me.name
+    elif kind == "moment":
+        s.moments.append(Moment(rnd, note[1], note[2], order))
+    elif kind == "fate":
+        who = tally(note[1])
+        state, announce = note[2], note[3]
+        if not announce:
+            who.fate = state
+            return
+        if who.fate == state:
+            return
+        by = last_harm.get(who.name)
+        if by is not None and by in s.units and who.fate == "standing":
             s.units[by].put_down += 1
-        me.fate = e.condition
-        s.moments.append(Moment(e.round, f"{me.name} is {me.fate}" + (f" ({by})" if by else ""),
-                                3.0 if me.fate == "dead" else 2.5, order))
-    elif isinstance(e, FwAidEvent) and e.patient in s.units:
-        s.units[e.patient].fate = "dead" if e.killed else ("standing" if e.hp_after > 0 else "unconscious")
+        who.fate = state
+        s.moments.append(Moment(rnd, f"{who.name} is {state}" + (f" ({by})" if by else ""),
+                                3.0 if state == "dead" else 2.5, order))
 
 
 def unit_sides(sides: Iterable[tuple[str, Iterable[str]]]) -> dict[str, str]:

@@ -2,7 +2,8 @@
 with win rates and Wilson 95% intervals per opponent, per scenario and per side (issue 4).
 
 A game scores 1 for a win, ½ for a draw (the round limit), 0 for a loss, from the first AI's view.
-`marks` checks the results against issue 12's targets (TARGETS) and `print_marks` shows them.
+`marks` checks the results against the targets of each game's ruleset (issue 12's for Future Imperfect,
+TARGETS; issue 13's for Future*World, FW_TARGETS) and `print_marks` shows them.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Game:
     ai_side: int  # 0: the first AI played the scenario's first side
     result: float  # 1 win, 0.5 draw, 0 loss
     rounds: int
+    ruleset: str = "fi"  # the scenario's ruleset: which targets its games are marked against
 
 
 def play_pair(scenario_path: str, seed: int, ai: str, opponent: str) -> list[Game]:
@@ -64,7 +66,7 @@ def play_pair(scenario_path: str, seed: int, ai: str, opponent: str) -> list[Gam
         with Battle(sc, seed=seed, controllers=ctrl) as b:
             res = b.run()
         result = 0.5 if res.winner is None else (1.0 if res.winner == sides[ai_side] else 0.0)
-        out.append(Game(sc.spec.name, seed, ai, opponent, ai_side, result, res.rounds))
+        out.append(Game(sc.spec.name, seed, ai, opponent, ai_side, result, res.rounds, sc.spec.ruleset))
     return out
 
 
@@ -240,9 +242,16 @@ TARGETS = {  # issue 12, "How it is shown"
 }
 
 
+FW_TARGETS = {  # issue 13 item 9: the fw utility AI against every scripted baseline, on every fw scenario
+    "score": 0.70,
+    "lo": 0.60,
+}
+ISSUES = {"fi": "issue 12's targets", "fw": "issue 13's targets (Future*World)"}
+
+
 @dataclass(frozen=True)
 class Mark:
-    """One figure of a tournament against one of issue 12's targets."""
+    """One figure of a tournament against one of its ruleset's targets."""
 
     ai: str
     opponent: str
@@ -254,6 +263,7 @@ class Mark:
     hi: float
     target: str
     met: bool
+    ruleset: str = "fi"
 
 
 def _tally(games: Sequence[Game]) -> Tally:
@@ -264,10 +274,35 @@ def _tally(games: Sequence[Game]) -> Tally:
 
 
 def marks(games: Sequence[Game]) -> list[Mark]:
-    """Every figure issue 12 sets a target for, marked met or not: against each scripted baseline the score
-    (>= 80%, Wilson lower bound > 72%), against random the score (>= 97%), and for both the worst scenario
-    (>= 60%); in self-play (`--vs` the AI under test) the first side's score (50 ± 5%) and the draws (<= 10%)
-    on every scenario. Opponents with no target (another AI) get none."""
+    """Every figure the games' rulesets set a target for, marked met or not: Future Imperfect's issue 12
+    (`_fi_marks`), Future*World's issue 13 (`_fw_marks`). Opponents with no target (another AI) get none."""
+    by: dict[str, list[Game]] = {}
+    for g in games:
+        by.setdefault(g.ruleset, []).append(g)
+    return _fi_marks(by.get("fi", [])) + _fw_marks(by.get("fw", []))
+
+
+def _fw_marks(games: Sequence[Game]) -> list[Mark]:
+    """Issue 13 item 9: against each scripted baseline and random, on every scenario, the score (>= 70%) with
+    its Wilson lower bound above 60%."""
+    by: dict[tuple[str, str, str], list[Game]] = {}
+    for g in games:
+        if g.opponent.partition(":")[0] in SCRIPTED | {"random"} and g.opponent != g.ai:
+            by.setdefault((g.ai, g.opponent, g.scenario), []).append(g)
+    out = []
+    text = f">= {FW_TARGETS['score']:.0%}, Wilson lower > {FW_TARGETS['lo']:.0%}"
+    for (ai, opp, scen), gs in sorted(by.items()):
+        t = _tally(gs)
+        lo, hi = wilson(t.score, t.games)
+        out.append(Mark(ai, opp, scen, "score", t.games, t.rate, lo, hi, text,
+                        t.rate >= FW_TARGETS["score"] and lo > FW_TARGETS["lo"], "fw"))
+    return out
+
+
+def _fi_marks(games: Sequence[Game]) -> list[Mark]:
+    """Issue 12: against each scripted baseline the score (>= 80%, Wilson lower bound > 72%), against random
+    the score (>= 97%), and for both the worst scenario (>= 60%); in self-play (`--vs` the AI under test) the
+    first side's score (50 ± 5%) and the draws (<= 10%) on every scenario."""
     by: dict[tuple[str, str], list[Game]] = {}
     for g in games:
         by.setdefault((g.ai, g.opponent), []).append(g)
@@ -330,16 +365,18 @@ def mark_rows(ms: Sequence[Mark]) -> list[list[str]]:
 
 
 def print_marks(games: Sequence[Game], out: TextIO | None = None) -> None:
-    """The figures against issue 12's targets as aligned text, and how many are met (nothing if no opponent
-    has a target)."""
+    """The figures against each ruleset's targets as aligned text, a section per ruleset, and how many are met
+    (nothing if no opponent has a target)."""
     out = out or sys.stdout
     ms = marks(games)
-    if not ms:
-        return
-    rows = mark_rows(ms)
-    widths = [max(len(str(r[i])) for r in [MARK_HEADER, *rows]) for i in range(len(MARK_HEADER))]
-    out.write("\nagainst issue 12's targets\n")
-    out.write("  ".join(h.ljust(w) for h, w in zip(MARK_HEADER, widths, strict=True)).rstrip() + "\n")
-    for r in rows:
-        out.write("  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
-    out.write(f"targets met: {sum(m.met for m in ms)} of {len(ms)}\n")
+    for ruleset, title in ISSUES.items():
+        part = [m for m in ms if m.ruleset == ruleset]
+        if not part:
+            continue
+        rows = mark_rows(part)
+        widths = [max(len(str(r[i])) for r in [MARK_HEADER, *rows]) for i in range(len(MARK_HEADER))]
+        out.write(f"\nagainst {title}\n")
+        out.write("  ".join(h.ljust(w) for h, w in zip(MARK_HEADER, widths, strict=True)).rstrip() + "\n")
+        for r in rows:
+            out.write("  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
+        out.write(f"targets met: {sum(m.met for m in part)} of {len(part)}\n")

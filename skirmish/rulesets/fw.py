@@ -105,3 +105,20 @@ from skirmish.rules.fw.actions import ATTACK_CLASSES  # noqa: E402
 from skirmish.rules.fw.damage import ARMOURED_CLASSES  # noqa: E402
 
 __all__ += ["ARMOURED_CLASSES", "ATTACK_CLASSES"]
+
+# The fw utility AI's grenades (skirmish/ai/fw/arms.py, helper "fwai7"): the exact chance a blast catches a figure
+#
+from skirmish.rules.fw.missiles import p_caught  # noqa: E402
+
+__all__ += ["p_caught"]
+
+# The summary's tally hook (skirmish/summary.py asks for it by ruleset; helper "fwai7").
+from skirmish.rulesets.fw_summary import summary_tally  # noqa: E402
+
+__all__ += ["summary_tally"]
+
+# The utility AI names a scenario may give a side (skirmish/content/fw.py: the one list of fw personalities, which
+# skirmish/ai/fw/personality.py weighs; helper "fwai7").
+from skirmish.content.fw import UTILITY  # noqa: E402
+
+__all__ += ["UTILITY"]

@@ -9,12 +9,28 @@ usual screen (`default_screen`, `default_points`), less what its own weapon's sh
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rulesets.fw import FIREARMS, SCREEN_STOPS, Attack, FwUnitView, FwWeapon, attack_chance, attack_odds, tables
+from skirmish.rulesets.fw import (
+    FIREARMS,
+    SCREEN_STOPS,
+    Attack,
+    FwUnitView,
+    FwWeapon,
+    attack_chance,
+    attack_odds,
+    tables,
+    touching,
+)
 
 SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}  # damage class -> the screen that stops it
+SPENT = ("grenade", "missile")  # used up when thrown or fired (R-9.10)
+SWORD_WEIGHT = 3  # a force sword in reach counts this many weapons for the magnetic screen (one point stops it)
+USUAL = 0.3  # the chance an enemy keeps its roster's screen against a sword rather than the one we would raise
+REACH_WALK = 0.8  # the chance a strike declared at an enemy a walk away finds it still there to strike
 
 
 def ext(u: UnitView) -> FwUnitView:
@@ -26,8 +42,84 @@ def ext(u: UnitView) -> FwUnitView:
 
 def weapon(u: UnitView) -> FwWeapon | None:
     """The firearm the figure fires (its first, as the rules take it when an intent names none)."""
+    return _firearm(ext(u).weapons)
+
+
+@lru_cache(maxsize=1024)
+def _firearm(weapons: tuple[str, ...]) -> FwWeapon | None:
     w = tables().weapons
-    return next((w[i] for i in ext(u).weapons if w[i].weapon_class in FIREARMS), None)
+    return next((w[i] for i in weapons if w[i].weapon_class in FIREARMS), None)
+
+
+def armed(u: UnitView, cls: str) -> list[FwWeapon]:
+    """The weapons of class `cls` (melee, grenade, missile) the figure still has (grenades and missiles are
+    used up, R-9.10), each once, in kit order."""
+    x = ext(u)
+    return list(_armed(x.weapons, x.spent, cls))
+
+
+@lru_cache(maxsize=4096)
+def _armed(weapons: tuple[str, ...], spent: tuple[str, ...], cls: str) -> tuple[FwWeapon, ...]:
+    w = tables().weapons
+    used = cls in SPENT
+    return tuple(w[i] for i in dict.fromkeys(weapons) if w[i].weapon_class == cls
+                 and (weapons.count(i) > spent.count(i) if used else True))
+
+
+def sword(u: UnitView) -> FwWeapon | None:
+    """The melee weapon the figure swings, if its generator feeds a swing (R-9.8)."""
+    return next((w for w in armed(u, "melee") if w.energy <= ext(u).generator), None)
+
+
+def can_reach(view: BattleView, u: UnitView, at: geo.Cell, frm: geo.Cell | None = None) -> bool:
+    """`u` (at `frm`, default its cell) can strike a figure at `at` this round: in contact, or within its move
+    and a cell of reach (R-9.2, R-9.4)."""
+    frm = u.cell if frm is None else frm
+    return touching(view.grid, frm, at) or \
+        geo.distance_m(frm, at, view.grid.cell_m) <= ext(u).move_m + view.grid.cell_m
+
+
+def strike(view: BattleView, me: UnitView, w: FwWeapon, target: UnitView, screen: tuple[str, int] | None = None,
+           target_moves: bool = False) -> Shot:
+    """The exact odds of a strike at `target` (R-9.4: a knocked-down target +20, a moving one x1/2; R-9.6:
+    class F ignores armour, any magnetic point stops it); `screen` as for `shot`."""
+    if w.damage is None:
+        return NO_SHOT
+    conditions = {"knocked_down_target"} if target.prone or ext(target).fallen else set()
+    if target_moves:
+        conditions.add("moving_target")
+    chance = chance_of(base_chance(me, w), frozenset(conditions))
+    s = _odds(view, chance, w, target, screen)
+    t = ext(target)
+    if screen is not None or t.full:
+        return s
+    usual = _odds(view, chance, w, target, (t.default_screen, t.default_points))  # its roster's screen
+    return Shot(chance, (1 - USUAL) * s.mean + USUAL * usual.mean, (1 - USUAL) * s.down + USUAL * usual.down)
+
+
+def _odds(view: BattleView, chance: int, w: FwWeapon, target: UnitView, screen: tuple[str, int] | None,
+          burst: bool = False, always_miss: bool = True) -> Shot:
+    assert w.damage is not None
+    t = ext(target)
+    kind, points = screen if screen is not None else shown_screen(target, view)
+    attack = Attack.of(chance, w.damage, w.damage_class, impales=w.impales, burst=burst,
+                       armour=dict(t.armour_stops), screen_type=None if kind == "none" or not points else kind,
+                       screen=points if kind != "none" else 0, always_miss=always_miss)
+    return Shot(chance, *mean_down(attack, max(t.hp, 1)))
+
+
+@lru_cache(maxsize=4096)
+def chance_of(skill: int, conditions: frozenset[str]) -> int:
+    """The chance at `skill` % under R-9.4's `conditions` (kept: asked for every cell of a move)."""
+    return attack_chance(skill, conditions).value
+
+
+@lru_cache(maxsize=1 << 16)
+def mean_down(attack: Attack, hp: int) -> tuple[float, float]:
+    """(expected damage through, P(at least `hp` through)) of an attack, as floats (exact odds, R-9.4 .. R-9.6),
+    kept: the fractions are dear and the same attacks are weighed for every cell of a move."""
+    o = attack_odds(attack)
+    return float(o.mean), float(o.at_least(hp))
 
 
 def base_chance(u: UnitView, w: FwWeapon) -> int:
@@ -94,15 +186,8 @@ def shot(view: BattleView, shooter: UnitView, w: FwWeapon, frm: geo.Cell, target
         conditions.add("moving_firer")
     if target.prone:
         conditions.add("prone_target")
-    chance = attack_chance(base_chance(shooter, w), conditions).value
-    t = ext(target)
-    kind, points = screen if screen is not None else shown_screen(target, view)
-    attack = Attack.of(chance, w.damage, w.damage_class, impales=w.impales, burst=burst,
-                       armour=dict(t.armour_stops), screen_type=None if kind == "none" or not points else kind,
-                       screen=points if kind != "none" else 0)
-    o = attack_odds(attack)
-    hp = max(t.hp, 1)
-    return Shot(chance, float(o.mean), float(o.at_least(hp)))
+    chance = chance_of(base_chance(shooter, w), frozenset(conditions))
+    return _odds(view, chance, w, target, screen, burst)
 
 
 def shown_screen(u: UnitView, view: BattleView) -> tuple[str, int]:
@@ -113,6 +198,8 @@ def shown_screen(u: UnitView, view: BattleView) -> tuple[str, int]:
     t = ext(u)
     if t.full and t.declared:
         return t.screen, t.screen_points
+    if not t.can_act:  # a fallen or unconscious figure declares nothing: it keeps its usual screen (R-9.8)
+        return t.default_screen, t.default_points
     w = weapon(u)
     spare = max(0, t.generator - (w.shot_energy() if w is not None else 0))
     classes: dict[str, int] = {}
@@ -120,6 +207,9 @@ def shown_screen(u: UnitView, view: BattleView) -> tuple[str, int]:
         fw = weapon(f) if f.side != u.side and not f.out_of_action and isinstance(f.ext, FwUnitView) else None
         if fw is not None and fw.damage_class in SCREEN_FOR:
             classes[fw.damage_class] = classes.get(fw.damage_class, 0) + 1
+        if f.side != u.side and not f.out_of_action and isinstance(f.ext, FwUnitView) and sword(f) is not None \
+                and can_reach(view, f, u.cell):
+            classes["B"] = classes.get("B", 0) + SWORD_WEIGHT  # the magnetic screen stops a sword (R-9.6)
     if not classes or not spare:
         return t.default_screen, min(t.default_points, spare)
     kind = max(sorted(SCREEN_FOR[c] for c in classes),
@@ -142,19 +232,51 @@ class Threat:
     share: float
 
 
-def threats(view: BattleView, me: UnitView, at: geo.Cell) -> list[Threat]:
-    """The enemies (seen or last known) in action that would see `at` and have it in range, with their shares."""
+@dataclass(frozen=True)
+class _Source:
+    """An enemy able to act, its firearm and sword, and its fire's shares (cell-free: kept per decision)."""
+
+    enemy: UnitView
+    weapon: FwWeapon | None
+    sword: FwWeapon | None
+    fire_share: float
+    sword_share: float
+
+
+_SOURCES: list[Any] = [None, "", []]  # (the view, the figure, its sources): one decision's, asked at every cell
+
+
+def _sources(view: BattleView, me: UnitView) -> list[_Source]:
+    if _SOURCES[0] is view and _SOURCES[1] == me.name:
+        return list(_SOURCES[2])
     out = []
-    ours = [u for u in view.units if u.side == me.side and not u.out_of_action]
+    ours = [u for u in view.units if u.side == me.side and not u.out_of_action and u.name != me.name]
     for e in view.enemies(me):
-        w = weapon(e)
-        if w is None or not isinstance(e.ext, FwUnitView) or not e.ext.can_act:
+        if not isinstance(e.ext, FwUnitView) or not e.ext.can_act:
             continue
-        if not in_range(view, e.cell, at, w) or not sees(view, e.cell, at).visible:
+        w, s = weapon(e), sword(e)
+        seen = 0 if w is None else sum(1 for f in ours if in_range(view, e.cell, f.cell, w)
+                                        and sees(view, e.cell, f.cell).visible)
+        near = 0 if s is None else sum(1 for f in ours if can_reach(view, e, f.cell))
+        out.append(_Source(e, w, s, 1.0 / (1 + seen), 1.0 / (1 + near)))
+    _SOURCES[:] = [view, me.name, out]
+    return list(out)
+
+
+def threats(view: BattleView, me: UnitView, at: geo.Cell) -> list[Threat]:
+    """The enemies (seen or last known) in action that would see `at` and have it in range, with their shares
+    (one over the figures of ours besides `me` they would see, or reach); a swordsman that can walk into contact
+    with `at` (and has no firearm, or is in contact) threatens a strike."""
+    out = []
+    for src in _sources(view, me):
+        e, w, s = src.enemy, src.weapon, src.sword
+        if s is not None and (w is None or touching(view.grid, e.cell, at)):
+            if can_reach(view, e, at):
+                out.append(Threat(e, s, src.sword_share))
             continue
-        seen = sum(1 for f in ours if f.name != me.name and sees(view, e.cell, f.cell).visible
-                   and in_range(view, e.cell, f.cell, w))
-        out.append(Threat(e, w, 1.0 / (1 + seen)))
+        if w is None or not in_range(view, e.cell, at, w) or not sees(view, e.cell, at).visible:
+            continue
+        out.append(Threat(e, w, src.fire_share))
     return out
 
 
@@ -165,8 +287,11 @@ def incoming(view: BattleView, me: UnitView, at: geo.Cell, ts: list[Threat], scr
     hp = ext(me).hp
     total = 0.0
     for t in ts:
-        s = shot(view, t.enemy, t.weapon, t.enemy.cell, me, at, burst=can_burst(t.enemy, t.weapon),
-                 target_moves=moves, target_leaps=leaps, screen=screen)
+        if t.weapon.weapon_class == "melee":
+            s = strike(view, t.enemy, t.weapon, me, screen=screen, target_moves=moves)
+        else:
+            s = shot(view, t.enemy, t.weapon, t.enemy.cell, me, at, burst=can_burst(t.enemy, t.weapon),
+                     target_moves=moves, target_leaps=leaps, screen=screen)
         total += t.share * s.value(hp, kill)
     return total
 
@@ -177,7 +302,8 @@ def best_screen(view: BattleView, me: UnitView, at: geo.Cell, ts: list[Threat], 
     in; ties go to the type the figure shows by default, then by name."""
     usual = ext(me).default_screen
     best: tuple[float, int, str] | None = None
-    kinds = sorted({SCREEN_FOR[t.weapon.damage_class] for t in ts if t.weapon.damage_class in SCREEN_FOR})
+    kinds = sorted({"magnetic" if t.weapon.weapon_class == "melee" else SCREEN_FOR[t.weapon.damage_class]
+                    for t in ts if t.weapon.damage_class in SCREEN_FOR or t.weapon.weapon_class == "melee"})
     for kind in kinds or [usual]:
         left = incoming(view, me, at, ts, (kind, points), kill=kill)
         key = (round(left, 9), 0 if kind == usual else 1, kind)

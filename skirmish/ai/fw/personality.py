@@ -10,6 +10,12 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, fields, replace
 
+from skirmish.rulesets.fw import UTILITY
+
+# The names are the scenario schema's (skirmish/content/fw.py, `utility:<name>`): one list; the table below must
+# weigh each of them and no other (checked on import).
+NAMES = tuple(spec.partition(":")[2] for spec in UTILITY if spec.startswith("utility:"))  # search:<name> takes the same
+
 
 def draw(key: str) -> float:
     """A number in [0, 1) fixed by `key` (CRC-32): a blunt personality's deterministic misjudgements."""
@@ -23,11 +29,13 @@ class FwPersonality:
     name: str = "normal"
     harm: float = 1.0  # the expected HP it takes off the enemy (R-9.6)
     kill: float = 1.3  # x the target's HP, times the chance the attack puts it down (R-9.7)
+    danger: float = 1.0  # x what an enemy could take off us this round, times the chance the attack drops it
     caution: float = 1.0  # the expected HP it loses to the enemies that see its cell
     cover: float = 0.4  # HP-equivalent of standing in cover from each enemy that sees the cell (R-9.4)
     press: float = 4.0  # HP-equivalent of closing a whole move on the nearest enemy when pressing
     fall_back: float = 1.5  # HP-equivalent of a whole move away while falling back
     sensors: float = 1.0  # HP-equivalent of sweeping for unseen enemies with combat sensors (R-9.9)
+    blind: float = 3.0  # HP-equivalent of an enemy blinded by a photon flash (x1/5 for 1d6 rounds, R-9.10)
     aid: float = 3.0  # First Aid for an unconscious friend beside it (R-9.7)
     react: float = 0.35  # a conditional reaction's worth, as a share of a shot at the nearest enemy (R-9.2)
     focus: float = 0.9  # how much a target already likely to drop (allies' declared fire) is worth less
@@ -44,6 +52,8 @@ TABLE: dict[str, dict[str, float]] = {
 }
 
 _FIELDS = {f.name for f in fields(FwPersonality)}
+if set(TABLE) != set(NAMES):
+    raise ValueError(f"fw personalities: the table weighs {sorted(TABLE)}, the scenario schema names {sorted(NAMES)}")
 for _name, _row in TABLE.items():  # a typo in the table fails on import, naming the key
     for _key in _row:
         if _key not in _FIELDS:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from skirmish.ai.fw import arms
 from skirmish.ai.fw import estimate as est
 from skirmish.ai.fw.personality import PERSONALITIES, FwPersonality, draw
 from skirmish.ai.fw.side import Intent, side_intent
@@ -72,6 +73,8 @@ class FwUtilityAI:
         self.p = PERSONALITIES[personality] if isinstance(personality, str) else personality
         self.name = self.p.name
         self.committed: dict[tuple[int, str], float] = {}  # (round, target) -> P(not down) after allies' fire
+        self._dangers: dict[tuple[int, str], dict[str, float]] = {}
+        self.declared: dict[tuple[int, str], tuple[str | None, int]] = {}  # (round, figure) -> (weapon, DCCM)
         self.last_trace: dict[str, Any] | None = None
         self.urgency = 1.0  # harm and closing in count for more as the round limit nears (`decide_traced`)
 
@@ -96,6 +99,8 @@ class FwUtilityAI:
         best = options[0]
         if request.kind == INTENT:
             self._commit(view, me, best.action)
+            if isinstance(best.action, FwIntent):
+                self.declared[(view.round, me.name)] = (best.action.weapon, best.action.dccm)
         trace = {"unit": me.name, "request": request.kind, "personality": self.p.name, "intent": intent.text,
                  "chosen": best.to_json(), "runners_up": [o.to_json() for o in options[1:1 + self.p.runners_up]]}
         self.last_trace = trace
@@ -108,15 +113,52 @@ class FwUtilityAI:
         return 1.0 - self.p.focus * (1.0 - left)
 
     def _commit(self, view: BattleView, me: UnitView, action: Action) -> None:
-        if not isinstance(action, FwIntent) or action.act not in ("shoot", "burst") or action.target is None:
+        if not isinstance(action, FwIntent) or action.target is None:
             return
         target = view.find(action.target)
-        w = est.weapon(me)
-        if target is None or w is None:
+        if target is None:
             return
-        s = est.shot(view, me, w, me.cell, target, target.cell, burst=action.act == "burst")
+        s = self._attack_odds(view, me, action, target)
+        if s is None:
+            return
         key = (view.round, target.name)
         self.committed[key] = self.committed.get(key, 1.0) * (1.0 - s.down)
+
+    def _attack_odds(self, view: BattleView, me: UnitView, fi: FwIntent, target: UnitView) -> est.Shot | None:
+        """The odds of the declared attack at `target` from where `me` stands (None: not an attack that drops)."""
+        w = est.weapon(me)
+        if fi.act in ("shoot", "burst") and w is not None:
+            return est.shot(view, me, w, me.cell, target, target.cell, burst=fi.act == "burst")
+        if fi.act == "melee" and (s := est.sword(me)) is not None:
+            return est.strike(view, me, s, target)
+        if fi.act == "launch" and fi.weapon is not None:
+            m = next((m for m in est.armed(me, "missile") if m.id == fi.weapon), None)
+            return None if m is None else arms.missile_shot(view, me, m, me.cell, target, fi.dccm)
+        return None
+
+    def _danger(self, view: BattleView, me: UnitView, enemies: list[UnitView]) -> dict[str, float]:
+        """`danger` x the most each enemy able to act could take off one of our figures this round (a shot in
+        range and sight, or a strike it can walk to; HP-equivalents): what dropping it saves (R-9.7)."""
+        key = (view.round, me.side)
+        if key in self._dangers:
+            return self._dangers[key]
+        ours = [f for f in view.units if f.side == me.side and not f.out_of_action and isinstance(f.ext, type(me.ext))]
+        out: dict[str, float] = {}
+        for e in enemies:
+            if not isinstance(e.ext, type(me.ext)) or not est.ext(e).can_act:
+                continue
+            w, s = est.weapon(e), est.sword(e)
+            best = 0.0
+            for f in ours:
+                hp = est.ext(f).hp
+                if s is not None and est.can_reach(view, e, f.cell):
+                    best = max(best, est.strike(view, e, s, f).value(hp, self.p.kill))
+                if w is not None and est.in_range(view, e.cell, f.cell, w) and est.sees(view, e.cell, f.cell).visible:
+                    best = max(best, est.shot(view, e, w, e.cell, f, f.cell, burst=est.can_burst(e, w))
+                               .value(hp, self.p.kill))
+            out[e.name] = self.p.danger * best
+        self._dangers = {key: out}
+        return out
 
     def declarations(self, view: BattleView, me: UnitView, intent: Intent) -> list[FwOption]:
         """Every declaration weighed (R-9.2, R-9.3, R-9.8, R-9.9, R-9.11)."""
@@ -128,6 +170,7 @@ class FwUtilityAI:
                     and est.sees(view, me.cell, e.cell).visible]
         ts = est.threats(view, me, me.cell)
         patient = _patient(view, me)
+        danger = self._danger(view, me, enemies)
         base: list[tuple[str, FwIntent, float, str, int]] = []  # (label, intent, worth, consideration, energy)
         if w is not None:
             for e in enemies:
@@ -142,7 +185,8 @@ class FwUtilityAI:
                     if energy > x.generator:
                         continue
                     s = est.shot(view, me, w, me.cell, e, e.cell, burst=burst, firer_moves=not seen)
-                    worth = est.worth(s, e, p.kill) * self._alive(view, e) * (1.0 if seen else REACH_GUESS)
+                    worth = (est.worth(s, e, p.kill) + danger.get(e.name, 0.0) * s.down) * self._alive(view, e) * \
+                        (1.0 if seen else REACH_GUESS)
                     act = "burst" if burst else "shoot"
                     label = f"{act} {e.name}" + ("" if seen else " (moving into sight)")
                     fi = FwIntent(me.name, act, e.name, then="aid" if patient else None, then_target=patient)
@@ -152,26 +196,38 @@ class FwUtilityAI:
                         for e in (in_sight or enemies[:1])]
                 base.append(("react", FwIntent(me.name, "react"), p.react * max(near), "a shot at the first enemy "
                              "seen moving", w.shot_energy()))
+        alive = {e.name: self._alive(view, e) for e in enemies}
+        seen_now = [e for e in enemies if not e.ghost and est.sees(view, me.cell, e.cell).visible]
+        for a in (arms.melee_options(view, me, enemies, p.kill, alive, danger)
+                  + arms.grenade_options(view, me, seen_now, p.kill, p.blind)
+                  + arms.missile_options(view, me, seen_now, p.kill, alive, danger)):
+            if a.energy <= x.generator:
+                base.append((a.label, a.intent, a.worth, a.why, a.energy))
         if patient:
             base.append((f"aid {patient}", FwIntent(me.name, "aid", patient), p.aid, "a friend bleeding beside it", 0))
         base.append(("nothing", FwIntent(me.name), 0.0, "", 0))
         if x.jump_pack and x.generator and not in_sight and enemies and intent.press:
             base.append(("leap", FwIntent(me.name, jump=min(JUMP_POINTS, x.generator)), p.press,
                          "closing in by jump pack", min(JUMP_POINTS, x.generator)))
+        cm, cm_saves = arms.cm_options(view, me, p.kill)
         out = []
         for label, fi, worth, why, energy in base:
             spare = x.generator - energy
-            splits = [0]
-            if x.sensors and not in_sight and spare > 0 and not fi.jump and len(fi.acts()) < 2:  # R-9.9
-                splits.append(min(x.sensors, spare))
-            for sensors in splits:
-                out.append(self._split(view, me, label, fi, worth, why, spare - sensors, sensors, ts))
+            one_program = not fi.jump and len(fi.acts()) < 2 and not fi.dccm  # R-9.9: one program and one act
+            splits = [(0, 0)]
+            if x.sensors and not in_sight and spare > 0 and one_program:  # R-9.9
+                splits.append((min(x.sensors, spare), 0))
+            if cm and spare > 0 and one_program:
+                splits.append((0, min(cm, spare)))
+            for sensors, c in splits:
+                saves = cm_saves * c / cm if c else 0.0
+                out.append(self._split(view, me, label, fi, worth, why, spare - sensors - c, sensors, ts, c, saves))
         return out
 
     def _split(self, view: BattleView, me: UnitView, label: str, fi: FwIntent, worth: float, why: str, spare: int,
-               sensors: int, ts: list[est.Threat]) -> FwOption:
-        """The declaration with `sensors` on combat sensors and `spare` on the best screen (none if no enemy
-        sees the cell: the energy would stop nothing)."""
+               sensors: int, ts: list[est.Threat], cm: int = 0, cm_saves: float = 0.0) -> FwOption:
+        """The declaration with `sensors` on combat sensors, `cm` on countermeasures and `spare` on the best
+        screen (none if no enemy sees the cell: the energy would stop nothing)."""
         p = self.p
         leaps = bool(fi.jump)
         unscreened = est.incoming(view, me, me.cell, ts, ("none", 0), moves=leaps, leaps=leaps, kill=p.kill)
@@ -184,12 +240,17 @@ class FwUtilityAI:
         if sensors:
             fi = replace(fi, sensors=sensors)
             label += f", sensors {sensors}"
+        if cm:
+            fi = replace(fi, cm=cm)
+            label += f", CM {cm}"
         o = FwOption(label, fi)
         o.add(f"worth ({why})" if why else "worth", min(1.0, worth / 20), p.harm * self.urgency * worth)
         o.add("threat here", min(1.0, unscreened / 20), -p.caution * left)
         o.add("screen saves", min(1.0, (unscreened - left) / 20), 0.0)
         if sensors:
             o.add("sensors sweep", sensors / 10, p.sensors)
+        if cm:
+            o.add("CM against seekers", cm / 10, p.caution * cm_saves)
         return o
 
     # ------------------------------------------------------------------------------------------ movement
@@ -202,10 +263,11 @@ class FwUtilityAI:
         w = est.weapon(me)
         sees_any = w is not None and any(not e.ghost and est.sees(view, me.cell, e.cell).visible
                                          and est.in_range(view, me.cell, e.cell, w) for e in enemies)
+        striking = next((t for a, t in x.acts if a == "melee"), None)
         out = [self._cell(view, me, me.cell, False, EndTurn(me.name), "stay", intent, here_d, move_cells, sees_any)]
         for c in sorted(cells):
-            if any(geo.distance_cells(c, e.cell) < 2 for e in enemies):
-                continue  # not beside an enemy: engaged figures do not move (R-9.2)
+            if not striking and any(geo.distance_cells(c, e.cell) < 2 for e in enemies):
+                continue  # not beside an enemy unless to strike: engaged figures do not move (R-9.2)
             out.append(self._cell(view, me, c, True, Move(me.name, c), f"walk {c[0]},{c[1]}", intent, here_d,
                                   move_cells, sees_any))
         return out
@@ -221,13 +283,18 @@ class FwUtilityAI:
         worth, chance = 0.0, 0
         for act, target in x.acts:
             t = view.find(target) if target else None
-            if w is None:
-                break
-            if act in ("shoot", "burst") and t is not None and not t.out_of_action:
+            if act in ("shoot", "burst") and w is not None and t is not None and not t.out_of_action:
                 if est.in_range(view, c, t.cell, w) and est.sees(view, c, t.cell).visible:
                     s = est.shot(view, me, w, c, t, t.cell, burst=act == "burst", firer_moves=moving)
                     worth, chance = est.worth(s, t, p.kill) * self._alive(view, t), s.chance
-            elif act == "react":
+            elif act in ("melee", "throw", "launch") and t is not None and not t.out_of_action:
+                kit, dccm = self.declared.get((view.round, me.name), (None, 0))
+                worth, chance = arms.armed_at(view, me, act, kit, dccm, t, c, moving, p.kill, p.blind)
+                worth *= self._alive(view, t)
+                if act == "melee":
+                    gap = max(0.0, geo.distance_cells(c, t.cell) - 1.5)
+                    o.add("gap to the strike target", gap, -p.press * gap / move_cells)
+            elif act == "react" and w is not None:
                 seen = [e for e in enemies if est.in_range(view, c, e.cell, w) and est.sees(view, c, e.cell).visible]
                 if seen:
                     worth = p.react * max(est.worth(est.shot(view, me, w, c, e, e.cell, firer_moves=moving), e, p.kill)
