@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from skirmish.ecs.components import Facing, Health, Identity, Status
 from skirmish.ecs.fw_components import FwBody
 from skirmish.ecs.fw_view import FwUnitView
-from skirmish.ecs.knowledge import Knowledge
+from skirmish.ecs.knowledge import Knowledge, Sighting
+from skirmish.ecs.systems.fw import cars
 from skirmish.ecs.view import BattleView, UnitView, replace_unit
 from skirmish.ecs.world import World
 from skirmish.rules.geometry import GridMap
@@ -25,8 +27,9 @@ class FwKnowledge(Knowledge):
     seen now (a ghost) shows what showed of it when it was last seen (HP and condition), not moving nor in
     the air (its movement this round is not seen)."""
 
-    def __init__(self, sides: tuple[str, ...]) -> None:
+    def __init__(self, sides: tuple[str, ...], systems: Any = None) -> None:
         super().__init__(sides)
+        self._systems = systems  # the fw systems (FwBase), for sight in the vertical from and to grav cars
         self._cut: dict[int, tuple[UnitView, Any, UnitView]] = {}  # id(view) -> (it, what showed, it cut)
         self._shown: dict[str, dict[str, Shown]] = {side: {} for side in sides}  # side -> enemy -> when seen
 
@@ -34,6 +37,7 @@ class FwKnowledge(Knowledge):
         """Knowledge.update, then what shows of every enemy each side sees now (or meets for the first time:
         every miniature is on the table at the start) is kept for when it is out of sight."""
         super().update(world, grid, round_no)
+        self._vertical(world, round_no)
         for side in self.sides:
             shown, seen, memory = self._shown[side], self.seen[side], self.last[side]
             for name in memory:
@@ -42,6 +46,27 @@ class FwKnowledge(Knowledge):
                     now = (b.hp, b.fallen, b.unconscious, b.dead, b.blind_until)
                     if shown.get(name) != now:
                         shown[name] = now
+
+    def _vertical(self, world: World, round_no: int) -> None:
+        """What the flat map's sight misses when a grav car is about (R-9.12): a rider sees over walls lower than
+        its car's floor and is seen over them (cars.extra_sightings); each such enemy is seen, its sighting
+        taken afresh."""
+        sys = self._systems
+        if sys is None or not sys.ctx.cars:
+            return
+        for side, eids in cars.extra_sightings(sys).items():
+            if side not in self.seen:
+                continue
+            names = {world.peek(e, Identity).name: e for e in eids}
+            new = set(names) - self.seen[side]
+            if not new:
+                continue
+            self.seen[side] = self.seen[side] | frozenset(new)
+            for name in sorted(new):
+                eid = names[name]
+                hp, st, face = world.peek(eid, Health), world.peek(eid, Status), world.peek(eid, Facing)
+                self.last[side][name] = Sighting(world.cell(eid), round_no, (face.dx, face.dy), st.prone,
+                                                 hp.out_of_action, hp.dead, hp.wounds, ())
 
     def shown(self, side: str, enemy: str) -> Shown | None:
         """What showed of `enemy` when `side` last saw it (hp, fallen, unconscious, dead, blind_until), or None."""
