@@ -22,6 +22,7 @@ class CarView:
     side: str
     cell: tuple[int, int]
     riders: tuple[str, ...]
+    driver: str | None  # the rider at the controls: the first on its feet (None: nobody can drive it)
     seats: int
     generator: int
     armour: int  # ceramet points off every class (its first listed part, R-9.6)
@@ -32,11 +33,6 @@ class CarView:
     moved_m: float = 0.0
     full: bool = True
     heights: tuple[tuple[str, int], ...] = ()  # the scenario's heights by terrain name (options.heights)
-
-    @property
-    def driver(self) -> str | None:
-        """The rider at the controls (the first), or None."""
-        return self.riders[0] if self.riders else None
 
 
 @dataclass(frozen=True)
@@ -99,14 +95,8 @@ class FwUnitView:
         """What the other sides know: the roster (characteristics, kit), what shows (fallen, down, moving, in the
         air) and its HP (every hit is rolled in the open, as at a table); not its declaration or its tacpack's
         split (docs/RULES-NOTES.md, Future*World)."""
-        cars = tuple(c if not c.full else _cut(c) for c in self.cars)
         return replace(self, declared=False, acts=(), screen="none", screen_points=0, shots=0, jump=0, full=False,
-                       cars=cars)
-
-
-def _cut(c: CarView) -> CarView:
-    """What another side sees of a car: where it is and who rides it, not its split."""
-    return replace(c, screen="none", screen_points=0, drives=False, loading=False, full=False)
+                       cars=())  # (a side reads the cars from its own figures: who rides them is `aboard`)
 
 
 def _fw_part(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:

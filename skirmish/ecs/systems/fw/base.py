@@ -240,3 +240,5 @@ class FwBase:
         rnd = self.w.peek(eid, FwRound)
         tp = self.w.get(eid, Tacpack)
         tp.screen_type, tp.screen_points, tp.shot_points = rnd.screen, rnd.screen_points, rnd.shots
+        if self.ctx.cars:  # a car's driver is its first rider on its feet: what the cars show may change
+            gcars.refresh(self)

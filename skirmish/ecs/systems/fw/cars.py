@@ -74,10 +74,16 @@ def car_of(sys: FwBase, eid: int) -> int | None:
     return next((c for c in sys.ctx.cars if name in car(sys, c).riders), None)
 
 
+def driver(sys: FwBase, ceid: int) -> str | None:
+    """Who is at the car's controls: its first rider on its feet (a fallen or unconscious driver is carried, and
+    the next rider takes over), or None."""
+    return next((r for r in car(sys, ceid).riders if sys.can_act(sys.w.entity(r))), None)
+
+
 def is_driver(sys: FwBase, eid: int) -> bool:
-    """Whether the figure is at a car's controls (its first rider)."""
+    """Whether the figure is at a car's controls."""
     c = car_of(sys, eid)
-    return c is not None and car(sys, c).riders[0] == sys.name(eid)
+    return c is not None and driver(sys, c) == sys.name(eid)
 
 
 def split(c: FwCar) -> gc.CarSplit:
@@ -89,7 +95,7 @@ def allowance(sys: FwBase, ceid: int) -> int:
     """Metres the car may fly this round: none unless its driver drives and nobody boards or leaves; else its
     generator's rest at the table's metres a point, halved at full load (gravcar.move_m)."""
     c = car(sys, ceid)
-    if not c.drives or c.loading or not c.riders:
+    if not c.drives or c.loading or driver(sys, ceid) is None:
         return 0
     return gc.move_m(table(sys, ceid), split(c), len(c.riders))
 
@@ -145,13 +151,12 @@ def view_sight(view: BattleView, a: UnitView, to: geo.Cell, b: UnitView | None =
     figure there), read from a side's view as the engine works it out: in the vertical when either rides a car
     (the view's cars, CarView), else the map's flat sight. For the AIs (through skirmish.rulesets.fw)."""
     frm = a_at if a_at is not None else a.cell
-    ext = a.ext
-    cars_shown = getattr(ext, "cars", ())
-    up_a = getattr(ext, "aboard", None) is not None and a_at is None
+    up_a = getattr(a.ext, "aboard", None) is not None and a_at is None
     up_b = b is not None and getattr(b.ext, "aboard", None) is not None
-    if not cars_shown or not (up_a or up_b):
+    if not (up_a or up_b):
         return geo.sight(view.grid, frm, to)
-    top = tops(view.grid, cars_shown[0].heights)
+    cars_shown = next((u.ext.cars for u in view.units if getattr(u.ext, "cars", ())), ())  # (own figures carry them)
+    top = tops(view.grid, cars_shown[0].heights if cars_shown else ())
     return sight_up(view.grid, top, frm, body(up_a, a.prone), to, body(up_b, b.prone if b is not None else False))
 
 
@@ -301,6 +306,7 @@ def car_view(sys: FwBase, ceid: int, side: str) -> CarView:
     """A car as figures of `side` see it (another side's car: no split)."""
     c, t = car(sys, ceid), table(sys, ceid)
     v = CarView(name=c.name, car_type=c.car_type, side=c.side, cell=sys.w.cell(ceid), riders=tuple(c.riders),
+                driver=driver(sys, ceid),
                 seats=t.seats, generator=t.generator, armour=gc.car_armour(t)["P"], screen=c.screen,
                 screen_points=c.screen_points, drives=c.drives, loading=c.loading, moved_m=c.moved_m,
                 heights=tuple(sorted(sys.ctx.height_names.items())))

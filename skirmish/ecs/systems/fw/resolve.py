@@ -130,8 +130,7 @@ def _board(sys: FwBase, eid: int, act: str, target: str | None) -> list[Effect]:
     if cell is None:
         sys.event("fw_idle", me, ("R-9.12",), act=act, reason=f"no free cell beside the {c.name} to step down to")
         return []
-    sys.event("fw_board", me, ("R-9.12",), act=act, car=c.name, cell=list(cell), driver=gcars.car(sys, ceid).riders[0]
-              if gcars.car(sys, ceid).riders else None)
+    sys.event("fw_board", me, ("R-9.12",), act=act, car=c.name, cell=list(cell), driver=gcars.driver(sys, ceid))
     return []
 
 

@@ -19,7 +19,9 @@ from skirmish.ecs.view import BattleView, UnitView, replace_unit
 from skirmish.ecs.world import World
 from skirmish.rules.geometry import GridMap
 
-Shown = tuple[int, bool, bool, bool, int]  # hp, fallen, unconscious, dead, blind_until: what showed when last seen
+# hp, fallen, unconscious, dead, blind_until: what showed when last seen; in a battle with grav cars, and the car
+# it rode (or None) after them
+Shown = tuple[Any, ...]
 
 
 class FwKnowledge(Knowledge):
@@ -38,12 +40,16 @@ class FwKnowledge(Knowledge):
         every miniature is on the table at the start) is kept for when it is out of sight."""
         super().update(world, grid, round_no)
         self._vertical(world, round_no)
+        carried = self._systems is not None and bool(self._systems.ctx.cars)
         for side in self.sides:
             shown, seen, memory = self._shown[side], self.seen[side], self.last[side]
             for name in memory:
                 if name in seen or name not in shown:
                     b = world.peek(world.entity(name), FwBody)
-                    now = (b.hp, b.fallen, b.unconscious, b.dead, b.blind_until)
+                    now: Shown = (b.hp, b.fallen, b.unconscious, b.dead, b.blind_until)
+                    if carried:
+                        ceid = cars.car_of(self._systems, world.entity(name))
+                        now += (None if ceid is None else cars.car(self._systems, ceid).name,)
                     if shown.get(name) != now:
                         shown[name] = now
 
@@ -108,6 +114,7 @@ def _as_enemy(ext: FwUnitView, shown: Shown | None) -> FwUnitView:
     cut = ext.as_enemy()
     if shown is None:
         return cut
-    hp, fallen, unconscious, dead, blind_until = shown
+    hp, fallen, unconscious, dead, blind_until = shown[:5]
+    aboard = shown[5] if len(shown) > 5 else cut.aboard
     return replace(cut, hp=hp, fallen=fallen, unconscious=unconscious, dead=dead, blind_until=blind_until,
-                   moved_m=0.0, jumped=False)
+                   moved_m=0.0, jumped=False, aboard=aboard)
