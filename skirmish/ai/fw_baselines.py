@@ -84,8 +84,7 @@ def _centre(view: BattleView, c: geo.Cell) -> tuple[float, float]:
 
 
 def _in_reach(view: BattleView, at: geo.Cell, weapon: FwWeapon, e: UnitView, me: UnitView | None = None) -> bool:
-    """`e` (seen now, not a ghost) is in sight of `at` and within the weapon's range (from `me` where it is: in
-    the vertical when it or `e` rides a grav car, R-9.12)."""
+    """`e` (seen now) is in sight of `at` and in range (from `me`'s cell: in the vertical from or to a car, R-9.12)."""
     if e.ghost or e.out_of_action:
         return False
     if weapon.range_m is not None and geo.distance_m(at, e.cell, view.grid.cell_m) > weapon.range_m:

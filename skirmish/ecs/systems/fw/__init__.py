@@ -161,7 +161,12 @@ class FwSystems(FwBase):
         return path, metres, False
 
     def move_allowance(self, eid: int) -> tuple[float, float]:
-        """(walk, walk): the movement segment's metres after ENC (R-9.11)."""
+        """(walk, walk): the movement segment's metres after ENC (R-9.11); a rider's: its car's flight this round
+        (R-9.12: none for a passenger)."""
+        ceid = gcars.car_of(self, eid) if self.ctx.cars else None
+        if ceid is not None:
+            m = float(gcars.allowance(self, ceid)) if gcars.is_driver(self, eid) else 0.0
+            return m, m
         m = float(self.kit(eid).move_m)
         return m, m
 
