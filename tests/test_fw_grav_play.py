@@ -132,3 +132,38 @@ def test_the_board_draws_the_car_round_its_riders(tmp_path: Path) -> None:
     edge = [shot.get_at((x - half, y + dy + TOP_H))[:3] for dy in range(-2, 3)]  # the frame's left side
     assert any(sum(abs(a - b) for a, b in zip(px, ACCENT, strict=True)) < 40 for px in edge), (edge, ACCENT)
     app.close()
+
+
+def test_the_utility_hook_lists_the_drivers_choices_and_each_is_accepted() -> None:
+    """ai/fw/car.py: `options` (stay, drive toward the enemy, drive to cover, each with the car's screen at its most
+    against the enemies' firearms, R-9.12) for a reasoner to weigh; every one the engine accepts; `adjust` flies
+    toward the enemy or to cover."""
+    from skirmish.ai.fw import car as fw_car
+    from skirmish.rulesets.fw import FwIntent
+
+    sc = load_scenario(SCOUT)
+    with Battle(sc, seed=1, controllers={"Scouts": make_ai("rush", "fw"), "Picket": make_ai("hold", "fw")}) as b:
+        assert b.pending is not None and (b.pending.kind, b.pending.unit) == ("intent", "Rhee")
+        view = b.observe("Scouts")
+        me = view.unit("Rhee")
+        base = FwIntent("Rhee", "react", screen="kinetic", points=4)
+        opts = fw_car.options(view, me, base)
+        assert [o.label for o in opts] == ["stay", "drive toward the enemy", "drive to cover"]
+        drive = opts[1].intent
+        assert (drive.act, drive.then, drive.car_screen, drive.car_points) == ("drive", "react", "kinetic", 30)
+        for o in opts:
+            assert b.check(o.intent) is None, o.label
+        assert fw_car.options(view, view.unit("Ostrova"), FwIntent("Ostrova"))[0].label == "stay"  # a passenger
+        b.submit(drive)
+        while b.pending is not None and not (b.pending.kind == "move" and b.pending.unit == "Rhee"):
+            b.step()
+        assert b.pending is not None
+        view = b.observe("Scouts")
+        cells = b.legal_actions("Rhee").walk
+        toward = fw_car.flight(view, view.unit("Rhee"), cells, aggressive=True)
+        cover = fw_car.flight(view, view.unit("Rhee"), cells, aggressive=False)
+        assert toward is not None and cover is not None and toward in cells and cover in cells
+        enemies = [u.cell for u in view.units if u.side == "Picket"]
+        def near(c: tuple[int, int]) -> int:
+            return min(max(abs(c[0] - x), abs(c[1] - y)) for x, y in enemies)
+        assert near(toward) == fw_car.STANDOFF_CELLS and near(cover) > near(toward)
