@@ -30,8 +30,9 @@ def unit(name: str, at: tuple[int, int], dex: int = 12, extra: str = "") -> str:
 
 def grav_text(blue: list[str], red: list[str], cars: str, blue_orders: list[str] = (),  # type: ignore[assignment]
               red_orders: list[str] = (), rows: list[str] = ROWS, max_rounds: int = 1,  # type: ignore[assignment]
-              heights: str = "{}") -> str:
-    return (f"name: t\nruleset: fw\nseed: 3\noptions: {{heights: {heights}}}\nmap: {{ascii: {rows!r}}}\n"
+              heights: str = "{}", ground: list[str] | None = None) -> str:
+    layer = f", ground: {ground!r}" if ground is not None else ""
+    return (f"name: t\nruleset: fw\nseed: 3\noptions: {{heights: {heights}{layer}}}\nmap: {{ascii: {rows!r}}}\n"
             f"victory: {{max_rounds: {max_rounds}}}\nsides:\n"
             f"  - name: Blue\n    controller: scripted\n    orders: {list(blue_orders)!r}\n    cars: {cars}\n"
             f"    units: [{', '.join(blue)}]\n"
@@ -299,3 +300,49 @@ def test_a_passenger_is_not_asked_to_move_and_the_listed_car_declarations_are_ac
             break
         b.submit(b.sys.fallback(b.pending))
     assert ("move", "Ost") not in asked and ("move", "Rhee") in asked
+
+
+# ---------------------------------------------------------------------------------------------- ground and slopes
+HILL = ["00000000000000", "00000000002600", "00000000000000", "00000000000000", "00000000000000",
+        "00000000000000"]
+
+
+@pytest.mark.parametrize(("ground", "where", "says"), [
+    (HILL[:3], "options.ground", "3 rows, the map has 6"),
+    ([*HILL[:5], "0000"], "options.ground[5]", "4 cells, the map is 14 wide"),
+    ([*HILL[:5], "0000000000000x"], "options.ground", "expected one digit (metres 0-9) a cell"),
+])
+def test_a_ground_layer_is_checked_on_load(tmp_path: Path, ground: list[str], where: str, says: str) -> None:
+    with pytest.raises(ContentError) as err:
+        parse_scenario(grav_text(CREW, FOE, SKIFF, ground=ground), str(tmp_path / "t.yaml"), base=tmp_path)
+    assert err.value.where.startswith(where) and says in err.value.message
+
+
+def test_no_slope_over_45_degrees_for_a_car(tmp_path: Path) -> None:
+    """R-9.12: the ground rises 2 m from 9,1 to 10,1 (2 m cells: 45 degrees, allowed) and 4 m from 10,1 to 11,1."""
+    b = battle(tmp_path, grav_text(CREW, FOE, SKIFF, ground=HILL))
+    at_intent(b, "Rhee")
+    b.submit(FwIntent("Rhee", "drive"))
+    while b.pending is not None and b.pending.unit != "Rhee":
+        b.submit(b.sys.fallback(b.pending))
+    assert b.check(Move("Rhee", (10, 1))) is None
+    r = b.check(Move("Rhee", (12, 1)))
+    assert r is not None and r.rule == "R-9.12" and "over 45 degrees (+4 m over 2 m from 10,1 to 11,1)" in r.reason
+    assert (10, 1) in b.legal_actions("Rhee").walk and (12, 1) not in b.legal_actions("Rhee").walk
+    flat = battle(tmp_path, grav_text(CREW, FOE, SKIFF))
+    at_intent(flat, "Rhee")
+    flat.submit(FwIntent("Rhee", "drive"))
+    while flat.pending is not None and flat.pending.unit != "Rhee":
+        flat.submit(flat.sys.fallback(flat.pending))
+    assert flat.check(Move("Rhee", (12, 1))) is None  # a flat map never refuses for slope
+
+
+def test_higher_ground_shoots_from_above(tmp_path: Path) -> None:
+    ground = ["00000000000000", "03000000000000", "00000000000000", "00000000000000", "00000000000000",
+              "00000000000000"]
+    blue = [unit("Ann", (1, 1), 14)]
+    red = [unit("Cid", (6, 1), 10, ", prone: true")]
+    b = battle(tmp_path, grav_text(blue, red, "[]", ["intent Ann shoot target=Cid"], ground=ground), seed=1)
+    b.run()
+    (shot,) = [a for a in of(b, "fw_attack") if a.actor == "Ann"]
+    assert not any("prone" in s_["reason"] for s_ in shot.steps)  # 3 m up: from a higher elevation (R-9.4)

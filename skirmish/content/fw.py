@@ -88,6 +88,19 @@ class Options(RulesetOptions):
     # lower than its floor (10 m up) and cannot fly through anything as tall.
     heights: dict[Name, StrictInt] = Field(default_factory=dict, max_length=32)
 
+    # An optional ground-height layer (R-9.12's slopes): one string a map row, one digit a cell, the ground's height
+    # in metres (0-9). None: a flat map (every cell's ground 0).
+    ground: list[str] | None = Field(None, max_length=200)
+
+    @field_validator("ground")
+    @classmethod
+    def _ground(cls, v: list[str] | None) -> list[str] | None:
+        for i, row in enumerate(v or ()):
+            bad = next((c for c in row if c not in "0123456789"), None)
+            if bad is not None or len(row) > 200:
+                raise ValueError(f"row {i}: expected one digit (metres 0-9) a cell, got {quote(bad or row[:20])}")
+        return v
+
     @field_validator("heights")
     @classmethod
     def _heights(cls, v: dict[str, int]) -> dict[str, int]:
@@ -259,6 +272,13 @@ def check_cars(spec: Any, grid: GridMap | None, bad: Callable[[str, str], None])
             else:
                 cells[(x, y)] = car.name
     heights = getattr(spec.options, "heights", {})
+    ground = getattr(spec.options, "ground", None)
+    if grid is not None and ground is not None:
+        if len(ground) != grid.height:
+            bad("options.ground", f"{len(ground)} rows, the map has {grid.height}")
+        for i, row in enumerate(ground):
+            if len(row) != grid.width:
+                bad(f"options.ground[{i}]", f"{len(row)} cells, the map is {grid.width} wide")
     if grid is not None:
         names = {t.name for t in grid.tiles}
         for name in heights:

@@ -33,6 +33,7 @@ class CarView:
     moved_m: float = 0.0
     full: bool = True
     heights: tuple[tuple[str, int], ...] = ()  # the scenario's heights by terrain name (options.heights)
+    ground: tuple[str, ...] = ()  # the scenario's ground heights (options.ground; empty: flat)
 
 
 @dataclass(frozen=True)

@@ -178,7 +178,8 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
     darkness = bool(getattr(spec.options, "darkness", False))
     ctx = FwCtx(world=world, grid=scenario.grid, armoury=scenario.armoury, tables=tables, rng=rng,
                 nav=Navigator.of(scenario.grid), emit=emit, side_names=tuple(s.name for s in spec.sides),
-                darkness=darkness, height_names=dict(getattr(spec.options, "heights", {}) or {}))
+                darkness=darkness, height_names=dict(getattr(spec.options, "heights", {}) or {}),
+                ground_rows=tuple(getattr(spec.options, "ground", None) or ()))
     sys = FwSystems(ctx)
     n = 0
     has_cars = any(getattr(side, "cars", None) for side in spec.sides)

@@ -65,6 +65,7 @@ class FwCtx:
     draws: int = 0  # random resolutions made (an undo is possible only while none is)
     cars: list[int] = field(default_factory=list)  # the grav cars' entities (R-9.12; systems.fw.cars)
     height_names: dict[str, int] = field(default_factory=dict)  # options.heights: metres by terrain name
+    ground_rows: tuple[str, ...] = ()  # options.ground: each cell's ground in metres (empty: a flat map)
 
 
 def spawn_figure(ctx: FwCtx, spec: Any, side: str, side_index: int, order: int, cars: bool = False) -> int:

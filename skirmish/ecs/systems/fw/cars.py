@@ -102,27 +102,46 @@ def allowance(sys: FwBase, ceid: int) -> int:
 
 # ---------------------------------------------------------------------------------------------- the vertical
 def heights(sys: FwBase) -> npt.NDArray[np.int64]:
-    """Each cell's top in metres (its terrain's height: the scenario's `options.heights` or the default)."""
+    """Each cell's terrain height in metres (the scenario's `options.heights` or the default), above its ground."""
     return tops(sys.ctx.grid, tuple(sorted(sys.ctx.height_names.items())))
+
+
+def grounds(sys: FwBase) -> npt.NDArray[np.int64]:
+    """Each cell's ground in metres (`options.ground`; 0 everywhere on a flat map)."""
+    return ground_of(sys.ctx.grid, sys.ctx.ground_rows)
 
 
 @lru_cache(maxsize=8)
 def tops(grid: geo.GridMap, given: tuple[tuple[str, int], ...]) -> npt.NDArray[np.int64]:
-    """Each cell's top in metres on `grid` with the heights `given` by terrain name (content.fw.default_height)."""
+    """Each cell's terrain height in metres on `grid` with the heights `given` by terrain name
+    (content.fw.default_height)."""
     by_tile = np.array([default_height(grid, t.name, dict(given)) for t in grid.tiles], dtype=np.int64)
     out: npt.NDArray[np.int64] = by_tile[grid.layout]
     out.setflags(write=False)
     return out
 
 
+@lru_cache(maxsize=8)
+def ground_of(grid: geo.GridMap, rows: tuple[str, ...]) -> npt.NDArray[np.int64]:
+    """The ground layer as an array [y, x] of metres (zeros without one)."""
+    out = np.zeros((grid.height, grid.width), dtype=np.int64)
+    for y, row in enumerate(rows[:grid.height]):
+        out[y, :len(row)] = [int(c) for c in row[:grid.width]]
+    out.setflags(write=False)
+    return out
+
+
 def elevation(sys: FwBase, eid: int) -> tuple[Fraction, Fraction]:
-    """(base, height) of a figure in metres (`body`)."""
-    return body(car_of(sys, eid) is not None, sys.w.peek(eid, Status).prone)
+    """(base, height) of a figure in metres above the datum (`body` on its cell's ground)."""
+    up, prone = car_of(sys, eid) is not None, sys.w.peek(eid, Status).prone
+    base, height = body(up, prone)
+    x, y = sys.w.cell(eid)
+    return base + int(grounds(sys)[y, x]), height
 
 
 def body(aboard: bool, prone: bool) -> tuple[Fraction, Fraction]:
-    """(base, height) in metres: a rider sits on its car's floor (10 m up, R-9.12) and shows a seated figure's eye
-    height; a figure on the ground stands 2 m (prone 1/2 m)."""
+    """(base, height) in metres over its ground: a rider sits on its car's floor (10 m up, R-9.12) and shows a
+    seated figure's eye height; a figure on the ground stands 2 m (prone 1/2 m)."""
     if aboard:
         return Fraction(gc.car_floor(0)), Fraction(gc.SEATED_EYE_M)
     return Fraction(0), Fraction(gc.PRONE_HEIGHT_M if prone else gc.FIGURE_HEIGHT_M)
@@ -130,14 +149,15 @@ def body(aboard: bool, prone: bool) -> tuple[Fraction, Fraction]:
 
 def vertical_sight(sys: FwBase, a: int, b: int) -> geo.Sight:
     """What `a` sees of `b` when either rides a car (R-9.12, R-9.4): `sight_up`."""
-    return sight_up(sys.ctx.grid, heights(sys), sys.w.cell(a), elevation(sys, a), sys.w.cell(b), elevation(sys, b))
+    return sight_up(sys.ctx.grid, heights(sys) + grounds(sys), sys.w.cell(a), elevation(sys, a), sys.w.cell(b),
+                    elevation(sys, b))
 
 
 def sight_up(grid: geo.GridMap, top: npt.NDArray[np.int64], frm: geo.Cell, frm_body: tuple[Fraction, Fraction],
              to: geo.Cell, to_body: tuple[Fraction, Fraction]) -> geo.Sight:
     """Sight in the vertical: the sightline from the eye (top of `frm_body`) to each point of the target passes
-    over the cells between them or not (`gravcar.sight`): "blocked" is out of sight, "covered" (a quarter or more
-    hidden) partly covered (R-9.4's x1/2)."""
+    over the cells between them (`top`: ground and terrain, metres above the datum) or not (`gravcar.sight`):
+    "blocked" is out of sight, "covered" (a quarter or more hidden) partly covered (R-9.4's x1/2)."""
     eye = frm_body[0] + frm_body[1]
     verdict = gc.sight(eye, to_body[0], to_body[1], blockers(grid, top, frm, to))
     if verdict == "blocked":
@@ -156,8 +176,13 @@ def view_sight(view: BattleView, a: UnitView, to: geo.Cell, b: UnitView | None =
     if not (up_a or up_b):
         return geo.sight(view.grid, frm, to)
     cars_shown = next((u.ext.cars for u in view.units if getattr(u.ext, "cars", ())), ())  # (own figures carry them)
-    top = tops(view.grid, cars_shown[0].heights if cars_shown else ())
-    return sight_up(view.grid, top, frm, body(up_a, a.prone), to, body(up_b, b.prone if b is not None else False))
+    shown = cars_shown[0] if cars_shown else None
+    ground = ground_of(view.grid, shown.ground if shown else ())
+    top = tops(view.grid, shown.heights if shown else ()) + ground
+    a_base, a_height = body(up_a, a.prone)
+    b_base, b_height = body(up_b, b.prone if b is not None else False)
+    return sight_up(view.grid, top, frm, (a_base + int(ground[frm[1], frm[0]]), a_height), to,
+                    (b_base + int(ground[to[1], to[0]]), b_height))
 
 
 def blockers(grid: geo.GridMap, top: npt.NDArray[np.int64], frm: geo.Cell, to: geo.Cell) -> list[tuple[Fraction, int]]:
@@ -207,7 +232,8 @@ def extra_sightings(sys: FwBase) -> dict[str, set[int]]:
 def fly_refusal(sys: FwBase, eid: int, to: geo.Cell) -> tuple[str | None, float]:
     """(why the driver may not fly its car to `to` now, or None; metres): the car drives this round, the cell is
     on the map, where a car may set down and free, within its allowance, and nothing on the straight line is as
-    tall as its floor. Flat maps never refuse for slope (no ground heights: docs/RULES-NOTES.md)."""
+    tall as its floor, nor does the ground rise or fall over 45 degrees between neighbouring cells of the line
+    (`options.ground`; a flat map never refuses)."""
     ceid = car_of(sys, eid)
     assert ceid is not None
     c, grid = car(sys, ceid), sys.ctx.grid
@@ -228,11 +254,19 @@ def fly_refusal(sys: FwBase, eid: int, to: geo.Cell) -> tuple[str | None, float]
     reach = allowance(sys, ceid)
     if metres > reach + 1e-9:
         return f"R-9.12: {metres:.1f} m is beyond the {c.name}'s {reach} m this round", metres
-    top = heights(sys)
-    for cell in geo.cells_on_segment(grid, geo.centre(here), geo.centre(to)):
+    top, ground = heights(sys), grounds(sys)
+    line = geo.cells_on_segment(grid, geo.centre(here), geo.centre(to))
+    for i, cell in enumerate(line):
         if top[cell[1], cell[0]] >= gc.HOVER_M:
             return (f"R-9.12: the {c.name} hovers {gc.HOVER_M} m up and cannot pass {grid.terrain(cell).name} "
                     f"{int(top[cell[1], cell[0]])} m tall at {cell[0]},{cell[1]}"), metres
+        if i:  # no slope over 45 degrees between neighbouring cells of the line (flat maps never refuse)
+            prev = line[i - 1]
+            rise = int(ground[cell[1], cell[0]]) - int(ground[prev[1], prev[0]])
+            run = geo.distance_m(prev, cell, grid.cell_m)
+            if not gc.slope_ok(0, rise, Fraction(run).limit_denominator(1000)):
+                return (f"R-9.12: a grav car cannot climb or descend over 45 degrees ({rise:+d} m over {run:g} m "
+                        f"from {prev[0]},{prev[1]} to {cell[0]},{cell[1]})"), metres
     return None, metres
 
 
@@ -309,7 +343,7 @@ def car_view(sys: FwBase, ceid: int, side: str) -> CarView:
                 driver=driver(sys, ceid),
                 seats=t.seats, generator=t.generator, armour=gc.car_armour(t)["P"], screen=c.screen,
                 screen_points=c.screen_points, drives=c.drives, loading=c.loading, moved_m=c.moved_m,
-                heights=tuple(sorted(sys.ctx.height_names.items())))
+                heights=tuple(sorted(sys.ctx.height_names.items())), ground=sys.ctx.ground_rows)
     return v if c.side == side else replace(v, screen="none", screen_points=0, drives=False, loading=False,
                                             full=False)
 

@@ -185,15 +185,16 @@ def conditions(sys: FwBase, eid: int, te: int) -> set[str]:
     if mb.moved_m > 0 or mb.jumped:
         out.add("moving_firer")
     if sys.w.peek(te, Status).prone and not _from_above(sys, eid, te):
-        out.add("prone_target")  # (not from a car's floor, 10 m up: "from a higher elevation", R-9.12)
+        out.add("prone_target")  # (not from a car's floor or higher ground: "from a higher elevation", R-9.12)
     if sys.w.peek(eid, Status).prone:
         out.add("prone_firer")
     return out
 
 
 def _from_above(sys: FwBase, eid: int, te: int) -> bool:
-    """Whether `eid` attacks `te` "from a higher elevation" (R-9.4): from a grav car at a figure on the ground."""
-    if not sys.ctx.cars:
+    """Whether `eid` attacks `te` "from a higher elevation" (R-9.4): from a grav car at a figure on the ground, or
+    from ground at least a figure's height higher (`options.ground`)."""
+    if not sys.ctx.cars and not sys.ctx.ground_rows:
         return False
     return gravcar.from_above(gcars.elevation(sys, eid)[0], gcars.elevation(sys, te)[0])
 
