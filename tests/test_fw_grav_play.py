@@ -167,3 +167,33 @@ def test_the_utility_hook_lists_the_drivers_choices_and_each_is_accepted() -> No
         def near(c: tuple[int, int]) -> int:
             return min(max(abs(c[0] - x), abs(c[1] - y)) for x, y in enemies)
         assert near(toward) == fw_car.STANDOFF_CELLS and near(cover) > near(toward)
+
+
+def test_a_grav_car_record_on_the_replay_viewer_shows_the_car_where_it_flew(tmp_path: Path) -> None:
+    from skirmish import record
+    from skirmish.ui.replay import ReplayScreen
+    from skirmish.ui.replay_session import ReplaySession
+
+    path = tmp_path / "scout.json"
+    code, _, err = cli("run", str(SCOUT), "--seed", "4", "--record", str(path), "--quiet", timeout=120)
+    assert code == 0, err
+    rec = record.load(path)
+    app = App(replay=ReplaySession(rec), settings=Settings(speed=8.0, reasons=False), size=(1280, 800))
+    screen = app.screen
+    assert isinstance(screen, ReplayScreen)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ", scancode=0))
+    assert app.tick(1 / 60)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_END, mod=0, unicode="", scancode=0))
+    for _ in range(2):
+        assert app.tick(1 / 60)
+    with record.resume(rec) as battle:
+        final = battle.view()
+    shown = screen.replay.view()
+    car = next(u.ext.cars[0] for u in shown.units if u.ext.cars)
+    assert car == final.unit("Rhee").ext.cars[0] and car.cell != (3, 7)  # it flew, and the viewer shows where
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "replay.png")))
+    x, y = screen.board.cam.centre(car.cell)
+    half = round(2.6 * screen.board.token_radius()) // 2
+    edge = [shot.get_at((x - half, y + dy + TOP_H))[:3] for dy in range(-2, 3)]
+    assert any(sum(abs(a - b) for a, b in zip(px, ACCENT, strict=True)) < 40 for px in edge), (edge, ACCENT)
+    app.close()
