@@ -22,6 +22,7 @@ __all__ = ["DISMOUNT_M", "STANDOFF_CELLS", "CarOption", "adjust", "car_of", "fli
 
 DISMOUNT_M = 12.0  # riders leave a car (and its driver stops) with an enemy this near (metres)
 STANDOFF_CELLS = 3  # a car flying at the enemy stops this many cells short of every enemy
+NEAREST = 12  # cells weighed for sight of an enemy when flying at it
 _SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}
 
 
@@ -103,7 +104,7 @@ def options(view: BattleView, me: UnitView, base: FwIntent, cells: frozenset[geo
 
 def flight(view: BattleView, me: UnitView, cells: frozenset[geo.Cell], aggressive: bool) -> geo.Cell | None:
     """Where the driver flies: toward the enemy (the cell nearest the nearest enemy, at least STANDOFF_CELLS from
-    every one, one the riders see an enemy from first), or to cover (the cell fewest enemies see in the
+    every one; of the NEAREST such, the first from which an enemy is in sight), or to cover (the cell fewest enemies see in the
     vertical, nearest first). None: nowhere better than here."""
     enemies = _enemies(view, me)
     if not cells or not enemies:
@@ -113,10 +114,10 @@ def flight(view: BattleView, me: UnitView, cells: frozenset[geo.Cell], aggressiv
         return sum(view_sight(view, e, c, me).visible for e in enemies if not e.ghost)
 
     if aggressive:
-        fine = [c for c in cells if min(geo.distance_cells(c, e.cell) for e in enemies) >= STANDOFF_CELLS]
-        if not fine:
-            return None
-        return min(fine, key=lambda c: (seen_by(c) == 0, _nearest_m(view, c, enemies), c))
+        fine = sorted((c for c in cells if min(geo.distance_cells(c, e.cell) for e in enemies) >= STANDOFF_CELLS),
+                      key=lambda c: (_nearest_m(view, c, enemies), c))
+        # the nearest from which an enemy is in sight, among the NEAREST nearest (sight in the vertical costs)
+        return next((c for c in fine[:NEAREST] if seen_by(c)), fine[0] if fine else None)
     return min(cells, key=lambda c: (seen_by(c), geo.distance_cells(me.cell, c), c))
 
 

@@ -66,6 +66,7 @@ class FwCtx:
     cars: list[int] = field(default_factory=list)  # the grav cars' entities (R-9.12; systems.fw.cars)
     height_names: dict[str, int] = field(default_factory=dict)  # options.heights: metres by terrain name
     ground_rows: tuple[str, ...] = ()  # options.ground: each cell's ground in metres (empty: a flat map)
+    vertical_memo: Any = None  # (what the looks depended on, the looks) of cars.extra_sightings, kept
 
 
 def spawn_figure(ctx: FwCtx, spec: Any, side: str, side_index: int, order: int, cars: bool = False) -> int:

@@ -185,11 +185,11 @@ def view_sight(view: BattleView, a: UnitView, to: geo.Cell, b: UnitView | None =
                     (b_base + int(ground[to[1], to[0]]), b_height))
 
 
-def blockers(grid: geo.GridMap, top: npt.NDArray[np.int64], frm: geo.Cell, to: geo.Cell) -> list[tuple[Fraction, int]]:
+def blockers(grid: geo.GridMap, top: npt.NDArray[np.int64], frm: geo.Cell, to: geo.Cell) -> list[tuple[float, int]]:
     """(t, top) for the cells strictly between two cells' centres that stand above the ground: the sightline
     enters and leaves each at fractions t of the way; both are listed (the worse one decides)."""
     p, q = geo.centre(frm), geo.centre(to)
-    out: list[tuple[Fraction, int]] = []
+    out: list[tuple[float, int]] = []
     for c in geo.cells_on_segment(grid, p, q):
         if c in (frm, to) or not top[c[1], c[0]]:
             continue
@@ -199,15 +199,15 @@ def blockers(grid: geo.GridMap, top: npt.NDArray[np.int64], frm: geo.Cell, to: g
     return out
 
 
-def _crossing(p: tuple[float, float], q: tuple[float, float], c: geo.Cell) -> tuple[Fraction, Fraction]:
-    """The fractions of the way p -> q at which the segment enters and leaves cell c (slab method)."""
-    lo, hi = Fraction(0), Fraction(1)
+def _crossing(p: tuple[float, float], q: tuple[float, float], c: geo.Cell) -> tuple[float, float]:
+    """The fractions of the way p -> q at which the segment enters and leaves cell c (slab method; the cell
+    centres are halves, so these floats are exact enough and the same on every machine)."""
+    lo, hi = 0.0, 1.0
     for axis in (0, 1):
-        d = Fraction(q[axis]) - Fraction(p[axis])
-        a, b = Fraction(c[axis]) - Fraction(p[axis]), Fraction(c[axis] + 1) - Fraction(p[axis])
+        d = q[axis] - p[axis]
         if d == 0:
             continue
-        t1, t2 = sorted((a / d, b / d))
+        t1, t2 = sorted(((c[axis] - p[axis]) / d, (c[axis] + 1 - p[axis]) / d))
         lo, hi = max(lo, t1), min(hi, t2)
     return lo, hi
 
@@ -219,12 +219,17 @@ def extra_sightings(sys: FwBase) -> dict[str, set[int]]:
     if not any(car(sys, c).riders for c in sys.ctx.cars):
         return out
     figs = [e for e in sys.figures() if sys.in_action(e)]
+    key = tuple((e, sys.w.cell(e), sys.w.peek(e, Status).prone, car_of(sys, e)) for e in figs)
+    memo = sys.ctx.vertical_memo
+    if memo is not None and memo[0] == key:  # nobody moved, fell, rose, boarded or left since: the same looks
+        return {side: set(eids) for side, eids in memo[1].items()}
     for a in figs:
         for b in figs:
             if sys.side(a) == sys.side(b) or (car_of(sys, a) is None and car_of(sys, b) is None):
                 continue
             if vertical_sight(sys, a, b).visible:
                 out.setdefault(sys.side(a), set()).add(b)
+    sys.ctx.vertical_memo = (key, {side: frozenset(eids) for side, eids in out.items()})
     return out
 
 
@@ -260,7 +265,7 @@ def fly_refusal(sys: FwBase, eid: int, to: geo.Cell) -> tuple[str | None, float]
         if top[cell[1], cell[0]] >= gc.HOVER_M:
             return (f"R-9.12: the {c.name} hovers {gc.HOVER_M} m up and cannot pass {grid.terrain(cell).name} "
                     f"{int(top[cell[1], cell[0]])} m tall at {cell[0]},{cell[1]}"), metres
-        if i:  # no slope over 45 degrees between neighbouring cells of the line (flat maps never refuse)
+        if i and sys.ctx.ground_rows:  # no slope over 45 degrees between neighbouring cells (a flat map: none)
             prev = line[i - 1]
             rise = int(ground[cell[1], cell[0]]) - int(ground[prev[1], prev[0]])
             run = geo.distance_m(prev, cell, grid.cell_m)
