@@ -13,6 +13,9 @@ a side's frozen view (fw's part of each unit, `UnitView.ext`) and answer the fw 
   it has no firearm), throws a grenade where the blast catches two enemies or one in cover and no friend,
   and launches its missiles (seekers first, with DCCM at the target); with an enemy seeker about it runs CM
   (R-9.4, R-9.9, R-9.10).
+- grav cars (R-9.12, skirmish/ai/fw/car.py): a figure aboard judges sight from the car (in the vertical); rush
+  drives toward the enemy with the car's screen up and its riders leave the car near it (DISMOUNT_M), shooting
+  first; hold keeps the car where it is and fires from it.
 - random: a random listed declaration and a random listed move or stay (seeded from the request).
 """
 
@@ -24,6 +27,7 @@ from collections import Counter, deque
 from dataclasses import replace
 from typing import Any
 
+from skirmish.ai.fw import car
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -38,6 +42,7 @@ from skirmish.rulesets.fw import (
     FwWeapon,
     tables,
     touching,
+    view_sight,
 )
 
 _SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}  # damage class -> the screen that stops it
@@ -78,12 +83,14 @@ def _centre(view: BattleView, c: geo.Cell) -> tuple[float, float]:
     return (c[0] + 0.5) * m, (c[1] + 0.5) * m
 
 
-def _in_reach(view: BattleView, at: geo.Cell, weapon: FwWeapon, e: UnitView) -> bool:
-    """`e` (seen now, not a ghost) is in sight of `at` and within the weapon's range."""
+def _in_reach(view: BattleView, at: geo.Cell, weapon: FwWeapon, e: UnitView, me: UnitView | None = None) -> bool:
+    """`e` (seen now) is in sight of `at` and in range (from `me`'s cell: in the vertical from or to a car, R-9.12)."""
     if e.ghost or e.out_of_action:
         return False
     if weapon.range_m is not None and geo.distance_m(at, e.cell, view.grid.cell_m) > weapon.range_m:
         return False
+    if me is not None and at == me.cell:
+        return view_sight(view, me, e.cell, e).visible
     return geo.sight(view.grid, at, e.cell).visible
 
 
@@ -97,12 +104,18 @@ def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
 class FwHoldAI:
     """Hold ground and shoot (see the module's docstring)."""
 
+    aggressive = False  # what it does with a grav car (ai/fw/car.py): hold keeps it where it is
+
     def decide(self, view: BattleView, request: Request) -> Action:
-        """A declaration or a move for the figure asked."""
+        """A declaration or a move for the figure asked (aboard a grav car, as ai/fw/car.py adjusts it)."""
         me = view.unit(request.unit)
         if request.kind == INTENT:
-            return self._intent(view, me)
-        return self._move(view, me, request)
+            action: Action = self._intent(view, me)
+        elif car.car_of(me) is not None:
+            action = EndTurn(me.name)  # only a driving driver is asked: car.adjust flies it
+        else:
+            action = self._move(view, me, request)
+        return car.adjust(view, me, request, action, self.aggressive)
 
     # ------------------------------------------------------------------ declaration
     def _pick(self, view: BattleView, me: UnitView, targets: list[UnitView]) -> UnitView:
@@ -135,7 +148,7 @@ class FwHoldAI:
             return special
         ext = _ext(me)
         weapon = _weapon(me)
-        targets = [e for e in view.enemies(me) if weapon is not None and _in_reach(view, me.cell, weapon, e)]
+        targets = [e for e in view.enemies(me) if weapon is not None and _in_reach(view, me.cell, weapon, e, me)]
         if weapon is None or not targets or weapon.shot_energy() > ext.generator:
             return self._no_target(view, me, weapon)
         target = self._pick(view, me, targets)
@@ -303,6 +316,8 @@ class FwFocusAI(FwHoldAI):
 
 class FwRushAI(FwHoldAI):
     """Close on the nearest enemy, leaping with a jump pack when none is in sight; shoots as hold does."""
+
+    aggressive = True  # drives a grav car at the enemy; its riders leave it near (ai/fw/car.py)
 
     def _no_target(self, view: BattleView, me: UnitView, weapon: FwWeapon | None) -> FwIntent:
         ext = _ext(me)

@@ -98,9 +98,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Validate scenario, map (.tmj), tileset (.tsj) and stacked-deck (.json) files (C-6): every file, and
     every error in each, one line each on stderr; `ok:` lines for good files; exit 2 if any failed."""
     from skirmish.content.errors import one_line
-    from skirmish.content.scenario import check_input
+    from skirmish.content.scenario import SCENARIOS_DIR, check_input
 
-    paths = args.scenarios or [str(p) for p in builtin_scenarios()]
+    # No files named: every shipped scenario, Future*World's (scenarios/fw/) too.
+    paths = args.scenarios or [str(p) for p in [*builtin_scenarios(), *sorted((SCENARIOS_DIR / "fw").glob("*.yaml"))]]
     failed = False
     for p in paths:
         result = check_input(p)

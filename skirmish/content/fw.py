@@ -21,6 +21,8 @@ from skirmish.content.schema import RulesetOptions, SideSpec, UnitSpec, WeaponSp
 from skirmish.rules.fw import actions as _fw_actions  # noqa: F401  (registers the fw verbs for orders)
 from skirmish.rules.fw.checks import Characteristics
 from skirmish.rules.fw.equipment import FwArmoury, number, parse_armour, parse_grav_car, parse_item, parse_weapon
+from skirmish.rules.fw.gravcar import MOUNT_REACH_M as MOUNT_M
+from skirmish.rules.geometry import GridMap
 
 DATA_FILE = "fw_equipment.yaml"
 SECTIONS = ("weapons", "armour", "equipment", "grav_cars")
@@ -73,6 +75,7 @@ def shipped() -> FwArmoury:
 # The scenario schema's fw parts (skirmish.content.parts).
 
 MAX_PERCENT = 100
+MAX_HEIGHT_M = 100
 SKILL_NAMES = ("first_aid",)  # skills read by name besides weapons (an id or a category of the weapons table)
 
 
@@ -80,6 +83,31 @@ class Options(RulesetOptions):
     """Future*World's switches (RULES §9): every one has a default."""
 
     darkness: StrictBool = False  # R-9.4: fighting in the dark, every attack x1/5
+    # Heights in metres by terrain name (R-9.12's sight in the vertical): a terrain not named here is as tall as
+    # `default_height` gives (a wall 4 m, low cover 1 m, open ground 0). A car sees and is seen over anything
+    # lower than its floor (10 m up) and cannot fly through anything as tall.
+    heights: dict[Name, StrictInt] = Field(default_factory=dict, max_length=32)
+
+    # An optional ground-height layer (R-9.12's slopes): one string a map row, one digit a cell, the ground's height
+    # in metres (0-9). None: a flat map (every cell's ground 0).
+    ground: list[str] | None = Field(None, max_length=200)
+
+    @field_validator("ground")
+    @classmethod
+    def _ground(cls, v: list[str] | None) -> list[str] | None:
+        for i, row in enumerate(v or ()):
+            bad = next((c for c in row if c not in "0123456789"), None)
+            if bad is not None or len(row) > 200:
+                raise ValueError(f"row {i}: expected one digit (metres 0-9) a cell, got {quote(bad or row[:20])}")
+        return v
+
+    @field_validator("heights")
+    @classmethod
+    def _heights(cls, v: dict[str, int]) -> dict[str, int]:
+        for name, m in v.items():
+            if not 0 <= m <= MAX_HEIGHT_M:
+                raise ValueError(f"height of {quote(name)}: expected whole metres 0-{MAX_HEIGHT_M}, got {quote(m)}")
+        return v
 
 
 class FwTacpack(BaseModel):
@@ -132,10 +160,26 @@ UTILITY = ("utility", *(f"utility:{p}" for p in ("easy", "normal", "hard", "aggr
 UTILITY += tuple(u.replace("utility", "search") for u in UTILITY)  # the search tier (skirmish/ai/fw/search.py)
 
 
+class CarSpec(BaseModel):
+    """A grav car on a side (R-9.12): its name, its type from the grav_cars table, its cell, the riders aboard at
+    the start by unit name (the first drives) and the screen its generator raises when the driver declares no
+    split."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: Name
+    type: Name
+    at: tuple[StrictInt, StrictInt]
+    riders: list[Name] = Field(default_factory=list, max_length=20)
+    screen: Literal["none", "kinetic", "diffusion", "magnetic"] = "none"
+    screen_points: StrictInt = Field(0, ge=0, le=MAX_PERCENT)
+
+
 class Side(SideSpec):
-    """A Future*World side: its AI is one of fw's."""
+    """A Future*World side: its AI is one of fw's (utility and search included), and its grav cars."""
 
     ai: str = Field("hold", max_length=40)
+    cars: list[CarSpec] = Field(default_factory=list, max_length=8)
 
     @field_validator("ai")
     @classmethod
@@ -170,4 +214,79 @@ def check_kit(unit: UnitSpec, where: str, bad: Callable[[str, str], None]) -> No
                 f"({', '.join(sorted(categories))}) or {', '.join(SKILL_NAMES)}")
 
 
-FW_PARTS = register_parts(SchemaParts("fw", "Future*World", Options, Unit, kit=check_kit, side_base=Side))
+def default_height(grid: GridMap, terrain: str, heights: dict[str, int]) -> int:
+    """A terrain's height in metres (R-9.12's vertical): the scenario's `options.heights`, else a wall (it blocks
+    sight) 4 m, low or high cover 1 or 2 m, anything else 0."""
+    if terrain in heights:
+        return heights[terrain]
+    t = next(t for t in grid.tiles if t.name == terrain)
+    return DEFAULT_WALL_M if t.blocks_sight else {"low": 1, "high": 2}.get(t.cover, 0)
+
+
+DEFAULT_WALL_M = 4
+
+
+def check_cars(spec: Any, grid: GridMap | None, bad: Callable[[str, str], None]) -> None:
+    """The grav cars and heights of an fw scenario against the tables and the map (the schema parts' `refs`
+    hook): a known car type, riders of the car's side aboard one car each within its seats, a split its
+    generator and screen allow, the car on a free cell of the map, and heights naming the map's terrains."""
+    tables = shipped()
+    units = {u.name: (si, u) for si, side in enumerate(spec.sides) for u in side.units}
+    aboard: dict[str, str] = {}
+    car_names: set[str] = set()
+    cells = {tuple(u.at): u.name for _, u in units.values()}
+    for si, side in enumerate(spec.sides):
+        for ci, car in enumerate(getattr(side, "cars", [])):
+            where = f"sides[{si}].cars[{ci}]"
+            if car.name in units or car.name in car_names:
+                bad(f"{where}.name", f"{quote(car.name)} already names a unit or a car")
+            car_names.add(car.name)
+            gc = tables.grav_cars.get(car.type)
+            if gc is None:
+                bad(f"{where}.type", f"unknown grav car {quote(car.type)}; known: {', '.join(sorted(tables.grav_cars))}")
+                continue
+            if len(car.riders) > gc.seats:
+                bad(f"{where}.riders", f"{len(car.riders)} riders, the {gc.name} seats {gc.seats} (R-9.12)")
+            for ri, rider in enumerate(car.riders):
+                if rider not in units or units[rider][0] != si:
+                    bad(f"{where}.riders[{ri}]", f"{quote(rider)} is not a unit of side {quote(side.name)}")
+                elif rider in aboard:
+                    bad(f"{where}.riders[{ri}]", f"{quote(rider)} already rides {quote(aboard[rider])}")
+                else:
+                    aboard[rider] = car.name
+                    ux, uy = units[rider][1].at
+                    if grid is not None and max(abs(ux - car.at[0]), abs(uy - car.at[1])) * grid.cell_m > MOUNT_M:
+                        bad(f"{where}.riders[{ri}]", f"{quote(rider)} stands at {ux},{uy}: a rider boards within "
+                            f"{MOUNT_M} m of the car (R-9.12)")
+            if car.screen_points > gc.screen:
+                bad(f"{where}.screen_points", f"the {gc.name}'s screen takes at most {gc.screen} points (R-9.12)")
+            elif car.screen_points and car.screen == "none":
+                bad(f"{where}.screen", "screen points need a screen type (kinetic, diffusion, magnetic)")
+            if grid is None:
+                continue
+            x, y = car.at
+            if not grid.inside((x, y)):
+                bad(f"{where}.at", f"cell {quote(x)},{quote(y)} is off the map ({grid.width}x{grid.height})")
+            elif not grid.passable((x, y)):
+                bad(f"{where}.at", f"cell {x},{y} is {grid.terrain((x, y)).name}, where a car cannot set down")
+            elif (x, y) in cells:
+                bad(f"{where}.at", f"cell {x},{y} is taken by {cells[(x, y)]}")
+            else:
+                cells[(x, y)] = car.name
+    heights = getattr(spec.options, "heights", {})
+    ground = getattr(spec.options, "ground", None)
+    if grid is not None and ground is not None:
+        if len(ground) != grid.height:
+            bad("options.ground", f"{len(ground)} rows, the map has {grid.height}")
+        for i, row in enumerate(ground):
+            if len(row) != grid.width:
+                bad(f"options.ground[{i}]", f"{len(row)} cells, the map is {grid.width} wide")
+    if grid is not None:
+        names = {t.name for t in grid.tiles}
+        for name in heights:
+            if name not in names:
+                bad(f"options.heights.{name}", f"no terrain {quote(name)} on this map ({', '.join(sorted(names))})")
+
+
+FW_PARTS = register_parts(SchemaParts("fw", "Future*World", Options, Unit, kit=check_kit, side_base=Side,
+                                      refs=check_cars))

@@ -41,6 +41,9 @@ class SchemaParts:
     # The units' kit checked against the ruleset's own tables: (unit, its key path, bad(where, message)).
     # None: the shared check against the scenario's armoury (Future Imperfect's tables, references._check_kit).
     kit: Callable[[UnitSpec, str, Callable[[str, str], None]], None] | None = None
+    # The ruleset's own cross-checks of the whole scenario against its map (None: none): (spec, grid or None
+    # when the map failed to load, bad(where, message)); e.g. Future*World's grav cars.
+    refs: Callable[[Any, Any, Callable[[str, str], None]], None] | None = None
     side_base: type[SideSpec] = SideSpec  # the sides' model, e.g. with the ruleset's own AIs (its `units` are `unit`)
     side: type[SideSpec] = field(init=False, repr=False)
     scenario: type[ScenarioSpec] = field(init=False, repr=False)

@@ -168,6 +168,8 @@ def check_text(text: str, label: str, *, base: Path | None = None,
     except ContentError as exc:
         errors.append(exc)
     check_refs(spec.sides, label, grid, armoury, errors, kit=parts.kit)
+    if parts.refs is not None:
+        parts.refs(spec, grid, lambda where, message: errors.append(ContentError(label, where, message)))
     if errors or grid is None:
         return None, errors
     return Scenario(spec, grid, armoury, label, stacked, notes), []

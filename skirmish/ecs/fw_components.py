@@ -6,6 +6,7 @@ state hash writes them as they are (the fw systems' `hash_state`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -68,3 +69,33 @@ class FwRound:
     sensors: int = 0
     jump: int = 0
     done: list[int] = field(default_factory=list)  # slots already resolved (0 first, 1 second)
+
+
+@dataclass(slots=True)
+class FwCar:
+    """A grav car (R-9.12): an entity with a Position (its cell; it fills it) but no Identity, so it is no
+    combatant of its own. Its riders (the first drives) stand at its cell; its split is this round's, made by
+    the driver's declaration (screen, weapons, EW; the rest moves it), cleared at bookkeeping."""
+
+    name: str
+    car_type: str
+    side: str
+    riders: list[str]
+    default_screen: str = "none"
+    default_points: int = 0
+    screen: str = "none"
+    screen_points: int = 0
+    weapons: int = 0
+    ew: int = 0
+    drives: bool = False  # the driver declared `drive` this round: it may move in the movement segment
+    loading: bool = False  # someone declared to board or leave it this round: it sets down, it does not move
+    moved_m: float = 0.0  # metres flown this round
+
+
+@dataclass(slots=True)
+class FwCars:
+    """What every figure's view shows of the grav cars (R-9.12): one CarView per car, as the figure's side may
+    know it (an enemy car's split is not shown). Kept up to date by the systems whenever a car changes (so the
+    shared snapshot patches the views); not hashed (it is made from FwCar)."""
+
+    cars: tuple[Any, ...] = ()  # skirmish.ecs.fw_view.CarView

@@ -6,9 +6,34 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from skirmish.ecs.fw_components import FwBody, FwKit, FwRound
+from skirmish.ecs.components import Identity
+from skirmish.ecs.fw_components import FwBody, FwCars, FwKit, FwRound
 from skirmish.ecs.world import register_view_part
 from skirmish.rules.equipment import Armoury
+
+
+@dataclass(frozen=True)
+class CarView:
+    """A grav car as a side sees it (R-9.12): cars hover in plain view, so every side sees where each is and who
+    rides it; its split (screen, weapons, EW, whether it drives) only its own side reads (`full`)."""
+
+    name: str
+    car_type: str
+    side: str
+    cell: tuple[int, int]
+    riders: tuple[str, ...]
+    driver: str | None  # the rider at the controls: the first on its feet (None: nobody can drive it)
+    seats: int
+    generator: int
+    armour: int  # ceramet points off every class (its first listed part, R-9.6)
+    screen: str = "none"
+    screen_points: int = 0
+    drives: bool = False
+    loading: bool = False
+    moved_m: float = 0.0
+    full: bool = True
+    heights: tuple[tuple[str, int], ...] = ()  # the scenario's heights by terrain name (options.heights)
+    ground: tuple[str, ...] = ()  # the scenario's ground heights (options.ground; empty: flat)
 
 
 @dataclass(frozen=True)
@@ -50,6 +75,8 @@ class FwUnitView:
     spent: tuple[str, ...] = ()  # grenades thrown and missiles fired (seen by all: R-9.10)
     blind_until: int = 0  # blinded by a photon flash to this round's end (R-9.10)
     full: bool = True  # False for an enemy in a side's view: its declaration and split read as unknown
+    cars: tuple[CarView, ...] = ()  # every grav car as this figure's side sees it (R-9.12)
+    aboard: str | None = None  # the grav car it rides, or None
 
     @property
     def can_act(self) -> bool:
@@ -69,7 +96,8 @@ class FwUnitView:
         """What the other sides know: the roster (characteristics, kit), what shows (fallen, down, moving, in the
         air) and its HP (every hit is rolled in the open, as at a table); not its declaration or its tacpack's
         split (docs/RULES-NOTES.md, Future*World)."""
-        return replace(self, declared=False, acts=(), screen="none", screen_points=0, shots=0, jump=0, full=False)
+        return replace(self, declared=False, acts=(), screen="none", screen_points=0, shots=0, jump=0, full=False,
+                       cars=())  # (a side reads the cars from its own figures: who rides them is `aboard`)
 
 
 def _fw_part(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
@@ -78,6 +106,10 @@ def _fw_part(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
         return {}
     kit: FwKit = c[FwKit]
     rnd: FwRound = c[FwRound]
+    cars: FwCars | None = c.get(FwCars)
+    shown = cars.cars if cars is not None else ()
+    name = c[Identity].name
+    aboard = next((car.name for car in shown if name in car.riders), None) if shown else None
     return {"ext": FwUnitView(
         STR=body.STR, CON=body.CON, SIZ=body.SIZ, INT=body.INT, POW=body.POW, DEX=body.DEX, hp=body.hp,
         fallen=body.fallen, unconscious=body.unconscious, dead=body.dead, moved_m=body.moved_m, jumped=body.jumped,
@@ -86,7 +118,7 @@ def _fw_part(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
         default_points=kit.default_points, jump_pack=kit.jump_pack, medikit=kit.medikit,
         skills=tuple(sorted(kit.skills.items())), move_m=kit.move_m, declared=rnd.declared, acts=tuple(rnd.acts),
         screen=rnd.screen, screen_points=rnd.screen_points, shots=rnd.shots, jump=rnd.jump, spent=tuple(body.spent),
-        blind_until=body.blind_until)}
+        blind_until=body.blind_until, cars=shown, aboard=aboard)}
 
 
-register_view_part((FwBody, FwKit, FwRound), _fw_part)
+register_view_part((FwBody, FwKit, FwRound, FwCars), _fw_part)

@@ -122,3 +122,12 @@ __all__ += ["summary_tally"]
 from skirmish.content.fw import UTILITY  # noqa: E402
 
 __all__ += ["UTILITY"]
+
+# Grav cars (R-9.12; helper "fwgrav"): the car acts, a car as a side sees it, and sight as the engine works it out
+# when a figure rides a car (in the vertical), for the AIs (skirmish/ai/fw/car.py) and the board.
+from skirmish.ecs.fw_view import CarView  # noqa: E402
+from skirmish.ecs.systems.fw.cars import view_sight  # noqa: E402
+from skirmish.rules.fw.actions import CAR_ACTS  # noqa: E402
+from skirmish.rules.fw.car_events import FwBoardEvent, FwCarSplitEvent, FwDriveEvent  # noqa: E402
+
+__all__ += ["CAR_ACTS", "CarView", "FwBoardEvent", "FwCarSplitEvent", "FwDriveEvent", "view_sight"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from skirmish.ai.fw import arms
+from skirmish.ai.fw import arms, car
 from skirmish.ai.fw import estimate as est
 from skirmish.ai.fw.personality import PERSONALITIES, FwPersonality, draw
 from skirmish.ai.fw.side import Intent, side_intent
@@ -103,8 +103,11 @@ class FwUtilityAI:
                 self.declared[(view.round, me.name)] = (best.action.weapon, best.action.dccm)
         trace = {"unit": me.name, "request": request.kind, "personality": self.p.name, "intent": intent.text,
                  "chosen": best.to_json(), "runners_up": [o.to_json() for o in options[1:1 + self.p.runners_up]]}
+        action = car.adjust(view, me, request, best.action, intent.press)  # aboard a grav car
+        if action != best.action:  # the reason shows with the side's intent: "...; aboard a grav car: drive ..."
+            trace["intent"] = f"{intent.text}; aboard a grav car (R-9.12): {action}"
         self.last_trace = trace
-        return best.action, trace
+        return action, trace
 
     # ------------------------------------------------------------------------------------------ declaration
     def _alive(self, view: BattleView, target: UnitView) -> float:

@@ -3,9 +3,11 @@ orders, records and the board read and write it (STYLE 3). Movement in the movem
 `move UNIT X,Y` (a leap when the declaration gave the jump pack energy), and `end UNIT` stays put.
 
 Text form: `intent UNIT ACT [target=U] [then=ACT] [then_target=U] [weapon=ID] [screen=TYPE points=N] [cm=N]
-[dccm=N dccm_at=U] [sensors=N] [jump=N]`, e.g. `intent Kell burst target=Vosh screen=kinetic points=3`,
+[dccm=N dccm_at=U] [sensors=N] [jump=N] [car_screen=TYPE car_points=N car_weapons=N car_ew=N]`, e.g.
+`intent Kell burst target=Vosh screen=kinetic points=3`,
 `intent Ann melee target=Cid weapon=force_sword`, `intent Bo throw target=Cid weapon=fragmentation_grenade`,
-`intent Eve launch target=Cid weapon=seeker_missile dccm=2 dccm_at=Cid`.
+`intent Eve launch target=Cid weapon=seeker_missile dccm=2 dccm_at=Cid`, `intent Ann drive then=shoot
+then_target=Cid car_screen=kinetic car_points=30`, `intent Bo mount target=Skiff`, `intent Bo dismount`.
 """
 
 from __future__ import annotations
@@ -19,14 +21,17 @@ from skirmish.rules.actions import Action, ActionParseError, register_action
 # R-9.5; a melee strike, R-9.4; a thrown grenade or a launched missile, R-9.10: all are "attack" for the
 # never-twice rule), First Aid with a medikit (R-9.7), a conditional reaction (fire at the first enemy seen
 # moving this round), a whole round of EW programming (R-9.9), or nothing.
-ACTS = ("shoot", "burst", "melee", "throw", "launch", "aid", "react", "program", "none")
+ACTS = ("shoot", "burst", "melee", "throw", "launch", "aid", "react", "program", "drive", "mount", "dismount", "none")
+# Grav cars (R-9.12): `drive` (the driver flies the car in the movement segment on its split: car_screen=TYPE
+# car_points=N car_weapons=N car_ew=N), `mount target=CAR` (board at DEX, within 2 m), `dismount` (leave at DEX).
+CAR_ACTS = ("drive", "mount", "dismount")
 ATTACKS = ("shoot", "burst", "melee", "throw", "launch", "react")
 # The weapon classes each attack takes (the weapons table's `class`, R-9.4, R-9.10).
 FIREARMS = ("projectile", "laser", "blaster")
 ATTACK_CLASSES: dict[str, tuple[str, ...]] = {"shoot": FIREARMS, "burst": FIREARMS, "react": FIREARMS,
                                               "melee": ("melee",), "throw": ("grenade",), "launch": ("missile",)}
 SPENT = ("grenade", "missile")  # the classes used up when fired: each one listed in a figure's weapons is one
-_INTS = ("cm", "dccm", "sensors", "jump")
+_INTS = ("cm", "dccm", "sensors", "jump", "car_points", "car_weapons", "car_ew")
 
 
 def act_kind(act: str) -> str:
@@ -53,6 +58,10 @@ class FwIntent(Action):
     dccm_at: str | None = None
     sensors: int = 0
     jump: int = 0
+    car_screen: str = "none"
+    car_points: int = 0
+    car_weapons: int = 0
+    car_ew: int = 0
 
     def __post_init__(self) -> None:
         for name in _INTS:  # the shared text codec reads unknown keys as text
@@ -73,4 +82,4 @@ class FwIntent(Action):
 
 register_action(FwIntent, positional="act")
 
-__all__ = ["ACTS", "ATTACKS", "ATTACK_CLASSES", "FIREARMS", "SPENT", "FwIntent", "act_kind"]
+__all__ = ["ACTS", "ATTACKS", "ATTACK_CLASSES", "CAR_ACTS", "FIREARMS", "SPENT", "FwIntent", "act_kind"]

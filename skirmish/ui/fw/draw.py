@@ -156,9 +156,18 @@ def draw_fw_card(surf: pygame.Surface, fonts: Fonts, rect: pygame.Rect, u: UnitV
 
 def draw_token_marks(surf: pygame.Surface, fonts: Fonts, board: Board, view: BattleView,
                      at: dict[str, tuple[float, float]]) -> None:
-    """An HP bar under every fw token (HP of CON) and its condition when it is down."""
+    """An HP bar under every fw token (HP of CON) and its condition when it is down; a frame round every grav
+    car's cell with its name (its riders' tokens inside, R-9.12)."""
     cam = board.cam
     r = board.token_radius()
+    shown = next((f.cars for u in view.units if (f := fw(u)) is not None and f.cars), ())
+    for car in shown:
+        cx, cy = cam.centre(car.cell)
+        frame = pygame.Rect(0, 0, round(2.6 * r), round(2.6 * r))
+        frame.center = (round(cx), round(cy))
+        pygame.draw.rect(surf, ACCENT, frame, 2, border_radius=max(2, r // 2))
+        tag = fonts.outlined(fonts.small, car.name + (f" ({len(car.riders)})" if car.riders else ""), ACCENT)
+        surf.blit(tag, tag.get_rect(midbottom=(frame.centerx, frame.top - 1)))
     for u in view.units:
         f = fw(u)
         if f is None or getattr(u, "ghost", False):

@@ -15,8 +15,10 @@ from skirmish.core.events import Event
 from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 from skirmish.ecs import fw_view as _fw_view  # noqa: F401  (registers fw's part of the unit view)
-from skirmish.ecs.fw_components import FwBody, FwKit, FwRound
+from skirmish.ecs.components import Position
+from skirmish.ecs.fw_components import FwBody, FwCar, FwKit, FwRound
 from skirmish.ecs.systems.fw import arms, legality, resolve, table
+from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.ecs.systems.fw.base import FwBase, FwCtx, spawn_figure
 from skirmish.ecs.systems.fw.views import FwKnowledge
 from skirmish.ecs.world import World
@@ -89,7 +91,7 @@ class FwSystems(FwBase):
 
     def side_views(self, sides: tuple[str, ...]) -> FwKnowledge:
         """Fog of war: sight as the map gives it, and what shows of an enemy figure (FwUnitView.as_enemy)."""
-        self.knowledge = FwKnowledge(sides)  # legality lists and accepts targets by what a side knows
+        self.knowledge = FwKnowledge(sides, self)  # legality lists and accepts targets by what a side knows
         return self.knowledge
 
     def draws(self) -> int:
@@ -98,7 +100,8 @@ class FwSystems(FwBase):
 
     def hash_state(self) -> dict[str, Any]:
         """fw's own components (the battle hashes the shared ones) and the dice rolled so far."""
-        return {"fw": {t.__name__: self.w.query(t) for t in (FwBody, FwKit, FwRound)}, "draws": self.ctx.draws}
+        kinds: tuple[type[Any], ...] = (FwBody, FwKit, FwRound) + ((FwCar,) if self.ctx.cars else ())
+        return {"fw": {t.__name__: self.w.query(t) for t in kinds}, "draws": self.ctx.draws}
 
     # ------------------------------------------------------------------ previews (nothing changes)
     odds_requests: tuple[str, ...] = (table.INTENT,)  # Battle.odds answers while a declaration is asked
@@ -158,7 +161,12 @@ class FwSystems(FwBase):
         return path, metres, False
 
     def move_allowance(self, eid: int) -> tuple[float, float]:
-        """(walk, walk): the movement segment's metres after ENC (R-9.11)."""
+        """(walk, walk): the movement segment's metres after ENC (R-9.11); a rider's: its car's flight this round
+        (R-9.12: none for a passenger)."""
+        ceid = gcars.car_of(self, eid) if self.ctx.cars else None
+        if ceid is not None:
+            m = float(gcars.allowance(self, ceid)) if gcars.is_driver(self, eid) else 0.0
+            return m, m
         m = float(self.kit(eid).move_m)
         return m, m
 
@@ -170,13 +178,21 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
     darkness = bool(getattr(spec.options, "darkness", False))
     ctx = FwCtx(world=world, grid=scenario.grid, armoury=scenario.armoury, tables=tables, rng=rng,
                 nav=Navigator.of(scenario.grid), emit=emit, side_names=tuple(s.name for s in spec.sides),
-                darkness=darkness)
+                darkness=darkness, height_names=dict(getattr(spec.options, "heights", {}) or {}),
+                ground_rows=tuple(getattr(spec.options, "ground", None) or ()))
     sys = FwSystems(ctx)
     n = 0
+    has_cars = any(getattr(side, "cars", None) for side in spec.sides)
     for si, side in enumerate(spec.sides):
         for unit in side.units:
-            spawn_figure(ctx, unit, side.name, si, n)
+            spawn_figure(ctx, unit, side.name, si, n, cars=has_cars)
             n += 1
+    ctx.cars = gcars.spawn_cars(ctx, spec)
+    for ceid in ctx.cars:  # riders aboard at the start stand at the car's cell (R-9.12)
+        for name in gcars.car(sys, ceid).riders:
+            pos = world.get(world.entity(name), Position)
+            pos.x, pos.y = world.cell(ceid)
+    gcars.refresh(sys)
     for eid in sys.figures():
         sys.sync(eid)
     return sys

@@ -66,7 +66,7 @@ def attack_value(sys: FwBase, eid: int, te: int, act: str, wid: str) -> tuple[ch
     `eid` on `te` rolls now, against the target's armour and this round's screen (R-9.4, R-9.6, R-9.10)."""
     w = sys.weapon(wid)
     screen, points = sys.screen_of(te)
-    armour = sys.kit(te).armour_stops
+    armour = sys.armour_of(te)
     if act == "melee":
         ch = mel.melee_chance(rs.base_chance(sys, eid, wid), melee_conditions(sys, eid, te))
         return ch, mel.melee_attack(mel.melee_weapon(w), ch.value, armour=armour, screen_type=screen,
@@ -156,7 +156,8 @@ def throw_grenade(sys: FwBase, eid: int, te: int, dex: int) -> list[Effect]:
     dice = rs.Dice(sys)
     t = msl.throw(dice, ch.value, centre(sys, eid), centre(sys, te))
     radius = w.blast_radius_m
-    caught = [f for f in sys.figures() if not sys.body(f).dead and msl.within(centre(sys, f), t.lands, radius)]
+    caught = [f for f in sys.figures() if not sys.body(f).dead and not sys.aboard(f)  # riders are 10 m up
+              and msl.within(centre(sys, f), t.lands, radius)]
     out: list[FwCaught] = []
     effects: list[Effect] = []
     rolled = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -30,12 +30,14 @@ from skirmish.ecs.components import (
     Tacpack,
     Turn,
 )
-from skirmish.ecs.fw_components import FwBody, FwKit, FwRound
+from skirmish.ecs.fw_components import FwBody, FwCars, FwKit, FwRound
 from skirmish.ecs.knowledge import Knowledge
+from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules import geometry as geo
 from skirmish.rules.equipment import Armoury
+from skirmish.rules.fw import car_events as _car_events  # noqa: F401  (registers the grav-car event types)
 from skirmish.rules.fw import events as _fw_events  # noqa: F401  (registers the fw event types for `make`)
 from skirmish.rules.fw import melee as mel
 from skirmish.rules.fw.checks import Characteristics
@@ -61,9 +63,13 @@ class FwCtx:
     phase: int | None = None
     scope: str = "fw"
     draws: int = 0  # random resolutions made (an undo is possible only while none is)
+    cars: list[int] = field(default_factory=list)  # the grav cars' entities (R-9.12; systems.fw.cars)
+    height_names: dict[str, int] = field(default_factory=dict)  # options.heights: metres by terrain name
+    ground_rows: tuple[str, ...] = ()  # options.ground: each cell's ground in metres (empty: a flat map)
+    vertical_memo: Any = None  # (what the looks depended on, the looks) of cars.extra_sightings, kept
 
 
-def spawn_figure(ctx: FwCtx, spec: Any, side: str, side_index: int, order: int) -> int:
+def spawn_figure(ctx: FwCtx, spec: Any, side: str, side_index: int, order: int, cars: bool = False) -> int:
     """Create a figure's entity from a checked fw scenario unit (skirmish.content.fw.Unit)."""
     ch = Characteristics.parse(dict(spec.characteristics))
     tables = ctx.tables
@@ -90,6 +96,7 @@ def spawn_figure(ctx: FwCtx, spec: Any, side: str, side_index: int, order: int) 
         Profile({}, dict(spec.skills), ch.SIZ, 0), Health(0, 0), Cover(), Armour(), Loadout(),
         Tacpack("fw", kit.generator), Declared(), Readiness(), Turn(),
         Status(prone=spec.prone, known_to=frozenset(ctx.side_names)), body, kit, FwRound(),
+        *((FwCars(),) if cars else ()),  # what it sees of the grav cars (only in a battle that has some)
     )
     return eid
 
@@ -152,8 +159,26 @@ class FwBase:
         return self.ctx.tables.weapons[wid]
 
     def sees(self, a: int, b: int) -> geo.Sight:
-        """What `a` sees of `b` from where they stand (line of sight and cover, R-6.6's geometry)."""
+        """What `a` sees of `b` from where they stand (line of sight and cover, R-6.6's geometry); in the vertical
+        when either rides a grav car (R-9.12, cars.vertical_sight)."""
+        if self.ctx.cars and (gcars.car_of(self, a) is not None or gcars.car_of(self, b) is not None):
+            return gcars.vertical_sight(self, a, b)
         return geo.sight(self.ctx.grid, self.w.cell(a), self.w.cell(b))
+
+    def aboard(self, eid: int) -> bool:
+        """Whether the figure rides a grav car (R-9.12)."""
+        return bool(self.ctx.cars) and gcars.car_of(self, eid) is not None
+
+    def armour_of(self, te: int) -> dict[str, int]:
+        """The points an attack on `te` meets per damage class (R-9.6): its armour, and a rider's car's ceramet
+        on top (docs/RULES-NOTES.md: riders are covered by the car's armour)."""
+        stops = self.kit(te).armour_stops
+        ceid = gcars.car_of(self, te) if self.ctx.cars else None
+        if ceid is None:
+            return stops
+        extra = gcars.table(self, ceid).armour
+        points = next(iter(extra.values()), 0)
+        return {c: stops.get(c, 0) + points for c in {*stops, "P", "B", "L"}} if points else stops
 
     def distance_m(self, a: int, b: int) -> float:
         """Metres between two figures."""
@@ -163,6 +188,14 @@ class FwBase:
         """The screen (type or None, points) an attack on `te` meets: its split this round (R-9.8); for a
         preview asked by another side's figure (`asker`) while `te` has declared, its usual split (the
         scenario's), as a side does not see an enemy's declaration (docs/RULES-NOTES.md)."""
+        ceid = gcars.car_of(self, te) if self.ctx.cars else None
+        if ceid is not None:  # a rider meets its car's screen when the car has one up (docs/RULES-NOTES.md)
+            c = gcars.car(self, ceid)
+            kind, points = c.screen, c.screen_points
+            if self.asker is not None and self.side(self.asker) != self.side(te):
+                kind, points = c.default_screen, c.default_points
+            if points:
+                return (None if kind == "none" else kind), points
         plan = self.w.peek(te, FwRound)
         kind, points = plan.screen, plan.screen_points
         if self.asker is not None and plan.declared and self.side(self.asker) != self.side(te):
@@ -183,8 +216,10 @@ class FwBase:
     def engaged(self, eid: int) -> bool:
         """Next to an enemy in action, in contact (not across a closed wall corner): engaged, so it has no
         movement segment (R-9.2)."""
+        if self.aboard(eid):  # 10 m up: nobody on the ground touches it (R-9.12)
+            return False
         here = self.w.cell(eid)
-        return any(mel.touching(self.ctx.grid, here, self.w.cell(e)) for e in self.enemies(eid))
+        return any(mel.touching(self.ctx.grid, here, self.w.cell(e)) for e in self.enemies(eid) if not self.aboard(e))
 
     # ------------------------------------------------------------------ writing
     def event(self, etype: str, actor: str | None, rules: tuple[str, ...], **data: Any) -> None:
@@ -207,3 +242,5 @@ class FwBase:
         rnd = self.w.peek(eid, FwRound)
         tp = self.w.get(eid, Tacpack)
         tp.screen_type, tp.screen_points, tp.shot_points = rnd.screen, rnd.screen_points, rnd.shots
+        if self.ctx.cars:  # a car's driver is its first rider on its feet: what the cars show may change
+            gcars.refresh(self)

@@ -12,6 +12,8 @@ import numpy.typing as npt
 
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Identity
+from skirmish.ecs.systems.fw import car_legality
+from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, EndTurn, Move
 from skirmish.rules.fw import melee as mel
@@ -85,6 +87,9 @@ def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
     if any(a == "program" for a, _ in acts) and len(acts) > 1:
         return "R-9.9: programming all three EW functions takes the whole round"
     kit = sys.kit(eid)
+    why = car_legality.car_refusal(sys, eid, intent)
+    if why:
+        return why
     if intent.jump:
         if not kit.jump_pack:
             return "R-9.11: no jump pack"
@@ -115,6 +120,8 @@ def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
 
 
 def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | None, weapon: str | None) -> str | None:
+    if act in ("mount", "dismount", "drive"):
+        return None  # (car_refusal)
     if act in ATTACKS:
         if weapon is None and act in ("throw", "launch"):
             return f"R-9.10: {me.name} has no {'grenade' if act == 'throw' else 'missile'} left"
@@ -191,6 +198,13 @@ def move_refusal(sys: FwBase, eid: int, to: geo.Cell) -> tuple[str | None, list[
         return f"cell {to[0]},{to[1]} is off the map", [], 0.0, False
     if not grid.passable(to):
         return f"cell {to[0]},{to[1]} is {grid.terrain(to).name}: no one can stand there", [], 0.0, False
+    ceid = gcars.car_of(sys, eid) if sys.ctx.cars else None
+    if ceid is not None:
+        if not gcars.is_driver(sys, eid):
+            why = f"R-9.12: {sys.name(eid)} rides the {gcars.car(sys, ceid).name}: it moves with the car"
+            return why, [], 0.0, False
+        flight, metres = gcars.fly_refusal(sys, eid, to)
+        return flight, [sys.w.cell(eid), to], metres, False
     here = sys.w.cell(eid)
     if to == here:
         return "R-9.2: a move goes somewhere (end stays put)", [], 0.0, False
@@ -226,6 +240,8 @@ def move_cells(sys: FwBase, eid: int) -> frozenset[geo.Cell]:
     """Every cell a move may end in now (the same checks as `move_refusal`)."""
     if not sys.can_act(eid) or sys.engaged(eid):
         return frozenset()
+    if sys.aboard(eid):
+        return gcars.fly_cells(sys, eid) if gcars.is_driver(sys, eid) else frozenset()
     grid = sys.ctx.grid
     here = sys.w.cell(eid)
     occupied = sys.w.occupied(except_eid=eid)
@@ -313,6 +329,8 @@ def intents(sys: FwBase, eid: int) -> FwLegal:
         it = FwIntent(me, jump=kit.generator)
         if intent_refusal(sys, eid, it) is None:
             out.append(it)
+    if sys.ctx.cars:
+        out += [it for it in car_legality.car_intents(sys, eid, attacks) if it not in out]
     return FwLegal(me, "declare", intents=tuple(out))
 
 

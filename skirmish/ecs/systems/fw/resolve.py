@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 from skirmish.ecs.components import Status
 from skirmish.ecs.fw_components import FwBody, FwRound
 from skirmish.ecs.systems.fw import arms, legality
+from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.rules.fw import attack as fw_attack
-from skirmish.rules.fw import checks, order
+from skirmish.rules.fw import checks, gravcar, order
 from skirmish.rules.fw import damage as dmg
 from skirmish.rules.fw import tacpack as tpk
 from skirmish.rules.fw.actions import ATTACKS, act_kind
@@ -100,8 +101,36 @@ def _resolve_slot(sys: FwBase, eid: int, act: str, target: str | None, dex: int)
         return attack(sys, eid, te, act, dex)
     if act == "aid":
         return _aid(sys, eid, sys.w.entity(str(target)))
+    if act == "drive":  # the car flew (or stayed) in the movement segment: fw_car_split and fw_drive say so
+        return []
+    if act in ("mount", "dismount"):
+        return _board(sys, eid, act, target)
     sys.event("fw_idle", me, ("R-9.9",) if act == "program" else ("R-9.2",), act=act,
               reason="the round goes to programming its EW" if act == "program" else "nothing declared")
+    return []
+
+
+def _board(sys: FwBase, eid: int, act: str, target: str | None) -> list[Effect]:
+    """Board (`mount`, within reach of the car) or leave (`dismount`, to a free cell beside it) at the DEX
+    (R-9.12); the car set down this round."""
+    me = sys.name(eid)
+    ceid = gcars.named(sys, target) if act == "mount" else gcars.car_of(sys, eid)
+    if ceid is None:
+        sys.event("fw_idle", me, ("R-9.12",), act=act, reason="it rides no car" if act == "dismount" else "no such car")
+        return []
+    c = gcars.car(sys, ceid)
+    if act == "mount":
+        cabin = gravcar.Cabin(gcars.table(sys, ceid).seats, tuple(c.riders))
+        metres = gcars.distance_cells(sys.w.cell(eid), sys.w.cell(ceid)) * sys.ctx.grid.cell_m
+        why = gravcar.mount_refusal(cabin, me, metres, car_moves=c.moved_m > 0)
+        if why:
+            sys.event("fw_idle", me, ("R-9.12",), act=act, reason=why.split(": ", 1)[1])
+            return []
+    cell = gcars.board(sys, eid, ceid, act)
+    if cell is None:
+        sys.event("fw_idle", me, ("R-9.12",), act=act, reason=f"no free cell beside the {c.name} to step down to")
+        return []
+    sys.event("fw_board", me, ("R-9.12",), act=act, car=c.name, cell=list(cell), driver=gcars.driver(sys, ceid))
     return []
 
 
@@ -155,11 +184,19 @@ def conditions(sys: FwBase, eid: int, te: int) -> set[str]:
         out.add("target_in_air")
     if mb.moved_m > 0 or mb.jumped:
         out.add("moving_firer")
-    if sys.w.peek(te, Status).prone:
-        out.add("prone_target")  # (no elevation on these maps: never attacked from above)
+    if sys.w.peek(te, Status).prone and not _from_above(sys, eid, te):
+        out.add("prone_target")  # (not from a car's floor or higher ground: "from a higher elevation", R-9.12)
     if sys.w.peek(eid, Status).prone:
         out.add("prone_firer")
     return out
+
+
+def _from_above(sys: FwBase, eid: int, te: int) -> bool:
+    """Whether `eid` attacks `te` "from a higher elevation" (R-9.4): from a grav car at a figure on the ground, or
+    from ground at least a figure's height higher (`options.ground`)."""
+    if not sys.ctx.cars and not sys.ctx.ground_rows:
+        return False
+    return gravcar.from_above(gcars.elevation(sys, eid)[0], gcars.elevation(sys, te)[0])
 
 
 def base_chance(sys: FwBase, eid: int, wid: str) -> int:
@@ -185,7 +222,7 @@ def ranged_attack(sys: FwBase, eid: int, te: int, act: str, wid: str | None = No
     assert w.damage is not None  # firearms all roll damage
     screen, points = sys.screen_of(te)
     return Attack.of(ch.value, w.damage, w.damage_class, impales=w.impales, burst=act == "burst",
-                     armour=sys.kit(te).armour_stops, screen_type=screen, screen=points)
+                     armour=sys.armour_of(te), screen_type=screen, screen=points)
 
 
 class Dice(random.Random):
@@ -322,6 +359,7 @@ def bookkeeping(sys: FwBase) -> None:
         b.moved_m, b.jumped, b.struck = 0.0, False, False
         _reset(sys.w.get(eid, FwRound))
         sys.sync(eid)
+    gcars.reset(sys)
     sys.event("fw_energy_reset", None, ("R-9.2", "R-9.8"))
 
 

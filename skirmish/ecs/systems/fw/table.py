@@ -14,10 +14,11 @@ from skirmish.core.errors import IllegalAction
 from skirmish.core.events import RoundEvent
 from skirmish.core.flow import RoundTable, Step
 from skirmish.ecs.components import Facing, Identity, Position, Status
-from skirmish.ecs.fw_components import FwRound
+from skirmish.ecs.fw_components import FwCar, FwRound
+from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.ecs.systems.fw import legality, resolve
 from skirmish.rules.actions import EndTurn, Move
-from skirmish.rules.fw.actions import ATTACKS, FwIntent
+from skirmish.rules.fw.actions import ATTACKS, CAR_ACTS, FwIntent
 from skirmish.rules.fw.checks import half_dex
 from skirmish.rules.fw.events import FwAct
 
@@ -51,6 +52,9 @@ def round_table(sys: FwSystems) -> RoundTable:
                                                                                    w.peek(e, Identity).order))
 
     def may_move(eid: int) -> bool:
+        if sys.aboard(eid):  # riders move with the car: only a driving driver flies it (R-9.12)
+            ceid = gcars.car_of(sys, eid)
+            return ceid is not None and gcars.is_driver(sys, eid) and sys.can_act(eid) and gcars.allowance(sys, ceid) > 0
         return sys.can_act(eid) and not sys.engaged(eid)
 
     return RoundTable(begin_round, (
@@ -84,9 +88,44 @@ def declare(sys: FwSystems, eid: int, action: Any) -> bool:
     listed = [FwAct(act=a, target=t or "", dex=dex if i == 0 else half_dex(dex)) for i, (a, t) in enumerate(acts)]
     split = {"generator": sys.kit(eid).generator, "screen": plan.screen, "screen_points": plan.screen_points,
              "shots": plan.shots, "cm": plan.cm, "dccm": plan.dccm, "sensors": plan.sensors, "jump": plan.jump}
-    sys.event("fw_declare", sys.name(eid), ("R-9.2", "R-9.8") + (("R-9.3",) if len(acts) > 1 else ()),
-              acts=listed, weapon=plan.weapon, split=split)
+    sys.event("fw_declare", sys.name(eid), ("R-9.2", "R-9.8") + (("R-9.3",) if len(acts) > 1 else ()) +
+              (("R-9.12",) if any(a in CAR_ACTS for a, _ in acts) else ()), acts=listed, weapon=plan.weapon, split=split)
+    if sys.ctx.cars:
+        _declare_car(sys, eid, action, acts)
     return True
+
+
+def _declare_car(sys: FwSystems, eid: int, action: FwIntent, acts: tuple[tuple[str, str | None], ...]) -> None:
+    """A driver's drive sets its car's split for the round (R-9.12, logged `fw_car_split`); a declared boarding or
+    leaving sets the car down for the round (it does not move)."""
+    for act, target in acts:
+        ceid = gcars.named(sys, target) if act == "mount" else gcars.car_of(sys, eid)
+        if ceid is None:
+            continue
+        c = sys.w.get(ceid, FwCar)
+        if act == "drive":
+            c.drives = True
+            c.screen, c.screen_points, c.weapons, c.ew = (action.car_screen, action.car_points, action.car_weapons,
+                                                          action.car_ew)
+            t = gcars.table(sys, ceid)
+            sys.event("fw_car_split", sys.name(eid), ("R-9.12",), car=c.name, car_type=t.name, generator=t.generator,
+                      screen=c.screen, screen_points=c.screen_points, weapons=c.weapons, ew=c.ew,
+                      move_m=gcars.allowance(sys, ceid))
+        elif act in ("mount", "dismount"):
+            c.loading = True
+    gcars.refresh(sys)
+
+
+def _seen_moving(sys: FwSystems) -> None:
+    """Where each rider went is known to its side and to the sides that saw it arrive (as a walk, `move`)."""
+    w = sys.w
+    for ceid in gcars.cars(sys):
+        for name in gcars.car(sys, ceid).riders:
+            r = w.entity(name)
+            me = w.peek(r, Identity)
+            seers = {w.peek(e, Identity).side for e in sys.figures()
+                     if sys.in_action(e) and w.peek(e, Identity).side != me.side and sys.sees(e, r).visible}
+            w.get(r, Status).known_to = frozenset({me.side, *seers})
 
 
 def move(sys: FwSystems, eid: int, action: Any) -> bool:
@@ -98,6 +137,10 @@ def move(sys: FwSystems, eid: int, action: Any) -> bool:
     why, path, metres, leap = legality.move_refusal(sys, eid, action.to)
     if why:
         raise IllegalAction(why)
+    if sys.aboard(eid):  # the driver flies the car with its riders (R-9.12)
+        gcars.fly(sys, eid, (int(action.to[0]), int(action.to[1])), metres)
+        _seen_moving(sys)
+        return True
     w = sys.w
     pos, face = w.get(eid, Position), w.get(eid, Facing)
     a, b = path[-2] if len(path) > 1 else path[0], path[-1]

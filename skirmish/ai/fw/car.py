@@ -1,0 +1,151 @@
+"""Grav cars for the Future*World AIs (R-9.12): what a figure aboard a car declares and where its driver flies it,
+on top of the declaration or move an AI chose as if on foot. The scripted baselines call `adjust` (rush: drive
+toward the enemy, riders dismount near it; hold: keep the car where it is), and the utility reasoner may call it
+on its chosen action the same way (`action = car.adjust(view, me, request, action, aggressive)`); `options` lists
+the driver's choices (drive toward the enemy or to cover, each with its split) for a reasoner that weighs them.
+
+Pure functions over a side's view (the figures' `ext.cars`, CarView): no engine state.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from skirmish.battle import Request
+from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import Action, EndTurn, Move
+from skirmish.rulesets.fw import FIREARMS, INTENT, SCREEN_STOPS, CarView, FwIntent, FwUnitView, tables, view_sight
+
+__all__ = ["DISMOUNT_M", "STANDOFF_CELLS", "CarOption", "adjust", "car_of", "flight", "options", "split_for"]
+
+DISMOUNT_M = 12.0  # riders leave a car (and its driver stops) with an enemy this near (metres)
+STANDOFF_CELLS = 3  # a car flying at the enemy stops this many cells short of every enemy
+NEAREST = 12  # cells weighed for sight of an enemy when flying at it
+_SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}
+
+
+@dataclass(frozen=True)
+class CarOption:
+    """One driver's choice: its declaration (a drive with a split, or staying) and where it would fly."""
+
+    label: str
+    intent: FwIntent
+    to: geo.Cell | None
+
+
+def car_of(me: UnitView) -> CarView | None:
+    """The car `me` rides, as its side sees it, or None."""
+    ext = me.ext
+    if not isinstance(ext, FwUnitView) or ext.aboard is None:
+        return None
+    return next((c for c in ext.cars if c.name == ext.aboard), None)
+
+
+def _enemies(view: BattleView, me: UnitView) -> list[UnitView]:
+    return [e for e in view.enemies(me) if not e.out_of_action]
+
+
+def _nearest_m(view: BattleView, at: geo.Cell, enemies: list[UnitView]) -> float:
+    return min((geo.distance_m(at, e.cell, view.grid.cell_m) for e in enemies), default=float("inf"))
+
+
+def split_for(view: BattleView, me: UnitView, car: CarView) -> tuple[str, int]:
+    """The car screen (type, points) for a drive: the type that stops most of the enemies' firearms, at the most
+    the car's screen takes (R-9.12); the rest of its generator moves it. ("none", 0) for a car with no screen."""
+    gc = tables().grav_cars[car.car_type]
+    if not gc.screen:
+        return "none", 0
+    weapons = tables().weapons
+    classes: Counter[str] = Counter()
+    for e in _enemies(view, me):
+        ext = e.ext
+        if isinstance(ext, FwUnitView):
+            for wid in ext.weapons:
+                w = weapons[wid]
+                if w.weapon_class in FIREARMS and w.damage_class in _SCREEN_FOR:
+                    classes[w.damage_class] += 1
+    if not classes:
+        return (car.screen, min(gc.screen, gc.generator)) if car.screen != "none" else ("none", 0)
+    cls = max(sorted(classes), key=lambda c: classes[c])
+    return _SCREEN_FOR[cls], min(gc.screen, gc.generator)
+
+
+def _first_attack(intent: FwIntent) -> tuple[str | None, str | None]:
+    acts = [(a, t) for a, t in intent.acts() if a in ("shoot", "burst", "react")]
+    return acts[0] if acts else (None, None)
+
+
+def _with(intent: FwIntent, act: str, then: tuple[str | None, str | None], car_screen: str = "none",
+          car_points: int = 0) -> FwIntent:
+    """`intent`'s weapon and personal split with `act` first and `then` second (no EW program with two acts)."""
+    two = then[0] is not None
+    return replace(intent, act=act, target=None, then=then[0], then_target=then[1],
+                   cm=0 if two else intent.cm, dccm=0 if two else intent.dccm,
+                   dccm_at=None if two else intent.dccm_at, sensors=0 if two else intent.sensors, jump=0,
+                   car_screen=car_screen, car_points=car_points)
+
+
+def options(view: BattleView, me: UnitView, base: FwIntent, cells: frozenset[geo.Cell] = frozenset()) -> list[CarOption]:
+    """The driver's choices this round (R-9.12): stay (the chosen declaration as it is), drive toward the enemy
+    with the screen up, drive to cover with the screen up (each with the chosen attack after it, at half DEX,
+    R-9.3). `cells`: where it may fly (the move row's list) when known, for the flights' ends."""
+    car = car_of(me)
+    if car is None or car.driver != me.name or car.loading:
+        return [CarOption("stay", base, None)]
+    kind, points = split_for(view, me, car)
+    first = _first_attack(base)
+    drive = _with(base, "drive", first, car_screen=kind, car_points=points)
+    return [CarOption("stay", base, None),
+            CarOption("drive toward the enemy", drive, flight(view, me, cells, aggressive=True) if cells else None),
+            CarOption("drive to cover", drive, flight(view, me, cells, aggressive=False) if cells else None)]
+
+
+def flight(view: BattleView, me: UnitView, cells: frozenset[geo.Cell], aggressive: bool) -> geo.Cell | None:
+    """Where the driver flies: toward the enemy (the cell nearest the nearest enemy, at least STANDOFF_CELLS from
+    every one; of the NEAREST such, the first from which an enemy is in sight), or to cover (the cell fewest enemies see in the
+    vertical, nearest first). None: nowhere better than here."""
+    enemies = _enemies(view, me)
+    if not cells or not enemies:
+        return None
+
+    def seen_by(c: geo.Cell) -> int:
+        return sum(view_sight(view, e, c, me).visible for e in enemies if not e.ghost)
+
+    if aggressive:
+        fine = sorted((c for c in cells if min(geo.distance_cells(c, e.cell) for e in enemies) >= STANDOFF_CELLS),
+                      key=lambda c: (_nearest_m(view, c, enemies), c))
+        # the nearest from which an enemy is in sight, among the NEAREST nearest (sight in the vertical costs)
+        return next((c for c in fine[:NEAREST] if seen_by(c)), fine[0] if fine else None)
+    return min(cells, key=lambda c: (seen_by(c), geo.distance_cells(me.cell, c), c))
+
+
+def adjust(view: BattleView, me: UnitView, request: Request, action: Action, aggressive: bool) -> Action:
+    """`action` (chosen as if on foot) as a figure aboard a car answers (R-9.12). A declaration: an aggressive
+    driver far from the enemy drives toward it with the screen up (its attack after); near the enemy (DISMOUNT_M)
+    an aggressive rider leaves the car (after its attack) unless the car drives; a cautious driver keeps the car
+    where it is. The driver's move: its flight. Anything else passes unchanged."""
+    car = car_of(me)
+    if car is None:
+        return action
+    if request.kind != INTENT:
+        if car.driver != me.name:
+            return action
+        to = flight(view, me, request.legal().walk, aggressive)
+        return Move(me.name, to) if to is not None and to != me.cell else EndTurn(me.name)
+    if not isinstance(action, FwIntent):
+        return action
+    near = _nearest_m(view, me.cell, _enemies(view, me)) <= DISMOUNT_M
+    first = _first_attack(action)
+    if not aggressive:
+        return action
+    if near:
+        if car.drives:
+            return action
+        if first[0] is None:
+            return _with(action, "dismount", (None, None))
+        return replace(_with(action, first[0], ("dismount", None)), target=first[1])
+    if car.driver == me.name and not car.loading:
+        return next(o.intent for o in options(view, me, action) if o.label == "drive toward the enemy")
+    return action
