@@ -324,3 +324,6 @@ def test_tune_hard_sets_the_hard_tier_as_data_and_puts_it_back(capsys: pytest.Ca
     assert "unknown setting 'bogus'" in capsys.readouterr().err
     assert tune_hard.main(["eval", "reply=lots"]) == 2
     assert "'lots' is not a number" in capsys.readouterr().err
+    assert tune_hard.main(["eval", "--vs", "genius"]) == 2
+    assert "unknown AI 'genius'" in capsys.readouterr().err
+    assert len(tune_hard.SCENARIOS) == 5  # the shipped scenarios, wherever it is run from

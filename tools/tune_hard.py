@@ -25,11 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from skirmish.ai import tournament
+from skirmish.ai.controllers import make_ai
 from skirmish.ai.search import controller
 from skirmish.ai.search.model import Weights
 from skirmish.ai.utility.personality import PERSONALITIES, Personality
 
-SCENARIOS = sorted(Path("scenarios").glob("*.yaml"))
+SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.yaml"))  # the shipped five
 # Each setting's values to step through (the shipped value among them).
 SPACE: dict[str, list[Any]] = {
     "reply": [0.6, 0.8, 0.9, 1.0, 1.1, 1.2, 1.4],
@@ -131,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         start = parse_settings(a.settings)
         apply(start)
+        make_ai(a.vs)
     except ValueError as exc:
         print(f"tune_hard: {exc}", file=sys.stderr)
         return 2
