@@ -327,3 +327,25 @@ def test_tune_hard_sets_the_hard_tier_as_data_and_puts_it_back(capsys: pytest.Ca
     assert tune_hard.main(["eval", "--vs", "genius"]) == 2
     assert "unknown AI 'genius'" in capsys.readouterr().err
     assert len(tune_hard.SCENARIOS) == 5  # the shipped scenarios, wherever it is run from
+
+
+def test_our_next_shot_goes_to_the_best_enemy_still_standing(tmp_path: Path) -> None:
+    """`Weights.standing`: the next shot is worth the shot at the best enemy still standing (each standing by its
+    own chance), so an attack now that may put Near down leaves the next shot to Far (armoured: the lesser
+    shot), not to nothing; without it the next shot is the best of the weighted shots, which makes a likelier
+    kill now look worse later (Rubble run seed 24: a snap chosen over the prepared shot at the same target)."""
+    rows = ["." * 12] * 7
+    me = f'[{{name: Me, at: [1, 3], traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]}}]'
+    red = (f'[{{name: Near, at: [4, 3], traits: {TRAITS}}}, '
+           f'{{name: Far, at: [10, 5], traits: {TRAITS}, armour: [lba3]}}]')
+    with _battle(tmp_path, rows, me, red) as b:
+        view = b.observe("Blue")
+        me_v = view.unit("Me")
+        present = presence(view, me_v, Weights())
+        near = next_shot(view, me_v, {"Far": 0.0}, present)  # Near alone
+        far = next_shot(view, me_v, {"Near": 0.0}, present)  # Far alone
+        assert near > far > 0
+        got = next_shot(view, me_v, {"Near": 0.4}, present, standing=True)
+        assert got == pytest.approx(0.4 * near + 0.6 * far)
+        assert got > next_shot(view, me_v, {"Near": 0.4}, present) == pytest.approx(max(0.4 * near, far))
+        assert next_shot(view, me_v, {}, present, standing=True) == pytest.approx(near)
