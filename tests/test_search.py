@@ -292,3 +292,60 @@ def test_an_enemy_out_of_sight_may_walk_into_sight_and_fire(tmp_path: Path) -> N
         assert at is not None and at[0] > 6  # the wall's end (6, 4) is 4.2 cells away: it stays on its side
         seen = exchange(view, me_v, Move("Me", (2, 3)), Replies.of(view, me_v, closing), closing, legal.walk)
         assert seen.reply == 0.0 and seen.survive == 1.0
+
+
+def test_tune_hard_sets_the_hard_tier_as_data_and_puts_it_back(capsys: pytest.CaptureFixture[str]) -> None:
+    """tools/tune_hard.py (issue 12's ladder): a candidate's settings reach the hard AI the CLI builds (the search's
+    weights and the hard personality), the shipped values come back after, and a bad setting is exit 2."""
+    import random
+
+    from skirmish.ai.search import controller
+    from skirmish.ai.utility.personality import PERSONALITIES
+    from tools import tune_hard
+
+    shipped_w, shipped_p = controller.DEFAULT, PERSONALITIES["hard"]
+    try:
+        tune_hard.apply(tune_hard.parse_settings(["reply=1.2", "caution=0.6", "look_ahead=4", "order=false"]))
+        hard = make_ai("utility:hard")
+        assert isinstance(hard, SearchAI) and hard.name == "hard"
+        assert hard.w.reply == 1.2 and hard.w.order is False and hard.w.closing == shipped_w.closing
+        assert hard.proposer.p.caution == 0.6 and hard.proposer.p.runners_up == 3  # width 4: itself and 3 runners-up
+        assert make_ai("utility:normal").p.caution == 0.5  # normal is not touched  # type: ignore[attr-defined]
+    finally:
+        tune_hard.apply({})
+    assert shipped_w == controller.DEFAULT and PERSONALITIES["hard"] == shipped_p
+    rng = random.Random(3)
+    start = tune_hard.shipped()
+    for _ in range(20):
+        cand = tune_hard.step(start, rng)
+        moved = {k for k in cand if cand[k] != start[k]}
+        assert len(moved) <= 3 and all(cand[k] in tune_hard.SPACE[k] for k in moved)
+    assert tune_hard.main(["eval", "bogus=1"]) == 2
+    assert "unknown setting 'bogus'" in capsys.readouterr().err
+    assert tune_hard.main(["eval", "reply=lots"]) == 2
+    assert "'lots' is not a number" in capsys.readouterr().err
+    assert tune_hard.main(["eval", "--vs", "genius"]) == 2
+    assert "unknown AI 'genius'" in capsys.readouterr().err
+    assert len(tune_hard.SCENARIOS) == 5  # the shipped scenarios, wherever it is run from
+
+
+def test_our_next_shot_goes_to_the_best_enemy_still_standing(tmp_path: Path) -> None:
+    """`Weights.standing`: the next shot is worth the shot at the best enemy still standing (each standing by its
+    own chance), so an attack now that may put Near down leaves the next shot to Far (armoured: the lesser
+    shot), not to nothing; without it the next shot is the best of the weighted shots, which makes a likelier
+    kill now look worse later (Rubble run seed 24: a snap chosen over the prepared shot at the same target)."""
+    rows = ["." * 12] * 7
+    me = f'[{{name: Me, at: [1, 3], traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_rifle]}}]'
+    red = (f'[{{name: Near, at: [4, 3], traits: {TRAITS}}}, '
+           f'{{name: Far, at: [10, 5], traits: {TRAITS}, armour: [lba3]}}]')
+    with _battle(tmp_path, rows, me, red) as b:
+        view = b.observe("Blue")
+        me_v = view.unit("Me")
+        present = presence(view, me_v, Weights())
+        near = next_shot(view, me_v, {"Far": 0.0}, present)  # Near alone
+        far = next_shot(view, me_v, {"Near": 0.0}, present)  # Far alone
+        assert near > far > 0
+        got = next_shot(view, me_v, {"Near": 0.4}, present, standing=True)
+        assert got == pytest.approx(0.4 * near + 0.6 * far)
+        assert got > next_shot(view, me_v, {"Near": 0.4}, present) == pytest.approx(max(0.4 * near, far))
+        assert next_shot(view, me_v, {}, present, standing=True) == pytest.approx(near)

@@ -47,6 +47,7 @@ class Weights:
     order: bool = False  # the turn order (R-5.1): each enemy replies as often as it acts before our next turn
     tie: float = 0.5  # how surely the side that wins a phase's tie acts first next round (0: a coin, 1: always)
     closing: float = 0.0  # an enemy that does not see the cell may walk to where it does and fire: at this weight
+    standing: bool = False  # our next shot goes to the best enemy still standing (else: the best weighted shot)
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,8 @@ class Replies:
 _NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
 
 
-def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float]) -> float:
+def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float],
+              standing: bool = False) -> float:
     """Our unit's best prepared shot next turn from where it stands (R-6.2: readied and aimed as it is then), as
     often as a SLOW turn allows it (three prepared attacks, R-5.5, and the rounds loaded), weighted by how surely
     the enemy is there (a ghost's last known cell draws a unit that searches)."""
@@ -192,11 +194,22 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present:
     mode = "prepared" if burst or me.aim == 0 else "aimed"
     times = 1 if mode == "aimed" else _next_turn_shots(me, mode, burst)  # a SLOW turn: three prepared (R-5.5)
     best = 0.0
+    shots: list[tuple[float, float]] = []
     for e in view.enemies(me):
         weight = spared.get(e.name, 1.0) * present.get(e.name, 0.0)
         if weight <= 0 or not view.sight(me, e).visible:
             continue
-        best = max(best, weight * material(repeated(estimate_shot(view, me, e, mode=mode, burst=burst), times), e))
+        value = material(repeated(estimate_shot(view, me, e, mode=mode, burst=burst), times), e)
+        best = max(best, weight * value)
+        shots.append((value, weight))
+    if not standing:
+        return best
+    # `standing`: the shot at the best enemy still standing there, E[max], each enemy standing independently (an
+    # attack now that may put the best target down leaves the next shot to the next best, not to nothing).
+    best, none_above = 0.0, 1.0
+    for value, weight in sorted(shots, reverse=True):
+        best += none_above * weight * value
+        none_above *= 1 - weight
     return best
 
 
@@ -353,5 +366,5 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replaced(me, screen_type=action.screen, screen_points=action.points)
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared)
-    follow = survive * next_shot(view, after, spared, replies.present)
+    follow = survive * next_shot(view, after, spared, replies.present, w.standing)
     return Exchange(attack, reply, follow, survive)
