@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 
+from skirmish.content.errors import ContentError
 from skirmish.env import env as make_env
 
 
@@ -44,7 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="battle and agents' seed (default: 1)")
     args = parser.parse_args(argv)
     start = time.process_time()
-    summary, steps, totals = play(args.scenario, args.seed)
+    try:
+        summary, steps, totals = play(args.scenario, args.seed)
+    except (ContentError, OSError) as exc:  # a scenario that does not load: the message, exit 2 (C-6)
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     cpu = time.process_time() - start
     print(f"decisions: {steps} ({steps / cpu:.0f} per CPU second)", file=sys.stderr)
     print("rewards: " + " ".join(f"{agent}={value:+g}" for agent, value in totals.items()))

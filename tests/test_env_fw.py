@@ -225,3 +225,18 @@ def test_the_gymnasium_wrapper_plays_future_world_against_the_fw_utility() -> No
     assert total == (0.0 if outcome.winner is None else 1.0 if outcome.winner == "Raiders" else -1.0)
     with pytest.raises(ValueError, match="Future"):
         SingleAgentEnv(RELAY, opponent="nobody")
+
+
+def test_a_leap_with_a_screen_has_an_index_and_ew_with_a_leap_has_none() -> None:
+    """The jump block holds the screen the rest of the generator raises (R-9.8, R-9.11), as the fw utility AI
+    declares it for a threatened leaper; a leap with EW is not in the table and says so (review7b)."""
+    t = Game(RELAY, seed=1).table
+    g = t.kits["Kell"].generator
+    screened = FwIntent("Kell", jump=2, screen="kinetic", points=g - 2)
+    i = t.encode(screened)
+    assert t.decode(i, "Kell") == screened and t.block["jump"].start <= i
+    assert t.decode(t.encode(FwIntent("Kell", jump=2)), "Kell") == FwIntent("Kell", jump=2)
+    with pytest.raises(KeyError):
+        t.encode(FwIntent("Kell", jump=2, cm=2))
+    with pytest.raises(KeyError):  # a screen short of the rest is a split the table does not hold
+        t.encode(FwIntent("Kell", jump=2, screen="kinetic", points=1))

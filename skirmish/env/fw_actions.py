@@ -4,15 +4,16 @@ lists the declarations, `Battle.check` puts the table's other splits to the same
 
 Blocks, in order:
 
-    intent[first, second, screen, ew] · jump[points] · move[y, x] · end
+    intent[first, second, screen, ew] · jump[points, screen] · move[y, x] · end
 
 A declaration (R-9.2, R-9.3) is two slots and a tacpack split (R-9.8, R-9.9). A slot is "none", "react",
 "program" (a whole round of EW programming), or an act at a figure: shoot, burst, melee, throw, launch or aid ×
 the scenario's figures (all sides, in order; the weapon is the figure's first of the class the act takes, as
 the rules pick it). The split: `screen` one of none, kinetic, diffusion, magnetic, which gets the generator's
 points left after the shots and EW; `ew` one of none, sensors, cm, dccm, each with as many points as the
-computer's ratings and the generator allow (DCCM beamed at the first act's target). `jump[p]` declares a leap
-with p points (R-9.11: a jump-pack user does nothing else). `move` and `end` answer the movement segment.
+computer's ratings and the generator allow (DCCM beamed at the first act's target). `jump[p, screen]` declares a
+leap with p points (R-9.11: a jump-pack user does nothing else), the rest of the generator on `screen` (none: no
+screen). `move` and `end` answer the movement segment.
 
 The layout depends on the scenario only (map size, figures, the largest generator), never on the seed.
 """
@@ -56,7 +57,7 @@ class FwActionTable:
         self.points = max((k.generator for k in self.kits.values()), default=0)
         n = len(self.slots)
         shapes: list[tuple[str, tuple[int, ...]]] = [
-            ("intent", (n, n, len(SCREENS), len(EW))), ("jump", (max(1, self.points),)),
+            ("intent", (n, n, len(SCREENS), len(EW))), ("jump", (max(1, self.points), len(SCREENS))),
             ("move", (height, width)), ("end", ())]
         blocks, start = [], 0
         for name, shape in shapes:
@@ -123,9 +124,12 @@ class FwActionTable:
         a weapon named, a figure the scenario does not have)."""
         if isinstance(action, FwIntent):
             if action.jump:
-                if action.acts() or action.screen != "none" or action.jump > self.points:
+                if action.acts() or action.jump > self.points:
                     raise KeyError(f"no index for {action}")
-                return self._at("jump", action.jump - 1)
+                index = self._at("jump", action.jump - 1, SCREENS.index(action.screen))
+                if self.decode(index, action.unit) != action:  # EW with a leap, a screen short of the rest
+                    raise KeyError(f"no index for {action}")
+                return index
             first = self._slot(action.act, action.target)
             second = self._slot(action.then, action.then_target)
             ew = "sensors" if action.sensors else "cm" if action.cm else "dccm" if action.dccm else "none"
@@ -149,10 +153,18 @@ class FwActionTable:
             case "intent":
                 return self._intent(unit, self.slots[p[0]], self.slots[p[1]], SCREENS[p[2]], EW[p[3]])
             case "jump":
-                return FwIntent(unit, jump=p[0] + 1)
+                return self._leap(unit, p[0] + 1, SCREENS[p[1]])
             case "move":
                 return Move(unit, (p[1], p[0]))
         return EndTurn(unit)
+
+    def _leap(self, unit: str, points: int, screen: str) -> FwIntent:
+        """A leap with `points` of the generator, the rest on `screen` (R-9.8, R-9.11)."""
+        if screen == "none":
+            return FwIntent(unit, jump=points)
+        kit = self.kits.get(unit)
+        rest = (kit.generator if kit is not None else 0) - points
+        return FwIntent(unit, jump=points, screen=screen, points=max(0, rest))
 
     def describe(self, index: int, unit: str = "<unit>") -> str:
         """The answer at `index` in its text form (for logs and docs)."""
@@ -198,9 +210,12 @@ class FwActionTable:
             kit = self.kits.get(unit)
             if kit is not None and kit.jump_pack:
                 for points in range(1, kit.generator + 1):
-                    j = self._at("jump", points - 1)
-                    if not out[j] and check(FwIntent(unit, jump=points)) is None:
-                        out[j] = 1
+                    for screen in range(len(SCREENS)):
+                        j = self._at("jump", points - 1, screen)
+                        if not out[j]:
+                            a = self.decode(j, unit)
+                            if self.encode(a) == j and check(a) is None:
+                                out[j] = 1
             return out
         if legal.kind != "act":
             return out

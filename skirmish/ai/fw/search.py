@@ -97,8 +97,10 @@ class FwSearchAI:
         weighed = [(self.score(view, me, o), o) for o in options[: self.width]]
         weighed.sort(key=lambda so: (-so[0][0], so[1].label))
         (best_score, best_ex), best = weighed[0]
-        if request.kind == INTENT:
-            self._commit(view, me, best.action)
+        if request.kind == INTENT:  # what the side declared, as the utility AI records it (its own commit too)
+            self.proposer._commit(view, me, best.action)
+            if isinstance(best.action, FwIntent):
+                self.proposer.declared[(view.round, me.name)] = (best.action.weapon, best.action.dccm)
         trace = {"unit": me.name, "request": request.kind, "personality": self.name, "intent": intent.text,
                  "chosen": self._json(best, best_score, best_ex),
                  "runners_up": [self._json(o, s, ex) for (s, ex), o in weighed[1:1 + self.p.runners_up]]}
@@ -118,8 +120,11 @@ class FwSearchAI:
         acts_first = 1.0
         replies: list[tuple[UnitView, float, float, int]] = []  # (enemy, HP-equivalent, P(we drop), its DEX)
         for t in est.threats(view, me, at):
-            s = est.shot(view, t.enemy, t.weapon, t.enemy.cell, me, at, burst=est.can_burst(t.enemy, t.weapon),
-                         target_moves=moves or leaps, target_leaps=leaps, screen=screen)
+            if t.weapon.weapon_class == "melee":  # a sword's threat by the melee rules, as estimate.incoming weighs it
+                s = est.strike(view, t.enemy, t.weapon, me, screen=screen, target_moves=moves or leaps)
+            else:
+                s = est.shot(view, t.enemy, t.weapon, t.enemy.cell, me, at, burst=est.can_burst(t.enemy, t.weapon),
+                             target_moves=moves or leaps, target_leaps=leaps, screen=screen)
             replies.append((t.enemy, t.share * s.value(x.hp, self.p.kill), t.share * s.down, est.ext(t.enemy).DEX))
         resolving = any(a in RESOLVING for a, _ in fi.acts())
         if resolving:
@@ -165,17 +170,6 @@ class FwSearchAI:
             ex = self.exchange(view, me, declared, worth, o.action.to if isinstance(o.action, Move) else me.cell,
                                moves=moving)
         return (ex.attack - self.p.caution * ex.replies + other) * o.noise, ex
-
-    def _commit(self, view: BattleView, me: UnitView, action: Action) -> None:
-        """The fire its side has declared at a target this round (the utility AI's focus reads it)."""
-        if not isinstance(action, FwIntent) or action.act not in ("shoot", "burst") or action.target is None:
-            return
-        target, w = view.find(action.target), est.weapon(me)
-        if target is None or w is None:
-            return
-        s = est.shot(view, me, w, me.cell, target, target.cell, burst=action.act == "burst")
-        key = (view.round, target.name)
-        self.proposer.committed[key] = self.proposer.committed.get(key, 1.0) * (1.0 - s.down)
 
     def _json(self, o: FwOption, score: float, ex: Exchange) -> dict[str, Any]:
         out = o.to_json()
