@@ -6,6 +6,7 @@ car without a driver stays put, riders under the car's armour and screen, and si
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -346,3 +347,28 @@ def test_higher_ground_shoots_from_above(tmp_path: Path) -> None:
     b.run()
     (shot,) = [a for a in of(b, "fw_attack") if a.actor == "Ann"]
     assert not any("prone" in s_["reason"] for s_ in shot.steps)  # 3 m up: from a higher elevation (R-9.4)
+
+
+_WALLED = ["##############", "#,,,,,,,,,,,,#", "#,,,,,,#,,,,,#", "#,,,,,,#,,,,,#", "#,,,,,,#,,,,,#",
+           "#,,,,,,#,,,,,#", "##############"]
+
+
+def _red_car_after_a_flight(tmp_path: Path, wall_m: int) -> Any:
+    foe = [unit("Cid", (11, 4), 15)]
+    txt = grav_text(CREW, foe, SKIFF, ["intent Rhee drive", "intent Ost none", "intent Tamm none", "move Rhee 5,5"],
+                    ["intent Cid none"], rows=_WALLED, heights=f"{{wall: {wall_m}}}", max_rounds=1)
+    b = battle(tmp_path, txt)
+    before = b.observe("Red").unit("Cid").ext.cars[0]
+    b.run()
+    assert any(e.type == "fw_drive" for e in b.log.events)
+    return before, b.observe("Red").unit("Cid").ext.cars[0]
+
+
+def test_an_enemy_car_out_of_sight_shows_where_and_with_whom_it_was_last_seen(tmp_path: Path) -> None:
+    """Behind a 40 m wall the Skiff flies unseen: Red's view keeps it where it was, with the riders it had, not
+    where it is now (review7c: the car told where hidden enemies were); over a 4 m wall it is seen from 10 m up and
+    shows where it is. Its split never shows to Red (R-9.12, R-9.8)."""
+    before, after = _red_car_after_a_flight(tmp_path / "a", 40)
+    assert after.cell == before.cell != (5, 5) and after.riders == before.riders and not after.full
+    _, seen = _red_car_after_a_flight(tmp_path / "b", 4)
+    assert seen.cell == (5, 5) and seen.screen == "none" and not seen.drives

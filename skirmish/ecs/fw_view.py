@@ -14,8 +14,9 @@ from skirmish.rules.equipment import Armoury
 
 @dataclass(frozen=True)
 class CarView:
-    """A grav car as a side sees it (R-9.12): cars hover in plain view, so every side sees where each is and who
-    rides it; its split (screen, weapons, EW, whether it drives) only its own side reads (`full`)."""
+    """A grav car as a side sees it (R-9.12): another side's car where it is and who rides it while the side sees
+    its hull, else as it was when last seen (systems.fw.cars.car_view); its split (screen, weapons, EW, whether it
+    drives) only its own side reads (`full`)."""
 
     name: str
     car_type: str

@@ -67,6 +67,8 @@ class FwCtx:
     height_names: dict[str, int] = field(default_factory=dict)  # options.heights: metres by terrain name
     ground_rows: tuple[str, ...] = ()  # options.ground: each cell's ground in metres (empty: a flat map)
     vertical_memo: Any = None  # (what the looks depended on, the looks) of cars.extra_sightings, kept
+    cars_last: dict[tuple[str, int], Any] = field(default_factory=dict)  # (side, car) -> CarView when last seen
+    car_looks: dict[tuple[Any, ...], bool] = field(default_factory=dict)  # cars.car_seen's answers, kept
 
 
 def spawn_figure(ctx: FwCtx, spec: Any, side: str, side_index: int, order: int, cars: bool = False) -> int:

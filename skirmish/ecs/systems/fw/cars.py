@@ -342,15 +342,40 @@ def board(sys: FwBase, eid: int, ceid: int, act: str) -> geo.Cell | None:
 
 # ---------------------------------------------------------------------------------------------- views
 def car_view(sys: FwBase, ceid: int, side: str) -> CarView:
-    """A car as figures of `side` see it (another side's car: no split)."""
+    """A car as figures of `side` see it: its own side's in full; another side's without its split, as it is when
+    a figure of `side` sees its hull (`car_seen`), else as it was when last seen (where it stood, who rode it:
+    every miniature is on the table at the start; review7c)."""
     c, t = car(sys, ceid), table(sys, ceid)
     v = CarView(name=c.name, car_type=c.car_type, side=c.side, cell=sys.w.cell(ceid), riders=tuple(c.riders),
                 driver=driver(sys, ceid),
                 seats=t.seats, generator=t.generator, armour=gc.car_armour(t)["P"], screen=c.screen,
                 screen_points=c.screen_points, drives=c.drives, loading=c.loading, moved_m=c.moved_m,
                 heights=tuple(sorted(sys.ctx.height_names.items())), ground=sys.ctx.ground_rows)
-    return v if c.side == side else replace(v, screen="none", screen_points=0, drives=False, loading=False,
-                                            full=False)
+    if c.side == side:
+        return v
+    last = sys.ctx.cars_last.get((side, ceid))
+    if last is not None and not car_seen(sys, ceid, side):
+        return last
+    cut = replace(v, screen="none", screen_points=0, drives=False, loading=False, moved_m=0.0, full=False)
+    sys.ctx.cars_last[(side, ceid)] = cut
+    return cut
+
+
+def car_seen(sys: FwBase, ceid: int, side: str) -> bool:
+    """One of `side`'s figures in action sees the car's hull, 10 m up (R-9.12), in the vertical (`sight_up`)."""
+    cell = sys.w.cell(ceid)
+    figs = tuple((sys.w.cell(e), elevation(sys, e)) for e in sys.figures() if sys.side(e) == side and sys.in_action(e))
+    key = (side, ceid, cell, figs)
+    looks = sys.ctx.car_looks
+    seen = looks.get(key)
+    if seen is None:
+        top = heights(sys) + grounds(sys)
+        hull = (Fraction(gc.car_floor(0)) + int(grounds(sys)[cell[1], cell[0]]), Fraction(gc.SEATED_EYE_M))
+        seen = any(sight_up(sys.ctx.grid, top, at, eye, cell, hull).visible for at, eye in figs)
+        if len(looks) > 4096:
+            looks.clear()
+        looks[key] = seen
+    return seen
 
 
 def refresh(sys: FwBase) -> None:
