@@ -58,9 +58,20 @@ def car_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
             return f"R-9.12: {name} rides 10 m up: nobody is in reach hand to hand"
     for act, target in acts:
         if act in ("melee", "throw") and target is not None and sys.w.has(target) and \
-                sys.aboard(sys.w.entity(target)):
+                _known_aboard(sys, eid, sys.w.entity(target)):
             return f"R-9.12: {target} rides a grav car 10 m up, out of reach of a {'strike' if act == 'melee' else 'grenade'}"
     return None
+
+
+def _known_aboard(sys: FwBase, eid: int, te: int) -> bool:
+    """Whether `eid`'s side knows `te` rides a car: as it is if the side sees it now, else as it was when last
+    seen (FwKnowledge.shown; the refusal must not tell what the side cannot see, review7c). A strike at a rider
+    declared on older knowledge is stopped when it resolves (resolve._attack_blocked)."""
+    if sys.seen_by_side(eid, te):
+        return sys.aboard(te)
+    shown_fn = getattr(sys.knowledge, "shown", None)
+    shown = shown_fn(sys.side(eid), sys.name(te)) if shown_fn is not None else None
+    return bool(shown[5]) if shown is not None and len(shown) > 5 else False
 
 
 def car_split(intent: FwIntent) -> gravcar.CarSplit:

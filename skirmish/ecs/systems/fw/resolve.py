@@ -146,6 +146,8 @@ def _attack_blocked(sys: FwBase, eid: int, te: int, act: str = "shoot") -> str |
     if not sys.in_action(te):
         return f"{sys.name(te)} is already out of action"
     if act == "melee":
+        if sys.aboard(te):  # declared when the side last saw it on foot
+            return f"{sys.name(te)} rides a grav car 10 m up, out of reach hand to hand"
         if not legality.in_reach(sys, eid, te):
             return f"{sys.name(te)} is {sys.distance_m(eid, te):.0f} m away, beyond reach ({MELEE_REACH_M:g} m)"
         return None
