@@ -139,5 +139,6 @@ def test_cli_prints_and_writes_the_marks(tmp_path: Path, capsys: pytest.CaptureF
     rows = list(csv.DictReader(out_csv.open(encoding="utf-8")))
     marks = [r for r in rows if r["table"] == "target"]
     assert len(marks) == 4 and {r["met"] for r in marks} == {"no"}
+    assert {r["ruleset"] for r in marks} == {"fi"} and {r["ruleset"] for r in rows if r["table"] != "target"} == {""}
     assert {r["check"] for r in marks} == {"score", "worst scenario"}
     assert all(r["check"] == "" for r in rows if r["table"] != "target")

@@ -208,12 +208,13 @@ def print_tables(games: Sequence[Game], out: TextIO | None = None) -> None:
 
 
 def write_csv(games: Sequence[Game], path: Path) -> None:
-    """Every table as CSV (a `table` column says which; `target` rows are the marks against issue 12's
-    targets, with `check`, `target` and `met`), written whole or not at all (skirmish.fileio)."""
+    """Every table as CSV (a `table` column says which; `target` rows are the marks against their ruleset's
+    targets, with `check`, `target`, `met` and `ruleset`: fi for issue 12's, fw for issue 13's), written whole or
+    not at all (skirmish.fileio)."""
     with atomic_writer(path, newline="") as f:
         w = csv.writer(f)
         w.writerow(["table", "ai", "opponent", "group", "games", "wins", "draws", "losses", "score", "wilson_lo",
-                    "wilson_hi", "mean_rounds", "check", "target", "met"])
+                    "wilson_hi", "mean_rounds", "check", "target", "met", "ruleset"])
         for name, rows in tables(games).items():
             for r in rows:
                 group = r[2] if name != "opponent" else ""
@@ -223,10 +224,10 @@ def write_csv(games: Sequence[Game], path: Path) -> None:
                 score = (wins + draws / 2) / games_n if games_n else 0.0
                 lo, hi = wilson(wins + draws / 2, games_n)
                 w.writerow([name, r[0], r[1], group, games_n, wins, draws, losses, f"{score:.4f}", f"{lo:.4f}",
-                            f"{hi:.4f}", cells[4], "", "", ""])
+                            f"{hi:.4f}", cells[4], "", "", "", ""])
         for m in marks(games):  # the figure checked goes in `score`, with its interval
             w.writerow(["target", m.ai, m.opponent, m.group, m.games, "", "", "", f"{m.figure:.4f}", f"{m.lo:.4f}",
-                        f"{m.hi:.4f}", "", m.check, m.target, "yes" if m.met else "no"])
+                        f"{m.hi:.4f}", "", m.check, m.target, "yes" if m.met else "no", m.ruleset])
 
 
 # ---------------------------------------------------------------------------------------------- targets
