@@ -1,7 +1,7 @@
 """Grav cars for the Future*World AIs (R-9.12): what a figure aboard a car declares and where its driver flies it,
-on top of the declaration or move an AI chose as if on foot. The scripted baselines call `adjust` (rush: drive
-toward the enemy, riders dismount near it; hold: keep the car where it is), and the utility reasoner may call it
-on its chosen action the same way (`action = car.adjust(view, me, request, action, aggressive)`); `options` lists
+on top of the declaration or move an AI chose as if on foot. The scripted baselines call `scripted` (rush: drive
+toward the enemy, riders dismount near it; hold: keep the car where it is), and the utility reasoner calls
+`adjust` on its chosen action (`action = car.adjust(view, me, request, action, aggressive)`); `options` lists
 the driver's choices (drive toward the enemy or to cover, each with its split) for a reasoner that weighs them.
 
 The scripted baselines (`scripted`) and the utility reasoner (`adjust`) ride differently. The baselines' rush
@@ -11,7 +11,8 @@ met a prone picket at half chance and its heavy rifles unscreened, and most game
 riders stay aboard while the car has a screen or armour (10 m up a prone target is not halved, R-9.4, and an
 attack meets the car's screen, 30 kinetic points on a scout car, in place of the rider's own); its driver sets
 down (stays, so the riders fire at full chance, not as moving firers) while a rider has an enemy in sight and in
-range from the car, else drives to the vantage: the cell from which the riders see and reach the most enemies.
+range from the car and no cell in reach is a better vantage, else drives there: the cell from which the riders'
+fire in sight and range is worth the most (each rider's shot at each enemy through its armour and usual screen).
 
 Pure functions over a side's view (the figures' `ext.cars`, CarView): no engine state.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from skirmish.ai.fw import estimate as est
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -32,6 +34,9 @@ __all__ = ["DISMOUNT_M", "STANDOFF_CELLS", "CarOption", "adjust", "car_of", "fli
 
 DISMOUNT_M = 12.0  # riders leave a car (and its driver stops) with an enemy this near (metres)
 STANDOFF_CELLS = 3  # a car flying at the enemy stops this many cells short of every enemy
+PAIR_FLOOR = 0.05  # the least a rider's shot at an enemy in sight and range counts for a vantage (HP-equivalents)
+DRIVE_GAIN = 1.0  # a set-down driver with a target drives only to a vantage worth this many times more (the
+# round it drives, its riders fire as moving firers, at half chance, R-9.4)
 NEAREST = 12  # cells weighed for sight of an enemy when flying at it
 _SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}
 
@@ -161,46 +166,53 @@ def scripted(view: BattleView, me: UnitView, request: Request, action: Action, a
     return action
 
 
-def _reaches(view: BattleView, car: CarView) -> list[float]:
-    """The ranges (metres) of the firearms the car's riders on their feet carry (R-9.4)."""
-    weapons = tables().weapons
+def _pairs(view: BattleView, me: UnitView, car: CarView) -> list[tuple[UnitView, float, float]]:
+    """(enemy, range in metres, worth) for every firearm of the car's riders able to act and every enemy: the
+    worth (HP-equivalents, est.worth with kill 1) of its shot from the car's cell, through the enemy's armour and
+    usual screen (R-9.4 .. R-9.6), at least PAIR_FLOOR (a target in reach counts even through thick armour)."""
     out = []
+    enemies = _enemies(view, me)
     for name in car.riders:
         r = view.find(name)
-        ext = r.ext if r is not None else None
-        if r is None or r.out_of_action or not isinstance(ext, FwUnitView) or ext.unconscious:
+        w = est.weapon(r) if r is not None and not r.out_of_action and isinstance(r.ext, FwUnitView) else None
+        if r is None or w is None or not est.ext(r).can_act:
             continue
-        out += [weapons[w].range_m or 0.0 for w in ext.weapons if weapons[w].weapon_class in FIREARMS]
+        for e in enemies:
+            s = est.shot(view, r, w, car.cell, e, e.cell, burst=est.can_burst(r, w))
+            out.append((e, float(w.range_m or 0), max(PAIR_FLOOR, est.worth(s, e, 1.0))))
     return out
 
 
-def targets_from(view: BattleView, me: UnitView, car: CarView, at: geo.Cell) -> int:
-    """How many (rider's firearm, enemy) pairs would be in sight (in the vertical) and in range with the car at
-    `at` (R-9.4, R-9.12): what a vantage is worth. An enemy out of sight counts where its side last saw it."""
-    reaches = _reaches(view, car)
-    n = 0
-    for e in _enemies(view, me):
-        if not view_sight(view, e, at, me).visible:  # a figure out of sight: where it was last seen
-            continue
-        d = geo.distance_m(at, e.cell, view.grid.cell_m)
-        n += sum(1 for r in reaches if d <= r)
-    return n
+def targets_from(view: BattleView, me: UnitView, car: CarView, at: geo.Cell,
+                 pairs: list[tuple[UnitView, float, float]] | None = None) -> float:
+    """What the riders' fire is worth with the car at `at` (R-9.4, R-9.12): the worth of every (rider's firearm,
+    enemy) pair in sight (in the vertical) and in range (`_pairs`). An enemy out of sight counts where its side
+    last saw it."""
+    total = 0.0
+    seen: dict[str, bool] = {}
+    for e, reach, worth in _pairs(view, me, car) if pairs is None else pairs:
+        if e.name not in seen:
+            seen[e.name] = view_sight(view, e, at, me).visible
+        if seen[e.name] and geo.distance_m(at, e.cell, view.grid.cell_m) <= reach:
+            total += worth
+    return total
 
 
 def vantage(view: BattleView, me: UnitView, cells: frozenset[geo.Cell]) -> geo.Cell | None:
     """Where the utility AI's driver flies (R-9.12): of the cells at least STANDOFF_CELLS from every enemy, the
-    one from which the riders see and reach the most enemies (`targets_from`), then the nearest the enemy, then
+    one from which the riders' fire is worth the most (`targets_from`), then the nearest the enemy, then
     the nearest here; none in sight from any: the scripted flight toward the enemy. None: stay."""
     car = car_of(me)
     enemies = _enemies(view, me)
     if car is None or not cells or not enemies:
         return None
     fine = [c for c in cells if min(geo.distance_cells(c, e.cell) for e in enemies) >= STANDOFF_CELLS]
-    scored = [(targets_from(view, me, car, c), c) for c in fine]
-    best = max((n for n, _ in scored), default=0)
+    pairs = _pairs(view, me, car)
+    scored = [(targets_from(view, me, car, c, pairs), c) for c in fine]
+    best = max((n for n, _ in scored), default=0.0)
     if best == 0:
         return flight(view, me, cells, aggressive=True)
-    if targets_from(view, me, car, me.cell) >= best:
+    if targets_from(view, me, car, me.cell, pairs) >= best:
         return None
     return min((c for n, c in scored if n == best),
                key=lambda c: (_nearest_m(view, c, enemies), geo.distance_cells(me.cell, c), c))
@@ -238,8 +250,9 @@ def adjust(view: BattleView, me: UnitView, request: Request, action: Action, agg
     """The utility reasoner's `action` (chosen as if on foot) as a figure aboard a car answers (R-9.12; the
     module's docstring). A declaration: a rider of a car that shields it stays aboard (an unshielded car's riders
     leave it near the enemy, as the scripted rush's do, when pressing); a driver with an enemy in sight and range
-    of a rider from the car sets down and fires; else it drives to the vantage (the car's screen up, its attack
-    after). The driver's move: to the vantage (`vantage`). Anything else passes unchanged."""
+    of a rider from the car, and no better vantage in reach, sets down and fires; else it drives to the vantage
+    (the car's screen up, its attack after, whatever its side's intent: the car shields its riders). The
+    driver's move: to the vantage (`vantage`). Anything else passes unchanged."""
     car = car_of(me)
     if car is None:
         return action
@@ -254,7 +267,9 @@ def adjust(view: BattleView, me: UnitView, request: Request, action: Action, agg
         return action
     if any(a in ("dismount", "mount") for a, _ in action.acts()):
         return action
-    here = targets_from(view, me, car, car.cell)
-    if here and here >= max((targets_from(view, me, car, c) for c in _flights(view, me, car)), default=0):
+    pairs = _pairs(view, me, car)
+    here = targets_from(view, me, car, car.cell, pairs)
+    # (asking a better vantage to be worth 1.5 times this one before driving cost 7 of 20 wins against random)
+    if here and here >= max((targets_from(view, me, car, c, pairs) for c in _flights(view, me, car)), default=0.0):
         return action  # set down: the riders fire at full chance (R-9.4: not moving firers)
     return next(o.intent for o in options(view, me, action) if o.label == "drive toward the enemy")
