@@ -115,7 +115,7 @@ class FwHoldAI:
             action = EndTurn(me.name)  # only a driving driver is asked: car.adjust flies it
         else:
             action = self._move(view, me, request)
-        return car.adjust(view, me, request, action, self.aggressive)
+        return car.scripted(view, me, request, action, self.aggressive)
 
     # ------------------------------------------------------------------ declaration
     def _pick(self, view: BattleView, me: UnitView, targets: list[UnitView]) -> UnitView:

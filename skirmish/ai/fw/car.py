@@ -1,8 +1,18 @@
 """Grav cars for the Future*World AIs (R-9.12): what a figure aboard a car declares and where its driver flies it,
-on top of the declaration or move an AI chose as if on foot. The scripted baselines call `adjust` (rush: drive
-toward the enemy, riders dismount near it; hold: keep the car where it is), and the utility reasoner may call it
-on its chosen action the same way (`action = car.adjust(view, me, request, action, aggressive)`); `options` lists
+on top of the declaration or move an AI chose as if on foot. The scripted baselines call `scripted` (rush: drive
+toward the enemy, riders dismount near it; hold: keep the car where it is), and the utility reasoner calls
+`adjust` on its chosen action (`action = car.adjust(view, me, request, action, aggressive)`); `options` lists
 the driver's choices (drive toward the enemy or to cover, each with its split) for a reasoner that weighs them.
+
+The scripted baselines (`scripted`) and the utility reasoner (`adjust`) ride differently. The baselines' rush
+drives at the enemy every round its riders see nobody near and leaves the car within DISMOUNT_M. The utility
+AI keeps a screened car as its fighting platform (seen on scenarios/fw/scout_run.yaml: riders that left the car
+met a prone picket at half chance and its heavy rifles unscreened, and most games ran to the round limit): its
+riders stay aboard while the car has a screen or armour (10 m up a prone target is not halved, R-9.4, and an
+attack meets the car's screen, 30 kinetic points on a scout car, in place of the rider's own); its driver sets
+down (stays, so the riders fire at full chance, not as moving firers) while a rider has an enemy in sight and in
+range from the car and no cell in reach is a better vantage, else drives there: the cell from which the riders'
+fire in sight and range is worth the most (each rider's shot at each enemy through its armour and usual screen).
 
 Pure functions over a side's view (the figures' `ext.cars`, CarView): no engine state.
 """
@@ -12,16 +22,21 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from skirmish.ai.fw import estimate as est
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, EndTurn, Move
 from skirmish.rulesets.fw import FIREARMS, INTENT, SCREEN_STOPS, CarView, FwIntent, FwUnitView, tables, view_sight
 
-__all__ = ["DISMOUNT_M", "STANDOFF_CELLS", "CarOption", "adjust", "car_of", "flight", "options", "split_for"]
+__all__ = ["DISMOUNT_M", "STANDOFF_CELLS", "CarOption", "adjust", "car_of", "flight", "options", "scripted",
+           "split_for", "targets_from", "vantage"]
 
 DISMOUNT_M = 12.0  # riders leave a car (and its driver stops) with an enemy this near (metres)
 STANDOFF_CELLS = 3  # a car flying at the enemy stops this many cells short of every enemy
+PAIR_FLOOR = 0.05  # the least a rider's shot at an enemy in sight and range counts for a vantage (HP-equivalents)
+DRIVE_GAIN = 1.0  # a set-down driver with a target drives only to a vantage worth this many times more (the
+# round it drives, its riders fire as moving firers, at half chance, R-9.4)
 NEAREST = 12  # cells weighed for sight of an enemy when flying at it
 _SCREEN_FOR = {cls: screen for screen, cls in SCREEN_STOPS.items()}
 
@@ -121,8 +136,8 @@ def flight(view: BattleView, me: UnitView, cells: frozenset[geo.Cell], aggressiv
     return min(cells, key=lambda c: (seen_by(c), geo.distance_cells(me.cell, c), c))
 
 
-def adjust(view: BattleView, me: UnitView, request: Request, action: Action, aggressive: bool) -> Action:
-    """`action` (chosen as if on foot) as a figure aboard a car answers (R-9.12). A declaration: an aggressive
+def scripted(view: BattleView, me: UnitView, request: Request, action: Action, aggressive: bool) -> Action:
+    """The scripted baselines' `action` (chosen as if on foot) as a figure aboard a car (R-9.12). A declaration: an aggressive
     driver far from the enemy drives toward it with the screen up (its attack after); near the enemy (DISMOUNT_M)
     an aggressive rider leaves the car (after its attack) unless the car drives; a cautious driver keeps the car
     where it is. The driver's move: its flight. Anything else passes unchanged."""
@@ -149,3 +164,113 @@ def adjust(view: BattleView, me: UnitView, request: Request, action: Action, agg
     if car.driver == me.name and not car.loading:
         return next(o.intent for o in options(view, me, action) if o.label == "drive toward the enemy")
     return action
+
+
+def _pairs(view: BattleView, me: UnitView, car: CarView) -> list[tuple[UnitView, float, float]]:
+    """(enemy, range in metres, worth) for every firearm of the car's riders able to act and every enemy: the
+    worth (HP-equivalents, est.worth with kill 1) of its shot from the car's cell, through the enemy's armour and
+    usual screen (R-9.4 .. R-9.6), at least PAIR_FLOOR (a target in reach counts even through thick armour)."""
+    out = []
+    enemies = _enemies(view, me)
+    for name in car.riders:
+        r = view.find(name)
+        w = est.weapon(r) if r is not None and not r.out_of_action and isinstance(r.ext, FwUnitView) else None
+        if r is None or w is None or not est.ext(r).can_act:
+            continue
+        for e in enemies:
+            s = est.shot(view, r, w, car.cell, e, e.cell, burst=est.can_burst(r, w))
+            out.append((e, float(w.range_m or 0), max(PAIR_FLOOR, est.worth(s, e, 1.0))))
+    return out
+
+
+def targets_from(view: BattleView, me: UnitView, car: CarView, at: geo.Cell,
+                 pairs: list[tuple[UnitView, float, float]] | None = None) -> float:
+    """What the riders' fire is worth with the car at `at` (R-9.4, R-9.12): the worth of every (rider's firearm,
+    enemy) pair in sight (in the vertical) and in range (`_pairs`). An enemy out of sight counts where its side
+    last saw it."""
+    total = 0.0
+    seen: dict[str, bool] = {}
+    for e, reach, worth in _pairs(view, me, car) if pairs is None else pairs:
+        if e.name not in seen:
+            seen[e.name] = view_sight(view, e, at, me).visible
+        if seen[e.name] and geo.distance_m(at, e.cell, view.grid.cell_m) <= reach:
+            total += worth
+    return total
+
+
+def vantage(view: BattleView, me: UnitView, cells: frozenset[geo.Cell]) -> geo.Cell | None:
+    """Where the utility AI's driver flies (R-9.12): of the cells at least STANDOFF_CELLS from every enemy, the
+    one from which the riders' fire is worth the most (`targets_from`), then the nearest the enemy, then
+    the nearest here; none in sight from any: the scripted flight toward the enemy. None: stay."""
+    car = car_of(me)
+    enemies = _enemies(view, me)
+    if car is None or not cells or not enemies:
+        return None
+    fine = [c for c in cells if min(geo.distance_cells(c, e.cell) for e in enemies) >= STANDOFF_CELLS]
+    pairs = _pairs(view, me, car)
+    scored = [(targets_from(view, me, car, c, pairs), c) for c in fine]
+    best = max((n for n, _ in scored), default=0.0)
+    if best == 0:
+        return flight(view, me, cells, aggressive=True)
+    if targets_from(view, me, car, me.cell, pairs) >= best:
+        return None
+    return min((c for n, c in scored if n == best),
+               key=lambda c: (_nearest_m(view, c, enemies), geo.distance_cells(me.cell, c), c))
+
+
+def _flights(view: BattleView, me: UnitView, car: CarView) -> list[geo.Cell]:
+    """The cells a drive could take the car to this round as the declaration sees it (R-9.12): free ground a
+    figure could stand on within the metres its split leaves, at least STANDOFF_CELLS from every enemy."""
+    gc = tables().grav_cars[car.car_type]
+    _, points = split_for(view, me, car)
+    reach = gc.move_m(gc.generator - points) * (gc.full_load_speed if len(car.riders) >= gc.seats else 1)
+    enemies = _enemies(view, me)
+    taken = {u.cell for u in view.units if not u.out_of_action and u.cell != car.cell}
+    cost = view.grid.move_cost
+    out = []
+    for y in range(view.grid.height):
+        for x in range(view.grid.width):
+            c = (x, y)
+            if cost[y, x] <= 0 or c in taken or c == car.cell:
+                continue
+            if geo.distance_m(car.cell, c, view.grid.cell_m) > reach:
+                continue
+            if all(geo.distance_cells(c, e.cell) >= STANDOFF_CELLS for e in enemies):
+                out.append(c)
+    return out
+
+
+def _guarded(car: CarView) -> bool:
+    """Whether the car shields its riders: a screen (R-9.8) or armour (R-9.6) of its own."""
+    gc = tables().grav_cars[car.car_type]
+    return gc.screen > 0 or car.armour > 0
+
+
+def adjust(view: BattleView, me: UnitView, request: Request, action: Action, aggressive: bool) -> Action:
+    """The utility reasoner's `action` (chosen as if on foot) as a figure aboard a car answers (R-9.12; the
+    module's docstring). A declaration: a rider of a car that shields it stays aboard (an unshielded car's riders
+    leave it near the enemy, as the scripted rush's do, when pressing); a driver with an enemy in sight and range
+    of a rider from the car, and no better vantage in reach, sets down and fires; else it drives to the vantage
+    (the car's screen up, its attack after, whatever its side's intent: the car shields its riders). The
+    driver's move: to the vantage (`vantage`). Anything else passes unchanged."""
+    car = car_of(me)
+    if car is None:
+        return action
+    if not _guarded(car):
+        return scripted(view, me, request, action, aggressive)
+    if request.kind != INTENT:
+        if car.driver != me.name:
+            return action
+        to = vantage(view, me, request.legal().walk)
+        return Move(me.name, to) if to is not None and to != me.cell else EndTurn(me.name)
+    if not isinstance(action, FwIntent) or car.driver != me.name or car.loading:
+        return action
+    if any(a in ("dismount", "mount") for a, _ in action.acts()):
+        return action
+    pairs = _pairs(view, me, car)
+    here = targets_from(view, me, car, car.cell, pairs)
+    # (asking a better vantage to be worth 1.5 times this one before driving cost 7 of 20 wins against random)
+    if here and (here >= sum(w for _, _, w in pairs) - 1e-9  # every rider reaches every enemy: no need to look
+                 or here >= max((targets_from(view, me, car, c, pairs) for c in _flights(view, me, car)), default=0.0)):
+        return action  # set down: the riders fire at full chance (R-9.4: not moving firers)
+    return next(o.intent for o in options(view, me, action) if o.label == "drive toward the enemy")

@@ -1,0 +1,98 @@
+"""The Future*World utility AI aboard a grav car (issue 13 item 9, R-9.12; skirmish/ai/fw/car.py `adjust`): its
+riders keep a screened car as their platform (no dismount near the enemy, where the scripted rush leaves it); its
+driver sets down while a rider has an enemy in sight and range from the car and otherwise drives, with the car's
+screen up, to the vantage from which the riders see and reach the most enemies; the scout run played by it is
+the same battle for the same seed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skirmish.ai.controllers import make_ai
+from skirmish.ai.fw import car as fw_car
+from skirmish.battle import Battle
+from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+from skirmish.rules.actions import EndTurn, Move
+from skirmish.rulesets.fw import FwIntent
+from tests.test_fw_battle import battle
+from tests.test_fw_grav import at_intent, grav_text, unit
+
+SCOUT = SCENARIOS_DIR / "fw" / "scout_run.yaml"
+CREW = [unit("Rhee", (2, 2), 14), unit("Ost", (3, 2), 13)]
+SKIFF = "[{name: Skiff, type: scout_car, at: [2, 1], riders: [Rhee, Ost], screen: kinetic, screen_points: 30}]"
+NEAR = [unit("Cid", (6, 1), 15)]  # 8 m from the car, in plain sight along the open top row
+# behind the tall wall (column 7, rows 2-4): out of sight from the car at 2,1 until it flies east of the wall
+HIDDEN = [unit("Cid", (8, 3), 15)]
+
+
+def _moves(b: Battle, name: str) -> None:
+    while b.pending is not None and not (b.pending.kind == "move" and b.pending.unit == name):
+        b.submit(b.sys.fallback(b.pending))
+    assert b.pending is not None
+
+
+def test_riders_of_a_screened_car_stay_aboard_near_the_enemy_where_the_rush_leaves(tmp_path: Path) -> None:
+    b = battle(tmp_path, grav_text(CREW, NEAR, SKIFF))
+    at_intent(b, "Rhee")
+    b.submit(FwIntent("Rhee", "react"))  # the driver declares first: no drive, the car hovers where it is
+    at_intent(b, "Ost")
+    view = b.observe("Blue")
+    me, req = view.unit("Ost"), b.pending
+    assert req is not None
+    shot = FwIntent("Ost", "shoot", "Cid")
+    scripted = fw_car.scripted(view, me, req, shot, True)
+    assert isinstance(scripted, FwIntent) and scripted.then == "dismount"  # the rush's: shoot, then leave (12 m)
+    kept = fw_car.adjust(view, me, req, shot, True)
+    assert kept == shot and b.check(kept) is None  # the utility's: shoot from the car, under its 30-point screen
+
+
+def test_the_driver_sets_down_with_an_enemy_in_sight_and_drives_to_the_vantage_when_none(tmp_path: Path) -> None:
+    b = battle(tmp_path, grav_text(CREW, NEAR, SKIFF))
+    at_intent(b, "Rhee")
+    view = b.observe("Blue")
+    me, req = view.unit("Rhee"), b.pending
+    assert req is not None
+    car = fw_car.car_of(me)
+    assert car is not None and fw_car.targets_from(view, me, car, car.cell) > 0  # both riders' rifles reach Cid
+    shot = FwIntent("Rhee", "shoot", "Cid", screen="kinetic", points=4)
+    assert fw_car.adjust(view, me, req, shot, True) == shot  # sets down: no moving-firer halving (R-9.4)
+
+    # a wall taller than the car's floor hides the enemy: nobody in sight, so it drives with the screen up
+    b = battle(tmp_path, grav_text(CREW, HIDDEN, SKIFF, heights="{wall: 12}"))
+    at_intent(b, "Rhee")
+    view = b.observe("Blue")
+    me, req = view.unit("Rhee"), b.pending
+    assert req is not None
+    car = fw_car.car_of(me)
+    assert car is not None and fw_car.targets_from(view, me, car, car.cell) == 0
+    base = FwIntent("Rhee", "shoot", "Cid")
+    drive = fw_car.adjust(view, me, req, base, False)  # even while its side holds: the car shields its riders
+    assert isinstance(drive, FwIntent) and (drive.act, drive.then, drive.then_target) == ("drive", "shoot", "Cid")
+    assert (drive.car_screen, drive.car_points) == ("kinetic", 30) and b.check(drive) is None
+    b.submit(drive)
+    _moves(b, "Rhee")
+    view = b.observe("Blue")
+    me, req = view.unit("Rhee"), b.pending
+    cells = b.legal_actions("Rhee").walk
+    to = fw_car.vantage(view, me, cells)
+    assert to is not None and to in cells and fw_car.targets_from(view, me, car, to) > 0
+    assert max(abs(to[0] - 8), abs(to[1] - 3)) >= fw_car.STANDOFF_CELLS
+    move = fw_car.adjust(view, me, req, EndTurn("Rhee"), True)
+    assert move == Move("Rhee", to) and b.check(move) is None
+    b.submit(move)
+    assert b.view().unit("Ost").cell == to  # the passenger flew with it
+
+
+def _scout_run(seed: int) -> tuple[list[str], int, int, str | None]:
+    with Battle(load_scenario(SCOUT), seed=seed,
+                controllers={"Scouts": make_ai("utility", "fw"), "Picket": make_ai("hold", "fw")}) as b:
+        winner = b.run().winner
+        events = b.log.events
+        leaves = sum(1 for e in events if e.type == "fw_board" and e.act == "dismount")
+        return [e.to_line() for e in events], leaves, sum(1 for e in events if e.type == "fw_drive"), winner
+
+
+def test_the_utility_scouts_keep_the_car_and_the_same_seed_gives_the_same_battle() -> None:
+    lines, leaves, drives, winner = _scout_run(1)
+    assert lines == _scout_run(1)[0]
+    assert leaves == 0 and drives >= 1 and winner == "Scouts"  # R-9.12: they fly in and fight from the car
