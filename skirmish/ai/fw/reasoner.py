@@ -30,7 +30,7 @@ from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, EndTurn, Move
-from skirmish.rulesets.fw import INTENT, FwIntent
+from skirmish.rulesets.fw import INTENT, FwIntent, FwWeapon
 
 JUMP_POINTS = 2  # a leap of up to 40 m (R-9.11: 20 m a point, less 40 m per excess ENC)
 REACH_GUESS = 0.5  # the chance of finding a cell in sight of a target out of sight now
@@ -316,7 +316,27 @@ class FwUtilityAI:
             line = any(not e.ghost and est.in_range(view, c, e.cell, w) and est.sees(view, c, e.cell).visible
                        for e in enemies)
             o.add("line of fire", float(line), 0.1 * p.press * float(line))
+        if w is not None and p.aim:
+            best, chance = self._next_shot(view, me, w, c, enemies)
+            o.add("next round's shot", chance / 100, p.aim * self.urgency * best)
         return o
+
+    def _next_shot(self, view: BattleView, me: UnitView, w: FwWeapon, c: geo.Cell,
+                   enemies: list[UnitView]) -> tuple[float, int]:
+        """(worth, chance) of the best shot the figure would fire from `c` next round standing still (R-9.4:
+        no moving firer; a covered target at half chance), so a gunner leaves a cell from which its only
+        target is behind cover for one from which it is not."""
+        best, chance = 0.0, 0
+        burst = est.can_burst(me, w)
+        for e in enemies:
+            if e.ghost or e.out_of_action or not est.in_range(view, c, e.cell, w) \
+                    or not est.sees(view, c, e.cell).visible:
+                continue
+            s = est.shot(view, me, w, c, e, e.cell, burst=burst)
+            v = est.worth(s, e, self.p.kill)
+            if v > best:
+                best, chance = v, s.chance
+        return best, chance
 
 
 def _nearest(c: geo.Cell, enemies: list[UnitView]) -> float:
