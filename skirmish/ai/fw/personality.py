@@ -31,6 +31,7 @@ class FwPersonality:
     kill: float = 1.3  # x the target's HP, times the chance the attack puts it down
     danger: float = 1.0  # x what an enemy could take off us this round, times the chance the attack drops it
     caution: float = 1.0  # the expected HP it loses to the enemies that see its cell
+    ahead: float = 0.25  # x what enemies a walk from seeing a cell could fire into it next round (x caution)
     cover: float = 0.4  # HP-equivalent of standing in cover from each enemy that sees the cell
     press: float = 4.0  # HP-equivalent of closing a whole move on the nearest enemy when pressing
     fall_back: float = 1.5  # HP-equivalent of a whole move away while falling back

@@ -303,6 +303,9 @@ class FwUtilityAI:
         ts = est.threats(view, me, c)
         taken = est.incoming(view, me, c, ts, (x.screen, x.screen_points), moves=moving, leaps=leaps, kill=p.kill)
         o.add("threat here", min(1.0, taken / 20), -p.caution * taken)
+        if p.ahead:
+            later = self._walk_ins(view, me, c, ts)
+            o.add("enemies a walk from sight", min(1.0, later / 20), -p.caution * p.ahead * later)
         covered = sum(1 for t in ts if est.sees(view, t.enemy.cell, c).cover != "none")
         share = covered / len(ts) if ts else 1.0
         o.add("cover from enemies that see it", share, p.cover * covered)
@@ -320,6 +323,23 @@ class FwUtilityAI:
             best, chance = self._next_shot(view, me, w, c, enemies)
             o.add("next round's shot", chance / 100, p.aim * self.urgency * best)
         return o
+
+    def _walk_ins(self, view: BattleView, me: UnitView, c: geo.Cell, ts: list[est.Threat]) -> float:
+        """What the enemies with a firearm that do not see `c` now but stand within a move of it could put
+        through next round once they walk into sight (a moving firer, R-9.4), each shared as in `threats`."""
+        near = [t.enemy.name for t in ts]
+        total = 0.0
+        hp = est.ext(me).hp
+        x = est.ext(me)
+        for e in view.enemies(me):
+            if e.ghost or e.name in near or not isinstance(e.ext, type(me.ext)) or not est.ext(e).can_act:
+                continue
+            w = est.weapon(e)
+            if w is None or geo.distance_m(e.cell, c, view.grid.cell_m) > est.ext(e).move_m:
+                continue
+            s = est.shot(view, e, w, e.cell, me, c, firer_moves=True, screen=(x.screen, x.screen_points))
+            total += s.value(hp, self.p.kill)
+        return total
 
     def _next_shot(self, view: BattleView, me: UnitView, w: FwWeapon, c: geo.Cell,
                    enemies: list[UnitView]) -> tuple[float, int]:
