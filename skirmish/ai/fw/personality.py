@@ -31,12 +31,14 @@ class FwPersonality:
     kill: float = 1.3  # x the target's HP, times the chance the attack puts it down (R-9.7)
     danger: float = 1.0  # x what an enemy could take off us this round, times the chance the attack drops it
     caution: float = 1.0  # the expected HP it loses to the enemies that see its cell
+    ahead: float = 0.25  # x what enemies a walk from seeing a cell could fire into it next round (x caution)
     cover: float = 0.4  # HP-equivalent of standing in cover from each enemy that sees the cell (R-9.4)
     press: float = 4.0  # HP-equivalent of closing a whole move on the nearest enemy when pressing
     fall_back: float = 1.5  # HP-equivalent of a whole move away while falling back
     sensors: float = 1.0  # HP-equivalent of sweeping for unseen enemies with combat sensors (R-9.9)
     blind: float = 3.0  # HP-equivalent of an enemy blinded by a photon flash (x1/5 for 1d6 rounds, R-9.10)
     aid: float = 3.0  # First Aid for an unconscious friend beside it (R-9.7)
+    aim: float = 0.5  # x the best shot it would have from a cell next round standing there (not moving, R-9.4)
     react: float = 0.35  # a conditional reaction's worth, as a share of a shot at the nearest enemy (R-9.2)
     focus: float = 0.9  # how much a target already likely to drop (allies' declared fire) is worth less
     noise: float = 0.0  # a blunt personality misjudges each option by up to this share (deterministic)

@@ -10,8 +10,9 @@ Each request is answered by scoring every option on one scale, HP-equivalents, f
   worth more than the damage the screen would have stopped;
 - the movement segment (R-9.2, R-9.11): staying or every listed cell, weighed by the declared attack from there
   (a moving firer at half chance), what the enemies that see the cell would put through (a moving target at
-  half chance, cover), a line of fire for the next round, and closing in or falling back as the side's intent
-  says (nothing in view: close in).
+  half chance, cover), what enemies a walk from seeing it could put through next round, the best shot it would
+  have from there next round, and closing in or falling back as the side's intent says (nothing in view:
+  close in).
 
 The decision's trace (the chosen option and the runners-up with every consideration) is what the board and
 the log show, as for FI's utility AI.
@@ -30,7 +31,7 @@ from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, EndTurn, Move
-from skirmish.rulesets.fw import INTENT, FwIntent
+from skirmish.rulesets.fw import INTENT, FwIntent, FwWeapon
 
 JUMP_POINTS = 2  # a leap of up to 40 m (R-9.11: 20 m a point, less 40 m per excess ENC)
 REACH_GUESS = 0.5  # the chance of finding a cell in sight of a target out of sight now
@@ -77,6 +78,7 @@ class FwUtilityAI:
         self.declared: dict[tuple[int, str], tuple[str | None, int]] = {}  # (round, figure) -> (weapon, DCCM)
         self.last_trace: dict[str, Any] | None = None
         self.urgency = 1.0  # harm and closing in count for more as the round limit nears (`decide_traced`)
+        self._shots: dict[tuple[str, str, bool], tuple[float, int]] = {}  # one decision's next-round shots
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """Answer a request (the trace is kept in `last_trace`)."""
@@ -88,6 +90,7 @@ class FwUtilityAI:
         est.ext(me)  # a figure of another ruleset fails here, named
         intent = side_intent(view, me)
         self.urgency = 1.0 + (view.round / view.max_rounds if view.max_rounds else 0.0)  # a draw is half a win
+        self._shots.clear()
         if request.kind == INTENT:
             options = self.declarations(view, me, intent)
         else:
@@ -306,6 +309,9 @@ class FwUtilityAI:
         ts = est.threats(view, me, c)
         taken = est.incoming(view, me, c, ts, (x.screen, x.screen_points), moves=moving, leaps=leaps, kill=p.kill)
         o.add("threat here", min(1.0, taken / 20), -p.caution * taken)
+        if p.ahead:
+            later = self._walk_ins(view, me, c, ts)
+            o.add("enemies a walk from sight", min(1.0, later / 20), -p.caution * p.ahead * later)
         covered = sum(1 for t in ts if est.sees(view, t.enemy.cell, c).cover != "none")
         share = covered / len(ts) if ts else 1.0
         o.add("cover from enemies that see it", share, p.cover * covered)
@@ -319,7 +325,51 @@ class FwUtilityAI:
             line = any(not e.ghost and est.in_range(view, c, e.cell, w) and est.sees(view, c, e.cell).visible
                        for e in enemies)
             o.add("line of fire", float(line), 0.1 * p.press * float(line))
+        if w is not None and p.aim:
+            best, chance = self._next_shot(view, me, w, c, enemies)
+            o.add("next round's shot", chance / 100, p.aim * self.urgency * best)
         return o
+
+    def _walk_ins(self, view: BattleView, me: UnitView, c: geo.Cell, ts: list[est.Threat]) -> float:
+        """What the enemies with a firearm that do not see `c` now but stand within a move of it could put
+        through next round once they walk into sight (a moving firer, R-9.4), each in full. A shot's worth
+        depends on the cell only through cover, so it is worked out once a decision per enemy and cover."""
+        near = [t.enemy.name for t in ts]
+        total = 0.0
+        x = est.ext(me)
+        for e in view.enemies(me):
+            if e.ghost or e.name in near or not isinstance(e.ext, type(me.ext)) or not est.ext(e).can_act:
+                continue
+            w = est.weapon(e)
+            if w is None or geo.distance_m(e.cell, c, view.grid.cell_m) > est.ext(e).move_m:
+                continue
+            key = ("in", e.name, est.sees(view, e.cell, c).cover != "none")
+            if key not in self._shots:
+                s = est.shot(view, e, w, e.cell, me, c, firer_moves=True, screen=(x.screen, x.screen_points))
+                self._shots[key] = (s.value(x.hp, self.p.kill), s.chance)
+            total += self._shots[key][0]
+        return total
+
+    def _next_shot(self, view: BattleView, me: UnitView, w: FwWeapon, c: geo.Cell,
+                   enemies: list[UnitView]) -> tuple[float, int]:
+        """(worth, chance) of the best shot the figure would fire from `c` next round standing still (R-9.4:
+        no moving firer; a covered target at half chance), so a gunner leaves a cell from which its only
+        target is behind cover for one from which it is not."""
+        best, chance = 0.0, 0
+        for e in enemies:
+            if e.ghost or e.out_of_action or not est.in_range(view, c, e.cell, w):
+                continue
+            sight = est.sees(view, c, e.cell)
+            if not sight.visible:
+                continue
+            key = ("out", e.name, sight.cover != "none")  # the worth depends on the cell only through cover
+            if key not in self._shots:
+                s = est.shot(view, me, w, c, e, e.cell, burst=est.can_burst(me, w))
+                self._shots[key] = (est.worth(s, e, self.p.kill), s.chance)
+            v, ch = self._shots[key]
+            if v > best:
+                best, chance = v, ch
+        return best, chance
 
 
 def _nearest(c: geo.Cell, enemies: list[UnitView]) -> float:
