@@ -102,10 +102,45 @@ def _odds(view: BattleView, chance: int, w: FwWeapon, target: UnitView, screen: 
     assert w.damage is not None
     t = ext(target)
     kind, points = screen if screen is not None else shown_screen(target, view)
+    armour = dict(t.armour_stops)
+    car = _car(view, target)
+    if car is not None:  # a rider meets the car's ceramet, then the car's screen in place of its own (R-9.12)
+        armour = {c: armour.get(c, 0) + car.armour for c in set(armour) | {"P", "B", "L"}}
+        kind, points = _car_screen(view, target, car)
     attack = Attack.of(chance, w.damage, w.damage_class, impales=w.impales, burst=burst,
-                       armour=dict(t.armour_stops), screen_type=None if kind == "none" or not points else kind,
+                       armour=armour, screen_type=None if kind == "none" or not points else kind,
                        screen=points if kind != "none" else 0, always_miss=always_miss)
     return Shot(chance, *mean_down(attack, max(t.hp, 1)))
+
+
+def _car(view: BattleView, u: UnitView) -> Any:
+    """The grav car `u` rides as the view shows it (R-9.12), or None."""
+    name = getattr(u.ext, "aboard", None)
+    if name is None:
+        return None
+    for f in view.units:
+        for c in getattr(f.ext, "cars", ()):
+            if c.name == name:
+                return c
+    return None
+
+
+def _car_screen(view: BattleView, u: UnitView, car: Any) -> tuple[str, int]:
+    """The screen a rider meets an attack with: its car's (R-9.12); an enemy car's split is hidden, so it is
+    taken at its rated points of the type that stops most of our weapons (as `shown_screen`)."""
+    if car.full:
+        return car.screen, car.screen_points
+    rated = tables().grav_cars[car.car_type].screen
+    if not rated:
+        return "none", 0
+    classes: dict[str, int] = {}
+    for f in view.units:
+        fw = weapon(f) if f.side != u.side and not f.out_of_action and isinstance(f.ext, FwUnitView) else None
+        if fw is not None and fw.damage_class in SCREEN_FOR:
+            classes[fw.damage_class] = classes.get(fw.damage_class, 0) + 1
+    if not classes:
+        return car.screen, rated
+    return SCREEN_FOR[max(sorted(classes), key=lambda c: classes[c])], rated
 
 
 @lru_cache(maxsize=4096)
@@ -184,8 +219,9 @@ def shot(view: BattleView, shooter: UnitView, w: FwWeapon, frm: geo.Cell, target
         conditions.add("covered_target")
     if firer_moves:
         conditions.add("moving_firer")
-    if target.prone:
-        conditions.add("prone_target")
+    from_car = getattr(shooter.ext, "aboard", None) is not None and frm == shooter.cell
+    if target.prone and not (from_car and getattr(target.ext, "aboard", None) is None):
+        conditions.add("prone_target")  # (not from a car's floor, 10 m up: "from a higher elevation", R-9.4/R-9.12)
     chance = chance_of(base_chance(shooter, w), frozenset(conditions))
     return _odds(view, chance, w, target, screen, burst)
 
