@@ -26,7 +26,7 @@ def test_the_codec_reads_a_cell_as_the_throws_target() -> None:
     assert isinstance(a, FwIntent) and a.target == "6,3" and a.at is None
     assert str(a) == "intent Bo act=throw target=6,3 weapon=fragmentation_grenade" and parse_action(str(a)) == a
     assert FwIntent("Bo", "shoot", "Cid", then="throw", at=(6, 3)).then_target == "6,3"
-    with pytest.raises(ActionParseError, match="R-9.10"):
+    with pytest.raises(ActionParseError, match=r"R-9\.10"):
         parse_action("intent Bo shoot target=Cid at=6,3")
     with pytest.raises(ActionParseError, match="not both"):
         FwIntent("Bo", "throw", "Cid", at=(6, 3))
