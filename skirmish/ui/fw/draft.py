@@ -285,6 +285,15 @@ class Draft:
             return self, (f"{name}: no declared action is aimed at an {want}" if not (enemy and self.dccm) else None)
         return new, None
 
+    def aim_cell(self, cell: tuple[int, int]) -> tuple[Draft, str | None]:
+        """A free cell clicked: where a declared throw's grenade is aimed (R-9.10)."""
+        at = f"{cell[0]},{cell[1]}"
+        if self.act == "throw":
+            return replace(self, target=at), None
+        if self.then == "throw":
+            return replace(self, then_target=at), None
+        return self, None
+
     def beam_at(self, name: str) -> tuple[Draft, str | None]:
         """Beam the declared DCCM at enemy `name` (R-9.9), whatever the attack's target."""
         if not self.dccm:

@@ -159,9 +159,10 @@ class FwCommands(Commands):
         # A last-seen token is not previewed on hover: whether it is still there shows only on declaring (review7a).
         u = next((u for u in view.units if u.cell == hover and u.side != side and not u.out_of_action
                   and not u.ghost), None)
-        if u is None:
+        name = u.name if u is not None else f"{hover[0]},{hover[1]}" if att == "throw" else None  # a cell (R-9.10)
+        if name is None:
             return d
-        return replace(d, target=u.name) if d.act == att else replace(d, then_target=u.name)
+        return replace(d, target=name) if d.act == att else replace(d, then_target=name)
 
     def odds_lines(self, d: Draft) -> list[str]:
         """The exact odds of each declared attack at its target (R-9.4 to R-9.10), and the EW programs' effect."""
@@ -222,8 +223,14 @@ class FwCommands(Commands):
                     b.on()
             return True
         car = car_at(self.screen.view_now(), self.screen.board.cam.cell_at(self.screen._board_pos(pos)))
-        if car is not None and "car" in (needs_target(d.act), needs_target(d.then)):
+        if car is not None and "car" not in (needs_target(d.act), needs_target(d.then)):
+            car = None
+        if car is not None:
             self.change(d.aim_car(car))
+            return True
+        cell = self.screen.board.cam.cell_at(self.screen._board_pos(pos))
+        if unit is None and cell is not None and "throw" in d.acts():  # a grenade at a free cell (R-9.10)
+            self.change(d.aim_cell(cell))
             return True
         if unit is not None:
             self.screen.selected = unit.name

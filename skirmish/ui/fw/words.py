@@ -9,7 +9,8 @@ HELP = [
     "click: the target (an "
     "enemy: also where DCCM is beamed) · W or the weapon row: the weapon · K screen type · - + on the tacpack "
     "row: screen, CM, DCCM, sensors, jump (never above G) · D then an enemy: where DCCM is beamed · P fold the "
-    "panel (a small window) · the odds, a grenade's blast and who it may catch show before Enter declares",
+    "panel (a small window) · the odds, a grenade's blast and who it may catch show before Enter declares · throw: "
+    "a click on a free cell aims the grenade there (R-9.10)",
     "Grav car (R-9.12): C drive (the driver: the car and car G rows split its generator, -5 -1 +1 +5; the rest "
     "flies it, in metres) · B mount (click the car to board) · L dismount · Shift for the second action",
     "Movement segment: drag your miniature (reach shaded; a driver who drives drags the car with its riders) · "
