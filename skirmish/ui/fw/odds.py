@@ -130,8 +130,7 @@ def preview(battle: Any, view: BattleView, d: Draft, grid: geo.GridMap) -> FwPre
             continue
         if target is None:
             w = weapon(d.weapon)
-            where = "an enemy or a cell" if act == "throw" else "an enemy"
-            lines.append(f"{act} ({w.name if w is not None else 'no weapon'}): click {where} on the map")
+            lines.append(f"{act} ({w.name if w is not None else 'no weapon'}): click an enemy on the map")
             continue
         targets.append(target)
         line, why = _attack_line(battle, view, d, act, target, grid, blast, damage)

@@ -159,10 +159,9 @@ class FwCommands(Commands):
         # A last-seen token is not previewed on hover: whether it is still there shows only on declaring (review7a).
         u = next((u for u in view.units if u.cell == hover and u.side != side and not u.out_of_action
                   and not u.ghost), None)
-        name = u.name if u is not None else f"{hover[0]},{hover[1]}" if att == "throw" else None  # a cell (R-9.10)
-        if name is None:
+        if u is None:  # (a grenade is aimed at a free cell by a click only: hovering empty ground asks for a target)
             return d
-        return replace(d, target=name) if d.act == att else replace(d, then_target=name)
+        return replace(d, target=u.name) if d.act == att else replace(d, then_target=u.name)
 
     def odds_lines(self, d: Draft) -> list[str]:
         """The exact odds of each declared attack at its target (R-9.4 to R-9.10), and the EW programs' effect."""
