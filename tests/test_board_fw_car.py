@@ -5,6 +5,7 @@ the car's generator is refused with its reason, and a record of it replays to th
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -149,7 +150,7 @@ def test_a_figure_mounts_by_clicking_the_car(tmp_path: Path) -> None:
     _frames(app, 1)
     d = panel.current()
     assert d is not None and (d.act, d.target) == ("mount", "Skiff")
-    panel.draft = d.__class__(**{**d.__dict__, "target": None})  # forget it: a click on the car aims it
+    panel.draft = replace(d, target=None)  # forget it: a click on the car aims it
     _click(_at(screen, (3, 4)))
     _frames(app, 2)
     d = panel.current()
