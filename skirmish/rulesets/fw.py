@@ -131,3 +131,8 @@ from skirmish.rules.fw.actions import CAR_ACTS  # noqa: E402
 from skirmish.rules.fw.car_events import FwBoardEvent, FwCarSplitEvent, FwDriveEvent  # noqa: E402
 
 __all__ += ["CAR_ACTS", "CarView", "FwBoardEvent", "FwCarSplitEvent", "FwDriveEvent", "view_sight"]
+
+# A grenade thrown at a cell: the throw's target `X,Y` read as a cell (the board and the AI aim there).
+from skirmish.rules.fw.actions import cell_target  # noqa: E402
+
+__all__ += ["cell_target"]

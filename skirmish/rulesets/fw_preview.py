@@ -17,8 +17,8 @@ from fractions import Fraction
 from skirmish.content.fw import shipped
 from skirmish.ecs.fw_view import FwUnitView
 from skirmish.ecs.systems.fw import ODDS_ACTS
+from skirmish.rules.fw import gravcar, order
 from skirmish.rules.fw import missiles as msl
-from skirmish.rules.fw import order
 from skirmish.rules.fw.actions import ATTACK_CLASSES, ATTACKS, SPENT, act_kind
 from skirmish.rules.fw.checks import half_dex
 from skirmish.rules.fw.equipment import FwWeapon
@@ -27,7 +27,8 @@ from skirmish.rules.fw.tacpack import Allocation, Tacpack, refusal, seeker_acqui
 
 SPENT_CLASSES = SPENT  # grenades and missiles: used up when thrown or fired (R-9.10)
 
-__all__ = ["ATTACKS", "ODDS_ACTS", "SPENT_CLASSES", "act_refusal", "can_burst", "catches", "default_weapon", "half_dex",
+__all__ = ["ATTACKS", "ODDS_ACTS", "SPENT_CLASSES", "act_refusal", "can_burst", "car_move_m", "car_split_refusal",
+           "catches", "default_weapon", "half_dex",
            "order_refusal", "percent", "seeker_table", "sensor_range_m", "shot_energy", "split_refusal", "weapon",
            "weapon_choices", "weapon_fits"]
 
@@ -143,3 +144,20 @@ def seeker_table(dccm: int, most_cm: int) -> list[tuple[int, int]]:
 def percent(p: Fraction) -> str:
     """A probability as the board prints it: '37.5%' (rounded half up from the exact value)."""
     return f"{tenths(p * 100)}%"
+
+
+def car_split_refusal(car_type: str, screen: str, points: int, weapons: int, ew: int) -> str | None:
+    """Why a grav car of `car_type` refuses this split of its generator (R-9.12: never above G, the screen at most
+    the car's, EW at most its rating), or None: the same words as the battle's check."""
+    if points and screen == "none":
+        return "R-9.12: screen points need a screen type (kinetic, diffusion, magnetic)"
+    car = shipped().grav_cars[car_type]
+    return gravcar.split_refusal(car, gravcar.CarSplit(None if screen == "none" else screen, points, weapons, ew))
+
+
+def car_move_m(car_type: str, screen: str, points: int, weapons: int, ew: int, riders: int) -> int:
+    """Metres the rest of the car's generator buys this round (R-9.12; 0 for a refused split)."""
+    if car_split_refusal(car_type, screen, points, weapons, ew):
+        return 0
+    car = shipped().grav_cars[car_type]
+    return gravcar.move_m(car, gravcar.CarSplit(None if screen == "none" else screen, points, weapons, ew), riders)

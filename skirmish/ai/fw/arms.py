@@ -98,14 +98,14 @@ def _blast(p: float, a: Attack, hp: int) -> tuple[float, float]:
     return float(o.mean), float(o.at_least(hp))
 
 
-def throw_worth(view: BattleView, me: UnitView, g: FwWeapon, frm: geo.Cell, target: UnitView, kill: float,
+def throw_worth(view: BattleView, me: UnitView, g: FwWeapon, frm: geo.Cell, target: UnitView | geo.Cell, kill: float,
                 blind: float, moving: bool = False) -> tuple[float, int]:
-    """(net worth, chance) of throwing `g` from `frm` at `target`'s place: the expected harm to every enemy
+    """(net worth, chance) of throwing `g` from `frm` at `target`'s place (or a cell): the expected harm to every enemy
     the blast may catch, less FRIEND x that to every friend (the thrower too), less HOARD (R-9.10). The
     scatter's direction is reckoned from the figure's cell now (a walk changes it little)."""
     conditions = {"moving_firer"} if moving else set()
     chance = est.chance_of(est.base_chance(me, g), frozenset(conditions))
-    here, aim = centre(view, me.cell), centre(view, target.cell)
+    here, aim = centre(view, me.cell), centre(view, target.cell if isinstance(target, UnitView) else target)
     reach = g.blast_radius_m + 10 + view.grid.cell_m  # the radius and a scatter of up to 10 m
     total = 0.0
     for u in view.units:
@@ -130,6 +130,33 @@ def grenade_options(view: BattleView, me: UnitView, in_sight: list[UnitView], ki
             worth, chance = throw_worth(view, me, g, me.cell, e, kill, blind)
             out.append(Armed(f"throw {g.id} at {e.name}", FwIntent(me.name, "throw", e.name, weapon=g.id), worth,
                              f"thrown at {chance}%, net of friends", 0))
+        for c in between(view, me, in_sight, g):  # a cell between two enemies, to catch both (R-9.10)
+            worth, chance = throw_worth(view, me, g, me.cell, c, kill, blind)
+            out.append(Armed(f"throw {g.id} at {c[0]},{c[1]}", FwIntent(me.name, "throw", at=c, weapon=g.id), worth,
+                             f"thrown at {chance}% between enemies, net of friends", 0))
+    return out
+
+
+def between(view: BattleView, me: UnitView, in_sight: list[UnitView], g: FwWeapon) -> list[geo.Cell]:
+    """Free cells worth aiming a grenade at between pairs of enemies in sight whose places its blast could both
+    reach (R-9.10): each pair's midpoint cell (rounded down and up) and its neighbours, within the grenade's range
+    and in sight; an enemy's own cell is its figure's option."""
+    reach, cell_m = g.range_m or 15, view.grid.cell_m
+    taken = {u.cell for u in view.units if not u.out_of_action}
+    out: list[geo.Cell] = []
+    for i, a in enumerate(in_sight):
+        for b in in_sight[i + 1:]:
+            if geo.distance_m(a.cell, b.cell, cell_m) > 2 * g.blast_radius_m:
+                continue
+            mids = {((a.cell[0] + b.cell[0]) // 2, (a.cell[1] + b.cell[1]) // 2),
+                    (-(-(a.cell[0] + b.cell[0]) // 2), -(-(a.cell[1] + b.cell[1]) // 2))}
+            for mx, my in sorted(mids):
+                for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+                    c = (mx + dx, my + dy)
+                    if c in out or c in taken or not view.grid.inside(c) or not view.grid.passable(c):
+                        continue
+                    if geo.distance_m(me.cell, c, cell_m) <= reach and est.sees(view, me.cell, c).visible:
+                        out.append(c)
     return out
 
 
@@ -218,12 +245,14 @@ def cm_options(view: BattleView, me: UnitView, kill: float) -> tuple[int, float]
 
 
 # ---------------------------------------------------------------------------------------------- movement
-def armed_at(view: BattleView, me: UnitView, act: str, weapon: str | None, dccm: int, target: UnitView,
+def armed_at(view: BattleView, me: UnitView, act: str, weapon: str | None, dccm: int, target: UnitView | geo.Cell,
              c: geo.Cell, moving: bool, kill: float, blind: float) -> tuple[float, int]:
     """(worth, chance) of the strike, throw or launch declared at `target`, for the figure ending its movement
     segment at `c` (R-9.2): a strike from contact only (R-9.4); a throw within range and sight, a moving
-    thrower at half chance (R-9.10); a missile in line of sight (R-9.10)."""
+    thrower at half chance (R-9.10); a missile in line of sight (R-9.10). A throw's target may be a cell."""
+    aim = target.cell if isinstance(target, UnitView) else target
     if act == "melee":
+        assert isinstance(target, UnitView)
         w = est.sword(me)
         if w is None or not touching(view.grid, c, target.cell):
             return 0.0, 0
@@ -232,12 +261,13 @@ def armed_at(view: BattleView, me: UnitView, act: str, weapon: str | None, dccm:
     cls = "grenade" if act == "throw" else "missile"
     kit = est.armed(me, cls)
     w = next((k for k in kit if k.id == weapon), kit[0] if kit else None)
-    if w is None or not est.sees(view, c, target.cell).visible:
+    if w is None or not est.sees(view, c, aim).visible:
         return 0.0, 0
     if act == "throw":
-        if geo.distance_m(c, target.cell, view.grid.cell_m) > (w.range_m or 15):
+        if geo.distance_m(c, aim, view.grid.cell_m) > (w.range_m or 15):
             return 0.0, 0
         worth, chance = throw_worth(view, me, w, c, target, kill, blind, moving)
         return worth + HOARD, chance  # declared: the grenade is spent either way
+    assert isinstance(target, UnitView)
     s = missile_shot(view, me, w, c, target, dccm, moving)
     return est.worth(s, target, kill), s.chance

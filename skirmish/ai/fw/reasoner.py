@@ -31,7 +31,7 @@ from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, EndTurn, Move
-from skirmish.rulesets.fw import INTENT, FwIntent, FwWeapon
+from skirmish.rulesets.fw import INTENT, FwIntent, FwWeapon, cell_target
 
 JUMP_POINTS = 2  # a leap of up to 40 m (R-9.11: 20 m a point, less 40 m per excess ENC)
 REACH_GUESS = 0.5  # the chance of finding a cell in sight of a target out of sight now
@@ -300,6 +300,9 @@ class FwUtilityAI:
                 if act == "melee":
                     gap = max(0.0, geo.distance_cells(c, t.cell) - 1.5)
                     o.add("gap to the strike target", gap, -p.press * gap / move_cells)
+            elif act == "throw" and t is None and (cell := cell_target(target)) is not None:  # a grenade at a cell
+                kit, dccm = self.declared.get((view.round, me.name), (None, 0))
+                worth, chance = arms.armed_at(view, me, act, kit, dccm, cell, c, moving, p.kill, p.blind)
             elif act == "react" and w is not None:
                 seen = [e for e in enemies if est.in_range(view, c, e.cell, w) and est.sees(view, c, e.cell).visible]
                 if seen:

@@ -3,15 +3,20 @@ orders, records and the board read and write it (STYLE 3). Movement in the movem
 `move UNIT X,Y` (a leap when the declaration gave the jump pack energy), and `end UNIT` stays put.
 
 Text form: `intent UNIT ACT [target=U] [then=ACT] [then_target=U] [weapon=ID] [screen=TYPE points=N] [cm=N]
-[dccm=N dccm_at=U] [sensors=N] [jump=N] [car_screen=TYPE car_points=N car_weapons=N car_ew=N]`, e.g.
+[dccm=N dccm_at=U] [sensors=N] [jump=N] [car_screen=TYPE car_points=N car_weapons=N car_ew=N] [at=X,Y]`, e.g.
 `intent Kell burst target=Vosh screen=kinetic points=3`,
 `intent Ann melee target=Cid weapon=force_sword`, `intent Bo throw target=Cid weapon=fragmentation_grenade`,
 `intent Eve launch target=Cid weapon=seeker_missile dccm=2 dccm_at=Cid`, `intent Ann drive then=shoot
 then_target=Cid car_screen=kinetic car_points=30`, `intent Bo mount target=Skiff`, `intent Bo dismount`.
+
+A grenade may be thrown at a cell rather than a figure (R-9.10): `intent Bo throw at=12,4` (or `target=12,4`, the
+form it is written back in: `at` names the cell of whichever of the two actions is the throw, and is kept as that
+action's target, so a declaration, its record and its log read the cell as the throw's target).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -32,6 +37,15 @@ ATTACK_CLASSES: dict[str, tuple[str, ...]] = {"shoot": FIREARMS, "burst": FIREAR
                                               "melee": ("melee",), "throw": ("grenade",), "launch": ("missile",)}
 SPENT = ("grenade", "missile")  # the classes used up when fired: each one listed in a figure's weapons is one
 _INTS = ("cm", "dccm", "sensors", "jump", "car_points", "car_weapons", "car_ew")
+
+
+_CELL = re.compile(r"^(\d+),(\d+)$")
+
+
+def cell_target(target: str | None) -> tuple[int, int] | None:
+    """The cell a throw is aimed at when its target is one (`X,Y`, R-9.10), else None (a figure's name)."""
+    m = _CELL.match(target or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 def act_kind(act: str) -> str:
@@ -62,6 +76,7 @@ class FwIntent(Action):
     car_points: int = 0
     car_weapons: int = 0
     car_ew: int = 0
+    at: tuple[int, int] | None = None  # a throw at a cell (R-9.10): kept as the throw's target `X,Y`
 
     def __post_init__(self) -> None:
         for name in _INTS:  # the shared text codec reads unknown keys as text
@@ -71,6 +86,16 @@ class FwIntent(Action):
                     object.__setattr__(self, name, int(value))
                 except ValueError:
                     raise ActionParseError(f"cannot read action: bad value {value!r} for {name}") from None
+        if self.at is not None:
+            x, y = self.at
+            slot = "target" if self.act == "throw" else "then_target" if self.then == "throw" else None
+            if slot is None:
+                raise ActionParseError("cannot read action: at=X,Y is the cell a grenade is thrown at (R-9.10); "
+                                       "declare throw")
+            if getattr(self, slot) is not None:
+                raise ActionParseError("cannot read action: a throw names a figure (target) or a cell (at), not both")
+            object.__setattr__(self, slot, f"{int(x)},{int(y)}")
+            object.__setattr__(self, "at", None)
 
     def acts(self) -> tuple[tuple[str, str | None], ...]:
         """The declared actions in order, (act, target), without "none"."""
@@ -82,4 +107,4 @@ class FwIntent(Action):
 
 register_action(FwIntent, positional="act")
 
-__all__ = ["ACTS", "ATTACKS", "ATTACK_CLASSES", "CAR_ACTS", "FIREARMS", "SPENT", "FwIntent", "act_kind"]
+__all__ = ["ACTS", "ATTACKS", "ATTACK_CLASSES", "CAR_ACTS", "FIREARMS", "SPENT", "FwIntent", "act_kind", "cell_target"]

@@ -217,11 +217,12 @@ class FwCaught(TypedDict):
 @register("fw_throw")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FwThrowEvent(_FwEvent):
-    """A grenade thrown at a figure's place (R-9.10): the chance (45% base, R-9.4's darkness and moving thrower),
-    the d100; on a miss the scatter (1d12 clock, 1D10 m); where it landed (metres on the board); the blast's
-    dice rolled once, and every figure in its radius (friends and the thrower too)."""
+    """A grenade thrown at a figure's place, or at a cell (`at`, R-9.10): the chance (45% base, R-9.4's darkness
+    and moving thrower), the d100; on a miss the scatter (1d12 clock, 1D10 m); where it landed (metres on the
+    board); the blast's dice rolled once, and every figure in its radius (friends and the thrower too)."""
 
-    target: str
+    target: str | None = None  # the figure thrown at (None: a cell, `at`)
+    at: list[int] | None = None
     weapon: str
     dex: int
     base: int
@@ -240,7 +241,8 @@ class FwThrowEvent(_FwEvent):
 
     def describe(self) -> str:
         steps = "".join(f" {s['op']} ({s['reason']})" for s in self.steps)
-        head = (f"{self.where()} {self.actor} throws a {self.weapon.replace('_', ' ')} at {self.target}: {self.base}%"
+        aim = self.target if self.target is not None else f"cell {self.at[0]},{self.at[1]}" if self.at else "?"
+        head = (f"{self.where()} {self.actor} throws a {self.weapon.replace('_', ' ')} at {aim}: {self.base}%"
                 f"{steps} = {self.chance}%, d100 {self.roll}")
         if self.hit:
             head += " HIT"

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from skirmish.rulesets.fw import ACTS, ATTACKS, SCREEN_TYPES, FwIntent, FwUnitView
+from skirmish.rulesets.fw import ACTS, ATTACKS, SCREEN_TYPES, CarView, FwIntent, FwUnitView
 from skirmish.rulesets.fw_preview import (
     act_refusal,
+    car_move_m,
+    car_split_refusal,
     default_weapon,
     order_refusal,
     shot_energy,
@@ -22,13 +24,17 @@ from skirmish.rulesets.fw_preview import (
 NUMBERS = ("points", "cm", "dccm", "sensors", "jump")  # the steppers, in the panel's order
 NUMBER_NAMES = {"points": "screen", "cm": "CM", "dccm": "DCCM", "sensors": "sensors", "jump": "jump"}
 THEN_ACTS = tuple(a for a in ACTS if a != "program")  # R-9.9: programming all three takes the whole round
+CAR_NUMBERS = ("car_points", "car_weapons", "car_ew")  # a driver's steppers of its car's split (R-9.12)
+CAR_NAMES = {"car_points": "screen", "car_weapons": "weapons", "car_ew": "EW"}
 
 
 def needs_target(act: str | None) -> str | None:
     """Whom an act is aimed at: "enemy" (shoot, burst, melee, throw, launch), "friend" (First Aid) or None (a
-    reaction fires at the first enemy seen moving, R-9.2)."""
+    reaction fires at the first enemy seen moving, R-9.2); "car" for boarding one (R-9.12)."""
     if act in ATTACKS and act != "react":
         return "enemy"
+    if act == "mount":
+        return "car"
     return "friend" if act == "aid" else None
 
 
@@ -50,13 +56,96 @@ class Draft:
     jump: int = 0
     dccm_at: str | None = None
     chosen: str | None = None  # the weapon picked on the panel (None: the one the rules pick, `weapon`)
+    car_screen: str = "none"  # a driver's split of its car's generator (R-9.12), sent with `drive`
+    car_points: int = 0
+    car_weapons: int = 0
+    car_ew: int = 0
+    side: str = ""  # the figure's side and cell (which car is its own, the nearest to board)
+    cell: tuple[int, int] = (0, 0)
 
     @staticmethod
-    def start(unit: str, me: FwUnitView) -> Draft:
+    def start(unit: str, me: FwUnitView, side: str = "", cell: tuple[int, int] = (0, 0)) -> Draft:
         """A figure's usual split (its kit's screen, as many points as the generator gives) and no action."""
         screen = me.default_screen if me.default_screen in SCREEN_TYPES else "none"
         points = min(me.default_points, me.generator) if screen != "none" else 0
-        return Draft(unit, me, screen=screen, points=points)
+        d = Draft(unit, me, screen=screen, points=points, side=side, cell=cell)
+        car = d.car
+        if car is not None and car.driver == unit and car.screen != "none":  # the car's usual screen (R-9.12)
+            d = replace(d, car_screen=car.screen, car_points=car.screen_points)
+        return d
+
+    @property
+    def car(self) -> CarView | None:
+        """The grav car the figure rides (R-9.12), or None."""
+        return next((c for c in self.me.cars if c.name == self.me.aboard), None)
+
+    @property
+    def driver(self) -> bool:
+        """Whether the figure is at its car's controls (the first rider on its feet, R-9.12)."""
+        return self.car is not None and self.car.driver == self.unit
+
+    @property
+    def drives(self) -> bool:
+        """Whether the declaration flies the car this round."""
+        return "drive" in self.acts()
+
+    def car_refusal(self) -> str | None:
+        """Why the car's generator refuses the split (R-9.12: never above G), or None."""
+        car = self.car
+        if car is None:
+            return None
+        return car_split_refusal(car.car_type, self.car_screen, self.car_points, self.car_weapons, self.car_ew)
+
+    def car_metres(self) -> int:
+        """Metres the rest of the car's generator buys (R-9.12)."""
+        car = self.car
+        if car is None:
+            return 0
+        return car_move_m(car.car_type, self.car_screen, self.car_points, self.car_weapons, self.car_ew,
+                          len(car.riders))
+
+    def act_car_refusal(self, act: str) -> str | None:
+        """What a grav car says to `act` before the battle's own check (R-9.12): only the driver drives; one boards
+        when on foot and leaves when aboard."""
+        car = self.car
+        if act == "drive" and not self.driver:
+            return f"R-9.12: {self.unit} is at no car's controls (the first rider drives)"
+        if act == "mount" and car is not None:
+            return f"R-9.12: {self.unit} is already aboard the {car.name}"
+        if act == "dismount" and car is None:
+            return f"R-9.12: {self.unit} rides no car"
+        if act == "mount" and not any(c.side == self.side for c in self.me.cars):
+            return f"R-9.12: {self.side or self.unit} has no grav car to board"
+        return None
+
+    def step_car(self, name: str, delta: int) -> tuple[Draft, str | None]:
+        """A stepper of the car's split (R-9.12): refused below 0 or above the car's generator, with the reason."""
+        if not self.driver:
+            return self, f"R-9.12: {self.unit} is at no car's controls (the first rider drives)"
+        value = getattr(self, name) + delta
+        if value < 0:
+            if getattr(self, name) == 0:
+                return self, f"the car's {CAR_NAMES[name]} is already 0"
+            value = 0
+        new = replace(self, **{name: value})
+        why = new.car_refusal()
+        return (self, why) if why else (new, None)
+
+    def set_car_screen(self, screen: str) -> tuple[Draft, str | None]:
+        """The car's screen type for the round (none gives its points back, R-9.12)."""
+        if not self.driver:
+            return self, f"R-9.12: {self.unit} is at no car's controls (the first rider drives)"
+        new = replace(self, car_screen=screen, car_points=0 if screen == "none" else self.car_points)
+        why = new.car_refusal()
+        return (self, why) if why else (new, None)
+
+    def aim_car(self, name: str) -> tuple[Draft, str | None]:
+        """A grav car clicked: the car a declared `mount` boards (R-9.12)."""
+        if needs_target(self.act) == "car":
+            return replace(self, target=name), None
+        if needs_target(self.then) == "car":
+            return replace(self, then_target=name), None
+        return self, f"the {name}: declare mount (B) first to board it (R-9.12)"
 
     @property
     def attack(self) -> str | None:
@@ -116,15 +205,26 @@ class Draft:
             return self, why
         if act in ATTACKS and not weapon_fits(new.chosen, act):
             new = replace(new, chosen=None)
-        why = act_refusal(self.me, self.unit, act, new.chosen)
+        why = act_refusal(self.me, self.unit, act, new.chosen) or self.act_car_refusal(act)
         if why:
             return self, why
+        if act == "mount" and needs_target(act) and (new.target if slot == 0 else new.then_target) is None:
+            new = new._nearest_car(slot)
         if act != "none" and self.jump:
             return self, "R-9.2: a jump pack user moves in the movement segment and does nothing else"
         if new.total > self.me.generator:
             return self, (f"R-9.8: {act} draws {new.shots - self.shots} more points: {new.total} of G {self.me.generator}"
                           " (take some off the screen first)")
         return self._try(new)
+
+    def _nearest_car(self, slot: int) -> Draft:
+        """`mount` aimed at the nearest own car with a seat free (a click on another car changes it)."""
+        mine = [c for c in self.me.cars if c.side == self.side and len(c.riders) < c.seats]
+        if not mine:
+            return self
+        x, y = self.cell
+        car = min(mine, key=lambda c: max(abs(c.cell[0] - x), abs(c.cell[1] - y)))
+        return replace(self, target=car.name) if slot == 0 else replace(self, then_target=car.name)
 
     def pick_weapon(self, wid: str) -> tuple[Draft, str | None]:
         """Attack with `wid` (R-9.4, R-9.10); refused, with the rule, if the declared attack cannot take it or the
@@ -185,6 +285,15 @@ class Draft:
             return self, (f"{name}: no declared action is aimed at an {want}" if not (enemy and self.dccm) else None)
         return new, None
 
+    def aim_cell(self, cell: tuple[int, int]) -> tuple[Draft, str | None]:
+        """A free cell clicked: where a declared throw's grenade is aimed (R-9.10)."""
+        at = f"{cell[0]},{cell[1]}"
+        if self.act == "throw":
+            return replace(self, target=at), None
+        if self.then == "throw":
+            return replace(self, then_target=at), None
+        return self, None
+
     def beam_at(self, name: str) -> tuple[Draft, str | None]:
         """Beam the declared DCCM at enemy `name` (R-9.9), whatever the attack's target."""
         if not self.dccm:
@@ -196,7 +305,10 @@ class Draft:
         return FwIntent(self.unit, self.act, self.target, then=None if self.then == "none" else self.then,
                         then_target=self.then_target, weapon=self.chosen if self.attack else None,
                         screen=self.screen, points=self.points, cm=self.cm, dccm=self.dccm, dccm_at=self.dccm_at,
-                        sensors=self.sensors, jump=self.jump)
+                        sensors=self.sensors, jump=self.jump,  # the car's split comes with a drive only (R-9.12)
+                        car_screen=self.car_screen if self.drives else "none",
+                        car_points=self.car_points if self.drives else 0,
+                        car_weapons=self.car_weapons if self.drives else 0, car_ew=self.car_ew if self.drives else 0)
 
     def summary(self) -> str:
         """The split in words: `tacpack 5 of 6: screen kinetic 3, shots 2`."""

@@ -180,3 +180,18 @@ def draw_token_marks(surf: pygame.Surface, fonts: Fonts, board: Board, view: Bat
         if f.dead or f.unconscious or f.fallen:
             img = fonts.outlined(fonts.small, condition(f), BAD)
             surf.blit(img, img.get_rect(midtop=(x, bar.bottom + 1)))
+
+
+def weapon_label(me: FwUnitView, wid: str) -> str:
+    """A weapon button: its name, with how many are left of a grenade or missile (R-9.10)."""
+    w = weapon(wid)
+    if w is None:
+        return wid
+    if w.weapon_class in SPENT_CLASSES:
+        return f"{w.name} x{me.left(wid, True)}"
+    return w.name
+
+
+def parts_of(f: Fonts, text: str, width: int) -> list[str]:
+    """A line of the panel wrapped to its width (at most three lines)."""
+    return wrap(f.small, text, width)[:3]

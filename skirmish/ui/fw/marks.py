@@ -13,7 +13,7 @@ from typing import Any
 import pygame
 
 from skirmish.ecs.view import BattleView
-from skirmish.rulesets.fw import FwAttackEvent, FwThrowEvent
+from skirmish.rulesets.fw import FwAttackEvent, FwThrowEvent, cell_target
 from skirmish.rulesets.fw_preview import percent
 from skirmish.ui.anim import BLAST_S, FLASH_S, TRACER_S, BlastAnim, Flash, ScatterMarker, ThrowArc, Tracer
 from skirmish.ui.camera import Camera
@@ -51,8 +51,9 @@ def draw_declaration(surf: pygame.Surface, fonts: Fonts, cam: Camera, view: Batt
     here = cam.centre(me.cell)
     for name in pv.targets:
         t = view.find(name)
-        if t is not None:
-            _dashed(surf, here, cam.centre(t.cell), TARGET_COLOUR)
+        at = t.cell if t is not None else cell_target(name)  # a grenade at a cell
+        if at is not None:
+            _dashed(surf, here, cam.centre(at), TARGET_COLOUR)
     if pv.dccm_at is not None and (t := view.find(pv.dccm_at)) is not None:
         _dashed(surf, here, cam.centre(t.cell), SENSOR_COLOUR, dash=3)
     if pv.sensors_m:

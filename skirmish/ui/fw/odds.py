@@ -14,7 +14,7 @@ from typing import Any
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.view import BattleView
 from skirmish.rules import geometry as geo
-from skirmish.rulesets.fw import FwIntent, touching
+from skirmish.rulesets.fw import FwIntent, cell_target, touching
 from skirmish.rulesets.fw_preview import ODDS_ACTS, catches, percent, seeker_table, sensor_range_m, weapon
 from skirmish.ui.fw.draft import Draft
 
@@ -61,6 +61,9 @@ def _attack_line(battle: Any, view: BattleView, d: Draft, act: str, target: str,
     except (IllegalAction, ValueError) as exc:  # the rules' refusal, in their words (never a traceback)
         return f"{act} {target}: {exc}", str(exc)
     me, them = view.unit(d.unit), view.find(target)
+    cell = cell_target(target) if them is None and act == "throw" else None
+    if cell is not None and w is not None:
+        return _cell_line(view, d, cell, p, w, grid, blast), None
     damage.append((f"{act} {target}", tuple(sorted(p.odds.damage.items())), p.hp))
     steps = "".join(f", {s}" for s in p.steps)
     a = p.attack
@@ -97,6 +100,22 @@ def _attack_line(battle: Any, view: BattleView, d: Draft, act: str, target: str,
         more = f"; its {w.blast_radius_m:g} m blast may also catch " + ", ".join(others) if others else ""
         return f"throw {target} ({wname}{steps}): {p.text}{where}{more}; its screen {screen}", None
     return f"{act} {target} ({wname}, {p.chance}%{steps}): {p.text}{where}; its screen {screen}", None
+
+
+def _cell_line(view: BattleView, d: Draft, cell: tuple[int, int], p: Any, w: Any, grid: geo.GridMap,
+               blast: list[Blast]) -> str:
+    """A grenade declared at a cell (R-9.10): its chance, range, and everyone its blast may catch there."""
+    me = view.unit(d.unit)
+    figures = [(u.name, u.cell) for u in view.units if not (u.ext.dead if u.ext is not None else u.dead)
+               and not getattr(u.ext, "aboard", None) and not u.ghost]  # riders are 10 m up (R-9.12)
+    caught = catches(p.chance, me.cell, cell, figures, w.blast_radius_m, grid.cell_m)
+    blast.append(Blast(cell, w.blast_radius_m, tuple((n, view.unit(n).cell, percent(q)) for n, q in caught)))
+    reach, metres = w.range_m or 15, _metres(me.cell, cell, grid.cell_m)
+    where = f" · {metres:.0f} m of {reach} m" + ("" if metres <= reach else ": out of reach unless it closes in")
+    who = ", ".join(f"{n}{' (yours)' if view.unit(n).side == me.side else ''} {percent(q)}" for n, q in caught)
+    steps = "".join(f", {s}" for s in p.steps)
+    return (f"throw {cell[0]},{cell[1]} (a cell; {w.name}{steps}): hit {p.chance}%{where}; its {w.blast_radius_m:g} m "
+            f"blast may catch " + (who or "nobody"))
 
 
 def preview(battle: Any, view: BattleView, d: Draft, grid: geo.GridMap) -> FwPreview:

@@ -19,16 +19,17 @@ import pygame
 from skirmish.core.events import Event, RoundEvent
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.actions import EndTurn
-from skirmish.rulesets.fw import ACTS, INTENT, MOVE, SCREEN_TYPES, FwDeclareEvent, FwMoveEvent
-from skirmish.rulesets.fw_preview import SPENT_CLASSES, half_dex, weapon
+from skirmish.rulesets.fw import ACTS, CAR_ACTS, INTENT, MOVE, SCREEN_TYPES, FwDeclareEvent, FwMoveEvent
+from skirmish.rulesets.fw_preview import half_dex
 from skirmish.ui.anim import BANNER_S, STEP_S, Banner, MoveAnim
 from skirmish.ui.commands import Commands, register
-from skirmish.ui.fw.draft import NUMBER_NAMES, NUMBERS, THEN_ACTS, Draft
-from skirmish.ui.fw.draw import draw_dex_tracker, draw_fw_card, draw_token_marks, fw
+from skirmish.ui.fw.car import CAR_KEYS, car_at, car_line, car_line_move, car_rows
+from skirmish.ui.fw.draft import NUMBER_NAMES, NUMBERS, THEN_ACTS, Draft, needs_target
+from skirmish.ui.fw.draw import draw_dex_tracker, draw_fw_card, draw_token_marks, fw, parts_of, weapon_label
 from skirmish.ui.fw.marks import draw_damage, draw_declaration, event_anims
 from skirmish.ui.fw.odds import FwPreview, preview
 from skirmish.ui.fw.words import GLOSSARY, HELP, LEGEND
-from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, Fonts, elide, wrap
+from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, elide
 
 if TYPE_CHECKING:
     from skirmish.battle import Request
@@ -36,22 +37,8 @@ if TYPE_CHECKING:
 
 ROW_H = 26
 CHART_H = 38  # the damage distribution's bars, for each previewed attack
-KEYS_FIRST = {pygame.K_1 + i: act for i, act in enumerate(ACTS)}  # 1-9: the first action (Shift: the second)
-
-
-def weapon_label(d: Draft, wid: str) -> str:
-    """A weapon button: its name, with how many are left of a grenade or missile (R-9.10)."""
-    w = weapon(wid)
-    if w is None:
-        return wid
-    if w.weapon_class in SPENT_CLASSES:
-        return f"{w.name} x{d.me.left(wid, True)}"
-    return w.name
-
-
-def parts_of(f: Fonts, text: str, width: int) -> list[str]:
-    """A line of the panel wrapped to its width (at most three lines)."""
-    return wrap(f.small, text, width)[:3]
+# 1-9: the first action (Shift: the second); the grav car's acts on C, B and L (ui/fw/car.py)
+KEYS_FIRST = {pygame.K_1 + i: act for i, act in enumerate(a for a in ACTS if a not in CAR_ACTS)} | CAR_KEYS
 
 
 class FwCommands(Commands):
@@ -88,10 +75,11 @@ class FwCommands(Commands):
             self.draft = None
             return None
         if self.draft is None or self.draft.unit != req.unit:
-            me = fw(self.screen.session.view().unit(req.unit))
+            u = self.screen.session.view().unit(req.unit)
+            me = fw(u)
             if me is None:
                 return None
-            self.draft = Draft.start(req.unit, me)
+            self.draft = Draft.start(req.unit, me, side=u.side, cell=u.cell)
             self.refused = None
             self.dccm_next = False  # a D pressed for the last figure does not carry to this one
         return self.draft
@@ -119,6 +107,12 @@ class FwCommands(Commands):
         d = self.current()
         if d is not None:
             self.change(d.pick_weapon(wid))
+
+    def car_change(self, how: str, *args: Any) -> None:
+        """A button of the car's split (R-9.12): `set_car_screen` or `step_car` (refused above its generator)."""
+        d = self.current()
+        if d is not None:
+            self.change(getattr(d, how)(*args))
 
     def step(self, name: str, delta: int) -> None:
         """A stepper of the split (R-9.8: refused above G, with the reason)."""
@@ -165,7 +159,7 @@ class FwCommands(Commands):
         # A last-seen token is not previewed on hover: whether it is still there shows only on declaring (review7a).
         u = next((u for u in view.units if u.cell == hover and u.side != side and not u.out_of_action
                   and not u.ghost), None)
-        if u is None:
+        if u is None:  # (a grenade is aimed at a free cell by a click only: hovering empty ground asks for a target)
             return d
         return replace(d, target=u.name) if d.act == att else replace(d, then_target=u.name)
 
@@ -213,6 +207,11 @@ class FwCommands(Commands):
                 req = self.screen.session.human_request()
                 assert req is not None
                 me = self.screen.session.view().unit(req.unit)
+                if req.kind == MOVE and unit.cell == me.cell and unit.name != req.unit:
+                    # riders share the car's cell: a press there drags the one who moves (the driver, R-9.12)
+                    self.screen.selected = req.unit
+                    self.screen.drag = (req.unit, self.screen._board_pos(pos))
+                    return True
                 if unit.name != req.unit:  # no attack menu in the movement segment: the click selects only
                     self.screen.selected = unit.name
                     return unit.side != me.side
@@ -221,6 +220,16 @@ class FwCommands(Commands):
             for b in self.controls:
                 if b.enabled and b.rect.collidepoint(pos):
                     b.on()
+            return True
+        car = car_at(self.screen.view_now(), self.screen.board.cam.cell_at(self.screen._board_pos(pos)))
+        if car is not None and "car" not in (needs_target(d.act), needs_target(d.then)):
+            car = None
+        if car is not None:
+            self.change(d.aim_car(car))
+            return True
+        cell = self.screen.board.cam.cell_at(self.screen._board_pos(pos))
+        if unit is None and cell is not None and "throw" in d.acts():  # a grenade at a free cell (R-9.10)
+            self.change(d.aim_cell(cell))
             return True
         if unit is not None:
             self.screen.selected = unit.name
@@ -245,10 +254,12 @@ class FwCommands(Commands):
 
     def prompt(self, req: Request) -> str | None:
         if req.kind == INTENT:
-            return f"{req.unit}: declare (1-9 action, Shift second, click targets, W weapon, K screen, Enter)"
+            return (f"{req.unit}: declare (1-9 action, C drive, B mount, L dismount, Shift second, click targets, "
+                    "W weapon, K screen, Enter)")
         if req.kind == MOVE:
             why = self.screen.session.battle.move_refusal()
-            return f"{req.unit}: drag to move, E to stay" if why is None else f"{req.unit}: {why}; E to go on"
+            car = car_line_move(self.screen.session.view(), req.unit) or "drag to move"
+            return f"{req.unit}: {car}, E to stay" if why is None else f"{req.unit}: {why}; E to go on"
         return None
 
     # ------------------------------------------------------------------ events
@@ -313,14 +324,15 @@ class FwCommands(Commands):
         first = act_buttons(0, ACTS, d.act)
         then = act_buttons(1, THEN_ACTS, d.then)
         armed = d.weapon
-        weapons = [Button(weapon_label(d, w), partial(self.pick_weapon, w), active=w == armed, small=True)
+        weapons = [Button(weapon_label(d.me, w), partial(self.pick_weapon, w), active=w == armed, small=True)
                    for w in dict.fromkeys(d.me.weapons)]
         screens = [Button(s, partial(self.pick_screen, s), active=s == d.screen, small=True)
                    for s in ("none", *SCREEN_TYPES)]
         steppers = [b for n in NUMBERS for b in stepper(n)]
         return [(f"1st{' ' + d.target if d.target else ''}", first),
                 (f"2nd{' ' + d.then_target if d.then_target else ''}", then), ("weapon", weapons), ("screen", screens),
-                ("tacpack", steppers)]
+                ("tacpack", steppers), *car_rows(d, partial(self.car_change, "set_car_screen"),
+                                                      partial(self.car_change, "step_car"))]
 
     def _place(self, view: BattleView, d: Draft, rect: pygame.Rect) -> pygame.Rect:
         """The panel over the board's foot, or its top if that hides fewer figures (never the one declaring if
@@ -345,6 +357,9 @@ class FwCommands(Commands):
         rows = [] if self.folded else self._layout(d)
         info = [(d.summary() + f" · {d.me.generator - d.total} spare", ACCENT if d.total <= d.me.generator else BAD)]
         pv = self.preview(d)
+        car = car_line(d)
+        if car:
+            info.append((car, BAD if d.car_refusal() else TEXT))
         info += [(line, BAD if any(r in line for r in pv.refusals) else TEXT) for line in pv.lines]
         if self.refused:
             info.append((f"refused: {self.refused}", BAD))

@@ -17,14 +17,14 @@ from skirmish.core.legal import LegalActions
 from skirmish.ecs import fw_view as _fw_view  # noqa: F401  (registers fw's part of the unit view)
 from skirmish.ecs.components import Position
 from skirmish.ecs.fw_components import FwBody, FwCar, FwKit, FwRound
-from skirmish.ecs.systems.fw import arms, legality, resolve, table
+from skirmish.ecs.systems.fw import arms, cell_throw, legality, resolve, table
 from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.ecs.systems.fw.base import FwBase, FwCtx, spawn_figure
 from skirmish.ecs.systems.fw.views import FwKnowledge
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, EndTurn, Move
-from skirmish.rules.fw.actions import FwIntent
+from skirmish.rules.fw.actions import FwIntent, cell_target
 from skirmish.rules.fw.checks import attack_chance
 from skirmish.rules.fw.equipment import FwArmoury
 from skirmish.rules.fw.odds import Preview
@@ -123,9 +123,12 @@ class FwSystems(FwBase):
             self.asker = None
 
     def _odds(self, eid: int, action: Any) -> Preview:
-        te = self.w.entity(action.target)
         wid = legality.weapon_of(self, eid, action)
         assert wid is not None
+        cell = cell_target(action.target) if action.act == "throw" and not self.w.has(action.target) else None
+        if cell is not None:  # a grenade at a cell: who it may catch is worked out per figure (fw_preview.catches)
+            return cell_throw.cell_preview(self, eid, cell, wid)
+        te = self.w.entity(action.target)
         hp = self._known_hp(eid, te)
         if action.act in ("melee", "launch"):
             ch, value = arms.attack_value(self, eid, te, action.act, wid)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.ecs.components import Status
 from skirmish.ecs.fw_components import FwRound
+from skirmish.ecs.systems.fw import cell_throw as ct
 from skirmish.ecs.systems.fw import resolve as rs  # (a cycle: resolve dispatches here; read at call time only)
 from skirmish.rules.fw import attack as fw_attack
 from skirmish.rules.fw import checks, ew
@@ -143,18 +144,22 @@ def throw_preview(sys: FwBase, eid: int, te: int, wid: str) -> Preview:
     return Preview(ch.value, tuple(s.reason for s in ch.steps), value, o, sys.body(te).hp, text)
 
 
-def throw_grenade(sys: FwBase, eid: int, te: int, dex: int) -> list[Effect]:
-    """Throw a grenade at `te`'s place (R-9.10): d100; a miss scatters (1d12 clock, 1D10 m); a blast rolls its
-    dice once and every figure not dead within its radius (the thrower and its friends too) takes them through
-    its armour and screen; a photon flash blinds each figure in action in its radius that fails its Luck roll
-    for 1d6 rounds (it attacks as in the dark, x1/5)."""
+def throw_grenade(sys: FwBase, eid: int, te: int | None, dex: int, cell: tuple[int, int] | None = None) -> list[Effect]:
+    """Throw a grenade at `te`'s place, or at `cell` (R-9.10, cell_throw): d100; a miss scatters (1d12 clock,
+    1D10 m); a blast rolls its dice once and every figure not dead within its radius (the thrower and its friends
+    too) takes them through its armour and screen; a photon flash blinds each figure in action in its radius that
+    fails its Luck roll for 1d6 rounds (it attacks as in the dark, x1/5)."""
     wid = sys.w.peek(eid, FwRound).weapon
     assert wid is not None
     w = sys.weapon(wid)
-    ch = throw_chance(sys, eid, te, wid)
+    if te is not None:
+        ch, aim = throw_chance(sys, eid, te, wid), centre(sys, te)
+    else:
+        assert cell is not None
+        ch, aim = ct.cell_chance(sys, eid, wid), ct.cell_centre(sys, cell)
     sys.change_body(eid).spent.append(wid)
     dice = rs.Dice(sys)
-    t = msl.throw(dice, ch.value, centre(sys, eid), centre(sys, te))
+    t = msl.throw(dice, ch.value, centre(sys, eid), aim)
     radius = w.blast_radius_m
     caught = [f for f in sys.figures() if not sys.body(f).dead and not sys.aboard(f)  # riders are 10 m up
               and msl.within(centre(sys, f), t.lands, radius)]
@@ -183,7 +188,8 @@ def throw_grenade(sys: FwBase, eid: int, te: int, dex: int) -> list[Effect]:
     blast = dice.faces[start:]
     steps = [FwStep(op=f"+{s.plus}" if s.plus else f"x{s.times}", reason=s.reason) for s in ch.steps]
     rules = ("R-9.2", "R-9.4", "R-9.10") + (("R-9.6",) if out and w.damage is not None else ())
-    sys.event("fw_throw", sys.name(eid), rules, target=sys.name(te), weapon=wid, dex=dex, base=ch.base, steps=steps,
+    sys.event("fw_throw", sys.name(eid), rules, target=None if te is None else sys.name(te),
+              at=None if cell is None else list(cell), weapon=wid, dex=dex, base=ch.base, steps=steps,
               chance=ch.value, roll=t.roll, hit=t.hit, clock=None if t.hit else t.clock,
               scatter_m=None if t.hit else t.scatter_m, lands=[round(t.lands[0], 2), round(t.lands[1], 2)],
               radius_m=radius, dice=None if w.damage is None else str(w.damage),

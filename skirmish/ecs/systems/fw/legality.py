@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Identity
-from skirmish.ecs.systems.fw import car_legality
+from skirmish.ecs.systems.fw import car_legality, cell_throw
 from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, EndTurn, Move
@@ -20,7 +20,7 @@ from skirmish.rules.fw import melee as mel
 from skirmish.rules.fw import missiles as msl
 from skirmish.rules.fw import order
 from skirmish.rules.fw import tacpack as tpk
-from skirmish.rules.fw.actions import ACTS, ATTACK_CLASSES, ATTACKS, FIREARMS, SPENT, FwIntent, act_kind
+from skirmish.rules.fw.actions import ACTS, ATTACK_CLASSES, ATTACKS, FIREARMS, SPENT, FwIntent, act_kind, cell_target
 from skirmish.rules.fw.damage import SCREEN_TYPES
 from skirmish.rules.fw.movement import jump_m
 from skirmish.rules.reach_search import reach_field
@@ -139,6 +139,9 @@ def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | No
             return f"R-9.5: a {w.name} fires single shots only (bursts: autoguns and support guns)"
         if act == "react":
             return None if target is None else "R-9.2: a reaction fires at the first enemy seen moving; it names none"
+        cell = cell_target(target) if act == "throw" and target is not None and not sys.w.has(target) else None
+        if cell is not None:  # a grenade at a cell
+            return cell_throw.cell_refusal(sys, eid, cell, weapon)
         if target is None or not sys.w.has(target):
             return f"R-9.4: {act} at whom? (target {target!r})"
         te = sys.w.entity(target)

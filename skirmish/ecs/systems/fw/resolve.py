@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 from skirmish.ecs.components import Status
 from skirmish.ecs.fw_components import FwBody, FwRound
-from skirmish.ecs.systems.fw import arms, legality
+from skirmish.ecs.systems.fw import arms, cell_throw, legality
 from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.rules.fw import attack as fw_attack
 from skirmish.rules.fw import checks, gravcar, order
 from skirmish.rules.fw import damage as dmg
 from skirmish.rules.fw import tacpack as tpk
-from skirmish.rules.fw.actions import ATTACKS, act_kind
+from skirmish.rules.fw.actions import ATTACKS, act_kind, cell_target
 from skirmish.rules.fw.attack import Attack
 from skirmish.rules.fw.dice import DiceExpr
 from skirmish.rules.fw.events import FwHit, FwScan, FwStep
@@ -88,6 +88,13 @@ def _resolve_slot(sys: FwBase, eid: int, act: str, target: str | None, dex: int)
                 sys.event("fw_idle", me, ("R-9.2",), act=act, reason="no enemy came into sight moving this round")
                 return []
             return attack(sys, eid, te, act, dex)
+        cell = cell_target(target) if act == "throw" and not sys.w.has(str(target)) else None
+        if cell is not None:  # a grenade at a cell
+            why = cell_throw.cell_blocked(sys, eid, cell, _weapon(sys, eid))
+            if why:
+                sys.event("fw_idle", me, ("R-9.10",), act=act, reason=why)
+                return []
+            return arms.throw_grenade(sys, eid, None, dex, cell)
         te = sys.w.entity(str(target))
         why = _attack_blocked(sys, eid, te, act)
         if why:

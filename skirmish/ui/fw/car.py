@@ -1,0 +1,72 @@
+"""A driver's grav car on Future*World's panel (R-9.12): the car's split row (its screen type and the steppers of
+screen, weapons and EW points, within its generator) and the line that says what the rest of the generator buys
+in metres, or why a declaration about a car is refused. The keys: C drive, B mount (board; click the car), L
+dismount (leave); Shift for the second action. No rules here: the draft asks `rulesets.fw_preview`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+import pygame
+
+from skirmish.ecs.view import BattleView
+from skirmish.rulesets.fw import SCREEN_TYPES, FwUnitView
+from skirmish.ui.fw.draft import CAR_NAMES, CAR_NUMBERS, Draft
+from skirmish.ui.widgets import Button
+
+CAR_KEYS = {pygame.K_c: "drive", pygame.K_b: "mount", pygame.K_l: "dismount"}
+STEPS = (-5, -1, 1, 5)  # a car's generator runs to tens of points: steppers by 1 and by 5
+
+
+def car_rows(d: Draft, pick_screen: Callable[[str], None],
+             step: Callable[[str, int], None]) -> list[tuple[str, list[Button]]]:
+    """The panel's rows for the car's split, shown while its driver declares a drive (R-9.12)."""
+    if not (d.driver and d.drives):
+        return []
+    screens = [Button(s, partial(pick_screen, s), active=s == d.car_screen, small=True)
+               for s in ("none", *SCREEN_TYPES)]
+    steppers: list[Button] = []
+    for name in CAR_NUMBERS:
+        for delta in STEPS[:2]:
+            steppers.append(Button(f"{delta}", partial(step, name, delta), small=True))
+        steppers.append(Button(f"{CAR_NAMES[name]} {getattr(d, name)}", lambda: None, small=True, enabled=False))
+        for delta in STEPS[2:]:
+            steppers.append(Button(f"+{delta}", partial(step, name, delta), small=True))
+    return [("car", screens), ("car G", steppers)]
+
+
+def car_line(d: Draft) -> str | None:
+    """The car's split in words with the metres its rest buys (R-9.12), or a hint for a rider; None on foot."""
+    car = d.car
+    if car is None:
+        if d.act == "mount" or d.then == "mount":
+            target = d.target if d.act == "mount" else d.then_target
+            return f"boards the {target} at DEX (R-9.12: within 2 m; click a car to choose)" if target else \
+                "mount: click the car to board (R-9.12)"
+        return None
+    if not d.driver:
+        return f"rides the {car.name} ({car.driver or 'nobody'} drives; L: dismount at DEX, R-9.12)"
+    if not d.drives:
+        return f"at the {car.name}'s controls: C drive to fly it in the movement segment (R-9.12)"
+    spent = d.car_points + d.car_weapons + d.car_ew
+    screen = f"screen {d.car_screen} {d.car_points}" if d.car_screen != "none" else "no screen"
+    return (f"{car.name} G {spent} of {car.generator}: {screen}, weapons {d.car_weapons}, EW {d.car_ew}; the rest "
+            f"{max(0, car.generator - spent)} flies it {d.car_metres()} m with {len(car.riders)} aboard (R-9.12)")
+
+
+def car_at(view: BattleView, cell: tuple[int, int] | None) -> str | None:
+    """The grav car shown on `cell` (R-9.12: every side sees every car), or None."""
+    cars = next((u.ext.cars for u in view.units if isinstance(u.ext, FwUnitView) and u.ext.cars), ())
+    return next((c.name for c in cars if c.cell == cell), None)
+
+
+def car_line_move(view: BattleView, unit: str) -> str | None:
+    """The movement segment's prompt for a driver whose car drives (R-9.12), or None."""
+    f = view.unit(unit).ext
+    if not isinstance(f, FwUnitView) or f.aboard is None:
+        return None
+    car = next((c for c in f.cars if c.name == f.aboard), None)
+    if car is None or car.driver != unit or not car.drives:
+        return None
+    return f"drag the {car.name} to fly it with its {len(car.riders)} aboard (its reach shaded, R-9.12)"
