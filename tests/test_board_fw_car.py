@@ -239,3 +239,33 @@ def test_a_split_above_the_cars_generator_shows_its_reason(tmp_path: Path) -> No
                for y in range(panel.rect.bottom - 30, panel.rect.bottom, 2))
     assert reds > 20  # the refusal's line, in red, at the panel's foot
     app.close()
+
+
+def test_watching_a_car_the_board_follows_its_riders_and_hides_its_split_from_the_other_side(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """On Scout run watched with the Picket's eyes: a car's split (fw_car_split, declared like the figures'
+    declarations) stays with its own side in the log; after a flight and after a rider leaves, the board's cells
+    of the riders are where the battle has them (review7c: they stayed at the car's first cell, so tracers and the
+    camera started there)."""
+    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path))
+    from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+    from skirmish.ui.settings import Settings
+
+    app = App(scenario=load_scenario(SCENARIOS_DIR / "fw" / "scout_run.yaml"),
+              controls={"Scouts": "ai", "Picket": "ai"}, settings=Settings(speed=50.0), size=(1280, 800))
+    s = app.screen
+    assert isinstance(s, BattleScreen)
+    s.watch_eyes = "Picket"  # V while watching: the Picket's fog of war
+    b = s.session.battle
+    for _ in range(4000):
+        app.tick(1 / 60)
+        if any(e.type == "fw_drive" for e in b.log.events) and not s.anim.busy:
+            break
+    events = b.log.events
+    splits = [i for i, e in enumerate(events) if e.type == "fw_car_split"]
+    assert splits and all(i in s.log_fog.hidden.get("Picket", set()) for i in splits)
+    drive = next(e for e in events if e.type == "fw_drive")
+    end = tuple(drive.path[-1])
+    truth = b.view()
+    for r in drive.riders:
+        assert s._cells[r] in (end, truth.unit(r).cell)

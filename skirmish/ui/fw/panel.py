@@ -19,6 +19,7 @@ import pygame
 from skirmish.core.events import Event, RoundEvent
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.actions import EndTurn
+from skirmish.rulesets import fw as fwr
 from skirmish.rulesets.fw import ACTS, CAR_ACTS, INTENT, MOVE, SCREEN_TYPES, FwDeclareEvent, FwMoveEvent
 from skirmish.rulesets.fw_preview import half_dex
 from skirmish.ui.anim import BANNER_S, STEP_S, Banner, MoveAnim
@@ -282,7 +283,7 @@ class FwCommands(Commands):
         return [("Keys", keys), ("On the board (Future*World)", LEGEND), ("Words", GLOSSARY)]
 
     def secret(self, e: Event) -> bool:
-        return isinstance(e, FwDeclareEvent)
+        return isinstance(e, (FwDeclareEvent, fwr.FwCarSplitEvent))  # a car's split is declared too
 
     def banner(self, e: Event) -> Banner | None:
         if isinstance(e, RoundEvent):
@@ -294,6 +295,13 @@ class FwCommands(Commands):
             path = [(int(c[0]), int(c[1])) for c in e.path]
             cells[e.actor] = path[-1]
             return [[MoveAnim(STEP_S * max(1, len(path) - 1), unit=e.actor, path=path)]]
+        if isinstance(e, fwr.FwDriveEvent):  # a flight carries every rider
+            path = [(int(c[0]), int(c[1])) for c in e.path]
+            for r in e.riders:
+                cells[r] = path[-1]
+            return [[MoveAnim(STEP_S * max(1, len(path) - 1), unit=r, path=path) for r in e.riders]]
+        if isinstance(e, fwr.FwBoardEvent) and e.actor:  # boarding or leaving puts the rider on its cell
+            cells[e.actor] = (int(e.cell[0]), int(e.cell[1]))
         return event_anims(e, cells, self.screen.board.grid.cell_m)
 
     # ------------------------------------------------------------------ drawing
