@@ -62,6 +62,8 @@ def test_cell_throws_refused_and_idle_say_why(tmp_path: Path) -> None:
     req = _intent_req("Bo")
     off = b.sys.refusal(req, FwIntent("Bo", "throw", at=(40, 2)))
     assert off is not None and "R-9.10: cell 40,2 is off the map" in str(off)
+    neg = b.sys.refusal(req, parse_action("intent Bo throw at=-1,4"))  # the order as a scenario gives it
+    assert neg is not None and "R-9.10: cell -1,4 is off the map" in str(neg)
     far = b.sys.refusal(req, FwIntent("Bo", "throw", at=(27, 2)))
     assert far is not None and "R-9.10: cell 27,2 is 50 m away, beyond the fragmentation grenade's 15 m" in str(far)
     assert b.sys.refusal(req, FwIntent("Bo", "throw", at=(14, 2))) is None  # 24 m: within a walk and a throw

@@ -107,3 +107,12 @@ def test_search_is_registered_for_fw_and_plays_deterministically() -> None:
     searched = [line for line in logs[0] if '"personality":"search"' in line and "search: replies in DEX order" in line]
     assert any('"request":"intent"' in line for line in searched)  # its traces are in the log: declarations
     assert any('"request":"move"' in line for line in searched)  # ... and the movement segment's cells
+
+
+def test_the_search_tier_drives_a_grav_car_as_the_utility_ai_does() -> None:
+    """On Scout run the search's answers go through the utility's car hook (ai/fw/car.adjust, R-9.12): its driver
+    flies the car (review7d: it never drove, and sat out the battle to a draw)."""
+    sc = load_scenario(SCENARIOS_DIR / "fw" / "scout_run.yaml")
+    with Battle(sc, seed=1, controllers={"Scouts": make_ai("search", "fw"), "Picket": make_ai("hold", "fw")}) as b:
+        b.run()
+        assert any(e.type == "fw_drive" for e in b.log.events)

@@ -219,7 +219,7 @@ def shot(view: BattleView, shooter: UnitView, w: FwWeapon, frm: geo.Cell, target
         conditions.add("covered_target")
     if firer_moves:
         conditions.add("moving_firer")
-    from_car = getattr(shooter.ext, "aboard", None) is not None and frm == shooter.cell
+    from_car = getattr(shooter.ext, "aboard", None) is not None  # a rider's every cell is its car's (a driver flies it)
     if target.prone and not (from_car and getattr(target.ext, "aboard", None) is None):
         conditions.add("prone_target")  # (not from a car's floor, 10 m up: "from a higher elevation", R-9.4/R-9.12)
     chance = chance_of(base_chance(shooter, w), frozenset(conditions))

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from skirmish.ai.fw import car
 from skirmish.ai.fw import estimate as est
 from skirmish.ai.fw.personality import PERSONALITIES, draw
 from skirmish.ai.fw.reasoner import FwOption, FwUtilityAI
@@ -86,6 +87,7 @@ class FwSearchAI:
         est.ext(me)  # a figure of another ruleset fails here, named
         intent = side_intent(view, me)
         self.proposer.urgency = 1.0 + (view.round / view.max_rounds if view.max_rounds else 0.0)
+        self.proposer._shots.clear()  # one decision's next-round shots, as FwUtilityAI.decide_traced clears them
         if request.kind == INTENT:
             options = self.proposer.declarations(view, me, intent)
         else:
@@ -104,8 +106,11 @@ class FwSearchAI:
         trace = {"unit": me.name, "request": request.kind, "personality": self.name, "intent": intent.text,
                  "chosen": self._json(best, best_score, best_ex),
                  "runners_up": [self._json(o, s, ex) for (s, ex), o in weighed[1:1 + self.p.runners_up]]}
+        action = car.adjust(view, me, request, best.action, intent.press)  # aboard a grav car
+        if action != best.action:  # as the utility AI answers it
+            trace["intent"] = f"{intent.text}; aboard a grav car (R-9.12): {action}"
         self.last_trace = trace
-        return best.action, trace
+        return action, trace
 
     # ------------------------------------------------------------------------------------------ the exchange
     def exchange(self, view: BattleView, me: UnitView, fi: FwIntent, worth: float, at: Cell | None = None, *,

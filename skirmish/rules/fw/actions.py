@@ -39,7 +39,7 @@ SPENT = ("grenade", "missile")  # the classes used up when fired: each one liste
 _INTS = ("cm", "dccm", "sensors", "jump", "car_points", "car_weapons", "car_ew")
 
 
-_CELL = re.compile(r"^(\d+),(\d+)$")
+_CELL = re.compile(r"^(-?\d+),(-?\d+)$")  # (a cell off the map is refused by the rules, named)
 
 
 def cell_target(target: str | None) -> tuple[int, int] | None:

@@ -56,7 +56,7 @@ def car_line(d: Draft) -> str | None:
 
 
 def car_at(view: BattleView, cell: tuple[int, int] | None) -> str | None:
-    """The grav car shown on `cell` (R-9.12: every side sees every car), or None."""
+    """The grav car the view shows on `cell` (R-9.12: another side's where the side last saw it), or None."""
     cars = next((u.ext.cars for u in view.units if isinstance(u.ext, FwUnitView) and u.ext.cars), ())
     return next((c.name for c in cars if c.cell == cell), None)
 

@@ -91,7 +91,8 @@ def _attack_line(battle: Any, view: BattleView, d: Draft, act: str, target: str,
             where = f" · {metres:.0f} m of {reach} m" + ("" if metres <= reach else ": out of reach unless it closes in")
     if act == "throw" and w is not None and them is not None:
         # every figure not dead is caught, the thrower's own and those down too (as `arms.throw_grenade` has it)
-        figures = [(u.name, u.cell) for u in view.units if not (u.ext.dead if u.ext is not None else u.dead)]
+        figures = [(u.name, u.cell) for u in view.units if not (u.ext.dead if u.ext is not None else u.dead)
+                   and not getattr(u.ext, "aboard", None)]  # riders are 10 m up: never caught
         caught = catches(p.chance, me.cell, them.cell, figures, w.blast_radius_m, cell_m)
         blast.append(Blast(them.cell, w.blast_radius_m, tuple((n, c, percent(q)) for n, q in caught
                                                                for c in [view.unit(n).cell])))
