@@ -103,14 +103,19 @@ def _odds(view: BattleView, chance: int, w: FwWeapon, target: UnitView, screen: 
     t = ext(target)
     kind, points = screen if screen is not None else shown_screen(target, view)
     armour = dict(t.armour_stops)
+    screens = [(1.0, kind, points)]
     car = _car(view, target)
     if car is not None:  # a rider meets the car's ceramet, then the car's screen in place of its own (R-9.12)
         armour = {c: armour.get(c, 0) + car.armour for c in set(armour) | {"P", "B", "L"}}
-        kind, points = _car_screen(view, target, car)
-    attack = Attack.of(chance, w.damage, w.damage_class, impales=w.impales, burst=burst,
-                       armour=armour, screen_type=None if kind == "none" or not points else kind,
-                       screen=points if kind != "none" else 0, always_miss=always_miss)
-    return Shot(chance, *mean_down(attack, max(t.hp, 1)))
+        screens = _car_screens(view, target, car)
+    mean = down = 0.0
+    for share, kind, points in screens:
+        attack = Attack.of(chance, w.damage, w.damage_class, impales=w.impales, burst=burst,
+                           armour=armour, screen_type=None if kind == "none" or not points else kind,
+                           screen=points if kind != "none" else 0, always_miss=always_miss)
+        m, d = mean_down(attack, max(t.hp, 1))
+        mean, down = mean + share * m, down + share * d
+    return Shot(chance, mean, down)
 
 
 def _car(view: BattleView, u: UnitView) -> Any:
@@ -125,22 +130,26 @@ def _car(view: BattleView, u: UnitView) -> Any:
     return None
 
 
-def _car_screen(view: BattleView, u: UnitView, car: Any) -> tuple[str, int]:
-    """The screen a rider meets an attack with: its car's (R-9.12); an enemy car's split is hidden, so it is
-    taken at its rated points of the type that stops most of our weapons (as `shown_screen`)."""
+def _car_screens(view: BattleView, u: UnitView, car: Any) -> list[tuple[float, str, int]]:
+    """The screens a rider may meet an attack with, each with its likelihood: its car's (R-9.12). An enemy car's
+    split is hidden and its screen is one type (R-9.8), so it is taken at its rated points of each type that stops
+    some of our weapons, as likely as the share of our weapons that type stops (a driver may raise any of them;
+    a car that does not drive keeps its usual screen): against a mixed side none of its guns counts as stopped
+    for sure (issue 13 item 9, scout run: two lasers and a rifle)."""
     if car.full:
-        return car.screen, car.screen_points
+        return [(1.0, car.screen, car.screen_points)]
     rated = tables().grav_cars[car.car_type].screen
     if not rated:
-        return "none", 0
+        return [(1.0, "none", 0)]
     classes: dict[str, int] = {}
     for f in view.units:
         fw = weapon(f) if f.side != u.side and not f.out_of_action and isinstance(f.ext, FwUnitView) else None
         if fw is not None and fw.damage_class in SCREEN_FOR:
             classes[fw.damage_class] = classes.get(fw.damage_class, 0) + 1
     if not classes:
-        return car.screen, rated
-    return SCREEN_FOR[max(sorted(classes), key=lambda c: classes[c])], rated
+        return [(1.0, car.screen, rated)]
+    total = sum(classes.values())
+    return [(classes[c] / total, SCREEN_FOR[c], rated) for c in sorted(classes)]
 
 
 @lru_cache(maxsize=4096)
