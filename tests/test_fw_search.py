@@ -109,10 +109,16 @@ def test_search_is_registered_for_fw_and_plays_deterministically() -> None:
     assert any('"request":"move"' in line for line in searched)  # ... and the movement segment's cells
 
 
-def test_the_search_tier_drives_a_grav_car_as_the_utility_ai_does() -> None:
-    """On Scout run the search's answers go through the utility's car hook (ai/fw/car.adjust, R-9.12): its driver
-    flies the car (review7d: it never drove, and sat out the battle to a draw)."""
-    sc = load_scenario(SCENARIOS_DIR / "fw" / "scout_run.yaml")
-    with Battle(sc, seed=1, controllers={"Scouts": make_ai("search", "fw"), "Picket": make_ai("hold", "fw")}) as b:
-        b.run()
-        assert any(e.type == "fw_drive" for e in b.log.events)
+def test_the_search_tier_drives_a_grav_car_as_the_utility_ai_does(tmp_path: Path) -> None:
+    """The search's answers go through the utility's car hook (ai/fw/car.adjust, R-9.12): a driver whose riders
+    have nobody in sight behind a 12 m wall drives the car, screen up (review7d: the search never drove)."""
+    from tests.test_fw_battle import battle
+    from tests.test_fw_grav import at_intent, grav_text
+    from tests.test_fw_grav_ai import CREW, HIDDEN, SKIFF
+
+    b = battle(tmp_path, grav_text(CREW, HIDDEN, SKIFF, heights="{wall: 12}"))
+    at_intent(b, "Rhee")
+    req = b.pending
+    assert req is not None
+    action = FwSearchAI().decide(b.observe("Blue"), req)
+    assert isinstance(action, FwIntent) and action.act == "drive" and b.check(action) is None
