@@ -179,3 +179,24 @@ def test_a_preview_of_a_placed_but_unseen_enemy_reads_its_hp_as_last_seen(tmp_pa
     b.sys.sync(cid)  # type: ignore[attr-defined]
     p = b.odds(FwIntent("Ann", "shoot", "Cid"))
     assert p.hp == last_seen == 12
+
+
+def test_a_grenade_preview_of_a_placed_but_unseen_enemy_reads_its_hp_as_last_seen(tmp_path: Path) -> None:
+    """The same for a grenade (review7a): its preview's chance to drop the target, and its HP, are as the
+    thrower's side last saw them, not the live HP."""
+    thrower = (f"[{{name: Ann, at: [2, 2], characteristics: {chars(14)}, skills: {{throw: 50}},"
+               f" weapons: [fragmentation_grenade]}}]")
+    hider = f"[{{name: Cid, at: [7, 1], characteristics: {chars(12)}, weapons: [heavy_rifle]}}]"
+    b = battle(tmp_path, fw_text(thrower, hider, ["intent Ann"], ["intent Cid", "move Cid 7,3"], rows=WALL,
+                                 max_rounds=2))
+    cid = b.world.entity("Cid")
+    while b.pending is not None and not (b.ctx.round == 2 and b.pending.unit == "Ann"):
+        b.step()
+    assert b.pending is not None and b.observe("Blue").find("Cid").ghost  # type: ignore[union-attr]
+    b.world.get(cid, Status).known_to = frozenset({"Red", "Blue"})
+    before = b.odds(FwIntent("Ann", "throw", "Cid"))
+    body = b.world.get(cid, FwBody)
+    body.hp = 3
+    b.sys.sync(cid)  # type: ignore[attr-defined]
+    after = b.odds(FwIntent("Ann", "throw", "Cid"))
+    assert after.hp == before.hp == 12 and after.text == before.text

@@ -135,7 +135,7 @@ class FwSystems(FwBase):
             steps = () if ch is None else tuple(s.reason for s in ch.steps)
             return Preview.of(value.chance, steps, value, hp)
         if action.act == "throw":
-            return arms.throw_preview(self, eid, te, wid)
+            return arms.throw_preview(self, eid, te, wid, hp)  # HP as the asker's side knows it (review7a)
         ch = attack_chance(resolve.base_chance(self, eid, wid), resolve.conditions(self, eid, te))
         value = resolve.ranged_attack(self, eid, te, action.act, wid)
         return Preview.of(ch.value, (s.reason for s in ch.steps), value, hp)

@@ -124,11 +124,13 @@ def throw_chance(sys: FwBase, eid: int, te: int, wid: str) -> checks.Chance:
     return checks.attack_chance(rs.base_chance(sys, eid, wid), rs.conditions(sys, eid, te) & set(THROW_CONDITIONS))
 
 
-def throw_preview(sys: FwBase, eid: int, te: int, wid: str) -> Preview:
+def throw_preview(sys: FwBase, eid: int, te: int, wid: str, hp: int | None = None) -> Preview:
     """A grenade's preview at `te` (R-9.10): the chance the blast catches it where it stands now (a hit, or a
     scatter that lands within the radius: `missiles.p_caught`) and the blast through its armour and screen
-    (`odds.blast_odds`); a photon grenade's damage is none (its odds are the flash's)."""
+    (`odds.blast_odds`); a photon grenade's damage is none (its odds are the flash's). `hp`: the target's HP as
+    the asker's side knows it (default: now)."""
     w = sys.weapon(wid)
+    known = sys.body(te).hp if hp is None else hp
     ch = throw_chance(sys, eid, te, wid)
     p = msl.p_caught(ch.value, centre(sys, eid), centre(sys, te), centre(sys, te), w.blast_radius_m)
     screen, points = sys.screen_of(te)
@@ -136,12 +138,12 @@ def throw_preview(sys: FwBase, eid: int, te: int, wid: str) -> Preview:
         blind = msl.p_blinded(p, sys.body(te).POW * checks.LUCK_PER_POW)
         o = fw_odds.Odds(p, Fraction(0), {0: 1 - p, 1: p}, {0: Fraction(1)})
         return Preview(ch.value, tuple(s.reason for s in ch.steps), Attack.of(ch.value, "1D6", "P", always_miss=False),
-                       o, sys.body(te).hp, f"hit {ch.value}.0%, caught {o.percent(p)}, blinded {o.percent(blind)}")
+                       o, known, f"hit {ch.value}.0%, caught {o.percent(p)}, blinded {o.percent(blind)}")
     value = msl.blast_attack(w, armour=sys.kit(te).armour_stops, screen_type=screen, screen=points)
     o = fw_odds.blast_odds(p, value)
     text = (f"hit {ch.value}.0%, caught {o.percent(p)}, mean {fw_odds.tenths(o.mean)} through"
-            f", down {o.percent(o.at_least(sys.body(te).hp))}")
-    return Preview(ch.value, tuple(s.reason for s in ch.steps), value, o, sys.body(te).hp, text)
+            f", down {o.percent(o.at_least(known))}")
+    return Preview(ch.value, tuple(s.reason for s in ch.steps), value, o, known, text)
 
 
 def throw_grenade(sys: FwBase, eid: int, te: int | None, dex: int, cell: tuple[int, int] | None = None) -> list[Effect]:
