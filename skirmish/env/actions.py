@@ -44,6 +44,15 @@ class Block:
         return self.start + self.size
 
 
+def locate(blocks: Sequence[Block], starts: Sequence[int], size: int, index: int) -> tuple[Block, tuple[int, ...]]:
+    """The block `index` falls in and its parameters there (ValueError if the index is outside the table)."""
+    if not 0 <= index < size:
+        raise ValueError(f"action index {index} outside 0..{size - 1}")
+    block = blocks[bisect_right(starts, index) - 1]
+    p = tuple(int(v) for v in np.unravel_index(index - block.start, block.shape)) if block.shape else ()
+    return block, p
+
+
 class ActionTable:
     """Index <-> Action for one scenario. Blocks, in order (docs/RL.md has the table):
 
@@ -129,10 +138,7 @@ class ActionTable:
 
     def decode(self, index: int, unit: str) -> Action:
         """The Action at `index`, taken by `unit` (ValueError if the index is outside the table)."""
-        if not 0 <= index < self.size:
-            raise ValueError(f"action index {index} outside 0..{self.size - 1}")
-        block = self.blocks[bisect_right(self._starts, index) - 1]
-        p = tuple(int(v) for v in np.unravel_index(index - block.start, block.shape)) if block.shape else ()
+        block, p = locate(self.blocks, self._starts, self.size, index)
         match block.name:
             case "declare":
                 return Declare(unit, self.speeds[p[0]])

@@ -20,7 +20,6 @@ The layout depends on the scenario only (map size, figures, the largest generato
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,7 +28,7 @@ import numpy.typing as npt
 
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView
-from skirmish.env.actions import Block
+from skirmish.env.actions import Block, locate
 from skirmish.rules.actions import Action, EndTurn, Move
 from skirmish.rulesets.fw import ATTACK_CLASSES, ATTACKS, SCREEN_TYPES, FwIntent, FwUnitView, tables
 
@@ -145,10 +144,7 @@ class FwActionTable:
 
     def decode(self, index: int, unit: str) -> Action:
         """The answer at `index`, given by `unit` (ValueError if the index is outside the table)."""
-        if not 0 <= index < self.size:
-            raise ValueError(f"action index {index} outside 0..{self.size - 1}")
-        block = self.blocks[bisect_right(self._starts, index) - 1]
-        p = tuple(int(v) for v in np.unravel_index(index - block.start, block.shape)) if block.shape else ()
+        block, p = locate(self.blocks, self._starts, self.size, index)
         match block.name:
             case "intent":
                 return self._intent(unit, self.slots[p[0]], self.slots[p[1]], SCREENS[p[2]], EW[p[3]])
