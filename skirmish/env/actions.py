@@ -44,16 +44,42 @@ class Block:
         return self.start + self.size
 
 
-def locate(blocks: Sequence[Block], starts: Sequence[int], size: int, index: int) -> tuple[Block, tuple[int, ...]]:
-    """The block `index` falls in and its parameters there (ValueError if the index is outside the table)."""
-    if not 0 <= index < size:
-        raise ValueError(f"action index {index} outside 0..{size - 1}")
-    block = blocks[bisect_right(starts, index) - 1]
-    p = tuple(int(v) for v in np.unravel_index(index - block.start, block.shape)) if block.shape else ()
-    return block, p
+class BlockLayout:
+    """Named blocks of indices laid end to end (`blocks`, `block` by name, `size`): one Discrete space's layout,
+    shared by every ruleset's action table."""
+
+    blocks: tuple[Block, ...]
+    block: dict[str, Block]
+    size: int
+    _starts: list[int]
+
+    def _lay_out(self, shapes: Sequence[tuple[str, tuple[int, ...]]]) -> None:
+        """Lay the blocks of `shapes` (name, the shape of its parameters) end to end, in order."""
+        blocks, start = [], 0
+        for name, shape in shapes:
+            block = Block(name, start, shape)
+            blocks.append(block)
+            start = block.stop
+        self.blocks = tuple(blocks)
+        self.block = {b.name: b for b in self.blocks}
+        self._starts = [b.start for b in self.blocks]
+        self.size = start
+
+    def _at(self, name: str, *params: int) -> int:
+        """The index of block `name` at `params`."""
+        block = self.block[name]
+        return block.start + int(np.ravel_multi_index(params, block.shape)) if block.shape else block.start
+
+    def _locate(self, index: int) -> tuple[Block, tuple[int, ...]]:
+        """The block `index` falls in and its parameters there (ValueError if the index is outside the table)."""
+        if not 0 <= index < self.size:
+            raise ValueError(f"action index {index} outside 0..{self.size - 1}")
+        block = self.blocks[bisect_right(self._starts, index) - 1]
+        p = tuple(int(v) for v in np.unravel_index(index - block.start, block.shape)) if block.shape else ()
+        return block, p
 
 
-class ActionTable:
+class ActionTable(BlockLayout):
     """Index <-> Action for one scenario. Blocks, in order (docs/RL.md has the table):
 
     declare[speed] · move[y, x] · shoot[target, mode, burst] · called[target, mode, location] ·
@@ -81,15 +107,7 @@ class ActionTable:
             ("throw", (len(self.items), height, width)), ("aim", (u,)), ("reload", ()), ("wait", ()),
             ("tacpack", (len(self.screens), self.points)), ("end", ()),
         ]
-        blocks, start = [], 0
-        for name, shape in shapes:
-            block = Block(name, start, shape)
-            blocks.append(block)
-            start = block.stop
-        self.blocks = tuple(blocks)
-        self.block = {b.name: b for b in self.blocks}
-        self._starts = [b.start for b in self.blocks]
-        self.size = start
+        self._lay_out(shapes)
         self._unit_index = {name: i for i, name in enumerate(self.units)}
         self._burst_index = {b: i for i, b in enumerate(self.bursts)}
         self._item_index = {it: i for i, it in enumerate(self.items)}
@@ -106,10 +124,6 @@ class ActionTable:
         return cls(first.grid.width, first.grid.height, units, sorted({0, *bursts}), items, generator)
 
     # ------------------------------------------------------------------ index <-> action
-    def _at(self, name: str, *params: int) -> int:
-        block = self.block[name]
-        return block.start + int(np.ravel_multi_index(params, block.shape)) if block.shape else block.start
-
     def encode(self, action: Action) -> int:
         """The index of an action (KeyError if the table has no place for it: a value the scenario's
         layout does not know)."""
@@ -138,7 +152,7 @@ class ActionTable:
 
     def decode(self, index: int, unit: str) -> Action:
         """The Action at `index`, taken by `unit` (ValueError if the index is outside the table)."""
-        block, p = locate(self.blocks, self._starts, self.size, index)
+        block, p = self._locate(index)
         match block.name:
             case "declare":
                 return Declare(unit, self.speeds[p[0]])

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView
-from skirmish.env.actions import Block, locate
+from skirmish.env.actions import BlockLayout
 from skirmish.rules.actions import Action, EndTurn, Move
 from skirmish.rulesets.fw import ATTACK_CLASSES, ATTACKS, SCREEN_TYPES, FwIntent, FwUnitView, tables
 
@@ -40,7 +40,7 @@ EW = ("none", "sensors", "cm", "dccm")
 Slot = tuple[str, str | None]
 
 
-class FwActionTable:
+class FwActionTable(BlockLayout):
     """Index <-> fw answer for one scenario (see the module's docstring). `kits` holds each figure's weapons
     and tacpack ratings (a side knows its own figures' kit; the roster shows the others'), from which an
     index's screen and EW points are worked out as the rules count them (R-9.8)."""
@@ -58,15 +58,7 @@ class FwActionTable:
         shapes: list[tuple[str, tuple[int, ...]]] = [
             ("intent", (n, n, len(SCREENS), len(EW))), ("jump", (max(1, self.points), len(SCREENS))),
             ("move", (height, width)), ("end", ())]
-        blocks, start = [], 0
-        for name, shape in shapes:
-            block = Block(name, start, shape)
-            blocks.append(block)
-            start = block.stop
-        self.blocks = tuple(blocks)
-        self.block = {b.name: b for b in self.blocks}
-        self._starts = [b.start for b in self.blocks]
-        self.size = start
+        self._lay_out(shapes)
         weapons = tables().weapons
         self._energy = {name: {act: next((weapons[w].energy for w in k.weapons
                                           if w in weapons and weapons[w].weapon_class in classes), 0)
@@ -110,10 +102,6 @@ class FwActionTable:
                         dccm_at=dccm_at, sensors=sens)
 
     # ------------------------------------------------------------------ index <-> action
-    def _at(self, name: str, *params: int) -> int:
-        block = self.block[name]
-        return block.start + int(np.ravel_multi_index(params, block.shape)) if block.shape else block.start
-
     def _slot(self, act: str | None, target: str | None) -> int:
         key: Slot = (act or "none", None if (act or "none") in FIXED_SLOTS else target)
         return self._slot_index[key]
@@ -144,7 +132,7 @@ class FwActionTable:
 
     def decode(self, index: int, unit: str) -> Action:
         """The answer at `index`, given by `unit` (ValueError if the index is outside the table)."""
-        block, p = locate(self.blocks, self._starts, self.size, index)
+        block, p = self._locate(index)
         match block.name:
             case "intent":
                 return self._intent(unit, self.slots[p[0]], self.slots[p[1]], SCREENS[p[2]], EW[p[3]])
