@@ -154,6 +154,8 @@ def move(sys: FwSystems, eid: int, action: Any) -> bool:
     seers = {w.peek(e, Identity).side for e in sys.figures()
              if sys.in_action(e) and w.peek(e, Identity).side != me.side and sys.sees(e, eid).visible}
     w.get(eid, Status).known_to = frozenset({me.side, *seers})  # where it went is known to those who saw it
+    if sys.ctx.cars:  # from its new cell it may see an enemy car, or lose sight of one (cars.car_view)
+        gcars.refresh(sys)
     sys.event("fw_move", me.name, ("R-9.2", "R-9.11"), path=[list(c) for c in path], metres=round(metres, 2),
               allowance=allowance, jump=leap)
     return True

@@ -39,8 +39,6 @@ class FwKnowledge(Knowledge):
         """Knowledge.update, then what shows of every enemy each side sees now (or meets for the first time:
         every miniature is on the table at the start) is kept for when it is out of sight."""
         super().update(world, grid, round_no)
-        if self._systems is not None and self._systems.ctx.cars:  # an enemy car comes into sight, or goes out
-            cars.refresh(self._systems)
         self._vertical(world, round_no)
         carried = self._systems is not None and bool(self._systems.ctx.cars)
         for side in self.sides:
