@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from typing import Any
 
 from skirmish.ai.fw import estimate as est
+from skirmish.ai.fw.side import Intent
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -244,6 +246,16 @@ def _guarded(car: CarView) -> bool:
     """Whether the car shields its riders: a screen (R-9.8) or armour (R-9.6) of its own."""
     gc = tables().grav_cars[car.car_type]
     return gc.screen > 0 or car.armour > 0
+
+
+def answer(view: BattleView, me: UnitView, request: Request, action: Action, intent: Intent,
+           trace: dict[str, Any]) -> Action:
+    """`adjust` as the fw utility and search AIs answer with it (pressing: aggressive); when aboard a car changes
+    the answer, the trace's intent says so ("...; aboard a grav car (R-9.12): drive ...")."""
+    out = adjust(view, me, request, action, intent.press)
+    if out != action:
+        trace["intent"] = f"{intent.text}; aboard a grav car (R-9.12): {out}"
+    return out
 
 
 def adjust(view: BattleView, me: UnitView, request: Request, action: Action, aggressive: bool) -> Action:

@@ -106,9 +106,7 @@ class FwUtilityAI:
                 self.declared[(view.round, me.name)] = (best.action.weapon, best.action.dccm)
         trace = {"unit": me.name, "request": request.kind, "personality": self.p.name, "intent": intent.text,
                  "chosen": best.to_json(), "runners_up": [o.to_json() for o in options[1:1 + self.p.runners_up]]}
-        action = car.adjust(view, me, request, best.action, intent.press)  # aboard a grav car
-        if action != best.action:  # the reason shows with the side's intent: "...; aboard a grav car: drive ..."
-            trace["intent"] = f"{intent.text}; aboard a grav car (R-9.12): {action}"
+        action = car.answer(view, me, request, best.action, intent, trace)  # aboard a grav car
         self.last_trace = trace
         return action, trace
 

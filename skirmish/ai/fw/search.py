@@ -106,9 +106,7 @@ class FwSearchAI:
         trace = {"unit": me.name, "request": request.kind, "personality": self.name, "intent": intent.text,
                  "chosen": self._json(best, best_score, best_ex),
                  "runners_up": [self._json(o, s, ex) for (s, ex), o in weighed[1:1 + self.p.runners_up]]}
-        action = car.adjust(view, me, request, best.action, intent.press)  # aboard a grav car
-        if action != best.action:  # as the utility AI answers it
-            trace["intent"] = f"{intent.text}; aboard a grav car (R-9.12): {action}"
+        action = car.answer(view, me, request, best.action, intent, trace)  # aboard a grav car
         self.last_trace = trace
         return action, trace
 
