@@ -141,15 +141,22 @@ def _car_screens(view: BattleView, u: UnitView, car: Any) -> list[tuple[float, s
     rated = tables().grav_cars[car.car_type].screen
     if not rated:
         return [(1.0, "none", 0)]
+    classes = _gun_classes(view, u)
+    if not classes:
+        return [(1.0, car.screen, rated)]
+    total = sum(classes.values())
+    return [(classes[c] / total, SCREEN_FOR[c], rated) for c in sorted(classes)]
+
+
+def _gun_classes(view: BattleView, u: UnitView) -> dict[str, int]:
+    """How many figures of the sides `u` faces (in action, fw's) hold a weapon of each damage class a screen
+    stops (R-9.6): what a screen against them is chosen by."""
     classes: dict[str, int] = {}
     for f in view.units:
         fw = weapon(f) if f.side != u.side and not f.out_of_action and isinstance(f.ext, FwUnitView) else None
         if fw is not None and fw.damage_class in SCREEN_FOR:
             classes[fw.damage_class] = classes.get(fw.damage_class, 0) + 1
-    if not classes:
-        return [(1.0, car.screen, rated)]
-    total = sum(classes.values())
-    return [(classes[c] / total, SCREEN_FOR[c], rated) for c in sorted(classes)]
+    return classes
 
 
 @lru_cache(maxsize=4096)
@@ -247,11 +254,8 @@ def shown_screen(u: UnitView, view: BattleView) -> tuple[str, int]:
         return t.default_screen, t.default_points
     w = weapon(u)
     spare = max(0, t.generator - (w.shot_energy() if w is not None else 0))
-    classes: dict[str, int] = {}
+    classes = _gun_classes(view, u)
     for f in view.units:
-        fw = weapon(f) if f.side != u.side and not f.out_of_action and isinstance(f.ext, FwUnitView) else None
-        if fw is not None and fw.damage_class in SCREEN_FOR:
-            classes[fw.damage_class] = classes.get(fw.damage_class, 0) + 1
         if f.side != u.side and not f.out_of_action and isinstance(f.ext, FwUnitView) and sword(f) is not None \
                 and can_reach(view, f, u.cell):
             classes["B"] = classes.get("B", 0) + SWORD_WEIGHT  # the magnetic screen stops a sword (R-9.6)
