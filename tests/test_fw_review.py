@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from skirmish.battle import Battle
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Status
 from skirmish.ecs.fw_components import FwBody, FwRound
@@ -160,19 +161,25 @@ def test_a_preview_asked_by_the_other_side_sees_the_targets_usual_screen_not_its
     assert (plan.screen, plan.screen_points) == ("diffusion", 4)
 
 
-def test_a_preview_of_a_placed_but_unseen_enemy_reads_its_hp_as_last_seen(tmp_path: Path) -> None:
-    """`Battle.odds` (the board's preview, and any caller's) works out the chance to drop the target from the HP
-    the asker's side knows: a placed enemy out of sight shows the HP it had when last seen, not its live HP."""
-    rifle = (f"[{{name: Ann, at: [2, 2], characteristics: {chars(14)}, skills: {{rifle: 50}},"
-             f" weapons: [heavy_rifle]}}]")
+def _placed_unseen_cid(tmp_path: Path, kit: str) -> tuple[Battle, int]:
+    """Ann (with `kit`) at round 2's declaration, Cid behind the wall out of her side's sight but placed (as
+    combat sensors place it): the set-up of the two tests below."""
+    ann = f"[{{name: Ann, at: [2, 2], characteristics: {chars(14)}, {kit}}}]"
     hider = f"[{{name: Cid, at: [7, 1], characteristics: {chars(12)}, weapons: [heavy_rifle]}}]"
-    b = battle(tmp_path, fw_text(rifle, hider, ["intent Ann"], ["intent Cid", "move Cid 7,3"], rows=WALL,
+    b = battle(tmp_path, fw_text(ann, hider, ["intent Ann"], ["intent Cid", "move Cid 7,3"], rows=WALL,
                                  max_rounds=2))
     cid = b.world.entity("Cid")
     while b.pending is not None and not (b.ctx.round == 2 and b.pending.unit == "Ann"):
         b.step()
     assert b.pending is not None and b.observe("Blue").find("Cid").ghost  # type: ignore[union-attr]
     b.world.get(cid, Status).known_to = frozenset({"Red", "Blue"})  # placed, as combat sensors place it
+    return b, cid
+
+
+def test_a_preview_of_a_placed_but_unseen_enemy_reads_its_hp_as_last_seen(tmp_path: Path) -> None:
+    """`Battle.odds` (the board's preview, and any caller's) works out the chance to drop the target from the HP
+    the asker's side knows: a placed enemy out of sight shows the HP it had when last seen, not its live HP."""
+    b, cid = _placed_unseen_cid(tmp_path, "skills: {rifle: 50}, weapons: [heavy_rifle]")
     body = b.world.get(cid, FwBody)
     last_seen = body.hp
     body.hp = 3  # hurt out of sight (say, by a friend's grenade): Blue cannot know
@@ -184,16 +191,7 @@ def test_a_preview_of_a_placed_but_unseen_enemy_reads_its_hp_as_last_seen(tmp_pa
 def test_a_grenade_preview_of_a_placed_but_unseen_enemy_reads_its_hp_as_last_seen(tmp_path: Path) -> None:
     """The same for a grenade (review7a): its preview's chance to drop the target, and its HP, are as the
     thrower's side last saw them, not the live HP."""
-    thrower = (f"[{{name: Ann, at: [2, 2], characteristics: {chars(14)}, skills: {{throw: 50}},"
-               f" weapons: [fragmentation_grenade]}}]")
-    hider = f"[{{name: Cid, at: [7, 1], characteristics: {chars(12)}, weapons: [heavy_rifle]}}]"
-    b = battle(tmp_path, fw_text(thrower, hider, ["intent Ann"], ["intent Cid", "move Cid 7,3"], rows=WALL,
-                                 max_rounds=2))
-    cid = b.world.entity("Cid")
-    while b.pending is not None and not (b.ctx.round == 2 and b.pending.unit == "Ann"):
-        b.step()
-    assert b.pending is not None and b.observe("Blue").find("Cid").ghost  # type: ignore[union-attr]
-    b.world.get(cid, Status).known_to = frozenset({"Red", "Blue"})
+    b, cid = _placed_unseen_cid(tmp_path, "skills: {throw: 50}, weapons: [fragmentation_grenade]")
     before = b.odds(FwIntent("Ann", "throw", "Cid"))
     body = b.world.get(cid, FwBody)
     body.hp = 3
