@@ -142,13 +142,9 @@ class FwSystems(FwBase):
 
     def _known_hp(self, eid: int, te: int) -> int:
         """`te`'s HP as `eid`'s side knows it (the preview's chance to drop it): now if it is a friend or seen now,
-        else as it showed when last seen (FwKnowledge; its place may be known while its wounds are not)."""
-        hp = self.body(te).hp
-        k = self.knowledge
-        if not isinstance(k, FwKnowledge) or self.side(eid) == self.side(te) or self.seen_by_side(eid, te):
-            return hp
-        shown = k.shown(self.side(eid), self.name(te))
-        return hp if shown is None else shown[0]
+        else as it showed when last seen (its place may be known while its wounds are not)."""
+        shown = self.last_shown(eid, te)
+        return self.body(te).hp if shown is None else shown[0]
 
     def move_refusal(self, eid: int) -> str | None:
         """Why `eid` may not move now, or None."""

@@ -210,6 +210,16 @@ class FwBase:
         k = self.knowledge
         return k is None or self.name(te) in k.seen.get(self.side(eid), ())
 
+    def last_shown(self, eid: int, te: int) -> tuple[Any, ...] | None:
+        """What showed of figure `te` when `eid`'s side last saw it (FwKnowledge.shown: hp, fallen, unconscious,
+        dead, blind_until, and in a battle with cars the car it rode), or None when the side reads it as it is:
+        a friend, a figure seen now, or a battle without side views."""
+        shown = getattr(self.knowledge, "shown", None)
+        if shown is None or self.side(eid) == self.side(te) or self.seen_by_side(eid, te):
+            return None
+        out: tuple[Any, ...] | None = shown(self.side(eid), self.name(te))
+        return out
+
     def knows(self, eid: int, te: int) -> bool:
         """Whether `eid`'s side knows where `te` is: it sees it now, or its position is known to the side (it has
         not moved unseen since it was last seen, or combat sensors found it)."""

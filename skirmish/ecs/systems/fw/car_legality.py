@@ -65,13 +65,14 @@ def car_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
 
 def _known_aboard(sys: FwBase, eid: int, te: int) -> bool:
     """Whether `eid`'s side knows `te` rides a car: as it is if the side sees it now, else as it was when last
-    seen (FwKnowledge.shown; the refusal must not tell what the side cannot see, review7c). A strike at a rider
-    declared on older knowledge is stopped when it resolves (resolve._attack_blocked)."""
-    if sys.seen_by_side(eid, te):
-        return sys.aboard(te)
-    shown_fn = getattr(sys.knowledge, "shown", None)
-    shown = shown_fn(sys.side(eid), sys.name(te)) if shown_fn is not None else None
-    return bool(shown[5]) if shown is not None and len(shown) > 5 else False
+    seen (the refusal must not tell what the side cannot see, review7c). A strike at a rider declared on older
+    knowledge is stopped when it resolves (resolve._attack_blocked)."""
+    if sys.side(eid) == sys.side(te):
+        return False  # a friend is refused as one (R-9.4, `_act_refusal`), not as a rider
+    shown = sys.last_shown(eid, te)
+    if shown is None:
+        return sys.seen_by_side(eid, te) and sys.aboard(te)
+    return len(shown) > 5 and shown[5] is not None
 
 
 def car_split(intent: FwIntent) -> gravcar.CarSplit:
