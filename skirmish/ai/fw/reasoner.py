@@ -90,7 +90,6 @@ class FwUtilityAI:
         est.ext(me)  # a figure of another ruleset fails here, named
         intent = side_intent(view, me)
         self.urgency = 1.0 + (view.round / view.max_rounds if view.max_rounds else 0.0)  # a draw is half a win
-        self._shots.clear()
         if request.kind == INTENT:
             options = self.declarations(view, me, intent)
         else:
@@ -260,6 +259,7 @@ class FwUtilityAI:
     # ------------------------------------------------------------------------------------------ movement
     def moves(self, view: BattleView, me: UnitView, intent: Intent, cells: frozenset[geo.Cell]) -> list[FwOption]:
         """Staying or moving to each listed cell, weighed (R-9.2, R-9.4, R-9.11)."""
+        self._shots.clear()  # next round's shots are this decision's (kept across its cells only)
         x = est.ext(me)
         enemies = view.enemies(me)
         move_cells = max(1.0, x.move_m / view.grid.cell_m)

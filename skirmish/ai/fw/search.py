@@ -87,7 +87,6 @@ class FwSearchAI:
         est.ext(me)  # a figure of another ruleset fails here, named
         intent = side_intent(view, me)
         self.proposer.urgency = 1.0 + (view.round / view.max_rounds if view.max_rounds else 0.0)
-        self.proposer._shots.clear()  # one decision's next-round shots, as FwUtilityAI.decide_traced clears them
         if request.kind == INTENT:
             options = self.proposer.declarations(view, me, intent)
         else:
