@@ -156,3 +156,17 @@ def played(name: str, seed: int, steps: int, ai: Any = None) -> Iterator[tuple[i
                 return
             yield step, b, req
             b.step()
+
+
+def blind_to_enemies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Patch `Battle.observe` to give each side a view without the enemies, as fog of war may give it (the RL
+    observation tests: nothing of an enemy may leak through another path)."""
+    from skirmish.battle import Battle
+
+    real = Battle.observe
+
+    def blind(self: Battle, side: str) -> Any:
+        view = real(self, side)
+        return dataclasses.replace(view, units=tuple(u for u in view.units if u.side == side))
+
+    monkeypatch.setattr(Battle, "observe", blind)

@@ -3,7 +3,6 @@ fills and submit accepts, rewards that match the battle's outcome, the Gymnasium
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import subprocess
@@ -18,9 +17,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from skirmish.battle import Battle
 from skirmish.env import CHANNELS, GYM_ID, SingleAgentEnv, env, raw_env
 from skirmish.env.game import Game
+from tests.conftest import blind_to_enemies
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "scenarios" / "killhouse_drill.yaml"  # 20x14, two against two: quick battles
@@ -159,13 +158,7 @@ def test_observations_come_from_the_sides_own_view(monkeypatch: pytest.MonkeyPat
     assert obs[..., ch["enemy_in_sight"]].sum() + obs[..., ch["enemy_out_of_sight"]].sum() == 2
     assert obs[..., ch["acting"]].sum() == 1 and obs[..., ch["declaring"]].all()
     assert not aec.observe("side_1")["observation"][..., ch["acting"]].any()
-    real = Battle.observe
-
-    def blind(self: Battle, side: str) -> Any:  # a view without the enemies, as fog of war may give
-        view = real(self, side)
-        return dataclasses.replace(view, units=tuple(u for u in view.units if u.side == side))
-
-    monkeypatch.setattr(Battle, "observe", blind)
+    blind_to_enemies(monkeypatch)  # a view without the enemies, as fog of war may give
     fogged = aec.observe("side_0")["observation"]
     assert not fogged[..., ch["enemy_in_sight"]].any() and not fogged[..., ch["enemy_out_of_sight"]].any()
     assert np.array_equal(fogged[..., ch["own"]], obs[..., ch["own"]])

@@ -4,7 +4,6 @@ masks from fw legality (R-9.2, R-9.3, R-9.8, R-9.9, R-9.11), fog from the side's
 
 from __future__ import annotations
 
-import dataclasses
 import warnings
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,7 +15,6 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-from skirmish.battle import Battle
 from skirmish.env import GYM_ID, SingleAgentEnv, env, raw_env
 from skirmish.env.fw_actions import FwActionTable
 from skirmish.env.fw_observation import FW_CHANNELS
@@ -24,6 +22,7 @@ from skirmish.env.game import Game
 from skirmish.env.spec import SPECS, spec_for
 from skirmish.rules.actions import EndTurn, Move
 from skirmish.rulesets.fw import INTENT, MOVE, FwIntent
+from tests.conftest import blind_to_enemies
 
 ROOT = Path(__file__).resolve().parents[1]
 FW = ROOT / "scenarios" / "fw"
@@ -161,13 +160,7 @@ def test_observations_show_only_the_sides_own_view(monkeypatch: pytest.MonkeyPat
     assert o[..., CH["own"]].sum() == 3 and o[..., CH["acting"]].sum() == 0  # the Raiders declare now
     assert obs["side_1"][..., CH["acting"]].sum() == 1 and obs["side_1"][..., CH["declaring"]].all()
     assert o[..., CH["enemy_in_sight"]].sum() + o[..., CH["enemy_out_of_sight"]].sum() == 3
-    real = Battle.observe
-
-    def blind(self: Battle, side: str) -> Any:  # a view without the enemies, as fog of war may give
-        v = real(self, side)
-        return dataclasses.replace(v, units=tuple(u for u in v.units if u.side == side))
-
-    monkeypatch.setattr(Battle, "observe", blind)
+    blind_to_enemies(monkeypatch)  # a view without the enemies, as fog of war may give
     fogged = aec.observe("side_0")["observation"]
     assert not fogged[..., CH["enemy_in_sight"]].any() and not fogged[..., CH["enemy_out_of_sight"]].any()
     assert np.array_equal(fogged[..., CH["own"]], o[..., CH["own"]])
