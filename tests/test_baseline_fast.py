@@ -128,7 +128,7 @@ def _fresh_choice(view, me):  # type: ignore[no-untyped-def]
 
 
 def test_the_kept_choice_is_dropped_when_the_field_or_an_enemy_changes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """A hold battle's choices (kept per map by cell, reach, enemies and reach field) equal choices worked out
+    """A hold battle's choices (kept per map by cell, walk, reach, enemies and the cells figures fill) equal choices worked out
     with nothing kept at every decision that asks, and some were answered from what was kept."""
     import skirmish.ai.controllers as ctl
 

@@ -16,7 +16,6 @@ from collections import deque
 from collections.abc import Callable
 
 import numpy as np
-import numpy.typing as npt
 
 from skirmish.ai.baseline_cells import _best_cell
 from skirmish.ai.estimate import throw_chance
@@ -214,28 +213,29 @@ class BaselineAI:
         closing in when nothing is in view. Every reachable cell is scored at once; the first best cell in
         row order wins, as a cell-by-cell scan would pick it.
 
-        The answer depends only on the reach field, the unit's cell, its weapon's range and the enemies' cells
-        in order (sight and distances are the map's), so it is kept with the map (`GridMap.kept`, for every
-        baseline and battle on it) by those, while the reach field is the same object (the ReachCache and
-        `reach.shared_field` hand back the same object for the same question); at most CHOICES_KEPT."""
-        grid = view.grid
-        col, _ = me.trait("dexterity")
-        walk_cells = SIDES[col] / grid.cell_m
-        field_ = self._reach.field_among(grid, me.cell, walk_cells, view.occupied(me.name))
+        The answer depends only on the unit's cell and walk, its weapon's range, the enemies' cells in order and
+        the cells other figures fill (the reach field is the map's and theirs; sight and distances the map's),
+        so it is kept with the map (`GridMap.kept`, for every baseline and battle on it) by those, and asked
+        again for the same ones (a unit that stayed put, turn after turn) it costs a look-up: no reach field,
+        no scoring; at most CHOICES_KEPT."""
         enemies = view.enemies(me)
         if not enemies:
             return None
+        grid = view.grid
+        col, _ = me.trait("dexterity")
+        walk_cells = SIDES[col] / grid.cell_m
         reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
-        key = (me.cell, reach, tuple(e.cell for e in enemies))
-        chosen: dict[tuple[object, ...], tuple[npt.NDArray[np.float64], geo.Cell]] = grid.kept.setdefault(
-            "baseline_choices", {})
+        figures = view.occupied(me.name)
+        enemy_cells = tuple(e.cell for e in enemies)
+        key = (me.cell, walk_cells, reach, enemy_cells, frozenset(figures))
+        chosen: dict[tuple[object, ...], geo.Cell] = grid.kept.setdefault("baseline_choices", {})
         kept = chosen.get(key)
-        if kept is not None and kept[0] is field_:
-            return kept[1]
+        if kept is not None:
+            return kept
         if len(chosen) >= CHOICES_KEPT:
             chosen.clear()
-        best = _best_cell(grid, field_, me.cell, reach, key[2])
-        chosen[key] = (field_, best)
+        field_ = self._reach.field_among(grid, me.cell, walk_cells, figures)
+        best = chosen[key] = _best_cell(grid, field_, me.cell, reach, enemy_cells)
         return best
 
 
