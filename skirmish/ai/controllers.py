@@ -58,6 +58,18 @@ class ScriptedController:
 
 
 CHOICES_KEPT = 4096  # cell choices the baselines keep per map before they start again (BaselineAI._choose_cell)
+COUNTED_ENEMIES = 6  # the enemies nearest the unit that the baselines' cell choice weighs (`enemies_that_matter`)
+
+
+def enemies_that_matter(here: geo.Cell, cells: tuple[geo.Cell, ...]) -> tuple[geo.Cell, ...]:
+    """The enemy cells a baseline's cell choice weighs: the COUNTED_ENEMIES nearest `here` (straight-line distance,
+    the view's order between equals), kept in the view's order; all of them when there are no more. A squad's
+    worth of the nearest enemies are the ones that can trade shots with the unit this turn; weighing every enemy
+    on the map made a decision's cost grow with the battle (issue 12: 24 v 24)."""
+    if len(cells) <= COUNTED_ENEMIES:
+        return cells
+    nearest = sorted(range(len(cells)), key=lambda i: (geo.distance_cells(here, cells[i]), i))[:COUNTED_ENEMIES]
+    return tuple(cells[i] for i in sorted(nearest))
 
 
 def hit_chance(me: UnitView, target: UnitView, view: BattleView, mode_mod: int = 0) -> float:
@@ -210,10 +222,11 @@ class BaselineAI:
 
     def _choose_cell(self, view: BattleView, me: UnitView, has_target: bool) -> geo.Cell | None:
         """Best cell within a walk: cover against every enemy that can see it, a line of fire, and
-        closing in when nothing is in view. Every reachable cell is scored at once; the first best cell in
+        closing in when nothing is in view, weighed against the enemies nearest the unit (`enemies_that_matter`:
+        all of them up to COUNTED_ENEMIES). Every reachable cell is scored at once; the first best cell in
         row order wins, as a cell-by-cell scan would pick it.
 
-        The answer depends only on the unit's cell and walk, its weapon's range, the enemies' cells in order and
+        The answer depends only on the unit's cell and walk, its weapon's range, those enemies' cells in order and
         the cells other figures fill (the reach field is the map's and theirs; sight and distances the map's),
         so it is kept with the map (`GridMap.kept`, for every baseline and battle on it) by those, and asked
         again for the same ones (a unit that stayed put, turn after turn) it costs a look-up: no reach field,
@@ -226,7 +239,7 @@ class BaselineAI:
         walk_cells = SIDES[col] / grid.cell_m
         reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
         figures = view.occupied(me.name)
-        enemy_cells = tuple(e.cell for e in enemies)
+        enemy_cells = enemies_that_matter(me.cell, tuple(e.cell for e in enemies))
         key = (me.cell, walk_cells, reach, enemy_cells, frozenset(figures))
         chosen: dict[tuple[object, ...], geo.Cell] = grid.kept.setdefault("baseline_choices", {})
         kept = chosen.get(key)

@@ -1,0 +1,62 @@
+"""The hold/focus/spread baselines weigh a cell against the enemies nearest the unit (`enemies_that_matter`,
+docs/AI.md "Scripted baselines"): six of them at most, so a decision's cost does not grow with the battle (issue 12
+item 6). Speed itself is measured with `skirmish bench --ai hold --scaling`, not here."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from skirmish.ai.controllers import COUNTED_ENEMIES, BaselineAI, enemies_that_matter
+from skirmish.battle import Battle
+from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+from skirmish.rules import geometry as geo
+from skirmish.rules.deck import SIDES
+from tests.test_baseline_fast import _reference
+
+
+def test_the_six_nearest_enemies_are_weighed_in_the_views_order() -> None:
+    here = (10, 10)
+    cells = ((30, 10), (11, 10), (10, 25), (12, 12), (0, 0), (10, 14), (19, 10), (10, 1))
+    got = enemies_that_matter(here, cells)
+    assert COUNTED_ENEMIES == 6 and len(got) == 6
+    far = sorted(cells, key=lambda c: geo.distance_cells(here, c))[6:]
+    assert set(far) == {(30, 10), (10, 25)} and not set(far) & set(got)
+    assert got == tuple(c for c in cells if c not in far)  # the view's order kept
+    assert enemies_that_matter(here, cells[:6]) == cells[:6]  # six or fewer: all of them, as they were
+    # Equal distances: the ones listed first in the view are weighed (three at 2.8 cells, then three of four at 3).
+    ring = ((13, 10), (7, 10), (10, 13), (10, 7), (12, 12), (8, 8), (8, 12))
+    assert enemies_that_matter(here, ring) == ring[:3] + ring[4:]
+
+
+def test_a_battalion_units_cell_is_weighed_against_its_six_nearest_enemies() -> None:
+    """In the 24 v 24 bench battle every cell choice equals the per-enemy scan over the six enemies nearest the
+    unit, and at least one of them would differ against all 24 (the rule changes the answer somewhere)."""
+    sc = load_scenario(SCENARIOS_DIR / "bench" / "battalion_sweep.yaml")
+    ai = BaselineAI()
+    asked = differs = 0
+    orig = ai._choose_cell
+
+    def check(view, me, has_target):  # type: ignore[no-untyped-def]
+        nonlocal asked, differs
+        got = orig(view, me, has_target)
+        grid = view.grid
+        blocked = np.zeros((grid.height, grid.width), dtype=bool)
+        for x, y in view.occupied(me.name):
+            blocked[y, x] = True
+        blocked[me.cell[1], me.cell[0]] = True
+        field_ = geo.reach_field(grid, me.cell, SIDES[me.trait("dexterity")[0]] / grid.cell_m, blocked)
+        reach = me.weapon.max_range_m if me.weapon else -math.inf
+        enemies = [e.cell for e in view.enemies(me)]
+        assert len(enemies) > COUNTED_ENEMIES
+        assert got == _reference(grid, field_, me.cell, reach, list(enemies_that_matter(me.cell, tuple(enemies))))
+        differs += got != _reference(grid, field_, me.cell, reach, enemies)
+        asked += 1
+        return got
+
+    ai._choose_cell = check  # type: ignore[method-assign]
+    with Battle(sc, seed=1, controllers={s.name: ai for s in sc.spec.sides}) as b:
+        while b.pending is not None and asked < 40:
+            b.step()
+    assert asked == 40 and differs > 0
