@@ -89,7 +89,12 @@ class Batch:
         """`lines` on every crossing, or (`near` > 0) on the first and last `near` crossings of each axis only
         (then a line found clear may not be), or (`middle`) on the others only (no cover). The cover read
         beside the target (the cell before the last, the side cells of corners within one cell of it: at the
-        last two column crossings) is read right on the ends' crossings when `near` >= 2."""
+        last two column crossings) is read right on the ends' crossings when `near` >= 2.
+
+        Both axes' crossings are worked out as one list: a column crossing (the k-th) enters the cell one column
+        step on and as many row steps as row crossings come not later (q + 1, q = floor((c0 + 20 F k) / 20 E));
+        a row crossing (the m-th) the same with the axes' roles swapped (-c0, E and F, the steps) — one formula
+        over "this axis" and "the other", so the per-crossing arrays are built once for both."""
         n = len(p0)
         pw, blocks = self.pw, self.blocks
         fx, fy, tx, ty = p0 // 20, p1 // 20, q0 // 20, q1 // 20
@@ -102,39 +107,45 @@ class Batch:
         nx, ny = np.abs(tx - fx), np.abs(ty - fy)
         fi, ti = (fy + 1) * pw + fx + 1, (ty + 1) * pw + tx + 1
         c0 = a * f - b * e  # (time_x(k) - time_y(m)) * E * F = c0 + 20 F k - 20 E m
-        # Column crossings: the k-th of line i; the row crossings not later (q + 1), a corner if one is at the time.
-        cnx = (np.maximum(nx - 2 * near, 0) if middle else np.minimum(nx, 2 * near)) if near else nx  # looked at
-        xi = np.repeat(np.arange(n), cnx)
-        k = np.arange(len(xi)) - np.repeat(np.cumsum(cnx) - cnx, cnx)
+        # Per line and axis (columns first, then rows): the crossings looked at, and what a crossing's cell needs.
+        n_all = np.concatenate([nx, ny])
+        if not near:
+            looked = n_all
+        elif middle:
+            looked = np.maximum(n_all - 2 * near, 0)
+        else:
+            looked = np.minimum(n_all, 2 * near)
+        lines = np.arange(n)
+        per = np.stack([np.concatenate([c0, -c0]), 20 * np.concatenate([f, e]), 20 * np.concatenate([e, f]),
+                        np.concatenate([ny, nx]), np.concatenate([sx, spw]), np.concatenate([spw, sx]),
+                        np.concatenate([fi + sx, fi + spw]), np.cumsum(looked) - looked, n_all - looked,
+                        np.concatenate([lines, lines])]).astype(np.int32)
+        # Each crossing's: numerator at k = 0 and its step, denominator, the other axis's crossings, this axis's
+        # step and the other's (padded indices), the cell one step on, where its line's list begins, the
+        # crossings skipped in the middle (`near`), and its line.
+        num0, step_num, den, other_n, step, other_step, first, begin, skipped, line_of = np.repeat(per, looked, axis=1)
+        k = np.arange(len(line_of), dtype=np.int32) - begin  # the crossing's number along its axis
         if middle:
             k += near
         elif near:  # the first `near`, then the last ones
-            k = np.where(k < near, k, k + np.repeat(nx - cnx, cnx))
-        ny_x, sx_x, spw_x, fi_x = (np.repeat(v, cnx) for v in (ny, sx, spw, fi))
-        num, den = np.repeat(c0, cnx) + np.repeat(20 * f, cnx) * k, np.repeat(20 * e, cnx)
-        q = _floor_div(num, den)
-        corner = (num == q * den) & (q >= 0) & (q < ny_x)
-        at_x = fi_x + sx_x * (k + 1) + spw_x * np.clip(q + 1, 0, ny_x)
-        # Row crossings: the m-th of line j; the column crossings not later.
-        cny = (np.maximum(ny - 2 * near, 0) if middle else np.minimum(ny, 2 * near)) if near else ny
-        yj = np.repeat(np.arange(n), cny)
-        m = np.arange(len(yj)) - np.repeat(np.cumsum(cny) - cny, cny)
-        if middle:
-            m += near
-        elif near:
-            m = np.where(m < near, m, m + np.repeat(ny - cny, cny))
-        k_m = np.clip(_floor_div(np.repeat(-c0, cny) + np.repeat(20 * e, cny) * m, np.repeat(20 * f, cny)) + 1, 0,
-                      np.repeat(nx, cny))
-        at_y = np.repeat(fi, cny) + np.repeat(sx, cny) * k_m + np.repeat(spw, cny) * (m + 1)
-        cells_at = np.concatenate([at_x, at_y])
-        line_of = np.concatenate([xi, yj])
-        hit = blocks[cells_at] & (cells_at != ti[line_of])
-        # Corners: side cells (x after the column step, y before) and (x before, y after).
-        ci = xi[corner]
-        kc, mc, sxc, spwc = k[corner], q[corner], sx_x[corner], spw_x[corner]
-        side_a = fi_x[corner] + sxc * (kc + 1) + spwc * mc
-        side_b = fi_x[corner] + sxc * kc + spwc * (mc + 1)
-        shut = blocks[side_a] & blocks[side_b]
+            k += np.where(k < near, 0, skipped)
+        num = num0 + step_num * k
+        # The other axis's crossings before this one (`_floor_div`, exactly; q >= -1: |c0| <= 20 E F at k = 0).
+        q = np.floor(num / den).astype(np.int32)
+        cells_at = first + step * k + other_step * np.minimum(q + 1, other_n)
+        hit = blocks.take(cells_at)  # (take: far quicker than [] with 32-bit indices)
+        if blocks[ti].any():  # a line may end in a blocking cell: its own end never blocks it
+            hit &= cells_at != ti[line_of]
+        # Corners (from the column crossings: a row crossing at the same time is the same corner): side cells
+        # (x after the column step, y before) and (x before, y after).
+        n_x = int(looked[:n].sum())
+        qx, nyx = q[:n_x], other_n[:n_x]
+        corner = np.flatnonzero((num[:n_x] == qx * den[:n_x]) & (qx >= 0) & (qx < nyx))
+        ci = line_of[corner]
+        kc, mc, sxc, spwc, fic = k[corner], q[corner], step[corner], other_step[corner], first[corner]
+        side_a = fic + sxc * kc + spwc * mc  # (`first` is one step on)
+        side_b = side_a - sxc + spwc
+        shut = blocks.take(side_a) & blocks.take(side_b)
         bad = np.bincount(line_of[hit], minlength=n) + np.bincount(ci[shut], minlength=n)
         clear = bad == 0
         if not cover:
