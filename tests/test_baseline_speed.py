@@ -1,18 +1,23 @@
 """The hold/focus/spread baselines weigh a cell against the enemies nearest the unit (`enemies_that_matter`,
 docs/AI.md "Scripted baselines"): six of them at most, so a decision's cost does not grow with the battle (issue 12
-item 6). Speed itself is measured with `skirmish bench --ai hold --scaling`, not here."""
+item 6); and a shared reach field is keyed on the blocks within a straight-line bound (`reach.within_reach`), with no
+search to find which cells it reads. Speed itself is measured with `skirmish bench --ai hold --scaling`, not here."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from skirmish.ai.controllers import COUNTED_ENEMIES, BaselineAI, enemies_that_matter
 from skirmish.battle import Battle
 from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+from skirmish.content.tiled import from_ascii
 from skirmish.rules import geometry as geo
 from skirmish.rules.deck import SIDES
+from skirmish.rules.reach import ring, shared_field, within_reach
 from tests.test_baseline_fast import _reference
 
 
@@ -60,3 +65,22 @@ def test_a_battalion_units_cell_is_weighed_against_its_six_nearest_enemies() -> 
         while b.pending is not None and asked < 40:
             b.step()
     assert asked == 40 and differs > 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(2, 14).flatmap(
+    lambda w: st.lists(st.text("....,:#x=Df~", min_size=w, max_size=w), min_size=2, max_size=12)), data=st.data())
+def test_a_reach_search_reads_no_cell_beyond_within_reach(rows: list[str], data: st.DataObject) -> None:
+    """`reach.within_reach` (the cells whose blocks key a shared reach field) holds every cell the search reaches
+    and their ring, whatever the ground costs; so the shared field is the search's answer (equal, cell for cell)."""
+    grid = from_ascii(rows, "speed", "map")
+    start = (data.draw(st.integers(0, grid.width - 1)), data.draw(st.integers(0, grid.height - 1)))
+    limit = data.draw(st.sampled_from([1.0, 2.5, 4.0, 7.3]))
+    near = within_reach(grid, start, limit)
+    assert (ring(np.isfinite(geo.reach_field(grid, start, limit))) <= near).all()
+    blocked = np.zeros((grid.height, grid.width), dtype=bool)
+    for cell in data.draw(st.lists(st.tuples(st.integers(0, grid.width - 1), st.integers(0, grid.height - 1)),
+                                   max_size=5)):
+        blocked[cell[1], cell[0]] = True
+    got = shared_field(grid, start, limit, blocked)
+    assert np.array_equal(got, geo.reach_field(grid, start, limit, blocked))

@@ -107,19 +107,14 @@ def shared_field(grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.
     """`geo.reach_field(grid, start, limit, blocked)`, read-only, kept per map (`GridMap.kept`) for every
     ReachCache, AI and battle on it, by the start, the limit and the blocked cells the search could look at.
 
-    The search only reaches cells it would reach with nothing blocked (a block takes steps away, never adds
-    one), so it reads the blocks only on those cells and the ring around them (`near`, worked out once per
-    start and limit with nothing blocked): blocks elsewhere cannot change the field, and the same blocks there
-    give the same field bit for bit. Battles on one map start from the same cells, so their first moves ask
-    the same questions."""
+    The search only reaches cells within `limit` of the start as the crow flies, over the cheapest ground (a
+    step costs its length times the move cost of the cell entered), so it reads the blocks only on those cells
+    and the ring around them (`near`, `within_reach`): blocks elsewhere cannot change the field, and the same
+    blocks there give the same field bit for bit. Battles on one map start from the same cells, so their first
+    moves ask the same questions."""
     kept: dict[str, Any] = grid.kept
-    nears: dict[tuple[geo.Cell, float], npt.NDArray[np.bool_]] = kept.setdefault("reach_near", {})
     fields: dict[tuple[geo.Cell, float, tuple[int, ...]], Field] = kept.setdefault("reach_fields", {})
-    near = nears.get((start, limit))
-    if near is None:
-        if len(nears) >= max(16, SHARED_CELLS_KEPT // (grid.width * grid.height)):
-            nears.clear()
-        near = nears[(start, limit)] = ring(np.isfinite(geo.reach_field(grid, start, limit)))
+    near = within_reach(grid, start, limit)
     key = (start, limit, tuple(np.flatnonzero(blocked & near).tolist()))
     field = fields.get(key)
     if field is None:
@@ -128,6 +123,27 @@ def shared_field(grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.
         field = fields[key] = geo.reach_field(grid, start, limit, blocked)
         field.flags.writeable = False
     return field
+
+
+def within_reach(grid: geo.GridMap, start: geo.Cell, limit: float) -> npt.NDArray[np.bool_]:
+    """Every cell a search from `start` within `limit` could read (`shared_field`'s `near`): those no farther
+    than limit / (the least move cost) in a straight line, and their ring (a cell's neighbours are within √2;
+    1.5 taken). A route's cost is at least its length times the least move cost, and its length at least the
+    straight line, so every cell the search reaches is among them. Kept per map by start and limit (no search:
+    the distances are the map's table)."""
+    nears: dict[tuple[geo.Cell, float], npt.NDArray[np.bool_]] = grid.kept.setdefault("reach_near", {})
+    near = nears.get((start, limit))
+    if near is None:
+        if len(nears) >= max(16, SHARED_CELLS_KEPT // (grid.width * grid.height)):
+            nears.clear()
+        cheapest = grid.kept.get("least_move_cost")
+        if cheapest is None:
+            costs = grid.move_cost[grid.move_cost > 0]
+            cheapest = grid.kept["least_move_cost"] = float(costs.min()) if len(costs) else 1.0
+        ys, xs = np.ogrid[: grid.height, : grid.width]
+        d = geo.hypot_table(grid.width, grid.height)[np.abs(ys - start[1]), np.abs(xs - start[0])]
+        near = nears[(start, limit)] = d <= limit / cheapest + 1.5
+    return near
 
 
 WALK_CELLS_KEPT = 1 << 22  # cells of walking fields kept per map (8 bytes each) before they start again
