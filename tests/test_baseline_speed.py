@@ -84,3 +84,14 @@ def test_a_reach_search_reads_no_cell_beyond_within_reach(rows: list[str], data:
         blocked[cell[1], cell[0]] = True
     got = shared_field(grid, start, limit, blocked)
     assert np.array_equal(got, geo.reach_field(grid, start, limit, blocked))
+
+
+def test_the_band_search_refuses_a_step_cheaper_than_one() -> None:
+    """The reach search settles cells in bands one cost wide, which needs every step to cost at least 1: a map
+    with a move cost between 0 and 1 is refused by name, not searched wrongly."""
+    import pytest
+
+    tiles = (geo.Terrain("ground"), geo.Terrain("road", move_cost=0.5))  # type: ignore[arg-type]
+    grid = geo.GridMap("cheap", 3, 2, tiles, np.array([[0, 1, 0], [0, 0, 0]], dtype=np.int16))
+    with pytest.raises(ValueError, match="move cost between 0 and 1"):
+        geo.reach_field(grid, (0, 0), 3.0)

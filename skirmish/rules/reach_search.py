@@ -4,9 +4,8 @@ per map."""
 
 from __future__ import annotations
 
-import heapq
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -38,32 +37,13 @@ def reach_field(
     best = [math.inf] * len(plain)
     best[s] = 0.0
     reached: list[int] = []  # every cell settled (once each): the field is written from these alone
-    heap: list[tuple[float, int]] = [(0.0, s)]
     bound = limit + _EPS
-    pop, push, add = heapq.heappop, heapq.heappush, reached.append
     shut = None if blocked is None else np.flatnonzero(blocked)
     if (shut is None or not len(shut)) and limit == math.inf:  # a whole-map walk: no bound, and most cells reached
-        while heap:
-            d, i = pop(heap)
-            if d > best[i]:
-                continue
-            for j, c in plain[i]:
-                nd = d + c
-                if nd < best[j]:
-                    best[j] = nd
-                    push(heap, (nd, j))
+        _settle(plain, best, s, math.inf, reached, None)
         return np.array(best).reshape(h + 2, pw)[1:-1, 1:-1].copy()
     if shut is None or not len(shut):
-        while heap:
-            d, i = pop(heap)
-            if d > best[i]:
-                continue
-            add(i)
-            for j, c in plain[i]:
-                nd = d + c
-                if nd <= bound and nd < best[j]:
-                    best[j] = nd
-                    push(heap, (nd, j))
+        _settle(plain, best, s, bound, reached, None)
     else:
         # `open_` is the map's open ground, kept with the map for these searches: the figures' cells are shut
         # for this one and opened again after it (the steps listed are past the walls already).
@@ -73,17 +53,7 @@ def reach_field(
         for i in no:
             open_[i] = False
         try:
-            while heap:
-                d, i = pop(heap)
-                if d > best[i]:
-                    continue
-                add(i)
-                for j, c, a, b in steps[i]:
-                    if open_[j] and open_[a] and open_[b]:
-                        nd = d + c
-                        if nd <= bound and nd < best[j]:
-                            best[j] = nd
-                            push(heap, (nd, j))
+            _settle(steps, best, s, bound, reached, open_)
         finally:
             for i, v in zip(reversed(no), reversed(was), strict=True):  # (a cell named twice gets its own back)
                 open_[i] = v
@@ -92,6 +62,49 @@ def reach_field(
     # padded (x + 1, y + 1) -> y * w + x; each cell settled once, at its cost
     out[at - pw - 1 - 2 * (at // pw - 1)] = [best[j] for j in reached]
     return out.reshape(h, w)
+
+
+def _settle(steps: list[Any], best: list[float], s: int, bound: float, reached: list[int],
+            open_: list[bool] | None) -> None:
+    """Dijkstra from padded cell `s` over `steps` (the plain steps, or with `open_` the steps with the cells a
+    figure must not stand on), writing each cell's cost into `best` up to `bound` and listing the cells settled
+    in `reached` (the order does not matter).
+
+    The cells wait in bands one cell of cost wide (a cell of cost d in band int(d)), not in a heap: every step
+    costs at least 1 (its length, at least 1, times a move cost, a whole number of at least 1: `Tile.move_cost`),
+    so no cell of a band can lower another of the same band, and when a band is reached every cell in it is
+    settled at its least cost (each is the least of its settled neighbours' costs plus the step, the same float
+    sums as any exact Dijkstra). A cell waits once for each time it was lowered; only the first look at it
+    counts."""
+    bands: list[list[int]] = [[s]]
+    done = [False] * len(best)
+    add = reached.append
+    for wait in bands:  # (the list grows as it is walked: a band is added when a cell is first put in it)
+        for i in wait:
+            if done[i]:
+                continue
+            done[i] = True
+            add(i)
+            d = best[i]
+            if open_ is None:
+                for j, c in steps[i]:
+                    nd = d + c
+                    if nd < best[j] and nd <= bound:
+                        best[j] = nd
+                        k = int(nd)
+                        while k >= len(bands):
+                            bands.append([])
+                        bands[k].append(j)
+                continue
+            for j, c, a, b in steps[i]:
+                if open_[j] and open_[a] and open_[b]:
+                    nd = d + c
+                    if nd < best[j] and nd <= bound:
+                        best[j] = nd
+                        k = int(nd)
+                        while k >= len(bands):
+                            bands.append([])
+                        bands[k].append(j)
 
 
 def _open_cells(grid: GridMap) -> list[bool]:
@@ -121,6 +134,9 @@ def _work_out_padded_steps(grid: GridMap) -> _Steps:
     free = [False] * (pw * (grid.height + 2))
     cost_at = [0.0] * len(free)
     cost = grid.move_cost.tolist()
+    if any(0 < c < 1 for row in cost for c in row):  # `_settle`'s bands are one step of the least cost wide
+        raise ValueError("a move cost between 0 and 1: the reach search needs every step to cost at least 1 "
+                         "(Tile.move_cost is a whole number, 0 for impassable)")
     for y in range(grid.height):
         for x in range(grid.width):
             i = (y + 1) * pw + x + 1
