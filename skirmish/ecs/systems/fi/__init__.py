@@ -22,11 +22,12 @@ from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.systems.fi import legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
-from skirmish.ecs.systems.fi.movement import FiMovement
+from skirmish.ecs.systems.fi.grapple import FiMelee
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import Card, Deck, builtin
+from skirmish.rules.fi.melee_actions import MeleeAttack
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
@@ -35,7 +36,7 @@ from skirmish.rules.randomizer import Randomizer
 __all__ = ["Ctx", "FiSystems", "IllegalAction", "setup", "spawn_unit"]
 
 
-class FiSystems(FiMovement):
+class FiSystems(FiMelee):
     """The rules applied to the world for the `fi` ruleset."""
 
     def check(self, eid: int, action: Action) -> None:
@@ -60,7 +61,7 @@ class FiSystems(FiMovement):
             self.tacpack_check(eid, action)
         elif isinstance(action, Wait):
             self.wait_check(eid, action)
-        else:
+        elif not self.melee_gate(eid, action):  # melee, charges and maneuvers (R-7, R-5.4)
             raise IllegalAction(f"{action.verb} is not an action in a turn")
 
     def apply(self, eid: int, action: Action) -> bool:
@@ -83,6 +84,8 @@ class FiSystems(FiMovement):
         elif isinstance(action, Wait):
             self.wait(eid, action)
             return True
+        elif (done := self.melee_apply(eid, action)) is not None:
+            return done
         else:
             self.check(eid, action)  # a declaration or anything else that is not an action in a turn: refused
         return not self.active(eid)
@@ -143,6 +146,7 @@ class FiSystems(FiMovement):
                 "draw": [c.number for c in deck.draw_pile], "discard": [c.number for c in deck.discard_pile],
                 "pending_shuffle": deck.pending_shuffle, "shuffles": deck.shuffles},
             "draws": self.ctx.randomizer.draws,
+            **({"melee": melee} if (melee := self.melee_hash()) else {}),
         }
 
     def _pile(self) -> list[Card] | None:
@@ -153,7 +157,13 @@ class FiSystems(FiMovement):
         return None
 
     def odds(self, eid: int, action: Action, seed: int) -> ShotOdds | ThrowOdds:
-        """The odds of a shot or throw by `eid`, without making it (R-6; IllegalAction if not allowed)."""
+        """The odds of a shot, blow or throw by `eid`, without making it (R-6, R-7; IllegalAction if not
+        allowed): a blow is read as the shot it is resolved as."""
+        if isinstance(action, MeleeAttack):
+            self.melee_check(eid, action)
+            msetup, mtarget, mtgt, _, _ = self.melee_setup(eid, action)
+            hp = self.w.get(mtgt, Health)
+            return shot_odds(msetup, mtarget, cards=self._pile(), wounds=hp.wounds, ct=hp.ct, seed=seed)
         if isinstance(action, Shoot):
             setup, target, tgt = self.shot_setup(eid, action)
             hp = self.w.get(tgt, Health)
@@ -172,6 +182,9 @@ class FiSystems(FiMovement):
         try:
             if self.w.get(eid, Turn).moved_this_turn:
                 return "one movement action per turn (docs/RULES-NOTES.md)"
+            held = self.held_reason(eid)
+            if held:
+                return held
             self.check_parts(eid, Part("move", running=True))  # a run is the fastest move (R-5.4)
         except IllegalAction as exc:
             return str(exc)
