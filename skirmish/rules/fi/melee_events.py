@@ -113,7 +113,8 @@ class ManeuverEvent(Event):
     def describe(self) -> str:
         mods = f" {mods_text(self.modifiers)}" if self.modifiers else ""
         done = {"close": f"inside {self.target}'s reach", "open": f"out of {self.target}'s reach again"}[self.maneuver]
-        return (f"{self.where()} {self.actor or ''} tries to {self.maneuver.upper()} on {self.target} with "
+        what = f"CLOSE on {self.target}" if self.maneuver == "close" else f"OPEN the distance from {self.target}"
+        return (f"{self.where()} {self.actor or ''} tries to {what} with "
                 f"{self.weapon.replace('_', ' ')}: TN {self.tn} ({mods_text(self.tn_modifiers)}); {self.column}-"
                 f"{self.row} on {draw_text(self.draw)} reads {_read(self.cf, self.read, self.halved)}{mods} = "
                 f"{self.result} -> {done if self.success else 'fails'}{self.rules_text()}")
