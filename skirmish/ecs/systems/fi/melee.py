@@ -273,8 +273,8 @@ class FiMeleeBase(FiMovement):
             weapon_id, speed = weapon.id, weapon.speed
         if speed == Speed.SLOW:
             raise IllegalAction("R-5.4: no SLOW attacks in a charge")
-        path, metres, _ = self.plan_move(eid, at)
         parts = self.check_parts(eid, Part("charge", int(speed), weapon=weapon_id))
+        path, metres, _ = self.plan_move(eid, at)
         return path, metres, parts
 
     def charge(self, eid: int, action: Charge) -> None:
