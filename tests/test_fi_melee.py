@@ -269,3 +269,15 @@ def test_illegal_melee_is_refused_by_submit(tmp_path: Path) -> None:
         b.submit(parse_action("melee Me Foe"))
     assert info.value.refusal.rule == "R-1.3"
     b.close()
+
+
+def test_a_dodging_defender_adds_its_dodge_level(tmp_path: Path) -> None:
+    """R-5.4: attackers' TN + the dodging combatant's Dodge level, in melee as for shots."""
+    cards = [_init(), make_card(2, upper={("III", 2): 3}), *_holds(3)]
+    b = _battle(tmp_path, [_unit("Me", 2, 1, "IV-3", skills='{"fighting:brawling": 2}')],
+                [_unit("Foe", 3, 1, skills="{dodge: 2}")], cards)
+    _to_turn(b, "Me", {"Foe": "dodge"})
+    b.submit(parse_action("melee Me Foe"))
+    blow = [e for e in b.log if e.type == "melee"][-1]
+    assert blow.tn == 7 and any("dodging" in m["reason"] for m in blow.tn_modifiers)
+    b.close()

@@ -12,7 +12,7 @@ from skirmish.content.fi import FI_PARTS
 from skirmish.content.parts import SchemaParts
 from skirmish.core.ruleset import register
 from skirmish.ecs.systems.fi import FiSystems, setup
-from skirmish.rules.fi import initiative, thrown
+from skirmish.rules.fi import initiative, melee, thrown
 from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
 from skirmish.rules.fi.events import (
     AimEvent,
@@ -33,6 +33,27 @@ from skirmish.rules.fi.events import (
     WaitEvent,
 )
 from skirmish.rules.fi.initiative import DECLARATIONS, PHASE_NAMES, PHASES
+from skirmish.rules.fi.melee_actions import (
+    MELEE_ACTIONS,
+    BreakFree,
+    Charge,
+    Close,
+    Defend,
+    Entangle,
+    MeleeAttack,
+    Open,
+    Rise,
+    Trip,
+)
+from skirmish.rules.fi.melee_events import (
+    BreakFreeEvent,
+    ChargeLostEvent,
+    DefendEvent,
+    ManeuverEvent,
+    MeleeContestEvent,
+    MeleeEvent,
+    RiseEvent,
+)
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged import (
     LOW_COVERED,
@@ -45,13 +66,68 @@ from skirmish.rules.fi.ranged import (
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_odds
 from skirmish.rules.fi.timing import ATTACK_MODES, Part, add_part, declared_speed, fits
 
-__all__ = [
-    "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES", "AimEvent",
-    "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems",
-    "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent", "ShotFacts",
-    "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent", "TriggerLostEvent",
-    "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability",
-    "fits", "initiative", "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
+__all__ = [  # the melee names: actions, events and the pure rules module `melee`
+    "ATTACK_MODES",
+    "DECLARATIONS",
+    "FI",
+    "INCAPACITATED_AT",
+    "LOW_COVERED",
+    "MELEE_ACTIONS",
+    "PHASES",
+    "PHASE_NAMES",
+    "AimEvent",
+    "AttackEvent",
+    "BlastEvent",
+    "BreakFree",
+    "BreakFreeEvent",
+    "Bystander",
+    "Charge",
+    "ChargeLostEvent",
+    "Close",
+    "ConcussionEvent",
+    "DeclareEvent",
+    "Defend",
+    "DefendEvent",
+    "Entangle",
+    "FiRuleset",
+    "FiSystems",
+    "InitiativeEvent",
+    "ManeuverEvent",
+    "MeleeAttack",
+    "MeleeContestEvent",
+    "MeleeEvent",
+    "MoveEvent",
+    "MoveStoppedEvent",
+    "Open",
+    "OutOfActionEvent",
+    "Part",
+    "ReloadEvent",
+    "Rise",
+    "RiseEvent",
+    "ShotFacts",
+    "ShotOdds",
+    "StunnedEvent",
+    "TacpackEvent",
+    "ThrowEvent",
+    "ThrowOdds",
+    "TriggerEvent",
+    "TriggerLostEvent",
+    "Trip",
+    "WaitEvent",
+    "add_part",
+    "ae_shift",
+    "blast_reach_m",
+    "damage_row",
+    "declared_speed",
+    "expected_hit_probability",
+    "fits",
+    "initiative",
+    "melee",
+    "shot_numbers",
+    "shot_odds",
+    "throw_odds",
+    "thrown",
+    "wound_penalty",
 ]
 
 

@@ -74,11 +74,12 @@ def may_close(attacker: Fighter, defender: Fighter) -> str | None:
 
 
 def attack_tn(attacker: Fighter, defender: Fighter, *, closed: str | None = None, defence: int | None = None,
-              base: int = BASE_TN) -> tuple[int, list[Modifier]]:
+              dodge: int = 0, base: int = BASE_TN) -> tuple[int, list[Modifier]]:
     """The TN of a melee attack (and of Close, Open, entangle and trip attempts) and its reasons (R-7.1, R-7.2,
     R-7.5). `closed`: who is inside whose guard — "attacker" when the attacker has closed on the defender's longer
     weapon, "defender" when the defender has closed on the attacker's. `defence`: the defender's active defence
-    result standing (R-7.5: the TN is the greater)."""
+    result standing (R-7.5: the TN is the greater). `dodge`: the defender's Dodge level when it declared DODGE
+    (R-5.4: attackers' TN + its Dodge level)."""
     level, skill = fighting_level(defender)
     tn_value = base + level
     mods = [Modifier(level, f"{defender.name}'s {skill} {level} with {defender.weapon.name} (R-7.1)")]
@@ -92,6 +93,9 @@ def attack_tn(attacker: Fighter, defender: Fighter, *, closed: str | None = None
         tn_value += attacker.weapon.defense
         mods.append(Modifier(attacker.weapon.defense, f"{defender.name} is inside the {attacker.weapon.name}: its "
                              f"Defense {attacker.weapon.defense} is a penalty (R-7.2)"))
+    if dodge:
+        tn_value += dodge
+        mods.append(Modifier(dodge, f"{defender.name} is dodging (Dodge {dodge}, R-5.4)"))
     if defence is not None and defence > tn_value:
         mods.append(Modifier(defence - tn_value, f"{defender.name}'s active defence {defence} (R-7.5)"))
         tn_value = defence

@@ -128,8 +128,11 @@ class FiMeleeBase(FiMovement):
 
     def melee_tn(self, eid: int, tgt: int, weapon: MeleeWeapon) -> tuple[int, list[Modifier]]:
         """The TN of a hand-to-hand roll by `eid` holding `weapon` against `tgt` (R-7.1, R-7.2, R-7.5)."""
+        dodging = self.w.peek(tgt, Declared).speed == "dodge" and self.ctx.round > 0
         return ml.attack_tn(self.fighter(eid, weapon), self.fighter(tgt), closed=self.closed(eid, tgt),
-                            defence=self.melee_state(tgt).defence, base=tn("standard", self.ctx.scope))  # type: ignore[arg-type]
+                            defence=self.melee_state(tgt).defence,
+                            dodge=self.w.peek(tgt, Profile).skills.get("dodge", 0) if dodging else 0,
+                            base=tn("standard", self.ctx.scope))  # type: ignore[arg-type]
 
     def melee_setup(self, eid: int, action: MeleeAttack | Charge, *, charge: bool = False,
                     at: geo.Cell | None = None) -> tuple[ShotSetup, TargetState, int, bool, ml.StrikeNumbers]:
