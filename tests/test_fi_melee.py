@@ -281,3 +281,22 @@ def test_a_dodging_defender_adds_its_dodge_level(tmp_path: Path) -> None:
     blow = [e for e in b.log if e.type == "melee"][-1]
     assert blow.tn == 7 and any("dodging" in m["reason"] for m in blow.tn_modifiers)
     b.close()
+
+
+def test_the_odds_of_blows_charges_and_maneuvers(tmp_path: Path) -> None:
+    """Battle.odds answers for a blow and a melee charge (a shot's odds) and for the maneuvers (their chance),
+    after the same checks that gate them."""
+    from skirmish.rulesets.fi import ManeuverOdds
+
+    blue = [_unit("Me", 2, 1, "IV-3", skills='{"fighting:staves": 2}', melee="[staff, net]")]
+    b = _battle(tmp_path, blue, [_unit("Foe", 3, 1, melee="[sword]"), _unit("Far", 7, 1)])
+    _to_turn(b, "Me")
+    for text in ("melee Me Foe", "charge Me Far at=6,1"):
+        odds = b.odds(parse_action(text))
+        assert isinstance(odds, ShotOdds) and odds.exact and 0.0 < odds.hit < 1.0
+    for text in ("close Me Foe weapon=net", "entangle Me Foe weapon=net", "trip Me Foe"):
+        odds = b.odds(parse_action(text))
+        assert isinstance(odds, ManeuverOdds) and 0.0 < odds.success < 1.0, text
+    with pytest.raises(IllegalAction):
+        b.odds(parse_action("close Me Foe"))  # the staff is as long as the sword: R-7.2
+    b.close()

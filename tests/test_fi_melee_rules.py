@@ -112,3 +112,20 @@ def test_non_lethal_damage_never_kills_outright(attacker: ml.Fighter, card_index
         cond = after_damage(now, ct, h.wounds, h.ct, h.wounds if h.location == "head" else 0)
         assert not cond.dead
         now, ct = cond.wounds, cond.ct
+
+
+def test_maneuver_odds_count_the_pile() -> None:
+    """A check's odds are the share of the pile that reaches the TN; a contest of equal pools is even (R-3.8)."""
+    from skirmish.rules.checks import Pool
+    from skirmish.rules.fi.melee_odds import check_odds, contest_odds
+    from tests.conftest import make_card
+
+    pile = [make_card(n, upper={("III", 2): v}) for n, v in ((3, 4), (9, 7), (17, 8), (30, 2), (41, 9), (50, 6))]
+    pool = Pool("III", 2, "fighting:brawling")
+    assert check_odds(pool, 7, 0, cards=pile).success == 3 / 6
+    assert check_odds(pool, 7, 1, cards=pile).success == 4 / 6  # +1: the 6 reaches 7
+    assert check_odds(Pool("III", 2, "x", halve=True), 4, 0, cards=pile).success == 2 / 6  # 9//2, 8//2
+    even = contest_odds(pool, 0, pool, 0, cards=pile)
+    assert even.success == 0.5 and even.samples == 30 and even.exact
+    assert contest_odds(pool, 20, pool, 0, cards=pile).success == 1.0
+    assert 0.0 < contest_odds(pool, 0, pool, 0, cards=None, seed=4).success < 1.0  # dice mode: an estimate

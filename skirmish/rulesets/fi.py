@@ -54,6 +54,7 @@ from skirmish.rules.fi.melee_events import (
     MeleeEvent,
     RiseEvent,
 )
+from skirmish.rules.fi.melee_odds import ManeuverOdds, check_odds, contest_odds
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged import (
     LOW_COVERED,
@@ -66,7 +67,7 @@ from skirmish.rules.fi.ranged import (
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_odds
 from skirmish.rules.fi.timing import ATTACK_MODES, Part, add_part, declared_speed, fits
 
-__all__ = [  # the melee names: actions, events and the pure rules module `melee`
+__all__ = [  # with the melee names: actions, events, odds and the pure rules module `melee`
     "ATTACK_MODES",
     "DECLARATIONS",
     "FI",
@@ -93,6 +94,7 @@ __all__ = [  # the melee names (R-7): actions, events and the pure rules module 
     "FiSystems",
     "InitiativeEvent",
     "ManeuverEvent",
+    "ManeuverOdds",
     "MeleeAttack",
     "MeleeContestEvent",
     "MeleeEvent",
@@ -117,6 +119,8 @@ __all__ = [  # the melee names (R-7): actions, events and the pure rules module 
     "add_part",
     "ae_shift",
     "blast_reach_m",
+    "check_odds",
+    "contest_odds",
     "damage_row",
     "declared_speed",
     "expected_hit_probability",

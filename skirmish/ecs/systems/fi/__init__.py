@@ -27,7 +27,8 @@ from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import Card, Deck, builtin
-from skirmish.rules.fi.melee_actions import MeleeAttack
+from skirmish.rules.fi.melee_actions import Charge, MeleeAttack
+from skirmish.rules.fi.melee_odds import ManeuverOdds
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
@@ -156,14 +157,21 @@ class FiSystems(FiMelee):
             return list(deck.draw_pile) or list(deck.discard_pile)
         return None
 
-    def odds(self, eid: int, action: Action, seed: int) -> ShotOdds | ThrowOdds:
+    def odds(self, eid: int, action: Action, seed: int) -> ShotOdds | ThrowOdds | ManeuverOdds:
         """The odds of a shot, blow or throw by `eid`, without making it (R-6, R-7; IllegalAction if not
         allowed): a blow is read as the shot it is resolved as."""
-        if isinstance(action, MeleeAttack):
-            self.melee_check(eid, action)
-            msetup, mtarget, mtgt, _, _ = self.melee_setup(eid, action)
+        if isinstance(action, MeleeAttack) or (isinstance(action, Charge) and action.ranged != "yes"):
+            if isinstance(action, Charge):
+                self.charge_check(eid, action)
+                msetup, mtarget, mtgt, _, _ = self.melee_setup(eid, action, charge=True, at=action.at)
+            else:
+                self.melee_check(eid, action)
+                msetup, mtarget, mtgt, _, _ = self.melee_setup(eid, action)
             hp = self.w.get(mtgt, Health)
             return shot_odds(msetup, mtarget, cards=self._pile(), wounds=hp.wounds, ct=hp.ct, seed=seed)
+        maneuver = self.maneuver_odds(eid, action, self._pile(), seed)
+        if maneuver is not None:
+            return maneuver
         if isinstance(action, Shoot):
             setup, target, tgt = self.shot_setup(eid, action)
             hp = self.w.get(tgt, Health)
@@ -174,7 +182,7 @@ class FiSystems(FiMelee):
                       if not self.w.get(e, Health).dead]
             return throw_odds(thrown, self.ctx.grid, self.w.cell(eid), (int(action.at[0]), int(action.at[1])),
                               people, cards=self._pile(), seed=seed)
-        raise IllegalAction(f"no odds for {action.verb}: only shots and throws are rolled against")
+        raise IllegalAction(f"no odds for {action.verb}: only shots, throws, blows and maneuvers are rolled against")
 
     def move_refusal(self, eid: int) -> str | None:
         """Why `eid` may not move now, or None if some move (a walk, or a run, the only move under FAST,

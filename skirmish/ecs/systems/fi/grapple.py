@@ -15,11 +15,18 @@ from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action
 from skirmish.rules.checks import Modifier, contest_winner
 from skirmish.rules.checks import Pool as CheckPool
+from skirmish.rules.deck import Card
 from skirmish.rules.equipment import MeleeWeapon
 from skirmish.rules.fi import melee as ml
 from skirmish.rules.fi.melee_actions import BreakFree, Charge, Close, Defend, Entangle, MeleeAttack, Open, Rise, Trip
+from skirmish.rules.fi.melee_odds import ManeuverOdds, check_odds, contest_odds
 from skirmish.rules.fi.timing import Part
 from skirmish.rules.randomizer import Read
+
+
+def _sum(*groups: object) -> int:
+    """The sum of the modifiers in several groups."""
+    return sum(m.value for g in groups for m in g)  # type: ignore[attr-defined]
 
 
 class FiMelee(FiMeleeBase):
@@ -63,11 +70,7 @@ class FiMelee(FiMeleeBase):
         parts = self.close_check(eid, action) if isinstance(action, Close) else self.open_check(eid, action)
         turn = self.w.get(eid, Turn)
         turn.parts, turn.acted = parts, True
-        tgt = self.w.entity(action.target)
-        weapon = self.melee_weapon(eid, action.weapon if isinstance(action, Close) else "")
-        tn_value, tn_mods = self.melee_tn(eid, tgt, weapon)
-        pool = self._fighting_pool(eid, weapon)
-        extra = [*self.wound_mod(eid), *ml.result_modifiers(self.fighter(eid, weapon), self.fighter(tgt))]
+        tgt, weapon, tn_value, tn_mods, pool, extra = self._maneuver_numbers(eid, action)
         read, total, got = self._roll(eid, pool, tn_value, extra)
         success = not read.cf and total >= tn_value
         if success and isinstance(action, Close):
@@ -81,6 +84,59 @@ class FiMelee(FiMeleeBase):
                     read=read.result, cf=read.cf, result=total, success=success,
                     modifiers=[m.to_json() for m in got["mods"]], **got["draw"])
         self.ctx.randomizer.settle()
+
+    def _maneuver_numbers(self, eid: int, action: Close | Open) -> tuple[int, MeleeWeapon, int, list[Modifier],
+                                                                         CheckPool, list[Modifier]]:
+        """A Close's or Open's target, weapon, TN with its reasons, pool and result modifiers (R-7.2)."""
+        tgt = self.w.entity(action.target)
+        weapon = self.melee_weapon(eid, action.weapon if isinstance(action, Close) else "")
+        tn_value, tn_mods = self.melee_tn(eid, tgt, weapon)
+        extra = [*self.wound_mod(eid), *ml.result_modifiers(self.fighter(eid, weapon), self.fighter(tgt))]
+        return tgt, weapon, tn_value, tn_mods, self._fighting_pool(eid, weapon), extra
+
+    def _contest_pools(self, eid: int, action: Entangle | Trip) -> tuple[CheckPool, list[Modifier], CheckPool,
+                                                                        list[Modifier]]:
+        """An entangle's or trip's pools and modifiers: the attacker's Fighting, the defender's Dexterity (R-7.6)."""
+        tgt = self.w.entity(action.target)
+        weapon = self.melee_weapon(eid, action.weapon)
+        col, training = self.w.get(tgt, Profile).traits["dexterity"]
+        return (self._fighting_pool(eid, weapon),
+                [*self.wound_mod(eid), *ml.result_modifiers(self.fighter(eid, weapon), self.fighter(tgt))],
+                CheckPool(col, training, "dexterity"), list(self.wound_mod(tgt)))
+
+    def _wriggle_pools(self, eid: int) -> tuple[CheckPool, list[Modifier], CheckPool, int]:
+        """A wriggle's pools: the entangled figure's Dexterity against the entangler's skill with the weapon."""
+        ms = self.melee_state(eid)
+        by = ms.entangled_by or ""
+        weapon = self.ctx.armoury.melee.get(ms.entangle_weapon or "", ml.UNARMED)
+        col, training = self.w.get(eid, Profile).traits["dexterity"]
+        other = self.w.entity(by) if self.w.has(by) else eid
+        return CheckPool(col, training, "dexterity"), list(self.wound_mod(eid)), \
+            self.skill_pool(other, weapon.skill, "dexterity"), other
+
+    def maneuver_odds(self, eid: int, action: Action, cards: list[Card] | None, seed: int) -> ManeuverOdds | None:
+        """The chance a Close, Open, entangle, trip or break for freedom succeeds (None for other actions), after
+        the same checks that gate it; nothing changes."""
+        if isinstance(action, Close | Open):
+            self.melee_gate(eid, action)
+            _, _, tn_value, _, pool, extra = self._maneuver_numbers(eid, action)
+            return check_odds(pool, tn_value, _sum(pool.modifiers, extra), cards=cards, seed=seed)
+        if isinstance(action, Entangle | Trip):
+            self.melee_gate(eid, action)
+            mine, my_mods, theirs, their_mods = self._contest_pools(eid, action)
+            return contest_odds(mine, _sum(mine.modifiers, my_mods), theirs, _sum(theirs.modifiers, their_mods),
+                                cards=cards, seed=seed)
+        if isinstance(action, BreakFree):
+            self.melee_gate(eid, action)
+            if action.how == "wriggle":
+                mine, my_mods, theirs, _ = self._wriggle_pools(eid)
+                return contest_odds(mine, _sum((), my_mods), theirs, _sum(theirs.modifiers, []), cards=cards,
+                                    seed=seed)
+            weapon = self.ctx.armoury.melee.get(self.melee_state(eid).entangle_weapon or "", ml.UNARMED)
+            col, training = self.w.get(eid, Profile).traits["strength"]
+            return check_odds(CheckPool(col, training, "strength"), weapon.entangle, _sum((), self.wound_mod(eid)),
+                              cards=cards, seed=seed)
+        return None
 
     # ------------------------------------------------------------------ entangle and trip (R-7.6)
     def grapple_check(self, eid: int, action: Entangle | Trip) -> list[Part]:
@@ -106,11 +162,7 @@ class FiMelee(FiMeleeBase):
         turn.parts, turn.acted = parts, True
         tgt = self.w.entity(action.target)
         weapon = self.melee_weapon(eid, action.weapon)
-        me, them = self.fighter(eid, weapon), self.fighter(tgt)
-        mine = self._fighting_pool(eid, weapon)
-        col, training = self.w.get(tgt, Profile).traits["dexterity"]
-        success, ev = self._contest(eid, tgt, mine, [*self.wound_mod(eid), *ml.result_modifiers(me, them)],
-                                    CheckPool(col, training, "dexterity"), list(self.wound_mod(tgt)))
+        success, ev = self._contest(eid, tgt, *self._contest_pools(eid, action))
         if success:
             ms = self.w.get(tgt, MeleeState)
             if isinstance(action, Entangle):
@@ -168,11 +220,8 @@ class FiMelee(FiMeleeBase):
                         **got["draw"])
             self.ctx.randomizer.settle()
         else:
-            col, training = self.w.get(eid, Profile).traits["dexterity"]
-            other = self.w.entity(by) if self.w.has(by) else eid
-            theirs = self.skill_pool(other, weapon.skill, "dexterity")
-            success, ev = self._contest(eid, other, CheckPool(col, training, "dexterity"), list(self.wound_mod(eid)),
-                                        theirs, [])
+            mine, my_mods, theirs, other = self._wriggle_pools(eid)
+            success, ev = self._contest(eid, other, mine, my_mods, theirs, [])
             self._event("melee_contest", self.name(eid), ("R-7.6", "R-3.8"), maneuver="wriggle", target=by,
                         weapon=wid, against=f"{by}'s {weapon.skill}", success=success, **ev)
         if success:

@@ -41,8 +41,7 @@ class FiMeleeBase(FiMovement):
         if wid != "fists" and wid not in ms.carried:
             have = ", ".join([*ms.carried, "fists"])
             raise IllegalAction(f"R-7.1: {self.name(eid)} carries no {wid}; it can fight with {have}")
-        return self.ctx.armoury.melee.get(wid, ml.UNARMED) if wid != "fists" else \
-            self.ctx.armoury.melee.get("fists", ml.UNARMED)
+        return self.ctx.armoury.melee.get(wid, ml.UNARMED)
 
     def fighter(self, eid: int, weapon: MeleeWeapon | None = None) -> ml.Fighter:
         """What the melee rules need of a unit, holding `weapon` (None: the weapon in hand)."""

@@ -91,7 +91,7 @@ class FiMovement(FiThrowing):
         rd.target, rd.aim = None, 0  # moving loses readiness and aim
         self.w.get(eid, Status).firing = False
         grid = self.ctx.grid
-        self._event("move", self.name(eid), ("R-5.6",) + (("R-5.4",) if running or rules else ()),
+        self._event("move", self.name(eid), tuple(dict.fromkeys(("R-5.6",) + (("R-5.4",) if running else ()) + rules)),
                     path=[list(c) for c in path], metres=round(metres, 2), running=running)
         pos = self.w.get(eid, Position)
         face = self.w.get(eid, Facing)
