@@ -4,7 +4,8 @@ Each method checks, then applies (STYLE 4): a broken rule raises IllegalAction n
 written before the checks pass. Every resolution emits an event with rule ids and modifiers (R-10.2). The
 systems are one class built in layers, one module each: base (context, spawn, helpers) < round
 (declaration, initiative, turns, bookkeeping) < shooting (with aim, reload, tacpack) < thrown < movement
-(with waits and triggers) < FiSystems (check and apply an action of a turn)."""
+(with waits and triggers) < melee (blows, charges) < grapple (Close, Open, entangle, trip, breaking free, active
+defence) < melee_legal (the melee actions listed) < FiSystems (check and apply an action of a turn)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.systems.fi import legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
-from skirmish.ecs.systems.fi.grapple import FiMelee
+from skirmish.ecs.systems.fi.melee_legal import FiMelee
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
