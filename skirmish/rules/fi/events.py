@@ -26,29 +26,12 @@ from skirmish.rules.fi.melee_events import (
 from skirmish.rules.fi.text import check_lines, draw_text, mods_text, phase_label
 
 __all__ = [
-    "AimEvent",
-    "AttackEvent",
-    "BlastEvent",
-    "BreakFreeEvent",
-    "ChargeLostEvent",
-    "ConcussionEvent",
-    "DeclareEvent",
-    "DefendEvent",
-    "InitiativeEvent",
-    "ManeuverEvent",
-    "MeleeContestEvent",
-    "MeleeEvent",
-    "MoveEvent",
-    "MoveStoppedEvent",
-    "OutOfActionEvent",
-    "ReloadEvent",
-    "RiseEvent",
-    "StunnedEvent",
-    "TacpackEvent",
-    "ThrowEvent",
-    "TriggerEvent",
-    "TriggerLostEvent",
-    "WaitEvent",
+    "AimEvent", "AttackEvent", "BlastEvent", "ConcussionEvent", "DeclareEvent", "InitiativeEvent", "MoveEvent",
+    "MoveStoppedEvent", "OutOfActionEvent", "ReloadEvent", "StunnedEvent", "TacpackEvent", "ThrowEvent",
+    "TriggerEvent", "TriggerLostEvent", "WaitEvent",
+]
+__all__ += [  # Future Imperfect melee (R-7, issue 14)
+    "BreakFreeEvent", "ChargeLostEvent", "DefendEvent", "ManeuverEvent", "MeleeContestEvent", "MeleeEvent", "RiseEvent",
 ]
 
 
