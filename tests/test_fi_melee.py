@@ -166,6 +166,9 @@ def test_close_holds_the_longer_weapon_until_it_opens(tmp_path: Path) -> None:
     _to_turn(b, "Me")
     b.submit(parse_action("close Me Foe"))
     assert [e for e in b.log if e.type == "maneuver"][-1].success
+    view = b.view()
+    assert view.unit("Me").melee.inside == ("Foe",) and view.unit("Foe").melee.held == "sword"
+    assert view.units == b.world.fresh_units(b.ctx.armoury)  # the kept views show the melee part as it is
     b.submit(EndTurn("Me"))
     _to_turn(b, "Foe")
     legal = b.legal_actions("Foe")
@@ -190,6 +193,8 @@ def test_entangled_then_broken_free_by_strength_the_net_torn(tmp_path: Path) -> 
     _to_turn(b, "Foe")
     assert _refused(b, "move Foe 5,1")[0] == "R-7.6"
     assert not b.legal_actions("Foe").walk
+    seen = b.view().unit("Foe").melee
+    assert seen.entangled_by == "Me" and seen.held_in_place and b.view().unit("Me").melee.carried == ()
     b.submit(parse_action("break Foe strength"))
     broke = [e for e in b.log if e.type == "break_free"][-1]
     assert (broke.tn, broke.result, broke.success, broke.broken) == (9, 9, True, True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from skirmish.core.errors import IllegalAction
+from skirmish.ecs import fi_melee_view as _melee_view  # noqa: F401  (registers the melee part of the unit view)
 from skirmish.ecs.components import Declared, Facing, Health, Identity, Profile, Turn
 from skirmish.ecs.fi_melee_components import MeleeState
 from skirmish.ecs.systems.fi.movement import FiMovement
