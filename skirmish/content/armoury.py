@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from skirmish.content.errors import ContentError
-from skirmish.rules.equipment import Armoury, TacpackType, parse_armour, parse_weapon
+from skirmish.rules.equipment import Armoury, TacpackType, parse_armour, parse_melee_weapon, parse_weapon
 
 DATA_FILE = "fi_equipment.yaml"
 
@@ -35,7 +35,17 @@ def parse_armoury(raw: dict[str, Any], file: str) -> Armoury:
             tacpacks[tid] = TacpackType(tid, str(row.get("name", tid)), int(row["generator"]))
         except (KeyError, ValueError, TypeError) as exc:
             raise ContentError(file, f"tacpacks.{tid}", _why(exc)) from None
-    return Armoury(weapons, armour, tacpacks)
+    melee = {}
+    if not isinstance(raw.get("melee", {}), dict):
+        raise ContentError(file, "melee", "expected a mapping of id -> entry")
+    for mid, row in raw.get("melee", {}).items():
+        try:
+            if not isinstance(row, dict):
+                raise ValueError("expected a mapping of column -> value")
+            melee[mid] = parse_melee_weapon(str(mid), row)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise ContentError(file, f"melee.{mid}", _why(exc)) from None
+    return Armoury(weapons, armour, tacpacks, melee)
 
 
 def _why(exc: Exception) -> str:

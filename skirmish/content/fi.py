@@ -5,16 +5,19 @@ built-in ruleset's parts; shared code reaches them through `skirmish.content.par
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from pydantic import Field, StrictBool, StrictInt, field_validator
 
+from skirmish.content.armoury import shipped
 from skirmish.content.errors import quote
 from skirmish.content.limits import Name
 from skirmish.content.parts import SchemaParts, register_parts
 from skirmish.content.schema import RulesetOptions, UnitSpec
 from skirmish.rules.deck import BUILTIN_DECKS
 from skirmish.rules.equipment import parse_trait
+from skirmish.rules.fi import melee_actions as _melee_actions  # noqa: F401  (registers the melee verbs for orders)
 
 TRAITS = ("strength", "dexterity", "reflexes", "vigor", "acuity")
 # Options accepted once but never built: they return with their own issue.
@@ -43,6 +46,7 @@ class Unit(UnitSpec):
 
     traits: dict[str, str]
     skills: dict[Name, StrictInt] = Field(default_factory=dict, max_length=50)
+    melee: list[Name] = Field(default_factory=list, max_length=5)  # hand-to-hand weapons carried, first in hand (R-7)
 
     @field_validator("traits")
     @classmethod
@@ -69,4 +73,15 @@ class Unit(UnitSpec):
         return v
 
 
-FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS))
+def check_melee(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
+    """Every unit's `melee:` names hand-to-hand weapons of the shipped tables (R-7, STYLE 10)."""
+    table = shipped().melee
+    for si, side in enumerate(spec.sides):
+        for ui, unit in enumerate(side.units):
+            for mi, mid in enumerate(getattr(unit, "melee", ())):
+                if mid not in table:
+                    bad(f"sides[{si}].units[{ui}].melee[{mi}]",
+                        f"unknown melee weapon {quote(mid)}; known: {', '.join(sorted(table))}")
+
+
+FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS, refs=check_melee))

@@ -31,6 +31,8 @@ class LegalActions:
     reload: bool = False
     waits: tuple[Wait, ...] = ()
     screens: tuple[SetTacpack, ...] = ()
+    melee: tuple[Action, ...] = ()  # a ruleset's hand-to-hand actions, listed whole (FI: blows, charges, R-7);
+    # not in `actions()` (the RL action table has no place for them yet, docs/RL.md)
 
     @property
     def end_turn(self) -> bool:
@@ -43,7 +45,8 @@ class LegalActions:
             yield Move(self.unit, cell)
 
     def actions(self, *, called: bool = False) -> Iterator[Action]:
-        """Every legal action, one by one (called-shot variants only with `called`: there are many)."""
+        """Every legal action, one by one (called-shot variants only with `called`: there are many), but the
+        hand-to-hand ones, which are listed whole in `melee` (the RL action table has no place for them yet)."""
         yield from self.declare
         if self.kind != "act":
             return
@@ -84,7 +87,7 @@ class LegalActions:
             return self.reload
         if isinstance(action, EndTurn):
             return True
-        return action in (*self.aims, *self.waits, *self.screens)
+        return action in (*self.aims, *self.waits, *self.screens, *self.melee)
 
     def count(self) -> int:
         """How many actions are listed (called-shot variants not counted)."""

@@ -76,6 +76,9 @@ class UnitView:
     # A ruleset's own part of the view (World.register_view_part), None for a ruleset that has none: Future*World's
     # figures carry a skirmish.ecs.fw_view.FwUnitView here (characteristics, HP, kit, declaration, tacpack split).
     ext: Any = None
+    # Future Imperfect's melee part (skirmish.ecs.fi_melee_view.MeleeView: weapons carried and in hand, Close,
+    # entangled, down, active defence; R-7), None for a unit that has none.
+    melee: Any = None
 
     @property
     def acted(self) -> bool:

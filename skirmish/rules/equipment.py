@@ -147,6 +147,96 @@ class TacpackType:
     generator: int
 
 
+LETHALITY = ("lethal", "nonlethal", "choose")  # R-7.4: heavier improvised weapons choose before the draw
+
+
+@dataclass(frozen=True)
+class MeleeWeapon:
+    """A hand-to-hand weapon's rules (R-7.1–R-7.6): its Fighting skill, speed, damage (None: the wielder's
+    Strength column at the skill's row, as fists and clubs are), Defense, length for Close, bulky readying,
+    lethality, Strength use, and entangling or tripping with the TN to break free."""
+
+    id: str
+    name: str
+    skill: str
+    speed: Speed
+    damage: Dice | None  # None: Strength column, row = Fighting level + damage_rows (R-7.3, the bottle)
+    reduced: Dice | None
+    pn: dict[str, int]  # per armour type; empty: the unarmed PN from Strength (R-7.3)
+    defense: int = 0  # R-7.1 Defense (DB)
+    length: int = 0  # R-7.2 Close: the shorter weapon (or none, 0) may close on the longer
+    bulky: bool = False  # R-7.1: an action to ready every attack
+    lethal: str = "lethal"  # lethal | nonlethal | choose (R-7.4)
+    strength: bool = True  # R-7.3: the wielder's Strength shifts damage and PN
+    damage_rows: int = 0  # Strength-based damage: rows added to the Fighting level
+    weapon_class: str = "melee"  # force_blade: stopped by a magnetic screen (R-6.13)
+    reliability: str = "R"
+    entangle: int = 0  # R-7.6: entangles; the Strength TN to break free (0: does not entangle)
+    fragile: bool = False  # R-7.6: broken when the entangled figure breaks free by Strength
+    trip: bool = False  # R-7.6: can trip
+
+    def pn_against(self, armour_type: str) -> int:
+        """Penetration against an armour type (R-6.7); a weapon without its own PN uses the default."""
+        return self.pn.get(armour_type, self.pn.get("default", 0))
+
+
+MELEE_COLUMNS = frozenset({"name", "skill", "speed", "damage", "rd", "pn", "defense", "length", "bulky", "lethal",
+                           "strength", "damage_rows", "class", "reliability", "entangle", "fragile", "trip"})
+
+
+def parse_melee_weapon(mid: str, raw: dict[str, Any]) -> MeleeWeapon:
+    """Build a MeleeWeapon from a data-table row; raises ValueError/KeyError naming the field."""
+    unknown = sorted(set(raw) - MELEE_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown column {unknown[0]!r}; columns are {', '.join(sorted(MELEE_COLUMNS))}")
+    dmg = str(raw["damage"])
+    strength_based = dmg.strip().lower() == "strength"
+    damage = None if strength_based else Dice.parse(dmg)
+    reduced = None if strength_based else Dice.parse(raw["rd"])
+    pn: dict[str, int] = {}
+    if not strength_based:
+        pn_raw = raw["pn"]
+        pn = {"default": int(pn_raw)} if isinstance(pn_raw, int) else {str(k): int(v) for k, v in pn_raw.items()}
+        if "default" not in pn:
+            raise ValueError("pn: a per-type table needs a 'default'")
+        bad = [k for k in pn if k != "default" and k not in ARMOUR_TYPES]
+        if bad:
+            raise ValueError(f"pn: unknown armour type {bad[0]!r}; types are {', '.join(ARMOUR_TYPES)}")
+    lethal = str(raw.get("lethal", "lethal"))
+    if lethal not in LETHALITY:
+        raise ValueError(f"lethal: expected one of {', '.join(LETHALITY)}, got {lethal!r}")
+    cls = str(raw.get("class", "melee"))
+    if cls not in ("melee", "force_blade", "stun"):
+        raise ValueError(f"class: expected melee, force_blade or stun, got {cls!r}")
+    rel = str(raw.get("reliability", "R"))
+    if rel not in ("V", "R", "F", "E"):
+        raise ValueError(f"reliability: expected V, R, F or E, got {rel!r}")
+    speed = str(raw["speed"])
+    if speed not in _SPEED_BY_LABEL:
+        raise ValueError(f"speed: expected fast, normal or slow, got {speed!r}")
+    skill = str(raw["skill"])
+    if not skill.startswith("fighting:"):
+        raise ValueError(f"skill: expected a Fighting specialisation like 'fighting:knives' (R-2.2), got {skill!r}")
+    ints: dict[str, Any] = {}
+    for key, low, high in (("defense", 0, 6), ("length", 0, 6), ("damage_rows", 0, 3), ("entangle", 0, 20)):
+        value = raw.get(key, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise ValueError(f"{key}: expected a whole number {low}-{high}, got {value!r}")
+        ints[key] = value
+    flags: dict[str, Any] = {}
+    for key, default in (("bulky", False), ("strength", True), ("fragile", False), ("trip", False)):
+        value = raw.get(key, default)
+        if not isinstance(value, bool):
+            raise ValueError(f"{key}: expected true or false, got {value!r}")
+        flags[key] = value
+    if flags["fragile"] and not ints["entangle"]:
+        raise ValueError("fragile: only an entangling weapon (entangle: TN) breaks when its victim breaks free")
+    return MeleeWeapon(
+        id=mid, name=str(raw.get("name", mid)), skill=skill, speed=Speed.parse(speed), damage=damage,
+        reduced=reduced, pn=pn, lethal=lethal, weapon_class=cls, reliability=rel, **ints, **flags,
+    )
+
+
 @dataclass(frozen=True)
 class Armoury:
     """The equipment tables a battle may refer to by id (STYLE 10)."""
@@ -154,6 +244,7 @@ class Armoury:
     weapons: dict[str, Weapon] = field(default_factory=dict)
     armour: dict[str, ArmourType] = field(default_factory=dict)
     tacpacks: dict[str, TacpackType] = field(default_factory=dict)
+    melee: dict[str, MeleeWeapon] = field(default_factory=dict)  # R-7: hand-to-hand weapons (the `melee:` table)
 
 
 def parse_weapon(wid: str, raw: dict[str, Any]) -> Weapon:

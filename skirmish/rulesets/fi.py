@@ -12,7 +12,7 @@ from skirmish.content.fi import FI_PARTS
 from skirmish.content.parts import SchemaParts
 from skirmish.core.ruleset import register
 from skirmish.ecs.systems.fi import FiSystems, setup
-from skirmish.rules.fi import initiative, thrown
+from skirmish.rules.fi import initiative, melee, thrown
 from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
 from skirmish.rules.fi.events import (
     AimEvent,
@@ -33,6 +33,28 @@ from skirmish.rules.fi.events import (
     WaitEvent,
 )
 from skirmish.rules.fi.initiative import DECLARATIONS, PHASE_NAMES, PHASES
+from skirmish.rules.fi.melee_actions import (
+    MELEE_ACTIONS,
+    BreakFree,
+    Charge,
+    Close,
+    Defend,
+    Entangle,
+    MeleeAttack,
+    Open,
+    Rise,
+    Trip,
+)
+from skirmish.rules.fi.melee_events import (
+    BreakFreeEvent,
+    ChargeLostEvent,
+    DefendEvent,
+    ManeuverEvent,
+    MeleeContestEvent,
+    MeleeEvent,
+    RiseEvent,
+)
+from skirmish.rules.fi.melee_odds import ManeuverOdds, check_odds, contest_odds
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged import (
     LOW_COVERED,
@@ -52,6 +74,11 @@ __all__ = [
     "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent", "TriggerLostEvent",
     "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability",
     "fits", "initiative", "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
+]
+__all__ += [  # Future Imperfect melee (R-7, issue 14): actions, events, odds and the pure rules module `melee`
+    "MELEE_ACTIONS", "BreakFree", "BreakFreeEvent", "Charge", "ChargeLostEvent", "Close", "Defend", "DefendEvent",
+    "Entangle", "ManeuverEvent", "ManeuverOdds", "MeleeAttack", "MeleeContestEvent", "MeleeEvent", "Open", "Rise",
+    "RiseEvent", "Trip", "check_odds", "contest_odds", "melee",
 ]
 
 

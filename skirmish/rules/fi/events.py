@@ -14,12 +14,24 @@ from dataclasses import dataclass, field
 from skirmish.core.events import FLAT, Event, register
 from skirmish.core.reads import CheckRead, DrawRecord, Mod
 from skirmish.rules.fi.combat_events import AttackEvent, BlastEvent, ConcussionEvent, OutOfActionEvent, ThrowEvent
+from skirmish.rules.fi.melee_events import (
+    BreakFreeEvent,
+    ChargeLostEvent,
+    DefendEvent,
+    ManeuverEvent,
+    MeleeContestEvent,
+    MeleeEvent,
+    RiseEvent,
+)
 from skirmish.rules.fi.text import check_lines, draw_text, mods_text, phase_label
 
 __all__ = [
     "AimEvent", "AttackEvent", "BlastEvent", "ConcussionEvent", "DeclareEvent", "InitiativeEvent", "MoveEvent",
     "MoveStoppedEvent", "OutOfActionEvent", "ReloadEvent", "StunnedEvent", "TacpackEvent", "ThrowEvent",
     "TriggerEvent", "TriggerLostEvent", "WaitEvent",
+]
+__all__ += [  # Future Imperfect melee (R-7, issue 14)
+    "BreakFreeEvent", "ChargeLostEvent", "DefendEvent", "ManeuverEvent", "MeleeContestEvent", "MeleeEvent", "RiseEvent",
 ]
 
 

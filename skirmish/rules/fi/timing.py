@@ -55,7 +55,8 @@ def combined_speed(parts: list[int]) -> int:
 class Part:
     """One action of a turn for timing purposes."""
 
-    kind: Literal["move", "attack", "aim", "reload", "free"]
+    kind: Literal["move", "attack", "aim", "reload", "free", "ready", "charge"]  # ready: a NORMAL-or-slower
+    # action of its own speed (a bulky melee weapon readied, breaking free, rising, R-7); charge: R-5.4
     speed: int = 1  # rank for move/aim/reload; for attacks the weapon speed
     mode: str = "prepared"  # attacks only
     running: bool = False  # moves only
@@ -82,6 +83,13 @@ def turn_speed(parts: list[Part]) -> int:
         parts = [p for p in parts if p.kind != "free"] + [Part("aim", int(Speed.FAST))] * (len(free) - 1)
     else:
         parts = [p for p in parts if p.kind != "free"]
+    charges = [p for p in parts if p.kind == "charge"]
+    if charges:  # R-5.4: a charge moves and attacks at once, at the attack's speed, and combines with nothing
+        if len(parts) > 1:
+            raise TimingError("R-5.4: a charge combines with nothing")
+        if charges[0].speed >= int(Speed.SLOW):
+            raise TimingError("R-5.4: no SLOW attacks in a charge")
+        return charges[0].speed
     moves = [p for p in parts if p.kind == "move"]
     attacks = [p for p in parts if p.kind == "attack"]
     ranks: list[int] = []
@@ -93,7 +101,7 @@ def turn_speed(parts: list[Part]) -> int:
     rest_attacks = attacks[1:] if paired else attacks
     ranks += [int(Speed.FAST) if m.running else int(Speed.NORMAL) for m in rest_moves]
     ranks += [assault_speed(Speed(a.speed), a.mode) for a in rest_attacks]
-    ranks += [p.speed for p in parts if p.kind in ("aim", "reload")]
+    ranks += [p.speed for p in parts if p.kind in ("aim", "reload", "ready")]
     return combined_speed(ranks)
 
 

@@ -4,7 +4,8 @@ Each method checks, then applies (STYLE 4): a broken rule raises IllegalAction n
 written before the checks pass. Every resolution emits an event with rule ids and modifiers (R-10.2). The
 systems are one class built in layers, one module each: base (context, spawn, helpers) < round
 (declaration, initiative, turns, bookkeeping) < shooting (with aim, reload, tacpack) < thrown < movement
-(with waits and triggers) < FiSystems (check and apply an action of a turn)."""
+(with waits and triggers) < melee (blows, charges) < grapple (Close, Open, entangle, trip, breaking free, active
+defence) < melee_legal (the melee actions listed) < FiSystems (check and apply an action of a turn)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,13 @@ from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.systems.fi import legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
-from skirmish.ecs.systems.fi.movement import FiMovement
+from skirmish.ecs.systems.fi.melee_legal import FiMelee
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import Card, Deck, builtin
+from skirmish.rules.fi.melee_actions import Charge, MeleeAttack
+from skirmish.rules.fi.melee_odds import ManeuverOdds
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
@@ -35,7 +38,7 @@ from skirmish.rules.randomizer import Randomizer
 __all__ = ["Ctx", "FiSystems", "IllegalAction", "setup", "spawn_unit"]
 
 
-class FiSystems(FiMovement):
+class FiSystems(FiMelee):
     """The rules applied to the world for the `fi` ruleset."""
 
     def check(self, eid: int, action: Action) -> None:
@@ -60,7 +63,7 @@ class FiSystems(FiMovement):
             self.tacpack_check(eid, action)
         elif isinstance(action, Wait):
             self.wait_check(eid, action)
-        else:
+        elif not self.melee_gate(eid, action):  # melee, charges and maneuvers (R-7, R-5.4)
             raise IllegalAction(f"{action.verb} is not an action in a turn")
 
     def apply(self, eid: int, action: Action) -> bool:
@@ -83,6 +86,8 @@ class FiSystems(FiMovement):
         elif isinstance(action, Wait):
             self.wait(eid, action)
             return True
+        elif (done := self.melee_apply(eid, action)) is not None:
+            return done
         else:
             self.check(eid, action)  # a declaration or anything else that is not an action in a turn: refused
         return not self.active(eid)
@@ -143,6 +148,7 @@ class FiSystems(FiMovement):
                 "draw": [c.number for c in deck.draw_pile], "discard": [c.number for c in deck.discard_pile],
                 "pending_shuffle": deck.pending_shuffle, "shuffles": deck.shuffles},
             "draws": self.ctx.randomizer.draws,
+            **({"melee": melee} if (melee := self.melee_hash()) else {}),
         }
 
     def _pile(self) -> list[Card] | None:
@@ -152,8 +158,21 @@ class FiSystems(FiMovement):
             return list(deck.draw_pile) or list(deck.discard_pile)
         return None
 
-    def odds(self, eid: int, action: Action, seed: int) -> ShotOdds | ThrowOdds:
-        """The odds of a shot or throw by `eid`, without making it (R-6; IllegalAction if not allowed)."""
+    def odds(self, eid: int, action: Action, seed: int) -> ShotOdds | ThrowOdds | ManeuverOdds:
+        """The odds of a shot, blow or throw by `eid`, without making it (R-6, R-7; IllegalAction if not
+        allowed): a blow is read as the shot it is resolved as."""
+        if isinstance(action, MeleeAttack) or (isinstance(action, Charge) and action.ranged != "yes"):
+            if isinstance(action, Charge):
+                self.charge_check(eid, action)
+                msetup, mtarget, mtgt, _, _ = self.melee_setup(eid, action, charge=True, at=action.at)
+            else:
+                self.melee_check(eid, action)
+                msetup, mtarget, mtgt, _, _ = self.melee_setup(eid, action)
+            hp = self.w.get(mtgt, Health)
+            return shot_odds(msetup, mtarget, cards=self._pile(), wounds=hp.wounds, ct=hp.ct, seed=seed)
+        maneuver = self.maneuver_odds(eid, action, self._pile(), seed)
+        if maneuver is not None:
+            return maneuver
         if isinstance(action, Shoot):
             setup, target, tgt = self.shot_setup(eid, action)
             hp = self.w.get(tgt, Health)
@@ -164,7 +183,7 @@ class FiSystems(FiMovement):
                       if not self.w.get(e, Health).dead]
             return throw_odds(thrown, self.ctx.grid, self.w.cell(eid), (int(action.at[0]), int(action.at[1])),
                               people, cards=self._pile(), seed=seed)
-        raise IllegalAction(f"no odds for {action.verb}: only shots and throws are rolled against")
+        raise IllegalAction(f"no odds for {action.verb}: only shots, throws, blows and maneuvers are rolled against")
 
     def move_refusal(self, eid: int) -> str | None:
         """Why `eid` may not move now, or None if some move (a walk, or a run, the only move under FAST,
@@ -172,6 +191,9 @@ class FiSystems(FiMovement):
         try:
             if self.w.get(eid, Turn).moved_this_turn:
                 return "one movement action per turn (docs/RULES-NOTES.md)"
+            held = self.held_reason(eid)
+            if held:
+                return held
             self.check_parts(eid, Part("move", running=True))  # a run is the fastest move (R-5.4)
         except IllegalAction as exc:
             return str(exc)

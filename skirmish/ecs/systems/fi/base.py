@@ -24,6 +24,7 @@ from skirmish.ecs.components import (
     Turn,
     WeaponState,
 )
+from skirmish.ecs.fi_melee_components import MeleeState
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules import geometry as geo
@@ -95,6 +96,7 @@ def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> i
         Profile(traits, dict(spec.skills), spec.size, cmax), health, Cover(), armour,
         Loadout(weapons, _first_fired(ctx.armoury, weapons)), tp, Declared(), Readiness(), Turn(),
         Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names)),
+        MeleeState(list(getattr(spec, "melee", ())), next(iter(getattr(spec, "melee", ())), "fists")),
     )
 
 

@@ -66,7 +66,7 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
         me, "act", walk=walk, run=run, shots=tuple(shots), called=tuple(called), throws=_throws(sys, eid),
         aims=aims, reload=_ok(lambda: sys.reload_check(eid)),
         waits=tuple(x for x in (Wait(me),) if _ok(lambda x=x: sys.wait_check(eid, x))),  # type: ignore[misc]
-        screens=tuple(screens),
+        screens=tuple(screens), melee=sys.melee_actions(eid, walk | run),
     )
 
 
@@ -122,7 +122,7 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
     """Cells a move may end in, walking and running: the reach the routes take (R-5.6) within what the
     declared speed still allows this turn (R-5.3–R-5.5)."""
     w = sys.w
-    if w.peek(eid, Turn).moved_this_turn:
+    if w.peek(eid, Turn).moved_this_turn or sys.held_reason(eid):  # (held in place in melee, R-7.2/R-7.6)
         return frozenset(), frozenset()
     fast = w.peek(eid, Declared).speed == "fast"
     can_walk = not fast and sys.fits(eid, Part("move"))

@@ -76,7 +76,12 @@ class FiMovement(FiThrowing):
     def move(self, eid: int, action: Move) -> None:
         """Walk or run along a route, step by step, letting waiting enemies react (R-5.6, R-5.7)."""
         path, metres, running = self.plan_move(eid, action.to)
-        parts = self.check_parts(eid, Part("move", running=running))
+        self.walk_path(eid, path, metres, running, self.check_parts(eid, Part("move", running=running)))
+
+    def walk_path(self, eid: int, path: list[geo.Cell], metres: float, running: bool, parts: list[Part],
+                  rules: tuple[str, ...] = ()) -> None:
+        """Go along a checked route with the turn's parts after it (a move's, or a charge's, R-5.4), step by step,
+        letting waiting enemies react (R-5.7); `rules` are added to the move event's."""
         turn = self.w.get(eid, Turn)
         turn.parts = parts
         turn.moved_this_turn = True
@@ -86,7 +91,7 @@ class FiMovement(FiThrowing):
         rd.target, rd.aim = None, 0  # R-6.2: moving loses readiness and aim
         self.w.get(eid, Status).firing = False
         grid = self.ctx.grid
-        self._event("move", self.name(eid), ("R-5.6",) + (("R-5.4",) if running else ()),
+        self._event("move", self.name(eid), tuple(dict.fromkeys(("R-5.6",) + (("R-5.4",) if running else ()) + rules)),
                     path=[list(c) for c in path], metres=round(metres, 2), running=running)
         pos = self.w.get(eid, Position)
         face = self.w.get(eid, Facing)

@@ -50,7 +50,8 @@ class FiShooting(FiRound):
     """Shots and what they do; aim, reload and tacpack settings."""
 
     # ------------------------------------------------------------------ shooting
-    def shot_setup(self, eid: int, action: Shoot, *, trigger: bool = False) -> tuple[ShotSetup, TargetState, int]:
+    def shot_setup(self, eid: int, action: Shoot, *, trigger: bool = False,
+                   charge: bool = False) -> tuple[ShotSetup, TargetState, int]:
         """Check a shot and work out its TN, modifiers and target state (R-6.1–R-6.6). Only reads (`World.peek`):
         legality and the odds ask it for shots never made, and `shoot` changes what it changes itself."""
         w = self.w
@@ -72,7 +73,7 @@ class FiShooting(FiRound):
         dist = geo.distance_m(here, there, grid.cell_m)
         if dist > weapon.max_range_m + 1e-9:
             raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
-        if not trigger:
+        if not trigger and not charge:  # (a charge's timing is the charge's own, R-5.4)
             self.check_parts(eid, self._attack_part(weapon, action.mode))
         return self._shot_numbers(eid, tgt, action, weapon, sight, dist, trigger)
 
@@ -193,12 +194,13 @@ class FiShooting(FiRound):
             prone=w.peek(tgt, Status).prone,
         )
 
-    def shoot(self, eid: int, action: Shoot, *, trigger: bool = False) -> None:
-        """Fire: one draw resolves hit, burst, location, cover, armour, damage and breakdown (R-6)."""
-        setup, target, tgt = self.shot_setup(eid, action, trigger=trigger)
+    def shoot(self, eid: int, action: Shoot, *, trigger: bool = False, charge: bool = False) -> None:
+        """Fire: one draw resolves hit, burst, location, cover, armour, damage and breakdown (R-6); `charge`: the
+        shot of a charge, whose move and timing are made (R-5.4)."""
+        setup, target, tgt = self.shot_setup(eid, action, trigger=trigger, charge=charge)
         w = self.w
         weapon, ws = self.weapon(eid)  # type: ignore[misc]
-        if not trigger:
+        if not trigger and not charge:
             w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
         w.get(eid, Turn).acted = True
         draw = self.ctx.randomizer.draw()
@@ -215,7 +217,7 @@ class FiShooting(FiRound):
         face.dx, face.dy = (b[0] > a[0]) - (b[0] < a[0]), (b[1] > a[1]) - (b[1] < a[1])
         if out.breakdown:
             ws.jammed = True
-        rules = ["R-6.1", "R-6.2", "R-3.3", "R-6.4"]
+        rules = ["R-6.1", "R-6.2", "R-3.3", "R-6.4"] + (["R-5.4"] if charge else [])
         if action.burst:
             rules.append("R-6.3")
         if setup.cover != "none":
