@@ -1,0 +1,440 @@
+"""Future Imperfect systems: card-hand initiative, option `initiative: cards` (R-5.8).
+
+A layer between movement and FiSystems. Under the default (`initiative: phases`) every method here hands on
+to the layer below unchanged. Under `cards` each unit draws a hand (a Reflex check vs Easy), keeps two cards
+(BONUS a third, DISCARD loses itself and the highest other), and acts once per card as the steps are counted
+14 → 0 (rows: `hand_table.py`). A reserve card is the wait of R-5.7 (`wait` reserves the card that came up);
+a rush is planned with the hand and tested when its step is called; aim and ready take steps counted in the
+continuing phase after each step; SLOW weapons take a preparation card (an aim) before the card that fires.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from skirmish.core.errors import IllegalAction
+from skirmish.ecs.components import Declared, Health, Identity, Profile, Readiness, Status, Turn
+from skirmish.ecs.systems.fi.movement import FiMovement
+from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Shoot, Wait
+from skirmish.rules.checks import bumps as bumps_of
+from skirmish.rules.checks import tn
+from skirmish.rules.deck import Card
+from skirmish.rules.fi import hand as hr
+from skirmish.rules.fi import initiative as ini
+from skirmish.rules.fi.timing import Part, add_part
+
+
+@dataclass
+class Slot:
+    """A kept card and the step it acts at (its own, or where a rush put it)."""
+
+    card: hr.HandCard
+    step: int
+    rushed: bool = False
+
+
+@dataclass
+class HandState:
+    """One unit's hand (R-5.8): what the round's draw left, the reserve held over rounds, the planned rush,
+    the preparation stack and the aim counters."""
+
+    drawn: list[hr.HandCard] = field(default_factory=list)
+    has_drawn: bool = False
+    slots: list[Slot] = field(default_factory=list)
+    reserve: hr.HandCard | None = None
+    rush: tuple[int, int] | None = None  # (card step, step rushed at)
+    current: hr.HandCard | None = None  # the card of the turn in progress
+    acted_on_card: bool = False  # the turn's card has taken an action (the reserve was flushed, if any)
+    prep: int = 0  # preparation cards laid aside for an action speed 2 weapon
+    aiming: tuple[str, int, int] | None = None  # (target, counters, steps a count)
+    readying: tuple[Shoot, int] | None = None  # a shot readied on its card: (the shot, steps still to count)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"slots": [[s.card.number, s.step, s.rushed] for s in self.slots],
+                "reserve": None if self.reserve is None else self.reserve.number, "rush": self.rush,
+                "prep": self.prep, "aiming": self.aiming,
+                "readying": None if self.readying is None else [str(self.readying[0]), self.readying[1]]}
+
+
+def hand_card(card: Card) -> hr.HandCard:
+    return hr.HandCard(card.number, card.step, card.fragment, card.special)
+
+
+class FiHand(FiMovement):
+    """Card-hand initiative on top of the phase systems (R-5.8)."""
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self.hands: dict[int, HandState] = {}
+        self.shuffle_at_end = False  # a special card was drawn into a hand: shuffle after the round
+        self.step_now = hr.TOP_STEP  # the step the count-down has called
+
+    @property
+    def cards_mode(self) -> bool:
+        return getattr(self.ctx, "initiative", "phases") == "cards"
+
+    def hand(self, eid: int) -> HandState:
+        got = self.hands.get(eid)
+        if got is None:
+            got = self.hands[eid] = HandState()
+        return got
+
+    # ------------------------------------------------------------------ the draw and the keep
+    def draw_hand(self, eid: int) -> None:
+        """The Reflex check vs Easy and the cards it draws (R-5.8); wound penalties count."""
+        h = self.hand(eid)
+        r, deck = self.ctx.randomizer, self.ctx.deck
+        assert deck is not None  # setup builds a deck for `initiative: cards`
+        col, training = self.w.get(eid, Profile).traits["reflexes"]
+        target = tn("easy", self.ctx.scope)  # type: ignore[arg-type]
+        mods = self.wound_mod(eid)
+        mod_total = sum(m.value for m in mods)
+        read = r.draw().check(col, training, target, mod_total)
+        r.settle()
+        total = 0 if read.cf else read.result + mod_total
+        success = not read.cf and total >= target
+        bumps = bumps_of(total, target) if success else 0
+        drawn = []
+        for _ in range(hr.cards_to_draw(success, bumps, read.cf)):
+            card = deck.draw()
+            if deck.pending_shuffle:  # SHUFFLE on a special card: after the round, not mid-hand (R-5.8)
+                deck.pending_shuffle = False
+                self.shuffle_at_end = True
+            drawn.append(hand_card(card))
+        h.drawn, h.has_drawn = drawn, True
+        self._event("hand_draw", self.name(eid), ("R-5.8", "R-3.3") + (("R-3.5",) if read.cf else ()),
+                    column=col, row=training, tn=target, result=total, cf=read.cf, success=success, bumps=bumps,
+                    drawn=[c.label for c in drawn], modifiers=[m.to_json() for m in mods], **read.source)
+
+    def hand_check(self, eid: int, action: Action) -> tuple[hr.Hand, bool]:
+        """The answer to the hand request as a Hand, and whether it forgoes the draw; IllegalAction if refused."""
+        if not isinstance(action, Declare):
+            raise IllegalAction("R-5.8: answer the hand request with `hand` (keep, forgo, rush) or a declaration")
+        if action.speed not in ini.DECLARATIONS:
+            raise IllegalAction(f"R-5.1: declare one of {', '.join(ini.DECLARATIONS)}, not {action.speed!r}")
+        hand = action if isinstance(action, hr.Hand) else hr.Hand(action.unit, speed=action.speed)
+        try:
+            forgo = hand.forgoes()
+            hand.keep_steps()
+            hand.rush_plan()
+            hand.bonus_step()
+        except hr.HandError as exc:
+            raise IllegalAction(str(exc)) from None
+        h = self.hand(self.w.entity(action.unit))
+        if forgo and h.reserve is None:
+            raise IllegalAction("R-5.8: only a unit holding a reserve card may forgo the draw")
+        if forgo and h.has_drawn:
+            raise IllegalAction("R-5.8: the cards are drawn already; keep from them")
+        if h.has_drawn:
+            try:
+                kept, _ = hr.choose_keep(hr.sort_draw(h.drawn, h.reserve is not None).keepable, hand.keep_steps())
+                self._rush_check(self.w.entity(action.unit), hand.rush_plan(), kept)
+            except hr.HandError as exc:
+                raise IllegalAction(str(exc)) from None
+        return hand, forgo
+
+    def keep(self, eid: int, action: Action) -> bool:
+        """Apply the answer to the hand request; True when the hand is settled (False: drawn now, keep next)."""
+        hand, forgo = self.hand_check(eid, action)
+        h = self.hand(eid)
+        dec = self.w.get(eid, Declared)
+        if forgo:
+            dec.speed = "dodge" if hand.speed == "dodge" else "normal"
+            h.slots = []
+            self._event("hand_keep", self.name(eid), ("R-5.8",), kept=[], bonus=[], discarded=[],
+                        reserve=None if h.reserve is None else h.reserve.label, forgo=True,
+                        reserve_lost=False)
+            return True
+        if not h.has_drawn:
+            self.draw_hand(eid)
+            return False
+        sorted_ = hr.sort_draw(h.drawn, h.reserve is not None)
+        try:
+            kept, dropped = hr.choose_keep(sorted_.keepable, hand.keep_steps())
+            rush = self._rush_check(eid, hand.rush_plan(), kept)
+        except hr.HandError as exc:
+            raise IllegalAction(str(exc)) from None
+        dec.speed = "dodge" if hand.speed == "dodge" else "normal"  # only DODGE means anything with hands
+        bonus_at = hand.bonus_step()
+        h.slots = [Slot(c, c.step) for c in kept] + [Slot(c, bonus_at) for c in sorted_.bonus]
+        h.rush = rush
+        lost = sorted_.reserve_lost and h.reserve is not None
+        reserve_label = None if h.reserve is None else h.reserve.label
+        if lost:
+            self._lose_reserve(eid, "lost")
+        elif sorted_.discarded and any(c.special == "discard" for c in h.drawn) and h.prep:
+            h.prep -= 1  # a DISCARD also takes a preparation card when no reserve went (R-5.8)
+        self._event("hand_keep", self.name(eid), ("R-5.8", "R-4.1"), kept=[c.label for c in kept],
+                    bonus=[c.label for c in sorted_.bonus], discarded=[c.label for c in [*sorted_.discarded, *dropped]],
+                    reserve=reserve_label, reserve_lost=lost, forgo=False,
+                    rush=None if rush is None else f"{rush[0]}@{rush[1]}")
+        h.drawn = []
+        return True
+
+    def _rush_check(self, eid: int, plan: tuple[int, int] | None, kept: list[hr.HandCard]) -> tuple[int, int] | None:
+        if plan is None:
+            return None
+        card_step, at = plan
+        if not any(c.step == card_step for c in kept):
+            raise hr.HandError(f"R-5.8: no kept card of step {card_step} to rush")
+        if at <= card_step:
+            raise hr.HandError(f"R-5.8: a rush acts earlier than its card: step {at} is not before {card_step}")
+        col, row = self.w.get(eid, Profile).traits["dexterity"]
+        hr.rush_shift(col, row, at - card_step)
+        return plan
+
+    # ------------------------------------------------------------------ the count-down
+    def call_step(self, step: int) -> None:
+        """The count-down calls a step: rushes planned for it are tested (R-5.8)."""
+        self.step_now = step
+        for eid, h in sorted(self.hands.items()):
+            if h.rush is None or h.rush[1] != step or not self.active(eid):
+                continue
+            card_step, _ = h.rush
+            h.rush = None
+            slot = next((s for s in h.slots if s.card.step == card_step and not s.rushed), None)
+            if slot is None:
+                continue
+            col, row = self.w.get(eid, Profile).traits["dexterity"]
+            scol, srow = hr.rush_shift(col, row, step - card_step)
+            target = tn("standard", self.ctx.scope)  # type: ignore[arg-type]
+            mods = sum(m.value for m in self.wound_mod(eid))
+            read = self.ctx.randomizer.draw().check(scol, srow, target, mods)
+            self.ctx.randomizer.settle()
+            total = 0 if read.cf else read.result + mods
+            success = not read.cf and total >= target
+            slot.step = step if success else hr.failed_rush_step(card_step)
+            slot.rushed = True
+            self._event("rush", self.name(eid), ("R-5.8",) + (("R-3.5",) if read.cf else ()), rushed=slot.card.label,
+                        step=step, column=scol, row=srow, tn=target, result=total, cf=read.cf, success=success,
+                        acts_at=slot.step, **read.source)
+
+    def step_order(self, step: int) -> list[int]:
+        """Who plays a card at this step: higher fragment first, then Reflex, side, id (R-4.1, R-5.1)."""
+        out: list[tuple[tuple[int, ...], int]] = []
+        for eid, h in self.hands.items():
+            if not self.active(eid):
+                continue
+            for s in h.slots:
+                if s.step == step:
+                    col, tr = self.w.get(eid, Profile).traits["reflexes"]
+                    key = (-s.card.fragment, *ini.order_key(col, tr, self.w.get(eid, Identity).side_index, eid))
+                    out.append((key, eid))
+        return [eid for _, eid in sorted(out)]
+
+    def begin_card(self, eid: int, step: int) -> bool:
+        """A card of this unit comes up: start its turn on it (False: it cannot act, R-8.2)."""
+        h = self.hand(eid)
+        slot = next((s for s in h.slots if s.step == step), None)
+        if slot is None or self.w.peek(eid, Health).out_of_action:
+            return False
+        h.slots.remove(slot)
+        h.current, h.acted_on_card = slot.card, False
+        self._event("step", self.name(eid), ("R-5.8", "R-4.1"), step=step, card=slot.card.label, rushed=slot.rushed)
+        turn = self.w.get(eid, Turn)
+        turn.parts = []
+        turn.moved_this_turn = turn.ran_this_turn = False
+        turn.acted = False
+        if self.w.peek(eid, Health).stunned:
+            self.w.get(eid, Health).stunned = False
+            self._event("stunned", self.name(eid), ("R-8.2",), text="loses this action to concussion")
+            h.current = None
+            return False
+        return True  # a reserve held stays until an action flushes it (R-5.8)
+
+    def continuing(self, step: int) -> None:
+        """The continuing phase after a step (R-5.8 "Continuous Tasks"): aim counters grow one a step and
+        ready the weapon, then add +x (R-6.2). Covering fire and driving will take their turns here."""
+        for eid, h in sorted(self.hands.items()):
+            if h.readying is not None and self.active(eid):
+                self._count_readying(eid, h, step)
+            if h.aiming is None or not self.active(eid):
+                continue
+            target, counters, steps = h.aiming
+            if not self.w.has(target) or self.w.peek(self.w.entity(target), Health).out_of_action:
+                h.aiming = None
+                continue
+            counters += 1
+            h.aiming = (target, counters, steps)
+            ready, aim = hr.aim_from_counters(counters, steps)
+            rd = self.w.peek(eid, Readiness)
+            if ready and (rd.target != target or rd.aim != aim):
+                rd = self.w.get(eid, Readiness)
+                rd.target, rd.aim = target, aim
+                self._event("aim_step", self.name(eid), ("R-6.2", "R-5.8"), target=target, step=step,
+                            counters=counters, steps=steps, ready=True, aim=aim)
+            if counters >= 3 * steps:
+                h.aiming = None  # at most three aim counts in a row (R-6.2)
+
+    def _count_readying(self, eid: int, h: HandState, step: int) -> None:
+        """A shot readied on its card fires once its steps are counted (R-6.2 under R-5.8); if its target left
+        range or sight meanwhile, the action is wasted."""
+        assert h.readying is not None
+        shot, left = h.readying
+        left -= 1
+        if left > 0:
+            h.readying = (shot, left)
+            return
+        h.readying = None
+        rd = self.w.get(eid, Readiness)
+        rd.target, rd.aim = shot.target, 0  # readied: no snap penalty; an aimed shot adds +x (R-6.2)
+        self._event("aim_step", self.name(eid), ("R-6.2", "R-5.8"), target=shot.target, step=step, counters=0,
+                    steps=0, ready=True, aim=1 if shot.mode == "aimed" else 0)
+        turn = self.w.get(eid, Turn)
+        saved = list(turn.parts)
+        turn.parts = []
+        try:
+            super().shoot(eid, shot, trigger=True)
+        except IllegalAction as exc:
+            self._event("trigger_lost", self.name(eid), ("R-6.2", "R-5.8"), reason=f"the readied shot is wasted: {exc}")
+        finally:
+            turn.parts = saved
+
+    def shot_firer_check(self, eid: int, action: Shoot) -> Any:
+        """Under cards, no other shot while one is readying (R-6.2 under R-5.8)."""
+        if self.cards_mode and self.hand(eid).readying is not None:
+            raise IllegalAction("R-5.8: a shot is readying; it fires when its steps are counted")
+        return super().shot_firer_check(eid, action)
+
+    def shoot(self, eid: int, action: Shoot, *, trigger: bool = False) -> None:
+        """Under cards, a prepared or aimed shot not ready on its target is readied on the card and fires after
+        the weapon's ready steps (twice that when aimed), with no second card (R-6.2 under R-5.8)."""
+        if not self.cards_mode or trigger:
+            super().shoot(eid, action, trigger=trigger)
+            return
+        h = self.hand(eid)
+        rd = self.w.peek(eid, Readiness)
+        ready = rd.target == action.target
+        if action.mode == "snap" or (action.mode == "prepared" and ready):
+            super().shoot(eid, action)
+            return
+        self.shot_setup(eid, action)  # every check of the shot now; it resolves later
+        weapon, _ = self.weapon(eid)  # type: ignore[misc]
+        self.w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
+        self.w.get(eid, Turn).acted = True
+        steps = hr.ready_steps(weapon.skill, weapon.bulky)
+        counts = 1 if action.mode == "prepared" or ready else 2
+        h.readying = (action, steps * counts)
+        self._event("aim_step", self.name(eid), ("R-6.2", "R-5.8"), target=action.target, step=self.step_now, counters=0,
+                    steps=steps * counts, ready=False, aim=0)
+
+    def end_hands(self) -> None:
+        """After the round: unplayed cards are gone, a SHUFFLE card drawn into a hand shuffles (R-5.8)."""
+        for h in self.hands.values():
+            h.slots, h.current, h.rush, h.drawn, h.has_drawn = [], None, None, [], False
+        deck = self.ctx.deck
+        if self.shuffle_at_end and deck is not None:
+            deck.shuffle()
+        self.shuffle_at_end = False
+
+    # ------------------------------------------------------------------ a card's action
+    def check_parts(self, eid: int, extra: Part) -> list[Part]:
+        """Under cards: one card is one action: a move (simple) and one complex action (an attack, aim or
+        reload), R-5.8; an action speed 2 weapon fires only after a preparation card."""
+        if not self.cards_mode:
+            return super().check_parts(eid, extra)
+        before = self.w.peek(eid, Turn).parts
+        parts = add_part(before, extra)
+        if sum(1 for p in parts if p.kind == "move") > 1:
+            raise IllegalAction("R-5.8: one move with each action card")
+        if sum(1 for p in parts if p.kind in ("attack", "aim", "reload")) > 1:
+            raise IllegalAction("R-5.8: one complex action (an attack, aim or reload) per action card")
+        new_shot = extra.kind == "attack" and extra.weapon and len(parts) > len(before)  # not more of one burst
+        if new_shot and hr.action_speed(extra.speed) > 1:
+            h = self.hand(eid)
+            if h.prep < hr.action_speed(extra.speed) - 1:
+                raise IllegalAction(f"R-5.8: the {extra.weapon or 'weapon'} has action speed "
+                                    f"{hr.action_speed(extra.speed)}: lay a card aside preparing it (aim) first")
+        return parts
+
+    def after_action(self, eid: int, action: Action) -> None:
+        """Under cards, after an action of a card is accepted: the first flushes a reserve held (not an aim,
+        R-6.2); anything but an aim loses the aim counters; a shot spends the preparation stack."""
+        if not self.cards_mode or isinstance(action, (EndTurn, Wait)):
+            return
+        h = self.hand(eid)
+        if not isinstance(action, Aim):
+            h.aiming = None
+            if not isinstance(action, Shoot):
+                h.readying = None  # any other action loses the readying (R-6.2)
+            if not h.acted_on_card and h.reserve is not None:
+                self._lose_reserve(eid, "flushed")
+            h.acted_on_card = True
+        if any(p.kind == "attack" for p in self.w.peek(eid, Turn).parts):
+            h.prep = 0
+
+    def aim(self, eid: int, action: Aim) -> None:
+        """Under cards, aiming lays the card down and counts steps (R-6.2 under R-5.8); with an action speed 2
+        weapon the card is also a preparation card."""
+        if not self.cards_mode:
+            super().aim(eid, action)
+            return
+        self.w.get(eid, Turn).parts = self.aim_check(eid, action)
+        self.w.get(eid, Turn).acted = True
+        wpn = self.weapon(eid)
+        assert wpn is not None  # aim_check refuses an unarmed aim
+        weapon, _ = wpn
+        h = self.hand(eid)
+        steps = hr.ready_steps(weapon.skill, weapon.bulky)
+        same = h.aiming is not None and h.aiming[0] == action.target
+        counters = h.aiming[1] if same and h.aiming is not None else 0
+        if not same:
+            rd = self.w.get(eid, Readiness)
+            if rd.target != action.target:
+                rd.target, rd.aim = None, 0
+        h.aiming = (action.target, counters, steps)
+        if hr.action_speed(int(weapon.speed)) > 1:
+            h.prep = min(h.prep + 1, hr.action_speed(int(weapon.speed)) - 1)
+        self._event("aim", self.name(eid), ("R-6.2", "R-5.8"), target=action.target, aim=self.w.peek(eid, Readiness).aim)
+
+    # ------------------------------------------------------------------ the reserve (R-5.8 "Waiting")
+    def wait_check(self, eid: int, action: Wait) -> None:
+        super().wait_check(eid, action)
+        if self.cards_mode:
+            h = self.hand(eid)
+            if h.current is not None and not hr.can_reserve(h.current) and h.reserve is None:
+                raise IllegalAction(f"R-5.8: a {h.current.special.upper() if h.current.special else ''} card can "
+                                    f"never be reserved")
+
+    def wait(self, eid: int, action: Wait) -> None:
+        """Under cards: reserve the card that came up (it waits, R-5.7), or, holding a reserve already, discard
+        the card that came up and keep the reserve."""
+        if not self.cards_mode:
+            super().wait(eid, action)
+            return
+        self.wait_check(eid, action)
+        h = self.hand(eid)
+        if h.reserve is not None:
+            self._event("reserve", self.name(eid), ("R-5.8",), card=h.reserve.label, what="kept")
+        elif h.current is not None:
+            h.reserve = h.current
+            self._event("reserve", self.name(eid), ("R-5.8", "R-5.7"), card=h.reserve.label, what="reserved")
+        h.current = None
+        super().wait(eid, action)
+
+    def on_trigger(self, eid: int) -> None:
+        """A waiting unit acts on its trigger: under cards it plays its reserve card (R-5.8)."""
+        if self.cards_mode and self.hand(eid).reserve is not None:
+            self._lose_reserve(eid, "spent")
+
+    def _lose_reserve(self, eid: int, what: str) -> None:
+        h = self.hand(eid)
+        if h.reserve is None:
+            return
+        self._event("reserve", self.name(eid), ("R-5.8",), card=h.reserve.label, what=what)
+        h.reserve = None
+        if self.w.peek(eid, Status).waiting is not None:
+            self.w.get(eid, Status).waiting = None
+
+    def hand_view(self, eid: int) -> dict[str, Any]:
+        """What the board shows of a unit's hand: cards drawn (before the keep), kept cards with the step each
+        acts at, the reserve, the preparation stack and the aim counters."""
+        h = self.hand(eid)
+        return {"drawn": list(h.drawn), "slots": [(s.card, s.step, s.rushed) for s in h.slots],
+                "reserve": h.reserve, "prep": h.prep, "aiming": h.aiming, "rush": h.rush}
+
+    def hands_state(self) -> dict[str, Any]:
+        """The hands for `hash_state` (units by name)."""
+        return {self.name(e): h.to_json() for e, h in sorted(self.hands.items())}
+
