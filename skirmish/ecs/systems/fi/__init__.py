@@ -66,6 +66,7 @@ class FiSystems(FiHand):
     def apply(self, eid: int, action: Action) -> bool:
         """Check and apply one action of a turn; True when the turn is over."""
         if isinstance(action, EndTurn):
+            self.after_action(eid, action)  # card hands: a card passed keeps the reserve (R-5.8)
             self._event("end_turn", self.name(eid), ("R-5.3",))
             return True
         if isinstance(action, Move):

@@ -351,9 +351,14 @@ class FiHand(FiMovement):
     def after_action(self, eid: int, action: Action) -> None:
         """Under cards, after an action of a card is accepted: the first flushes a reserve held (not an aim,
         R-6.2); anything but an aim loses the aim counters; a shot spends the preparation stack."""
-        if not self.cards_mode or isinstance(action, (EndTurn, Wait)):
+        if not self.cards_mode or isinstance(action, Wait):
             return
         h = self.hand(eid)
+        if isinstance(action, EndTurn):
+            if h.current is not None and not h.acted_on_card and h.reserve is not None:
+                self._event("reserve", self.name(eid), ("R-5.8",), card=h.reserve.label, what="kept")
+            h.current = None
+            return
         if not isinstance(action, Aim):
             h.aiming = None
             if not isinstance(action, Shoot):
