@@ -187,7 +187,7 @@ def test_discard_takes_the_reserve_as_the_highest(tmp_path: Path, capsys: pytest
     evs = events(scenario(tmp_path, cards, X, foe(), orders, rounds=2), capsys)
     reserve = [(e["round"], e["what"], e["card"]) for e in of(evs, "reserve", "Xi")]
     assert reserve == [(1, "reserved", "9.1"), (1, "kept", "9.1"), (2, "lost", "9.1")]
-    keep = [e for e in of(evs, "hand_keep", "Xi") if e["round"] == 2][0]
+    keep = next(e for e in of(evs, "hand_keep", "Xi") if e["round"] == 2)
     assert keep["reserve_lost"] and keep["kept"] == ["8.1", "3.3"] and keep["discarded"] == ["0.0 DISCARD"]
 
 
@@ -195,7 +195,7 @@ def test_forgo_the_draw_to_hold_the_reserve(tmp_path: Path, capsys: pytest.Captu
     cards, orders = _reserve_round(["hand Xi forgo=yes"], [])
     evs = events(scenario(tmp_path, cards, X, foe(), orders, rounds=2), capsys)
     assert not [e for e in of(evs, "hand_draw", "Xi") if e["round"] == 2]
-    keep = [e for e in of(evs, "hand_keep", "Xi") if e["round"] == 2][0]
+    keep = next(e for e in of(evs, "hand_keep", "Xi") if e["round"] == 2)
     assert keep["forgo"] and keep["reserve"] == "9.1" and keep["kept"] == []
 
 

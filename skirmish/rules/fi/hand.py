@@ -49,6 +49,17 @@ class Hand(Declare):
     rush: str = ""
     bonus: str = ""
 
+    def same_as(self, other: object) -> bool:
+        """The same choice (keep steps in any order; the default keep written or not)."""
+        if not isinstance(other, Hand):
+            return False
+        try:
+            return (self.unit, self.speed, self.forgoes(), self.rush_plan(), self.bonus_step()) == \
+                (other.unit, other.speed, other.forgoes(), other.rush_plan(), other.bonus_step()) and \
+                sorted(self.keep_steps() or [-1]) == sorted(other.keep_steps() or [-1])
+        except HandError:
+            return False
+
     def keep_steps(self) -> list[int] | None:
         """The steps asked for, or None for the default keep."""
         if not self.keep or self.keep == "auto":

@@ -104,7 +104,11 @@ class FiSystems(FiHand):
         """What the unit asked by `req` may answer (STYLE 13): every declaration, or in its turn the cells it
         may move to walking and running, the shots, throws, aims, reload, wait and tacpack splits."""
         if req.kind == "declare":
-            return legality.declarations(req.unit)
+            plain = legality.declarations(req.unit)
+            if not self.cards_mode:
+                return plain
+            hands = tuple(self.hand_options(self.w.entity(req.unit)))  # card hands (R-5.8)
+            return LegalActions(req.unit, "declare", declare=plain.declare + hands)
         if req.kind == "act":
             return legality.turn_actions(self, self.w.entity(req.unit))
         raise ValueError(f"fi has no {req.kind!r} requests (declare, act)")

@@ -48,13 +48,14 @@ class HandState:
     acted_on_card: bool = False  # the turn's card has taken an action (the reserve was flushed, if any)
     prep: int = 0  # preparation cards laid aside for an action speed 2 weapon
     aiming: tuple[str, int, int] | None = None  # (target, counters, steps a count)
-    readying: tuple[Shoot, int] | None = None  # a shot readied on its card: (the shot, steps still to count)
+    readying: tuple[tuple[Shoot, ...], int, int] | None = None  # a card's action readied: shots, steps left, card
 
     def to_json(self) -> dict[str, Any]:
         return {"slots": [[s.card.number, s.step, s.rushed] for s in self.slots],
                 "reserve": None if self.reserve is None else self.reserve.number, "rush": self.rush,
                 "prep": self.prep, "aiming": self.aiming,
-                "readying": None if self.readying is None else [str(self.readying[0]), self.readying[1]]}
+                "readying": None if self.readying is None else
+                [[str(a) for a in self.readying[0]], self.readying[1], self.readying[2]]}
 
 
 def hand_card(card: Card) -> hr.HandCard:
@@ -113,6 +114,8 @@ class FiHand(FiMovement):
             raise IllegalAction("R-5.8: answer the hand request with `hand` (keep, forgo, rush) or a declaration")
         if action.speed not in ini.DECLARATIONS:
             raise IllegalAction(f"R-5.1: declare one of {', '.join(ini.DECLARATIONS)}, not {action.speed!r}")
+        if isinstance(action, hr.Hand) and action.speed not in ("normal", "dodge"):
+            raise IllegalAction(f"R-5.8: with card hands the speed is normal or dodge, not {action.speed!r}")
         hand = action if isinstance(action, hr.Hand) else hr.Hand(action.unit, speed=action.speed)
         try:
             forgo = hand.forgoes()
@@ -171,6 +174,33 @@ class FiHand(FiMovement):
                     rush=None if rush is None else f"{rush[0]}@{rush[1]}")
         h.drawn = []
         return True
+
+    def hand_options(self, eid: int) -> list[hr.Hand]:
+        """Every `hand` answer the rules take now (legal_actions): forgo or draw for a reserve holder before
+        its draw; after it, each keep of up to two cards' steps, each with each rush its Dexterity allows."""
+        h, me = self.hand(eid), self.name(eid)
+        out: list[hr.Hand] = []
+        if not h.has_drawn:
+            if h.reserve is None:
+                return out
+            return [hr.Hand(me, speed=s, forgo=f) for s in ("normal", "dodge") for f in ("no", "yes")]
+        steps = [c.step for c in hr.sort_draw(h.drawn, h.reserve is not None).keepable]
+        combos: list[tuple[int, ...]] = [()]
+        for i, a in enumerate(steps):
+            combos.append((a,))
+            combos += [(a, b) for b in steps[i + 1:]]
+        col, row = self.w.get(eid, Profile).traits["dexterity"]
+        seen: set[tuple[int, ...]] = set()
+        for combo in combos:
+            key = tuple(sorted(combo))
+            if key in seen:
+                continue
+            seen.add(key)
+            keep = ",".join(str(s) for s in combo)
+            rushes = [""] + [f"{s}@{at}" for s in sorted(set(combo))
+                             for at in range(s + 1, min(hr.TOP_STEP, s + hr.max_rush(col, row)) + 1)]
+            out += [hr.Hand(me, speed=sp, keep=keep, rush=r) for sp in ("normal", "dodge") for r in rushes]
+        return out
 
     def _rush_check(self, eid: int, plan: tuple[int, int] | None, kept: list[hr.HandCard]) -> tuple[int, int] | None:
         if plan is None:
@@ -268,56 +298,63 @@ class FiHand(FiMovement):
                 h.aiming = None  # at most three aim counts in a row (R-6.2)
 
     def _count_readying(self, eid: int, h: HandState, step: int) -> None:
-        """A shot readied on its card fires once its steps are counted (R-6.2 under R-5.8); if its target left
-        range or sight meanwhile, the action is wasted."""
+        """A card's action readied fires once its steps are counted (R-6.2 under R-5.8), every shot of it; a shot
+        whose target left range or sight meanwhile is wasted."""
         assert h.readying is not None
-        shot, left = h.readying
-        left -= 1
-        if left > 0:
-            h.readying = (shot, left)
+        shots, left, card = h.readying
+        if left > 1:
+            h.readying = (shots, left - 1, card)
             return
         h.readying = None
-        rd = self.w.get(eid, Readiness)
-        rd.target, rd.aim = shot.target, 0  # readied: no snap penalty; an aimed shot adds +x (R-6.2)
-        self._event("aim_step", self.name(eid), ("R-6.2", "R-5.8"), target=shot.target, step=step, counters=0,
-                    steps=0, ready=True, aim=1 if shot.mode == "aimed" else 0)
         turn = self.w.get(eid, Turn)
         saved = list(turn.parts)
-        turn.parts = []
         try:
-            super().shoot(eid, shot, trigger=True)
-        except IllegalAction as exc:
-            self._event("trigger_lost", self.name(eid), ("R-6.2", "R-5.8"), reason=f"the readied shot is wasted: {exc}")
+            for shot in shots:
+                if not self.active(eid):
+                    break
+                turn.parts = []
+                rd = self.w.get(eid, Readiness)
+                rd.target, rd.aim = shot.target, 0  # readied: no snap penalty; an aimed shot adds +x (R-6.2)
+                self._event("aim_step", self.name(eid), ("R-6.2", "R-5.8"), target=shot.target, step=step,
+                            counters=0, steps=0, ready=True, aim=1 if shot.mode == "aimed" else 0)
+                try:
+                    super().shoot(eid, shot, trigger=True)
+                except IllegalAction as exc:
+                    self._event("trigger_lost", self.name(eid), ("R-6.2", "R-5.8"),
+                                reason=f"the readied shot is wasted: {exc}")
         finally:
             turn.parts = saved
 
-    def shot_firer_check(self, eid: int, action: Shoot) -> Any:
-        """Under cards, no other shot while one is readying (R-6.2 under R-5.8)."""
-        if self.cards_mode and self.hand(eid).readying is not None:
-            raise IllegalAction("R-5.8: a shot is readying; it fires when its steps are counted")
-        return super().shot_firer_check(eid, action)
-
     def shoot(self, eid: int, action: Shoot, *, trigger: bool = False) -> None:
-        """Under cards, a prepared or aimed shot not ready on its target is readied on the card and fires after
-        the weapon's ready steps (twice that when aimed), with no second card (R-6.2 under R-5.8)."""
+        """Under cards, a prepared or aimed shot not ready on its target readies the card's action: it fires after
+        the weapon's ready steps (twice that when aimed), with no second card, and the card's further shots join
+        it (R-6.2 under R-5.8). A shot on a later card abandons a readying still counting."""
         if not self.cards_mode or trigger:
             super().shoot(eid, action, trigger=trigger)
             return
         h = self.hand(eid)
+        card = -1 if h.current is None else h.current.number
+        if h.readying is not None and h.readying[2] != card:
+            self._event("trigger_lost", self.name(eid), ("R-6.2", "R-5.8"),
+                        reason="the readied shot is abandoned for a new action")
+            h.readying = None
         rd = self.w.peek(eid, Readiness)
         ready = rd.target == action.target
-        if action.mode == "snap" or (action.mode == "prepared" and ready):
+        if h.readying is None and (action.mode == "snap" or (action.mode == "prepared" and ready)):
             super().shoot(eid, action)
             return
         self.shot_setup(eid, action)  # every check of the shot now; it resolves later
         weapon, _ = self.weapon(eid)  # type: ignore[misc]
         self.w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
         self.w.get(eid, Turn).acted = True
+        if h.readying is not None:
+            h.readying = ((*h.readying[0], action), h.readying[1], card)
+            return
         steps = hr.ready_steps(weapon.skill, weapon.bulky)
         counts = 1 if action.mode == "prepared" or ready else 2
-        h.readying = (action, steps * counts)
-        self._event("aim_step", self.name(eid), ("R-6.2", "R-5.8"), target=action.target, step=self.step_now, counters=0,
-                    steps=steps * counts, ready=False, aim=0)
+        h.readying = ((action,), steps * counts, card)
+        self._event("aim_step", self.name(eid), ("R-6.2", "R-5.8"), target=action.target, step=self.step_now,
+                    counters=0, steps=steps * counts, ready=False, aim=0)
 
     def end_hands(self) -> None:
         """After the round: unplayed cards are gone, a SHUFFLE card drawn into a hand shuffles (R-5.8)."""
