@@ -96,17 +96,25 @@ def test_chuks_hand_reflex_eight_three_cards_fires_the_mmg_at_six(tmp_path: Path
     assert attack["card"] == 30
 
 
-def test_chuk_cannot_fire_the_heavy_mmg_on_his_first_card(tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    """Action speed 2 (R-5.8): the MMG fires only after a preparation card; the refusal names the rule."""
+def test_chuks_first_card_lays_the_heavy_mmg_aside_preparing(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Action speed 2 (R-5.8): a burst ordered on the first card lays the card aside preparing; the next card
+    fires it (unready here: a snap shot takes the aim penalty, R-6.2); the card spent preparing takes no shot."""
     chuk = (f"{{name: Chuk, at: [0, 1], traits: {TRAITS.format(dex='III-2', ref='II-2')}, "
             f"skills: {{'shooting:heavy': 3}}, weapons: [blast_mmg]}}")
     cards = [reads("II", 2, 8), at(10, 1), at(6, 2), at(2, 3), reads("II", 2, "CF"), make_card(30)]
-    orders = ["hand Chuk keep=10,6", "shoot Chuk Klackon mode=snap burst=10"]
+    orders = ["hand Chuk keep=10,6", "shoot Chuk Klackon mode=snap burst=10",  # prepares
+              "shoot Chuk Klackon mode=snap burst=10",  # refused: the turn ends (the fallback)
+              "shoot Chuk Klackon mode=snap burst=10", "end Chuk"]
     evs = events(scenario(tmp_path, cards, chuk, foe(), orders), capsys)
+    prepare = of(evs, "prepare", "Chuk")
+    assert [(e["cards"], e["of"], e["weapon"]) for e in prepare] == [(1, 1, "blast MMG")]
     refused = of(evs, "refused", "Chuk")
-    assert refused and "R-5.8" in refused[0]["reason"] and "action speed 2" in refused[0]["reason"]
-    assert not of(evs, "attack")
+    assert refused and "R-5.8" in refused[0]["reason"] and "preparing" in refused[0]["reason"]
+    attacks = of(evs, "attack", "Chuk")
+    assert len(attacks) == 1 and any("snap" in m["reason"] for m in attacks[0]["modifiers"])
+    before = [e["step"] for e in of(evs, "step", "Chuk") if evs.index(e) < evs.index(attacks[0])]
+    assert before == [10, 6]  # fired on the second card
 
 
 def _kayla(tmp_path: Path, rush_reads: list[Card]) -> list[Card]:

@@ -9,7 +9,7 @@ from skirmish.core.events import FLAT, Event, register
 from skirmish.core.reads import CheckRead, Mod
 from skirmish.rules.fi.text import check_lines, draw_text, mods_text
 
-__all__ = ["AimStepEvent", "HandDrawEvent", "HandKeepEvent", "ReserveEvent", "RushEvent", "StepEvent"]
+__all__ = ["AimStepEvent", "HandDrawEvent", "HandKeepEvent", "PrepareEvent", "ReserveEvent", "RushEvent", "StepEvent"]
 
 
 def _cards(labels: list[str]) -> str:
@@ -155,3 +155,19 @@ class AimStepEvent(Event):
         state = f"ready, aim {self.aim}" if self.ready else "not ready yet"
         return (f"{self.where()} step {self.step}: {self.actor or ''} aim counters {self.counters} "
                 f"({self.steps} a count) on {self.target}: {state}{self.rules_text()}")
+
+
+@register("prepare")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrepareEvent(Event):
+    """A card laid aside preparing an action speed 2 weapon's shot (R-5.8 "Action Speed"): `cards` of `of`
+    preparation cards; the next card fires it."""
+
+    weapon: str
+    cards: int
+    of: int
+    target: str
+
+    def describe(self) -> str:
+        return (f"{self.where()} {self.actor or ''} lays a card aside preparing the {self.weapon} at {self.target} "
+                f"({self.cards} of {self.of}); the next card fires{self.rules_text()}")

@@ -46,6 +46,7 @@ class HandState:
     rush: tuple[int, int] | None = None  # (card step, step rushed at)
     current: hr.HandCard | None = None  # the card of the turn in progress
     acted_on_card: bool = False  # the turn's card has taken an action (the reserve was flushed, if any)
+    preparing: bool = False  # the turn's card was laid aside preparing an action speed 2 weapon
     prep: int = 0  # preparation cards laid aside for an action speed 2 weapon
     aiming: tuple[str, int, int] | None = None  # (target, counters, steps a count)
     readying: tuple[tuple[Shoot, ...], int, int] | None = None  # a card's action readied: shots, steps left, card
@@ -260,7 +261,7 @@ class FiHand(FiMovement):
         if slot is None or self.w.peek(eid, Health).out_of_action:
             return False
         h.slots.remove(slot)
-        h.current, h.acted_on_card = slot.card, False
+        h.current, h.acted_on_card, h.preparing = slot.card, False, False
         self._event("step", self.name(eid), ("R-5.8", "R-4.1"), step=step, card=slot.card.label, rushed=slot.rushed)
         turn = self.w.get(eid, Turn)
         turn.parts = []
@@ -325,6 +326,12 @@ class FiHand(FiMovement):
         finally:
             turn.parts = saved
 
+    def shot_firer_check(self, eid: int, action: Shoot) -> Any:
+        """Under cards, a card laid aside preparing takes no shot (R-5.8 "Action Speed")."""
+        if self.cards_mode and self.hand(eid).preparing:
+            raise IllegalAction("R-5.8: this card is laid aside preparing the weapon; the next card fires it")
+        return super().shot_firer_check(eid, action)
+
     def shoot(self, eid: int, action: Shoot, *, trigger: bool = False) -> None:
         """Under cards, a prepared or aimed shot not ready on its target readies the card's action: it fires after
         the weapon's ready steps (twice that when aimed), with no second card, and the card's further shots join
@@ -334,6 +341,17 @@ class FiHand(FiMovement):
             return
         h = self.hand(eid)
         card = -1 if h.current is None else h.current.number
+        weapon, _ = self.weapon(eid) or (None, None)
+        need = 0 if weapon is None else hr.action_speed(int(weapon.speed)) - 1
+        if need and h.prep < need and not self.w.peek(eid, Turn).acted:
+            self.shot_setup(eid, action)  # the shot's checks: it could be fired once prepared
+            self.w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
+            self.w.get(eid, Turn).acted = True
+            h.prep += 1
+            h.preparing = True
+            self._event("prepare", self.name(eid), ("R-5.8",), weapon=weapon.name, cards=h.prep, of=need,
+                        target=action.target)
+            return
         if h.readying is not None and h.readying[2] != card:
             self._event("trigger_lost", self.name(eid), ("R-6.2", "R-5.8"),
                         reason="the readied shot is abandoned for a new action")
@@ -368,7 +386,7 @@ class FiHand(FiMovement):
     # ------------------------------------------------------------------ a card's action
     def check_parts(self, eid: int, extra: Part) -> list[Part]:
         """Under cards: one card is one action: a move (simple) and one complex action (an attack, aim or
-        reload), R-5.8; an action speed 2 weapon fires only after a preparation card."""
+        reload), R-5.8."""
         if not self.cards_mode:
             return super().check_parts(eid, extra)
         before = self.w.peek(eid, Turn).parts
@@ -377,12 +395,6 @@ class FiHand(FiMovement):
             raise IllegalAction("R-5.8: one move with each action card")
         if sum(1 for p in parts if p.kind in ("attack", "aim", "reload")) > 1:
             raise IllegalAction("R-5.8: one complex action (an attack, aim or reload) per action card")
-        new_shot = extra.kind == "attack" and extra.weapon and len(parts) > len(before)  # not more of one burst
-        if new_shot and hr.action_speed(extra.speed) > 1:
-            h = self.hand(eid)
-            if h.prep < hr.action_speed(extra.speed) - 1:
-                raise IllegalAction(f"R-5.8: the {extra.weapon or 'weapon'} has action speed "
-                                    f"{hr.action_speed(extra.speed)}: lay a card aside preparing it (aim) first")
         return parts
 
     def after_action(self, eid: int, action: Action) -> None:
@@ -403,8 +415,8 @@ class FiHand(FiMovement):
             if not h.acted_on_card and h.reserve is not None:
                 self._lose_reserve(eid, "flushed")
             h.acted_on_card = True
-        if any(p.kind == "attack" for p in self.w.peek(eid, Turn).parts):
-            h.prep = 0
+        if isinstance(action, Shoot) and not h.preparing:
+            h.prep = 0  # the prepared action is resolved (or readied): the stack is spent
 
     def aim(self, eid: int, action: Aim) -> None:
         """Under cards, aiming lays the card down and counts steps (R-6.2 under R-5.8); with an action speed 2
