@@ -27,7 +27,7 @@ class FiHand(FiHandKeep):
 
     def call_step(self, step: int) -> None:
         """The count-down calls a step: rushes planned for it are tested (R-5.8)."""
-        self.step_now = step
+        self.step_now, self.counting = step, True
         for eid, h in sorted(self.hands.items()):
             if h.rush is None or h.rush[1] != step or not self.active(eid):
                 continue

@@ -37,6 +37,7 @@ def cards_table(sys: FiSystems) -> RoundTable:
     def begin_round() -> None:
         ctx.round += 1
         ctx.phase = None
+        sys.counting = False
         ctx.emit(RoundEvent(round=ctx.round, phase=None, actor=None, rules=("R-5.1", "R-5.8")))
 
     def start_hand(eid: int) -> bool:
