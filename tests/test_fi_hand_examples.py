@@ -220,3 +220,17 @@ def test_a_hand_under_phases_is_refused(tmp_path: Path, capsys: pytest.CaptureFi
     evs = events(path, capsys)
     refused = of(evs, "refused", "Xi")
     assert refused and "initiative: cards" in refused[0]["reason"]
+
+
+def test_the_shipped_chuk_example_plays_as_built(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/data/hand/chuk.yaml (with its stacked deck) is the first example as files a person can run:
+    `skirmish run tests/data/hand/chuk.yaml --json` writes the same events."""
+    shipped = events(Path(__file__).parent / "data" / "hand" / "chuk.yaml", capsys)
+    chuk = (f"{{name: Chuk, at: [0, 1], traits: {TRAITS.format(dex='III-2', ref='II-2')}, "
+            f"skills: {{'shooting:heavy': 3}}, weapons: [blast_mmg]}}")
+    cards = [reads("II", 2, 8), at(10, 1), at(6, 2), at(2, 3), reads("II", 2, "CF"),
+             make_card(30, upper={("III", 3): 9})]
+    orders = ["hand Chuk keep=10,6", "aim Chuk Klackon", "end Chuk",
+              "shoot Chuk Klackon mode=prepared burst=10", "end Chuk"]
+    built = events(scenario(tmp_path, cards, chuk, foe(), orders), capsys)
+    assert shipped[1:] == built[1:] and of(shipped, "attack", "Chuk")
