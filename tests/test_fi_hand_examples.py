@@ -234,3 +234,30 @@ def test_the_shipped_chuk_example_plays_as_built(tmp_path: Path, capsys: pytest.
               "shoot Chuk Klackon mode=prepared burst=10", "end Chuk"]
     built = events(scenario(tmp_path, cards, chuk, foe(), orders), capsys)
     assert shipped[1:] == built[1:] and of(shipped, "attack", "Chuk")
+
+
+def test_harrys_aim_counters_ready_the_rifle_for_the_reserve_shot(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Harry: he aims at the bug on 12 (a blast rifle: 3 steps a count under R-6.2's card initiative); on 10 he
+    reserves his card (a wait). On 9 the bug moves: Harry's 2d8 Reflex reads 4, the bug's 1d10 reads 1, so he
+    plays the reserve first; three counters are on his card, so the shot is ready: no snap penalty; TN 5 and
+    the 3d8 column reads 7: a hit."""
+    harry = (f"{{name: Harry, at: [0, 1], traits: {TRAITS.format(dex='III-2', ref='III-2')}, "
+             f"skills: {{'shooting:rifle': 3}}, weapons: [blast_rifle]}}")
+    bug = f"{{name: Bug, at: [9, 1], traits: {TRAITS.format(dex='III-2', ref='IV-1')}}}"
+    cards = [reads("III", 2, 4), at(12, 1), at(10, 3), reads("IV", 1, 2), at(9, 2),
+             reads("III", 2, 4), reads("IV", 1, 1), make_card(2, upper={("III", 3): 7})]
+    path = scenario(tmp_path, cards, harry, bug, ["hand Harry keep=12,10", "aim Harry Bug", "end Harry",
+                                                  "wait Harry"])
+    path.write_text(path.read_text().replace(
+        "    units: [{name: Bug", '    orders: ["hand Bug keep=9", "move Bug 7,1", "end Bug"]\n    units: [{name: Bug'),
+        encoding="utf-8")
+    evs = events(path, capsys)
+    ready = [e for e in of(evs, "aim_step", "Harry") if e["ready"]]
+    assert ready[0]["step"] == 10 and ready[0]["counters"] == 3 and ready[0]["steps"] == 3
+    assert [(e["what"], e["card"]) for e in of(evs, "reserve", "Harry")] == [("reserved", "10.3"), ("spent", "10.3")]
+    trigger = of(evs, "trigger", "Harry")[0]
+    assert (trigger["waiter_result"], trigger["mover_result"], trigger["waiter_first"]) == (4, 1, True)
+    attack = of(evs, "attack", "Harry")[0]
+    assert attack["trigger"] and (attack["tn"], attack["result"], attack["hit"]) == (5, 7, True)
+    assert not any("snap" in m["reason"] for m in attack["modifiers"])
