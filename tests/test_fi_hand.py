@@ -19,7 +19,7 @@ from skirmish.rules.deck import builtin
 from skirmish.rules.fi import hand as hr
 
 ROOT = Path(__file__).resolve().parents[1]
-HANDS = ROOT / "scenarios" / "killhouse_hands.yaml"
+HANDS = ROOT / "scenarios" / "fi" / "killhouse_hands.yaml"
 DECK = [hr.HandCard(c.number, c.step, c.fragment, c.special) for c in builtin("A")]
 
 
@@ -139,3 +139,11 @@ def test_listed_hand_answers_are_accepted() -> None:
             hands += sum(1 for a in legal.declare if isinstance(a, hr.Hand))
             b.step()
         assert hands and b.outcome is not None
+
+
+def test_the_shipped_variant_passes_check(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.conftest import run
+
+    code, out, _ = run(["check", str(HANDS)], capsys)
+    assert code == 0 and out.startswith("ok:")
+    assert load_scenario(HANDS).spec.options.initiative == "cards"  # type: ignore[attr-defined]
