@@ -261,3 +261,25 @@ def test_harrys_aim_counters_ready_the_rifle_for_the_reserve_shot(tmp_path: Path
     attack = of(evs, "attack", "Harry")[0]
     assert attack["trigger"] and (attack["tn"], attack["result"], attack["hit"]) == (5, 7, True)
     assert not any("snap" in m["reason"] for m in attack["modifiers"])
+
+
+def test_aim_counters_go_when_readiness_is_lost(tmp_path: Path) -> None:
+    """R-6.2: CT damage (or a move) loses readiness; under card hands the aim counters go with it, so the next
+    continuing phase does not ready the weapon again."""
+    from skirmish.ai.controllers import ScriptedController
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import load_scenario
+    from skirmish.ecs.components import Readiness
+
+    chuk = (f"{{name: Chuk, at: [0, 1], traits: {TRAITS.format(dex='III-2', ref='II-2')}, "
+            f"skills: {{'shooting:heavy': 3}}, weapons: [blast_mmg]}}")
+    cards = [reads("II", 2, 8), at(10, 1), at(6, 2), at(2, 3), reads("II", 2, "CF"), make_card(30)]
+    sc = load_scenario(scenario(tmp_path, cards, chuk, foe(), ["hand Chuk keep=10,6", "aim Chuk Klackon", "end Chuk"]))
+    with Battle(sc, controllers={s.name: ScriptedController(s.orders) for s in sc.spec.sides}) as b:
+        while not any(e.type == "aim_step" and e.ready for e in b.log):
+            assert b.step()
+        eid = b.world.entity("Chuk")
+        assert b.sys.hand(eid).aiming is not None
+        b.world.get(eid, Readiness).target = None  # as a CT hit does (R-6.2)
+        b.sys.continuing(6)
+        assert b.sys.hand(eid).aiming is None and b.world.peek(eid, Readiness).target is None

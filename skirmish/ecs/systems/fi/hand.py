@@ -95,6 +95,9 @@ class FiHand(FiHandKeep):
             if not self.w.has(target) or self.w.peek(self.w.entity(target), Health).out_of_action:
                 h.aiming = None
                 continue
+            if hr.aim_from_counters(counters, steps)[0] and self.w.peek(eid, Readiness).target != target:
+                h.aiming = None  # readiness lost since (CT damage, a move: ): the counters go with it
+                continue
             counters += 1
             h.aiming = (target, counters, steps)
             ready, aim = hr.aim_from_counters(counters, steps)
