@@ -101,6 +101,7 @@ def test_the_hand_is_drawn_as_cards_and_kept_with_the_keys(tmp_path: Path) -> No
     keeps = [e for e in screen.session.battle.log.events if e.type == "hand_keep" and e.actor == "Me"]
     assert len(keeps) == 1 and keeps[0].kept == ["4.1"] and keeps[0].bonus == ["14.5 BONUS"]
     assert "9.2" in keeps[0].discarded
+    assert panel.secret(keeps[0]) and not panel.secret(screen.session.battle.log.events[0])  # a hand stays own
     app.close()
 
 

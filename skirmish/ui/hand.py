@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from skirmish.core.events import Event
 from skirmish.ecs.view import BattleView
 from skirmish.rulesets import fi
 from skirmish.ui.commands import Commands, register
@@ -179,6 +180,10 @@ class HandCommands(Commands):
         if req is not None and req.kind == "declare" and self._cards():
             return "keeps its hands"
         return super().waits_for(req)
+
+    def secret(self, e: Event) -> bool:
+        """A hand's draw and keep stay with its own side's log: cards are shown only when played (R-5.8)."""
+        return e.type in ("hand_draw", "hand_keep")
 
     def help(self, lines: list[str]) -> list[str]:
         if not self._cards():
