@@ -184,7 +184,7 @@ def test_menu_keys_tab_space_h_and_hover_tips(app: App, tmp_path: Path) -> None:
     _key(pygame.K_h, "h")
     _frames(app, 1)
     assert menu.controls == {"Blue": "human", "Red": "human"}  # hot-seat
-    for _ in range(6):  # past the five options to the first side
+    for _ in range(7):  # past the six options to the first side
         _key(pygame.K_TAB)
     _key(pygame.K_SPACE, " ")
     _frames(app, 1)

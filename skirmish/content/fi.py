@@ -32,6 +32,7 @@ class Options(RulesetOptions):
     scope: Literal["pulp", "gritty"] = "pulp"
     initiative_cards: Literal["one", "per_side", "per_character"] = "one"
     concussion_saves: StrictBool = True
+    initiative: Literal["phases", "cards"] = "phases"  # card hands instead of phases
 
     @field_validator("deck")
     @classmethod

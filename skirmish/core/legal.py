@@ -71,7 +71,10 @@ class LegalActions:
         if action.unit != self.unit:
             return False
         if isinstance(action, Declare):
-            return any(d.speed == action.speed for d in self.declare)
+            if type(action) is not Declare:  # a ruleset's own declaration (a card hand, R-5.8): as listed
+                same = getattr(action, "same_as", None)
+                return any(same(d) if same is not None else d == action for d in self.declare)
+            return any(d.speed == action.speed and type(d) is Declare for d in self.declare)
         if self.kind != "act":
             return False
         if isinstance(action, Move):

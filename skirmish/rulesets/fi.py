@@ -12,6 +12,7 @@ from skirmish.content.fi import FI_PARTS
 from skirmish.content.parts import SchemaParts
 from skirmish.core.ruleset import register
 from skirmish.ecs.systems.fi import FiSystems, setup
+from skirmish.rules.fi import hand as hand_rules
 from skirmish.rules.fi import initiative, melee, thrown
 from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
 from skirmish.rules.fi.events import (
@@ -32,6 +33,7 @@ from skirmish.rules.fi.events import (
     TriggerLostEvent,
     WaitEvent,
 )
+from skirmish.rules.fi.hand import Hand, HandCard
 from skirmish.rules.fi.initiative import DECLARATIONS, PHASE_NAMES, PHASES
 from skirmish.rules.fi.melee_actions import (
     MELEE_ACTIONS,
@@ -69,17 +71,39 @@ from skirmish.rules.fi.timing import ATTACK_MODES, Part, add_part, declared_spee
 
 __all__ = [
     "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES", "AimEvent",
-    "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems",
-    "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent", "ShotFacts",
-    "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent", "TriggerLostEvent",
-    "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability",
-    "fits", "initiative", "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
+    "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems", "Hand",
+    "HandCard", "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent",
+    "ShotFacts", "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent",
+    "TriggerLostEvent", "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "cards_mode", "damage_row",
+    "declared_speed", "expected_hit_probability", "fits", "hand_of", "hand_rules", "hands_step", "initiative",
+    "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
 ]
 __all__ += [  # Future Imperfect melee (R-7, issue 14): actions, events, odds and the pure rules module `melee`
     "MELEE_ACTIONS", "BreakFree", "BreakFreeEvent", "Charge", "ChargeLostEvent", "Close", "Defend", "DefendEvent",
     "Entangle", "ManeuverEvent", "ManeuverOdds", "MeleeAttack", "MeleeContestEvent", "MeleeEvent", "Open", "Rise",
     "RiseEvent", "Trip", "check_odds", "contest_odds", "melee",
 ]
+
+
+def hand_of(battle: Any, unit: str) -> dict[str, Any] | None:
+    """A unit's card hand for the board (R-5.8: cards drawn, kept with their steps, reserve, preparation, aim),
+    or None when the battle is not Future Imperfect under `initiative: cards`."""
+    sys = getattr(battle, "sys", None)
+    if not isinstance(sys, FiSystems) or not sys.cards_mode or not battle.world.has(unit):
+        return None
+    return sys.hand_view(battle.world.entity(unit))
+
+
+def cards_mode(battle: Any) -> bool:
+    """True for a Future Imperfect battle under `initiative: cards` (R-5.8)."""
+    sys = getattr(battle, "sys", None)
+    return isinstance(sys, FiSystems) and sys.cards_mode
+
+
+def hands_step(battle: Any) -> int | None:
+    """The step the count-down has called (R-5.8), or None when the battle does not count steps."""
+    sys = getattr(battle, "sys", None)
+    return sys.step_now if isinstance(sys, FiSystems) and sys.cards_mode and sys.counting else None
 
 
 class FiRuleset:

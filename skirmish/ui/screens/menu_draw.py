@@ -14,7 +14,7 @@ from skirmish.ui.screens.base import Quit, draw_panel
 from skirmish.ui.screens.menu_state import OPTION_CHOICES, OPTION_KEYS, OPTION_TIPS, ListRow, MenuState
 from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_EDGE, TEXT, Button, wrap
 
-MENU_KEYS = ("↑↓ scenario · Tab/Space option · C D P I V options · H who plays · 0-9 seed · R new seed · "
+MENU_KEYS = ("↑↓ scenario · Tab/Space option · C D P I K V options · H who plays · 0-9 seed · R new seed · "
              "O open a file · Enter start · Esc quit")
 HOVER_BG = 25  # how much lighter a hovered row is
 
@@ -186,8 +186,11 @@ class MenuDrawing(MenuState):
             shown = ("yes" if val else "no") if isinstance(val, bool) else str(val).replace("_", " ")
             letter = OPTION_KEYS[key][1]
             enabled = self._option_enabled(key)
-            label = f"{letter}  {key.replace('_', ' ')}: {shown}" if enabled else f"{key}: not used with dice"
-            tip = f"{letter}: {OPTION_TIPS[key]}" if enabled else "the deck is not used when dice decide"
+            unused = "with card hands" if key == "initiative_cards" else "with dice"
+            label = f"{letter}  {key.replace('_', ' ')}: {shown}" if enabled else f"{key}: not used {unused}"
+            tip = f"{letter}: {OPTION_TIPS[key]}" if enabled else \
+                ("one initiative card is not read with card hands" if key == "initiative_cards"
+                 else "the deck is not used when dice decide")
             self.buttons.buttons.append(Button(label, partial(self._cycle_option, key), rect=pygame.Rect(
                 rect.x, y, rect.w, btn_h), enabled=enabled, tip=tip))
             y += btn_h + 4

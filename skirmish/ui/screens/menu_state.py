@@ -23,6 +23,7 @@ OPTION_CHOICES: dict[str, tuple[object, ...]] = {
     "deck": ("A", "B"),
     "scope": ("pulp", "gritty"),
     "initiative_cards": ("one", "per_side", "per_character"),
+    "initiative": ("phases", "cards"),
     "concussion_saves": (True, False),
 }
 OPTION_KEYS: dict[str, tuple[int, str]] = {
@@ -30,6 +31,7 @@ OPTION_KEYS: dict[str, tuple[int, str]] = {
     "deck": (pygame.K_d, "D"),
     "scope": (pygame.K_p, "P"),
     "initiative_cards": (pygame.K_i, "I"),
+    "initiative": (pygame.K_k, "K"),
     "concussion_saves": (pygame.K_v, "V"),
 }
 OPTION_TIPS: dict[str, str] = {
@@ -37,6 +39,7 @@ OPTION_TIPS: dict[str, str] = {
     "deck": "the action deck the cards come from (not used with dice)",
     "scope": "the TN ladder (R-3.2): pulp or gritty (higher TNs)",
     "initiative_cards": "initiative (R-5.1): one card for everyone, one per side, or one per combatant",
+    "initiative": "phases (R-5.1) or card hands (R-5.8): keep two cards, act as the steps count down 14 to 0",
     "concussion_saves": "CT damage forces a Vigor save; a failure stuns (R-8.2)",
 }
 
@@ -193,7 +196,9 @@ class MenuState:
         self.options[key] = choices[(choices.index(cur) + 1) % len(choices)] if cur in choices else choices[0]
 
     def _option_enabled(self, key: str) -> bool:
-        """The deck matters only when the cards decide (R-3.1)."""
+        """The deck matters only when the cards decide (R-3.1); one initiative card only with phases (R-5.1)."""
+        if key == "initiative_cards" and self.options.get("initiative") == "cards":
+            return False
         return not (key == "deck" and self.options.get("randomizer") == "dice")
 
     def _cycle_control(self, side: str) -> None:

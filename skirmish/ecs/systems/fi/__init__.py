@@ -21,8 +21,9 @@ from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
-from skirmish.ecs.systems.fi import legality, table
+from skirmish.ecs.systems.fi import hand_table, legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
+from skirmish.ecs.systems.fi.hand import FiHand
 from skirmish.ecs.systems.fi.melee_legal import FiMelee
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
@@ -38,7 +39,7 @@ from skirmish.rules.randomizer import Randomizer
 __all__ = ["Ctx", "FiSystems", "IllegalAction", "setup", "spawn_unit"]
 
 
-class FiSystems(FiMelee):
+class FiSystems(FiMelee, FiHand):
     """The rules applied to the world for the `fi` ruleset."""
 
     def check(self, eid: int, action: Action) -> None:
@@ -69,6 +70,7 @@ class FiSystems(FiMelee):
     def apply(self, eid: int, action: Action) -> bool:
         """Check and apply one action of a turn; True when the turn is over."""
         if isinstance(action, EndTurn):
+            self.after_action(eid, action)  # card hands: a card passed keeps the reserve (R-5.8)
             self._event("end_turn", self.name(eid), ("R-5.3",))
             return True
         if isinstance(action, Move):
@@ -87,16 +89,18 @@ class FiSystems(FiMelee):
             self.wait(eid, action)
             return True
         elif (done := self.melee_apply(eid, action)) is not None:
+            self.after_action(eid, action)  # card hands too: a blow or maneuver flushes a reserve (R-5.8)
             return done
         else:
             self.check(eid, action)  # a declaration or anything else that is not an action in a turn: refused
+        self.after_action(eid, action)  # card hands: a reserve flushed, aim counters lost (R-5.8)
         return not self.active(eid)
-
 
     # ------------------------------------------------------------------ the seam the battle uses (core.ruleset)
     def round_table(self) -> RoundTable:
-        """Declaration → initiative → phases I–IV → bookkeeping, as rows (R-5.1)."""
-        return table.round_table(self)
+        """Declaration → initiative → phases I–IV → bookkeeping, as rows (R-5.1); or with card hands, hand →
+        steps 14 → 0 with their continuing phases → bookkeeping (R-5.8)."""
+        return hand_table.cards_table(self) if self.cards_mode else table.round_table(self)
 
     def start_info(self) -> dict[str, Any]:
         """The battle_start event's ruleset fields: how the random reads are made and with which deck."""
@@ -106,7 +110,11 @@ class FiSystems(FiMelee):
         """What the unit asked by `req` may answer (STYLE 13): every declaration, or in its turn the cells it
         may move to walking and running, the shots, throws, aims, reload, wait and tacpack splits."""
         if req.kind == "declare":
-            return legality.declarations(req.unit)
+            plain = legality.declarations(req.unit)
+            if not self.cards_mode:
+                return plain
+            hands = tuple(self.hand_options(self.w.entity(req.unit)))  # card hands (R-5.8)
+            return LegalActions(req.unit, "declare", declare=plain.declare + hands)
         if req.kind == "act":
             return legality.turn_actions(self, self.w.entity(req.unit))
         raise ValueError(f"fi has no {req.kind!r} requests (declare, act)")
@@ -115,7 +123,10 @@ class FiSystems(FiMelee):
         """None if the rules accept `action` as the answer to `req` now, else why not; nothing changes."""
         if req.kind == "declare":
             try:
-                self.declare_check(action)
+                if self.cards_mode:
+                    self.hand_check(self.w.entity(req.unit), action)
+                else:
+                    self.declare_check(action)
             except IllegalAction as exc:
                 return exc.refusal
             return None
@@ -143,7 +154,9 @@ class FiSystems(FiMelee):
     def hash_state(self) -> dict[str, Any]:
         """The random state the world's components do not hold: the deck's piles and the draws made."""
         deck = self.ctx.deck
+        hands = {"hands": self.hands_state()} if self.cards_mode else {}
         return {
+            **hands,
             "deck": None if deck is None else {
                 "draw": [c.number for c in deck.draw_pile], "discard": [c.number for c in deck.discard_pile],
                 "pending_shuffle": deck.pending_shuffle, "shuffles": deck.shuffles},
@@ -214,7 +227,7 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
     if not isinstance(opts, Options):  # the scenario was checked by FI's schema parts (skirmish.content.fi)
         raise ValueError(f"{scenario.source}: ruleset: {spec.ruleset!r} is not Future Imperfect")
     deck: Deck | None = None
-    if opts.randomizer == "cards" or scenario.stacked:
+    if opts.randomizer == "cards" or scenario.stacked or opts.initiative == "cards":  # hands need cards (R-5.8)
         if scenario.stacked is not None and spec.deck is not None:
             deck = Deck(scenario.stacked, rng, shuffle=spec.deck.shuffle)
         else:
@@ -224,7 +237,7 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
         world=world, grid=scenario.grid, armoury=scenario.armoury, randomizer=Randomizer(mode, rng, deck),
         nav=Navigator.of(scenario.grid), emit=emit, scope=opts.scope, side_names=tuple(s.name for s in spec.sides),
         initiative_cards=opts.initiative_cards, concussion_saves=opts.concussion_saves, deck=deck,
-        deck_name="stacked" if scenario.stacked else opts.deck,
+        deck_name="stacked" if scenario.stacked else opts.deck, initiative=opts.initiative,
     )
     sys = FiSystems(ctx)
     order = 0

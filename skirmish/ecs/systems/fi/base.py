@@ -64,6 +64,7 @@ class Ctx:
     deck: Deck | None = None  # the action deck, when cards are drawn (R-4)
     deck_name: str = ""  # which deck: a built-in's name, or "stacked" (C-4)
     reach: ReachCache = field(default_factory=ReachCache)  # reach fields kept between legality's questions
+    initiative: str = "phases"  # R-5.8: "cards" draws hands and counts steps (ecs/systems/fi/hand.py)
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:
@@ -135,6 +136,9 @@ class FiBase:
     def name(self, eid: int) -> str:
         """Unit name."""
         return self.w.get(eid, Identity).name
+
+    def on_trigger(self, eid: int) -> None:
+        """A waiting unit acts on its trigger (R-5.7); card hands spend the reserve here (hand.py)."""
 
     def active(self, eid: int) -> bool:
         """In action (not dead, incapacitated or unconscious)."""

@@ -158,6 +158,7 @@ class FiMovement(FiThrowing):
             self._trigger_shot(eid, mover)
 
     def _trigger_shot(self, eid: int, target: int) -> None:
+        self.on_trigger(eid)
         wpn = self.weapon(eid)
         if wpn is None:
             return

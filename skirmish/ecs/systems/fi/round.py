@@ -41,6 +41,8 @@ class FiRound(FiBase):
         """The answer to a declaration request, if the rules take it (R-5.1); IllegalAction if not."""
         if not isinstance(action, Declare):
             raise IllegalAction("R-5.1: declare a speed first")
+        if action.verb == "hand":
+            raise IllegalAction("R-5.8: hands are kept only under the option `initiative: cards`; declare a speed")
         if action.speed not in ini.DECLARATIONS:
             raise IllegalAction(f"R-5.1: declare one of {', '.join(ini.DECLARATIONS)}, not {action.speed!r}")
         return action
