@@ -144,12 +144,13 @@ class FiHand(FiHandKeep):
             raise IllegalAction("R-5.8: this card is laid aside preparing the weapon; the next card fires it")
         return super().shot_firer_check(eid, action)
 
-    def shoot(self, eid: int, action: Shoot, *, trigger: bool = False) -> None:
+    def shoot(self, eid: int, action: Shoot, *, trigger: bool = False, charge: bool = False) -> None:
         """Under cards, a prepared or aimed shot not ready on its target readies the card's action: it fires after
         the weapon's ready steps (twice that when aimed), with no second card, and the card's further shots join
-        it (R-6.2 under R-5.8). A shot on a later card abandons a readying still counting."""
-        if not self.cards_mode or trigger:
-            super().shoot(eid, action, trigger=trigger)
+        it (R-6.2 under R-5.8). A shot on a later card abandons a readying still counting. The shot of a charge
+        (`charge`, R-5.4) fires as the charge lands: its timing is the charge's."""
+        if not self.cards_mode or trigger or charge:
+            super().shoot(eid, action, trigger=trigger, charge=charge)
             return
         h = self.hand(eid)
         card = -1 if h.current is None else h.current.number
