@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import Field, StrictBool, StrictInt, field_validator
 
 from skirmish.content.errors import quote
+from skirmish.content.fi_mind import FearsomeKey, FiSide, SurpriseKey, check_unit_surprise
 from skirmish.content.limits import Name
 from skirmish.content.parts import SchemaParts, register_parts
 from skirmish.content.schema import RulesetOptions, UnitSpec
@@ -29,6 +30,9 @@ class Options(RulesetOptions):
     scope: Literal["pulp", "gritty"] = "pulp"
     initiative_cards: Literal["one", "per_side", "per_character"] = "one"
     concussion_saves: StrictBool = True
+    contests: Literal["opposed", "simple"] = "opposed"  # opposed tests, or the seed's simple contests
+    contest_speed: Literal["fast", "normal", "slow"] = "normal"  # auxiliary, hurried (000: speed 1)
+    contest_range_m: StrictInt = Field(20, ge=1, le=200)  # how far a contest carries
 
     @field_validator("deck")
     @classmethod
@@ -43,6 +47,13 @@ class Unit(UnitSpec):
 
     traits: dict[str, str]
     skills: dict[Name, StrictInt] = Field(default_factory=dict, max_length=50)
+    surprised: SurpriseKey = None  # R-8.3 (skirmish.content.fi_mind)
+    fearsome: FearsomeKey = None  # 000 "Fear and Terror"
+
+    @field_validator("surprised")
+    @classmethod
+    def _surprised(cls, v: object) -> object:
+        return check_unit_surprise(v)  # type: ignore[arg-type]
 
     @field_validator("traits")
     @classmethod
@@ -69,4 +80,5 @@ class Unit(UnitSpec):
         return v
 
 
-FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS))
+FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS,
+                                    side_base=FiSide))

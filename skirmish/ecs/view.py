@@ -76,6 +76,9 @@ class UnitView:
     # A ruleset's own part of the view (World.register_view_part), None for a ruleset that has none: Future*World's
     # figures carry a skirmish.ecs.fw_view.FwUnitView here (characteristics, HP, kit, declaration, tacpack split).
     ext: Any = None
+    # Future Imperfect's states of mind (skirmish.ecs.fi_mind): surprised, catatonic, annoyed, distraught,
+    # terrified, focused, fearsome/terrorsome; () for none.
+    mind: tuple[str, ...] = ()
 
     @property
     def acted(self) -> bool:

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from skirmish.core.events import FLAT, Event, register
 from skirmish.core.reads import CheckRead, DrawRecord, Mod
 from skirmish.rules.fi.combat_events import AttackEvent, BlastEvent, ConcussionEvent, OutOfActionEvent, ThrowEvent
+from skirmish.rules.fi.mind_events import ChipDrawEvent, ContestEvent, FearEvent, MindEvent, SurpriseEvent
 from skirmish.rules.fi.text import check_lines, draw_text, mods_text, phase_label
 
 __all__ = [
-    "AimEvent", "AttackEvent", "BlastEvent", "ConcussionEvent", "DeclareEvent", "InitiativeEvent", "MoveEvent",
-    "MoveStoppedEvent", "OutOfActionEvent", "ReloadEvent", "StunnedEvent", "TacpackEvent", "ThrowEvent",
-    "TriggerEvent", "TriggerLostEvent", "WaitEvent",
+    "AimEvent", "AttackEvent", "BlastEvent", "ChipDrawEvent", "ConcussionEvent", "ContestEvent", "DeclareEvent",
+    "FearEvent", "InitiativeEvent", "MindEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "ReloadEvent",
+    "StunnedEvent", "SurpriseEvent", "TacpackEvent", "ThrowEvent", "TriggerEvent", "TriggerLostEvent", "WaitEvent",
 ]
 
 

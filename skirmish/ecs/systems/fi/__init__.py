@@ -22,11 +22,12 @@ from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.systems.fi import legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
-from skirmish.ecs.systems.fi.movement import FiMovement
+from skirmish.ecs.systems.fi.mind import FiMind
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import Card, Deck, builtin
+from skirmish.rules.fi.mind import Contest
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
@@ -35,7 +36,7 @@ from skirmish.rules.randomizer import Randomizer
 __all__ = ["Ctx", "FiSystems", "IllegalAction", "setup", "spawn_unit"]
 
 
-class FiSystems(FiMovement):
+class FiSystems(FiMind):
     """The rules applied to the world for the `fi` ruleset."""
 
     def check(self, eid: int, action: Action) -> None:
@@ -45,6 +46,7 @@ class FiSystems(FiMovement):
             return
         if isinstance(action, Declare):
             raise IllegalAction("R-5.1: speeds are declared at the start of the round, not in a turn")
+        self.mind_check(eid, action)  # a terrified unit only runs (R-8.4)
         if isinstance(action, Move):
             _, _, running = self.plan_move(eid, action.to)
             self.check_parts(eid, Part("move", running=running))
@@ -60,6 +62,8 @@ class FiSystems(FiMovement):
             self.tacpack_check(eid, action)
         elif isinstance(action, Wait):
             self.wait_check(eid, action)
+        elif isinstance(action, Contest):
+            self.contest_check(eid, action)
         else:
             raise IllegalAction(f"{action.verb} is not an action in a turn")
 
@@ -68,6 +72,8 @@ class FiSystems(FiMovement):
         if isinstance(action, EndTurn):
             self._event("end_turn", self.name(eid), ("R-5.3",))
             return True
+        if not isinstance(action, Declare):
+            self.mind_check(eid, action)
         if isinstance(action, Move):
             self.move(eid, action)
         elif isinstance(action, Shoot):
@@ -83,6 +89,8 @@ class FiSystems(FiMovement):
         elif isinstance(action, Wait):
             self.wait(eid, action)
             return True
+        elif isinstance(action, Contest):
+            self.contest(eid, action)
         else:
             self.check(eid, action)  # a declaration or anything else that is not an action in a turn: refused
         return not self.active(eid)
@@ -103,7 +111,8 @@ class FiSystems(FiMovement):
         if req.kind == "declare":
             return legality.declarations(req.unit)
         if req.kind == "act":
-            return legality.turn_actions(self, self.w.entity(req.unit))
+            eid = self.w.entity(req.unit)
+            return self.mind_legal(eid, legality.turn_actions(self, eid))
         raise ValueError(f"fi has no {req.kind!r} requests (declare, act)")
 
     def refusal(self, req: Request, action: Action) -> Refusal | None:
@@ -143,6 +152,7 @@ class FiSystems(FiMovement):
                 "draw": [c.number for c in deck.draw_pile], "discard": [c.number for c in deck.discard_pile],
                 "pending_shuffle": deck.pending_shuffle, "shuffles": deck.shuffles},
             "draws": self.ctx.randomizer.draws,
+            **self.mind_state(),  # only when a state of mind is set (R-8.3, R-8.4)
         }
 
     def _pile(self) -> list[Card] | None:
@@ -210,6 +220,7 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
         for unit in side.units:
             spawn_unit(ctx, unit, side.name, si, order)
             order += 1
+    sys.init_minds(spec)  # surprised sides and units, fearsome units (R-8.3, R-8.4)
     sys.face_enemies()
     sys.refresh_cover()
     return sys

@@ -24,6 +24,7 @@ from skirmish.ecs.components import (
     Turn,
     WeaponState,
 )
+from skirmish.ecs.fi_mind import Mind
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules import geometry as geo
@@ -95,6 +96,7 @@ def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> i
         Profile(traits, dict(spec.skills), spec.size, cmax), health, Cover(), armour,
         Loadout(weapons, _first_fired(ctx.armoury, weapons)), tp, Declared(), Readiness(), Turn(),
         Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names)),
+        Mind(),  # set from the scenario by FiMind.init_minds (R-8.3, fear and terror)
     )
 
 
@@ -161,6 +163,19 @@ class FiBase:
         """Wound penalty as a modifier list (R-8.1)."""
         pen = wound_penalty(self.w.peek(eid, Health).wounds)
         return (Modifier(pen, f"{-pen} wound(s)"),) if pen else ()
+
+    # Hooks of the mind (R-8.3, R-8.4), answered by skirmish.ecs.systems.fi.mind.FiMind: nothing here.
+    def mind_mods(self, eid: int) -> tuple[Modifier, ...]:
+        """Modifiers the unit's state of mind puts on its action's checks (annoyed: −4)."""
+        return ()
+
+    def mind_tn_mods(self, target: int) -> tuple[Modifier, ...]:
+        """TN modifiers of attacks at a unit for its state (focused: −2)."""
+        return ()
+
+    def mind_turn(self, eid: int) -> bool:
+        """False if the unit's state of mind costs it this turn (distraught)."""
+        return True
 
     def sight(self, a: int, b: int) -> geo.Sight:
         """Sight from one unit to another, with firing exposure and known positions (R-6.1, R-6.6)."""

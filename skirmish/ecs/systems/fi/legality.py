@@ -66,7 +66,7 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
         me, "act", walk=walk, run=run, shots=tuple(shots), called=tuple(called), throws=_throws(sys, eid),
         aims=aims, reload=_ok(lambda: sys.reload_check(eid)),
         waits=tuple(x for x in (Wait(me),) if _ok(lambda x=x: sys.wait_check(eid, x))),  # type: ignore[misc]
-        screens=tuple(screens),
+        screens=tuple(screens), contests=sys.contest_options(eid, me, seen),
     )
 
 

@@ -28,6 +28,9 @@ def round_table(sys: FiSystems) -> RoundTable:
     def active() -> list[int]:
         return [e for e, _ in w.units() if not w.peek(e, Health).out_of_action]
 
+    def taking_part() -> list[int]:  # a surprised or catatonic unit sits the round out
+        return [e for e in active() if sys.takes_part(e)]
+
     def who(eid: int) -> tuple[str, str]:
         ident = w.get(eid, Identity)
         return ident.name, ident.side
@@ -42,7 +45,7 @@ def round_table(sys: FiSystems) -> RoundTable:
         return True
 
     def initiative() -> None:
-        turned[:] = active()
+        turned[:] = taking_part()
         sys.initiative(turned)
 
     def phase_step(phase: int) -> Step:
@@ -66,7 +69,8 @@ def round_table(sys: FiSystems) -> RoundTable:
         sys.refresh_cover()
 
     return RoundTable(begin_round, (
-        Step("declaration", order=active, kind="declare", who=who, answer=declare),
+        Step("mind", begin=sys.mind_round_start),  # surprise, then fear and terror
+        Step("declaration", order=taking_part, kind="declare", who=who, answer=declare),
         Step("initiative", begin=initiative),
         *(phase_step(p) for p in PHASES),
         Step("bookkeeping", begin=bookkeeping),
