@@ -16,6 +16,7 @@ from skirmish.content.parts import SchemaParts, register_parts
 from skirmish.content.schema import RulesetOptions, UnitSpec
 from skirmish.rules.deck import BUILTIN_DECKS
 from skirmish.rules.equipment import parse_trait
+from skirmish.rules.fi import mind as _mind  # noqa: F401  (registers the `contest` verb for scripted orders)
 
 TRAITS = ("strength", "dexterity", "reflexes", "vigor", "acuity")
 # Options accepted once but never built: they return with their own issue.

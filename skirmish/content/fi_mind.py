@@ -10,7 +10,6 @@ from typing import Literal
 from pydantic import Field, StrictBool, StrictInt, field_validator
 
 from skirmish.content.schema import SideSpec, _Strict
-from skirmish.rules.fi import mind as _mind  # noqa: F401  (registers the `contest` verb for scripted orders)
 
 
 class Surprise(_Strict):

@@ -33,6 +33,8 @@ from skirmish.rules.fi.events import (
     WaitEvent,
 )
 from skirmish.rules.fi.initiative import DECLARATIONS, PHASE_NAMES, PHASES
+from skirmish.rules.fi.mind import CONTESTS, MODES, Contest
+from skirmish.rules.fi.mind_events import ChipDrawEvent, ContestEvent, FearEvent, MindEvent, SurpriseEvent
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged import (
     LOW_COVERED,
@@ -46,6 +48,7 @@ from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_
 from skirmish.rules.fi.timing import ATTACK_MODES, Part, add_part, declared_speed, fits
 
 __all__ = [
+    "CONTESTS", "MODES", "ChipDrawEvent", "Contest", "ContestEvent", "FearEvent", "MindEvent", "SurpriseEvent",
     "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES", "AimEvent",
     "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems",
     "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent", "ShotFacts",
