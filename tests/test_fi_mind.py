@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import cli, make_card, one_line, write_deck
+from tests.conftest import cli, make_card, write_deck
 
 T = "{strength: III-2, dexterity: III-2, reflexes: III-2, vigor: III-2, acuity: III-2}"
 OPEN = '[",,,,,,,,,,,,", ",,,,,,,,,,,,", ",,,,,,,,,,,,", ",,,,,,,,,,,,"]'
@@ -73,15 +73,16 @@ def test_surprise_ismail_and_allison(tmp_path: Path) -> None:
     assert [e["round"] for e in of(evs, "turn", "Ismail")] == [1, 2]
 
 
-def test_surprise_not_expecting_is_incredible_and_a_unit_may_opt_out(tmp_path: Path) -> None:
-    """Not expecting danger: Incredible (11 pulp, 12 gritty). A unit marked `surprised: false` checks nothing."""
-    cards = [bravery(10, 10), bravery(14, 8)]
-    crew = ("Crew", [], [unit("A", 1, 1, "skills: {bravery: 2}"), unit("B", 1, 2, "surprised: false")])
+def test_surprise_not_expecting_is_incredible_and_a_unit_may_say_otherwise(tmp_path: Path) -> None:
+    """Not expecting danger: Incredible (11 pulp, 12 gritty); a unit's own `surprised` overrides its side's."""
+    cards = [bravery(10, 10), bravery(11, 6), bravery(14, 8)]
+    crew = ("Crew", [], [unit("A", 1, 1, "skills: {bravery: 2}"),
+                         unit("B", 1, 2, "skills: {bravery: 2}, surprised: {expecting: true}")])
     foe = ("Foe", [], [unit("F", 10, 1)])
     evs = events(scenario(tmp_path, cards, crew, foe, side_a="    surprised: {expecting: false}\n", rounds=1,
                           options="randomizer: cards, scope: gritty"))
-    (s,) = of(evs, "surprise")
-    assert (s["actor"], s["difficulty"], s["tn"], s["result"], s["success"]) == ("A", "incredible", 12, 10, False)
+    assert [(s["actor"], s["difficulty"], s["tn"], s["result"], s["success"]) for s in of(evs, "surprise")] == [
+        ("A", "incredible", 12, 10, False), ("B", "standard", 6, 6, True)]
 
 
 def test_surprise_fails_again_until_easy_is_made(tmp_path: Path) -> None:
@@ -98,8 +99,8 @@ def test_surprise_fails_again_until_easy_is_made(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------------- fear (000_…)
 def test_klackon_fear_tn_seven(tmp_path: Path) -> None:
     """000 "Fear and Terror": klackon warriors cause fear, TN 7. Chuk reads 8 (1 success: distraught, loses his
-    action, then -4 on the next), Frost 12 (2: annoyed, -4 to her shot), Harold 17 (3: nothing), Johan CF (terrified: he may only move
-    away from the klackon, his shot is refused). Each tests once: no test in round 2."""
+    action, then -4 on the next), Frost 12 (2: annoyed, -4 to her shot), Harold 17 (3: nothing), Johan CF
+    (terrified: he may only move away from the klackon, his shot is refused). Each tests once."""
     cards = [bravery(10, 8), bravery(11, 12), bravery(12, 17), bravery(13, "CF"), bravery(14, 8),
              make_card(20, upper={("III", 2): 9})]
     crew = ("Crew", ["declare Chuk normal", "shoot Chuk Klackon", "declare Frost normal", "shoot Frost Klackon",
@@ -222,8 +223,8 @@ def test_contest_legality(tmp_path: Path) -> None:
     """Contests are listed for enemies in sight within earshot (20 m by default), every kind and mode; an
     auxiliary action makes no attacks (R-5.4): after a contest no shot is listed and one is refused; a
     dodging unit starts none."""
-    from skirmish.rulesets.fi import Contest
     from skirmish.rules.actions import Shoot
+    from skirmish.rulesets.fi import Contest
     from tests.conftest import battle_at
 
     rows = [",,,,,,,,,,,,,,,,", ",,,,,,,,,,,,,,,,", ",,,,,,,,,,,,,,,,"]
@@ -245,3 +246,49 @@ def test_contest_legality(tmp_path: Path) -> None:
     d = battle_at(tmp_path, rows, me, foes, declare="dodge")
     assert not d.legal_actions("Me").contests
     assert "dodging" in (d.check(Contest("Me", "Near")) or "").reason  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------------------------------------- injury (R-8.1)
+def _shot(tmp: Path, location: str, damage: int, row: int) -> list[dict[str, Any]]:
+    """Gun's blast pistol (4d6: column II, row 4) hits Mark 8 m away at `location` for `damage` (the effect
+    grid's II row `row`), then Mark's orders would have him act in round 2."""
+    stack = ("head", "chest", "left_arm", "belly")
+    shot = make_card(30, upper={("III", 2): 7}, lower={("II", row): damage}, standard=stack.index(location),
+                     hit_stack=stack, ablation=("P", "P", "P"), toggle=False)
+    gun = ("Gun", ["declare Gun normal", "shoot Gun Mark mode=prepared spends=none", "end Gun"],
+           [unit("Gun", 1, 1, "skills: {\"shooting:pistol\": 2}, weapons: [blast_pistol]")])
+    mark = ("Mark", ["declare Mark normal", "end Mark", "declare Mark normal", "end Mark"], [unit("Mark", 5, 1)])
+    return events(scenario(tmp, [INIT, shot], gun, mark))
+
+
+def test_two_head_wounds_from_one_hit_kill(tmp_path: Path) -> None:
+    """R-8.1: the head reads two rows down (R-6.8: row 6); 13 damage on size 6 is 2 wounds 1 CT: dead."""
+    evs = _shot(tmp_path, "head", 13, 6)
+    (a,) = of(evs, "attack", "Gun")
+    assert (a["location"], a["damage"], a["wounds"], a["ct"]) == ("head", 13, 2, 1)
+    (out,) = of(evs, "out_of_action")
+    assert (out["actor"], out["state"], out["wounds"], out["rules"]) == ("Mark", "dead", 2, ["R-8.1"])
+
+
+def test_two_wounds_elsewhere_do_not_kill(tmp_path: Path) -> None:
+    evs = _shot(tmp_path, "chest", 13, 4)
+    assert (of(evs, "attack", "Gun")[0]["wounds"], of(evs, "out_of_action")) == (2, [])
+    assert 2 in [e["round"] for e in of(evs, "turn", "Mark")]  # still in action (R-8.2 may stun him in round 1)
+
+
+def test_four_wounds_incapacitate_fall_prone_and_never_act(tmp_path: Path) -> None:
+    """R-8.1: 4 wounds: incapacitated, falls prone, no actions (no declaration, initiative or turn after)."""
+    path_evs = _shot(tmp_path, "chest", 24, 4)
+    (out,) = of(path_evs, "out_of_action")
+    assert (out["state"], out["wounds"]) == ("incapacitated", 4)
+    after = [e for e in path_evs[path_evs.index(out):] if e["actor"] == "Mark"]
+    assert after == [out]
+    from skirmish.ai.controllers import ScriptedController
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import load_scenario
+
+    sc = load_scenario(tmp_path / "s.yaml")
+    with Battle(sc, controllers={s.name: ScriptedController(list(s.orders)) for s in sc.spec.sides}) as b:
+        b.run()
+        mark = b.view().unit("Mark")
+        assert mark.out_of_action and mark.prone and not mark.dead

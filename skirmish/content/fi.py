@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import Field, StrictBool, StrictInt, field_validator
 
 from skirmish.content.errors import quote
-from skirmish.content.fi_mind import FearsomeKey, FiSide, SurpriseKey, check_unit_surprise
+from skirmish.content.fi_mind import Fearsome, FiSide, Surprise, fearsome_key, surprise_key
 from skirmish.content.limits import Name
 from skirmish.content.parts import SchemaParts, register_parts
 from skirmish.content.schema import RulesetOptions, UnitSpec
@@ -48,13 +48,18 @@ class Unit(UnitSpec):
 
     traits: dict[str, str]
     skills: dict[Name, StrictInt] = Field(default_factory=dict, max_length=50)
-    surprised: SurpriseKey = None  # R-8.3 (skirmish.content.fi_mind)
-    fearsome: FearsomeKey = None  # 000 "Fear and Terror"
+    surprised: Surprise | None = None  # R-8.3 (skirmish.content.fi_mind)
+    fearsome: Fearsome | None = None  # 000 "Fear and Terror"
 
-    @field_validator("surprised")
+    @field_validator("surprised", mode="before")
     @classmethod
     def _surprised(cls, v: object) -> object:
-        return check_unit_surprise(v)  # type: ignore[arg-type]
+        return surprise_key(v)
+
+    @field_validator("fearsome", mode="before")
+    @classmethod
+    def _fearsome(cls, v: object) -> object:
+        return fearsome_key(v)
 
     @field_validator("traits")
     @classmethod

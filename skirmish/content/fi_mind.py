@@ -1,7 +1,7 @@
 """Future Imperfect scenario keys for the mind (R-8.3, fear and terror of `000_…`): a side or a unit
-`surprised: {expecting: true|false}` (a unit's `surprised: false` leaves it out of its side's surprise), a
-unit `fearsome: fear|terror` or `fearsome: {kind: fear|terror, tn: N}` (default TN: Challenging for the
-scope, the klackons' 7 in pulp). Used by skirmish.content.fi's unit and side models; docs/FILES.md."""
+`surprised: {expecting: true|false}` (a unit's own overrides its side's), and a unit `fearsome: fear|terror`
+or `fearsome: {kind: fear|terror, tn: N}` (default TN: Challenging for the scope, the klackons' 7 in pulp).
+Used by skirmish.content.fi's unit and side models; docs/FILES.md."""
 
 from __future__ import annotations
 
@@ -25,22 +25,16 @@ class Fearsome(_Strict):
     tn: StrictInt | None = Field(None, ge=1, le=30)
 
 
-SurpriseKey = Surprise | StrictBool | None
-FearsomeKey = Fearsome | Literal["fear", "terror"] | None
-
-
-def check_unit_surprise(v: Surprise | bool | None) -> Surprise | bool | None:
-    """A unit's `surprised:` is a mapping, or `false` to leave it out of its side's surprise."""
-    if v is True:
-        raise ValueError("expected {expecting: true|false} (or false: not surprised), got true")
+def surprise_key(v: object) -> object:
+    """`surprised:` is a mapping ({expecting: true|false}); a bare true or false is refused with the form."""
+    if isinstance(v, bool):
+        raise ValueError(f"expected {{expecting: true|false}}, got {str(v).lower()}")
     return v
 
 
-def fearsome_of(v: Fearsome | str | None) -> Fearsome | None:
-    """The `fearsome:` key as a Fearsome (a bare kind takes the default TN)."""
-    if v is None or isinstance(v, Fearsome):
-        return v
-    return Fearsome(kind=v)
+def fearsome_key(v: object) -> object:
+    """`fearsome: fear` is `fearsome: {kind: fear}` (the default TN)."""
+    return {"kind": v} if isinstance(v, str) else v
 
 
 class FiSide(SideSpec):
@@ -51,6 +45,4 @@ class FiSide(SideSpec):
     @field_validator("surprised", mode="before")
     @classmethod
     def _surprised(cls, v: object) -> object:
-        if isinstance(v, bool):
-            raise ValueError(f"expected {{expecting: true|false}}, got {str(v).lower()}")
-        return v
+        return surprise_key(v)

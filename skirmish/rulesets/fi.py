@@ -48,11 +48,11 @@ from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_
 from skirmish.rules.fi.timing import ATTACK_MODES, Part, add_part, declared_speed, fits
 
 __all__ = [
-    "CONTESTS", "MODES", "ChipDrawEvent", "Contest", "ContestEvent", "FearEvent", "MindEvent", "SurpriseEvent",
-    "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES", "AimEvent",
-    "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems",
-    "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent", "ShotFacts",
-    "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent", "TriggerLostEvent",
+    "ATTACK_MODES", "CONTESTS", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "MODES", "PHASES",
+    "PHASE_NAMES", "AimEvent", "AttackEvent", "BlastEvent", "Bystander", "ChipDrawEvent", "ConcussionEvent",
+    "Contest", "ContestEvent", "DeclareEvent", "FearEvent", "FiRuleset", "FiSystems", "InitiativeEvent", "MindEvent",
+    "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent", "ShotFacts", "ShotOdds",
+    "StunnedEvent", "SurpriseEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent", "TriggerLostEvent",
     "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability",
     "fits", "initiative", "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
 ]

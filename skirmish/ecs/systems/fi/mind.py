@@ -45,14 +45,13 @@ class FiMind(FiMovement):
                 eid = self.w.entity(unit.name)
                 fear = unit.fearsome
                 surprise = side.surprised if unit.surprised is None else unit.surprised
-                if fear is None and not surprise:
+                if fear is None and surprise is None:
                     continue
                 m = self.w.get(eid, Mind)
                 if fear is not None:
-                    kind, fear_tn = (fear, None) if isinstance(fear, str) else (fear.kind, fear.tn)
-                    m.fearsome = kind
-                    m.fear_tn = fear_tn if fear_tn is not None else tn("challenging", self.ctx.scope)  # type: ignore[arg-type]
-                if surprise:
+                    m.fearsome = fear.kind
+                    m.fear_tn = fear.tn if fear.tn is not None else tn("challenging", self.ctx.scope)  # type: ignore[arg-type]
+                if surprise is not None:
                     m.expecting = surprise.expecting
                     m.surprise = "expecting" if surprise.expecting else "unexpecting"
 
