@@ -132,3 +132,23 @@ def test_states_show_in_the_view_and_the_side_views(tmp_path: Path) -> None:
         surprise = [e for e in b.log if e.type == "surprise"]
         assert surprise and ("surprised" in view.unit("Me").mind) == (not surprise[0].success)
         assert b.observe("Red").unit("Foe").mind == view.unit("Foe").mind
+
+
+def test_the_contest_action_round_trips_and_side_views_see_the_states(tmp_path: Path) -> None:
+    """STYLE 3: the text form reads back; each side's view shows the target's states and the initiator's focus."""
+    from skirmish.rules.actions import parse_action
+
+    for c in (Contest("Me", "Foe"), Contest("Me", "Foe", "bluff", "cautious")):
+        assert parse_action(str(c)) == c
+    assert parse_action("contest Me Foe kind=intimidate") == Contest("Me", "Foe", "intimidate")
+    sc = _duel(tmp_path, "skills: {taunt: 5}", "skills: {taunt: 1}")
+    with Battle(sc, seed=1, controllers={s.name: ScriptedController([]) for s in sc.spec.sides}) as b:
+        while b.pending is not None and b.pending.kind == "declare":
+            b.submit(Declare(b.pending.unit, "normal"))
+        while b.pending is not None and b.pending.unit != "Me":
+            b.step()
+        b.observe("Blue"), b.observe("Red")  # the side views as they were, kept
+        b.submit(Contest("Me", "Foe"))
+        truth = b.view()
+        assert truth.unit("Foe").mind and b.observe("Blue").unit("Foe").mind == truth.unit("Foe").mind
+        assert b.observe("Red").unit("Me").mind == ("focused",)

@@ -1,4 +1,7 @@
-"""Future Imperfect's round as a table (R-5.1): declaration → initiative → phases I–IV → bookkeeping.
+"""Future Imperfect's round as a table (R-5.1): mind → declaration → initiative → phases I–IV → bookkeeping.
+
+The `mind` row comes first: surprised units check their Bravery and units that see a fearsome enemy test (R-8.3,
+R-8.4); a unit that sits the round out (surprised, catatonic) is neither asked to declare nor turns initiative.
 
 The rows are data for `skirmish.core.flow.walk`; what each row does is a method of the systems. The units
 that turned initiative are the ones asked in the phases (a unit put out of action before its turn is
