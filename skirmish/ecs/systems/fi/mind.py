@@ -203,11 +203,15 @@ class FiMind(FiMovement):
                 self._event("mind", self.name(eid), ("R-8.4",), state="catatonic",
                             text="cowers: no action this round, terrified the next", source=self.name(source))
             elif effect == "broken":
-                side = self.w.peek(source, Identity).side
-                self._event("chip_draw", self.name(source), ("R-8.4", "R-8.5"), side=side,
-                            reason=f"{self.name(eid)} is broken", drawn=False)
+                self.earn_chip(source, f"{self.name(eid)} is broken")
         rd = self.w.get(eid, Readiness)
         rd.target, rd.aim = None, 0
+
+    def earn_chip(self, source: int, reason: str) -> None:
+        """The hook story chips (R-8.5) will fill: `source`'s side draws a chip (R-8.4 broken). Chips are not
+        built yet, so the draw owed is recorded (`chip_draw`, drawn false) and nothing else changes."""
+        self._event("chip_draw", self.name(source), ("R-8.4", "R-8.5"), side=self.w.peek(source, Identity).side,
+                    reason=reason, drawn=False)
 
     # ------------------------------------------------------------------ the contest action (R-8.4)
     def contest_check(self, eid: int, action: mr.Contest) -> tuple[int, list[Part]]:
