@@ -152,3 +152,25 @@ def test_the_contest_action_round_trips_and_side_views_see_the_states(tmp_path: 
         truth = b.view()
         assert truth.unit("Foe").mind and b.observe("Blue").unit("Foe").mind == truth.unit("Foe").mind
         assert b.observe("Red").unit("Me").mind == ("focused",)
+
+
+def test_listed_contests_are_exactly_the_accepted_ones() -> None:
+    """STYLE 13: at every turn of an ambush (a hold battle, contests in range, sight changing), the contests listed
+    are the ones `check` accepts among every enemy × kind × mode (legality asks only the range of the enemies
+    it already found in sight)."""
+    from skirmish.rulesets.fi import CONTESTS, MODES
+
+    sc = load_scenario(AMBUSH)
+    turns = listed = 0
+    with Battle(sc, seed=3, controllers={s.name: make_ai("hold") for s in sc.spec.sides}) as b:
+        while b.pending is not None and turns < 60:
+            req = b.pending
+            if req.kind == "act":
+                me = b.view().unit(req.unit)
+                foes = [u.name for u in b.view().units if u.side != me.side]
+                every = [Contest(req.unit, f, k, m) for f in foes for k in CONTESTS for m in MODES]
+                accepted = {c for c in every if b.check(c) is None}
+                assert set(b.legal_actions(req.unit).contests) == accepted
+                turns, listed = turns + 1, listed + bool(accepted)
+            b.step()
+    assert turns >= 20 and listed >= 5

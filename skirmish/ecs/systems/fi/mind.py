@@ -31,6 +31,7 @@ class FiMind(FiMovement):
     contests = "opposed"  # options (set by `init_minds` from the scenario): opposed | simple
     contest_speed = int(Speed.NORMAL)
     contest_range_m = 20.0
+    round_minds = False  # some unit is surprised or fearsome: the `mind` row has work (else it never has)
 
     # ------------------------------------------------------------------ set-up
     def init_minds(self, spec: Any) -> None:
@@ -48,6 +49,7 @@ class FiMind(FiMovement):
                 if fear is None and surprise is None:
                     continue
                 m = self.w.get(eid, Mind)
+                self.round_minds = True
                 if fear is not None:
                     m.fearsome = fear.kind
                     m.fear_tn = fear.tn if fear.tn is not None else tn("challenging", self.ctx.scope)  # type: ignore[arg-type]
@@ -108,7 +110,10 @@ class FiMind(FiMovement):
     # ------------------------------------------------------------------ when a round begins (the table's `mind` row)
     def mind_round_start(self) -> None:
         """Last round's terror and sitting out end; a catatonic unit becomes terrified; surprised units check
-        their Bravery (R-8.3); units that see a fearsome enemy for the first time test fear or terror."""
+        their Bravery (R-8.3); units that see a fearsome enemy for the first time test fear or terror. (Surprise
+        and fear come only from the scenario, and terror only from fear: a battle with neither has nothing here.)"""
+        if not self.round_minds:
+            return
         for eid, _ in self.w.units():
             m = self.w.peek(eid, Mind)
             if m.terrified or m.terrified_next or m.sitting_out:
@@ -302,21 +307,20 @@ class FiMind(FiMovement):
         self._put_on(tgt, effects, eid)
 
     def contest_options(self, eid: int, me: str, seen: list[str]) -> tuple[mr.Contest, ...]:
-        """Every contest `contest_check` accepts, of the enemies in sight (`seen`): the initiator's checks and the
-        timing once, then the targets within earshot; each kind, each mode."""
+        """Every contest `contest_check` accepts, of `seen`: the enemies in action in sight (legality's
+        `aim_target_ok`, the same checks as `contest_target` but the range). So only the range is asked of each,
+        and the initiator's checks and the timing once, when some target is within earshot; each kind, each mode."""
+        here, cell_m = self.w.cell(eid), self.ctx.grid.cell_m
+        near = [t for t in seen
+                if geo.distance_m(here, self.w.cell(self.w.entity(t)), cell_m) <= self.contest_range_m + 1e-9]
+        if not near:
+            return ()
         try:
             self.contest_firer_check(eid)
             self.check_parts(eid, Part("skill", self.contest_speed))
         except IllegalAction:
             return ()
-        out = []
-        for target in seen:
-            try:
-                self.contest_target(eid, target)
-            except IllegalAction:
-                continue
-            out += [mr.Contest(me, target, kind, mode) for kind in mr.CONTESTS for mode in mr.MODES]
-        return tuple(out)
+        return tuple(mr.Contest(me, t, kind, mode) for t in near for kind in mr.CONTESTS for mode in mr.MODES)
 
     # ------------------------------------------------------------------ a terrified unit (000 "Terrified")
     def mind_check(self, eid: int, action: Action) -> None:
