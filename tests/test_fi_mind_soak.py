@@ -174,3 +174,22 @@ def test_listed_contests_are_exactly_the_accepted_ones() -> None:
                 turns, listed = turns + 1, listed + bool(accepted)
             b.step()
     assert turns >= 20 and listed >= 5
+
+
+def test_the_board_names_the_states(tmp_path: Path) -> None:
+    """The unit card's state word leads with the states of mind, and the miniature carries an M (the H overlay's
+    legend says what it means); what a unit causes is not a state it is in."""
+    from skirmish.ui.board import MARKS, marks
+    from skirmish.ui.panels import unit_state
+
+    sc = _duel(tmp_path, "surprised: {expecting: false}", "fearsome: terror")
+    for seed in range(1, 30):
+        with Battle(sc, seed=seed, controllers={s.name: ScriptedController([]) for s in sc.spec.sides}) as b:
+            while b.pending is not None and b.pending.kind == "declare":
+                b.submit(Declare(b.pending.unit, "normal"))
+            me, foe = b.view().unit("Me"), b.view().unit("Foe")
+        if "surprised" in me.mind:
+            break
+    assert "surprised" in me.mind and unit_state(me).startswith("surprised")
+    assert "M" in marks(me) and ("M", "state of mind") in MARKS
+    assert foe.mind == ("terrifying",) and unit_state(foe) == "ready" and "M" not in marks(foe)
