@@ -36,10 +36,15 @@ def scenario(tmp: Path, cards: list[Any], a: tuple[str, list[str], list[str]], b
 
 
 def events(path: Path) -> list[dict[str, Any]]:
-    """The battle's events from `skirmish run --json`."""
+    """The battle's events from `skirmish run --json`; each reads back as its typed event, byte for byte (C-3)."""
+    from skirmish.core.events import Event
+
     code, out, err = cli("run", str(path), "--json")
     assert code == 0, err
-    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    for line in lines:
+        assert Event.from_json(json.loads(line)).to_line() == line
+    return [json.loads(line) for line in lines]
 
 
 def of(evs: list[dict[str, Any]], etype: str, actor: str | None = None) -> list[dict[str, Any]]:
@@ -292,3 +297,18 @@ def test_four_wounds_incapacitate_fall_prone_and_never_act(tmp_path: Path) -> No
         b.run()
         mark = b.view().unit("Mark")
         assert mark.out_of_action and mark.prone and not mark.dead
+
+
+def test_a_record_with_contests_and_minds_replays_and_verifies(tmp_path: Path) -> None:
+    """docs/RECORDS.md: the contest answers read back and every round's state hash (the minds included) holds."""
+    cards = [INIT, make_card(30, upper={("III", 3): 13}), make_card(31, upper={("III", 2): 3})]
+    crew = ("Crew", ["declare Sid normal", "contest Sid Kyr-1 kind=bluff mode=cautious", "end Sid"],
+            [unit("Sid", 1, 1, "skills: {bluff: 3, bravery: 2}, surprised: {expecting: true}")])
+    foe = ("Kyr", [], [unit("Kyr-1", 8, 1, "fearsome: fear")])
+    path = scenario(tmp_path, [bravery(20, 9), bravery(21, 17), *cards], crew, foe)
+    rec = tmp_path / "b.rec"
+    code, out, err = cli("run", str(path), "--record", str(rec))
+    assert code == 0, err
+    code, replayed, err = cli("replay", str(rec))
+    assert code == 0, err
+    assert "bluffs Kyr-1 (cautious)" in replayed and replayed.splitlines()[-1] == out.splitlines()[-1]
