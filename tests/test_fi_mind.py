@@ -312,3 +312,19 @@ def test_a_record_with_contests_and_minds_replays_and_verifies(tmp_path: Path) -
     code, replayed, err = cli("replay", str(rec))
     assert code == 0, err
     assert "bluffs Kyr-1 (cautious)" in replayed and replayed.splitlines()[-1] == out.splitlines()[-1]
+
+
+def test_a_waiting_unit_made_distraught_loses_its_held_action(tmp_path: Path) -> None:
+    """R-5.7 + R-8.4: the held action is the next one, which distraught loses: the wait is dropped."""
+    init = make_card(14, upper={("III", 2): 8, ("III", 3): 8})  # Kyr-1 (Reflex III-3) acts first in phase II
+    cards = [init, make_card(30, upper={("III", 3): 13}), make_card(31, upper={("III", 2): 3})]
+    fast = "traits: {strength: III-2, dexterity: III-2, reflexes: III-3, vigor: III-2, acuity: III-2}"
+    crew = ("Crew", ["declare Sid normal", "contest Sid Kyr-1 kind=taunt", "move Sid 1,3", "end Sid"],
+            [unit("Sid", 1, 1, "skills: {taunt: 3}")])
+    foe = ("Kyr", ["declare Kyr-1 normal", "wait Kyr-1"],
+           [f"{{name: Kyr-1, at: [8, 1], {fast}, skills: {{taunt: 2}}, weapons: [blast_pistol]}}"])
+    evs = events(scenario(tmp_path, cards, crew, foe, rounds=1))
+    assert [e["type"] for e in evs if e["actor"] == "Kyr-1" and e["type"] in ("wait", "trigger_lost")] == \
+        ["wait", "trigger_lost"]
+    assert of(evs, "contest")[0]["effect"] == "broken"
+    assert not of(evs, "trigger") and not of(evs, "attack")

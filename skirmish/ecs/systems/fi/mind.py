@@ -11,7 +11,7 @@ from typing import Any
 
 from skirmish.core.errors import IllegalAction
 from skirmish.core.legal import LegalActions
-from skirmish.ecs.components import Declared, Health, Identity, Profile, Readiness, Turn
+from skirmish.ecs.components import Declared, Health, Identity, Profile, Readiness, Status, Turn
 from skirmish.ecs.fi_mind import Mind
 from skirmish.ecs.systems.fi.movement import FiMovement
 from skirmish.rules import geometry as geo
@@ -211,6 +211,10 @@ class FiMind(FiMovement):
                 self.earn_chip(source, f"{self.name(eid)} is broken")
         rd = self.w.get(eid, Readiness)
         rd.target, rd.aim = None, 0
+        if self.w.peek(eid, Status).waiting and {"distraught", "terrified", "catatonic"} & set(effects):
+            self.w.get(eid, Status).waiting = None  # the held action is the one it loses, or it runs (R-5.7)
+            self._event("trigger_lost", self.name(eid), ("R-5.7", "R-8.4"),
+                        reason=f"{effects[-1]}: no longer waiting")
 
     def earn_chip(self, source: int, reason: str) -> None:
         """The hook story chips (R-8.5) will fill: `source`'s side draws a chip (R-8.4 broken). Chips are not
