@@ -92,8 +92,8 @@ def _battle(seed: int = 3) -> Battle:
 
 def test_future_imperfect_round_is_a_table() -> None:
     with _battle() as b:
-        assert b.sys.round_table().names() == [
-            "declaration", "initiative", "phase I", "phase II", "phase III", "phase IV", "bookkeeping"]
+        assert b.sys.round_table().names() == [  # `mind`: surprise, fear and terror (R-8.3, R-8.4, issue 14)
+            "mind", "declaration", "initiative", "phase I", "phase II", "phase III", "phase IV", "bookkeeping"]
 
 
 def test_battle_hooks_see_every_turn_and_action_of_a_real_battle() -> None:

@@ -12,12 +12,14 @@ from pydantic import Field, StrictBool, StrictInt, field_validator
 
 from skirmish.content.armoury import shipped
 from skirmish.content.errors import quote
+from skirmish.content.fi_mind import Fearsome, FiSide, Surprise, fearsome_key, surprise_key
 from skirmish.content.limits import Name
 from skirmish.content.parts import SchemaParts, register_parts
 from skirmish.content.schema import RulesetOptions, UnitSpec
 from skirmish.rules.deck import BUILTIN_DECKS
 from skirmish.rules.equipment import parse_trait
 from skirmish.rules.fi import melee_actions as _melee_actions  # noqa: F401  (registers the melee verbs for orders)
+from skirmish.rules.fi import mind as _mind  # noqa: F401  (registers the `contest` verb for scripted orders)
 
 TRAITS = ("strength", "dexterity", "reflexes", "vigor", "acuity")
 # Options accepted once but never built: they return with their own issue.
@@ -33,6 +35,9 @@ class Options(RulesetOptions):
     initiative_cards: Literal["one", "per_side", "per_character"] = "one"
     concussion_saves: StrictBool = True
     initiative: Literal["phases", "cards"] = "phases"  # card hands instead of phases
+    contests: Literal["opposed", "simple"] = "opposed"  # opposed tests, or the seed's simple contests
+    contest_speed: Literal["fast", "normal", "slow"] = "normal"  # auxiliary, hurried (000: speed 1)
+    contest_range_m: StrictInt = Field(20, ge=1, le=200)  # how far a contest carries
 
     @field_validator("deck")
     @classmethod
@@ -48,6 +53,18 @@ class Unit(UnitSpec):
     traits: dict[str, str]
     skills: dict[Name, StrictInt] = Field(default_factory=dict, max_length=50)
     melee: list[Name] = Field(default_factory=list, max_length=5)  # hand-to-hand weapons carried, first in hand
+    surprised: Surprise | None = None  # R-8.3 (skirmish.content.fi_mind)
+    fearsome: Fearsome | None = None  # 000 "Fear and Terror"
+
+    @field_validator("surprised", mode="before")
+    @classmethod
+    def _surprised(cls, v: object) -> object:
+        return surprise_key(v)
+
+    @field_validator("fearsome", mode="before")
+    @classmethod
+    def _fearsome(cls, v: object) -> object:
+        return fearsome_key(v)
 
     @field_validator("traits")
     @classmethod
@@ -85,4 +102,5 @@ def check_melee(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
                         f"unknown melee weapon {quote(mid)}; known: {', '.join(sorted(table))}")
 
 
-FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS, refs=check_melee))
+FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS, refs=check_melee,
+                                      side_base=FiSide))

@@ -16,7 +16,7 @@ class LegalActions:
     """Everything `unit` may answer to the pending request. For a declaration: `declare`. For an action in
     a turn: cells a move may end in (walking, running), the shots (target × mode × burst; a single shot may
     also call any location in `called`), the cells each carried explosive may be thrown at, aims, reload,
-    wait, tacpack splits, and ending the turn (always allowed). `kind` is "none" when the unit is not the
+    wait, tacpack splits, psychological contests, and ending the turn (always allowed). `kind` is "none" when the unit is not the
     one the battle is waiting for."""
 
     unit: str
@@ -33,6 +33,7 @@ class LegalActions:
     screens: tuple[SetTacpack, ...] = ()
     melee: tuple[Action, ...] = ()  # a ruleset's hand-to-hand actions, listed whole (FI: blows, charges, R-7);
     # not in `actions()` (the RL action table has no place for them yet, docs/RL.md)
+    contests: tuple[Action, ...] = ()  # psychological contests (FI R-8.4: target × kind × mode)
 
     @property
     def end_turn(self) -> bool:
@@ -64,6 +65,7 @@ class LegalActions:
             yield Reload(self.unit)
         yield from self.waits
         yield from self.screens
+        yield from self.contests
         yield EndTurn(self.unit)
 
     def allows(self, action: Action) -> bool:
@@ -90,7 +92,7 @@ class LegalActions:
             return self.reload
         if isinstance(action, EndTurn):
             return True
-        return action in (*self.aims, *self.waits, *self.screens, *self.melee)
+        return action in (*self.aims, *self.waits, *self.screens, *self.melee, *self.contests)
 
     def count(self) -> int:
         """How many actions are listed (called-shot variants not counted)."""

@@ -79,6 +79,9 @@ class UnitView:
     # Future Imperfect's melee part (skirmish.ecs.fi_melee_view.MeleeView: weapons carried and in hand, Close,
     # entangled, down, active defence; R-7), None for a unit that has none.
     melee: Any = None
+    # Future Imperfect's states of mind (skirmish.ecs.fi_mind): surprised, catatonic, annoyed, distraught,
+    # terrified, focused, fearsome/terrorsome; () for none.
+    mind: tuple[str, ...] = ()
 
     @property
     def acted(self) -> bool:

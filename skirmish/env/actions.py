@@ -20,7 +20,7 @@ from skirmish.ecs.view import BattleView
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import LOCATIONS
 from skirmish.rules.equipment import SCREEN_TYPES
-from skirmish.rulesets.fi import ATTACK_MODES, DECLARATIONS
+from skirmish.rulesets.fi import ATTACK_MODES, CONTESTS, DECLARATIONS, MODES, Contest
 
 Cell = tuple[int, int]
 
@@ -83,7 +83,8 @@ class ActionTable(BlockLayout):
     """Index <-> Action for one scenario. Blocks, in order (docs/RL.md has the table):
 
     declare[speed] · move[y, x] · shoot[target, mode, burst] · called[target, mode, location] ·
-    throw[item, y, x] · aim[target] · reload · wait · tacpack[screen, points] · end
+    throw[item, y, x] · aim[target] · reload · wait · tacpack[screen, points] · end ·
+    contest[target, kind, mode] (R-8.4, issue 14: after `end`, so the earlier indices stand)
 
     `target` is a unit's place in the scenario's order (all sides; a friend is never unmasked), `burst` one
     of `bursts` (0 = a single shot), `item` one of `items` (the thrown weapons carried at the start),
@@ -100,12 +101,14 @@ class ActionTable(BlockLayout):
         self.locations = tuple(LOCATIONS)
         self.screens = ("none", *SCREEN_TYPES)
         self.points = max_generator + 1
+        self.contest_kinds, self.contest_modes = tuple(CONTESTS), tuple(MODES)
         u, m = len(self.units), len(self.modes)
         shapes: list[tuple[str, tuple[int, ...]]] = [
             ("declare", (len(self.speeds),)), ("move", (height, width)),
             ("shoot", (u, m, len(self.bursts))), ("called", (u, m, len(self.locations))),
             ("throw", (len(self.items), height, width)), ("aim", (u,)), ("reload", ()), ("wait", ()),
             ("tacpack", (len(self.screens), self.points)), ("end", ()),
+            ("contest", (u, len(self.contest_kinds), len(self.contest_modes))),
         ]
         self._lay_out(shapes)
         self._unit_index = {name: i for i, name in enumerate(self.units)}
@@ -148,6 +151,9 @@ class ActionTable(BlockLayout):
             return self._at("tacpack", self.screens.index(action.screen), action.points)
         if isinstance(action, EndTurn):
             return self._at("end")
+        if isinstance(action, Contest):
+            return self._at("contest", self._unit_index[action.target], self.contest_kinds.index(action.kind),
+                            self.contest_modes.index(action.mode))
         raise KeyError(f"no index for {action}")
 
     def decode(self, index: int, unit: str) -> Action:
@@ -172,6 +178,8 @@ class ActionTable(BlockLayout):
                 return Wait(unit)
             case "tacpack":
                 return SetTacpack(unit, self.screens[p[0]], p[1])
+            case "contest":
+                return Contest(unit, self.units[p[0]], self.contest_kinds[p[1]], self.contest_modes[p[2]])
         return EndTurn(unit)
 
     def describe(self, index: int) -> str:
@@ -204,7 +212,7 @@ class ActionTable(BlockLayout):
             if at:
                 xs, ys = np.array(sorted(at), dtype=np.intp).T
                 out[throw.start + self._item_index[item] * self.width * self.height + ys * self.width + xs] = 1
-        for other in (*legal.aims, *legal.waits, *legal.screens):
+        for other in (*legal.aims, *legal.waits, *legal.screens, *legal.contests):
             out[self.encode(other)] = 1
         if legal.reload:
             out[self.encode(Reload(legal.unit))] = 1

@@ -57,6 +57,8 @@ from skirmish.rules.fi.melee_events import (
     RiseEvent,
 )
 from skirmish.rules.fi.melee_odds import ManeuverOdds, check_odds, contest_odds
+from skirmish.rules.fi.mind import CONTESTS, MODES, Contest
+from skirmish.rules.fi.mind_events import ChipDrawEvent, ContestEvent, FearEvent, MindEvent, SurpriseEvent
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged import (
     LOW_COVERED,
@@ -82,6 +84,9 @@ __all__ += [  # Future Imperfect melee (R-7, issue 14): actions, events, odds an
     "MELEE_ACTIONS", "BreakFree", "BreakFreeEvent", "Charge", "ChargeLostEvent", "Close", "Defend", "DefendEvent",
     "Entangle", "ManeuverEvent", "ManeuverOdds", "MeleeAttack", "MeleeContestEvent", "MeleeEvent", "Open", "Rise",
     "RiseEvent", "Trip", "check_odds", "contest_odds", "melee",
+]
+__all__ += [  # Future Imperfect injury and the mind (R-8.3, R-8.4, issue 14)
+    "CONTESTS", "MODES", "ChipDrawEvent", "Contest", "ContestEvent", "FearEvent", "MindEvent", "SurpriseEvent",
 ]
 
 

@@ -36,7 +36,7 @@ LABEL_MIN = 11
 ACCENT_RING = (255, 220, 90)
 # What the letters beside a miniature mean (the H overlay's legend reads this).
 MARKS = (("P", "prone"), ("S", "stunned"), ("A", "aiming"), ("D", "dodging"), ("H", "hesitating"),
-         ("W", "waiting for an enemy"))
+         ("W", "waiting for an enemy"), ("M", "state of mind"))
 
 
 @lru_cache(maxsize=1024)
@@ -50,7 +50,7 @@ def short_name(name: str) -> str:
 
 def marks(u: UnitView) -> str:
     """Status letters beside a standing miniature: P prone, S stunned, A aiming, D dodging, H hesitating,
-    W waiting (MARKS); a fallen one has none (it is drawn lying down instead)."""
+    W waiting, M a state of mind (MARKS); a fallen one has none (it is drawn lying down instead)."""
     out = ""
     if u.out_of_action:
         return out
@@ -66,6 +66,8 @@ def marks(u: UnitView) -> str:
         out += "H"
     if u.waiting:
         out += "W"
+    if any(m not in ("fearsome", "terrifying", "focused") for m in u.mind):
+        out += "M"  # R-8.3, R-8.4: the card says which
     return out
 
 

@@ -111,15 +111,20 @@ def unit_lines(u: UnitView) -> list[tuple[str, tuple[int, int, int]]]:
 
 
 def unit_state(u: UnitView) -> str:
-    """One word for how the figure is: ready, stunned, prone, out of action, dead; for a ghost (fog of war) the
-    round it was last known."""
+    """One word for how the figure is: ready, stunned, prone, out of action, dead, led by its states of mind
+    (surprised, annoyed, distraught, terrified, …); for a ghost (fog of war) the round it was last known."""
     if u.ghost:
         return f"last seen round {u.last_seen}"
     if u.dead:
         return "DEAD"
     if u.out_of_action:
         return "OUT OF ACTION"
-    return "stunned" if u.stunned else ("prone" if u.prone else "ready")
+    word = "stunned" if u.stunned else ("prone" if u.prone else "ready")
+    minded = [m for m in u.mind if m not in CAUSES]  # its states of mind (R-8.3, R-8.4), not what it causes
+    return ", ".join([*minded, *([] if minded and word == "ready" else [word])])
+
+
+CAUSES = ("fearsome", "terrifying")  # UnitView.mind's names for what a unit causes rather than suffers
 
 
 def weapon_lines(u: UnitView) -> list[str]:

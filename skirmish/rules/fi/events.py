@@ -24,12 +24,13 @@ from skirmish.rules.fi.melee_events import (
     MeleeEvent,
     RiseEvent,
 )
+from skirmish.rules.fi.mind_events import ChipDrawEvent, ContestEvent, FearEvent, MindEvent, SurpriseEvent
 from skirmish.rules.fi.text import check_lines, draw_text, mods_text, phase_label
 
 __all__ = [
-    "AimEvent", "AttackEvent", "BlastEvent", "ConcussionEvent", "DeclareEvent", "InitiativeEvent", "MoveEvent",
-    "MoveStoppedEvent", "OutOfActionEvent", "ReloadEvent", "StunnedEvent", "TacpackEvent", "ThrowEvent",
-    "TriggerEvent", "TriggerLostEvent", "WaitEvent",
+    "AimEvent", "AttackEvent", "BlastEvent", "ChipDrawEvent", "ConcussionEvent", "ContestEvent", "DeclareEvent",
+    "FearEvent", "InitiativeEvent", "MindEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "ReloadEvent",
+    "StunnedEvent", "SurpriseEvent", "TacpackEvent", "ThrowEvent", "TriggerEvent", "TriggerLostEvent", "WaitEvent",
 ]
 __all__ += [  # Future Imperfect melee (R-7, issue 14)
     "BreakFreeEvent", "ChargeLostEvent", "DefendEvent", "ManeuverEvent", "MeleeContestEvent", "MeleeEvent", "RiseEvent",

@@ -55,8 +55,9 @@ def combined_speed(parts: list[int]) -> int:
 class Part:
     """One action of a turn for timing purposes."""
 
-    kind: Literal["move", "attack", "aim", "reload", "free", "ready", "charge"]  # ready: a NORMAL-or-slower
-    # action of its own speed (a bulky melee weapon readied, breaking free, rising, R-7); charge: R-5.4
+    kind: Literal["move", "attack", "aim", "reload", "free", "ready", "charge", "skill"]  # ready: a NORMAL-or-slower
+    # action of its own speed (a bulky melee weapon readied, breaking free, rising, R-7); charge: R-5.4;
+    # skill: an auxiliary action (R-5.4)
     speed: int = 1  # rank for move/aim/reload; for attacks the weapon speed
     mode: str = "prepared"  # attacks only
     running: bool = False  # moves only
@@ -101,12 +102,15 @@ def turn_speed(parts: list[Part]) -> int:
     rest_attacks = attacks[1:] if paired else attacks
     ranks += [int(Speed.FAST) if m.running else int(Speed.NORMAL) for m in rest_moves]
     ranks += [assault_speed(Speed(a.speed), a.mode) for a in rest_attacks]
-    ranks += [p.speed for p in parts if p.kind in ("aim", "reload", "ready")]
+    ranks += [p.speed for p in parts if p.kind in ("aim", "reload", "ready", "skill")]
     return combined_speed(ranks)
 
 
 def check_turn(declared: Speed, parts: list[Part]) -> None:
-    """Refuse a turn slower than the declared speed (R-5.3) or beyond SLOW (R-5.5)."""
+    """Refuse a turn slower than the declared speed (R-5.3) or beyond SLOW (R-5.5), or one that attacks
+    beside an auxiliary action (R-5.4: an auxiliary action makes no attacks)."""
+    if any(p.kind == "skill" for p in parts) and any(p.kind == "attack" for p in parts):
+        raise TimingError("R-5.4: an auxiliary action (a psychological contest) makes no attacks in the same turn")
     rank = turn_speed(parts)
     if rank > int(Speed.SLOW):
         raise TimingError("R-5.5: these actions together would be slower than SLOW")

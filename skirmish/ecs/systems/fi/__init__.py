@@ -25,12 +25,14 @@ from skirmish.ecs.systems.fi import hand_table, legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
 from skirmish.ecs.systems.fi.hand import FiHand
 from skirmish.ecs.systems.fi.melee_legal import FiMelee
+from skirmish.ecs.systems.fi.mind import FiMind
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import Card, Deck, builtin
 from skirmish.rules.fi.melee_actions import Charge, MeleeAttack
 from skirmish.rules.fi.melee_odds import ManeuverOdds
+from skirmish.rules.fi.mind import Contest
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
@@ -39,7 +41,7 @@ from skirmish.rules.randomizer import Randomizer
 __all__ = ["Ctx", "FiSystems", "IllegalAction", "setup", "spawn_unit"]
 
 
-class FiSystems(FiMelee, FiHand):
+class FiSystems(FiMelee, FiHand, FiMind):
     """The rules applied to the world for the `fi` ruleset."""
 
     def check(self, eid: int, action: Action) -> None:
@@ -49,6 +51,7 @@ class FiSystems(FiMelee, FiHand):
             return
         if isinstance(action, Declare):
             raise IllegalAction("R-5.1: speeds are declared at the start of the round, not in a turn")
+        self.mind_check(eid, action)  # a terrified unit only runs (R-8.4)
         if isinstance(action, Move):
             _, _, running = self.plan_move(eid, action.to)
             self.check_parts(eid, Part("move", running=running))
@@ -64,6 +67,8 @@ class FiSystems(FiMelee, FiHand):
             self.tacpack_check(eid, action)
         elif isinstance(action, Wait):
             self.wait_check(eid, action)
+        elif isinstance(action, Contest):
+            self.contest_check(eid, action)
         elif not self.melee_gate(eid, action):  # melee, charges and maneuvers (R-7, R-5.4)
             raise IllegalAction(f"{action.verb} is not an action in a turn")
 
@@ -73,6 +78,8 @@ class FiSystems(FiMelee, FiHand):
             self.after_action(eid, action)  # card hands: a card passed keeps the reserve (R-5.8)
             self._event("end_turn", self.name(eid), ("R-5.3",))
             return True
+        if not isinstance(action, Declare):
+            self.mind_check(eid, action)
         if isinstance(action, Move):
             self.move(eid, action)
         elif isinstance(action, Shoot):
@@ -91,6 +98,8 @@ class FiSystems(FiMelee, FiHand):
         elif (done := self.melee_apply(eid, action)) is not None:
             self.after_action(eid, action)  # card hands too: a blow or maneuver flushes a reserve (R-5.8)
             return done
+        elif isinstance(action, Contest):
+            self.contest(eid, action)
         else:
             self.check(eid, action)  # a declaration or anything else that is not an action in a turn: refused
         self.after_action(eid, action)  # card hands: a reserve flushed, aim counters lost (R-5.8)
@@ -116,7 +125,8 @@ class FiSystems(FiMelee, FiHand):
             hands = tuple(self.hand_options(self.w.entity(req.unit)))  # card hands (R-5.8)
             return LegalActions(req.unit, "declare", declare=plain.declare + hands)
         if req.kind == "act":
-            return legality.turn_actions(self, self.w.entity(req.unit))
+            eid = self.w.entity(req.unit)
+            return self.mind_legal(eid, legality.turn_actions(self, eid))
         raise ValueError(f"fi has no {req.kind!r} requests (declare, act)")
 
     def refusal(self, req: Request, action: Action) -> Refusal | None:
@@ -162,6 +172,7 @@ class FiSystems(FiMelee, FiHand):
                 "pending_shuffle": deck.pending_shuffle, "shuffles": deck.shuffles},
             "draws": self.ctx.randomizer.draws,
             **({"melee": melee} if (melee := self.melee_hash()) else {}),
+            **self.mind_state(),  # only when a state of mind is set (R-8.3, R-8.4)
         }
 
     def _pile(self) -> list[Card] | None:
@@ -245,6 +256,7 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
         for unit in side.units:
             spawn_unit(ctx, unit, side.name, si, order)
             order += 1
+    sys.init_minds(spec)  # surprised sides and units, fearsome units (R-8.3, R-8.4)
     sys.face_enemies()
     sys.refresh_cover()
     return sys

@@ -25,6 +25,7 @@ from skirmish.ecs.components import (
     WeaponState,
 )
 from skirmish.ecs.fi_melee_components import MeleeState
+from skirmish.ecs.fi_mind import Mind
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
 from skirmish.rules import geometry as geo
@@ -98,6 +99,7 @@ def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> i
         Loadout(weapons, _first_fired(ctx.armoury, weapons)), tp, Declared(), Readiness(), Turn(),
         Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names)),
         MeleeState(list(getattr(spec, "melee", ())), next(iter(getattr(spec, "melee", ())), "fists")),
+        Mind(),  # set from the scenario by FiMind.init_minds (R-8.3, fear and terror)
     )
 
 
@@ -167,6 +169,23 @@ class FiBase:
         """Wound penalty as a modifier list (R-8.1)."""
         pen = wound_penalty(self.w.peek(eid, Health).wounds)
         return (Modifier(pen, f"{-pen} wound(s)"),) if pen else ()
+
+    # Hooks of the mind (R-8.3, R-8.4), answered by skirmish.ecs.systems.fi.mind.FiMind: nothing here.
+    def mind_mods(self, eid: int) -> tuple[Modifier, ...]:
+        """Modifiers the unit's state of mind puts on its action's checks (annoyed: −4)."""
+        return ()
+
+    def mind_tn_mods(self, target: int) -> tuple[Modifier, ...]:
+        """TN modifiers of attacks at a unit for its state (focused: −2)."""
+        return ()
+
+    def mind_turn(self, eid: int) -> bool:
+        """False if the unit's state of mind costs it this turn (distraught)."""
+        return True
+
+    def takes_part(self, eid: int) -> bool:
+        """False while the unit sits the round out (surprised or catatonic)."""
+        return True
 
     def sight(self, a: int, b: int) -> geo.Sight:
         """Sight from one unit to another, with firing exposure and known positions (R-6.1, R-6.6)."""

@@ -81,6 +81,9 @@ class FiHand(FiHandKeep):
             self._event("stunned", self.name(eid), ("R-8.2",), text="loses this action to concussion")
             h.current = None
             return False
+        if not self.takes_part(eid) or not self.mind_turn(eid):  # sitting out, or distraught
+            h.current = None
+            return False
         return True  # a reserve held stays until an action flushes it
 
     def continuing(self, step: int) -> None:

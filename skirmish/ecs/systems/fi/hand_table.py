@@ -1,4 +1,4 @@
-"""Future Imperfect's round under `initiative: cards` as a table (R-5.8): hand → step 14 → continuing 14 → …
+"""Future Imperfect's round under `initiative: cards` as a table (R-5.8): mind → hand → step 14 → continuing 14 → …
 → step 0 → continuing 0 → bookkeeping.
 
 The hand row asks every unit in action (a `declare` request: answered with `hand …`, or a plain declaration,
@@ -27,8 +27,8 @@ def cards_table(sys: FiSystems) -> RoundTable:
     """The rows of one Future Imperfect round with card hands (R-5.8)."""
     w, ctx = sys.w, sys.ctx
 
-    def active() -> list[int]:
-        return [e for e, _ in w.units() if not w.peek(e, Health).out_of_action]
+    def active() -> list[int]:  # a surprised or catatonic unit sits the round out: no hand (R-8.3, R-8.4)
+        return [e for e, _ in w.units() if not w.peek(e, Health).out_of_action and sys.takes_part(e)]
 
     def who(eid: int) -> tuple[str, str]:
         ident = w.get(eid, Identity)
@@ -68,7 +68,8 @@ def cards_table(sys: FiSystems) -> RoundTable:
         sys.end_round()
         sys.refresh_cover()
 
-    rows: list[Any] = [Step("hand", order=active, kind="declare", who=who, start_turn=start_hand, answer=sys.keep)]
+    rows: list[Any] = [Step("mind", begin=sys.mind_round_start),  # surprise, fear and terror first (R-8.3, R-8.4)
+                       Step("hand", order=active, kind="declare", who=who, start_turn=start_hand, answer=sys.keep)]
     for step in STEPS:
         rows += [count_step(step), continuing(step)]
     rows.append(Step("bookkeeping", begin=bookkeeping))

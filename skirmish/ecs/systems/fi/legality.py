@@ -67,6 +67,7 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
         aims=aims, reload=_ok(lambda: sys.reload_check(eid)),
         waits=tuple(x for x in (Wait(me),) if _ok(lambda x=x: sys.wait_check(eid, x))),  # type: ignore[misc]
         screens=tuple(screens), melee=sys.melee_actions(eid, walk | run),
+        contests=sys.contest_options(eid, me, seen),
     )
 
 

@@ -123,6 +123,8 @@ class FiRound(FiBase):
             self.w.get(eid, Health).stunned = False
             self._event("stunned", self.name(eid), ("R-8.2",), text="loses this action to concussion")
             return False
+        if not self.mind_turn(eid):  # distraught loses it; annoyed makes it the −4 action
+            return False
         if self.w.peek(eid, Status).waiting:
             self.w.get(eid, Status).waiting = None  # its turn came: it acts now instead
         return True

@@ -137,8 +137,12 @@ class FiShooting(FiRound):
             concealed=sight.concealed,
         )
         target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
+        focused = self.mind_tn_mods(tgt)  # a focused auxiliary action lowers the TN
+        if focused:
+            target_tn += sum(m.value for m in focused)
+            tn_mods = [*tn_mods, *focused]
         pool = self.skill_pool(eid, weapon.skill, "dexterity")
-        mods = list(pool.modifiers) + list(self.wound_mod(eid)) + shot_mods
+        mods = list(pool.modifiers) + list(self.wound_mod(eid)) + list(self.mind_mods(eid)) + shot_mods
         exposed: frozenset[str] = frozenset()
         concealed = sight.concealed
         if sight.cover == "high":

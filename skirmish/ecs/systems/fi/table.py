@@ -1,4 +1,7 @@
-"""Future Imperfect's round as a table (R-5.1): declaration → initiative → phases I–IV → bookkeeping.
+"""Future Imperfect's round as a table (R-5.1): mind → declaration → initiative → phases I–IV → bookkeeping.
+
+The `mind` row comes first: surprised units check their Bravery and units that see a fearsome enemy test (R-8.3,
+R-8.4); a unit that sits the round out (surprised, catatonic) is neither asked to declare nor turns initiative.
 
 The rows are data for `skirmish.core.flow.walk`; what each row does is a method of the systems. The units
 that turned initiative are the ones asked in the phases (a unit put out of action before its turn is
@@ -28,6 +31,9 @@ def round_table(sys: FiSystems) -> RoundTable:
     def active() -> list[int]:
         return [e for e, _ in w.units() if not w.peek(e, Health).out_of_action]
 
+    def taking_part() -> list[int]:  # a surprised or catatonic unit sits the round out (R-8.3, R-8.4)
+        return [e for e in active() if sys.takes_part(e)]
+
     def who(eid: int) -> tuple[str, str]:
         ident = w.get(eid, Identity)
         return ident.name, ident.side
@@ -42,7 +48,7 @@ def round_table(sys: FiSystems) -> RoundTable:
         return True
 
     def initiative() -> None:
-        turned[:] = active()
+        turned[:] = taking_part()
         sys.initiative(turned)
 
     def phase_step(phase: int) -> Step:
@@ -66,7 +72,8 @@ def round_table(sys: FiSystems) -> RoundTable:
         sys.refresh_cover()
 
     return RoundTable(begin_round, (
-        Step("declaration", order=active, kind="declare", who=who, answer=declare),
+        Step("mind", begin=sys.mind_round_start),  # surprise, then fear and terror (R-8.3, R-8.4)
+        Step("declaration", order=taking_part, kind="declare", who=who, answer=declare),
         Step("initiative", begin=initiative),
         *(phase_step(p) for p in PHASES),
         Step("bookkeeping", begin=bookkeeping),

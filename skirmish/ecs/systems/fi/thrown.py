@@ -73,7 +73,7 @@ class FiThrowing(FiShooting):
         self.check_parts(eid, Part("attack", int(weapon.speed), "prepared"))
         target_tn, range_mod = thr.throw_tn(dist, strength, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
         pool = self.skill_pool(eid, weapon.skill, "dexterity")
-        mods = list(pool.modifiers) + list(self.wound_mod(eid))
+        mods = list(pool.modifiers) + list(self.wound_mod(eid)) + list(self.mind_mods(eid))  # annoyed
         turn = w.peek(eid, Turn)
         if turn.moved_this_turn:
             mods.append(Modifier(-2, "running attack (R-5.4)") if turn.ran_this_turn
