@@ -5,16 +5,24 @@ built-in ruleset's parts; shared code reaches them through `skirmish.content.par
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from functools import lru_cache
+from importlib import resources
+from typing import Annotated, Any, Literal
 
+import yaml
 from pydantic import Field, StrictBool, StrictInt, field_validator
 
-from skirmish.content.errors import quote
+from skirmish.content.errors import ContentError, quote
 from skirmish.content.limits import Name
 from skirmish.content.parts import SchemaParts, register_parts
 from skirmish.content.schema import RulesetOptions, UnitSpec
 from skirmish.rules.deck import BUILTIN_DECKS
 from skirmish.rules.equipment import parse_trait
+from skirmish.rules.fi import arts
+from skirmish.rules.fi.arts_data import parse_levels, parse_martial_arts
+
+ARTS_FILE = "fi_martial_arts.yaml"
 
 TRAITS = ("strength", "dexterity", "reflexes", "vigor", "acuity")
 # Options accepted once but never built: they return with their own issue.
@@ -29,6 +37,8 @@ class Options(RulesetOptions):
     scope: Literal["pulp", "gritty"] = "pulp"
     initiative_cards: Literal["one", "per_side", "per_character"] = "one"
     concussion_saves: StrictBool = True
+    martial_arts: StrictBool = False  # R-7.7: practitioners use their maneuver pools in melee
+    chips: StrictBool = False  # R-8.5: story chips
 
     @field_validator("deck")
     @classmethod
@@ -43,6 +53,10 @@ class Unit(UnitSpec):
 
     traits: dict[str, str]
     skills: dict[Name, StrictInt] = Field(default_factory=dict, max_length=50)
+    # R-7.7: per discipline (id or name, with its `Martial Arts:<discipline>` skill), one entry per level:
+    # `basic` or {techniques, dice, extras, effects, external}; checked against fi_martial_arts.yaml on load.
+    martial_arts: dict[Name, Annotated[list[Any], Field(min_length=1, max_length=5)]] = \
+        Field(default_factory=dict, max_length=5)
 
     @field_validator("traits")
     @classmethod
@@ -69,4 +83,63 @@ class Unit(UnitSpec):
         return v
 
 
-FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS))
+def parse_arts(raw: Any, file: str) -> arts.MartialArts:
+    """The martial arts tables (R-7.7) from parsed YAML; ContentError naming the file and key (C-6)."""
+    try:
+        return parse_martial_arts(raw)
+    except arts.ArtsError as exc:
+        raise ContentError(file, exc.where, exc.message) from None
+
+
+@lru_cache(maxsize=1)
+def shipped_arts() -> arts.MartialArts:
+    """The martial arts disciplines shipped with skirmish (skirmish/data/fi_martial_arts.yaml)."""
+    text = resources.files("skirmish.data").joinpath(ARTS_FILE).read_text(encoding="utf-8")
+    return parse_arts(yaml.safe_load(text), f"skirmish/data/{ARTS_FILE}")
+
+
+def check_arts_file(raw: Any, file: str) -> str:
+    """`skirmish check` on a martial arts file: its summary, or ContentError naming the key."""
+    tables = parse_arts(raw, file)
+    return f"martial arts, {len(tables.disciplines)} disciplines ({', '.join(d.name for d in tables.disciplines.values())})"
+
+
+def check_unit_arts(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
+    """Every unit's `Martial Arts:<discipline>` skills and per-level choices against the shipped disciplines
+    (R-7.7): a known discipline, one entry per skill level, the customisation rules (points, limits, extras)."""
+    tables = shipped_arts()
+    names = ", ".join(quote(d.name) for d in tables.disciplines.values())
+    for si, side in enumerate(spec.sides):
+        for ui, unit in enumerate(side.units):
+            where, levels = f"sides[{si}].units[{ui}]", {}
+            for skill, level in unit.skills.items():
+                name = arts.skill_discipline(skill)
+                d = None if name is None else tables.discipline(name)
+                if name is not None and d is None:
+                    bad(f"{where}.skills", f"{quote(skill)}: unknown martial arts discipline; the shipped ones are {names}")
+                elif d is not None:
+                    levels[d.id] = level
+            for key, raw in unit.martial_arts.items():
+                at, d = f"{where}.martial_arts.{key}", tables.discipline(key)
+                if d is None:
+                    bad(at, f"unknown discipline {quote(key)}; the shipped ones are {names}")
+                    continue
+                if d.id not in levels:
+                    bad(at, f"choices for {quote(d.name)} need the skill 'Martial Arts:{d.name}' (R-7.7)")
+                elif len(raw) != levels[d.id]:
+                    bad(at, f"{len(raw)} levels of choices for the skill at level {levels[d.id]}; give one per level")
+                try:
+                    chosen = parse_levels(tables, d, raw)
+                except arts.ArtsError as exc:
+                    bad(_join(at, exc.where), exc.message)
+                    continue
+                for w, message in arts.check(tables, d, chosen):
+                    bad(_join(at, w), message)
+
+
+def _join(at: str, where: str) -> str:
+    return at + where if not where or where.startswith("[") else f"{at}.{where}"
+
+
+FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS,
+                                      refs=check_unit_arts, data_files=(("disciplines", check_arts_file),)))
