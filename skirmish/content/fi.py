@@ -11,16 +11,17 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import Field, StrictBool, StrictInt, field_validator
+from pydantic import AfterValidator, Field, StrictBool, StrictInt, field_validator
 
 from skirmish.content.errors import ContentError, quote
-from skirmish.content.limits import Name
+from skirmish.content.limits import Name, OrderText
 from skirmish.content.parts import SchemaParts, register_parts
-from skirmish.content.schema import RulesetOptions, UnitSpec
+from skirmish.content.schema import RulesetOptions, SideSpec, UnitSpec
 from skirmish.rules.deck import BUILTIN_DECKS
 from skirmish.rules.equipment import parse_trait
 from skirmish.rules.fi import arts
 from skirmish.rules.fi.arts_data import parse_levels, parse_martial_arts
+from skirmish.rules.fi.chips import BIN, COLOURS, parse_chip_order
 
 ARTS_FILE = "fi_martial_arts.yaml"
 
@@ -83,6 +84,40 @@ class Unit(UnitSpec):
         return v
 
 
+def _chip_order(text: str) -> str:
+    parse_chip_order(text)  # ValueError saying what is wrong
+    return text
+
+
+ChipOrder = Annotated[OrderText, AfterValidator(_chip_order)]
+
+
+class Side(SideSpec):
+    """A Future Imperfect side: with option `chips` (R-8.5), the story chips it carries over from an earlier
+    session, how many it draws (default: 1 for an `ai` side, else up to 3 less those held) and the chip orders
+    a scripted side spends them by (`UNIT check COLOUR USE`, `UNIT wounds COLOUR…`)."""
+
+    chips: dict[Literal["white", "red", "blue"], Annotated[StrictInt, Field(ge=0, le=50)]] = \
+        Field(default_factory=dict)
+    chip_draws: StrictInt | None = Field(None, ge=0, le=10)
+    chip_orders: list[ChipOrder] = Field(default_factory=list, max_length=100)
+
+
+def check_chips(spec: Any, bad: Callable[[str, str], None]) -> None:
+    """Chips carried over fit in the bin (R-8.5); chip orders name units of their own side."""
+    for colour in COLOURS:
+        held = sum(getattr(s, "chips", {}).get(colour, 0) for s in spec.sides)
+        if held > BIN[colour]:
+            bad("sides", f"the sides hold {held} {colour} chips; the bin has {BIN[colour]} (R-8.5)")
+    for si, side in enumerate(spec.sides):
+        names = {u.name for u in side.units}
+        for oi, text in enumerate(getattr(side, "chip_orders", [])):
+            unit = parse_chip_order(text)[0]
+            if unit not in names:
+                bad(f"sides[{si}].chip_orders[{oi}]", f"chip order for {quote(unit)}, who is not on side "
+                    f"{quote(side.name)}")
+
+
 def parse_arts(raw: Any, file: str) -> arts.MartialArts:
     """The martial arts tables (R-7.7) from parsed YAML; ContentError naming the file and key (C-6)."""
     try:
@@ -137,9 +172,16 @@ def check_unit_arts(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> No
                     bad(_join(at, w), message)
 
 
+def check_refs(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
+    """Future Imperfect's own cross-checks: martial arts (R-7.7) and story chips (R-8.5)."""
+    check_unit_arts(spec, grid, bad)
+    check_chips(spec, bad)
+
+
 def _join(at: str, where: str) -> str:
     return at + where if not where or where.startswith("[") else f"{at}.{where}"
 
 
 FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS,
-                                      refs=check_unit_arts, data_files=(("disciplines", check_arts_file),)))
+                                      refs=check_refs, data_files=(("disciplines", check_arts_file),),
+                                      side_base=Side))

@@ -8,6 +8,7 @@ systems are one class built in layers, one module each: base (context, spawn, he
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any, Literal
@@ -22,6 +23,7 @@ from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.systems.fi import legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
+from skirmish.ecs.systems.fi.chips import ChipBank
 from skirmish.ecs.systems.fi.movement import FiMovement
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
@@ -91,7 +93,17 @@ class FiSystems(FiMovement):
     # ------------------------------------------------------------------ the seam the battle uses (core.ruleset)
     def round_table(self) -> RoundTable:
         """Declaration → initiative → phases I–IV → bookkeeping, as rows (R-5.1)."""
-        return table.round_table(self)
+        rows = table.round_table(self)
+        bank = self.ctx.chips
+        if bank is None:
+            return rows
+        first = rows.begin_round
+
+        def begin_round() -> None:  # the chips drawn are told once, as round 1 begins (R-8.5)
+            first()
+            bank.announce(self)
+
+        return dataclasses.replace(rows, begin_round=begin_round)
 
     def start_info(self) -> dict[str, Any]:
         """The battle_start event's ruleset fields: how the random reads are made and with which deck."""
@@ -143,6 +155,7 @@ class FiSystems(FiMovement):
                 "draw": [c.number for c in deck.draw_pile], "discard": [c.number for c in deck.discard_pile],
                 "pending_shuffle": deck.pending_shuffle, "shuffles": deck.shuffles},
             "draws": self.ctx.randomizer.draws,
+            **({"chips": self.ctx.chips.state()} if self.ctx.chips is not None else {}),
         }
 
     def _pile(self) -> list[Card] | None:
@@ -204,6 +217,8 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
         initiative_cards=opts.initiative_cards, concussion_saves=opts.concussion_saves, deck=deck,
         deck_name="stacked" if scenario.stacked else opts.deck,
     )
+    if opts.chips:  # R-8.5: the bin and each side's draws, from the battle's one random source
+        ctx.chips = ChipBank(spec.sides, rng)
     sys = FiSystems(ctx)
     order = 0
     for si, side in enumerate(spec.sides):

@@ -63,6 +63,7 @@ class Ctx:
     deck: Deck | None = None  # the action deck, when cards are drawn (R-4)
     deck_name: str = ""  # which deck: a built-in's name, or "stacked" (C-4)
     reach: ReachCache = field(default_factory=ReachCache)  # reach fields kept between legality's questions
+    chips: Any = None  # the story chips' ChipBank (R-8.5, option `chips`; ecs/systems/fi/chips.py), else None
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:

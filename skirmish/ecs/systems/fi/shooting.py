@@ -202,7 +202,11 @@ class FiShooting(FiRound):
             w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
         w.get(eid, Turn).acted = True
         draw = self.ctx.randomizer.draw()
+        if self.ctx.chips is not None:  # the attack check may take a story chip
+            draw = self.ctx.chips.check_draw(self, eid, draw, setup)
         out = resolve_shot(draw, setup, target)
+        if self.ctx.chips is not None:
+            self.ctx.chips.flush(self)  # the chip events come before the attack they changed
         ws.rounds -= action.burst or 1
         tp = w.get(eid, Tacpack)
         if weapon.energy:
@@ -255,6 +259,8 @@ class FiShooting(FiRound):
 
     def _apply_hits(self, tgt: int, out: Any) -> None:
         w = self.w
+        if self.ctx.chips is not None:  # saving your skin, before the wounds land
+            self.ctx.chips.save_skin(self, tgt, out)
         arm = w.get(tgt, Armour)
         ttp = w.get(tgt, Tacpack)
         hp = w.get(tgt, Health)
