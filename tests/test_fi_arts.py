@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skirmish.content.errors import ContentError
-from skirmish.content.fi import ARTS_FILE, parse_arts, shipped_arts
+from skirmish.content.fi import ARTS_FILE, martial_arts_pools, parse_arts, shipped_arts
 from skirmish.content.scenario import parse_scenario
 from skirmish.rules.fi import arts as A
 from skirmish.rules.fi.arts_data import parse_levels
@@ -183,7 +183,12 @@ def test_a_scenario_unit_carries_its_discipline_and_choices(tmp_path: Path) -> N
     text = ascii_scenario(ROWS, MARINE % ('"Martial Arts:TU Space Marine Fighting": 2', f"{{sm_fighting: {KAYLA}}}"),
                           FOE)
     sc = parse_scenario(text, "t.yaml", base=tmp_path)
-    assert sc.spec.sides[0].units[0].martial_arts["sm_fighting"][0] == "basic"
+    unit = sc.spec.sides[0].units[0]
+    assert unit.martial_arts["sm_fighting"][0] == "basic"
+    d, level, pools = martial_arts_pools(unit)["sm_fighting"]  # what the melee engine reads
+    assert (d.name, level, pools["block"].dice, A.grapple_defense(level, pools)) == (
+        "TU Space Marine Fighting", 2, 4, 4)
+    assert martial_arts_pools(sc.spec.sides[1].units[0]) == {}
 
 
 @pytest.mark.parametrize("skills, choices, expect", [

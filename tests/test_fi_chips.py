@@ -224,3 +224,15 @@ def test_ai_sides_draw_one_chip_each_and_the_battle_conserves_the_bin() -> None:
     assert logs[0] == logs[1]  # one seeded source: the same draws and spends, byte for byte
     drawn = [json.loads(line) for line in logs[0] if '"chips_drawn"' in line]
     assert [len(d["drawn"]) for d in drawn] == [1, 1]  # AI sides draw one for all their combatants
+
+
+def test_a_chip_on_the_concussion_save(tmp_path: Path) -> None:
+    """The Thug's save reads 6 - 2 (wounds) = 4 vs 5; his white chip takes the entry above (9): 7, not stunned."""
+    save = make_card(2, upper={("II", 2): 6, ("II", 3): 9})
+    evs = events(scenario(tmp_path, [INIT, shot_card(4), save, INIT, INIT], thugs="{red: 1, white: 1}",
+                          t_orders='["Thug wounds red", "Thug check white up"]'))
+    white = [c for c in of(evs, "chip") if c["actor"] == "Thug" and c["use"] == "up"]
+    assert [(c["before"], c["after"]) for c in white] == [(6, 9)]
+    save_ev = of(evs, "concussion")[0]
+    assert evs.index(white[0]) < evs.index(save_ev)
+    assert (save_ev["result"], save_ev["success"], save_ev["stunned"]) == (7, True, False)

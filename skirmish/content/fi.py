@@ -172,6 +172,18 @@ def check_unit_arts(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> No
                     bad(_join(at, w), message)
 
 
+def martial_arts_pools(unit: Any) -> dict[str, tuple[arts.Discipline, int, dict[str, arts.Pool]]]:
+    """A checked unit's disciplines with choices: id -> (discipline, level, maneuver pools), for the melee
+    engine (R-7.7: `arts.use_maneuver(shipped_arts(), pools, maneuver, effects)`)."""
+    tables, out = shipped_arts(), {}
+    for key, raw in getattr(unit, "martial_arts", {}).items():
+        d = tables.discipline(key)
+        if d is not None:
+            levels = parse_levels(tables, d, raw)
+            out[d.id] = (d, len(levels), arts.pools(tables, d, levels))
+    return out
+
+
 def check_refs(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
     """Future Imperfect's own cross-checks: martial arts (R-7.7) and story chips (R-8.5)."""
     check_unit_arts(spec, grid, bad)

@@ -267,6 +267,7 @@ def check(arts: MartialArts, d: Discipline, levels: Sequence[LevelChoice]) -> li
     cap, primary, granted, taken = arts.capacity(d), arts.primary(d), arts.granted(d), Counter[str]()
     used: Counter[tuple[str, str]] = Counter()
     external: set[str] = set()
+    level_used: Counter[tuple[int, str, str]] = Counter()
     for cost, raw in zip(price(arts, d, levels), levels, strict=True):
         lv, at, n = expand(arts, d, raw), f"[{cost.level - 1}]", cost.level
         if raw.basic and cost.level != 1:
@@ -312,10 +313,13 @@ def check(arts: MartialArts, d: Discipline, levels: Sequence[LevelChoice]) -> li
         for m, e, _src in _effects(d, lv):
             eff = arts.effects[e]
             used[(m, e)] += 1
+            level_used[(n, m, e)] += 1
             if eff.only and m not in eff.only:
                 bad.append((f"{at}.effects", f"{eff.name} only goes on {_names(arts, eff.only)}"))
             elif m in eff.never:
                 bad.append((f"{at}.effects", f"{eff.name} never goes on {arts.maneuvers[m].name}"))
+            elif eff.per_level and level_used[(n, m, e)] > eff.per_level:
+                bad.append((f"{at}.effects", f"{eff.name} at most {eff.per_level} per level on {arts.maneuvers[m].name}"))
             elif used[(m, e)] > eff.limit(m):
                 bad.append((f"{at}.effects", f"{eff.name} at most {eff.limit(m)} times on {arts.maneuvers[m].name}"))
     if len(external) > arts.rules.max_external:

@@ -99,12 +99,13 @@ class ChipBank:
                     **data)
 
     # -------------------------------------------------------------------------------------------- hooks
-    def check_draw(self, sys: Any, eid: int, draw: Any, setup: Any) -> Any:
-        """A shot's draw whose attack check may take a chip from the firer's side."""
+    def check_draw(self, sys: Any, eid: int, draw: Any, halve: bool = False) -> Any:
+        """A draw whose first check (a shot's attack check, a concussion save) may take a chip from the
+        side of `eid`, the one checking; `halve`: the read is halved (unskilled, R-3.6)."""
         side = sys.ctx.side_names[sys.w.get(eid, Identity).side_index]
         if self.policy[side] == "none":
             return draw
-        return _ChipDraw(self, sys, sys.name(eid), side, draw, setup.halve)
+        return _ChipDraw(self, sys, sys.name(eid), side, draw, halve)
 
     def flush(self, sys: Any) -> None:
         """Emit the chip events of the draw just resolved (before its attack event)."""

@@ -203,7 +203,7 @@ class FiShooting(FiRound):
         w.get(eid, Turn).acted = True
         draw = self.ctx.randomizer.draw()
         if self.ctx.chips is not None:  # the attack check may take a story chip
-            draw = self.ctx.chips.check_draw(self, eid, draw, setup)
+            draw = self.ctx.chips.check_draw(self, eid, draw, setup.halve)
         out = resolve_shot(draw, setup, target)
         if self.ctx.chips is not None:
             self.ctx.chips.flush(self)  # the chip events come before the attack they changed
@@ -298,7 +298,11 @@ class FiShooting(FiRound):
         target = tn("standard", self.ctx.scope)  # type: ignore[arg-type]
         mods = self.wound_mod(eid)
         draw = self.ctx.randomizer.draw()
+        if self.ctx.chips is not None:  # a chip may turn the save
+            draw = self.ctx.chips.check_draw(self, eid, draw)
         read = draw.check(col, training, target, sum(m.value for m in mods))
+        if self.ctx.chips is not None:
+            self.ctx.chips.flush(self)
         res = settle(read.result, read.cf, CheckPool(col, training, "vigor"), target, mods)
         if not res.success:
             self.w.get(eid, Health).stunned = True
