@@ -236,3 +236,18 @@ def test_a_chip_on_the_concussion_save(tmp_path: Path) -> None:
     save_ev = of(evs, "concussion")[0]
     assert evs.index(white[0]) < evs.index(save_ev)
     assert (save_ev["result"], save_ev["success"], save_ev["stunned"]) == (7, True, False)
+
+
+def test_a_chip_on_a_throw(tmp_path: Path) -> None:
+    """A grenade's attack check (Throwing 2: III-2) reads 2; the white chip takes the entry above (9)."""
+    p = scenario(tmp_path, [INIT, make_card(34, upper={("III", 2): 2, ("III", 3): 9}), SAVE, INIT, INIT, INIT],
+                 t_orders="[]")
+    text = p.read_text(encoding="utf-8")
+    text = text.replace('"shoot Xenes Thug mode=prepared burst=3 spends=none"', '"throw Xenes at=4,1 item=frag_grenade"')
+    text = text.replace('skills: {"shooting:rifle": 4}, weapons: [blast_carbine]',
+                        "skills: {throwing: 2}, weapons: [{weapon: frag_grenade, ammo: 1}]")
+    p.write_text(text, encoding="utf-8")
+    evs = events(p)
+    chip, throw = of(evs, "chip")[0], of(evs, "throw")[0]
+    assert (chip["use"], chip["before"], chip["after"]) == ("up", 2, 9)
+    assert evs.index(chip) < evs.index(throw) and throw["read"] == 9 and throw["card"] == 34
