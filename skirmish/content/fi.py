@@ -20,7 +20,7 @@ from skirmish.content.schema import RulesetOptions, SideSpec, UnitSpec
 from skirmish.rules.deck import BUILTIN_DECKS
 from skirmish.rules.equipment import parse_trait
 from skirmish.rules.fi import arts
-from skirmish.rules.fi.arts_data import parse_levels, parse_martial_arts
+from skirmish.rules.fi.arts_data import parse_levels, parse_martial_arts, skill_discipline
 from skirmish.rules.fi.chips import BIN, COLOURS, parse_chip_order
 
 ARTS_FILE = "fi_martial_arts.yaml"
@@ -148,7 +148,7 @@ def check_unit_arts(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> No
         for ui, unit in enumerate(side.units):
             where, levels = f"sides[{si}].units[{ui}]", {}
             for skill, level in unit.skills.items():
-                name = arts.skill_discipline(skill)
+                name = skill_discipline(skill)
                 d = None if name is None else tables.discipline(name)
                 if name is not None and d is None:
                     bad(f"{where}.skills", f"{quote(skill)}: unknown martial arts discipline; the shipped ones are {names}")

@@ -393,15 +393,3 @@ def grapple_defense(level: int, pools_: Mapping[str, Pool]) -> int:
 
 
 GRAPPLE_ATTACKS = frozenset({"lift", "hold", "lock", "throw", "takedown"})
-
-
-SKILL_PREFIXES = ("martial arts:", "martial_arts:")
-
-
-def skill_discipline(skill: str) -> str | None:
-    """The discipline a `Martial Arts:<discipline>` skill names (R-2.2), or None for another skill."""
-    low = skill.lower()
-    for p in SKILL_PREFIXES:
-        if low.startswith(p):
-            return skill[len(p):].strip()
-    return None

@@ -234,3 +234,15 @@ def _counts(arts: MartialArts, raw: Any, at: str) -> dict[str, int]:
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 10:
             raise ArtsError(f"{at}.{m}", f"expected a whole number 0-10, got {_q(k)}")
     return {m: k for m, k in raw.items() if k}
+
+
+SKILL_PREFIXES = ("martial arts:", "martial_arts:")
+
+
+def skill_discipline(skill: str) -> str | None:
+    """The discipline a `Martial Arts:<discipline>` skill names (R-2.2), or None for another skill."""
+    low = skill.lower()
+    for p in SKILL_PREFIXES:
+        if low.startswith(p):
+            return skill[len(p):].strip()
+    return None
