@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ from skirmish.battle import Battle
 from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
 from skirmish.rules.fi import chips as C
 from tests.conftest import cli, make_card, write_deck
+from tests.test_fuzz_loaders import assert_contract, json_values
 
 T = "{strength: III-2, dexterity: III-2, reflexes: III-2, vigor: III-2, acuity: II-2}"
 TT = "{strength: III-2, dexterity: III-2, reflexes: II-2, vigor: II-2, acuity: II-2}"
@@ -251,3 +253,15 @@ def test_a_chip_on_a_throw(tmp_path: Path) -> None:
     chip, throw = of(evs, "chip")[0], of(evs, "throw")[0]
     assert (chip["use"], chip["before"], chip["after"]) == ("up", 2, 9)
     assert evs.index(chip) < evs.index(throw) and throw["read"] == 9 and throw["card"] == 34
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(key=st.sampled_from(["chips", "chip_draws", "chip_orders"]), value=json_values)
+def test_any_value_at_a_sides_chip_keys(tmp_path_factory: pytest.TempPathFactory, key: str, value: Any) -> None:
+    """C-6: whatever a side's chip keys hold, `check` exits 0 or 2 with one line per error naming the file."""
+    folder = tmp_path_factory.mktemp("chips")
+    doc = yaml.safe_load(scenario(folder, [INIT, shot_card(4)]).read_text(encoding="utf-8"))
+    doc["sides"][1][key] = value
+    p = folder / "s.yaml"
+    p.write_bytes(yaml.safe_dump(doc, allow_unicode=True).encode("utf-8", "surrogatepass"))
+    assert_contract(p, f"{key} = {value!r:.60}")
