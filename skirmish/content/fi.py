@@ -6,20 +6,28 @@ built-in ruleset's parts; shared code reaches them through `skirmish.content.par
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from functools import lru_cache
+from importlib import resources
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool, StrictInt, field_validator
+import yaml
+from pydantic import AfterValidator, Field, StrictBool, StrictInt, field_validator
 
 from skirmish.content.armoury import shipped
-from skirmish.content.errors import quote
+from skirmish.content.errors import ContentError, quote
 from skirmish.content.fi_mind import Fearsome, FiSide, Surprise, fearsome_key, surprise_key
-from skirmish.content.limits import Name
+from skirmish.content.limits import Name, OrderText
 from skirmish.content.parts import SchemaParts, register_parts
 from skirmish.content.schema import RulesetOptions, UnitSpec
 from skirmish.rules.deck import BUILTIN_DECKS
 from skirmish.rules.equipment import parse_trait
+from skirmish.rules.fi import arts
 from skirmish.rules.fi import melee_actions as _melee_actions  # noqa: F401  (registers the melee verbs for orders)
 from skirmish.rules.fi import mind as _mind  # noqa: F401  (registers the `contest` verb for scripted orders)
+from skirmish.rules.fi.arts_data import parse_levels, parse_martial_arts, skill_discipline
+from skirmish.rules.fi.chips import BIN, COLOURS, parse_chip_order
+
+ARTS_FILE = "fi_martial_arts.yaml"
 
 TRAITS = ("strength", "dexterity", "reflexes", "vigor", "acuity")
 # Options accepted once but never built: they return with their own issue.
@@ -38,6 +46,8 @@ class Options(RulesetOptions):
     contests: Literal["opposed", "simple"] = "opposed"  # R-8.4: opposed tests, or the seed's simple contests
     contest_speed: Literal["fast", "normal", "slow"] = "normal"  # R-5.4 auxiliary, hurried (000: speed 1)
     contest_range_m: StrictInt = Field(20, ge=1, le=200)  # R-8.4: how far a contest carries
+    martial_arts: StrictBool = False  # R-7.7: practitioners use their maneuver pools in melee
+    chips: StrictBool = False  # R-8.5: story chips
 
     @field_validator("deck")
     @classmethod
@@ -65,6 +75,10 @@ class Unit(UnitSpec):
     @classmethod
     def _fearsome(cls, v: object) -> object:
         return fearsome_key(v)
+    # R-7.7: per discipline (id or name, with its `Martial Arts:<discipline>` skill), one entry per level:
+    # `basic` or {techniques, dice, extras, effects, external}; checked against fi_martial_arts.yaml on load.
+    martial_arts: dict[Name, Annotated[list[Any], Field(min_length=1, max_length=5)]] = \
+        Field(default_factory=dict, max_length=5)
 
     @field_validator("traits")
     @classmethod
@@ -102,5 +116,118 @@ def check_melee(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
                         f"unknown melee weapon {quote(mid)}; known: {', '.join(sorted(table))}")
 
 
-FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS, refs=check_melee,
-                                      side_base=FiSide))
+def _chip_order(text: str) -> str:
+    parse_chip_order(text)  # ValueError saying what is wrong
+    return text
+
+
+ChipOrder = Annotated[OrderText, AfterValidator(_chip_order)]
+
+
+class Side(FiSide):
+    """A Future Imperfect side (`surprised`, R-8.3, from FiSide) and, with option `chips` (R-8.5), the story
+    chips it carries over from an earlier session, how many it draws (default: 1 for an `ai` side, else up to 3
+    less those held) and the chip orders a scripted side spends them by (`UNIT check COLOUR USE`, `UNIT wounds
+    COLOUR…`)."""
+
+    chips: dict[Literal["white", "red", "blue"], Annotated[StrictInt, Field(ge=0, le=50)]] = \
+        Field(default_factory=dict)
+    chip_draws: StrictInt | None = Field(None, ge=0, le=10)
+    chip_orders: list[ChipOrder] = Field(default_factory=list, max_length=100)
+
+
+def check_chips(spec: Any, bad: Callable[[str, str], None]) -> None:
+    """Chips carried over fit in the bin (R-8.5); chip orders name units of their own side."""
+    for colour in COLOURS:
+        held = sum(getattr(s, "chips", {}).get(colour, 0) for s in spec.sides)
+        if held > BIN[colour]:
+            bad("sides", f"the sides hold {held} {colour} chips; the bin has {BIN[colour]} (R-8.5)")
+    for si, side in enumerate(spec.sides):
+        names = {u.name for u in side.units}
+        for oi, text in enumerate(getattr(side, "chip_orders", [])):
+            unit = parse_chip_order(text)[0]
+            if unit not in names:
+                bad(f"sides[{si}].chip_orders[{oi}]", f"chip order for {quote(unit)}, who is not on side "
+                    f"{quote(side.name)}")
+
+
+def parse_arts(raw: Any, file: str) -> arts.MartialArts:
+    """The martial arts tables (R-7.7) from parsed YAML; ContentError naming the file and key (C-6)."""
+    try:
+        return parse_martial_arts(raw)
+    except arts.ArtsError as exc:
+        raise ContentError(file, exc.where, exc.message) from None
+
+
+@lru_cache(maxsize=1)
+def shipped_arts() -> arts.MartialArts:
+    """The martial arts disciplines shipped with skirmish (skirmish/data/fi_martial_arts.yaml)."""
+    text = resources.files("skirmish.data").joinpath(ARTS_FILE).read_text(encoding="utf-8")
+    return parse_arts(yaml.safe_load(text), f"skirmish/data/{ARTS_FILE}")
+
+
+def check_arts_file(raw: Any, file: str) -> str:
+    """`skirmish check` on a martial arts file: its summary, or ContentError naming the key."""
+    tables = parse_arts(raw, file)
+    return f"martial arts, {len(tables.disciplines)} disciplines ({', '.join(d.name for d in tables.disciplines.values())})"
+
+
+def check_unit_arts(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
+    """Every unit's `Martial Arts:<discipline>` skills and per-level choices against the shipped disciplines
+    (R-7.7): a known discipline, one entry per skill level, the customisation rules (points, limits, extras)."""
+    tables = shipped_arts()
+    names = ", ".join(quote(d.name) for d in tables.disciplines.values())
+    for si, side in enumerate(spec.sides):
+        for ui, unit in enumerate(side.units):
+            where, levels = f"sides[{si}].units[{ui}]", {}
+            for skill, level in unit.skills.items():
+                name = skill_discipline(skill)
+                d = None if name is None else tables.discipline(name)
+                if name is not None and d is None:
+                    bad(f"{where}.skills", f"{quote(skill)}: unknown martial arts discipline; the shipped ones are {names}")
+                elif d is not None:
+                    levels[d.id] = level
+            for key, raw in unit.martial_arts.items():
+                at, d = f"{where}.martial_arts.{key}", tables.discipline(key)
+                if d is None:
+                    bad(at, f"unknown discipline {quote(key)}; the shipped ones are {names}")
+                    continue
+                if d.id not in levels:
+                    bad(at, f"choices for {quote(d.name)} need the skill 'Martial Arts:{d.name}' (R-7.7)")
+                elif len(raw) != levels[d.id]:
+                    bad(at, f"{len(raw)} levels of choices for the skill at level {levels[d.id]}; give one per level")
+                try:
+                    chosen = parse_levels(tables, d, raw)
+                except arts.ArtsError as exc:
+                    bad(_join(at, exc.where), exc.message)
+                    continue
+                for w, message in arts.check(tables, d, chosen):
+                    bad(_join(at, w), message)
+
+
+def martial_arts_pools(unit: Any) -> dict[str, tuple[arts.Discipline, int, dict[str, arts.Pool]]]:
+    """A checked unit's disciplines with choices: id -> (discipline, level, maneuver pools), for the melee
+    engine (R-7.7: `arts.use_maneuver(shipped_arts(), pools, maneuver, effects)`)."""
+    tables, out = shipped_arts(), {}
+    for key, raw in getattr(unit, "martial_arts", {}).items():
+        d = tables.discipline(key)
+        if d is not None:
+            levels = parse_levels(tables, d, raw)
+            out[d.id] = (d, len(levels), arts.pools(tables, d, levels))
+    return out
+
+
+def check_refs(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
+    """Future Imperfect's own cross-checks: melee weapons (R-7), martial arts (R-7.7) and story chips (R-8.5)."""
+    check_melee(spec, grid, bad)
+    check_unit_arts(spec, grid, bad)
+    check_chips(spec, bad)
+
+
+def _join(at: str, where: str) -> str:
+    return at + where if not where or where.startswith("[") else f"{at}.{where}"
+
+
+FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS,
+                                      refs=check_refs, data_files=(("disciplines", check_arts_file),),
+                                      side_base=Side))

@@ -44,6 +44,9 @@ class SchemaParts:
     # The ruleset's own cross-checks of the whole scenario against its map (None: none): (spec, grid or None
     # when the map failed to load, bad(where, message)); e.g. Future*World's grav cars.
     refs: Callable[[Any, Any, Callable[[str, str], None]], None] | None = None
+    # Data files `skirmish check` reads as this ruleset's tables rather than a scenario: (a top-level key that
+    # marks one, check(parsed YAML, label) -> its summary line, or ContentError), e.g. FI's martial arts.
+    data_files: tuple[tuple[str, Callable[[Any, str], str]], ...] = ()
     side_base: type[SideSpec] = SideSpec  # the sides' model, e.g. with the ruleset's own AIs (its `units` are `unit`)
     side: type[SideSpec] = field(init=False, repr=False)
     scenario: type[ScenarioSpec] = field(init=False, repr=False)
@@ -81,6 +84,18 @@ def schema_parts(name: str) -> SchemaParts:
         return PARTS[name]
     except KeyError:
         raise KeyError(f"no scenario parts for ruleset {name!r} (registered: {', '.join(sorted(PARTS))})") from None
+
+
+def data_file_check(raw: Any) -> Callable[[Any, str], str] | None:
+    """The check for a ruleset's data file (`SchemaParts.data_files`) that `raw` (parsed YAML) is, else None:
+    a mapping without `sides` holding a key some ruleset's data files are marked by."""
+    if not isinstance(raw, Mapping) or "sides" in raw:
+        return None
+    for parts in PARTS.values():
+        for key, check in parts.data_files:
+            if key in raw:
+                return check
+    return None
 
 
 def pick(raw: Mapping[str, Any]) -> tuple[SchemaParts, str | None]:

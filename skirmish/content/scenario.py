@@ -32,7 +32,7 @@ from skirmish.content.limits import (
     YAML_NODES,
     single_line,
 )
-from skirmish.content.parts import DEFAULT, SchemaParts, pick, schema_parts
+from skirmish.content.parts import DEFAULT, SchemaParts, data_file_check, pick, schema_parts
 from skirmish.content.references import PartialSide, check_refs
 from skirmish.content.schema import (
     AsciiMap,
@@ -337,6 +337,12 @@ def check_input(name: str) -> CheckResult:
             notes: list[str] = []
             grid = load_tmj(path, label, notes)
             return CheckResult(f"map {quote(grid.name)} {grid.width}x{grid.height}", notes=notes)
+        if suffix in (".yaml", ".yml"):  # a ruleset's data file (e.g. fi_martial_arts.yaml) rather than a scenario
+            raw = _parse_yaml(read_text(path, label, SCENARIO_FILE_LIMIT), label)
+            check_tree(raw, label, max_depth=YAML_DEPTH, max_nodes=YAML_NODES)
+            data_check = data_file_check(raw)
+            if data_check is not None:
+                return CheckResult(data_check(raw, label))
     except ContentError as exc:
         return CheckResult(None, [exc])
     scenario, errors = check_scenario(path)

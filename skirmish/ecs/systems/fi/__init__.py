@@ -9,6 +9,7 @@ defence) < melee_legal (the melee actions listed) < FiSystems (check and apply a
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any, Literal
@@ -23,6 +24,7 @@ from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.systems.fi import hand_table, legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
+from skirmish.ecs.systems.fi.chips import ChipBank
 from skirmish.ecs.systems.fi.hand import FiHand
 from skirmish.ecs.systems.fi.melee_legal import FiMelee
 from skirmish.ecs.systems.fi.mind import FiMind
@@ -108,8 +110,19 @@ class FiSystems(FiMelee, FiHand, FiMind):
     # ------------------------------------------------------------------ the seam the battle uses (core.ruleset)
     def round_table(self) -> RoundTable:
         """Declaration → initiative → phases I–IV → bookkeeping, as rows (R-5.1); or with card hands, hand →
-        steps 14 → 0 with their continuing phases → bookkeeping (R-5.8)."""
-        return hand_table.cards_table(self) if self.cards_mode else table.round_table(self)
+        steps 14 → 0 with their continuing phases → bookkeeping (R-5.8). With story chips the draws are told as
+        round 1 begins (R-8.5)."""
+        rows = hand_table.cards_table(self) if self.cards_mode else table.round_table(self)
+        bank = self.ctx.chips
+        if bank is None:
+            return rows
+        first = rows.begin_round
+
+        def begin_round() -> None:  # the chips drawn are told once, as round 1 begins (R-8.5)
+            first()
+            bank.announce(self)
+
+        return dataclasses.replace(rows, begin_round=begin_round)
 
     def start_info(self) -> dict[str, Any]:
         """The battle_start event's ruleset fields: how the random reads are made and with which deck."""
@@ -173,6 +186,7 @@ class FiSystems(FiMelee, FiHand, FiMind):
             "draws": self.ctx.randomizer.draws,
             **({"melee": melee} if (melee := self.melee_hash()) else {}),
             **self.mind_state(),  # only when a state of mind is set (R-8.3, R-8.4)
+            **({"chips": self.ctx.chips.state()} if self.ctx.chips is not None else {}),
         }
 
     def _pile(self) -> list[Card] | None:
@@ -250,6 +264,8 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
         initiative_cards=opts.initiative_cards, concussion_saves=opts.concussion_saves, deck=deck,
         deck_name="stacked" if scenario.stacked else opts.deck, initiative=opts.initiative,
     )
+    if opts.chips:  # R-8.5: the bin and each side's draws, from the battle's one random source
+        ctx.chips = ChipBank(spec.sides, rng)
     sys = FiSystems(ctx)
     order = 0
     for si, side in enumerate(spec.sides):

@@ -66,6 +66,7 @@ class Ctx:
     deck_name: str = ""  # which deck: a built-in's name, or "stacked" (C-4)
     reach: ReachCache = field(default_factory=ReachCache)  # reach fields kept between legality's questions
     initiative: str = "phases"  # R-5.8: "cards" draws hands and counts steps (ecs/systems/fi/hand.py)
+    chips: Any = None  # the story chips' ChipBank (R-8.5, option `chips`; ecs/systems/fi/chips.py), else None
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:

@@ -208,7 +208,11 @@ class FiShooting(FiRound):
             w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
         w.get(eid, Turn).acted = True
         draw = self.ctx.randomizer.draw()
+        if self.ctx.chips is not None:  # the attack check may take a story chip
+            draw = self.ctx.chips.check_draw(self, eid, draw, setup.halve)
         out = resolve_shot(draw, setup, target)
+        if self.ctx.chips is not None:
+            self.ctx.chips.flush(self)  # the chip events come before the attack they changed
         ws.rounds -= action.burst or 1
         tp = w.get(eid, Tacpack)
         if weapon.energy:
@@ -261,6 +265,8 @@ class FiShooting(FiRound):
 
     def _apply_hits(self, tgt: int, out: Any) -> None:
         w = self.w
+        if self.ctx.chips is not None:  # saving your skin, before the wounds land
+            self.ctx.chips.save_skin(self, tgt, out)
         arm = w.get(tgt, Armour)
         ttp = w.get(tgt, Tacpack)
         hp = w.get(tgt, Health)
@@ -298,7 +304,11 @@ class FiShooting(FiRound):
         target = tn("standard", self.ctx.scope)  # type: ignore[arg-type]
         mods = self.wound_mod(eid)
         draw = self.ctx.randomizer.draw()
+        if self.ctx.chips is not None:  # a chip may turn the save
+            draw = self.ctx.chips.check_draw(self, eid, draw)
         read = draw.check(col, training, target, sum(m.value for m in mods))
+        if self.ctx.chips is not None:
+            self.ctx.chips.flush(self)
         res = settle(read.result, read.cf, CheckPool(col, training, "vigor"), target, mods)
         if not res.success:
             self.w.get(eid, Health).stunned = True

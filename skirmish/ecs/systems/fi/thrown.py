@@ -147,7 +147,11 @@ class FiThrowing(FiShooting):
         grid = self.ctx.grid
         here, aim = w.cell(eid), (int(action.at[0]), int(action.at[1]))
         draw = self.ctx.randomizer.draw()
+        if self.ctx.chips is not None:  # the throw's attack check may take a story chip
+            draw = self.ctx.chips.check_draw(self, eid, draw, setup.halve)
         place = thr.place_throw(draw, setup, grid, here, aim)
+        if self.ctx.chips is not None:
+            self.ctx.chips.flush(self)
         land, scatter = place.landed, place.scatter
         ws.rounds -= 1
         rd = w.get(eid, Readiness)
