@@ -41,7 +41,8 @@ def spawn_cars(ctx: FwCtx, spec: Any) -> list[int]:
         for car in getattr(side, "cars", []):
             eid = ctx.world.spawn(Position(*car.at), FwCar(
                 name=car.name, car_type=car.type, side=side.name, riders=list(car.riders), default_screen=car.screen,
-                default_points=car.screen_points, screen=car.screen, screen_points=car.screen_points))
+                default_points=car.screen_points, screen=car.screen, screen_points=car.screen_points,
+                loads=dict(getattr(car, "mounts", {}))))
             out.append(eid)
     return out
 
@@ -396,6 +397,7 @@ def reset(sys: FwBase) -> None:
         c.screen, c.screen_points, c.weapons, c.ew = c.default_screen, c.default_points, 0, 0
         c.drives = c.loading = False
         c.moved_m = 0.0
+        c.gunners, c.drawn = {}, 0  # (the mounts' gunners and draws are the round's; `fired` stays)
     refresh(sys)
 
 
