@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skirmish.battle import Battle
+from skirmish.ai.controllers import make_ai
+from skirmish.ai.fw import arms
+from skirmish.ai.fw import car as fw_car
 from skirmish.content.errors import ContentError
 from skirmish.content.fw import DATA_FILE, parse_fw_armoury
 from skirmish.content.scenario import parse_scenario
@@ -241,5 +243,44 @@ def test_the_intent_text_round_trips_with_its_mount() -> None:
     assert isinstance(a, FwIntent) and a.mount == "support_gun" and parse_action(str(a)) == a
 
 
-def _unused(b: Battle) -> None:  # (keeps the Battle import for type hints of helpers)
-    del b
+# ---------------------------------------------------------------------------------------------- the AI
+NEAR = [rider("Cid", (6, 1), 15)]  # in plain sight of the car at 2,1 along the open top row
+
+
+def test_the_utility_gunner_fires_the_support_gun_from_the_car(tmp_path: Path) -> None:
+    """On a hand-built view: the gunner has support 60 (the support gun's 5D6 burst at 60% beats its heavy rifle's
+    single shot) and the utility AI declares the burst from the hauler's mount; `mount_options` weighs it at the
+    mounted chance and the battle accepts it."""
+    crew = [rider("Rhee", (2, 2), 14), rider("Gun", (3, 2), 13, skills="{rifle: 40, support: 60}")]
+    b = battle(tmp_path, grav_text(crew, NEAR, HAULER), seed=5)
+    at_intent(b, "Rhee")
+    b.submit(FwIntent("Rhee", "none"))
+    at_intent(b, "Gun")
+    view = b.observe("Blue")
+    me = view.unit("Gun")
+    opts = arms.mount_options(view, me, view.enemies(me), 1.0, {}, {})
+    assert {(a.intent.act, a.intent.mount) for a in opts} == {("shoot", "support_gun"), ("burst", "support_gun")}
+    assert all("mounted 60%" in a.why and a.energy == 0 for a in opts)
+    ai = make_ai("utility", "fw")
+    req = b.pending
+    assert req is not None
+    action = ai.decide(view, req)
+    assert isinstance(action, FwIntent) and action.mount == "support_gun" and action.act == "burst", action
+    assert b.check(action) is None
+
+
+def test_a_driving_ai_keeps_weapon_points_for_the_energy_mounts(tmp_path: Path) -> None:
+    """The battlecar's split (ai/fw/car.py): its main gun (15 a shot) and laser semi-portable (6 x 3 a burst) reach
+    Cid, so a drive keeps 33 weapon points and its screen takes what is left of them (R-9.8, R-9.12)."""
+    b = battle(tmp_path, grav_text(CREW, NEAR, BATTLECAR), seed=5)
+    at_intent(b, "Rhee")
+    view = b.observe("Blue")
+    me = view.unit("Rhee")
+    car = fw_car.car_of(me)
+    assert car is not None and [m.id for m in car.mounts][:3] == ["main_gun", "left_gun", "right_gun"]
+    assert fw_car.mount_reserve(view, me, car, FwIntent("Rhee")) == 15 + 18
+    (drive,) = [o.intent for o in fw_car.options(view, me, FwIntent("Rhee")) if o.label == "drive toward the enemy"]
+    assert drive.car_weapons == 33 and drive.car_points == 50 and b.check(drive) is None
+    b.submit(drive)
+    at_intent(b, "Gun")
+    assert b.check(FwIntent("Gun", "shoot", "Cid", mount="main_gun")) is None  # paid from the 33 kept

@@ -22,11 +22,12 @@ import numpy.typing as npt
 from skirmish.content.fw import default_height
 from skirmish.ecs.components import Facing, Identity, Position, Status
 from skirmish.ecs.fw_components import FwCar, FwCars
-from skirmish.ecs.fw_view import CarView
+from skirmish.ecs.fw_view import CarView, MountView
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.fw import gravcar as gc
 from skirmish.rules.fw.equipment import GravCar
+from skirmish.rules.fw.mounts import fired_left
 
 if TYPE_CHECKING:
     from skirmish.ecs.systems.fw.base import FwBase, FwCtx
@@ -351,13 +352,17 @@ def car_view(sys: FwBase, ceid: int, side: str) -> CarView:
                 driver=driver(sys, ceid),
                 seats=t.seats, generator=t.generator, armour=gc.car_armour(t)["P"], screen=c.screen,
                 screen_points=c.screen_points, drives=c.drives, loading=c.loading, moved_m=c.moved_m,
-                heights=tuple(sorted(sys.ctx.height_names.items())), ground=sys.ctx.ground_rows)
+                heights=tuple(sorted(sys.ctx.height_names.items())), ground=sys.ctx.ground_rows,
+                mounts=tuple(MountView(m.id, m.name, m.weapon or c.loads.get(m.id), m.takes, m.crew,
+                                       fired_left(m, c.fired.get(m.id, 0)), c.gunners.get(m.id)) for m in t.mounts),
+                weapons=c.weapons, drawn=c.drawn)
     if c.side == side:
         return v
     last = sys.ctx.cars_last.get((side, ceid))
     if last is not None and not car_seen(sys, ceid, side):
         return last
-    cut = replace(v, screen="none", screen_points=0, drives=False, loading=False, moved_m=0.0, full=False)
+    cut = replace(v, screen="none", screen_points=0, drives=False, loading=False, moved_m=0.0, full=False,
+                  mounts=tuple(replace(m, gunner=None) for m in v.mounts), weapons=0, drawn=0)
     sys.ctx.cars_last[(side, ceid)] = cut
     return cut
 

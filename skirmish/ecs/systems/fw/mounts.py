@@ -174,6 +174,7 @@ def spend(sys: FwBase, eid: int, wid: str) -> None:
     ceid, m = found
     c = sys.w.get(ceid, FwCar)
     c.fired[m.id] = c.fired.get(m.id, 0) + 1
+    gcars.refresh(sys)
 
 
 def still_mounted(sys: FwBase, eid: int) -> str | None:
