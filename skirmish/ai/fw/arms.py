@@ -134,8 +134,10 @@ def throw_worth(view: BattleView, me: UnitView, g: FwWeapon, frm: geo.Cell, targ
 
 def grenade_options(view: BattleView, me: UnitView, in_sight: list[UnitView], kill: float,
                     blind: float) -> list[Armed]:
-    """A throw at each enemy in sight and in range, for each kind of grenade it still has (R-9.10)."""
+    """A throw at each enemy in sight and in range, for each kind of grenade it still has (R-9.10); never at a
+    rider of a grav car (10 m up: the rules refuse the throw and no blast reaches it, R-9.12)."""
     out = []
+    in_sight = [e for e in in_sight if getattr(e.ext, "aboard", None) is None]
     for g in est.armed(me, "grenade"):
         for e in in_sight:
             if geo.distance_m(me.cell, e.cell, view.grid.cell_m) > (g.range_m or 15):
