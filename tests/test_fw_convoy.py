@@ -6,6 +6,7 @@ a mount's shot), with the utility AI working the hauler's support gun; the same 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -82,3 +83,14 @@ def test_the_same_seed_gives_the_same_battle() -> None:
             b.run()
             logs.append(b.log.jsonl())
     assert logs[0] == logs[1] and '"mount"' in logs[0]
+
+
+def test_a_record_of_the_utility_convoy_replays_with_its_mount_fire(tmp_path: Path) -> None:
+    rec = tmp_path / "convoy.rec"
+    code, out, err = cli("run", str(CONVOY), "--seed", "2", "--ai", "Convoy=utility", "--ai", "Raiders=hold",
+                         "--record", str(rec), timeout=300)
+    assert code == 0, err
+    code, again, err = cli("replay", str(rec), timeout=300)
+    assert code == 0, err
+    assert again.strip().splitlines()[-1] == out.strip().splitlines()[-1]
+    assert "from the Mule's support gun" in again
