@@ -17,7 +17,7 @@ from skirmish.ai.fw import car as fw_car
 from skirmish.content.errors import ContentError
 from skirmish.content.fw import DATA_FILE, parse_fw_armoury
 from skirmish.content.scenario import parse_scenario
-from skirmish.ecs.fw_components import FwCar
+from skirmish.ecs.fw_components import FwCar, FwRound
 from skirmish.rules.actions import EndTurn
 from skirmish.rulesets.fw import FwIntent, tables
 from tests.conftest import cli
@@ -284,3 +284,25 @@ def test_a_driving_ai_keeps_weapon_points_for_the_energy_mounts(tmp_path: Path) 
     b.submit(drive)
     at_intent(b, "Gun")
     assert b.check(FwIntent("Gun", "shoot", "Cid", mount="main_gun")) is None  # paid from the 33 kept
+
+
+def test_a_weapon_the_scenario_sets_on_the_explorer_haulers_mount_fires_on_the_cars_energy(tmp_path: Path) -> None:
+    """`mounts: {mount: laser_semi_portable}`: the gunner fires it without carrying it; the car does not drive, so
+    its generator's rest after its 30-point screen (20) pays the burst's 18 (R-9.8), not the gunner's tacpack."""
+    van = ("[{name: Van, type: explorer_hauler, at: [2, 1], riders: [Rhee, Gun, Tamm], screen: kinetic, "
+           "screen_points: 30, mounts: {mount: laser_semi_portable}}]")
+    b = battle(tmp_path, grav_text(CREW, NEAR, van), seed=3)
+    at_intent(b, "Rhee")
+    b.submit(FwIntent("Rhee", "none"))
+    it = FwIntent("Gun", "burst", "Cid", mount="mount")
+    assert b.check(it) is None and b.odds(it).chance == 20
+    b.submit(it)
+    c = b.world.peek(b.sys.ctx.cars[0], FwCar)
+    assert c.drawn == 18 and b.world.peek(b.world.entity("Gun"), FwRound).shots == 0
+    view = b.observe("Blue")
+    (m,) = fw_car.car_of(view.unit("Tamm")).mounts  # type: ignore[union-attr]
+    assert (m.weapon, m.gunner) == ("laser_semi_portable", "Gun")
+    while b.pending is not None:
+        b.submit(EndTurn(b.pending.unit) if b.pending.kind == "move" else b.sys.fallback(b.pending))
+    (shot,) = [e for e in of(b, "fw_attack") if e.actor == "Gun"]
+    assert shot.weapon == "laser_semi_portable" and shot.energy == 18 and shot.mount == "Van's semi-portable mount"
