@@ -20,12 +20,21 @@ from skirmish.content.parts import SchemaParts, register_parts
 from skirmish.content.schema import RulesetOptions, SideSpec, UnitSpec, WeaponSpec
 from skirmish.rules.fw import actions as _fw_actions  # noqa: F401  (registers the fw verbs for orders)
 from skirmish.rules.fw.checks import Characteristics
-from skirmish.rules.fw.equipment import FwArmoury, number, parse_armour, parse_grav_car, parse_item, parse_weapon
+from skirmish.rules.fw.equipment import (
+    FwArmoury,
+    GravCar,
+    number,
+    parse_armour,
+    parse_car_weapon,
+    parse_grav_car,
+    parse_item,
+    parse_weapon,
+)
 from skirmish.rules.fw.gravcar import MOUNT_REACH_M as MOUNT_M
 from skirmish.rules.geometry import GridMap
 
 DATA_FILE = "fw_equipment.yaml"
-SECTIONS = ("weapons", "armour", "equipment", "grav_cars")
+SECTIONS = ("weapons", "car_weapons", "armour", "equipment", "grav_cars")
 T = TypeVar("T")
 
 
@@ -44,13 +53,52 @@ def parse_fw_armoury(raw: Any, file: str) -> FwArmoury:
         slope = number(raw.get("max_slope_deg", 45), "max_slope_deg", hi=90)
     except ValueError as exc:
         raise ContentError(file, str(exc).split(":")[0], str(exc).split(": ", 1)[1]) from None
+    weapons = _rows(raw["weapons"], "weapons", file, parse_weapon)
+    car_weapons = _rows(raw["car_weapons"], "car_weapons", file, parse_car_weapon)
+    for wid in car_weapons:
+        if wid in weapons:
+            raise ContentError(file, f"car_weapons.{wid}", f"{quote(wid)} already names a row of the weapons table")
+    weapons.update(car_weapons)  # one look-up by id; `vehicle` marks what only a car's mount fires
+    cars = _rows(raw["grav_cars"], "grav_cars", file, parse_grav_car)
+    for cid, car in cars.items():
+        _check_mounts(car, weapons, file, f"grav_cars.{cid}")
     return FwArmoury(
-        weapons=_rows(raw["weapons"], "weapons", file, parse_weapon),
+        weapons=weapons,
         armour=_rows(raw["armour"], "armour", file, parse_armour),
         equipment=_rows(raw["equipment"], "equipment", file, parse_item),
-        grav_cars=_rows(raw["grav_cars"], "grav_cars", file, parse_grav_car),
+        grav_cars=cars,
         hover_m=hover, max_slope_deg=slope,
     )
+
+
+def _check_mounts(car: GravCar, weapons: dict[str, Any], file: str, where: str) -> None:
+    """A car's mounts against the weapons (R-9.12): a fixed weapon known and able to fire from a mount (a firearm
+    or a missile, not a grenade or a sword); missiles loaded only on a missile mount; an empty mount takes a
+    category some firearm has."""
+    categories = {w.category for w in weapons.values() if w.weapon_class in MOUNTABLE}
+    for m in car.mounts:
+        at = f"{where}.mounts.{m.id}"
+        if m.weapon is None:
+            if m.takes not in categories:
+                raise ContentError(file, f"{at}.takes", f"no weapon of category {quote(m.takes)} fires from a mount "
+                                   f"(known: {', '.join(sorted(categories))})")
+            if m.rounds:
+                raise ContentError(file, f"{at}.rounds", "an empty mount fires its rider's weapon: it loads no rounds")
+            continue
+        w = weapons.get(m.weapon)
+        if w is None:
+            raise ContentError(file, f"{at}.weapon", f"unknown weapon {quote(m.weapon)}; known: "
+                               f"{', '.join(sorted(weapons))}")
+        if w.weapon_class not in MOUNTABLE:
+            raise ContentError(file, f"{at}.weapon", f"a {w.name} ({w.weapon_class}) is not fired from a mount "
+                               f"(R-9.12: {', '.join(MOUNTABLE)})")
+        if (w.weapon_class == "missile") != bool(m.rounds):
+            raise ContentError(file, f"{at}.rounds", "a missile mount loads its rounds (1-100); a gun loads none"
+                               if w.weapon_class == "missile" else "a gun's mount loads no rounds (ammunition is not "
+                               "counted)")
+
+
+MOUNTABLE = ("projectile", "laser", "blaster", "missile")  # what fires from a car's mount (R-9.12)
 
 
 def _rows(section: dict[Any, Any], name: str, file: str, parse: Callable[[str, Any], T]) -> dict[str, T]:
@@ -173,6 +221,7 @@ class CarSpec(BaseModel):
     riders: list[Name] = Field(default_factory=list, max_length=20)
     screen: Literal["none", "kinetic", "diffusion", "magnetic"] = "none"
     screen_points: StrictInt = Field(0, ge=0, le=MAX_PERCENT)
+    mounts: dict[Name, Name] = Field(default_factory=dict, max_length=8)  # an empty mount -> the weapon set on it
 
 
 class Side(SideSpec):
@@ -198,7 +247,11 @@ def check_kit(unit: UnitSpec, where: str, bad: Callable[[str, str], None]) -> No
         if isinstance(w, WeaponSpec):
             bad(f"{where}.weapons[{wi}]", "name a Future*World weapon by its id (ammunition is not counted)")
         elif w not in tables.weapons:
-            bad(f"{where}.weapons[{wi}]", f"unknown weapon {quote(w)}; known: {', '.join(sorted(tables.weapons))}")
+            known = sorted(k for k, v in tables.weapons.items() if not v.vehicle)
+            bad(f"{where}.weapons[{wi}]", f"unknown weapon {quote(w)}; known: {', '.join(known)}")
+        elif tables.weapons[w].vehicle:
+            bad(f"{where}.weapons[{wi}]", f"a {tables.weapons[w].name} is a grav car's weapon, fired from its mount "
+                "(R-9.12), not carried")
     if len(unit.armour) > 1:
         bad(f"{where}.armour", "one suit of body armour at most (R-9.6)")
     for ai, a in enumerate(unit.armour):
@@ -258,6 +311,7 @@ def check_cars(spec: Any, grid: GridMap | None, bad: Callable[[str, str], None])
                     if grid is not None and max(abs(ux - car.at[0]), abs(uy - car.at[1])) * grid.cell_m > MOUNT_M:
                         bad(f"{where}.riders[{ri}]", f"{quote(rider)} stands at {ux},{uy}: a rider boards within "
                             f"{MOUNT_M} m of the car (R-9.12)")
+            _check_loads(car.mounts, gc, f"{where}.mounts", bad)
             if car.screen_points > gc.screen:
                 bad(f"{where}.screen_points", f"the {gc.name}'s screen takes at most {gc.screen} points (R-9.12)")
             elif car.screen_points and car.screen == "none":
@@ -286,6 +340,24 @@ def check_cars(spec: Any, grid: GridMap | None, bad: Callable[[str, str], None])
         for name in heights:
             if name not in names:
                 bad(f"options.heights.{name}", f"no terrain {quote(name)} on this map ({', '.join(sorted(names))})")
+
+
+def _check_loads(loads: dict[str, str], car: GravCar, where: str, bad: Callable[[str, str], None]) -> None:
+    """A scenario's weapons set on a car's empty mounts (R-9.12): a mount the car has, empty, and a weapon of the
+    table of the category it takes (the explorer hauler's semi-portable)."""
+    tables = shipped()
+    for mid, wid in loads.items():
+        m = car.mount(mid)
+        if m is None:
+            known = ", ".join(x.id for x in car.mounts) or "none"
+            bad(f"{where}.{mid}", f"the {car.name} has no mount {quote(mid)} (its mounts: {known}; R-9.12)")
+        elif m.weapon is not None:
+            bad(f"{where}.{mid}", f"the {car.name}'s {m.name} carries its {m.weapon} (R-9.12): only an empty mount "
+                "takes a weapon")
+        elif wid not in tables.weapons or tables.weapons[wid].vehicle:
+            bad(f"{where}.{mid}", f"unknown weapon {quote(wid)}")
+        elif tables.weapons[wid].category != m.takes:
+            bad(f"{where}.{mid}", f"the {m.name} takes a {m.takes} weapon, not a {tables.weapons[wid].name}")
 
 
 FW_PARTS = register_parts(SchemaParts("fw", "Future*World", Options, Unit, kit=check_kit, side_base=Side,

@@ -69,6 +69,7 @@ class FwRound:
     sensors: int = 0
     jump: int = 0
     done: list[int] = field(default_factory=list)  # slots already resolved (0 first, 1 second)
+    mount: str | None = None  # the car's mount its attack fires from (R-9.12; systems.fw.mounts)
 
 
 @dataclass(slots=True)
@@ -90,6 +91,10 @@ class FwCar:
     drives: bool = False  # the driver declared `drive` this round: it may move in the movement segment
     loading: bool = False  # someone declared to board or leave it this round: it sets down, it does not move
     moved_m: float = 0.0  # metres flown this round
+    loads: dict[str, str] = field(default_factory=dict)  # weapons the scenario set on its empty mounts
+    gunners: dict[str, str] = field(default_factory=dict)  # mount -> the rider declared to fire it this round
+    drawn: int = 0  # weapon points the declared mount shots draw this round
+    fired: dict[str, int] = field(default_factory=dict)  # mount -> missiles fired from it so far
 
 
 @dataclass(slots=True)

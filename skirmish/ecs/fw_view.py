@@ -13,6 +13,21 @@ from skirmish.rules.equipment import Armoury
 
 
 @dataclass(frozen=True)
+class MountView:
+    """A weapon mount of a grav car as a side sees it (R-9.12): its id and name, the weapon it fires (None: an
+    empty mount, a rider's weapon of the category it `takes` set on it), who may work it, missiles left on a
+    rack (None: a gun), and (its own side only) the rider declared to fire it this round."""
+
+    id: str
+    name: str
+    weapon: str | None
+    takes: str
+    crew: str
+    left: int | None = None
+    gunner: str | None = None
+
+
+@dataclass(frozen=True)
 class CarView:
     """A grav car as a side sees it (R-9.12): another side's car where it is and who rides it while the side sees
     its hull, else as it was when last seen (systems.fw.cars.car_view); its split (screen, weapons, EW, whether it
@@ -35,6 +50,9 @@ class CarView:
     full: bool = True
     heights: tuple[tuple[str, int], ...] = ()  # the scenario's heights by terrain name (options.heights)
     ground: tuple[str, ...] = ()  # the scenario's ground heights (options.ground; empty: flat)
+    mounts: tuple[MountView, ...] = ()  # its weapon mounts (R-9.12; systems.fw.mounts)
+    weapons: int = 0  # (own side) the split's weapon points this round
+    drawn: int = 0  # (own side) what the riders' declared mount fire draws of them (R-9.8)
 
 
 @dataclass(frozen=True)

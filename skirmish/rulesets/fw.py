@@ -132,6 +132,13 @@ from skirmish.rules.fw.car_events import FwBoardEvent, FwCarSplitEvent, FwDriveE
 
 __all__ += ["CAR_ACTS", "CarView", "FwBoardEvent", "FwCarSplitEvent", "FwDriveEvent", "view_sight"]
 
+# Grav-car weapons (R-9.12; helper "fwcar8"): a mount as a side sees it and the pure rules the AIs and the board
+# weigh a mount's fire with (who may work it, the mounted chance, the energy a shot draws from the car).
+from skirmish.ecs.fw_view import MountView  # noqa: E402
+from skirmish.rules.fw.mounts import crew_refusal, mounted_chance, shot_draw  # noqa: E402
+
+__all__ += ["MountView", "crew_refusal", "mounted_chance", "shot_draw"]
+
 # A grenade thrown at a cell: the throw's target `X,Y` read as a cell (the board and the AI aim there).
 from skirmish.rules.fw.actions import cell_target  # noqa: E402
 

@@ -18,7 +18,20 @@ from functools import lru_cache
 from skirmish.ai.fw import estimate as est
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rulesets.fw import Attack, FwIntent, FwWeapon, odds, p_caught, touching
+from skirmish.rulesets.fw import (
+    Attack,
+    CarView,
+    FwIntent,
+    FwUnitView,
+    FwWeapon,
+    MountView,
+    crew_refusal,
+    odds,
+    p_caught,
+    tables,
+    touching,
+    view_sight,
+)
 
 HOARD = 0.5  # HP-equivalent a grenade or missile is kept for (it is used up, R-9.10)
 FRIEND = 2.5  # a friend caught in a blast weighs this many enemies (R-9.10): one is never traded for two
@@ -121,8 +134,10 @@ def throw_worth(view: BattleView, me: UnitView, g: FwWeapon, frm: geo.Cell, targ
 
 def grenade_options(view: BattleView, me: UnitView, in_sight: list[UnitView], kill: float,
                     blind: float) -> list[Armed]:
-    """A throw at each enemy in sight and in range, for each kind of grenade it still has (R-9.10)."""
+    """A throw at each enemy in sight and in range, for each kind of grenade it still has (R-9.10); never at a
+    rider of a grav car (10 m up: the rules refuse the throw and no blast reaches it, R-9.12)."""
     out = []
+    in_sight = [e for e in in_sight if getattr(e.ext, "aboard", None) is None]
     for g in est.armed(me, "grenade"):
         for e in in_sight:
             if geo.distance_m(me.cell, e.cell, view.grid.cell_m) > (g.range_m or 15):
@@ -271,3 +286,63 @@ def armed_at(view: BattleView, me: UnitView, act: str, weapon: str | None, dccm:
     assert isinstance(target, UnitView)
     s = missile_shot(view, me, w, c, target, dccm, moving)
     return est.worth(s, target, kill), s.chance
+
+
+# ---------------------------------------------------------------------------------------------- grav-car mounts
+def mount_weapon(me: UnitView, car: CarView, m: MountView) -> FwWeapon | None:
+    """What `me` would fire from mount `m` of the car it rides (R-9.12), or None: the mount's own weapon, else
+    its first weapon of the category an empty mount takes; none if its crew rule refuses `me`, another rider
+    works it this round, or its rack is empty."""
+    gc = tables().grav_cars[car.car_type]
+    mount = gc.mount(m.id)
+    if mount is None or crew_refusal(gc, mount, me.name, car.driver == me.name) or m.gunner not in (None, me.name) \
+            or m.left == 0:
+        return None
+    weapons = tables().weapons
+    wid = m.weapon or next((w for w in est.ext(me).weapons if weapons[w].category == m.takes), None)
+    return None if wid is None else weapons[wid]
+
+
+def car_points_free(car: CarView) -> int:
+    """Weapon points the car's mounts may still draw this round as its side sees it (R-9.8): its driver's split's
+    when it drives, else the generator's rest after its screen (a driver who declares later keeps them)."""
+    have = car.weapons if car.drives else car.generator - car.screen_points
+    return max(0, have - car.drawn)
+
+
+def mount_options(view: BattleView, me: UnitView, enemies: list[UnitView], kill: float,
+                  alive: dict[str, float], danger: dict[str, float]) -> list[Armed]:
+    """Fire from a mount of the car `me` rides (R-9.12) at each enemy in sight (in the vertical) and range: the
+    mounted chance (a semi-portable's 20%, not 5%, R-9.5), a burst where the weapon fires one, each within the
+    car's free weapon points (R-9.8: the car pays, not the rider's tacpack, so its energy here is 0)."""
+    x = me.ext
+    if not isinstance(x, FwUnitView) or x.aboard is None:
+        return []
+    car = next((c for c in x.cars if c.name == x.aboard), None)
+    if car is None:
+        return []
+    out = []
+    for m in car.mounts:
+        w = mount_weapon(me, car, m)
+        if w is None:
+            continue
+        for e in enemies:
+            if e.ghost or e.out_of_action or not est.in_range(view, me.cell, e.cell, w) or \
+                    not view_sight(view, me, e.cell, e).visible:
+                continue
+            if w.weapon_class == "missile":
+                acts: tuple[str, ...] = ("launch",)
+            else:
+                acts = ("shoot", "burst") if w.burst else ("shoot",)
+            for act in acts:
+                if w.shot_energy(burst=act == "burst") > car_points_free(car):
+                    continue
+                if act == "launch":
+                    s = missile_shot(view, me, w, me.cell, e, 0, False)
+                else:
+                    s = est.shot(view, me, w, me.cell, e, e.cell, burst=act == "burst", mounted=True)
+                worth = (est.worth(s, e, kill) + danger.get(e.name, 0.0) * s.down) * alive.get(e.name, 1.0)
+                worth -= HOARD if act == "launch" else 0.0  # a missile off the rack is spent (R-9.10)
+                fi = FwIntent(me.name, act, e.name, weapon=w.id, mount=m.id)
+                out.append(Armed(f"{act} {e.name} from the {m.name}", fi, worth, f"mounted {s.chance}%", 0))
+    return out

@@ -90,18 +90,38 @@ def split_for(view: BattleView, me: UnitView, car: CarView) -> tuple[str, int]:
 
 
 def _first_attack(intent: FwIntent) -> tuple[str | None, str | None]:
-    acts = [(a, t) for a, t in intent.acts() if a in ("shoot", "burst", "react")]
+    acts = [(a, t) for a, t in intent.acts() if a in ("shoot", "burst", "react") + (("launch",) if intent.mount else ())]
     return acts[0] if acts else (None, None)
 
 
 def _with(intent: FwIntent, act: str, then: tuple[str | None, str | None], car_screen: str = "none",
-          car_points: int = 0) -> FwIntent:
+          car_points: int = 0, car_weapons: int = 0) -> FwIntent:
     """`intent`'s weapon and personal split with `act` first and `then` second (no EW program with two acts)."""
     two = then[0] is not None
     return replace(intent, act=act, target=None, then=then[0], then_target=then[1],
                    cm=0 if two else intent.cm, dccm=0 if two else intent.dccm,
                    dccm_at=None if two else intent.dccm_at, sensors=0 if two else intent.sensors, jump=0,
-                   car_screen=car_screen, car_points=car_points)
+                   car_screen=car_screen, car_points=car_points, car_weapons=car_weapons,
+                   mount=intent.mount if two else None)
+
+
+def mount_reserve(view: BattleView, me: UnitView, car: CarView, base: FwIntent) -> int:
+    """Weapon points a drive's split keeps for the car's energy mounts (R-9.8, R-9.12): what the riders' mount
+    fire already declared draws, plus each energy mount not yet worked whose weapon reaches an enemy from the
+    car (its burst if it fires one) and the driver's own mount shot; what slows the car (the seed's rows)."""
+    gc, weapons = tables().grav_cars[car.car_type], tables().weapons
+    enemies = [e for e in _enemies(view, me) if not e.ghost]
+    out = car.drawn
+    for m in car.mounts:
+        w = weapons.get(m.weapon) if m.weapon else None
+        if w is None or not w.energy or m.gunner is not None:
+            continue
+        if m.id == base.mount:
+            out += sum(w.shot_energy(burst=a == "burst") for a, _ in base.acts())
+        elif m.crew != "driver" and len(car.riders) > 1 and any(
+                geo.distance_m(car.cell, e.cell, view.grid.cell_m) <= (w.range_m or 0) for e in enemies):
+            out += w.shot_energy(burst=w.burst)
+    return min(out, gc.generator)
 
 
 def options(view: BattleView, me: UnitView, base: FwIntent, cells: frozenset[geo.Cell] = frozenset()) -> list[CarOption]:
@@ -113,7 +133,9 @@ def options(view: BattleView, me: UnitView, base: FwIntent, cells: frozenset[geo
         return [CarOption("stay", base, None)]
     kind, points = split_for(view, me, car)
     first = _first_attack(base)
-    drive = _with(base, "drive", first, car_screen=kind, car_points=points)
+    reserve = mount_reserve(view, me, car, base)
+    points = max(0, min(points, tables().grav_cars[car.car_type].generator - reserve))
+    drive = _with(base, "drive", first, car_screen=kind if points else "none", car_points=points, car_weapons=reserve)
     return [CarOption("stay", base, None),
             CarOption("drive toward the enemy", drive, flight(view, me, cells, aggressive=True) if cells else None),
             CarOption("drive to cover", drive, flight(view, me, cells, aggressive=False) if cells else None)]

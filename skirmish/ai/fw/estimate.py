@@ -22,6 +22,7 @@ from skirmish.rulesets.fw import (
     FwWeapon,
     attack_chance,
     attack_odds,
+    mounted_chance,
     tables,
     touching,
 )
@@ -173,10 +174,12 @@ def mean_down(attack: Attack, hp: int) -> tuple[float, float]:
     return float(o.mean), float(o.at_least(hp))
 
 
-def base_chance(u: UnitView, w: FwWeapon) -> int:
+def base_chance(u: UnitView, w: FwWeapon, mounted: bool = False) -> int:
     """Its skill with the weapon: by the weapon's id, else its category, else the table's hand-held chance
-    (R-9.1, R-9.5), as the rules read it."""
+    (R-9.1, R-9.5), as the rules read it; from a grav car's mount, the mounted chance (R-9.12)."""
     skills = dict(ext(u).skills)
+    if mounted:
+        return mounted_chance(w, skills.get(w.id, skills.get(w.category)))
     if w.id in skills:
         return skills[w.id]
     if w.category in skills:
@@ -221,7 +224,7 @@ FALLEN_WORTH = 0.6
 
 def shot(view: BattleView, shooter: UnitView, w: FwWeapon, frm: geo.Cell, target: UnitView, to: geo.Cell, *,
          burst: bool = False, firer_moves: bool = False, target_moves: bool = False, target_leaps: bool = False,
-         screen: tuple[str, int] | None = None) -> Shot:
+         screen: tuple[str, int] | None = None, mounted: bool = False) -> Shot:
     """The exact odds of `shooter` firing `w` from `frm` at `target` standing at `to` (R-9.4 .. R-9.6). `screen`:
     the target's (type, points); None reads it as its side's view shows it, an enemy's as its usual one."""
     if w.damage is None:
@@ -238,7 +241,7 @@ def shot(view: BattleView, shooter: UnitView, w: FwWeapon, frm: geo.Cell, target
     from_car = getattr(shooter.ext, "aboard", None) is not None  # a rider's every cell is its car's (a driver flies it)
     if target.prone and not (from_car and getattr(target.ext, "aboard", None) is None):
         conditions.add("prone_target")  # (not from a car's floor, 10 m up: "from a higher elevation", R-9.4/R-9.12)
-    chance = chance_of(base_chance(shooter, w), frozenset(conditions))
+    chance = chance_of(base_chance(shooter, w, mounted), frozenset(conditions))
     return _odds(view, chance, w, target, screen, burst)
 
 

@@ -203,7 +203,8 @@ class FwUtilityAI:
         seen_now = [e for e in enemies if not e.ghost and est.sees(view, me.cell, e.cell).visible]
         for a in (arms.melee_options(view, me, enemies, p.kill, alive, danger)
                   + arms.grenade_options(view, me, seen_now, p.kill, p.blind)
-                  + arms.missile_options(view, me, seen_now, p.kill, alive, danger)):
+                  + arms.missile_options(view, me, seen_now, p.kill, alive, danger)
+                  + arms.mount_options(view, me, enemies, p.kill, alive, danger)):  # (a grav car's mount, R-9.12)
             if a.energy <= x.generator:
                 base.append((a.label, a.intent, a.worth, a.why, a.energy))
         if patient:

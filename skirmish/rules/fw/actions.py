@@ -3,10 +3,11 @@ orders, records and the board read and write it (STYLE 3). Movement in the movem
 `move UNIT X,Y` (a leap when the declaration gave the jump pack energy), and `end UNIT` stays put.
 
 Text form: `intent UNIT ACT [target=U] [then=ACT] [then_target=U] [weapon=ID] [screen=TYPE points=N] [cm=N]
-[dccm=N dccm_at=U] [sensors=N] [jump=N] [car_screen=TYPE car_points=N car_weapons=N car_ew=N] [at=X,Y]`, e.g.
+[dccm=N dccm_at=U] [sensors=N] [jump=N] [car_screen=TYPE car_points=N car_weapons=N car_ew=N] [at=X,Y] [mount=ID]`, e.g.
 `intent Kell burst target=Vosh screen=kinetic points=3`,
 `intent Ann melee target=Cid weapon=force_sword`, `intent Bo throw target=Cid weapon=fragmentation_grenade`,
-`intent Eve launch target=Cid weapon=seeker_missile dccm=2 dccm_at=Cid`, `intent Ann drive then=shoot
+`intent Eve launch target=Cid weapon=seeker_missile dccm=2 dccm_at=Cid`, `intent Cy burst target=Cid
+mount=support_gun` (a rider fires its car's mount, R-9.12), `intent Ann drive then=shoot
 then_target=Cid car_screen=kinetic car_points=30`, `intent Bo mount target=Skiff`, `intent Bo dismount`.
 
 A grenade may be thrown at a cell rather than a figure (R-9.10): `intent Bo throw at=12,4` (or `target=12,4`, the
@@ -77,6 +78,7 @@ class FwIntent(Action):
     car_weapons: int = 0
     car_ew: int = 0
     at: tuple[int, int] | None = None  # a throw at a cell: kept as the throw's target `X,Y`
+    mount: str | None = None  # the rider's car's mount its attack fires from (R-9.12: mount=support_gun)
 
     def __post_init__(self) -> None:
         for name in _INTS:  # the shared text codec reads unknown keys as text

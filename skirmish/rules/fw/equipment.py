@@ -4,7 +4,7 @@ with every column of seed 004 kept. Parsing raises ValueError/KeyError naming th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -41,6 +41,7 @@ class FwWeapon:
     blast_radius_m: float
     effect: str
     damage_class: str
+    vehicle: bool = False  # a grav car's own weapon (the car_weapons table): fired only from its mount (R-9.12)
 
     @property
     def energy_weapon(self) -> bool:
@@ -92,6 +93,24 @@ class FwItem:
         return self.cost_per * rating if self.rating else self.cost
 
 
+CREWS = ("driver", "passenger", "any")  # who aboard may work a mount (the driver: the first rider on its feet)
+
+
+@dataclass(frozen=True)
+class CarMount:
+    """A weapon mount on a grav car (R-9.12): its fixed weapon (an id of the weapons or car_weapons table), or
+    none (an empty mount a rider's weapon of the category it `takes` is set on, fired as mounted: a
+    semi-portable's 20%, R-9.5); who may work it; missiles loaded (`rounds`, 0: not used up). An energy weapon's
+    shots draw the table's energy a shot (x3 a burst) from the car's split's weapon points (R-9.8)."""
+
+    id: str
+    name: str
+    weapon: str | None = None
+    takes: str = "support"
+    crew: str = "passenger"
+    rounds: int = 0
+
+
 @dataclass(frozen=True)
 class GravCar:
     """A grav car (R-9.12): its generator splits between movement, screens and weapons."""
@@ -108,6 +127,11 @@ class GravCar:
     offense: str
     cargo_kg: int = 0
     full_load_speed: Fraction = Fraction(1)
+    mounts: tuple[CarMount, ...] = ()
+
+    def mount(self, mid: str | None) -> CarMount | None:
+        """The mount of that id, or None."""
+        return next((m for m in self.mounts if m.id == mid), None)
 
     def move_m(self, energy_left: int) -> int:
         """Metres a round on the energy left after screens and weapons, up to the top speed (R-9.12)."""
@@ -172,6 +196,14 @@ WEAPON_FIELDS = ("class", "category", "name", "base_chance", "damage", "enc", "r
                  "energy", "impales", "burst", "blast_radius_m", "effect", "damage_class")
 
 
+def parse_car_weapon(wid: str, raw: dict[str, Any]) -> FwWeapon:
+    """A car_weapons row (the same columns as the weapons table): a weapon fired only from a car's mount."""
+    w = parse_weapon(wid, raw)
+    if w.weapon_class not in ("projectile", "laser", "blaster", "missile"):
+        raise ValueError(f"class: a car weapon fires (projectile, laser, blaster or missile), got {w.weapon_class!r}")
+    return replace(w, vehicle=True)
+
+
 def parse_weapon(wid: str, raw: dict[str, Any]) -> FwWeapon:
     """A weapons-table row."""
     _known(raw, WEAPON_FIELDS)
@@ -233,7 +265,7 @@ def parse_item(iid: str, raw: dict[str, Any]) -> FwItem:
 def parse_grav_car(cid: str, raw: dict[str, Any]) -> GravCar:
     """A grav car's entry (R-9.12)."""
     _known(raw, ("name", "seats", "speed_m", "m_per_energy", "generator", "armour", "screen", "ew", "offense",
-                 "cargo_kg", "full_load_speed"))
+                 "cargo_kg", "full_load_speed", "mounts"))
     armour = raw.get("armour") or {}
     if not isinstance(armour, dict):
         raise ValueError(f"armour: expected a mapping of part -> ceramet points, got {armour!r}")
@@ -242,5 +274,31 @@ def parse_grav_car(cid: str, raw: dict[str, Any]) -> GravCar:
         number(raw["m_per_energy"], "m_per_energy", lo=1), number(raw["generator"], "generator", lo=1),
         {str(k): number(v, f"armour.{k}") for k, v in armour.items()}, number(raw.get("screen", 0), "screen"),
         number(raw.get("ew", 0), "ew"), str(raw.get("offense", "none")), number(raw.get("cargo_kg", 0), "cargo_kg"),
-        fraction(raw.get("full_load_speed", 1), "full_load_speed"),
+        fraction(raw.get("full_load_speed", 1), "full_load_speed"), parse_mounts(raw.get("mounts") or {}),
     )
+
+
+MOUNT_FIELDS = ("name", "weapon", "takes", "crew", "rounds")
+
+
+def parse_mounts(raw: Any) -> tuple[CarMount, ...]:
+    """A car's `mounts`: id -> {name, weapon (an id, or null: an empty mount), takes, crew, rounds}. Whether a
+    weapon id is known is checked against the tables by the loader (content.fw)."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"mounts: expected a mapping of mount id -> entry, got {raw!r}")
+    out = []
+    for mid, row in raw.items():
+        where = f"mounts.{mid}"
+        try:
+            _known(row, MOUNT_FIELDS)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        crew = str(row.get("crew", "passenger"))
+        if crew not in CREWS:
+            raise ValueError(f"{where}.crew: expected one of {', '.join(CREWS)}, got {crew!r}")
+        weapon = row.get("weapon")
+        if weapon is not None and not isinstance(weapon, str):
+            raise ValueError(f"{where}.weapon: expected a weapon id or null (an empty mount), got {weapon!r}")
+        out.append(CarMount(str(mid), str(row.get("name", mid)), weapon, str(row.get("takes", "support")), crew,
+                            number(row.get("rounds", 0), f"{where}.rounds", hi=100)))
+    return tuple(out)

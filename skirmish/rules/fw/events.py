@@ -103,10 +103,12 @@ class FwDeclareEvent(_FwEvent):
     acts: list[FwAct]
     weapon: str | None = None
     split: FwSplit
+    mount: str | None = None  # its attack fires from its grav car's mount: "CAR's MOUNT"
 
     def describe(self) -> str:
         def one(a: FwAct) -> str:
             gun = f" with {self.weapon}" if self.weapon and a["act"] in ATTACKS else ""
+            gun += f" from the {self.mount}" if self.mount and a["act"] in ATTACKS else ""
             return f"{a['act']}{' ' + a['target'] if a['target'] else ''}{gun} at DEX {a['dex']}"
 
         acts = "; then ".join(one(a) for a in self.acts) or "no action"
@@ -183,11 +185,13 @@ class FwAttackEvent(_FwEvent):
     burst_roll: int | None = None
     energy: int
     damage: list[FwHit]
+    mount: str | None = None  # fired from a grav car's mount: "CAR's MOUNT"; its energy is the car's
 
     def describe(self) -> str:
         steps = "".join(f" {s['op']} ({s['reason']})" for s in self.steps)
         verb = _VERBS.get(self.act, f"{self.act}s")
-        head = (f"{self.where()} {self.actor} {verb} {self.target} with {self.weapon}: "
+        gun = f" from the {self.mount}" if self.mount else ""
+        head = (f"{self.where()} {self.actor} {verb} {self.target} with {self.weapon}{gun}: "
                 f"{self.base}%{steps} = {self.chance}% (impale {self.impale_chance}%), d100 {self.roll}")
         if not self.hit:
             miss = " (96-00 misses)" if self.roll >= 96 and (self.act != "launch" or self.roll <= self.chance) else ""

@@ -11,11 +11,13 @@ from functools import partial
 import pygame
 
 from skirmish.ecs.view import BattleView
-from skirmish.rulesets.fw import SCREEN_TYPES, FwUnitView
+from skirmish.rulesets.fw import SCREEN_TYPES, FwUnitView, shot_draw
+from skirmish.rulesets.fw_preview import weapon
 from skirmish.ui.fw.draft import CAR_NAMES, CAR_NUMBERS, Draft
 from skirmish.ui.widgets import Button
 
 CAR_KEYS = {pygame.K_c: "drive", pygame.K_b: "mount", pygame.K_l: "dismount"}
+MOUNT_KEY = pygame.K_f  # F: fire the declared attack from the next mount of the car the figure may work
 STEPS = (-5, -1, 1, 5)  # a car's generator runs to tens of points: steppers by 1 and by 5
 
 
@@ -70,3 +72,33 @@ def car_line_move(view: BattleView, unit: str) -> str | None:
     if car is None or car.driver != unit or not car.drives:
         return None
     return f"drag the {car.name} to fly it with its {len(car.riders)} aboard (its reach shaded, R-9.12)"
+
+
+def mount_row(d: Draft, pick: Callable[[str | None], None]) -> list[tuple[str, list[Button]]]:
+    """The panel's row of the car's mounts a rider may work (R-9.12): its own weapon, or each mount by name with
+    what it fires; shown while the figure rides a car with one."""
+    mounts = d.mounts()
+    if not mounts:
+        return []
+    buttons = [Button("own weapon", partial(pick, None), active=d.mount is None, small=True)]
+    for m in mounts:
+        left = f" ({m.left} left)" if m.left is not None else ""
+        buttons.append(Button(f"{m.name}: {m.weapon or m.takes}{left}", partial(pick, m.id), active=d.mount == m.id,
+                              small=True))
+    return [("mount", buttons)]
+
+
+def mount_line(d: Draft) -> str | None:
+    """What firing from the mount means (R-9.12, R-9.5, R-9.8), or a hint that F fires from one; None without."""
+    m = d.mounted
+    car = d.car
+    if car is None or not d.mounts():
+        return None
+    if m is None:
+        return f"F: fire from the {car.name}'s mount ({', '.join(x.name for x in d.mounts())}, R-9.12)"
+    w = weapon(d.weapon)
+    draw = shot_draw(w, d.attack or "shoot") if w is not None else 0
+    free = (car.weapons if car.drives else car.generator - car.screen_points) - car.drawn
+    energy = f"draws {draw} of the car's {max(0, free)} free weapon points (R-9.8)" if draw else "draws no energy"
+    return (f"fires the {car.name}'s {m.name} ({w.name if w is not None else 'set a ' + m.takes + ' weapon'}, "
+            f"mounted chance, R-9.5); {energy}")

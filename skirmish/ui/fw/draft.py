@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from skirmish.rulesets.fw import ACTS, ATTACKS, SCREEN_TYPES, CarView, FwIntent, FwUnitView
+from skirmish.rulesets.fw import ACTS, ATTACKS, SCREEN_TYPES, CarView, FwIntent, FwUnitView, MountView, crew_refusal, tables
 from skirmish.rulesets.fw_preview import (
     act_refusal,
     car_move_m,
@@ -62,6 +62,7 @@ class Draft:
     car_ew: int = 0
     side: str = ""  # the figure's side and cell (which car is its own, the nearest to board)
     cell: tuple[int, int] = (0, 0)
+    mount: str | None = None  # the car's mount its attack fires from (R-9.12; F on the panel)
 
     @staticmethod
     def start(unit: str, me: FwUnitView, side: str = "", cell: tuple[int, int] = (0, 0)) -> Draft:
@@ -154,8 +155,58 @@ class Draft:
 
     @property
     def weapon(self) -> str | None:
-        """The weapon the declaration attacks with: the one picked, else the rules' pick for its attack."""
-        return self.chosen if self.chosen is not None else default_weapon(self.me, self.attack)
+        """The weapon the declaration attacks with: a mount's own, else the one picked, else the rules' pick for its
+        attack (on an empty mount: the figure's first of the category it takes)."""
+        m = self.mounted
+        if m is not None and m.weapon is not None:
+            return m.weapon
+        if self.chosen is not None:
+            return self.chosen
+        if m is not None:
+            return next((w for w in weapon_choices(self.me) if (wt := weapon(w)) and wt.category == m.takes), None)
+        return default_weapon(self.me, self.attack)
+
+    @property
+    def mounted(self) -> MountView | None:
+        """The mount the attack fires from (R-9.12), or None."""
+        car = self.car
+        return next((m for m in car.mounts if m.id == self.mount), None) if car is not None else None
+
+    def mounts(self) -> tuple[MountView, ...]:
+        """The mounts of its car the figure may work this round (the data's crew; nobody else declared on it)."""
+        car = self.car
+        if car is None:
+            return ()
+        gc = tables().grav_cars[car.car_type]
+        out = []
+        for m in car.mounts:
+            spec = gc.mount(m.id)
+            if spec is not None and crew_refusal(gc, spec, self.unit, self.driver) is None \
+                    and m.gunner in (None, self.unit) and m.left != 0:
+                out.append(m)
+        return tuple(out)
+
+    def set_mount(self, mid: str | None) -> tuple[Draft, str | None]:
+        """Fire the declared attack from mount `mid` of the car (None: its own weapon): the mount's weapon, at the
+        mounted chance, paid from the car's weapon points (R-9.12, R-9.5, R-9.8)."""
+        if mid is None:
+            return self._try(replace(self, mount=None, chosen=None))
+        m = next((x for x in self.mounts() if x.id == mid), None)
+        if m is None:
+            return self, f"R-9.12: {self.unit} may not work the mount {mid!r} this round"
+        if self.attack in ("melee", "throw"):
+            return self, f"R-9.12: the {m.name} fires; nobody strikes or throws from a mount"
+        chosen = self.chosen if m.weapon is None and self.chosen and (w := weapon(self.chosen)) and \
+            w.category == m.takes else None
+        return self._try(replace(self, mount=mid, chosen=chosen))
+
+    def next_mount(self) -> tuple[Draft, str | None]:
+        """F: the next mount it may work, then its own weapon again."""
+        ids: list[str | None] = [None, *(m.id for m in self.mounts())]
+        if len(ids) == 1:
+            return self, f"R-9.12: {self.unit} has no mount to fire from" + ("" if self.car else " (it rides no car)")
+        i = ids.index(self.mount) + 1 if self.mount in ids else 0
+        return self.set_mount(ids[i % len(ids)])
 
     def weapons(self) -> tuple[str, ...]:
         """The weapons the panel offers: those the declared attack takes, or all the figure still has."""
@@ -167,8 +218,8 @@ class Draft:
 
     @property
     def shots(self) -> int:
-        """Tacpack points the declared attacks draw (R-9.8: a burst x3)."""
-        return shot_energy(self.weapon, self.acts())
+        """Tacpack points the declared attacks draw (R-9.8: a burst x3); a mount's are the car's (R-9.12)."""
+        return 0 if self.mounted is not None else shot_energy(self.weapon, self.acts())
 
     @property
     def total(self) -> int:
@@ -205,7 +256,10 @@ class Draft:
             return self, why
         if act in ATTACKS and not weapon_fits(new.chosen, act):
             new = replace(new, chosen=None)
-        why = act_refusal(self.me, self.unit, act, new.chosen) or self.act_car_refusal(act)
+        if new.mount is not None and (new.attack is None or new.attack in ("melee", "throw")):
+            new = replace(new, mount=None)  # a mount fires (R-9.12): it goes with a shot, a burst or a launch
+        fixed = new.mounted is not None and new.mounted.weapon is not None
+        why = (None if fixed else act_refusal(self.me, self.unit, act, new.chosen)) or self.act_car_refusal(act)
         if why:
             return self, why
         if act == "mount" and needs_target(act) and (new.target if slot == 0 else new.then_target) is None:
@@ -231,7 +285,9 @@ class Draft:
         energy it draws would go above G (R-9.8)."""
         if wid not in self.me.weapons or weapon(wid) is None:
             return self, f"R-9.4: {self.unit} carries no {wid}"
-        new = replace(self, chosen=wid)
+        m = self.mounted
+        new = replace(self, chosen=wid, mount=None if m is not None and (m.weapon or weapon(wid).category != m.takes)  # type: ignore[union-attr]
+                      else self.mount)
         if self.attack is not None:
             why = act_refusal(self.me, self.unit, self.attack, wid)
             if why:
@@ -303,12 +359,18 @@ class Draft:
     def intent(self) -> FwIntent:
         """The declaration as the battle takes it."""
         return FwIntent(self.unit, self.act, self.target, then=None if self.then == "none" else self.then,
-                        then_target=self.then_target, weapon=self.chosen if self.attack else None,
+                        then_target=self.then_target, weapon=self._named() if self.attack else None,
                         screen=self.screen, points=self.points, cm=self.cm, dccm=self.dccm, dccm_at=self.dccm_at,
                         sensors=self.sensors, jump=self.jump,  # the car's split comes with a drive only (R-9.12)
+                        mount=self.mount if self.attack else None,
                         car_screen=self.car_screen if self.drives else "none",
                         car_points=self.car_points if self.drives else 0,
                         car_weapons=self.car_weapons if self.drives else 0, car_ew=self.car_ew if self.drives else 0)
+
+    def _named(self) -> str | None:
+        """The weapon the declaration names: the one picked, or the one set on an empty mount."""
+        m = self.mounted
+        return self.weapon if m is not None and m.weapon is None else self.chosen
 
     def summary(self) -> str:
         """The split in words: `tacpack 5 of 6: screen kinetic 3, shots 2`."""

@@ -57,7 +57,8 @@ def _attack_line(battle: Any, view: BattleView, d: Draft, act: str, target: str,
     w = weapon(d.weapon)
     wname = w.name if w is not None else "no weapon"
     try:
-        p = battle.odds(FwIntent(d.unit, act, target, weapon=d.chosen))
+        it = d.intent()  # (from a grav car's mount: its weapon at the mounted chance, R-9.12)
+        p = battle.odds(FwIntent(d.unit, act, target, weapon=it.weapon, mount=it.mount))
     except (IllegalAction, ValueError) as exc:  # the rules' refusal, in their words (never a traceback)
         return f"{act} {target}: {exc}", str(exc)
     me, them = view.unit(d.unit), view.find(target)
@@ -100,7 +101,9 @@ def _attack_line(battle: Any, view: BattleView, d: Draft, act: str, target: str,
                   if n != target]
         more = f"; its {w.blast_radius_m:g} m blast may also catch " + ", ".join(others) if others else ""
         return f"throw {target} ({wname}{steps}): {p.text}{where}{more}; its screen {screen}", None
-    return f"{act} {target} ({wname}, {p.chance}%{steps}): {p.text}{where}; its screen {screen}", None
+    m = d.mounted
+    on = f" from the {m.name}, mounted" if m is not None else ""
+    return f"{act} {target} ({wname}{on}, {p.chance}%{steps}): {p.text}{where}; its screen {screen}", None
 
 
 def _cell_line(view: BattleView, d: Draft, cell: tuple[int, int], p: Any, w: Any, grid: geo.GridMap,

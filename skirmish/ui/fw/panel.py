@@ -24,7 +24,7 @@ from skirmish.rulesets.fw import ACTS, CAR_ACTS, INTENT, MOVE, SCREEN_TYPES, FwD
 from skirmish.rulesets.fw_preview import half_dex
 from skirmish.ui.anim import BANNER_S, STEP_S, Banner, MoveAnim
 from skirmish.ui.commands import Commands, register
-from skirmish.ui.fw.car import CAR_KEYS, car_at, car_line, car_line_move, car_rows
+from skirmish.ui.fw.car import CAR_KEYS, MOUNT_KEY, car_at, car_line, car_line_move, car_rows, mount_line, mount_row
 from skirmish.ui.fw.draft import NUMBER_NAMES, NUMBERS, THEN_ACTS, Draft, needs_target
 from skirmish.ui.fw.draw import draw_dex_tracker, draw_fw_card, draw_token_marks, fw, parts_of, weapon_label
 from skirmish.ui.fw.marks import draw_damage, draw_declaration, event_anims
@@ -187,6 +187,9 @@ class FwCommands(Commands):
         if k == pygame.K_w:
             self.change(d.next_weapon())
             return True
+        if k == MOUNT_KEY:  # fire from the next mount of the car it may work (R-9.12)
+            self.change(d.next_mount())
+            return True
         if k == pygame.K_p:
             self.folded = not self.folded
             return True
@@ -255,8 +258,8 @@ class FwCommands(Commands):
 
     def prompt(self, req: Request) -> str | None:
         if req.kind == INTENT:
-            return (f"{req.unit}: declare (1-9 action, C drive, B mount, L dismount, Shift second, click targets, "
-                    "W weapon, K screen, Enter)")
+            return (f"{req.unit}: declare (1-9 action, C drive, B mount, L dismount, F fire a car's mount, Shift "
+                    "second, click targets, W weapon, K screen, Enter)")
         if req.kind == MOVE:
             why = self.screen.session.battle.move_refusal()
             car = car_line_move(self.screen.session.view(), req.unit) or "drag to move"
@@ -340,7 +343,8 @@ class FwCommands(Commands):
         return [(f"1st{' ' + d.target if d.target else ''}", first),
                 (f"2nd{' ' + d.then_target if d.then_target else ''}", then), ("weapon", weapons), ("screen", screens),
                 ("tacpack", steppers), *car_rows(d, partial(self.car_change, "set_car_screen"),
-                                                      partial(self.car_change, "step_car"))]
+                                                      partial(self.car_change, "step_car")),
+                *mount_row(d, partial(self.car_change, "set_mount"))]
 
     def _place(self, view: BattleView, d: Draft, rect: pygame.Rect) -> pygame.Rect:
         """The panel over the board's foot, or its top if that hides fewer figures (never the one declaring if
@@ -368,6 +372,9 @@ class FwCommands(Commands):
         car = car_line(d)
         if car:
             info.append((car, BAD if d.car_refusal() else TEXT))
+        gun = mount_line(d)
+        if gun:
+            info.append((gun, TEXT))
         info += [(line, BAD if any(r in line for r in pv.refusals) else TEXT) for line in pv.lines]
         if self.refused:
             info.append((f"refused: {self.refused}", BAD))

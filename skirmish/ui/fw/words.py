@@ -12,7 +12,9 @@ HELP = [
     "panel (a small window) · the odds, a grenade's blast and who it may catch show before Enter declares · throw: "
     "a click on a free cell aims the grenade there (R-9.10)",
     "Grav car (R-9.12): C drive (the driver: the car and car G rows split its generator, -5 -1 +1 +5; the rest "
-    "flies it, in metres) · B mount (click the car to board) · L dismount · Shift for the second action",
+    "flies it, in metres) · B mount (click the car to board) · L dismount · Shift for the second action · F or the "
+    "mount row: a rider fires its car's mount (the hauler's support gun, the battlecar's main gun, racks; the mounted "
+    "chance, the car's weapon points pay an energy shot, R-9.5, R-9.8)",
     "Movement segment: drag your miniature (reach shaded; a driver who drives drags the car with its riders) · "
     "E stay put",
 ]

@@ -130,14 +130,15 @@ class FwSystems(FwBase):
             return cell_throw.cell_preview(self, eid, cell, wid)
         te = self.w.entity(action.target)
         hp = self._known_hp(eid, te)
+        mounted = action.mount is not None  # from a grav car's mount: the mounted chance
         if action.act in ("melee", "launch"):
-            ch, value = arms.attack_value(self, eid, te, action.act, wid)
+            ch, value = arms.attack_value(self, eid, te, action.act, wid, mounted)
             steps = () if ch is None else tuple(s.reason for s in ch.steps)
             return Preview.of(value.chance, steps, value, hp)
         if action.act == "throw":
             return arms.throw_preview(self, eid, te, wid, hp)  # HP as the asker's side knows it (review7a)
-        ch = attack_chance(resolve.base_chance(self, eid, wid), resolve.conditions(self, eid, te))
-        value = resolve.ranged_attack(self, eid, te, action.act, wid)
+        ch = attack_chance(resolve.base_chance(self, eid, wid, mounted), resolve.conditions(self, eid, te))
+        value = resolve.ranged_attack(self, eid, te, action.act, wid, mounted)
         return Preview.of(ch.value, (s.reason for s in ch.steps), value, hp)
 
     def _known_hp(self, eid: int, te: int) -> int:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from skirmish.ecs.components import Status
 from skirmish.ecs.fw_components import FwRound
 from skirmish.ecs.systems.fw import cell_throw as ct
+from skirmish.ecs.systems.fw import mounts
 from skirmish.ecs.systems.fw import resolve as rs  # (a cycle: resolve dispatches here; read at call time only)
 from skirmish.rules.fw import attack as fw_attack
 from skirmish.rules.fw import checks, ew
@@ -62,7 +63,8 @@ def seeker_cm(sys: FwBase, eid: int, te: int) -> tuple[int, int]:
     return (0 if hidden else theirs.cm), ew.dccm_on(target, beams)  # a preview does not see an enemy's CM
 
 
-def attack_value(sys: FwBase, eid: int, te: int, act: str, wid: str) -> tuple[checks.Chance | None, Attack]:
+def attack_value(sys: FwBase, eid: int, te: int, act: str, wid: str,
+                 mounted: bool = False) -> tuple[checks.Chance | None, Attack]:
     """The chance worked out (None for a seeker: it acquires, R-9.10) and the `Attack` a strike or a launch by
     `eid` on `te` rolls now, against the target's armour and this round's screen (R-9.4, R-9.6, R-9.10)."""
     w = sys.weapon(wid)
@@ -75,7 +77,7 @@ def attack_value(sys: FwBase, eid: int, te: int, act: str, wid: str) -> tuple[ch
     if is_seeker(sys, wid):
         cm, dccm = seeker_cm(sys, eid, te)
         return None, msl.seeker_attack(cm, dccm, w, armour=armour, screen_type=screen, screen=points)
-    ch = checks.attack_chance(rs.base_chance(sys, eid, wid), rs.conditions(sys, eid, te))
+    ch = checks.attack_chance(rs.base_chance(sys, eid, wid, mounted), rs.conditions(sys, eid, te))
     return ch, msl.guided_attack(ch.value, w, armour=armour, screen_type=screen, screen=points)
 
 
@@ -85,11 +87,12 @@ def strike_or_launch(sys: FwBase, eid: int, te: int, act: str, dex: int) -> list
     wid = sys.w.peek(eid, FwRound).weapon
     assert wid is not None
     w = sys.weapon(wid)
-    ch, value = attack_value(sys, eid, te, act, wid)
+    on_mount = sys.plan(eid).mount is not None
+    ch, value = attack_value(sys, eid, te, act, wid, on_mount)
     if act == "melee":
         sys.change_body(te).struck = True
     else:
-        sys.change_body(eid).spent.append(wid)
+        mounts.spend(sys, eid, wid)  # off the car's rack when launched from its mount (R-9.12)
     dice = rs.Dice(sys)
     res = fw_attack.resolve(dice, value)
     hits = rs.hit_events(res, dice.faces[1:], value.dice, w.damage_class)
@@ -103,10 +106,11 @@ def strike_or_launch(sys: FwBase, eid: int, te: int, act: str, dex: int) -> list
         steps = [FwStep(op=f"+{s.plus}" if s.plus else f"x{s.times}", reason=s.reason) for s in ch.steps]
         base, impale = ch.base, ch.impale
         rules = ("R-9.2", "R-9.4") if act == "melee" else ("R-9.2", "R-9.4", "R-9.10")
-    rules += (("R-9.6",) if hits else ()) + (("R-9.8",) if w.energy else ())
+    rules += (("R-9.6",) if hits else ()) + (("R-9.8",) if w.energy else ()) + (("R-9.12",) if on_mount else ())
     sys.event("fw_attack", sys.name(eid), rules, target=sys.name(te), weapon=wid, act=act, dex=dex, base=base,
               steps=steps, chance=value.chance, impale_chance=impale if value.impales else 0, roll=res.roll,
-              hit=res.hit, impale=res.impale, energy=w.shot_energy(), damage=hits)
+              hit=res.hit, impale=res.impale, energy=w.shot_energy(), damage=hits,
+              mount=mounts.mount_label(sys, eid) if on_mount else None)
     source = f"{sys.name(eid)}'s {w.name}"
     return [partial(rs.wound, sys, te, h["through"], source) for h in hits]
 

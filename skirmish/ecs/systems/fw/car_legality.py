@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.ecs.systems.fw import legality as lg  # (a cycle: legality asks here; read at call time only)
+from skirmish.ecs.systems.fw import mounts
 from skirmish.rules.fw import gravcar
 from skirmish.rules.fw.actions import FwIntent
 from skirmish.rules.fw.damage import SCREEN_TYPES
@@ -39,7 +40,7 @@ def car_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
             return f"R-9.12: a screen is one of {', '.join(SCREEN_TYPES)}"
         if intent.car_points and intent.car_screen == "none":
             return "R-9.12: screen points need a screen type (kinetic, diffusion, magnetic)"
-        why = gravcar.split_refusal(gcars.table(sys, ceid), car_split(intent))
+        why = gravcar.split_refusal(gcars.table(sys, ceid), car_split(intent)) or mounts.drive_refusal(sys, eid, intent)
         if why:
             return why
     for act, target in acts:

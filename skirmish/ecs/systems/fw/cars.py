@@ -22,11 +22,12 @@ import numpy.typing as npt
 from skirmish.content.fw import default_height
 from skirmish.ecs.components import Facing, Identity, Position, Status
 from skirmish.ecs.fw_components import FwCar, FwCars
-from skirmish.ecs.fw_view import CarView
+from skirmish.ecs.fw_view import CarView, MountView
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.fw import gravcar as gc
 from skirmish.rules.fw.equipment import GravCar
+from skirmish.rules.fw.mounts import fired_left
 
 if TYPE_CHECKING:
     from skirmish.ecs.systems.fw.base import FwBase, FwCtx
@@ -41,7 +42,8 @@ def spawn_cars(ctx: FwCtx, spec: Any) -> list[int]:
         for car in getattr(side, "cars", []):
             eid = ctx.world.spawn(Position(*car.at), FwCar(
                 name=car.name, car_type=car.type, side=side.name, riders=list(car.riders), default_screen=car.screen,
-                default_points=car.screen_points, screen=car.screen, screen_points=car.screen_points))
+                default_points=car.screen_points, screen=car.screen, screen_points=car.screen_points,
+                loads=dict(getattr(car, "mounts", {}))))
             out.append(eid)
     return out
 
@@ -350,13 +352,17 @@ def car_view(sys: FwBase, ceid: int, side: str) -> CarView:
                 driver=driver(sys, ceid),
                 seats=t.seats, generator=t.generator, armour=gc.car_armour(t)["P"], screen=c.screen,
                 screen_points=c.screen_points, drives=c.drives, loading=c.loading, moved_m=c.moved_m,
-                heights=tuple(sorted(sys.ctx.height_names.items())), ground=sys.ctx.ground_rows)
+                heights=tuple(sorted(sys.ctx.height_names.items())), ground=sys.ctx.ground_rows,
+                mounts=tuple(MountView(m.id, m.name, m.weapon or c.loads.get(m.id), m.takes, m.crew,
+                                       fired_left(m, c.fired.get(m.id, 0)), c.gunners.get(m.id)) for m in t.mounts),
+                weapons=c.weapons, drawn=c.drawn)
     if c.side == side:
         return v
     last = sys.ctx.cars_last.get((side, ceid))
     if last is not None and not car_seen(sys, ceid, side):
         return last
-    cut = replace(v, screen="none", screen_points=0, drives=False, loading=False, moved_m=0.0, full=False)
+    cut = replace(v, screen="none", screen_points=0, drives=False, loading=False, moved_m=0.0, full=False,
+                  mounts=tuple(replace(m, gunner=None) for m in v.mounts), weapons=0, drawn=0)
     sys.ctx.cars_last[(side, ceid)] = cut
     return cut
 
@@ -396,6 +402,7 @@ def reset(sys: FwBase) -> None:
         c.screen, c.screen_points, c.weapons, c.ew = c.default_screen, c.default_points, 0, 0
         c.drives = c.loading = False
         c.moved_m = 0.0
+        c.gunners, c.drawn = {}, 0  # (the mounts' gunners and draws are the round's; `fired` stays)
     refresh(sys)
 
 

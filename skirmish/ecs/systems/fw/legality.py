@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Identity
-from skirmish.ecs.systems.fw import car_legality, cell_throw
+from skirmish.ecs.systems.fw import car_legality, cell_throw, mounts
 from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, EndTurn, Move
@@ -44,6 +44,8 @@ def weapon_of(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
     """The weapon an intent attacks with: the one it names, else the figure's first weapon of the class its
     attack takes (a firearm to shoot, a melee weapon to strike, a grenade or missile it still has, R-9.10);
     without an attack its first firearm (None if it has none)."""
+    if intent.mount is not None:  # a grav car's mount: its own weapon, or the rider's set on it (R-9.12)
+        return mounts.weapon_of(sys, eid, intent)
     if intent.weapon is not None:
         return intent.weapon
     act = next((a for a, _ in intent.acts() if a in ATTACKS), "shoot")
@@ -96,17 +98,21 @@ def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
         if acts:
             return "R-9.2: a jump pack user moves in the movement segment and does nothing else"
     me = sys.w.peek(eid, Identity)
-    if intent.weapon is not None and intent.weapon not in kit.weapons:  # before any table look-up of it
+    if intent.mount is not None:  # fired from its car's mount (R-9.12): the mount's checks, the car's energy
+        why = mounts.fire_refusal(sys, eid, intent)
+        if why:
+            return why
+    elif intent.weapon is not None and intent.weapon not in kit.weapons:  # before any table look-up of it
         return f"R-9.4: {me.name} carries no {intent.weapon}"
     weapon = weapon_of(sys, eid, intent)
     for act, target in acts:
-        why = _act_refusal(sys, eid, me, act, target, weapon)
+        why = _act_refusal(sys, eid, me, act, target, weapon, mounted=intent.mount is not None)
         if why:
             return why
     split = tpk.Allocation(
         screen_type=None if intent.screen == "none" else intent.screen, screen=intent.points,
-        shots=shot_energy(sys, weapon, acts), cm=intent.cm, dccm=intent.dccm, sensors=intent.sensors,
-        jump=intent.jump, dccm_target=intent.dccm_at)
+        shots=0 if intent.mount is not None else shot_energy(sys, weapon, acts), cm=intent.cm, dccm=intent.dccm,
+        sensors=intent.sensors, jump=intent.jump, dccm_target=intent.dccm_at)
     if intent.screen not in ("none", *SCREEN_TYPES):
         return f"R-9.8: a screen is one of {', '.join(SCREEN_TYPES)}"
     if intent.points and intent.screen == "none":
@@ -119,7 +125,8 @@ def intent_refusal(sys: FwBase, eid: int, intent: FwIntent) -> str | None:
     return tpk.refusal(pack, split, whole_round_programming=intent.act == "program")
 
 
-def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | None, weapon: str | None) -> str | None:
+def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | None, weapon: str | None,
+                 mounted: bool = False) -> str | None:
     if act in ("mount", "dismount", "drive"):
         return None  # (car_refusal)
     if act in ATTACKS:
@@ -127,13 +134,13 @@ def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | No
             return f"R-9.10: {me.name} has no {'grenade' if act == 'throw' else 'missile'} left"
         if weapon is None:
             return f"R-9.4: no weapon to {act} with"
-        if weapon not in sys.kit(eid).weapons:
+        if weapon not in sys.kit(eid).weapons and not mounted:  # (a mount's weapon is the car's: mounts)
             return f"R-9.4: {me.name} carries no {weapon}"
         w = sys.weapon(weapon)
         if w.weapon_class not in ATTACK_CLASSES[act]:
             rule = "R-9.10" if act in ("throw", "launch") else "R-9.4"
             return f"{rule}: a {w.name} ({w.weapon_class}) cannot {act} (it takes {', '.join(ATTACK_CLASSES[act])})"
-        if not left(sys, eid, weapon):
+        if not mounted and not left(sys, eid, weapon):
             return f"R-9.10: {me.name} has no {w.name} left"
         if act == "burst" and not w.burst:
             return f"R-9.5: a {w.name} fires single shots only (bursts: autoguns and support guns)"
@@ -334,6 +341,8 @@ def intents(sys: FwBase, eid: int) -> FwLegal:
             out.append(it)
     if sys.ctx.cars:
         out += [it for it in car_legality.car_intents(sys, eid, attacks) if it not in out]
+        out += [it for it in mounts.fire_targets(sys, eid, targets)
+                if it not in out and intent_refusal(sys, eid, it) is None]
     return FwLegal(me, "declare", intents=tuple(out))
 
 

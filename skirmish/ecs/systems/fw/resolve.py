@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING
 
 from skirmish.ecs.components import Status
 from skirmish.ecs.fw_components import FwBody, FwRound
-from skirmish.ecs.systems.fw import arms, cell_throw, legality
+from skirmish.ecs.systems.fw import arms, cell_throw, legality, mounts
 from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.rules.fw import attack as fw_attack
 from skirmish.rules.fw import checks, gravcar, order
 from skirmish.rules.fw import damage as dmg
+from skirmish.rules.fw import mounts as mnt
 from skirmish.rules.fw import tacpack as tpk
 from skirmish.rules.fw.actions import ATTACKS, act_kind, cell_target
 from skirmish.rules.fw.attack import Attack
@@ -152,6 +153,10 @@ def _attack_blocked(sys: FwBase, eid: int, te: int, act: str = "shoot") -> str |
     reach hand to hand (R-9.4), out of sight or beyond the weapon's (or the throw's 15 m) range."""
     if not sys.in_action(te):
         return f"{sys.name(te)} is already out of action"
+    if sys.ctx.cars:
+        why = mounts.still_mounted(sys, eid)  # a mount fires only while its gunner rides the car (R-9.12)
+        if why:
+            return why
     if act == "melee":
         if sys.aboard(te):  # declared when the side last saw it on foot (R-9.12)
             return f"{sys.name(te)} rides a grav car 10 m up, out of reach hand to hand"
@@ -208,26 +213,27 @@ def _from_above(sys: FwBase, eid: int, te: int) -> bool:
     return gravcar.from_above(gcars.elevation(sys, eid)[0], gcars.elevation(sys, te)[0])
 
 
-def base_chance(sys: FwBase, eid: int, wid: str) -> int:
+def base_chance(sys: FwBase, eid: int, wid: str, mounted: bool = False) -> int:
     """The figure's skill with a weapon: by its id, else its category, else the table's base chance (R-9.1;
-    a semi-portable without its tripod fires hand-held, R-9.5)."""
+    a semi-portable without its tripod fires hand-held, R-9.5; from a grav car's mount, mounted: R-9.12)."""
     w = sys.weapon(wid)
     skills = sys.kit(eid).skills
-    if wid in skills:
-        return skills[wid]
-    if w.category in skills:
-        return skills[w.category]
+    skill = skills.get(wid, skills.get(w.category))
+    if mounted:
+        return mnt.mounted_chance(w, skill)
+    if skill is not None:
+        return skill
     return w.chance(mounted=False) or 0
 
 
-def ranged_attack(sys: FwBase, eid: int, te: int, act: str, wid: str | None = None) -> Attack:
+def ranged_attack(sys: FwBase, eid: int, te: int, act: str, wid: str | None = None, mounted: bool = False) -> Attack:
     """The `attack.Attack` value an attack by `eid` on `te` rolls now (R-9.4, R-9.5, R-9.6): the chance after
     R-9.4's conditions, the weapon's dice and class, the target's armour and this round's screen (as raised
     now: a preview before the target declares sees its usual one). The roll (`attack`) and the preview
     (`FwSystems.odds`, through `odds.odds`) take the same value; `wid` defaults to the declared weapon."""
     wid = wid or _weapon(sys, eid)
     w = sys.weapon(wid)
-    ch = checks.attack_chance(base_chance(sys, eid, wid), conditions(sys, eid, te))
+    ch = checks.attack_chance(base_chance(sys, eid, wid, mounted), conditions(sys, eid, te))
     assert w.damage is not None  # firearms all roll damage
     screen, points = sys.screen_of(te)
     return Attack.of(ch.value, w.damage, w.damage_class, impales=w.impales, burst=act == "burst",
@@ -269,17 +275,19 @@ def attack(sys: FwBase, eid: int, te: int, act: str, dex: int) -> list[Effect]:
     wid = _weapon(sys, eid)
     w = sys.weapon(wid)
     burst = act == "burst"
-    ch = checks.attack_chance(base_chance(sys, eid, wid), conditions(sys, eid, te))
-    value = ranged_attack(sys, eid, te, act)
+    on_mount = sys.plan(eid).mount is not None
+    ch = checks.attack_chance(base_chance(sys, eid, wid, on_mount), conditions(sys, eid, te))
+    value = ranged_attack(sys, eid, te, act, mounted=on_mount)
     dice = Dice(sys)
     res = fw_attack.resolve(dice, value)
     hits = hit_events(res, dice.faces[1 + (1 if res.burst_roll else 0):], value.dice, w.damage_class)
     steps = [FwStep(op=f"+{s.plus}" if s.plus else f"x{s.times}", reason=s.reason) for s in ch.steps]
-    rules = ("R-9.2", "R-9.4") + (("R-9.5",) if burst else ()) + (("R-9.6",) if hits else ()) + \
-        (("R-9.8",) if w.energy else ())
+    rules = ("R-9.2", "R-9.4") + (("R-9.5",) if burst or (on_mount and w.burst) else ()) + \
+        (("R-9.6",) if hits else ()) + (("R-9.8",) if w.energy else ()) + (("R-9.12",) if on_mount else ())
     sys.event("fw_attack", sys.name(eid), rules, target=sys.name(te), weapon=wid, act=act, dex=dex, base=ch.base,
               steps=steps, chance=ch.value, impale_chance=ch.impale, roll=res.roll, hit=res.hit, impale=res.impale,
-              burst_roll=res.burst_roll or None, energy=w.shot_energy(burst), damage=hits)
+              burst_roll=res.burst_roll or None, energy=w.shot_energy(burst), damage=hits,
+              mount=mounts.mount_label(sys, eid) if on_mount else None)
     source = f"{sys.name(eid)}'s {w.name}"
     return [lambda h=h: wound(sys, te, h["through"], source) for h in hits]  # type: ignore[misc]
 

@@ -16,7 +16,7 @@ from skirmish.core.flow import RoundTable, Step
 from skirmish.ecs.components import Facing, Identity, Position, Status
 from skirmish.ecs.fw_components import FwCar, FwRound
 from skirmish.ecs.systems.fw import cars as gcars
-from skirmish.ecs.systems.fw import legality, resolve
+from skirmish.ecs.systems.fw import legality, mounts, resolve
 from skirmish.rules.actions import EndTurn, Move
 from skirmish.rules.fw.actions import ATTACKS, CAR_ACTS, FwIntent
 from skirmish.rules.fw.checks import half_dex
@@ -76,11 +76,14 @@ def declare(sys: FwSystems, eid: int, action: Any) -> bool:
         raise IllegalAction(why)
     weapon = legality.weapon_of(sys, eid, action)
     acts = action.acts()
+    if sys.ctx.cars:
+        mounts.undeclare(sys, eid)
     plan = sys.w.get(eid, FwRound)
     plan.declared, plan.acts = True, list(acts)
     plan.weapon = weapon if any(a in ATTACKS for a, _ in acts) else None
+    plan.mount = action.mount if plan.weapon is not None else None
     plan.screen, plan.screen_points = action.screen, action.points
-    plan.shots = legality.shot_energy(sys, plan.weapon, acts)
+    plan.shots = 0 if plan.mount else legality.shot_energy(sys, plan.weapon, acts)  # (a mount: the car pays)
     plan.cm, plan.dccm, plan.dccm_at, plan.sensors, plan.jump = (action.cm, action.dccm, action.dccm_at, action.sensors,
                                                                  action.jump)
     sys.sync(eid)
@@ -89,8 +92,10 @@ def declare(sys: FwSystems, eid: int, action: Any) -> bool:
     split = {"generator": sys.kit(eid).generator, "screen": plan.screen, "screen_points": plan.screen_points,
              "shots": plan.shots, "cm": plan.cm, "dccm": plan.dccm, "sensors": plan.sensors, "jump": plan.jump}
     sys.event("fw_declare", sys.name(eid), ("R-9.2", "R-9.8") + (("R-9.3",) if len(acts) > 1 else ()) +
-              (("R-9.12",) if any(a in CAR_ACTS for a, _ in acts) else ()), acts=listed, weapon=plan.weapon, split=split)
+              (("R-9.12",) if any(a in CAR_ACTS for a, _ in acts) or plan.mount else ()), acts=listed,
+              weapon=plan.weapon, split=split, mount=mounts.mount_label(sys, eid) if plan.mount else None)
     if sys.ctx.cars:
+        mounts.declare(sys, eid, action, plan.weapon)
         _declare_car(sys, eid, action, acts)
     return True
 
