@@ -93,7 +93,7 @@ def test_the_plan_leaves_the_enemy_a_friend_can_reach_to_that_friend(tmp_path: P
         assert plan.value(view, me, {"Far": k}) > plan.value(view, me, {"Near": k})
         assert plan.value(view, me, {"Far": 1.0}) > plan.value(view, me, {}) > -2
         # SearchAI with the plan weighs it in its trace.
-        action, trace = SearchAI(weights=replace(DEFAULT, plan=1.0)).decide_traced(view, b.pending)  # type: ignore[arg-type]
+        _, trace = SearchAI(weights=replace(DEFAULT, plan=1.0)).decide_traced(view, b.pending)  # type: ignore[arg-type]
         names = [c["name"] for c in trace["chosen"]["considerations"]]
         assert "search: rest of the round" in names
     # Before initiative is flipped (no phase in the view) there is no order to walk.

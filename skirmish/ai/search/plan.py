@@ -17,6 +17,7 @@ It reads only the view (no world, no random source), so a battle stays determini
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from skirmish.ai.estimate import estimate_shot
@@ -107,38 +108,13 @@ class Plan:
             if est is not None and est.kill > 0:
                 on_me[i] = _volley(est.kill, n)
         index = {u.name: j for j, u in enumerate(self.units)}
-        memo: dict[tuple[int, int], float] = {}
         full = (1 << len(self.units)) - 1
 
         def chance(i: int, j: int) -> float:
             p = on_me.get(i, 0.0) if j == 0 else self.kill.get((i, j), 0.0)
             return p * self.weight[i]
 
-        def walk(step: int, alive: int) -> float:
-            if step == len(self.turns):
-                return 0.0
-            key = (step, alive)
-            got = memo.get(key)
-            if got is not None:
-                return got
-            i = self.turns[step]
-            rest = walk(step + 1, alive)
-            best = rest
-            if alive >> i & 1:
-                targets = [j for j in range(len(self.units)) if alive >> j & 1 and self.ours[j] != self.ours[i]]
-                if self.ours[i]:  # our unit: the target best for the side from here on (or holding fire)
-                    for j in targets:
-                        p = chance(i, j)
-                        if p > 0:
-                            best = max(best, p * (1 + walk(step + 1, alive & ~(1 << j))) + (1 - p) * rest)
-                else:  # an enemy: the one of us it is likeliest to put down
-                    j = max(targets, key=lambda j: chance(i, j), default=-1)
-                    p = chance(i, j) if j >= 0 else 0.0
-                    if p > 0:
-                        best = p * (-1 + walk(step + 1, alive & ~(1 << j))) + (1 - p) * rest
-            memo[key] = best
-            return best
-
+        walk = walker(self.turns, self.ours, chance)
         # The candidate's own kills (independent chances, the likeliest three walked; a throw may take several),
         # not counted themselves: the exchange's attack counts them; the plan adds what follows from them.
         outcomes = [(1.0, full, 0.0)]
@@ -149,3 +125,39 @@ class Plan:
             outcomes = [o for prob, alive, gain in outcomes
                         for o in ((prob * k, alive & ~(1 << j), gain), (prob * (1 - k), alive, gain))]
         return sum(prob * (gain + walk(0, alive)) for prob, alive, gain in outcomes)
+
+
+def walker(turns: list[int], ours: list[bool], chance: Callable[[int, int], float]) -> Callable[[int, int], float]:
+    """`walk(step, alive)`: the expected units put out of action from turn `step` on, enemies less ours, with
+    `alive` the bit set of units still standing: each unit at its turn, if standing, fires its volley (`chance(i,
+    j)`: the chance it puts unit j down); ours at the target best for the side from there on (or holding fire),
+    an enemy at the one of us it is likeliest to put down. Kept per state (a memo of the walk)."""
+    memo: dict[tuple[int, int], float] = {}
+    n = len(ours)
+
+    def walk(step: int, alive: int) -> float:
+        if step == len(turns):
+            return 0.0
+        key = (step, alive)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        i = turns[step]
+        rest = walk(step + 1, alive)
+        best = rest
+        if alive >> i & 1:
+            targets = [j for j in range(n) if alive >> j & 1 and ours[j] != ours[i]]
+            if ours[i]:  # our unit: the target best for the side from here on (or holding fire)
+                for j in targets:
+                    p = chance(i, j)
+                    if p > 0:
+                        best = max(best, p * (1 + walk(step + 1, alive & ~(1 << j))) + (1 - p) * rest)
+            else:  # an enemy: the one of us it is likeliest to put down
+                j = max(targets, key=lambda j: chance(i, j), default=-1)
+                p = chance(i, j) if j >= 0 else 0.0
+                if p > 0:
+                    best = p * (-1 + walk(step + 1, alive & ~(1 << j))) + (1 - p) * rest
+        memo[key] = best
+        return best
+
+    return walk
