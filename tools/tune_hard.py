@@ -39,6 +39,8 @@ SPACE: dict[str, list[Any]] = {
     "utility": [0.1, 0.2, 0.3, 0.4, 0.6],
     "tie": [0.5, 1.0],
     "closing": [0.25, 0.5, 0.75, 1.0],
+    "plan": [0.0, 0.5, 1.0, 2.0],
+    "move_volley": [False, True],
     "aggression": [0.3, 0.4, 0.5, 0.6, 0.7],
     "caution": [0.3, 0.4, 0.5, 0.6, 0.7],
     "focus": [0.3, 0.5, 0.7],

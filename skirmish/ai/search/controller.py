@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from skirmish.ai.estimate import estimate_shot
 from skirmish.ai.search.model import Exchange, Replies, Weights, exchange, material
+from skirmish.ai.search.plan import Plan
 from skirmish.ai.utility import PERSONALITIES, UtilityAI
 from skirmish.ai.utility.material import shots_this_turn
 from skirmish.battle import Request
@@ -28,9 +29,9 @@ from skirmish.rules.actions import Action, ActionParseError, EndTurn, Shoot, Thr
 WIDTH = 6  # the utility AI's options weighed (its choice and five runners-up), besides every legal shot
 RUNNERS_UP = 3  # runners-up a decision's trace keeps (as the utility AI's)
 # The search tier's weights (hard and `search`): the turn order (R-5.1; the side that wins a phase's tie taken to
-# act first next round too), enemies out of sight walking into it at half weight, and our next shot at the best
-# enemy still standing (docs/results/ladder.txt).
-DEFAULT = Weights(order=True, tie=1.0, closing=0.5, standing=True)
+# act first next round too), enemies out of sight walking into it at half weight, our next shot at the best
+# enemy still standing, and a move's attacks as often as the turn still allows them (R-5.5; docs/results/ladder.txt).
+DEFAULT = Weights(order=True, tie=1.0, closing=0.5, standing=True, move_volley=True)
 
 
 @dataclass
@@ -57,6 +58,9 @@ class Candidate:
                      {"name": "search: our next shot", "input": round(ex.follow, 3), "output": round(ex.follow, 3)},
                      {"name": "search: utility score", "input": round(self.utility, 3),
                       "output": round(self.utility, 3)}]
+            if ex.plan:
+                extra.append({"name": "search: rest of the round", "input": round(ex.plan, 3),
+                              "output": round(ex.plan, 3)})
         out["considerations"] = [*self.trace.get("considerations", []), *extra]
         out.pop("momentum", None)
         return out
@@ -97,9 +101,10 @@ class SearchAI:
         if not cands:  # nothing the battle allows among the proposals (never seen): the utility AI's answer
             return self._keep(action, trace)
         replies = Replies.of(view, me, self.w)
+        plan = Plan.of(view, me, replies.present) if self.w.plan and request.kind == "act" else None
         for c in cands:
             n = shots_this_turn(me, c.action) if isinstance(c.action, Shoot) else 1  # the turn's allowance
-            c.exchange = exchange(view, me, c.action, replies, self.w, legal.walk, repeats=n)
+            c.exchange = exchange(view, me, c.action, replies, self.w, legal.walk, repeats=n, plan=plan)
             c.score = c.exchange.value(self.w) + self.w.utility * c.utility
         best = max(cands, key=lambda c: c.score)  # the first of equals: the utility AI's order
         self._recommit(view, me, action, best.action)

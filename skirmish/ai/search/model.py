@@ -25,6 +25,7 @@ import numpy as np
 from skirmish.ai.blast import armoured
 from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, fits_kept, replaced, throw_chance
 from skirmish.ai.search.order import closing_shot, turns_before
+from skirmish.ai.search.plan import Plan
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
@@ -48,6 +49,8 @@ class Weights:
     tie: float = 0.5  # how surely the side that wins a phase's tie acts first next round (0: a coin, 1: always)
     closing: float = 0.0  # an enemy that does not see the cell may walk to where it does and fire: at this weight
     standing: bool = False  # our next shot goes to the best enemy still standing (else: the best weighted shot)
+    plan: float = 0.0  # the rest of the round's turns walked over kill chances (`plan.Plan`): at this weight
+    move_volley: bool = False  # a move's attack taken as often as the turn still allows after it (R-5.5)
 
 
 @dataclass(frozen=True)
@@ -58,10 +61,11 @@ class Exchange:
     reply: float  # what the enemy's replies take from us afterwards
     follow: float  # what our unit's next shot takes, times the chance it is still standing
     survive: float  # the chance our unit stands through the replies
+    plan: float = 0.0  # the rest of the round after it: units put out of action, enemies less ours (`plan.Plan`)
 
     def value(self, w: Weights) -> float:
         """The exchange's worth to our side."""
-        return self.attack - w.reply * self.reply + w.follow * self.follow
+        return self.attack - w.reply * self.reply + w.follow * self.follow + w.plan * self.plan
 
 
 def material(est: ShotEstimate, target: UnitView) -> float:
@@ -229,29 +233,43 @@ def _part(kind: Literal["move", "attack"], speed: int, mode: str, running: bool)
 
 
 def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bool,
-                    present: dict[str, float]) -> tuple[ShotEstimate | None, str | None, float]:
+                    present: dict[str, float], volley: bool = False) -> tuple[ShotEstimate | None, str | None, float]:
     """The best attack still allowed this turn after a move (R-5.4: readiness lost, a snap at weapon speed
     unless the declaration allows a prepared shot): its estimate, target and how surely the target is there
-    (a ghost's last known cell may be empty when the unit gets there), or (None, None, 0)."""
+    (a ghost's last known cell may be empty when the unit gets there), or (None, None, 0). With `volley` the
+    attack is taken as often as the turn still allows it after the move (R-5.5), in whichever mode that fits
+    is worth most (a prepared shot once, or three snaps); else the first mode that fits, once."""
     w = me.weapon
     if w is None or not me.can_fire or me.attacked:
         return None, None, 0.0
+    best: tuple[ShotEstimate | None, str | None, float] = (None, None, 0.0)
+    best_value = 0.0
     for mode in ("prepared", "snap"):
         if not fits_kept(me.declared, (*me.turn_parts, _part("move", 1, "prepared", running),
                                        _part("attack", int(w.speed), mode, False))):
             continue
         burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
-        best: tuple[ShotEstimate | None, str | None, float] = (None, None, 0.0)
-        best_value = 0.0
+        times = _after_move_shots(me, running, mode, burst) if volley else 1
         for t in view.enemies(me):
             there = present.get(t.name, 0.0)
             if there <= 0 or not view.sight(moved, t).visible:
                 continue
-            est = estimate_shot(view, moved, t, mode=mode, burst=burst, moved="ran" if running else "walked")
+            est = repeated(estimate_shot(view, moved, t, mode=mode, burst=burst, moved="ran" if running else "walked"),
+                           times)
             if est.hit > 0 and there * material(est, t) > best_value:
                 best, best_value = (est, t.name, there), there * material(est, t)
-        return best
-    return None, None, 0.0
+        if not volley:
+            return best
+    return best
+
+
+def _after_move_shots(me: UnitView, running: bool, mode: str, burst: int) -> int:
+    """How often the turn still takes this attack after the move (`shots_this_turn` with the move a part of the
+    turn: at SLOW a move and two prepared attacks, R-5.5; the rate of fire and rounds loaded as they are)."""
+    from skirmish.ai.utility.material import shots_this_turn
+
+    moved = replaced(me, turn_parts=(*me.turn_parts, _part("move", 1, "prepared", running)))
+    return shots_this_turn(moved, Shoot(me.name, "", mode=mode, burst=burst))
 
 
 def shot_this_round(view: BattleView, me: UnitView, speed: str) -> tuple[ShotEstimate | None, str | None]:
@@ -329,7 +347,7 @@ def _allowance(me: UnitView, target: str, speed: str) -> int:
 
 
 def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w: Weights,
-             walks: frozenset[geo.Cell] = frozenset(), repeats: int = 1) -> Exchange:
+             walks: frozenset[geo.Cell] = frozenset(), repeats: int = 1, plan: Plan | None = None) -> Exchange:
     """Weigh one candidate: our attack (a chance node over the rules' odds), the enemy's best replies at the
     positions that result, and our unit's next shot if it stands (`walks`: the cells a walk reaches; a move
     elsewhere is a run; `repeats`: a shot that the turn lets the unit take this many times, `repeated`)."""
@@ -340,7 +358,7 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         running = cell not in walks
         moved_m = me.moved_m + geo.distance_m(me.cell, cell, view.grid.cell_m)
         after = replaced(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
-        est_after, target, there = shot_after_move(view, me, after, running, replies.present)
+        est_after, target, there = shot_after_move(view, me, after, running, replies.present, w.move_volley)
         if est_after is not None and target is not None:
             attack, kills = there * material(est_after, view.unit(target)), {target: there * est_after.kill}
             after = replaced(after, firing=True)
@@ -367,4 +385,5 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared)
     follow = survive * next_shot(view, after, spared, replies.present, w.standing)
-    return Exchange(attack, reply, follow, survive)
+    rest = plan.value(view, after, kills) if plan is not None and w.plan else 0.0
+    return Exchange(attack, reply, follow, survive, rest)
