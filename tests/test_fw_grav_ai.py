@@ -130,3 +130,27 @@ def test_an_enemy_cars_hidden_screen_is_each_type_as_often_as_it_stops_our_guns(
     # the rifle meets the kinetic screen one time in three (before: never, as if the car raised diffusion)
     assert through.mean == pytest.approx(0.5 * 10.5 / 3)  # 3D6 at 50%, through only the kinetic third
     assert 0.5 * 13 * 2 / 3 < rifle.mean < 0.5 * 13 * 1.2  # 2D8+4 through the diffusion two thirds (+ impales)
+
+
+def test_a_side_weighs_the_enemy_cars_screen_in_its_strength(tmp_path: Path) -> None:
+    """side.py (issue 13 item 9, scout run): strength is HP times what the side's guns put through the enemy
+    (R-9.6, R-9.12), so three rifles facing two riders behind a car's 30-point screen (which only the kinetic type
+    can be, against a side of rifles: only an impale's doubled roll gets through) do not press, though they have
+    more HP, nor late (round 1 of 1: a draw is half a win, a loss none); the same three against the same two on
+    foot do."""
+    from skirmish.ai.fw.side import firepower, side_intent
+
+    red = [unit("Cid", (6, 1), 15), unit("Dax", (6, 3), 12), unit("Eve", (5, 3), 12)]
+    power = []
+    for cars, mode in ((SKIFF, "fall back"), ("[]", "press")):
+        b = battle(tmp_path, grav_text(CREW, red, cars))
+        at_intent(b, "Cid")
+        view = b.observe("Red")
+        cid = view.unit("Cid")
+        theirs = [u for u in view.units if u.side == "Blue"]
+        ours = [u for u in view.units if u.side == "Red"]
+        assert sum(u.ext.hp for u in ours) > sum(u.ext.hp for u in theirs)
+        power.append(firepower(view, ours, theirs))
+        assert side_intent(view, cid).mode == mode
+        assert side_intent(b.observe("Blue"), b.observe("Blue").unit("Rhee")).mode == "press"
+    assert 0 < power[0] < power[1] / 10  # 2D8+4 at 50%: through the screen only doubled by an impale

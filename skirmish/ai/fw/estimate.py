@@ -118,6 +118,14 @@ def _odds(view: BattleView, chance: int, w: FwWeapon, target: UnitView, screen: 
     return Shot(chance, mean, down)
 
 
+def hit_through(view: BattleView, w: FwWeapon, target: UnitView) -> float:
+    """The mean damage a sure hit of `w` puts through `target`'s armour and the screen it is taken to have (its
+    car's aboard, R-9.6, R-9.12): what the side's strength weighs a figure's protection by."""
+    if w.damage is None:
+        return 0.0
+    return _odds(view, 100, w, target, None, always_miss=False).mean
+
+
 def _car(view: BattleView, u: UnitView) -> Any:
     """The grav car `u` rides as the view shows it (R-9.12), or None."""
     name = getattr(u.ext, "aboard", None)
