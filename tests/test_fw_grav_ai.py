@@ -154,3 +154,53 @@ def test_a_side_weighs_the_enemy_cars_screen_in_its_strength(tmp_path: Path) -> 
         assert side_intent(view, cid).mode == mode
         assert side_intent(b.observe("Blue"), b.observe("Blue").unit("Rhee")).mode == "press"
     assert 0 < power[0] < power[1] / 10  # 2D8+4 at 50%: through the screen only doubled by an impale
+
+
+def _laser(name: str, at: tuple[int, int], extra: str = "") -> str:
+    return unit(name, at, 12, extra).replace("weapons: [heavy_rifle]", "weapons: [laser_heavy_rifle]")
+
+
+@pytest.mark.parametrize(("red", "raises"), [
+    ([_laser("Cid", (6, 1)), _laser("Dax", (5, 3))], "diffusion"),  # two lasers: its usual kinetic stops neither
+    ([unit("Cid", (6, 1)), unit("Dax", (5, 3))], None)])  # two rifles: the usual kinetic screen is the one
+def test_a_set_down_driver_raises_the_screen_that_stops_the_guns_it_faces(
+        tmp_path: Path, red: list[str], raises: str | None) -> None:
+    """car.screened (issue 13 item 9, scout run): the bookkeeping puts a car's usual screen back every round and a
+    split comes with a drive (R-9.12), so a driver that sets down to fire keeps the usual type unless another saves
+    its riders more this round; then it declares the drive with that screen, its shot after at half DEX (R-9.3),
+    and stays where it is (the riders fire as no moving firers)."""
+    b = battle(tmp_path, grav_text(CREW, red, SKIFF))
+    at_intent(b, "Rhee")
+    view = b.observe("Blue")
+    me, req = view.unit("Rhee"), b.pending
+    assert req is not None
+    car = fw_car.car_of(me)
+    assert car is not None
+    shot = FwIntent("Rhee", "shoot", "Cid")
+    got = fw_car.adjust(view, me, req, shot, True)
+    takes = {k: fw_car.riders_take(view, me, car, (k, 30)) for k in ("kinetic", "diffusion")}
+    if raises is None:
+        assert got == shot and takes["kinetic"] < takes["diffusion"]
+        return
+    assert takes["diffusion"] < takes["kinetic"] - fw_car.SCREEN_GAIN
+    assert isinstance(got, FwIntent) and b.check(got) is None
+    assert (got.act, got.then, got.then_target, got.car_screen, got.car_points) == ("drive", "shoot", "Cid", raises, 30)
+    b.submit(got)
+    _moves(b, "Rhee")
+    move = fw_car.adjust(b.observe("Blue"), b.observe("Blue").unit("Rhee"), b.pending, EndTurn("Rhee"), True)
+    assert move == EndTurn("Rhee")  # here is the vantage: it stays
+
+
+def test_a_prone_firer_is_weighed_at_plus_20() -> None:
+    """estimate.shot counts R-9.4's prone firer (+20) as the rules roll it (the scout run's prone sentry)."""
+    from skirmish.ai.fw import estimate as est
+
+    sc = load_scenario(SCOUT)
+    b = Battle(sc, seed=1, controllers={s.name: make_ai("hold", ruleset="fw") for s in sc.spec.sides})  # type: ignore[misc]
+    view = b.observe("Picket")
+    quell, mbeki, rhee = view.unit("Quell"), view.unit("Mbeki"), view.unit("Rhee")
+    assert quell.prone and not mbeki.prone
+    lw = est.weapon(quell)
+    assert lw is not None
+    assert est.shot(view, quell, lw, quell.cell, rhee, rhee.cell).chance == 45 + 20
+    assert est.shot(view, quell, lw, quell.cell, rhee, rhee.cell, firer_moves=True).chance == 23  # 45 x 1/2 (rounded), no +20

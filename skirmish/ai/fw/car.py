@@ -36,6 +36,7 @@ __all__ = ["DISMOUNT_M", "STANDOFF_CELLS", "CarOption", "adjust", "car_of", "fli
 
 DISMOUNT_M = 12.0  # riders leave a car (and its driver stops) with an enemy this near (metres)
 STANDOFF_CELLS = 3  # a car flying at the enemy stops this many cells short of every enemy
+SCREEN_GAIN = 1.0  # a set-down driver changes the car's screen when it saves the riders this many HP-equivalents
 PAIR_FLOOR = 0.05  # the least a rider's shot at an enemy in sight and range counts for a vantage (HP-equivalents)
 DRIVE_GAIN = 1.0  # a set-down driver with a target drives only to a vantage worth this many times more (the
 # round it drives, its riders fire as moving firers, at half chance, R-9.4)
@@ -284,5 +285,43 @@ def adjust(view: BattleView, me: UnitView, request: Request, action: Action, agg
     # (asking a better vantage to be worth 1.5 times this one before driving cost 7 of 20 wins against random)
     if here and (here >= sum(w for _, _, w in pairs) - 1e-9  # every rider reaches every enemy: no need to look
                  or here >= max((targets_from(view, me, car, c, pairs) for c in _flights(view, me, car)), default=0.0)):
-        return action  # set down: the riders fire at full chance (R-9.4: not moving firers)
+        return screened(view, me, car, action)  # set down: the riders fire at full chance (not moving firers, R-9.4)
     return next(o.intent for o in options(view, me, action) if o.label == "drive toward the enemy")
+
+
+def riders_take(view: BattleView, me: UnitView, car: CarView, screen: tuple[str, int]) -> float:
+    """The HP-equivalent the car's riders able to act are expected to lose this round behind the car's `screen`
+    where it is (R-9.6, R-9.12): every enemy able to act that sees the car (in the vertical) and has it in range
+    fires its burst when it can at one of them, taken evenly."""
+    riders = [r for n in car.riders if (r := view.find(n)) is not None and not r.out_of_action
+              and isinstance(r.ext, FwUnitView)]
+    if not riders:
+        return 0.0
+    total = 0.0
+    for e in _enemies(view, me):
+        w = est.weapon(e) if isinstance(e.ext, FwUnitView) and e.ext.can_act else None
+        if w is None or e.ghost or not est.in_range(view, e.cell, car.cell, w) \
+                or not view_sight(view, e, car.cell, me).visible:
+            continue
+        burst = est.can_burst(e, w)
+        total += sum(est.shot(view, e, w, e.cell, r, car.cell, burst=burst, car_screen=screen).value(
+            est.ext(r).hp, 1.0) for r in riders) / len(riders)
+    return total
+
+
+def screened(view: BattleView, me: UnitView, car: CarView, action: Action) -> Action:
+    """A set-down driver's declaration (R-9.12): the car keeps its usual screen unless another type would save its
+    riders at least SCREEN_GAIN HP-equivalents this round (`riders_take`; the enemies' own guns are seen, R-9.6);
+    then it declares the drive with that screen and its attack after it at half DEX (R-9.3), and stays (a split
+    comes with a drive; the bookkeeping puts the usual screen back every round). Seen on the scout run: two heavy
+    lasers through the usual kinetic 30 points, where a diffusion screen leaves one rifle."""
+    gc = tables().grav_cars[car.car_type]
+    if not isinstance(action, FwIntent) or not gc.screen or action.then is not None:
+        return action
+    points = min(gc.screen, gc.generator)
+    usual = riders_take(view, me, car, (car.screen, car.screen_points))
+    best = min(((riders_take(view, me, car, (k, points)), k) for k in sorted(_SCREEN_FOR.values())),
+               default=(usual, car.screen))
+    if best[1] == car.screen or best[0] > usual - SCREEN_GAIN:
+        return action
+    return _with(action, "drive", _first_attack(action), car_screen=best[1], car_points=points)
