@@ -204,3 +204,33 @@ def test_a_prone_firer_is_weighed_at_plus_20() -> None:
     assert lw is not None
     assert est.shot(view, quell, lw, quell.cell, rhee, rhee.cell).chance == 45 + 20
     assert est.shot(view, quell, lw, quell.cell, rhee, rhee.cell, firer_moves=True).chance == 23  # 45 x 1/2 (rounded), no +20
+
+
+def test_the_vantage_weighs_what_the_guns_that_see_it_would_put_through_the_cars_best_screen(tmp_path: Path) -> None:
+    """car._net (issue 13 item 9, scout run: the prone laser that the kinetic screen does not stop): a cell's worth is
+    the riders' fire from it less what the enemies that see the car there would take off the riders behind the
+    screen that stops the most (R-9.6, R-9.12). From 2,1 only the rifle sees the car (the kinetic screen stops all
+    but an impale); east of the wall the laser sees it too, and no one screen stops both."""
+    red = [_laser("Cid", (8, 3)), unit("Eve", (5, 3))]
+    b = battle(tmp_path, grav_text(CREW, red, SKIFF))
+    at_intent(b, "Rhee")
+    view = b.observe("Blue")
+    me = view.unit("Rhee")
+    car = fw_car.car_of(me)
+    assert car is not None
+    pairs, seen = fw_car._pairs(view, me, car), {}
+    fire = {e.name: v for e, _, v in fw_car._fire_at_riders(view, me, car)}
+    assert fire["Cid"]["kinetic"] > 1.0 > fire["Cid"]["diffusion"]  # 3D6 L: through kinetic, stopped by diffusion
+    assert fire["Eve"]["diffusion"] > 1.0 > fire["Eve"]["kinetic"]  # 2D8+4 P: the other way round
+    urgency = 1.0 + view.round / view.max_rounds
+
+    def taken(at: tuple[int, int]) -> float:
+        return urgency * fw_car.targets_from(view, me, car, at, pairs, seen) - \
+            fw_car._net(view, me, car, at, pairs, fire=fw_car._fire_at_riders(view, me, car), seen=seen)
+
+    east = (10, 1)
+    here, there = taken(car.cell), taken(east)
+    assert seen[("Cid", east)] and not seen[("Cid", car.cell)] and seen[("Eve", car.cell)]
+    assert here == pytest.approx(fire["Eve"]["kinetic"])
+    assert there == pytest.approx(min(fire["Eve"][k] + fire["Cid"][k] for k in fire["Eve"]))
+    assert there > here + 1.0

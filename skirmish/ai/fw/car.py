@@ -187,18 +187,62 @@ def _pairs(view: BattleView, me: UnitView, car: CarView) -> list[tuple[UnitView,
 
 
 def targets_from(view: BattleView, me: UnitView, car: CarView, at: geo.Cell,
-                 pairs: list[tuple[UnitView, float, float]] | None = None) -> float:
+                 pairs: list[tuple[UnitView, float, float]] | None = None,
+                 sight: dict[tuple[str, geo.Cell], bool] | None = None) -> float:
     """What the riders' fire is worth with the car at `at` (R-9.4, R-9.12): the worth of every (rider's firearm,
     enemy) pair in sight (in the vertical) and in range (`_pairs`). An enemy out of sight counts where its side
     last saw it."""
     total = 0.0
-    seen: dict[str, bool] = {}
+    seen = {} if sight is None else sight
     for e, reach, worth in _pairs(view, me, car) if pairs is None else pairs:
-        if e.name not in seen:
-            seen[e.name] = view_sight(view, e, at, me).visible
-        if seen[e.name] and geo.distance_m(at, e.cell, view.grid.cell_m) <= reach:
+        if _sees(view, me, e, at, seen) and geo.distance_m(at, e.cell, view.grid.cell_m) <= reach:
             total += worth
     return total
+
+
+def _sees(view: BattleView, me: UnitView, e: UnitView, at: geo.Cell, seen: dict[tuple[str, geo.Cell], bool]) -> bool:
+    """Sight between enemy `e` and the car at `at`, in the vertical (kept in `seen` for one decision)."""
+    key = (e.name, at)
+    if key not in seen:
+        seen[key] = view_sight(view, e, at, me).visible
+    return seen[key]
+
+
+def _fire_at_riders(view: BattleView, me: UnitView, car: CarView) -> list[tuple[UnitView, float, dict[str, float]]]:
+    """(enemy, its gun's range in metres, {car screen type: the HP-equivalent its fire takes off the riders}) for
+    every enemy able to act with a gun (one out of sight where last seen): its burst when it can, at one of the
+    riders able to act taken evenly, behind the car's usual screen or any type at the car's full screen (R-9.6, R-9.12)."""
+    riders = [r for n in car.riders if (r := view.find(n)) is not None and not r.out_of_action
+              and isinstance(r.ext, FwUnitView)]
+    gc = tables().grav_cars[car.car_type]
+    screens = {car.screen: car.screen_points} if gc.screen else {"none": 0}
+    if gc.screen:
+        screens.update({k: min(gc.screen, gc.generator) for k in _SCREEN_FOR.values() if k != car.screen})
+    out = []
+    for e in _enemies(view, me):
+        w = est.weapon(e) if isinstance(e.ext, FwUnitView) and e.ext.can_act else None
+        if w is None or not riders:
+            continue
+        burst = est.can_burst(e, w)
+        out.append((e, float(w.range_m or 0), {k: sum(est.shot(view, e, w, e.cell, r, car.cell, burst=burst,
+                                                                car_screen=(k, p)).value(est.ext(r).hp, 1.0)
+                                                       for r in riders) / len(riders) for k, p in screens.items()}))
+    return out
+
+
+def _net(view: BattleView, me: UnitView, car: CarView, at: geo.Cell, pairs: list[tuple[UnitView, float, float]],
+         fire: list[tuple[UnitView, float, dict[str, float]]], seen: dict[tuple[str, geo.Cell], bool]) -> float:
+    """A vantage's worth: the riders' fire from `at` (`targets_from`) less what the enemies that see it there would
+    take off them behind the screen that stops the most (`_fire_at_riders`), so the car leaves the sight of a gun
+    its screen does not stop for a cell as good to shoot from (the scout run's prone laser); the fire counts for
+    more as the round limit nears (as the reasoner's harm does), so a car ahead comes back to finish the fight."""
+    taken: dict[str, float] = {}
+    for e, reach, by_screen in fire:
+        if geo.distance_m(at, e.cell, view.grid.cell_m) <= reach and _sees(view, me, e, at, seen):
+            for k, v in by_screen.items():
+                taken[k] = taken.get(k, 0.0) + v
+    urgency = 1.0 + (view.round / view.max_rounds if view.max_rounds else 0.0)  # as the reasoner's: a draw is half
+    return urgency * targets_from(view, me, car, at, pairs, seen) - min(taken.values(), default=0.0)
 
 
 def vantage(view: BattleView, me: UnitView, cells: frozenset[geo.Cell]) -> geo.Cell | None:
@@ -211,13 +255,15 @@ def vantage(view: BattleView, me: UnitView, cells: frozenset[geo.Cell]) -> geo.C
         return None
     fine = [c for c in cells if min(geo.distance_cells(c, e.cell) for e in enemies) >= STANDOFF_CELLS]
     pairs = _pairs(view, me, car)
-    scored = [(targets_from(view, me, car, c, pairs), c) for c in fine]
-    best = max((n for n, _ in scored), default=0.0)
-    if best == 0:
+    seen: dict[tuple[str, geo.Cell], bool] = {}
+    if max((targets_from(view, me, car, c, pairs, seen) for c in fine), default=0.0) == 0:
         return flight(view, me, cells, aggressive=True)
-    if targets_from(view, me, car, me.cell, pairs) >= best:
+    fire = _fire_at_riders(view, me, car)
+    scored = [(_net(view, me, car, c, pairs, fire, seen), c) for c in fine]
+    best = max(n for n, _ in scored)
+    if _net(view, me, car, me.cell, pairs, fire, seen) >= best - 1e-9:
         return None
-    return min((c for n, c in scored if n == best),
+    return min((c for n, c in scored if n >= best - 1e-9),
                key=lambda c: (_nearest_m(view, c, enemies), geo.distance_cells(me.cell, c), c))
 
 
@@ -281,10 +327,16 @@ def adjust(view: BattleView, me: UnitView, request: Request, action: Action, agg
     if any(a in ("dismount", "mount") for a, _ in action.acts()):
         return action
     pairs = _pairs(view, me, car)
-    here = targets_from(view, me, car, car.cell, pairs)
+    seen: dict[tuple[str, geo.Cell], bool] = {}
+    here = targets_from(view, me, car, car.cell, pairs, seen)
+    fire = _fire_at_riders(view, me, car)
+    net = _net(view, me, car, car.cell, pairs, fire, seen)
     # (asking a better vantage to be worth 1.5 times this one before driving cost 7 of 20 wins against random)
-    if here and (here >= sum(w for _, _, w in pairs) - 1e-9  # every rider reaches every enemy: no need to look
-                 or here >= max((targets_from(view, me, car, c, pairs) for c in _flights(view, me, car)), default=0.0)):
+    if here and ((here >= sum(w for _, _, w in pairs) - 1e-9 and not any(_sees(view, me, e, car.cell, seen)
+                                                                          for e, _, _ in fire))  # every rider reaches every
+                 # enemy, and none takes anything off them here: no need to look
+                 or net >= max((_net(view, me, car, c, pairs, fire, seen) for c in _flights(view, me, car)),
+                               default=net)):
         return screened(view, me, car, action)  # set down: the riders fire at full chance (not moving firers, R-9.4)
     return next(o.intent for o in options(view, me, action) if o.label == "drive toward the enemy")
 
