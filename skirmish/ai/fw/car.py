@@ -201,11 +201,23 @@ def targets_from(view: BattleView, me: UnitView, car: CarView, at: geo.Cell,
 
 
 def _sees(view: BattleView, me: UnitView, e: UnitView, at: geo.Cell, seen: dict[tuple[str, geo.Cell], bool]) -> bool:
-    """Sight between enemy `e` and the car at `at`, in the vertical (kept in `seen` for one decision)."""
+    """Sight between enemy `e` and the car `me` rides at `at`, in the vertical (kept in `seen` for one decision,
+    and for the battle's map by where each stands, `_SIGHT`: a driver weighs every cell of its flight)."""
     key = (e.name, at)
     if key not in seen:
-        seen[key] = view_sight(view, e, at, me).visible
+        car = car_of(me)
+        if _SIGHT[0] is not view.grid or len(_SIGHT[1]) > 1 << 16:
+            _SIGHT[:] = [view.grid, {}]
+        memo: dict[Any, bool] = _SIGHT[1]
+        where = (car.heights if car else (), car.ground if car else (), e.cell, e.prone,
+                 getattr(e.ext, "aboard", None) is not None, me.prone, at)
+        if where not in memo:
+            memo[where] = view_sight(view, e, at, me).visible
+        seen[key] = memo[where]
     return seen[key]
+
+
+_SIGHT: list[Any] = [None, {}]  # (the map, {where the two stand: sight}) of the battle being played
 
 
 def _fire_at_riders(view: BattleView, me: UnitView, car: CarView) -> list[tuple[UnitView, float, dict[str, float]]]:
