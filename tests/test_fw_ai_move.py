@@ -26,9 +26,10 @@ CRATES = ["##############", "#,,,,,,,,,,,,#", "#,,,,,,,,,,,,#", "#,,,x,,,,x,,,#"
 
 def _move(tmp_path: Path, aim: float) -> tuple[Any, dict[str, Any], Any]:
     ai = FwUtilityAI(replace(PERSONALITIES["normal"], aim=aim))
-    # Foe is the stronger (HP): the side holds rather than presses, so closing in counts for nothing.
+    # Foe is the stronger (HP, and nylar against our rifle, side.py): the side holds rather than presses, so
+    # closing in counts for nothing.
     b = battle(tmp_path, CRATES, [unit("Me", (3, 3), "heavy_rifle", tacpack=GEN6, con=8)],
-               [unit("Foe", (10, 3), "heavy_rifle", skill=30, con=18)], ai)
+               [unit("Foe", (10, 3), "heavy_rifle", skill=30, armour="nylar", con=18)], ai)
     intent, _ = declaration(b, ai)
     assert (intent.act, intent.target) == ("shoot", "Foe")
     b.submit(intent)

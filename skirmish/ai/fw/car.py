@@ -36,6 +36,7 @@ __all__ = ["DISMOUNT_M", "STANDOFF_CELLS", "CarOption", "adjust", "car_of", "fli
 
 DISMOUNT_M = 12.0  # riders leave a car (and its driver stops) with an enemy this near (metres)
 STANDOFF_CELLS = 3  # a car flying at the enemy stops this many cells short of every enemy
+SCREEN_GAIN = 1.0  # a set-down driver changes the car's screen when it saves the riders this many HP-equivalents
 PAIR_FLOOR = 0.05  # the least a rider's shot at an enemy in sight and range counts for a vantage (HP-equivalents)
 DRIVE_GAIN = 1.0  # a set-down driver with a target drives only to a vantage worth this many times more (the
 # round it drives, its riders fire as moving firers, at half chance, R-9.4)
@@ -208,18 +209,74 @@ def _pairs(view: BattleView, me: UnitView, car: CarView) -> list[tuple[UnitView,
 
 
 def targets_from(view: BattleView, me: UnitView, car: CarView, at: geo.Cell,
-                 pairs: list[tuple[UnitView, float, float]] | None = None) -> float:
+                 pairs: list[tuple[UnitView, float, float]] | None = None,
+                 sight: dict[tuple[str, geo.Cell], bool] | None = None) -> float:
     """What the riders' fire is worth with the car at `at` (R-9.4, R-9.12): the worth of every (rider's firearm,
     enemy) pair in sight (in the vertical) and in range (`_pairs`). An enemy out of sight counts where its side
     last saw it."""
     total = 0.0
-    seen: dict[str, bool] = {}
+    seen = {} if sight is None else sight
     for e, reach, worth in _pairs(view, me, car) if pairs is None else pairs:
-        if e.name not in seen:
-            seen[e.name] = view_sight(view, e, at, me).visible
-        if seen[e.name] and geo.distance_m(at, e.cell, view.grid.cell_m) <= reach:
+        if _sees(view, me, e, at, seen) and geo.distance_m(at, e.cell, view.grid.cell_m) <= reach:
             total += worth
     return total
+
+
+def _sees(view: BattleView, me: UnitView, e: UnitView, at: geo.Cell, seen: dict[tuple[str, geo.Cell], bool]) -> bool:
+    """Sight between enemy `e` and the car `me` rides at `at`, in the vertical (kept in `seen` for one decision,
+    and for the battle's map by where each stands, `_SIGHT`: a driver weighs every cell of its flight)."""
+    key = (e.name, at)
+    if key not in seen:
+        car = car_of(me)
+        if _SIGHT[0] is not view.grid or len(_SIGHT[1]) > 1 << 16:
+            _SIGHT[:] = [view.grid, {}]
+        memo: dict[Any, bool] = _SIGHT[1]
+        where = (car.heights if car else (), car.ground if car else (), e.cell, e.prone,
+                 getattr(e.ext, "aboard", None) is not None, me.prone, at)
+        if where not in memo:
+            memo[where] = view_sight(view, e, at, me).visible
+        seen[key] = memo[where]
+    return seen[key]
+
+
+_SIGHT: list[Any] = [None, {}]  # (the map, {where the two stand: sight}) of the battle being played
+
+
+def _fire_at_riders(view: BattleView, me: UnitView, car: CarView) -> list[tuple[UnitView, float, dict[str, float]]]:
+    """(enemy, its gun's range in metres, {car screen type: the HP-equivalent its fire takes off the riders}) for
+    every enemy able to act with a gun (one out of sight where last seen): its burst when it can, at one of the
+    riders able to act taken evenly, behind the car's usual screen or any type at the car's full screen (R-9.6, R-9.12)."""
+    riders = [r for n in car.riders if (r := view.find(n)) is not None and not r.out_of_action
+              and isinstance(r.ext, FwUnitView)]
+    gc = tables().grav_cars[car.car_type]
+    screens = {car.screen: car.screen_points} if gc.screen else {"none": 0}
+    if gc.screen:
+        screens.update({k: min(gc.screen, gc.generator) for k in _SCREEN_FOR.values() if k != car.screen})
+    out = []
+    for e in _enemies(view, me):
+        w = est.weapon(e) if isinstance(e.ext, FwUnitView) and e.ext.can_act else None
+        if w is None or not riders:
+            continue
+        burst = est.can_burst(e, w)
+        out.append((e, float(w.range_m or 0), {k: sum(est.shot(view, e, w, e.cell, r, car.cell, burst=burst,
+                                                                car_screen=(k, p)).value(est.ext(r).hp, 1.0)
+                                                       for r in riders) / len(riders) for k, p in screens.items()}))
+    return out
+
+
+def _net(view: BattleView, me: UnitView, car: CarView, at: geo.Cell, pairs: list[tuple[UnitView, float, float]],
+         fire: list[tuple[UnitView, float, dict[str, float]]], seen: dict[tuple[str, geo.Cell], bool]) -> float:
+    """A vantage's worth: the riders' fire from `at` (`targets_from`) less what the enemies that see it there would
+    take off them behind the screen that stops the most (`_fire_at_riders`), so the car leaves the sight of a gun
+    its screen does not stop for a cell as good to shoot from (the scout run's prone laser); the fire counts for
+    more as the round limit nears (as the reasoner's harm does), so a car ahead comes back to finish the fight."""
+    taken: dict[str, float] = {}
+    for e, reach, by_screen in fire:
+        if geo.distance_m(at, e.cell, view.grid.cell_m) <= reach and _sees(view, me, e, at, seen):
+            for k, v in by_screen.items():
+                taken[k] = taken.get(k, 0.0) + v
+    urgency = 1.0 + (view.round / view.max_rounds if view.max_rounds else 0.0)  # as the reasoner's: a draw is half
+    return urgency * targets_from(view, me, car, at, pairs, seen) - min(taken.values(), default=0.0)
 
 
 def vantage(view: BattleView, me: UnitView, cells: frozenset[geo.Cell]) -> geo.Cell | None:
@@ -232,13 +289,15 @@ def vantage(view: BattleView, me: UnitView, cells: frozenset[geo.Cell]) -> geo.C
         return None
     fine = [c for c in cells if min(geo.distance_cells(c, e.cell) for e in enemies) >= STANDOFF_CELLS]
     pairs = _pairs(view, me, car)
-    scored = [(targets_from(view, me, car, c, pairs), c) for c in fine]
-    best = max((n for n, _ in scored), default=0.0)
-    if best == 0:
+    seen: dict[tuple[str, geo.Cell], bool] = {}
+    if max((targets_from(view, me, car, c, pairs, seen) for c in fine), default=0.0) == 0:
         return flight(view, me, cells, aggressive=True)
-    if targets_from(view, me, car, me.cell, pairs) >= best:
+    fire = _fire_at_riders(view, me, car)
+    scored = [(_net(view, me, car, c, pairs, fire, seen), c) for c in fine]
+    best = max(n for n, _ in scored)
+    if _net(view, me, car, me.cell, pairs, fire, seen) >= best - 1e-9:
         return None
-    return min((c for n, c in scored if n == best),
+    return min((c for n, c in scored if n >= best - 1e-9),
                key=lambda c: (_nearest_m(view, c, enemies), geo.distance_cells(me.cell, c), c))
 
 
@@ -302,9 +361,53 @@ def adjust(view: BattleView, me: UnitView, request: Request, action: Action, agg
     if any(a in ("dismount", "mount") for a, _ in action.acts()):
         return action
     pairs = _pairs(view, me, car)
-    here = targets_from(view, me, car, car.cell, pairs)
+    seen: dict[tuple[str, geo.Cell], bool] = {}
+    here = targets_from(view, me, car, car.cell, pairs, seen)
+    fire = _fire_at_riders(view, me, car)
+    net = _net(view, me, car, car.cell, pairs, fire, seen)
     # (asking a better vantage to be worth 1.5 times this one before driving cost 7 of 20 wins against random)
-    if here and (here >= sum(w for _, _, w in pairs) - 1e-9  # every rider reaches every enemy: no need to look
-                 or here >= max((targets_from(view, me, car, c, pairs) for c in _flights(view, me, car)), default=0.0)):
-        return action  # set down: the riders fire at full chance (R-9.4: not moving firers)
+    if here and ((here >= sum(w for _, _, w in pairs) - 1e-9 and not any(_sees(view, me, e, car.cell, seen)
+                                                                          for e, _, _ in fire))  # every rider reaches every
+                 # enemy, and none takes anything off them here: no need to look
+                 or net >= max((_net(view, me, car, c, pairs, fire, seen) for c in _flights(view, me, car)),
+                               default=net)):
+        return screened(view, me, car, action)  # set down: the riders fire at full chance (not moving firers, R-9.4)
     return next(o.intent for o in options(view, me, action) if o.label == "drive toward the enemy")
+
+
+def riders_take(view: BattleView, me: UnitView, car: CarView, screen: tuple[str, int]) -> float:
+    """The HP-equivalent the car's riders able to act are expected to lose this round behind the car's `screen`
+    where it is (R-9.6, R-9.12): every enemy able to act that sees the car (in the vertical) and has it in range
+    fires its burst when it can at one of them, taken evenly."""
+    riders = [r for n in car.riders if (r := view.find(n)) is not None and not r.out_of_action
+              and isinstance(r.ext, FwUnitView)]
+    if not riders:
+        return 0.0
+    total = 0.0
+    for e in _enemies(view, me):
+        w = est.weapon(e) if isinstance(e.ext, FwUnitView) and e.ext.can_act else None
+        if w is None or e.ghost or not est.in_range(view, e.cell, car.cell, w) \
+                or not view_sight(view, e, car.cell, me).visible:
+            continue
+        burst = est.can_burst(e, w)
+        total += sum(est.shot(view, e, w, e.cell, r, car.cell, burst=burst, car_screen=screen).value(
+            est.ext(r).hp, 1.0) for r in riders) / len(riders)
+    return total
+
+
+def screened(view: BattleView, me: UnitView, car: CarView, action: Action) -> Action:
+    """A set-down driver's declaration (R-9.12): the car keeps its usual screen unless another type would save its
+    riders at least SCREEN_GAIN HP-equivalents this round (`riders_take`; the enemies' own guns are seen, R-9.6);
+    then it declares the drive with that screen and its attack after it at half DEX (R-9.3), and stays (a split
+    comes with a drive; the bookkeeping puts the usual screen back every round). Seen on the scout run: two heavy
+    lasers through the usual kinetic 30 points, where a diffusion screen leaves one rifle."""
+    gc = tables().grav_cars[car.car_type]
+    if not isinstance(action, FwIntent) or not gc.screen or action.then is not None:
+        return action
+    points = min(gc.screen, gc.generator)
+    usual = riders_take(view, me, car, (car.screen, car.screen_points))
+    best = min(((riders_take(view, me, car, (k, points)), k) for k in sorted(_SCREEN_FOR.values())),
+               default=(usual, car.screen))
+    if best[1] == car.screen or best[0] > usual - SCREEN_GAIN:
+        return action
+    return _with(action, "drive", _first_attack(action), car_screen=best[1], car_points=points)

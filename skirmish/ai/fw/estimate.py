@@ -99,7 +99,7 @@ def strike(view: BattleView, me: UnitView, w: FwWeapon, target: UnitView, screen
 
 
 def _odds(view: BattleView, chance: int, w: FwWeapon, target: UnitView, screen: tuple[str, int] | None,
-          burst: bool = False, always_miss: bool = True) -> Shot:
+          burst: bool = False, always_miss: bool = True, car_screen: tuple[str, int] | None = None) -> Shot:
     assert w.damage is not None
     t = ext(target)
     kind, points = screen if screen is not None else shown_screen(target, view)
@@ -108,7 +108,7 @@ def _odds(view: BattleView, chance: int, w: FwWeapon, target: UnitView, screen: 
     car = _car(view, target)
     if car is not None:  # a rider meets the car's ceramet, then the car's screen in place of its own (R-9.12)
         armour = {c: armour.get(c, 0) + car.armour for c in set(armour) | {"P", "B", "L"}}
-        screens = _car_screens(view, target, car)
+        screens = [(1.0, *car_screen)] if car_screen is not None else _car_screens(view, target, car)
     mean = down = 0.0
     for share, kind, points in screens:
         attack = Attack.of(chance, w.damage, w.damage_class, impales=w.impales, burst=burst,
@@ -117,6 +117,14 @@ def _odds(view: BattleView, chance: int, w: FwWeapon, target: UnitView, screen: 
         m, d = mean_down(attack, max(t.hp, 1))
         mean, down = mean + share * m, down + share * d
     return Shot(chance, mean, down)
+
+
+def hit_through(view: BattleView, w: FwWeapon, target: UnitView) -> float:
+    """The mean damage a sure hit of `w` puts through `target`'s armour and the screen it is taken to have (its
+    car's aboard, R-9.6, R-9.12): what the side's strength weighs a figure's protection by."""
+    if w.damage is None:
+        return 0.0
+    return _odds(view, 100, w, target, None, always_miss=False).mean
 
 
 def _car(view: BattleView, u: UnitView) -> Any:
@@ -224,9 +232,11 @@ FALLEN_WORTH = 0.6
 
 def shot(view: BattleView, shooter: UnitView, w: FwWeapon, frm: geo.Cell, target: UnitView, to: geo.Cell, *,
          burst: bool = False, firer_moves: bool = False, target_moves: bool = False, target_leaps: bool = False,
-         screen: tuple[str, int] | None = None, mounted: bool = False) -> Shot:
+         screen: tuple[str, int] | None = None, car_screen: tuple[str, int] | None = None,
+         mounted: bool = False) -> Shot:
     """The exact odds of `shooter` firing `w` from `frm` at `target` standing at `to` (R-9.4 .. R-9.6). `screen`:
-    the target's (type, points); None reads it as its side's view shows it, an enemy's as its usual one."""
+    the target's (type, points); None reads it as its side's view shows it, an enemy's as its usual one.
+    `car_screen`: the screen of the car a rider target rides, in place of the one the view shows (R-9.12)."""
     if w.damage is None:
         return NO_SHOT
     conditions = set()
@@ -241,8 +251,10 @@ def shot(view: BattleView, shooter: UnitView, w: FwWeapon, frm: geo.Cell, target
     from_car = getattr(shooter.ext, "aboard", None) is not None  # a rider's every cell is its car's (a driver flies it)
     if target.prone and not (from_car and getattr(target.ext, "aboard", None) is None):
         conditions.add("prone_target")  # (not from a car's floor, 10 m up: "from a higher elevation", R-9.4/R-9.12)
+    if shooter.prone and not firer_moves:
+        conditions.add("prone_firer")  # +20 (R-9.4; a figure that walks is on its feet)
     chance = chance_of(base_chance(shooter, w, mounted), frozenset(conditions))
-    return _odds(view, chance, w, target, screen, burst)
+    return _odds(view, chance, w, target, screen, burst, car_screen=car_screen)
 
 
 def shown_screen(u: UnitView, view: BattleView) -> tuple[str, int]:
