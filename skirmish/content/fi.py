@@ -1,5 +1,6 @@
 """Future Imperfect's scenario schema parts (skirmish.content.parts): its `options:` block (RULES: R-3.1 the
-randomizer and deck, R-3.2 the scope, R-5.1 initiative cards, R-8.2 concussion saves) and its units' traits
+randomizer and deck, R-3.2 the scope, R-5.1 initiative cards, R-8.2 concussion saves, R-6.11
+unintended targets) and its units' traits
 (Strength … Acuity as 'III-2': column I..VI, training 1-5) and skills (levels 1-5). Registered as the
 built-in ruleset's parts; shared code reaches them through `skirmish.content.parts.schema_parts("fi")`."""
 
@@ -18,7 +19,7 @@ from skirmish.rules.equipment import parse_trait
 
 TRAITS = ("strength", "dexterity", "reflexes", "vigor", "acuity")
 # Options accepted once but never built: they return with their own issue.
-RETIRED_OPTIONS = {"unintended_targets": "R-6.11", "cover_reach": "R-6.6"}
+RETIRED_OPTIONS = {"cover_reach": "R-6.6"}
 
 
 class Options(RulesetOptions):
@@ -29,6 +30,7 @@ class Options(RulesetOptions):
     scope: Literal["pulp", "gritty"] = "pulp"
     initiative_cards: Literal["one", "per_side", "per_character"] = "one"
     concussion_saves: StrictBool = True
+    unintended_targets: StrictBool = True  # R-6.11: missed rounds may strike figures on the line of fire
 
     @field_validator("deck")
     @classmethod

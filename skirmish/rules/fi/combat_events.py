@@ -65,6 +65,7 @@ class AttackEvent(Event):
     ammo_left: int
     power: int | None = None
     power_left: int | None = None
+    unintended: list[str] | None = None  # the candidates listed before the draw, nearest first
     modifiers: list[Mod]
     draw: DrawRecord = field(metadata=FLAT)
 
@@ -85,6 +86,8 @@ class AttackEvent(Event):
             line += "; BREAKDOWN"
         if self.power is not None:
             line += f"; tacpack -{self.power} ({self.power_left} left)"
+        if self.unintended:
+            line += f"; on the line of fire: {', '.join(self.unintended)}"
         return line + self.rules_text()
 
     def headline(self) -> str:

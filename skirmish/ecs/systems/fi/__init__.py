@@ -202,7 +202,7 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
         world=world, grid=scenario.grid, armoury=scenario.armoury, randomizer=Randomizer(mode, rng, deck),
         nav=Navigator.of(scenario.grid), emit=emit, scope=opts.scope, side_names=tuple(s.name for s in spec.sides),
         initiative_cards=opts.initiative_cards, concussion_saves=opts.concussion_saves, deck=deck,
-        deck_name="stacked" if scenario.stacked else opts.deck,
+        deck_name="stacked" if scenario.stacked else opts.deck, unintended_targets=opts.unintended_targets,
     )
     sys = FiSystems(ctx)
     order = 0

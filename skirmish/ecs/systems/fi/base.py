@@ -63,6 +63,7 @@ class Ctx:
     deck: Deck | None = None  # the action deck, when cards are drawn
     deck_name: str = ""  # which deck: a built-in's name, or "stacked" (C-4)
     reach: ReachCache = field(default_factory=ReachCache)  # reach fields kept between legality's questions
+    unintended_targets: bool = False  # R-6.11 (the scenario option, on by default there)
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:

@@ -18,6 +18,7 @@ from skirmish.ecs.components import (
     Turn,
     WeaponState,
 )
+from skirmish.ecs.systems.fi import unintended
 from skirmish.ecs.systems.fi.base import _condition
 from skirmish.ecs.systems.fi.round import FiRound
 from skirmish.rules import geometry as geo
@@ -201,8 +202,10 @@ class FiShooting(FiRound):
         if not trigger:
             w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
         w.get(eid, Turn).acted = True
+        on_line = unintended.listed(self, eid, tgt, setup)  # listed before the draw
         draw = self.ctx.randomizer.draw()
         out = resolve_shot(draw, setup, target)
+        strays = unintended.strays(self, eid, draw, setup, out, on_line)
         ws.rounds -= action.burst or 1
         tp = w.get(eid, Tacpack)
         if weapon.energy:
@@ -232,6 +235,8 @@ class FiShooting(FiRound):
             rules.append("R-4.8")
         if target.screen_type:
             rules.append("R-6.13")
+        if on_line:
+            rules.append("R-6.11")
         first = out.hits[0] if out.hits else None
         self._event(
             "attack", self.name(eid), tuple(rules),
@@ -248,10 +253,13 @@ class FiShooting(FiRound):
             breakdown=out.breakdown, ammo_left=ws.rounds,
             **({"power": weapon.shot_power(action.burst), "power_left": tp.generator - tp.spent} if weapon.energy
                else {}),
+            **({"unintended": [self.name(e) for e in on_line]} if on_line else {}),
             modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
         )
+        unintended.report(self, eid, draw, strays)
         self.ctx.randomizer.settle()
         self._apply_hits(tgt, out)
+        unintended.apply(self, strays)
 
     def _apply_hits(self, tgt: int, out: Any) -> None:
         w = self.w
