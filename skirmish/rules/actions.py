@@ -79,6 +79,8 @@ class Shoot(Action):
     burst: int = 0
     called: str | None = None
     spends: tuple[str, ...] | None = None
+    also: tuple[str, ...] = ()  # a split burst's further targets
+    split: tuple[int, ...] = ()  # its skill dice per target, `target` first (default: as even as possible)
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,10 @@ def _convert(key: str, raw: str, text: str) -> Any:
             return int(raw)
         if key == "spends":
             return () if raw in ("none", "") else tuple(raw.split(","))
+        if key == "also":
+            return tuple(raw.split(","))
+        if key == "split":
+            return tuple(int(v) for v in raw.split(","))
         return raw
     except ValueError:
         raise ActionParseError(f"cannot read action {text!r}: bad value {raw!r} for {key}") from None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from skirmish.core.events import FLAT, Event, register
 from skirmish.core.reads import DrawRecord, Mod
+from skirmish.rules.fi.ranged_events import Split, split_text
 from skirmish.rules.fi.text import (
     Hit,
     Layer,
@@ -66,6 +67,7 @@ class AttackEvent(Event):
     power: int | None = None
     power_left: int | None = None
     unintended: list[str] | None = None  # the candidates listed before the draw, nearest first
+    split: Split | None = None  # a burst split between targets: one attack event per target
     modifiers: list[Mod]
     draw: DrawRecord = field(metadata=FLAT)
 
@@ -88,6 +90,8 @@ class AttackEvent(Event):
             line += f"; tacpack -{self.power} ({self.power_left} left)"
         if self.unintended:
             line += f"; on the line of fire: {', '.join(self.unintended)}"
+        if self.split:
+            line += f"; {split_text(self.split)}"
         return line + self.rules_text()
 
     def headline(self) -> str:

@@ -85,6 +85,7 @@ class ShotSetup:
     prone_rule: bool = False
     called: str | None = None
     spends: tuple[str, ...] | None = None  # None = spend the pool automatically
+    rounds: int = 0  # a split burst's share of rounds at this target: caps the card's burst hits
 
 
 @dataclass
@@ -201,6 +202,8 @@ def resolve_shot(draw: Draw, setup: ShotSetup, target: TargetState) -> ShotOutco
     if not hit:
         return outcome
     rounds = card.burst[setup.burst] if setup.burst else 1
+    if setup.rounds:
+        rounds = min(rounds, setup.rounds)
     outcome.rounds_hit = rounds
     pool = result_bumps + (rounds - 1)  # each hit after the first adds a bump
     outcome.pool = pool

@@ -8,9 +8,29 @@ has a value.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from skirmish.core.events import Event, register
 from skirmish.rules.fi.text import Hit, hit_lines, hits_text
+
+
+class Split(TypedDict):
+    """A split burst (R-6.3) on each of its attack events: the burst, the targets in the order named, each one's
+    skill dice and rounds, and the rounds left over that miss."""
+
+    burst: int
+    targets: list[str]
+    dice: list[int]
+    rounds: list[int]
+    extra: int
+
+
+def split_text(s: Split) -> str:
+    """A split burst in the log: "split burst 5: Kyr-1 3 dice 2 rounds, Kyr-2 2 dice 2 rounds, 1 misses"."""
+    shares = ", ".join(f"{t} {d} dice {r} round{'s' if r > 1 else ''}"
+                       for t, d, r in zip(s["targets"], s["dice"], s["rounds"], strict=False))
+    extra = f", {s['extra']} miss{'es' if s['extra'] == 1 else ''}" if s["extra"] else ""
+    return f"split burst {s['burst']}: {shares}{extra}"
 
 
 @register("unintended_hit")

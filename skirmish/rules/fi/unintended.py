@@ -108,6 +108,11 @@ def missed_rounds(burst: int, hit: bool, rounds_hit: int) -> int:
     return fired if not hit else max(0, fired - rounds_hit)
 
 
+def fired_at(setup: ShotSetup) -> int:
+    """Rounds a shot sent at its target: a split burst's share, else the burst, else one (R-6.3)."""
+    return setup.rounds or setup.burst or 1
+
+
 def bystander_setup(setup: ShotSetup, distance_m: float, sight: geo.Sight, prone: bool) -> ShotSetup:
     """The shot as it reaches a bystander: its distance and cover (R-6.6), the prone rule (R-6.5); no called
     location, no point-blank bump and no bumps to spend (an unintended hit takes none)."""

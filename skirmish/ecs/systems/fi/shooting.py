@@ -18,7 +18,7 @@ from skirmish.ecs.components import (
     Turn,
     WeaponState,
 )
-from skirmish.ecs.systems.fi import unintended
+from skirmish.ecs.systems.fi import split, unintended
 from skirmish.ecs.systems.fi.base import _condition
 from skirmish.ecs.systems.fi.round import FiRound
 from skirmish.rules import geometry as geo
@@ -54,6 +54,8 @@ class FiShooting(FiRound):
     def shot_setup(self, eid: int, action: Shoot, *, trigger: bool = False) -> tuple[ShotSetup, TargetState, int]:
         """Check a shot and work out its TN, modifiers and target state (R-6.1–R-6.6). Only reads (`World.peek`):
         legality and the odds ask it for shots never made, and `shoot` changes what it changes itself."""
+        if action.also or action.split:
+            return split.setups(self, eid, action, trigger)[1][0]  # the first target's (R-6.3)
         w = self.w
         if not self.active(eid):
             raise IllegalAction("R-8.1: out of action")
@@ -195,21 +197,37 @@ class FiShooting(FiRound):
         )
 
     def shoot(self, eid: int, action: Shoot, *, trigger: bool = False) -> None:
-        """Fire: one draw resolves hit, burst, location, cover, armour, damage and breakdown (R-6)."""
+        """Fire: one draw resolves hit, burst, location, cover, armour, damage and breakdown (R-6); a burst split
+        between targets draws one card per target (R-6.3, skirmish.ecs.systems.fi.split)."""
+        if action.also or action.split:
+            split.shoot(self, eid, action, trigger=trigger)
+            return
         setup, target, tgt = self.shot_setup(eid, action, trigger=trigger)
-        w = self.w
         weapon, ws = self.weapon(eid)  # type: ignore[misc]
+        self.spend_shot(eid, weapon, ws, action, trigger)
+        self.fire_at(eid, action, setup, target, tgt, trigger)
+
+    def spend_shot(self, eid: int, weapon: Weapon, ws: WeaponState, action: Shoot, trigger: bool) -> None:
+        """A checked shot's action, rounds and tacpack power (R-5.3, R-6.3, R-6.12, R-6.13)."""
+        w = self.w
         if not trigger:
             w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
         w.get(eid, Turn).acted = True
+        ws.rounds -= action.burst or 1
+        if weapon.energy:  # checked in shot_setup: never above the generator
+            w.get(eid, Tacpack).shot_points += weapon.shot_power(action.burst)
+
+    def fire_at(self, eid: int, action: Shoot, setup: ShotSetup, target: TargetState, tgt: int, trigger: bool, *,
+                split_plan: dict[str, Any] | None = None, extra: int = 0, power: bool = True) -> None:
+        """One card's shot at one target (its rounds spent by `spend_shot`): the draw, the unintended targets
+        (R-6.11; `extra` rounds of a split burst miss besides), the event, the damage."""
+        w = self.w
+        weapon, ws = self.weapon(eid)  # type: ignore[misc]
         on_line = unintended.listed(self, eid, tgt, setup)  # R-6.11: listed before the draw
         draw = self.ctx.randomizer.draw()
         out = resolve_shot(draw, setup, target)
-        strays = unintended.strays(self, eid, draw, setup, out, on_line)
-        ws.rounds -= action.burst or 1
+        strays = unintended.strays(self, eid, draw, setup, out, on_line, extra)
         tp = w.get(eid, Tacpack)
-        if weapon.energy:
-            tp.shot_points += weapon.shot_power(action.burst)  # checked in shot_setup: never above the generator
         rd = w.get(eid, Readiness)
         rd.target, rd.aim = action.target, 0  # R-6.2: after a shot the weapon stays ready on that target
         w.get(eid, Status).firing = True
@@ -251,9 +269,10 @@ class FiShooting(FiRound):
             damage=out.damage, wounds=out.wounds, ct=out.ct,
             hits=[h.to_json() for h in out.hits], extra_damage=out.extra,
             breakdown=out.breakdown, ammo_left=ws.rounds,
-            **({"power": weapon.shot_power(action.burst), "power_left": tp.generator - tp.spent} if weapon.energy
-               else {}),
+            **({"power": weapon.shot_power(action.burst), "power_left": tp.generator - tp.spent}
+               if weapon.energy and power else {}),
             **({"unintended": [self.name(e) for e in on_line]} if on_line else {}),
+            **({"split": split_plan} if split_plan is not None else {}),
             modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
         )
         unintended.report(self, eid, draw, strays)

@@ -16,6 +16,7 @@ from skirmish.rules.fi.unintended import (
     Figure,
     bystander_setup,
     candidates,
+    fired_at,
     missed_rounds,
     stray_box,
     stray_hit,
@@ -49,11 +50,12 @@ def listed(sys: FiShooting, eid: int, tgt: int, setup: ShotSetup) -> list[int]:
     return [by_name[f.name] for f in chosen]
 
 
-def strays(sys: FiShooting, eid: int, draw: Draw, setup: ShotSetup, out: ShotOutcome, cands: list[int]
-           ) -> list[Stray]:
-    """The rounds that missed, struck into the candidates (R-6.11), read from the shot's own draw. Reads the
-    card's strip only when a round missed and someone is listed (a dice draw rolls the card's fields then)."""
-    missed = missed_rounds(setup.burst, out.hit, out.rounds_hit)
+def strays(sys: FiShooting, eid: int, draw: Draw, setup: ShotSetup, out: ShotOutcome, cands: list[int],
+           extra: int = 0) -> list[Stray]:
+    """The rounds that missed, struck into the candidates (R-6.11), read from the shot's own draw; `extra`
+    rounds (a split burst's left over) miss besides. Reads the card's strip only when a round missed and
+    someone is listed (a dice draw rolls the card's fields then)."""
+    missed = missed_rounds(fired_at(setup), out.hit, out.rounds_hit) + extra
     if not cands or not missed:
         return []
     card = draw.fields
