@@ -163,3 +163,4 @@ class Status:
     waiting: str | None = None
     firing: bool = False
     known_to: frozenset[str] = frozenset()  # sides that know where it is (R-6.1 concealment)
+    mounted: bool = False  # fires from a mount or a moving vehicle (R-6.1: -2), from the scenario's `mounted`

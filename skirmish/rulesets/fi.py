@@ -35,6 +35,7 @@ from skirmish.rules.fi.events import (
 from skirmish.rules.fi.initiative import DECLARATIONS, PHASE_NAMES, PHASES
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged import (
+    CALLED_SHOTS,
     LOW_COVERED,
     ShotFacts,
     ae_shift,
@@ -42,16 +43,18 @@ from skirmish.rules.fi.ranged import (
     expected_hit_probability,
     shot_numbers,
 )
+from skirmish.rules.fi.ranged_events import UnintendedHitEvent
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_odds
 from skirmish.rules.fi.timing import ATTACK_MODES, Part, add_part, declared_speed, fits
 
 __all__ = [
-    "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES", "AimEvent",
-    "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems",
-    "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent", "ShotFacts",
-    "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent", "TriggerLostEvent",
-    "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability",
-    "fits", "initiative", "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
+    "ATTACK_MODES", "CALLED_SHOTS", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES",
+    "PHASE_NAMES", "AimEvent", "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent",
+    "FiRuleset", "FiSystems", "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part",
+    "ReloadEvent", "ShotFacts", "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds",
+    "TriggerEvent", "TriggerLostEvent", "UnintendedHitEvent", "WaitEvent", "add_part", "ae_shift",
+    "blast_reach_m", "damage_row", "declared_speed", "expected_hit_probability", "fits", "initiative",
+    "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
 ]
 
 

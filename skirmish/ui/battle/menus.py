@@ -17,12 +17,12 @@ from skirmish.core.errors import IllegalAction
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Reload, Shoot, Throw, Wait
-from skirmish.rulesets.fi import ShotOdds, ThrowOdds
+from skirmish.rulesets.fi import CALLED_SHOTS, ShotOdds, ThrowOdds
 from skirmish.ui.battle.state import BattleState
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, elide, place_beside, wrap
 
-CALLED = (None, "head", "chest", "vitals", "belly", "right_arm", "left_leg")
+CALLED = (None, *CALLED_SHOTS)  # what the engine accepts: the eight boxes, torso, hands, feet, eye, heart
 
 
 @dataclass

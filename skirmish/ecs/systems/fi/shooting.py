@@ -29,11 +29,11 @@ from skirmish.rules.actions import (
 )
 from skirmish.rules.checks import Pool as CheckPool
 from skirmish.rules.checks import settle, tn
-from skirmish.rules.deck import LOCATIONS
 from skirmish.rules.equipment import SCREEN_TYPES, Speed, Weapon
 from skirmish.rules.fi.damage import after_damage
 from skirmish.rules.fi.ranged import (
     BUMP_SPENDS,
+    CALLED_SHOTS,
     ArmourLayer,
     ShotFacts,
     ShotSetup,
@@ -111,8 +111,9 @@ class FiShooting(FiRound):
             what = f"a burst of {action.burst} draws {power}" if action.burst else f"the {weapon.name} draws {power}"
             raise IllegalAction(f"R-6.13: the tacpack has {max(0, tp.generator - tp.spent)} point(s) left this "
                                 f"round; {what}")
-        if action.called is not None and action.called not in LOCATIONS:
-            raise IllegalAction(f"R-6.1: unknown called location {action.called!r}")
+        if action.called is not None and action.called not in CALLED_SHOTS:
+            raise IllegalAction(f"R-6.1: unknown called location {action.called!r}; a shot may be called at "
+                                f"{', '.join(CALLED_SHOTS)}")
         for spend in action.spends or ():
             name, at, index = spend.partition("@")
             if name not in BUMP_SPENDS or (at and not index.isdigit()):
@@ -136,7 +137,7 @@ class FiShooting(FiRound):
             distance_m=dist, mode=action.mode, burst=action.burst, called=action.called, firer_moved=moved,
             ready=rd.target == action.target, aims=rd.aim, target=action.target, target_size=tprof.size,
             target_dodge=tprof.skills.get("dodge", 0) if dodging else 0, target_moved_m=w.peek(tgt, Turn).moved_m,
-            concealed=sight.concealed,
+            concealed=sight.concealed, firer_mounted=w.peek(eid, Status).mounted,
         )
         target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
         pool = self.skill_pool(eid, weapon.skill, "dexterity")
