@@ -81,6 +81,7 @@ class Shoot(Action):
     spends: tuple[str, ...] | None = None
     also: tuple[str, ...] = ()  # a split burst's further targets
     split: tuple[int, ...] = ()  # its skill dice per target, `target` first (default: as even as possible)
+    double_tap: bool = False  # two shots in one action off one card
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,10 @@ def _convert(key: str, raw: str, text: str) -> Any:
             return tuple(raw.split(","))
         if key == "split":
             return tuple(int(v) for v in raw.split(","))
+        if key == "double_tap":
+            if raw.lower() not in ("yes", "no", "true", "false"):
+                raise ValueError(raw)
+            return raw.lower() in ("yes", "true")
         return raw
     except ValueError:
         raise ActionParseError(f"cannot read action {text!r}: bad value {raw!r} for {key}") from None

@@ -68,11 +68,13 @@ class AttackEvent(Event):
     power_left: int | None = None
     unintended: list[str] | None = None  # the candidates listed before the draw, nearest first
     split: Split | None = None  # a burst split between targets: one attack event per target
+    double_tap: int | None = None  # a double tap's shot, 1 or 2, both off one card
     modifiers: list[Mod]
     draw: DrawRecord = field(metadata=FLAT)
 
     def describe(self) -> str:
-        head = (f"{self.where()} {self.actor or ''} {'(trigger) ' if self.trigger else ''}fires {self.weapon} "
+        tap = f" (double tap {self.double_tap}/2)" if self.double_tap else ""
+        head = (f"{self.where()} {self.actor or ''} {'(trigger) ' if self.trigger else ''}fires {self.weapon}{tap} "
                 f"{self.mode}{' burst ' + str(self.burst) if self.burst else ''} at {self.target} "
                 f"({self.distance_m:.1f} m)")
         read = "CF" if self.cf else f"{self.read}{' halved' if self.halved else ''}"

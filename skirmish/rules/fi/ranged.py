@@ -89,6 +89,8 @@ class ShotSetup:
     called: str | None = None
     spends: tuple[str, ...] | None = None  # None = spend the pool automatically
     rounds: int = 0  # a split burst's share of rounds at this target: caps the card's burst hits
+    start_shift: int = 0  # boxes from the card's standard the shot lands (a double tap's second shot, R-6.12)
+    reliability: str | None = None  # the weapon's reliability for this shot's breakdown, if not its own
 
 
 @dataclass
@@ -211,7 +213,7 @@ def resolve_shot(draw: Draw, setup: ShotSetup, target: TargetState) -> ShotOutco
     result_bumps = bumps(total, setup.tn) if hit else 0
     outcome = ShotOutcome(
         read=read.result, cf=read.cf, total=total, tn=setup.tn, hit=hit, bumps=result_bumps, pool=0,
-        spent=[], hits=[], rounds_hit=0, breakdown=breaks(card.breakdown, weapon.reliability),
+        spent=[], hits=[], rounds_hit=0, breakdown=breaks(card.breakdown, setup.reliability or weapon.reliability),
         extra=[], source=read.source,
     )
     if not hit:
@@ -223,7 +225,7 @@ def resolve_shot(draw: Draw, setup: ShotSetup, target: TargetState) -> ShotOutco
     pool = result_bumps + (rounds - 1)  # each hit after the first adds a bump
     outcome.pool = pool
 
-    start = card.standard
+    start = max(0, min(3, card.standard + setup.start_shift))
     if setup.called is not None:
         # A called shot that hits strikes the called location: put it first in the stack order.
         called = called_box(setup.called, card.hit_stack, start)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from skirmish.core.errors import IllegalAction
@@ -18,7 +19,7 @@ from skirmish.ecs.components import (
     Turn,
     WeaponState,
 )
-from skirmish.ecs.systems.fi import split, unintended
+from skirmish.ecs.systems.fi import attack_event, double_tap, split, unintended
 from skirmish.ecs.systems.fi.base import _condition
 from skirmish.ecs.systems.fi.round import FiRound
 from skirmish.rules import geometry as geo
@@ -45,6 +46,7 @@ from skirmish.rules.fi.timing import (
     ATTACK_MODES,
     Part,
 )
+from skirmish.rules.randomizer import Draw
 
 
 class FiShooting(FiRound):
@@ -54,6 +56,8 @@ class FiShooting(FiRound):
     def shot_setup(self, eid: int, action: Shoot, *, trigger: bool = False) -> tuple[ShotSetup, TargetState, int]:
         """Check a shot and work out its TN, modifiers and target state (R-6.1–R-6.6). Only reads (`World.peek`):
         legality and the odds ask it for shots never made, and `shoot` changes what it changes itself."""
+        if action.double_tap:
+            return double_tap.setup(self, eid, action, trigger)  # the first shot's (R-6.12)
         if action.also or action.split:
             return split.setups(self, eid, action, trigger)[1][0]  # the first target's (R-6.3)
         w = self.w
@@ -203,32 +207,42 @@ class FiShooting(FiRound):
         if action.also or action.split:
             split.shoot(self, eid, action, trigger=trigger)
             return
+        if action.double_tap:
+            double_tap.shoot(self, eid, action, trigger=trigger)
+            return
         setup, target, tgt = self.shot_setup(eid, action, trigger=trigger)
         weapon, ws = self.weapon(eid)  # type: ignore[misc]
         self.spend_shot(eid, weapon, ws, action, trigger)
         self.fire_at(eid, action, setup, target, tgt, trigger)
 
-    def spend_shot(self, eid: int, weapon: Weapon, ws: WeaponState, action: Shoot, trigger: bool) -> None:
-        """A checked shot's action, rounds and tacpack power (R-5.3, R-6.3, R-6.12, R-6.13)."""
+    def spend_shot(self, eid: int, weapon: Weapon, ws: WeaponState, action: Shoot, trigger: bool,
+                   rounds: int = 0) -> None:
+        """A checked shot's action, rounds and tacpack power (R-5.3, R-6.3, R-6.12, R-6.13); `rounds` single shots
+        in one pull (a double tap: 2) count as that many shots of the rate of fire."""
         w = self.w
         if not trigger:
-            w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
+            parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
+            if rounds > 1:
+                parts[-1] = replace(parts[-1], shots=parts[-1].shots + rounds - 1)
+            w.get(eid, Turn).parts = parts
         w.get(eid, Turn).acted = True
-        ws.rounds -= action.burst or 1
+        ws.rounds -= rounds or action.burst or 1
         if weapon.energy:  # checked in shot_setup: never above the generator
-            w.get(eid, Tacpack).shot_points += weapon.shot_power(action.burst)
+            w.get(eid, Tacpack).shot_points += weapon.shot_power(action.burst) * max(1, rounds)
 
     def fire_at(self, eid: int, action: Shoot, setup: ShotSetup, target: TargetState, tgt: int, trigger: bool, *,
-                split_plan: dict[str, Any] | None = None, extra: int = 0, power: bool = True) -> None:
-        """One card's shot at one target (its rounds spent by `spend_shot`): the draw, the unintended targets
-        (R-6.11; `extra` rounds of a split burst miss besides), the event, the damage."""
+                split_plan: dict[str, Any] | None = None, extra: int = 0, power: bool = True, draw: Draw | None = None,
+                tap: int | None = None, settle: bool = True) -> None:
+        """One card's shot at one target (its rounds spent by `spend_shot`): the draw (or `draw`, a double tap's
+        card read again), the unintended targets (R-6.11; `extra` rounds of a split burst miss besides), the event,
+        the damage; `settle` False leaves the draw open for a second read."""
         w = self.w
-        weapon, ws = self.weapon(eid)  # type: ignore[misc]
+        ws = self.weapon(eid)[1]  # type: ignore[index]
         on_line = unintended.listed(self, eid, tgt, setup)  # R-6.11: listed before the draw
-        draw = self.ctx.randomizer.draw()
+        if draw is None:
+            draw = self.ctx.randomizer.draw()
         out = resolve_shot(draw, setup, target)
         strays = unintended.strays(self, eid, draw, setup, out, on_line, extra)
-        tp = w.get(eid, Tacpack)
         rd = w.get(eid, Readiness)
         rd.target, rd.aim = action.target, 0  # R-6.2: after a shot the weapon stays ready on that target
         w.get(eid, Status).firing = True
@@ -237,47 +251,11 @@ class FiShooting(FiRound):
         face.dx, face.dy = (b[0] > a[0]) - (b[0] < a[0]), (b[1] > a[1]) - (b[1] < a[1])
         if out.breakdown:
             ws.jammed = True
-        rules = ["R-6.1", "R-6.2", "R-3.3", "R-6.4"]
-        if action.burst:
-            rules.append("R-6.3")
-        if setup.cover != "none":
-            rules.append("R-6.6")
-        if any(h.layers for h in out.hits):
-            rules.append("R-6.7")
-        if out.hits:
-            rules += ["R-4.4", "R-6.8"]
-        if setup.prone_rule:
-            rules.append("R-6.5")
-        if out.cf:
-            rules.append("R-3.5")
-        if out.breakdown:
-            rules.append("R-4.8")
-        if target.screen_type:
-            rules.append("R-6.13")
-        if on_line:
-            rules.append("R-6.11")
-        first = out.hits[0] if out.hits else None
-        self._event(
-            "attack", self.name(eid), tuple(rules),
-            target=action.target, weapon=weapon.id, mode=action.mode, burst=action.burst,
-            called=action.called, trigger=trigger, distance_m=round(setup.distance_m, 2),
-            tn=out.tn, tn_modifiers=[m.to_json() for m in setup.tn_mods],
-            column=setup.column, row=setup.row, halved=setup.halve, read=out.read, cf=out.cf,
-            result=out.total, hit=out.hit, bumps=out.bumps, bump_pool=out.pool, spent=out.spent,
-            rounds_hit=out.rounds_hit, cover=setup.cover, cover_av=setup.cover_av,
-            location=first.location if first else None,
-            ablation=first.layers if first else [],
-            damage=out.damage, wounds=out.wounds, ct=out.ct,
-            hits=[h.to_json() for h in out.hits], extra_damage=out.extra,
-            breakdown=out.breakdown, ammo_left=ws.rounds,
-            **({"power": weapon.shot_power(action.burst), "power_left": tp.generator - tp.spent}
-               if weapon.energy and power else {}),
-            **({"unintended": [self.name(e) for e in on_line]} if on_line else {}),
-            **({"split": split_plan} if split_plan is not None else {}),
-            modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
-        )
+        attack_event.emit(self, eid, action, setup, target, out, draw, on_line, trigger=trigger,
+                          split_plan=split_plan, tap=tap, power=power)
         unintended.report(self, eid, draw, strays)
-        self.ctx.randomizer.settle()
+        if settle:
+            self.ctx.randomizer.settle()
         self._apply_hits(tgt, out)
         unintended.apply(self, strays)
 
