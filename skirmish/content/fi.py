@@ -46,6 +46,7 @@ class Unit(UnitSpec):
     traits: dict[str, str]
     skills: dict[Name, StrictInt] = Field(default_factory=dict, max_length=50)
     mounted: StrictBool = False  # fires from a mount or a moving vehicle (-2)
+    two_weapons: StrictBool = False  # holds its first two fired weapons one in each hand
 
     @field_validator("traits")
     @classmethod

@@ -82,6 +82,7 @@ class Shoot(Action):
     also: tuple[str, ...] = ()  # a split burst's further targets
     split: tuple[int, ...] = ()  # its skill dice per target, `target` first (default: as even as possible)
     double_tap: bool = False  # two shots in one action off one card
+    hand: str = ""  # "off": the weapon in the other hand of a unit holding two
 
 
 @dataclass(frozen=True)

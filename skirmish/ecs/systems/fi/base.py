@@ -96,7 +96,7 @@ def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> i
         Profile(traits, dict(spec.skills), spec.size, cmax), health, Cover(), armour,
         Loadout(weapons, _first_fired(ctx.armoury, weapons)), tp, Declared(), Readiness(), Turn(),
         Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names),
-               mounted=spec.mounted),
+               mounted=spec.mounted, two_weapons=spec.two_weapons),
     )
 
 

@@ -19,7 +19,7 @@ from skirmish.ecs.components import (
     Turn,
     WeaponState,
 )
-from skirmish.ecs.systems.fi import attack_event, double_tap, split, unintended
+from skirmish.ecs.systems.fi import attack_event, shot_kinds, two_weapons, unintended
 from skirmish.ecs.systems.fi.base import _condition
 from skirmish.ecs.systems.fi.round import FiRound
 from skirmish.rules import geometry as geo
@@ -56,10 +56,9 @@ class FiShooting(FiRound):
     def shot_setup(self, eid: int, action: Shoot, *, trigger: bool = False) -> tuple[ShotSetup, TargetState, int]:
         """Check a shot and work out its TN, modifiers and target state (R-6.1–R-6.6). Only reads (`World.peek`):
         legality and the odds ask it for shots never made, and `shoot` changes what it changes itself."""
-        if action.double_tap:
-            return double_tap.setup(self, eid, action, trigger)  # the first shot's (R-6.12)
-        if action.also or action.split:
-            return split.setups(self, eid, action, trigger)[1][0]  # the first target's (R-6.3)
+        special = shot_kinds.setup(self, eid, action, trigger)  # off hand, double tap, split burst (issue 14)
+        if special is not None:
+            return special
         w = self.w
         if not self.active(eid):
             raise IllegalAction("R-8.1: out of action")
@@ -80,7 +79,7 @@ class FiShooting(FiRound):
         if dist > weapon.max_range_m + 1e-9:
             raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
         if not trigger:
-            self.check_parts(eid, self._attack_part(weapon, action.mode))
+            self.check_parts(eid, self.attack_part(eid, weapon, action.mode))
         return self._shot_numbers(eid, tgt, action, weapon, sight, dist, trigger)
 
     def shot_firer_check(self, eid: int, action: Shoot) -> tuple[Weapon, WeaponState]:
@@ -145,7 +144,7 @@ class FiShooting(FiRound):
         )
         target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
         pool = self.skill_pool(eid, weapon.skill, "dexterity")
-        mods = list(pool.modifiers) + list(self.wound_mod(eid)) + shot_mods
+        mods = list(pool.modifiers) + list(self.wound_mod(eid)) + shot_mods + two_weapons.modifiers(self, eid, weapon)
         exposed: frozenset[str] = frozenset()
         concealed = sight.concealed
         if sight.cover == "high":
@@ -182,6 +181,10 @@ class FiShooting(FiRound):
             return False
         return self.sight(eid, tgt).visible
 
+    def attack_part(self, eid: int, weapon: Weapon, mode: str) -> Part:
+        """`eid`'s attack part with `weapon`: a two-gun unit's hands share one action (R-6.12)."""
+        return two_weapons.attack_part(self, eid, weapon, mode) or self._attack_part(weapon, mode)
+
     @staticmethod
     def _attack_part(weapon: Weapon, mode: str) -> Part:
         """A shot's timing part: shots up to the rate of fire share one attack action (R-6.3)."""
@@ -204,11 +207,7 @@ class FiShooting(FiRound):
     def shoot(self, eid: int, action: Shoot, *, trigger: bool = False) -> None:
         """Fire: one draw resolves hit, burst, location, cover, armour, damage and breakdown (R-6); a burst split
         between targets draws one card per target (R-6.3, skirmish.ecs.systems.fi.split)."""
-        if action.also or action.split:
-            split.shoot(self, eid, action, trigger=trigger)
-            return
-        if action.double_tap:
-            double_tap.shoot(self, eid, action, trigger=trigger)
+        if shot_kinds.shoot(self, eid, action, trigger):  # off hand, double tap, split burst (issue 14)
             return
         setup, target, tgt = self.shot_setup(eid, action, trigger=trigger)
         weapon, ws = self.weapon(eid)  # type: ignore[misc]
@@ -221,7 +220,7 @@ class FiShooting(FiRound):
         in one pull (a double tap: 2) count as that many shots of the rate of fire."""
         w = self.w
         if not trigger:
-            parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
+            parts = self.check_parts(eid, self.attack_part(eid, weapon, action.mode))
             if rounds > 1:
                 parts[-1] = replace(parts[-1], shots=parts[-1].shots + rounds - 1)
             w.get(eid, Turn).parts = parts
