@@ -95,6 +95,15 @@ class Throw(Action):
 
 
 @dataclass(frozen=True)
+class Launch(Action):
+    """Launch an explosive from the weapon in hand at a cell (R-6.10): a miss scatters by the card's launched
+    multiplier, the burst catches everyone near (R-6.9)."""
+
+    verb: ClassVar[str] = "launch"
+    at: Cell = (0, 0)
+
+
+@dataclass(frozen=True)
 class Aim(Action):
     """Spend an action aiming at a target (R-6.2)."""
 
@@ -134,9 +143,10 @@ class EndTurn(Action):
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
-    t.verb: t for t in (Declare, Move, Shoot, Throw, Aim, Reload, Wait, SetTacpack, EndTurn)
+    t.verb: t for t in (Declare, Move, Shoot, Throw, Launch, Aim, Reload, Wait, SetTacpack, EndTurn)
 }
-_POSITIONAL = {"declare": "speed", "move": "to", "throw": "at", "shoot": "target", "aim": "target", "wait": "trigger"}
+_POSITIONAL = {"declare": "speed", "move": "to", "throw": "at", "launch": "at", "shoot": "target", "aim": "target",
+               "wait": "trigger"}
 
 
 def register_action(cls: type[Action], positional: str | None = None) -> type[Action]:
@@ -200,7 +210,7 @@ def _convert(key: str, raw: str, text: str) -> Any:
 
 
 __all__ = [
-    "ACTION_TYPES", "Action", "ActionParseError", "Aim", "Declare", "EndTurn", "Move", "Reload",
+    "ACTION_TYPES", "Action", "ActionParseError", "Aim", "Declare", "EndTurn", "Launch", "Move", "Reload",
     "SetTacpack", "Shoot", "Throw", "Wait", "field", "parse_action", "register_action",
 ]
 

@@ -104,6 +104,7 @@ class Weapon:
     blast_m: float = 0.0  # explosive radius of full damage (0 = not an explosive)
     double_tap: bool = False  # may be double tapped (two shots in one action)
     low_recoil: bool = False  # the LR attribute: a double tap's penalty one less
+    launched: bool = False  # launches an explosive at a cell (a miss scatters by the launched multiplier)
 
     @property
     def explosive(self) -> bool:
@@ -212,6 +213,7 @@ def parse_weapon(wid: str, raw: dict[str, Any]) -> Weapon:
         blast_m=blast,
         double_tap=bool(raw.get("double_tap", False)),
         low_recoil=bool(raw.get("low_recoil", False)),
+        launched=bool(raw.get("launched", False)),
     )
 
 

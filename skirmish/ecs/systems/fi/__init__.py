@@ -20,12 +20,24 @@ from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
-from skirmish.ecs.systems.fi import legality, table
+from skirmish.ecs.systems.fi import launched, legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
 from skirmish.ecs.systems.fi.movement import FiMovement
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
-from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
+from skirmish.rules.actions import (
+    Action,
+    Aim,
+    Declare,
+    EndTurn,
+    Launch,
+    Move,
+    Reload,
+    SetTacpack,
+    Shoot,
+    Throw,
+    Wait,
+)
 from skirmish.rules.deck import Card, Deck, builtin
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
@@ -52,6 +64,8 @@ class FiSystems(FiMovement):
             self.shot_setup(eid, action)
         elif isinstance(action, Throw):
             self.throw_setup(eid, action)
+        elif isinstance(action, Launch):
+            launched.launch_setup(self, eid, action)
         elif isinstance(action, Aim):
             self.aim_check(eid, action)
         elif isinstance(action, Reload):
@@ -74,6 +88,8 @@ class FiSystems(FiMovement):
             self.shoot(eid, action)
         elif isinstance(action, Throw):
             self.throw(eid, action)
+        elif isinstance(action, Launch):
+            launched.launch(self, eid, action)
         elif isinstance(action, Aim):
             self.aim(eid, action)
         elif isinstance(action, Reload):

@@ -94,8 +94,9 @@ class FiShooting(FiRound):
         if wpn is None:
             raise IllegalAction("no weapon")
         weapon, ws = wpn
-        if weapon.thrown:
-            raise IllegalAction(f"R-6.10: the {weapon.name} is thrown at a cell (throw), not fired")
+        if weapon.thrown or weapon.launched:
+            how = "launched at a cell (launch)" if weapon.launched else "thrown at a cell (throw)"
+            raise IllegalAction(f"R-6.10: the {weapon.name} is {how}, not fired")
         if ws.jammed:
             raise IllegalAction(f"R-4.8: the {weapon.name} has broken down; clear it with a reload action")
         if action.mode not in ATTACK_MODES:
