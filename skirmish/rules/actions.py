@@ -104,6 +104,16 @@ class Launch(Action):
 
 
 @dataclass(frozen=True)
+class CoverFire(Action):
+    """Covering fire over the area round a cell, a continuing action (R-6.12): every enemy entering it draws a
+    shot read at the fire volume (burst 0: a single shot)."""
+
+    verb: ClassVar[str] = "cover"
+    at: Cell = (0, 0)
+    burst: int = 0
+
+
+@dataclass(frozen=True)
 class Aim(Action):
     """Spend an action aiming at a target (R-6.2)."""
 
@@ -143,10 +153,10 @@ class EndTurn(Action):
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
-    t.verb: t for t in (Declare, Move, Shoot, Throw, Launch, Aim, Reload, Wait, SetTacpack, EndTurn)
+    t.verb: t for t in (Declare, Move, Shoot, Throw, Launch, CoverFire, Aim, Reload, Wait, SetTacpack, EndTurn)
 }
-_POSITIONAL = {"declare": "speed", "move": "to", "throw": "at", "launch": "at", "shoot": "target", "aim": "target",
-               "wait": "trigger"}
+_POSITIONAL = {"declare": "speed", "move": "to", "throw": "at", "launch": "at", "cover": "at", "shoot": "target",
+               "aim": "target", "wait": "trigger"}
 
 
 def register_action(cls: type[Action], positional: str | None = None) -> type[Action]:
@@ -210,7 +220,7 @@ def _convert(key: str, raw: str, text: str) -> Any:
 
 
 __all__ = [
-    "ACTION_TYPES", "Action", "ActionParseError", "Aim", "Declare", "EndTurn", "Launch", "Move", "Reload",
+    "ACTION_TYPES", "Action", "ActionParseError", "Aim", "CoverFire", "Declare", "EndTurn", "Launch", "Move", "Reload",
     "SetTacpack", "Shoot", "Throw", "Wait", "field", "parse_action", "register_action",
 ]
 

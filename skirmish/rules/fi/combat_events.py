@@ -69,11 +69,12 @@ class AttackEvent(Event):
     unintended: list[str] | None = None  # the candidates listed before the draw, nearest first
     split: Split | None = None  # a burst split between targets: one attack event per target
     double_tap: int | None = None  # a double tap's shot, 1 or 2, both off one card
+    covering: bool | None = None  # a covering shot at a unit entering the covered area
     modifiers: list[Mod]
     draw: DrawRecord = field(metadata=FLAT)
 
     def describe(self) -> str:
-        tap = f" (double tap {self.double_tap}/2)" if self.double_tap else ""
+        tap = f" (double tap {self.double_tap}/2)" if self.double_tap else " (covering fire)" if self.covering else ""
         head = (f"{self.where()} {self.actor or ''} {'(trigger) ' if self.trigger else ''}fires {self.weapon}{tap} "
                 f"{self.mode}{' burst ' + str(self.burst) if self.burst else ''} at {self.target} "
                 f"({self.distance_m:.1f} m)")

@@ -63,3 +63,19 @@ class UnintendedHitEvent(Event):
 
     def detail_lines(self) -> list[str]:
         return hit_lines(self.hits)
+
+
+@register("cover")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoverEvent(Event):
+    """Covering fire declared over the area round `at` (R-6.12): the burst, its fire volume and the radius."""
+
+    at: list[int]
+    burst: int
+    volume: int
+    radius_m: float
+
+    def describe(self) -> str:
+        fire = f"bursts of {self.burst}" if self.burst else "single shots"
+        return (f"{self.where()} {self.actor or ''} lays covering fire within {self.radius_m:g} m of {self.at[0]},"
+                f"{self.at[1]} ({fire}, volume {self.volume}){self.rules_text()}")

@@ -20,7 +20,7 @@ from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
-from skirmish.ecs.systems.fi import launched, legality, table
+from skirmish.ecs.systems.fi import covering, launched, legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
 from skirmish.ecs.systems.fi.movement import FiMovement
 from skirmish.ecs.world import World
@@ -28,6 +28,7 @@ from skirmish.nav import Navigator
 from skirmish.rules.actions import (
     Action,
     Aim,
+    CoverFire,
     Declare,
     EndTurn,
     Launch,
@@ -66,6 +67,8 @@ class FiSystems(FiMovement):
             self.throw_setup(eid, action)
         elif isinstance(action, Launch):
             launched.launch_setup(self, eid, action)
+        elif isinstance(action, CoverFire):
+            covering.check(self, eid, action)
         elif isinstance(action, Aim):
             self.aim_check(eid, action)
         elif isinstance(action, Reload):
@@ -90,6 +93,8 @@ class FiSystems(FiMovement):
             self.throw(eid, action)
         elif isinstance(action, Launch):
             launched.launch(self, eid, action)
+        elif isinstance(action, CoverFire):
+            covering.declare(self, eid, action)
         elif isinstance(action, Aim):
             self.aim(eid, action)
         elif isinstance(action, Reload):

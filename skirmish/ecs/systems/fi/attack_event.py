@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def emit(sys: FiShooting, eid: int, action: Shoot, setup: ShotSetup, target: TargetState, out: ShotOutcome,
          draw: Draw, on_line: list[int], *, trigger: bool, split_plan: dict[str, Any] | None, tap: int | None,
-         power: bool) -> None:
+         power: bool, covering: bool = False) -> None:
     """Write the shot's `attack` event; `power` False leaves the tacpack's power to the action's first event (a
     double tap's first event carries both shots' power)."""
     weapon, ws = sys.weapon(eid)  # type: ignore[misc]
@@ -25,7 +25,7 @@ def emit(sys: FiShooting, eid: int, action: Shoot, setup: ShotSetup, target: Tar
     rules = ["R-6.1", "R-6.2", "R-3.3", "R-6.4"]
     if action.burst:
         rules.append("R-6.3")
-    if tap is not None:
+    if tap is not None or covering:
         rules.append("R-6.12")
     if setup.cover != "none":
         rules.append("R-6.6")
@@ -62,5 +62,6 @@ def emit(sys: FiShooting, eid: int, action: Shoot, setup: ShotSetup, target: Tar
         **({"unintended": [sys.name(e) for e in on_line]} if on_line else {}),
         **({"split": split_plan} if split_plan is not None else {}),
         **({"double_tap": tap} if tap is not None else {}),
+        **({"covering": True} if covering else {}),
         modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
     )

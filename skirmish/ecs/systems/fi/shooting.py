@@ -232,7 +232,7 @@ class FiShooting(FiRound):
 
     def fire_at(self, eid: int, action: Shoot, setup: ShotSetup, target: TargetState, tgt: int, trigger: bool, *,
                 split_plan: dict[str, Any] | None = None, extra: int = 0, power: bool = True, draw: Draw | None = None,
-                tap: int | None = None, settle: bool = True) -> None:
+                tap: int | None = None, settle: bool = True, covering: bool = False) -> None:
         """One card's shot at one target (its rounds spent by `spend_shot`): the draw (or `draw`, a double tap's
         card read again), the unintended targets (R-6.11; `extra` rounds of a split burst miss besides), the event,
         the damage; `settle` False leaves the draw open for a second read."""
@@ -252,7 +252,7 @@ class FiShooting(FiRound):
         if out.breakdown:
             ws.jammed = True
         attack_event.emit(self, eid, action, setup, target, out, draw, on_line, trigger=trigger,
-                          split_plan=split_plan, tap=tap, power=power)
+                          split_plan=split_plan, tap=tap, power=power, covering=covering)
         unintended.report(self, eid, draw, strays)
         if settle:
             self.ctx.randomizer.settle()
