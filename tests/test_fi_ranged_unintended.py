@@ -166,3 +166,35 @@ def test_the_option_is_the_only_change_in_the_goldens(scenario: str, ai: str, se
     assert changed["type"] == "attack" and "R-6.11" in changed["rules"] and changed["unintended"]
     assert all('"unintended' not in line for line in off)
     assert load_scenario(path).spec.options.unintended_targets is True  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("randomizer", ["cards", "dice"])
+def test_played_battles_strike_listed_figures_once_per_shot(randomizer: str) -> None:
+    """Whole battles (rubble_run, hold on both sides, seeds 1-4): after every attack its stray rounds strike only
+    figures it listed, each at most once, top of the strip first, never more than the rounds that missed."""
+    from skirmish.ai.controllers import make_ai
+    from skirmish.battle import Battle
+
+    path = SCENARIOS_DIR / "rubble_run.yaml"
+    strays_seen = 0
+    for seed in range(1, 5):
+        sc = load_scenario(path).with_options(randomizer=randomizer)
+        with Battle(sc, seed=seed, controllers={s.name: make_ai("hold") for s in sc.spec.sides}) as b:
+            b.run()
+            events = list(b.log)
+        for i, e in enumerate(events):
+            if e.type != "attack":
+                continue
+            after = []
+            for f in events[i + 1:]:
+                if f.type != "unintended_hit":
+                    break
+                after.append(f)
+            strays_seen += len(after)
+            listed = e.unintended or []
+            assert all(s.target in listed and s.actor == e.actor for s in after)
+            assert len({s.target for s in after}) == len(after)
+            assert [s.candidate for s in after] == sorted(s.candidate for s in after)
+            fired = e.burst or 1
+            assert len(after) <= (fired if not e.hit else fired - e.rounds_hit)
+    assert strays_seen >= 1 or randomizer == "dice"
