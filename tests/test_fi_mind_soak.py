@@ -81,10 +81,13 @@ def test_a_contest_never_lowers_its_initiator(tmp_path: Path, seed: int, kind: s
     resist = f"skills: {{scrutinize: {theirs}, bravery: {theirs}, taunt: {theirs}}}"
     sc = _duel(tmp_path, skills, resist, opts)
     with Battle(sc, seed=seed, controllers={s.name: ScriptedController([]) for s in sc.spec.sides}) as b:
-        while b.pending is not None and b.pending.kind == "declare":
-            b.submit(Declare(b.pending.unit, "normal"))
-        while b.pending is not None and b.pending.unit != "Me":
-            b.step()
+        # Declare for everyone, round after round (a unit that hesitates, R-5.2, waits for the next round), until
+        # Me's turn comes.
+        while b.pending is not None and not (b.pending.unit == "Me" and b.pending.kind == "act"):
+            if b.pending.kind == "declare":
+                b.submit(Declare(b.pending.unit, "normal"))
+            else:
+                b.step()
         assert b.pending is not None
         before = b.view().unit("Me")
         b.submit(Contest("Me", "Foe", kind, mode))

@@ -157,7 +157,7 @@ def test_every_ruleset_binding_lists_the_parts_registered_under_its_name() -> No
         assert binding.scenario_parts is parts.schema_parts(name)
     fi = parts.schema_parts("fi")
     assert fi.options is Options and load_scenario(ROOT / "scenarios/killhouse_drill.yaml").spec.options.__class__ is Options
-    assert sorted(fi.retired_options.values()) == ["R-6.11", "R-6.6"]  # the options are named in test_loaders
+    assert sorted(fi.retired_options.values()) == ["R-6.6"]  # the options are named in test_loaders
 
 
 def test_parts_are_checked_when_registered(zz: parts.SchemaParts) -> None:

@@ -2,6 +2,7 @@
 
     python tools/golden.py record      # (re)write tests/data/golden/*.jsonl.gz from the current engine
     python tools/golden.py check       # compare the current engine with them; the first differing event each
+    python tools/golden.py check unintended_targets=false   # the same with options forced (key=value ...)
 
 A refactor keeps behaviour when `check` finds nothing (tests/test_golden.py runs it). A change that means to
 alter events re-records them, and its commit says which logs changed and why.
@@ -36,9 +37,12 @@ def golden_file(path: Path, ai: str, seed: int) -> Path:
     return GOLDEN / f"{path.stem}-{ai}-s{seed}.jsonl.gz"
 
 
-def play(path: Path, ai: str, seed: int) -> str:
-    """The events of one case as JSON lines."""
+def play(path: Path, ai: str, seed: int, options: dict[str, object] | None = None) -> str:
+    """The events of one case as JSON lines; `options` forces scenario options (those its ruleset has)."""
     sc = load_scenario(path)
+    if options:
+        fields = type(sc.spec.options).model_fields
+        sc = sc.with_options(**{k: v for k, v in options.items() if k in fields})
     with Battle(sc, seed=seed, controllers={s.name: make_ai(ai) for s in sc.spec.sides}) as b:
         b.run()
         return b.log.jsonl()
@@ -66,18 +70,32 @@ def record() -> int:
     return 0
 
 
-def check() -> list[str]:
-    """Every case whose events differ from its golden log, with the first difference."""
+def check(options: dict[str, object] | None = None) -> list[str]:
+    """Every case whose events differ from its golden log, with the first difference (`options` forced, e.g.
+    a new rule turned off to show it is the only change)."""
     problems = []
     for path, ai, seed in cases():
         f = golden_file(path, ai, seed)
         if not f.exists():
             problems.append(f"{f.name}: no golden log (run: python tools/golden.py record)")
             continue
-        diff = first_difference(gzip.decompress(f.read_bytes()).decode("utf-8"), play(path, ai, seed))
+        diff = first_difference(gzip.decompress(f.read_bytes()).decode("utf-8"), play(path, ai, seed, options))
         if diff is not None:
             problems.append(f"{f.name}: {diff}")
     return problems
+
+
+def parse_options(args: list[str]) -> dict[str, object]:
+    """`key=value` words as options: true/false, whole numbers, else text."""
+    out: dict[str, object] = {}
+    for a in args:
+        key, eq, raw = a.partition("=")
+        if not eq or not key:
+            raise ValueError(f"expected option=value, got {a!r}")
+        low = raw.lower()
+        out[key] = (low in ("true", "yes", "on")) if low in ("true", "false", "yes", "no", "on", "off") else (
+            int(raw) if raw.lstrip("-").isdigit() else raw)
+    return out
 
 
 def main(argv: list[str]) -> int:
@@ -85,7 +103,12 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["record"]:
         return record()
     if argv[:1] == ["check"]:
-        problems = check()
+        try:
+            options = parse_options(argv[1:])
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        problems = check(options)
         print("\n".join(problems) or "every golden log is byte-identical")
         return 1 if problems else 0
     print(__doc__)

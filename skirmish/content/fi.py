@@ -1,5 +1,6 @@
 """Future Imperfect's scenario schema parts (skirmish.content.parts): its `options:` block (RULES: R-3.1 the
-randomizer and deck, R-3.2 the scope, R-5.1 initiative cards, R-8.2 concussion saves) and its units' traits
+randomizer and deck, R-3.2 the scope, R-5.1 initiative cards, R-8.2 concussion saves, R-6.11
+unintended targets) and its units' traits
 (Strength … Acuity as 'III-2': column I..VI, training 1-5) and skills (levels 1-5). Registered as the
 built-in ruleset's parts; shared code reaches them through `skirmish.content.parts.schema_parts("fi")`."""
 
@@ -31,7 +32,7 @@ ARTS_FILE = "fi_martial_arts.yaml"
 
 TRAITS = ("strength", "dexterity", "reflexes", "vigor", "acuity")
 # Options accepted once but never built: they return with their own issue.
-RETIRED_OPTIONS = {"unintended_targets": "R-6.11", "cover_reach": "R-6.6"}
+RETIRED_OPTIONS = {"cover_reach": "R-6.6"}
 
 
 class Options(RulesetOptions):
@@ -48,6 +49,7 @@ class Options(RulesetOptions):
     contest_range_m: StrictInt = Field(20, ge=1, le=200)  # R-8.4: how far a contest carries
     martial_arts: StrictBool = False  # R-7.7: practitioners use their maneuver pools in melee
     chips: StrictBool = False  # R-8.5: story chips
+    unintended_targets: StrictBool = True  # R-6.11: missed rounds may strike figures on the line of fire
 
     @field_validator("deck")
     @classmethod
@@ -79,6 +81,8 @@ class Unit(UnitSpec):
     # `basic` or {techniques, dice, extras, effects, external}; checked against fi_martial_arts.yaml on load.
     martial_arts: dict[Name, Annotated[list[Any], Field(min_length=1, max_length=5)]] = \
         Field(default_factory=dict, max_length=5)
+    mounted: StrictBool = False  # R-6.1: fires from a mount or a moving vehicle (-2)
+    two_weapons: StrictBool = False  # R-6.12: holds its first two fired weapons one in each hand
 
     @field_validator("traits")
     @classmethod

@@ -79,6 +79,10 @@ class Shoot(Action):
     burst: int = 0
     called: str | None = None
     spends: tuple[str, ...] | None = None
+    also: tuple[str, ...] = ()  # a split burst's further targets (R-6.3)
+    split: tuple[int, ...] = ()  # its skill dice per target, `target` first (default: as even as possible)
+    double_tap: bool = False  # two shots in one action off one card (R-6.12)
+    hand: str = ""  # "off": the weapon in the other hand of a unit holding two (R-6.12)
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,25 @@ class Throw(Action):
     verb: ClassVar[str] = "throw"
     at: Cell = (0, 0)
     item: str = ""
+
+
+@dataclass(frozen=True)
+class Launch(Action):
+    """Launch an explosive from the weapon in hand at a cell (R-6.10): a miss scatters by the card's launched
+    multiplier, the burst catches everyone near (R-6.9)."""
+
+    verb: ClassVar[str] = "launch"
+    at: Cell = (0, 0)
+
+
+@dataclass(frozen=True)
+class CoverFire(Action):
+    """Covering fire over the area round a cell, a continuing action (R-6.12): every enemy entering it draws a
+    shot read at the fire volume (burst 0: a single shot)."""
+
+    verb: ClassVar[str] = "cover"
+    at: Cell = (0, 0)
+    burst: int = 0
 
 
 @dataclass(frozen=True)
@@ -130,9 +153,10 @@ class EndTurn(Action):
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
-    t.verb: t for t in (Declare, Move, Shoot, Throw, Aim, Reload, Wait, SetTacpack, EndTurn)
+    t.verb: t for t in (Declare, Move, Shoot, Throw, Launch, CoverFire, Aim, Reload, Wait, SetTacpack, EndTurn)
 }
-_POSITIONAL = {"declare": "speed", "move": "to", "throw": "at", "shoot": "target", "aim": "target", "wait": "trigger"}
+_POSITIONAL = {"declare": "speed", "move": "to", "throw": "at", "launch": "at", "cover": "at", "shoot": "target",
+               "aim": "target", "wait": "trigger"}
 
 
 def register_action(cls: type[Action], positional: str | None = None) -> type[Action]:
@@ -182,13 +206,21 @@ def _convert(key: str, raw: str, text: str) -> Any:
             return int(raw)
         if key == "spends":
             return () if raw in ("none", "") else tuple(raw.split(","))
+        if key == "also":
+            return tuple(raw.split(","))
+        if key == "split":
+            return tuple(int(v) for v in raw.split(","))
+        if key == "double_tap":
+            if raw.lower() not in ("yes", "no", "true", "false"):
+                raise ValueError(raw)
+            return raw.lower() in ("yes", "true")
         return raw
     except ValueError:
         raise ActionParseError(f"cannot read action {text!r}: bad value {raw!r} for {key}") from None
 
 
 __all__ = [
-    "ACTION_TYPES", "Action", "ActionParseError", "Aim", "Declare", "EndTurn", "Move", "Reload",
+    "ACTION_TYPES", "Action", "ActionParseError", "Aim", "CoverFire", "Declare", "EndTurn", "Launch", "Move", "Reload",
     "SetTacpack", "Shoot", "Throw", "Wait", "field", "parse_action", "register_action",
 ]
 

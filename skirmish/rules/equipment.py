@@ -102,6 +102,9 @@ class Weapon:
     two_handed: bool = True
     thrown: bool = False  # thrown by hand (range from Strength, scatter on a miss)
     blast_m: float = 0.0  # explosive radius of full damage (0 = not an explosive)
+    double_tap: bool = False  # may be double tapped (two shots in one action)
+    low_recoil: bool = False  # the LR attribute: a double tap's penalty one less
+    launched: bool = False  # launches an explosive at a cell (a miss scatters by the launched multiplier)
 
     @property
     def explosive(self) -> bool:
@@ -299,6 +302,9 @@ def parse_weapon(wid: str, raw: dict[str, Any]) -> Weapon:
         two_handed=bool(raw.get("two_handed", True)),
         thrown=thrown,
         blast_m=blast,
+        double_tap=bool(raw.get("double_tap", False)),
+        low_recoil=bool(raw.get("low_recoil", False)),
+        launched=bool(raw.get("launched", False)),
     )
 
 

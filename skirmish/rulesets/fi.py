@@ -61,6 +61,7 @@ from skirmish.rules.fi.mind import CONTESTS, MODES, Contest
 from skirmish.rules.fi.mind_events import ChipDrawEvent, ContestEvent, FearEvent, MindEvent, SurpriseEvent
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged import (
+    CALLED_SHOTS,
     LOW_COVERED,
     ShotFacts,
     ae_shift,
@@ -68,16 +69,18 @@ from skirmish.rules.fi.ranged import (
     expected_hit_probability,
     shot_numbers,
 )
+from skirmish.rules.fi.ranged_events import UnintendedHitEvent
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_odds
 from skirmish.rules.fi.timing import ATTACK_MODES, Part, add_part, declared_speed, fits
 
 __all__ = [
-    "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES", "AimEvent",
-    "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems", "Hand",
-    "HandCard", "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent",
-    "ShotFacts", "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent",
-    "TriggerLostEvent", "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "cards_mode", "damage_row",
-    "declared_speed", "expected_hit_probability", "fits", "hand_of", "hand_rules", "hands_step", "initiative",
+    "ATTACK_MODES", "CALLED_SHOTS", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES",
+    "PHASE_NAMES", "AimEvent", "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent",
+    "FiRuleset", "FiSystems", "Hand", "HandCard", "InitiativeEvent", "MoveEvent", "MoveStoppedEvent",
+    "OutOfActionEvent", "Part", "ReloadEvent", "ShotFacts", "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent",
+    "ThrowOdds", "TriggerEvent", "TriggerLostEvent", "UnintendedHitEvent", "WaitEvent", "add_part", "ae_shift",
+    "blast_reach_m", "cards_mode", "damage_row", "declared_speed", "expected_hit_probability", "fits", "hand_of",
+    "hand_rules", "hands_step", "initiative",
     "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
 ]
 __all__ += [  # Future Imperfect melee (R-7, issue 14): actions, events, odds and the pure rules module `melee`

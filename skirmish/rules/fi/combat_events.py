@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from skirmish.core.events import FLAT, Event, register
 from skirmish.core.reads import DrawRecord, Mod
+from skirmish.rules.fi.ranged_events import Split, split_text
 from skirmish.rules.fi.text import (
     Hit,
     Layer,
@@ -65,11 +66,16 @@ class AttackEvent(Event):
     ammo_left: int
     power: int | None = None
     power_left: int | None = None
+    unintended: list[str] | None = None  # the candidates listed before the draw, nearest first
+    split: Split | None = None  # a burst split between targets: one attack event per target
+    double_tap: int | None = None  # a double tap's shot, 1 or 2, both off one card
+    covering: bool | None = None  # a covering shot at a unit entering the covered area
     modifiers: list[Mod]
     draw: DrawRecord = field(metadata=FLAT)
 
     def describe(self) -> str:
-        head = (f"{self.where()} {self.actor or ''} {'(trigger) ' if self.trigger else ''}fires {self.weapon} "
+        tap = f" (double tap {self.double_tap}/2)" if self.double_tap else " (covering fire)" if self.covering else ""
+        head = (f"{self.where()} {self.actor or ''} {'(trigger) ' if self.trigger else ''}fires {self.weapon}{tap} "
                 f"{self.mode}{' burst ' + str(self.burst) if self.burst else ''} at {self.target} "
                 f"({self.distance_m:.1f} m)")
         read = "CF" if self.cf else f"{self.read}{' halved' if self.halved else ''}"
@@ -85,6 +91,10 @@ class AttackEvent(Event):
             line += "; BREAKDOWN"
         if self.power is not None:
             line += f"; tacpack -{self.power} ({self.power_left} left)"
+        if self.unintended:
+            line += f"; on the line of fire: {', '.join(self.unintended)}"
+        if self.split:
+            line += f"; {split_text(self.split)}"
         return line + self.rules_text()
 
     def headline(self) -> str:

@@ -15,7 +15,9 @@ from skirmish.rules.equipment import SCREEN_STOPS, Dice, Weapon
 from skirmish.rules.fi.damage import split_damage
 from skirmish.rules.fi.shot_numbers import (
     CALLED_GROUP,
+    CALLED_LOCATION,
     CALLED_PENALTY,
+    CALLED_SHOTS,
     MAX_ROW,
     ShotFacts,
     ae_bonus,
@@ -30,9 +32,10 @@ from skirmish.rules.fi.shot_numbers import (
 from skirmish.rules.randomizer import Draw, Read
 
 __all__ = [  # the shot's numbers were always imported from here too
-    "BUMP_COST", "BUMP_SPENDS", "CALLED_GROUP", "CALLED_PENALTY", "LOCATION_VALUE", "LOW_COVERED", "MAX_ROW",
+    "BUMP_COST", "BUMP_SPENDS", "CALLED_GROUP", "CALLED_LOCATION", "CALLED_PENALTY", "CALLED_SHOTS", "LOCATION_VALUE",
+    "LOW_COVERED", "MAX_ROW",
     "ArmourLayer", "HitResult", "ShotFacts", "ShotOutcome", "ShotSetup", "TargetState", "ae_bonus", "ae_shift",
-    "apply_hit", "breaks", "called_penalty", "damage_row", "expected_hit_probability", "range_tn", "read_attack",
+    "apply_hit", "breaks", "called_box", "called_penalty", "damage_row", "expected_hit_probability", "range_tn", "read_attack",
     "resolve_shot", "shot_numbers", "size_modifiers",
 ]
 
@@ -85,6 +88,9 @@ class ShotSetup:
     prone_rule: bool = False
     called: str | None = None
     spends: tuple[str, ...] | None = None  # None = spend the pool automatically
+    rounds: int = 0  # a split burst's share of rounds at this target: caps the card's burst hits (R-6.3)
+    start_shift: int = 0  # boxes from the card's standard the shot lands (a double tap's second shot, R-6.12)
+    reliability: str | None = None  # the weapon's reliability for this shot's breakdown, if not its own (R-6.12)
 
 
 @dataclass
@@ -154,6 +160,18 @@ class ShotOutcome:
         return sum(h.damage for h in self.hits)
 
 
+def called_box(called: str, stack: tuple[str, ...], standard: int) -> str:
+    """The location a called shot strikes (R-6.1): a hand its arm, a foot its leg, an eye the head, the heart the
+    vitals; `torso` the card's standard if it is a torso box, else the stack's torso box nearest it, else the
+    chest."""
+    if called != "torso":
+        return CALLED_LOCATION.get(called, called)
+    torso = [i for i, loc in enumerate(stack) if CALLED_GROUP[loc] == "torso"]
+    if not torso:
+        return "chest"
+    return stack[min(torso, key=lambda i: (abs(i - standard), i))]
+
+
 def breaks(card_letter: str | None, reliability: str) -> bool:
     """R-4.8: equipment breaks when the letter is at or right of its reliability."""
     if card_letter is None:
@@ -195,23 +213,26 @@ def resolve_shot(draw: Draw, setup: ShotSetup, target: TargetState) -> ShotOutco
     result_bumps = bumps(total, setup.tn) if hit else 0
     outcome = ShotOutcome(
         read=read.result, cf=read.cf, total=total, tn=setup.tn, hit=hit, bumps=result_bumps, pool=0,
-        spent=[], hits=[], rounds_hit=0, breakdown=breaks(card.breakdown, weapon.reliability),
+        spent=[], hits=[], rounds_hit=0, breakdown=breaks(card.breakdown, setup.reliability or weapon.reliability),
         extra=[], source=read.source,
     )
     if not hit:
         return outcome
     rounds = card.burst[setup.burst] if setup.burst else 1
+    if setup.rounds:
+        rounds = min(rounds, setup.rounds)
     outcome.rounds_hit = rounds
     pool = result_bumps + (rounds - 1)  # R-6.3: each hit after the first adds a bump
     outcome.pool = pool
 
-    start = card.standard
+    start = max(0, min(3, card.standard + setup.start_shift))
     if setup.called is not None:
         # A called shot that hits strikes the called location: put it first in the stack order.
+        called = called_box(setup.called, card.hit_stack, start)
         stack = list(card.hit_stack)
-        if setup.called not in stack:
-            stack[start] = setup.called
-        start = stack.index(setup.called)
+        if called not in stack:
+            stack[start] = called
+        start = stack.index(called)
         hit_stack: tuple[str, ...] = tuple(stack)
     else:
         hit_stack = card.hit_stack

@@ -10,11 +10,21 @@ from dataclasses import dataclass
 from skirmish.rules.checks import Modifier
 from skirmish.rules.equipment import Weapon
 
-CALLED_PENALTY = {"torso": -2, "limb": -4, "head": -6}
+CALLED_PENALTY = {"torso": -2, "limb": -4, "head": -6, "extremity": -6, "pinpoint": -10}  # R-6.1
 CALLED_GROUP = {
-    "head": "head", "chest": "torso", "vitals": "torso", "belly": "torso",
+    "head": "head", "chest": "torso", "vitals": "torso", "belly": "torso", "torso": "torso",
     "left_arm": "limb", "right_arm": "limb", "left_leg": "limb", "right_leg": "limb",
+    "left_hand": "extremity", "right_hand": "extremity", "left_foot": "extremity", "right_foot": "extremity",
+    "eye": "pinpoint", "heart": "pinpoint",
 }
+# The hit-location box a called shot strikes (R-4.4's eight): a hand is on its arm, a foot on its leg, an eye in
+# the head, the heart among the vitals; `torso` is the card's own torso box (skirmish.rules.fi.ranged).
+CALLED_LOCATION = {
+    "left_hand": "left_arm", "right_hand": "right_arm", "left_foot": "left_leg", "right_foot": "right_leg",
+    "eye": "head", "heart": "vitals",
+}
+CALLED_SHOTS = ("head", "chest", "vitals", "belly", "left_arm", "right_arm", "left_leg", "right_leg", "torso",
+                "left_hand", "right_hand", "left_foot", "right_foot", "eye", "heart")
 MAX_ROW = 7
 
 
@@ -51,6 +61,7 @@ class ShotFacts:
     target_dodge: int = 0  # Dodge level if the target is dodging (R-5.4)
     target_moved_m: float = 0.0
     concealed: bool = False
+    firer_mounted: bool = False  # R-6.1: firing from a mount or a moving vehicle, -2
 
 
 def shot_numbers(weapon: Weapon, facts: ShotFacts, base: int) -> tuple[int, list[Modifier], list[Modifier]]:
@@ -70,6 +81,8 @@ def shot_numbers(weapon: Weapon, facts: ShotFacts, base: int) -> tuple[int, list
         mods.append(Modifier(-2, "running attack (R-5.4)"))
     elif facts.firer_moved == "walked":
         mods.append(Modifier(-1, "firer walked (R-6.1)"))
+    if facts.firer_mounted:
+        mods.append(Modifier(-2, "firer mounted (R-6.1)"))
     if facts.target_moved_m >= 3:
         mods.append(Modifier(-int(facts.target_moved_m // 3), f"target moved {facts.target_moved_m:.0f} m this round"))
     if facts.mode == "snap" and not facts.ready:

@@ -17,12 +17,12 @@ from skirmish.core.errors import IllegalAction
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Reload, Shoot, Throw, Wait
-from skirmish.rulesets.fi import ShotOdds, ThrowOdds
+from skirmish.rulesets.fi import CALLED_SHOTS, ShotOdds, ThrowOdds
 from skirmish.ui.battle.state import BattleState
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, elide, place_beside, wrap
 
-CALLED = (None, "head", "chest", "vitals", "belly", "right_arm", "left_leg")
+CALLED = (None, *CALLED_SHOTS)  # what the engine accepts: the eight boxes, torso, hands, feet, eye, heart
 
 
 @dataclass
@@ -109,6 +109,9 @@ class BattleMenus(BattleState):
             for b in u.weapon.bursts:
                 for mode in ("snap", "prepared"):
                     candidates.append(Shoot(m.unit, m.target, mode=mode, burst=b))
+        if u.weapon is not None and u.weapon.double_tap:  # two shots off one card
+            for mode in ("snap", "prepared"):
+                candidates.append(Shoot(m.unit, m.target, mode=mode, called=m.called, double_tap=True))
         m.options = []
         for a in candidates:
             try:
@@ -261,7 +264,8 @@ class BattleMenus(BattleState):
             return lines, False
         for i, o in enumerate(m.options):
             a = o.action
-            name = f"{a.mode}" + (f" burst {a.burst}" if a.burst else "") + (f" at {a.called}" if a.called else "")
+            name = (f"{a.mode}" + (" double tap" if a.double_tap else "") + (f" burst {a.burst}" if a.burst else "")
+                    + (f" at {a.called.replace('_', ' ')}" if a.called else ""))
             if o.odds is not None:
                 lines.append((f"{i + 1}  {name}: {o.odds.label()}", TEXT))
             else:

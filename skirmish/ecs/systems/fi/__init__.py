@@ -22,7 +22,7 @@ from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
-from skirmish.ecs.systems.fi import hand_table, legality, table
+from skirmish.ecs.systems.fi import covering, hand_table, launched, legality, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
 from skirmish.ecs.systems.fi.chips import ChipBank
 from skirmish.ecs.systems.fi.hand import FiHand
@@ -30,7 +30,20 @@ from skirmish.ecs.systems.fi.melee_legal import FiMelee
 from skirmish.ecs.systems.fi.mind import FiMind
 from skirmish.ecs.world import World
 from skirmish.nav import Navigator
-from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
+from skirmish.rules.actions import (
+    Action,
+    Aim,
+    CoverFire,
+    Declare,
+    EndTurn,
+    Launch,
+    Move,
+    Reload,
+    SetTacpack,
+    Shoot,
+    Throw,
+    Wait,
+)
 from skirmish.rules.deck import Card, Deck, builtin
 from skirmish.rules.fi.melee_actions import Charge, MeleeAttack
 from skirmish.rules.fi.melee_odds import ManeuverOdds
@@ -61,6 +74,10 @@ class FiSystems(FiMelee, FiHand, FiMind):
             self.shot_setup(eid, action)
         elif isinstance(action, Throw):
             self.throw_setup(eid, action)
+        elif isinstance(action, Launch):
+            launched.launch_setup(self, eid, action)
+        elif isinstance(action, CoverFire):
+            covering.check(self, eid, action)
         elif isinstance(action, Aim):
             self.aim_check(eid, action)
         elif isinstance(action, Reload):
@@ -88,6 +105,10 @@ class FiSystems(FiMelee, FiHand, FiMind):
             self.shoot(eid, action)
         elif isinstance(action, Throw):
             self.throw(eid, action)
+        elif isinstance(action, Launch):
+            launched.launch(self, eid, action)
+        elif isinstance(action, CoverFire):
+            covering.declare(self, eid, action)
         elif isinstance(action, Aim):
             self.aim(eid, action)
         elif isinstance(action, Reload):
@@ -263,6 +284,7 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
         nav=Navigator.of(scenario.grid), emit=emit, scope=opts.scope, side_names=tuple(s.name for s in spec.sides),
         initiative_cards=opts.initiative_cards, concussion_saves=opts.concussion_saves, deck=deck,
         deck_name="stacked" if scenario.stacked else opts.deck, initiative=opts.initiative,
+        unintended_targets=opts.unintended_targets,
     )
     if opts.chips:  # the bin and each side's draws, from the battle's one random source
         ctx.chips = ChipBank(spec.sides, rng)

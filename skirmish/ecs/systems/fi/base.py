@@ -67,6 +67,7 @@ class Ctx:
     reach: ReachCache = field(default_factory=ReachCache)  # reach fields kept between legality's questions
     initiative: str = "phases"  # R-5.8: "cards" draws hands and counts steps (ecs/systems/fi/hand.py)
     chips: Any = None  # the story chips' ChipBank (R-8.5, option `chips`; ecs/systems/fi/chips.py), else None
+    unintended_targets: bool = False  # R-6.11 (the scenario option, on by default there)
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:
@@ -98,7 +99,8 @@ def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> i
         Identity(spec.name, side, side_index, order), Position(*spec.at), Facing(),
         Profile(traits, dict(spec.skills), spec.size, cmax), health, Cover(), armour,
         Loadout(weapons, _first_fired(ctx.armoury, weapons)), tp, Declared(), Readiness(), Turn(),
-        Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names)),
+        Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names),
+               mounted=spec.mounted, two_weapons=spec.two_weapons),
         MeleeState(list(getattr(spec, "melee", ())), next(iter(getattr(spec, "melee", ())), "fists")),
         Mind(),  # set from the scenario by FiMind.init_minds (R-8.3, fear and terror)
     )

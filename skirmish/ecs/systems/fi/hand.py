@@ -161,7 +161,7 @@ class FiHand(FiHandKeep):
         need = 0 if weapon is None else hr.action_speed(int(weapon.speed)) - 1
         if weapon is not None and need and h.prep < need and not self.w.peek(eid, Turn).acted:
             self.shot_setup(eid, action)  # the shot's checks: it could be fired once prepared
-            self.w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
+            self.w.get(eid, Turn).parts = self.check_parts(eid, self.attack_part(eid, weapon, action.mode))
             self.w.get(eid, Turn).acted = True
             h.prep += 1
             h.preparing = True
@@ -179,7 +179,7 @@ class FiHand(FiHandKeep):
             return
         self.shot_setup(eid, action)  # every check of the shot now; it resolves later
         weapon, _ = self.weapon(eid)  # type: ignore[misc]
-        self.w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
+        self.w.get(eid, Turn).parts = self.check_parts(eid, self.attack_part(eid, weapon, action.mode))
         self.w.get(eid, Turn).acted = True
         if h.readying is not None:
             h.readying = ((*h.readying[0], action), h.readying[1], card)

@@ -102,7 +102,7 @@ def _firer(sys: FiSystems, eid: int, shot: Shoot) -> None:
     if not sys.active(eid):
         raise IllegalAction("R-8.1: out of action")
     weapon, _ = sys.shot_firer_check(eid, shot)
-    sys.check_parts(eid, sys._attack_part(weapon, shot.mode))
+    sys.check_parts(eid, sys.attack_part(eid, weapon, shot.mode))
 
 
 def _aims(sys: FiSystems, eid: int, me: str, targets: list[str]) -> tuple[Aim, ...]:

@@ -127,6 +127,8 @@ class FiRound(FiBase):
             return False
         if self.w.peek(eid, Status).waiting:
             self.w.get(eid, Status).waiting = None  # its turn came: it acts now instead
+        if self.w.peek(eid, Status).covering is not None:
+            self.w.get(eid, Status).covering = None  # covering fire ends at its next turn
         return True
 
     def _declared_speed(self, eid: int) -> Speed:

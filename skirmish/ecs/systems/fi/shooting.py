@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from skirmish.core.errors import IllegalAction
@@ -18,6 +19,7 @@ from skirmish.ecs.components import (
     Turn,
     WeaponState,
 )
+from skirmish.ecs.systems.fi import attack_event, shot_kinds, two_weapons, unintended
 from skirmish.ecs.systems.fi.base import _condition
 from skirmish.ecs.systems.fi.round import FiRound
 from skirmish.rules import geometry as geo
@@ -28,11 +30,11 @@ from skirmish.rules.actions import (
 )
 from skirmish.rules.checks import Pool as CheckPool
 from skirmish.rules.checks import settle, tn
-from skirmish.rules.deck import LOCATIONS
 from skirmish.rules.equipment import SCREEN_TYPES, Speed, Weapon
 from skirmish.rules.fi.damage import after_damage
 from skirmish.rules.fi.ranged import (
     BUMP_SPENDS,
+    CALLED_SHOTS,
     ArmourLayer,
     ShotFacts,
     ShotSetup,
@@ -44,6 +46,7 @@ from skirmish.rules.fi.timing import (
     ATTACK_MODES,
     Part,
 )
+from skirmish.rules.randomizer import Draw
 
 
 class FiShooting(FiRound):
@@ -54,6 +57,9 @@ class FiShooting(FiRound):
                    charge: bool = False) -> tuple[ShotSetup, TargetState, int]:
         """Check a shot and work out its TN, modifiers and target state (R-6.1–R-6.6). Only reads (`World.peek`):
         legality and the odds ask it for shots never made, and `shoot` changes what it changes itself."""
+        special = shot_kinds.setup(self, eid, action, trigger)  # off hand, double tap, split burst (issue 14)
+        if special is not None:
+            return special
         w = self.w
         if not self.active(eid):
             raise IllegalAction("R-8.1: out of action")
@@ -74,7 +80,7 @@ class FiShooting(FiRound):
         if dist > weapon.max_range_m + 1e-9:
             raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
         if not trigger and not charge:  # (a charge's timing is the charge's own, R-5.4)
-            self.check_parts(eid, self._attack_part(weapon, action.mode))
+            self.check_parts(eid, self.attack_part(eid, weapon, action.mode))
         return self._shot_numbers(eid, tgt, action, weapon, sight, dist, trigger)
 
     def shot_firer_check(self, eid: int, action: Shoot) -> tuple[Weapon, WeaponState]:
@@ -89,8 +95,9 @@ class FiShooting(FiRound):
         if wpn is None:
             raise IllegalAction("no weapon")
         weapon, ws = wpn
-        if weapon.thrown:
-            raise IllegalAction(f"R-6.10: the {weapon.name} is thrown at a cell (throw), not fired")
+        if weapon.thrown or weapon.launched:
+            how = "launched at a cell (launch)" if weapon.launched else "thrown at a cell (throw)"
+            raise IllegalAction(f"R-6.10: the {weapon.name} is {how}, not fired")
         if ws.jammed:
             raise IllegalAction(f"R-4.8: the {weapon.name} has broken down; clear it with a reload action")
         if action.mode not in ATTACK_MODES:
@@ -109,8 +116,9 @@ class FiShooting(FiRound):
             what = f"a burst of {action.burst} draws {power}" if action.burst else f"the {weapon.name} draws {power}"
             raise IllegalAction(f"R-6.13: the tacpack has {max(0, tp.generator - tp.spent)} point(s) left this "
                                 f"round; {what}")
-        if action.called is not None and action.called not in LOCATIONS:
-            raise IllegalAction(f"R-6.1: unknown called location {action.called!r}")
+        if action.called is not None and action.called not in CALLED_SHOTS:
+            raise IllegalAction(f"R-6.1: unknown called location {action.called!r}; a shot may be called at "
+                                f"{', '.join(CALLED_SHOTS)}")
         for spend in action.spends or ():
             name, at, index = spend.partition("@")
             if name not in BUMP_SPENDS or (at and not index.isdigit()):
@@ -134,7 +142,7 @@ class FiShooting(FiRound):
             distance_m=dist, mode=action.mode, burst=action.burst, called=action.called, firer_moved=moved,
             ready=rd.target == action.target, aims=rd.aim, target=action.target, target_size=tprof.size,
             target_dodge=tprof.skills.get("dodge", 0) if dodging else 0, target_moved_m=w.peek(tgt, Turn).moved_m,
-            concealed=sight.concealed,
+            concealed=sight.concealed, firer_mounted=w.peek(eid, Status).mounted,
         )
         target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", self.ctx.scope))  # type: ignore[arg-type]
         focused = self.mind_tn_mods(tgt)  # a focused auxiliary action lowers the TN (R-5.4)
@@ -142,7 +150,8 @@ class FiShooting(FiRound):
             target_tn += sum(m.value for m in focused)
             tn_mods = [*tn_mods, *focused]
         pool = self.skill_pool(eid, weapon.skill, "dexterity")
-        mods = list(pool.modifiers) + list(self.wound_mod(eid)) + list(self.mind_mods(eid)) + shot_mods
+        mods = (list(pool.modifiers) + list(self.wound_mod(eid)) + list(self.mind_mods(eid)) + shot_mods
+                + two_weapons.modifiers(self, eid, weapon))
         exposed: frozenset[str] = frozenset()
         concealed = sight.concealed
         if sight.cover == "high":
@@ -179,6 +188,10 @@ class FiShooting(FiRound):
             return False
         return self.sight(eid, tgt).visible
 
+    def attack_part(self, eid: int, weapon: Weapon, mode: str) -> Part:
+        """`eid`'s attack part with `weapon`: a two-gun unit's hands share one action (R-6.12)."""
+        return two_weapons.attack_part(self, eid, weapon, mode) or self._attack_part(weapon, mode)
+
     @staticmethod
     def _attack_part(weapon: Weapon, mode: str) -> Part:
         """A shot's timing part: shots up to the rate of fire share one attack action (R-6.3)."""
@@ -199,24 +212,50 @@ class FiShooting(FiRound):
         )
 
     def shoot(self, eid: int, action: Shoot, *, trigger: bool = False, charge: bool = False) -> None:
-        """Fire: one draw resolves hit, burst, location, cover, armour, damage and breakdown (R-6); `charge`: the
-        shot of a charge, whose move and timing are made (R-5.4)."""
+        """Fire: one draw resolves hit, burst, location, cover, armour, damage and breakdown (R-6); a burst split
+        between targets draws one card per target (R-6.3, skirmish.ecs.systems.fi.split); `charge`: the shot of a
+        charge, whose move and timing are made (R-5.4)."""
+        if shot_kinds.shoot(self, eid, action, trigger):  # off hand, double tap, split burst (issue 14)
+            return
         setup, target, tgt = self.shot_setup(eid, action, trigger=trigger, charge=charge)
-        w = self.w
         weapon, ws = self.weapon(eid)  # type: ignore[misc]
-        if not trigger and not charge:
-            w.get(eid, Turn).parts = self.check_parts(eid, self._attack_part(weapon, action.mode))
+        self.spend_shot(eid, weapon, ws, action, trigger or charge)
+        self.fire_at(eid, action, setup, target, tgt, trigger, charge=charge)
+
+    def spend_shot(self, eid: int, weapon: Weapon, ws: WeaponState, action: Shoot, trigger: bool,
+                   rounds: int = 0) -> None:
+        """A checked shot's action, rounds and tacpack power (R-5.3, R-6.3, R-6.12, R-6.13); `rounds` single shots
+        in one pull (a double tap: 2) count as that many shots of the rate of fire; `trigger` (or a charge's shot)
+        adds no part to the turn."""
+        w = self.w
+        if not trigger:
+            parts = self.check_parts(eid, self.attack_part(eid, weapon, action.mode))
+            if rounds > 1:
+                parts[-1] = replace(parts[-1], shots=parts[-1].shots + rounds - 1)
+            w.get(eid, Turn).parts = parts
         w.get(eid, Turn).acted = True
-        draw = self.ctx.randomizer.draw()
-        if self.ctx.chips is not None:  # R-8.5: the attack check may take a story chip
-            draw = self.ctx.chips.check_draw(self, eid, draw, setup.halve)
+        ws.rounds -= rounds or action.burst or 1
+        if weapon.energy:  # checked in shot_setup: never above the generator
+            w.get(eid, Tacpack).shot_points += weapon.shot_power(action.burst) * max(1, rounds)
+
+    def fire_at(self, eid: int, action: Shoot, setup: ShotSetup, target: TargetState, tgt: int, trigger: bool, *,
+                split_plan: dict[str, Any] | None = None, extra: int = 0, power: bool = True, draw: Draw | None = None,
+                tap: int | None = None, settle: bool = True, covering: bool = False, charge: bool = False) -> None:
+        """One card's shot at one target (its rounds spent by `spend_shot`): the draw (or `draw`, a double tap's
+        card read again; a fresh draw's attack check may take a story chip, R-8.5), the unintended targets (R-6.11;
+        `extra` rounds of a split burst miss besides), the event, the damage; `settle` False leaves the draw open
+        for a second read."""
+        w = self.w
+        ws = self.weapon(eid)[1]  # type: ignore[index]
+        on_line = unintended.listed(self, eid, tgt, setup)  # R-6.11: listed before the draw
+        if draw is None:
+            draw = self.ctx.randomizer.draw()
+            if self.ctx.chips is not None:  # R-8.5: the attack check may take a story chip
+                draw = self.ctx.chips.check_draw(self, eid, draw, setup.halve)
         out = resolve_shot(draw, setup, target)
         if self.ctx.chips is not None:
             self.ctx.chips.flush(self)  # the chip events come before the attack they changed
-        ws.rounds -= action.burst or 1
-        tp = w.get(eid, Tacpack)
-        if weapon.energy:
-            tp.shot_points += weapon.shot_power(action.burst)  # checked in shot_setup: never above the generator
+        strays = unintended.strays(self, eid, draw, setup, out, on_line, extra)
         rd = w.get(eid, Readiness)
         rd.target, rd.aim = action.target, 0  # R-6.2: after a shot the weapon stays ready on that target
         w.get(eid, Status).firing = True
@@ -225,43 +264,13 @@ class FiShooting(FiRound):
         face.dx, face.dy = (b[0] > a[0]) - (b[0] < a[0]), (b[1] > a[1]) - (b[1] < a[1])
         if out.breakdown:
             ws.jammed = True
-        rules = ["R-6.1", "R-6.2", "R-3.3", "R-6.4"] + (["R-5.4"] if charge else [])
-        if action.burst:
-            rules.append("R-6.3")
-        if setup.cover != "none":
-            rules.append("R-6.6")
-        if any(h.layers for h in out.hits):
-            rules.append("R-6.7")
-        if out.hits:
-            rules += ["R-4.4", "R-6.8"]
-        if setup.prone_rule:
-            rules.append("R-6.5")
-        if out.cf:
-            rules.append("R-3.5")
-        if out.breakdown:
-            rules.append("R-4.8")
-        if target.screen_type:
-            rules.append("R-6.13")
-        first = out.hits[0] if out.hits else None
-        self._event(
-            "attack", self.name(eid), tuple(rules),
-            target=action.target, weapon=weapon.id, mode=action.mode, burst=action.burst,
-            called=action.called, trigger=trigger, distance_m=round(setup.distance_m, 2),
-            tn=out.tn, tn_modifiers=[m.to_json() for m in setup.tn_mods],
-            column=setup.column, row=setup.row, halved=setup.halve, read=out.read, cf=out.cf,
-            result=out.total, hit=out.hit, bumps=out.bumps, bump_pool=out.pool, spent=out.spent,
-            rounds_hit=out.rounds_hit, cover=setup.cover, cover_av=setup.cover_av,
-            location=first.location if first else None,
-            ablation=first.layers if first else [],
-            damage=out.damage, wounds=out.wounds, ct=out.ct,
-            hits=[h.to_json() for h in out.hits], extra_damage=out.extra,
-            breakdown=out.breakdown, ammo_left=ws.rounds,
-            **({"power": weapon.shot_power(action.burst), "power_left": tp.generator - tp.spent} if weapon.energy
-               else {}),
-            modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
-        )
-        self.ctx.randomizer.settle()
+        attack_event.emit(self, eid, action, setup, target, out, draw, on_line, trigger=trigger,
+                          split_plan=split_plan, tap=tap, power=power, covering=covering, charge=charge)
+        unintended.report(self, eid, draw, strays)
+        if settle:
+            self.ctx.randomizer.settle()
         self._apply_hits(tgt, out)
+        unintended.apply(self, strays)
 
     def _apply_hits(self, tgt: int, out: Any) -> None:
         w = self.w

@@ -1,0 +1,90 @@
+"""Covering fire in a battle (R-6.12): `cover U X,Y [burst=N]` declares it (an attack action), movement calls
+`stepped` after every step, and each enemy entering the area draws a covering shot (skirmish.rules.fi.ranged_cover).
+The state is `Status.covering` (the cell and the burst); the firer's next turn clears it (round.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from skirmish.core.errors import IllegalAction
+from skirmish.ecs.components import Declared, Identity, Status, Tacpack, Turn
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import CoverFire, Shoot
+from skirmish.rules.fi import ranged_cover as rc
+from skirmish.rules.fi.ranged_events import CoverEvent  # noqa: F401  (registers the event)
+
+if TYPE_CHECKING:
+    from skirmish.ecs.systems.fi.shooting import FiShooting
+
+
+def check(sys: FiShooting, eid: int, action: CoverFire) -> None:
+    """Refuse covering fire the rules do not allow now (R-6.12, R-6.3, R-5.4), naming the rule."""
+    w = sys.w
+    if not sys.active(eid):
+        raise IllegalAction("R-8.1: out of action")
+    if w.peek(eid, Declared).speed == "dodge":
+        raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
+    probe = Shoot(sys.name(eid), "", mode="prepared", burst=action.burst)
+    weapon, _ = sys.shot_firer_check(eid, probe)  # a weapon fired, not jammed, the burst it has, rounds, power
+    grid = sys.ctx.grid
+    here, at = w.cell(eid), (int(action.at[0]), int(action.at[1]))
+    if not grid.inside(at):
+        raise IllegalAction(f"cell {at[0]},{at[1]} is off the map")
+    if not geo.sight(grid, here, at).visible:
+        raise IllegalAction(f"R-6.12: no line of sight to {at[0]},{at[1]} to cover it")
+    if geo.distance_m(here, at, grid.cell_m) > weapon.max_range_m + 1e-9:
+        raise IllegalAction(f"R-6.12: {at[0]},{at[1]} is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
+    sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
+
+
+def declare(sys: FiShooting, eid: int, action: CoverFire) -> None:
+    """Begin covering the area (a continuing action)."""
+    check(sys, eid, action)
+    weapon, _ = sys.weapon(eid)  # type: ignore[misc]
+    turn = sys.w.get(eid, Turn)
+    turn.parts = sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
+    turn.acted = True
+    at = (int(action.at[0]), int(action.at[1]))
+    sys.w.get(eid, Status).covering = (at[0], at[1], action.burst)
+    sys._event("cover", sys.name(eid), ("R-6.12",), at=list(at), burst=action.burst, volume=rc.volume(action.burst),
+               radius_m=rc.area_m(weapon))
+
+
+def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell) -> None:
+    """After a step: every enemy covering an area the step entered fires at the mover, in entity order."""
+    w = sys.w
+    side = w.peek(mover, Identity).side_index
+    for eid, ident in w.units():
+        cov = w.peek(eid, Status).covering
+        if cov is None or ident.side_index == side or not sys.active(mover):
+            continue
+        if not sys.active(eid):
+            w.get(eid, Status).covering = None
+            continue
+        wpn = sys.weapon(eid)
+        if wpn is None:
+            continue
+        centre = (cov[0], cov[1])
+        if rc.entered(centre, before, after, rc.area_m(wpn[0]), sys.ctx.grid.cell_m):
+            _fire(sys, eid, mover, cov[2])
+
+
+def _fire(sys: FiShooting, eid: int, mover: int, burst: int) -> None:
+    """One covering shot at an entrant: read at the volume's column and row (R-6.12)."""
+    action = Shoot(sys.name(eid), sys.name(mover), mode="prepared", burst=burst)
+    try:
+        setup, target, tgt = sys.shot_setup(eid, action, trigger=True)
+    except IllegalAction as exc:  # out of sight or range, or the weapon cannot fire the volume: no shot
+        if "round(s) left" in str(exc) or "tacpack" in str(exc) or "broken down" in str(exc):
+            sys.w.get(eid, Status).covering = None  # R-6.12: covered until the rounds are spent
+        return
+    weapon, ws = sys.weapon(eid)  # type: ignore[misc]
+    column, row = rc.pool(burst)
+    own = set(sys.skill_pool(eid, weapon.skill, "dexterity").modifiers)
+    setup = replace(setup, column=column, row=row, halve=False,
+                    result_mods=tuple(m for m in setup.result_mods if m not in own))
+    ws.rounds -= burst or 1
+    if weapon.energy:
+        sys.w.get(eid, Tacpack).shot_points += weapon.shot_power(burst)
+    sys.fire_at(eid, action, setup, target, tgt, True, covering=True)

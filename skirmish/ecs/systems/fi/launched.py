@@ -1,0 +1,89 @@
+"""Launched grenades in a battle (R-6.10, R-6.9): `launch U X,Y` with a launcher in hand. The rules are in
+skirmish.rules.fi.ranged_launch; the burst is a thrown explosive's (FiThrowing.caught and _blast_hit)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from skirmish.core.errors import IllegalAction
+from skirmish.ecs.components import Declared, Facing, Readiness, Turn
+from skirmish.rules import geometry as geo
+from skirmish.rules.actions import Launch
+from skirmish.rules.checks import tn
+from skirmish.rules.fi import thrown as thr
+from skirmish.rules.fi.ranged import ShotFacts, ShotSetup, shot_numbers
+from skirmish.rules.fi.ranged_launch import LaunchEvent, place_launch  # noqa: F401  (registers the event)
+
+if TYPE_CHECKING:
+    from skirmish.ecs.systems.fi.thrown import FiThrowing
+
+
+def launch_setup(sys: FiThrowing, eid: int, action: Launch) -> ShotSetup:
+    """Check a launch and work out its TN and modifiers (R-6.10, R-6.1); IllegalAction naming the rule."""
+    w = sys.w
+    if not sys.active(eid):
+        raise IllegalAction("R-8.1: out of action")
+    if w.peek(eid, Declared).speed == "dodge":
+        raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
+    wpn = sys.weapon(eid)
+    if wpn is None or not wpn[0].launched:
+        raise IllegalAction("R-6.10: the weapon in hand launches nothing; a launcher fires at a cell")
+    weapon, ws = wpn
+    if ws.jammed:
+        raise IllegalAction(f"R-4.8: the {weapon.name} has broken down; clear it with a reload action")
+    if ws.rounds < 1:
+        raise IllegalAction(f"R-6.12: the {weapon.name} is empty; reload")
+    grid = sys.ctx.grid
+    here, at = w.cell(eid), (int(action.at[0]), int(action.at[1]))
+    if not grid.inside(at):
+        raise IllegalAction(f"cell {at[0]},{at[1]} is off the map")
+    if grid.blocks_sight[at[1], at[0]]:
+        raise IllegalAction(f"R-6.10: cell {at[0]},{at[1]} is {grid.terrain(at).name}; launch at an open cell")
+    if not geo.sight(grid, here, at).visible:
+        raise IllegalAction(f"R-6.10: no line of sight to {at[0]},{at[1]}")
+    dist = geo.distance_m(here, at, grid.cell_m)
+    if dist > weapon.max_range_m + 1e-9:
+        raise IllegalAction(f"R-6.1: {dist:.0f} m is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
+    sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
+    turn = w.peek(eid, Turn)
+    moved = ("ran" if turn.ran_this_turn else "walked") if turn.moved_this_turn else "none"
+    facts = ShotFacts(distance_m=dist, mode="prepared", firer_moved=moved, target=f"{at[0]},{at[1]}")
+    target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", sys.ctx.scope))  # type: ignore[arg-type]
+    pool = sys.skill_pool(eid, weapon.skill, "dexterity")
+    mods = list(pool.modifiers) + list(sys.wound_mod(eid)) + shot_mods
+    return ShotSetup(weapon=weapon, column=pool.column, row=pool.row, halve=pool.halve, tn=target_tn,
+                     tn_mods=tuple(tn_mods), result_mods=tuple(mods), distance_m=dist)
+
+
+def launch(sys: FiThrowing, eid: int, action: Launch) -> None:
+    """Launch: one draw places it (a miss scatters by the launched multiplier, R-6.10); each combatant the burst
+    reaches draws a card for its damage (R-6.9, R-6.8)."""
+    setup = launch_setup(sys, eid, action)
+    weapon = setup.weapon
+    w = sys.w
+    ws = sys.weapon(eid)[1]  # type: ignore[index]
+    turn = w.get(eid, Turn)
+    turn.parts = sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
+    turn.acted = True
+    here, aim = w.cell(eid), (int(action.at[0]), int(action.at[1]))
+    draw = sys.ctx.randomizer.draw()
+    place = place_launch(draw, setup, sys.ctx.grid, here, aim)
+    land, scatter = place.landed, place.scatter
+    ws.rounds -= 1
+    rd = w.get(eid, Readiness)
+    rd.target, rd.aim = None, 0  # R-6.2: a launch is at a cell, not a readied target
+    face = w.get(eid, Facing)
+    face.dx, face.dy = (aim[0] > here[0]) - (aim[0] < here[0]), (aim[1] > here[1]) - (aim[1] < here[1])
+    rules = ["R-6.10", "R-6.1", "R-3.3"] + (["R-4.9"] if scatter else []) + (["R-3.5"] if place.cf else [])
+    victims = sys.caught(land, weapon)
+    sys._event(
+        "launch", sys.name(eid), tuple(rules), item=weapon.id, at=list(aim), distance_m=round(setup.distance_m, 2),
+        tn=setup.tn, tn_modifiers=[m.to_json() for m in setup.tn_mods], column=setup.column, row=setup.row,
+        halved=setup.halve, read=place.read, cf=place.cf, result=place.total, hit=place.hit,
+        scatter=scatter.to_json() if scatter else None, landed=list(land), radius_m=weapon.blast_m,
+        reach_m=thr.blast_reach_m(weapon), caught=[sys.name(v) for v, _, _ in victims], left=ws.rounds,
+        modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
+    )
+    sys.ctx.randomizer.settle()
+    for victim, dist, sight in victims:
+        sys._blast_hit(eid, victim, weapon, land, dist, sight)

@@ -1,0 +1,61 @@
+"""Launched grenades (R-6.10, R-6.9; issue 14): an explosive fired from a launcher at a cell. Pure, with its event.
+
+The TN is a shot's (R-6.1: Standard + one per full range increment of the launcher, the firer's walk/run, wounds,
+readiness and aim as for any shot), read with the launcher's skill on Dexterity. On a success it lands on the
+aimed cell; a miss scatters like a throw, the card's clock giving the direction, but by the card's *launched*
+multiplier × the miss margin, capped at the distance launched (from the launcher on a CF). The burst is a
+thrown explosive's (skirmish.rules.fi.thrown): everyone in reach draws a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from skirmish.core.events import register
+from skirmish.rules import geometry as geo
+from skirmish.rules.fi.combat_events import ThrowEvent
+from skirmish.rules.fi.ranged import ShotSetup, read_attack
+from skirmish.rules.fi.text import draw_text, mods_text
+from skirmish.rules.fi.thrown import Placement, scatter_landing
+from skirmish.rules.randomizer import Draw
+
+
+def place_launch(draw: Draw, setup: ShotSetup, grid: geo.GridMap, firer: geo.Cell, aim: geo.Cell) -> Placement:
+    """Read the launch and place it: on the aimed cell on a success, else scattered by the launched multiplier
+    (R-6.10)."""
+    read, total, hit = read_attack(draw, setup)
+    if hit:
+        return Placement(read.result, read.cf, total, True, aim, None, read.source)
+    card = draw.fields
+    land, scatter = scatter_landing(grid, firer, aim, clock=card.clock, multiplier=card.scatter_launched,
+                                    margin=setup.tn - total, thrown_m=setup.distance_m, cf=read.cf)
+    return Placement(read.result, read.cf, total, False, land, scatter, read.source)
+
+
+@register("launch")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LaunchEvent(ThrowEvent):
+    """A launched explosive (R-6.10, R-6.9): the fields of a throw (`item` is the launcher); `left` is the
+    rounds left in it."""
+
+    def describe(self) -> str:
+        read = "CF" if self.cf else f"{self.read}{' halved' if self.halved else ''}"
+        mods = f" {mods_text(self.modifiers)}" if self.modifiers else ""
+        line = (f"{self.where()} {self.actor or ''} fires the {self.item.replace('_', ' ')} at {self.at[0]},{self.at[1]} "
+                f"({self.distance_m:.1f} m): TN {self.tn} ({mods_text(self.tn_modifiers)}); {self.column}-{self.row} "
+                f"on {draw_text(self.draw)} reads {read}{mods} = {self.result} -> ")
+        sc = self.scatter
+        if sc is None:
+            line += "on target"
+        else:
+            base = "from the launcher (CF)" if sc["from"] == "thrower" else f"missed by {sc['margin']}"
+            capped = f", capped from {sc['wanted_m']:g} m" if sc["wanted_m"] > sc["metres"] + 1e-9 else ""
+            wall = ", stopped by a wall" if sc["stopped"] else ""
+            line += (f"scatters {base}: {sc['clock']} o'clock, launched x{sc['multiplier']} = {sc['metres']:g} m"
+                     f"{capped}{wall}; lands at {self.landed[0]},{self.landed[1]}")
+        caught = ", ".join(self.caught) or "no one"
+        return line + f"; the burst ({self.radius_m:g} m) reaches {caught}{self.rules_text()}"
+
+    def headline(self) -> str:
+        where_to = "on target" if self.hit else f"scatters to {self.landed[0]},{self.landed[1]}"
+        return f"{self.actor or ''} launches: {self.result} vs TN {self.tn} {where_to}"
