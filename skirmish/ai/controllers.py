@@ -20,6 +20,7 @@ import numpy as np
 from skirmish.ai.baseline_cells import _best_cell
 from skirmish.ai.estimate import throw_chance
 from skirmish.ai.reach import ReachCache
+from skirmish.ai.utility.melee import engaged, held
 from skirmish.battle import Controller, Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -28,7 +29,7 @@ from skirmish.rules.checks import tn as tn_of
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf, prob_at_least
 from skirmish.rules.equipment import Speed
-from skirmish.rulesets.fi import Part, fits
+from skirmish.rulesets.fi import BreakFree, MeleeAttack, Open, Part, Rise, fits
 from skirmish.rulesets.fi import thrown as thr
 
 
@@ -109,7 +110,22 @@ class BaselineAI:
         me = view.unit(request.unit)
         if request.kind == "declare":
             return self._declare(view, me)
+        if me.melee is not None and held(view, me) is not None:  # held in melee (R-7.2, R-7.6): no move
+            return self._held(view, me, request)
         return self._act(view, me)
+
+    def _held(self, view: BattleView, me: UnitView, request: Request) -> Action:
+        """A unit held in melee (entangled, on the ground, closed on) answers legally (issue 14): it breaks free or
+        rises, else strikes back at an enemy engaged with it with what it holds, else opens the distance, else
+        plays its turn without moving (shooting at point blank is allowed); the battle's list says what fits."""
+        legal = request.legal()
+        near = [e.name for e in engaged(view, me)]
+        wants: list[Action] = [BreakFree(me.name, "strength"), Rise(me.name),
+                               *(MeleeAttack(me.name, n) for n in near), *(Open(me.name, n) for n in near)]
+        for a in wants:
+            if legal.allows(a):
+                return a
+        return self._act(view, me, can_move=False)
 
     # ------------------------------------------------------------------ declaration
     def _declare(self, view: BattleView, me: UnitView) -> Declare:
@@ -140,7 +156,7 @@ class BaselineAI:
                 out.append(e)
         return out
 
-    def _act(self, view: BattleView, me: UnitView) -> Action:
+    def _act(self, view: BattleView, me: UnitView, can_move: bool = True) -> Action:
         w = me.weapon
         if w is None:
             return (None if me.attacked else self._grenade(view, me)) or EndTurn(me.name)
@@ -153,7 +169,7 @@ class BaselineAI:
             throw = self._grenade(view, me)
             if throw is not None:
                 return throw
-        if me.moved == "none" and not me.attacked:
+        if can_move and me.moved == "none" and not me.attacked:
             dest = self._choose_cell(view, me, bool(targets))
             # At FAST every move is a run (R-5.4); staying put is a choice too, and then it shoots or ends.
             if dest is not None and dest != me.cell and self._fits(me, Part("move", running=me.declared == "fast")):

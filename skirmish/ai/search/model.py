@@ -33,6 +33,7 @@ from skirmish.rules.deck import SIDES
 from skirmish.rulesets.fi import INCAPACITATED_AT, Part
 from skirmish.rulesets.fi import thrown as thr
 
+MELEE_VERBS = frozenset({"melee", "charge", "close", "open", "defend", "break", "rise", "contest"})
 WOUND = 1 / INCAPACITATED_AT  # an expected wound, in units put out of action
 
 
@@ -382,6 +383,12 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replaced(me, rounds=me.weapon.magazine, jammed=False)
     elif isinstance(action, SetTacpack):
         after = replaced(me, screen_type=action.screen, screen_points=action.points)
+    elif action.verb in MELEE_VERBS:  # hand to hand and contests: the utility AI's melee numbers
+        from skirmish.ai.utility.melee_options import melee_exchange
+
+        got = melee_exchange(view, me, action, material)
+        if got is not None:
+            attack, kills, after = got
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared)
     follow = survive * next_shot(view, after, spared, replies.present, w.standing)
