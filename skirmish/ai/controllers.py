@@ -18,9 +18,10 @@ from collections.abc import Callable
 import numpy as np
 
 from skirmish.ai.baseline_cells import _best_cell
+from skirmish.ai.baseline_melee import flee, held_answer
 from skirmish.ai.estimate import throw_chance
 from skirmish.ai.reach import ReachCache
-from skirmish.ai.utility.melee import engaged, held
+from skirmish.ai.utility.melee import held
 from skirmish.battle import Controller, Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -29,7 +30,7 @@ from skirmish.rules.checks import tn as tn_of
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf, prob_at_least
 from skirmish.rules.equipment import Speed
-from skirmish.rulesets.fi import BreakFree, MeleeAttack, Open, Part, Rise, fits
+from skirmish.rulesets.fi import Part, fits
 from skirmish.rulesets.fi import thrown as thr
 
 
@@ -110,22 +111,11 @@ class BaselineAI:
         me = view.unit(request.unit)
         if request.kind == "declare":
             return self._declare(view, me)
+        if "terrified" in me.mind:  # R-8.4: it may only move farther from what it fears, or end its turn
+            return flee(view, me, request.legal())
         if me.melee is not None and held(view, me) is not None:  # held in melee (R-7.2, R-7.6): no move
-            return self._held(view, me, request)
+            return held_answer(view, me, request.legal()) or self._act(view, me, can_move=False)
         return self._act(view, me)
-
-    def _held(self, view: BattleView, me: UnitView, request: Request) -> Action:
-        """A unit held in melee (entangled, on the ground, closed on) answers legally (issue 14): it breaks free or
-        rises, else strikes back at an enemy engaged with it with what it holds, else opens the distance, else
-        plays its turn without moving (shooting at point blank is allowed); the battle's list says what fits."""
-        legal = request.legal()
-        near = [e.name for e in engaged(view, me)]
-        wants: list[Action] = [BreakFree(me.name, "strength"), Rise(me.name),
-                               *(MeleeAttack(me.name, n) for n in near), *(Open(me.name, n) for n in near)]
-        for a in wants:
-            if legal.allows(a):
-                return a
-        return self._act(view, me, can_move=False)
 
     # ------------------------------------------------------------------ declaration
     def _declare(self, view: BattleView, me: UnitView) -> Declare:
