@@ -18,8 +18,10 @@ from collections.abc import Callable
 import numpy as np
 
 from skirmish.ai.baseline_cells import _best_cell
+from skirmish.ai.baseline_melee import flee, held_answer
 from skirmish.ai.estimate import throw_chance
 from skirmish.ai.reach import ReachCache
+from skirmish.ai.utility.melee import held
 from skirmish.battle import Controller, Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -109,6 +111,10 @@ class BaselineAI:
         me = view.unit(request.unit)
         if request.kind == "declare":
             return self._declare(view, me)
+        if "terrified" in me.mind:  # it may only move farther from what it fears, or end its turn
+            return flee(view, me, request.legal())
+        if me.melee is not None and held(view, me) is not None:  # held in melee: no move
+            return held_answer(view, me, request.legal()) or self._act(view, me, can_move=False)
         return self._act(view, me)
 
     # ------------------------------------------------------------------ declaration
@@ -140,7 +146,7 @@ class BaselineAI:
                 out.append(e)
         return out
 
-    def _act(self, view: BattleView, me: UnitView) -> Action:
+    def _act(self, view: BattleView, me: UnitView, can_move: bool = True) -> Action:
         w = me.weapon
         if w is None:
             return (None if me.attacked else self._grenade(view, me)) or EndTurn(me.name)
@@ -153,7 +159,7 @@ class BaselineAI:
             throw = self._grenade(view, me)
             if throw is not None:
                 return throw
-        if me.moved == "none" and not me.attacked:
+        if can_move and me.moved == "none" and not me.attacked:
             dest = self._choose_cell(view, me, bool(targets))
             # At FAST every move is a run; staying put is a choice too, and then it shoots or ends.
             if dest is not None and dest != me.cell and self._fits(me, Part("move", running=me.declared == "fast")):

@@ -57,7 +57,7 @@ from skirmish.rules.fi.melee_events import (
     RiseEvent,
 )
 from skirmish.rules.fi.melee_odds import ManeuverOdds, check_odds, contest_odds
-from skirmish.rules.fi.mind import CONTESTS, MODES, Contest
+from skirmish.rules.fi.mind import CONTESTS, MODES, SKILL_TRAIT, Contest
 from skirmish.rules.fi.mind_events import ChipDrawEvent, ContestEvent, FearEvent, MindEvent, SurpriseEvent
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged import (
@@ -89,7 +89,7 @@ __all__ += [  # Future Imperfect melee (R-7, issue 14): actions, events, odds an
     "RiseEvent", "Trip", "check_odds", "contest_odds", "melee",
 ]
 __all__ += [  # Future Imperfect injury and the mind (R-8.3, R-8.4, issue 14)
-    "CONTESTS", "MODES", "ChipDrawEvent", "Contest", "ContestEvent", "FearEvent", "MindEvent", "SurpriseEvent",
+    "CONTESTS", "MODES", "SKILL_TRAIT", "ChipDrawEvent", "Contest", "ContestEvent", "FearEvent", "MindEvent", "SurpriseEvent",
 ]
 
 

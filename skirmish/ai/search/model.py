@@ -33,6 +33,7 @@ from skirmish.rules.deck import SIDES
 from skirmish.rulesets.fi import INCAPACITATED_AT, Part
 from skirmish.rulesets.fi import thrown as thr
 
+MELEE_VERBS = frozenset({"melee", "charge", "close", "open", "defend", "break", "rise", "contest"})
 WOUND = 1 / INCAPACITATED_AT  # an expected wound, in units put out of action (R-8.1)
 
 
@@ -95,6 +96,17 @@ def _reply_shot(view: BattleView, e: UnitView, f: UnitView) -> ShotEstimate:
 REPLIES_KEPT = 8192  # (enemy, friend) replies kept per map before it starts again
 
 
+def _melee_reply(view: BattleView, e: UnitView, f: UnitView, shot: ShotEstimate) -> ShotEstimate:
+    """The enemy's reply on `f`: its shot, or its blow when it carries a hand-to-hand weapon and is engaged with `f` or
+    could charge it (R-7, R-5.4; `utility.melee`), whichever takes more. Only armed enemies: fists stay out of it."""
+    from skirmish.ai.utility import melee as mm
+
+    if not mm.armed(e) or mm.melee_threat(view, e, f) <= 0:
+        return shot
+    blow, _ = mm.best_blow(view, e, f, charge=not geo.adjacent(e.cell, f.cell))
+    return blow if material(blow, f) > material(shot, f) else shot
+
+
 def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
     """`material(_reply_shot(view, e, f), f)`, kept with the map by the two unit views themselves: a view is frozen
     and the views of one side reuse a unit's view while nothing of it changes, so the same two objects (held
@@ -108,7 +120,8 @@ def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
     got = kept.get(key)
     if got is not None and got[0]() is e and got[1]() is f:
         return got[2]
-    value = material(_reply_shot(view, e, f), f)
+    shot = _reply_shot(view, e, f)
+    value = material(_melee_reply(view, e, f, shot) if e.melee is not None and e.melee.carried else shot, f)
     if len(kept) >= REPLIES_KEPT:
         kept.clear()
     kept[key] = (weakref.ref(e), weakref.ref(f), value)
@@ -149,7 +162,8 @@ class Replies:
         """The replies on `me`'s friends."""
         w = w or Weights()
         present = presence(view, me, w)
-        enemies = [e for e in view.enemies(me) if e.weapon is not None and present[e.name] > 0]
+        enemies = [e for e in view.enemies(me) if (e.weapon is not None or (e.melee is not None and e.melee.carried))
+                   and present[e.name] > 0]  # a gun, or a hand-to-hand weapon (issue 14)
         friends = view.friends(me)
         base = {e.name: max((_reply_material(view, e, f) for f in friends), default=0.0) for e in enemies}
         turns = turns_before(view, me, enemies, w.tie) if w.order else {}
@@ -168,6 +182,8 @@ class Replies:
             est = _reply_shot(self.view, e, moved)
             if est.hit <= 0 and self.closing > 0:  # out of its sight: it may walk to where it sees us (R-5.6)
                 est = self._closing(e, moved)
+            if e.melee is not None and e.melee.carried:  # its blow, if it is worse (R-7, R-5.4; issue 14)
+                est = _melee_reply(self.view, e, moved, est)
             on_me = material(est, moved)
             total += n * weight * max(self.base[e.name], on_me)
             if on_me >= self.base[e.name]:
@@ -382,6 +398,12 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replaced(me, rounds=me.weapon.magazine, jammed=False)
     elif isinstance(action, SetTacpack):
         after = replaced(me, screen_type=action.screen, screen_points=action.points)
+    elif action.verb in MELEE_VERBS:  # hand to hand and contests (R-7, R-8.4): the utility AI's melee numbers
+        from skirmish.ai.utility.melee_options import melee_exchange
+
+        got = melee_exchange(view, me, action, material)
+        if got is not None:
+            attack, kills, after = got
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared)
     follow = survive * next_shot(view, after, spared, replies.present, w.standing)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from skirmish.ai.utility.melee_options import MELEE_KEYS
 from skirmish.ai.utility.scoring import Consideration, Option
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView, UnitView
@@ -31,7 +32,11 @@ FOLLOW = 0.0  # our next shot's weight on this scale (the search tier's is 0.6: 
 def attacks(o: Option) -> bool:
     """Whether an option attacks: a shot, a throw, aiming for a shot (R-6.2), or a move scored by the shot it
     still allows (its "hit chance" consideration, R-5.4)."""
-    return isinstance(o.action, (Shoot, Throw, Aim)) or any(c.name == "hit chance" for c in o.considerations)
+    return isinstance(o.action, (Shoot, Throw, Aim)) or o.key[:1] in _MELEE or \
+        any(c.name == "hit chance" for c in o.considerations)
+
+
+_MELEE = {(k,) for k in MELEE_KEYS}  # blows, charges, Close, defence, contests (melee_options): on this scale too
 
 
 def candidates(options: list[Option]) -> list[Option]:

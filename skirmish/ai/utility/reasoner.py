@@ -94,14 +94,15 @@ class UtilityAI:
         self._last.pop(unit, None)
 
     def _commit(self, view: BattleView, best: Option) -> None:
-        """Count a shot against its target this round, so allies do not overkill it (fire allocated for the
+        """Count a shot (or blow) against its target this round, so allies do not overkill it (fire allocated for the
         side): its expected wounds, and its kill chance as the wounds the target has left (a shot likely to
         put it down commits all of them)."""
         a = best.action
-        if isinstance(a, Shoot):
+        if isinstance(a, Shoot) or (best.key[:1] in (("melee",), ("charge",)) and best.estimate is not None):
             est = best.estimate
-            k = (view.round, a.target)
-            t = view.find(a.target)
+            target = str(getattr(a, "target", ""))  # a shot's, a blow's or a charge's (a melee option's, issue 14)
+            k = (view.round, target)
+            t = view.find(target)
             left = max(0.5, 4.0 - t.wounds) if t is not None else 4.0
             sent = min(left, est.wounds + est.ct / 6 + est.kill * left) if est else 0.0
             self.committed[k] = self.committed.get(k, 0.0) + sent
