@@ -118,8 +118,8 @@ def _battle(tmp_path: Path) -> Any:
     return battle_at(tmp_path, ROWS, KAYLA % "[]", FOE)
 
 
-def _with_arts(tmp_path: Path, melee: str = "[]") -> Any:
-    """battle_at with option martial_arts on."""
+def _with_arts(tmp_path: Path, melee: str = "[]", blue: str = "", red: str = FOE) -> Any:
+    """battle_at with option martial_arts on (Blue: Kayla as `Me` holding `melee`, unless `blue` is given)."""
     import tests.conftest as conftest
 
     real = conftest.ascii_scenario
@@ -129,7 +129,7 @@ def _with_arts(tmp_path: Path, melee: str = "[]") -> Any:
 
     conftest.ascii_scenario = patched  # type: ignore[assignment]
     try:
-        return conftest.battle_at(tmp_path, ROWS, KAYLA % melee, FOE)
+        return conftest.battle_at(tmp_path, ROWS, blue or KAYLA % melee, red)
     finally:
         conftest.ascii_scenario = real  # type: ignore[assignment]
 
@@ -176,6 +176,27 @@ def test_without_the_option_no_maneuvers(tmp_path: Path) -> None:
     assert refusal is not None and refusal.rule == "R-7.7" and "option martial_arts" in refusal.reason
     refusal = b.check(parse_action("defend Me block"))
     assert refusal is not None and refusal.rule == "R-7.7"
+    b.close()
+
+
+WRESTLER = ('[{name: Me, at: [1, 1], traits: {strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, '
+            'acuity: II-2}, skills: {"Martial Arts:Wrestling": 1}, martial_arts: {wrestling: [{dice: {hold: 2}}]}}]')
+
+
+def test_escape_dice_add_to_the_tn_of_a_takedown(tmp_path: Path) -> None:
+    """Seed "Escape": the defender's Escape dice add to its Martial Arts level for the TN of a takedown: Kayla,
+    SM Fighting 2 with Escape 2, is taken down at 5 + 4 = 9, not 5 + her Fighting level 0; then both are down."""
+    kayla = (KAYLA % "[]").replace("name: Me, at: [1, 1]", "name: Foe, at: [2, 1]")
+    b = _with_arts(tmp_path, blue=WRESTLER, red=kayla)
+    assert b.check(parse_action("melee Me Foe maneuver=takedown")) is None
+    b.submit(parse_action("melee Me Foe maneuver=takedown"))
+    [ev] = [e for e in b.log if e.type == "maneuver"]
+    assert (ev.maneuver, ev.tn, ev.row) == ("takedown", 9, 2)  # Wrestling's 2 granted Takedown dice
+    assert any(m.get("value") == 4 and "Escape 2" in m.get("reason", "") and "R-7.7" in m.get("reason", "")
+               for m in ev.tn_modifiers)
+    if ev.success:
+        falls = [e for e in b.log if e.type == "fall"]
+        assert falls and falls[0].actor == "Foe"
     b.close()
 
 
