@@ -105,6 +105,19 @@ def test_strike_low_hits_the_leg_and_the_target_falls() -> None:
     assert (fall["cause"], fall["by"], fall["tn"], fall["result"], fall["wind"]) == ("strike_low", "Kayla", 5, 3, 1)
 
 
+def test_a_refused_maneuver_through_the_cli_names_r_7_7(tmp_path: Path) -> None:
+    """C-4: a scripted order for a maneuver Kayla has no dice in is refused in the log, naming R-7.7."""
+    text = (DATA / "kayla.yaml").read_text().replace('"defend Kayla block to=1,1"',
+                                                      '"melee Kayla Pirate maneuver=strike_long effects=defense"')
+    (tmp_path / "k.yaml").write_text(text)
+    (tmp_path / "kayla.json").write_text((DATA / "kayla.json").read_text())
+    code, out, err = cli("run", str(tmp_path / "k.yaml"), "--json")
+    assert code == 0, err
+    [refused] = [e for e in map(json.loads, out.strip().splitlines()) if e["type"] == "refused"]
+    assert refused["actor"] == "Kayla" and "maneuver=strike_long" in refused["action"]
+    assert refused["reason"] == "R-7.7: Kayla: no dice in Strike, long"
+
+
 ROWS = ["......", "......", "......"]
 KAYLA = ('[{name: Me, at: [1, 1], traits: {strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, '
          'acuity: II-2}, skills: {"Martial Arts:TU Space Marine Fighting": 2}, melee: %s, martial_arts: {sm_fighting: '
