@@ -19,7 +19,10 @@ class MeleeState:
     entangle_weapon: str | None = None
     down: bool = False  # tripped: on the ground until it rises (R-7.6)
     defence: int | None = None  # its active defence result, standing until its next action (R-7.5)
+    guard: int = 0  # +1 Defense from a martial arts maneuver, until its next action (R-7.7)
+    block: str | None = None  # a Block standing until its next action: "halve" or "cancel" (with a weapon, R-7.7)
 
     def plain(self) -> bool:
         """True when nothing has happened to it in melee (the state hash leaves such units out)."""
-        return not (self.inside or self.entangled_by or self.down or self.defence is not None)
+        return not (self.inside or self.entangled_by or self.down or self.defence is not None or self.guard
+                    or self.block)

@@ -3,6 +3,7 @@ codec when this module is imported (`skirmish.rules.actions.register_action`), s
 command line and records read them like every other action:
 
     melee Hrulfgarr Pirate weapon=vibro_knife        attack an adjacent enemy (lethal=yes|no for a club)
+    melee Kayla Pirate maneuver=strike_medium effects=damage   a martial arts maneuver (R-7.7, option)
     charge Sid Kyr-2 at=5,3                          move and attack at once, -2 (R-5.4)
     close Hrulfgarr Constable                        get inside a longer weapon (R-7.2)
     open Constable Hrulfgarr                         make distance again (R-7.2)
@@ -33,6 +34,8 @@ class MeleeAttack(Action):
     lethal: str = ""  # yes | no: chosen before the draw, heavier improvised weapons only
     called: str | None = None
     spends: tuple[str, ...] | None = None
+    maneuver: str = ""  # R-7.7 (option martial_arts): a maneuver of the attacker's discipline instead of Fighting
+    effects: str = ""  # its enhanced effects, comma-separated: damage, defense, falls (docs/RULES-NOTES.md)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from skirmish.core.events import FLAT, Event, register
 from skirmish.core.reads import DrawRecord, Mod
 from skirmish.rules.fi.text import Hit, Layer, check_lines, draw_text, hit_lines, hits_text, mods_text
 
-__all__ = ["BreakFreeEvent", "ChargeLostEvent", "DefendEvent", "ManeuverEvent", "MeleeContestEvent", "MeleeEvent", "RiseEvent"]
+__all__ = ["BreakFreeEvent", "ChargeLostEvent", "DefendEvent", "FallEvent", "ManeuverEvent",
+            "MeleeContestEvent", "MeleeEvent", "RiseEvent"]
 
 
 def _read(cf: bool, read: int, halved: bool) -> str:
@@ -56,11 +57,18 @@ class MeleeEvent(Event):
     extra_damage: list[tuple[int, int]]
     capped: int | None = None
     breakdown: bool
+    maneuver: str | None = None  # R-7.7: the martial arts maneuver, its effects, a Block that met the blow
+    effects: list[str] | None = None
+    damage_bonus: int | None = None
+    blocked: str | None = None
     modifiers: list[Mod]
     draw: DrawRecord = field(metadata=FLAT)
 
     def describe(self) -> str:
         verb = "charges" if self.charge else "strikes at"
+        if self.maneuver:
+            named = ", ".join(e.replace("plus_", "+1 ").replace("_", " ") for e in self.effects or ())
+            verb = f"uses {self.maneuver.replace('_', ' ')}{f' ({named})' if named else ''} on"
         mods = f" {mods_text(self.modifiers)}" if self.modifiers else ""
         line = (f"{self.where()} {self.actor or ''} {verb} {self.target} with {self.weapon.replace('_', ' ')} "
                 f"({'lethal' if self.lethal else 'non-lethal'}): TN {self.tn} ({mods_text(self.tn_modifiers)}); "
@@ -76,6 +84,10 @@ class MeleeEvent(Event):
             line += "; " + hits_text(self.hits)
             if self.capped is not None:
                 line += f"; non-lethal: wounds held to {self.capped} (R-7.4)"
+            if self.damage_bonus:
+                line += f"; +{self.damage_bonus} damage (R-7.7)"
+            if self.blocked:
+                line += f"; {self.target}'s Block {'cancels' if self.blocked == 'cancel' else 'halves'} the damage (R-7.7)"
         if self.breakdown:
             line += "; BREAKDOWN"
         return line + self.rules_text()
@@ -112,8 +124,10 @@ class ManeuverEvent(Event):
 
     def describe(self) -> str:
         mods = f" {mods_text(self.modifiers)}" if self.modifiers else ""
-        done = {"close": f"inside {self.target}'s reach", "open": f"out of {self.target}'s reach again"}[self.maneuver]
-        what = f"CLOSE on {self.target}" if self.maneuver == "close" else f"OPEN the distance from {self.target}"
+        done = {"close": f"inside {self.target}'s reach", "open": f"out of {self.target}'s reach again"}.get(
+            self.maneuver, "done (R-7.7)")
+        what = {"close": f"CLOSE on {self.target}", "open": f"OPEN the distance from {self.target}"}.get(
+            self.maneuver, f"{self.maneuver.replace('_', ' ').upper()} {self.target}")
         return (f"{self.where()} {self.actor or ''} tries to {what} with "
                 f"{self.weapon.replace('_', ' ')}: TN {self.tn} ({mods_text(self.tn_modifiers)}); {self.column}-"
                 f"{self.row} on {draw_text(self.draw)} reads {_read(self.cf, self.read, self.halved)}{mods} = "
@@ -178,15 +192,17 @@ class DefendEvent(Event):
     cf: bool
     result: int
     to: list[int] | None = None
+    block: str | None = None  # R-7.7: a Block's blows halved ("halve") or cancelled ("cancel", with a weapon)
     modifiers: list[Mod]
     draw: DrawRecord = field(metadata=FLAT)
 
     def describe(self) -> str:
         mods = f" {mods_text(self.modifiers)}" if self.modifiers else ""
         step = f", steps to {self.to[0]},{self.to[1]}" if self.to else ""
+        blk = f"; blows that land are {'cancelled' if self.block == 'cancel' else 'halved'}" if self.block else ""
         return (f"{self.where()} {self.actor or ''} DEFENDS ({self.skill}{step}): {self.column}-{self.row} on "
                 f"{draw_text(self.draw)} reads {_read(self.cf, self.read, self.halved)}{mods} = {self.result}: "
-                f"attackers need at least {self.result} until its next action{self.rules_text()}")
+                f"attackers need at least {self.result} until its next action{blk}{self.rules_text()}")
 
     def headline(self) -> str:
         return f"{self.actor or ''} defends: {self.result}"
@@ -239,3 +255,29 @@ class RiseEvent(Event):
 
     def describe(self) -> str:
         return f"{self.where()} {self.actor or ''} gets up{self.rules_text()}"
+
+
+@register("fall")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FallEvent(Event):
+    """A martial arts maneuver puts its target on its back (R-7.7 "target falls"): the Vigor test against the
+    fall's TN 5, its wind (1 on a failure, d6 at least 2 on a bust), and the figure prone until it rises."""
+
+    cause: str
+    by: str
+    column: str
+    row: int
+    tn: int
+    read: int
+    cf: bool
+    result: int
+    wind: int
+    draw: DrawRecord = field(metadata=FLAT)
+
+    def describe(self) -> str:
+        return (f"{self.where()} {self.actor or ''} FALLS ({self.cause.replace('_', ' ')} by {self.by}): Vigor "
+                f"{self.column}-{self.row} on {draw_text(self.draw)} reads {_read(self.cf, self.read, False)} = "
+                f"{self.result} vs {self.tn}: {self.wind} wind; prone until it rises{self.rules_text()}")
+
+    def headline(self) -> str:
+        return f"{self.actor or ''} falls: {self.wind} wind"

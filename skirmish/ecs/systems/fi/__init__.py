@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Literal
 
-from skirmish.content.fi import Options
+from skirmish.content.fi import Options, martial_arts_pools
 from skirmish.content.scenario import Scenario
 from skirmish.core.errors import IllegalAction, Refusal
 from skirmish.core.events import Event
@@ -220,6 +220,9 @@ class FiSystems(FiMelee, FiHand, FiMind):
     def odds(self, eid: int, action: Action, seed: int) -> ShotOdds | ThrowOdds | ManeuverOdds:
         """The odds of a shot, blow or throw by `eid`, without making it (R-6, R-7; IllegalAction if not
         allowed): a blow is read as the shot it is resolved as."""
+        maneuver = self.maneuver_odds(eid, action, self._pile(), seed)  # Close, Open … and R-7.7 checks
+        if maneuver is not None:
+            return maneuver
         if isinstance(action, MeleeAttack) or (isinstance(action, Charge) and action.ranged != "yes"):
             if isinstance(action, Charge):
                 self.charge_check(eid, action)
@@ -229,9 +232,6 @@ class FiSystems(FiMelee, FiHand, FiMind):
                 msetup, mtarget, mtgt, _, _ = self.melee_setup(eid, action)
             hp = self.w.get(mtgt, Health)
             return shot_odds(msetup, mtarget, cards=self._pile(), wounds=hp.wounds, ct=hp.ct, seed=seed)
-        maneuver = self.maneuver_odds(eid, action, self._pile(), seed)
-        if maneuver is not None:
-            return maneuver
         if isinstance(action, Shoot):
             setup, target, tgt = self.shot_setup(eid, action)
             hp = self.w.get(tgt, Health)
@@ -292,6 +292,8 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
     order = 0
     for si, side in enumerate(spec.sides):
         for unit in side.units:
+            if opts.martial_arts and getattr(unit, "martial_arts", None):  # R-7.7: the practitioners' pools
+                ctx.arts[unit.name] = martial_arts_pools(unit)
             spawn_unit(ctx, unit, side.name, si, order)
             order += 1
     sys.init_minds(spec)  # surprised sides and units, fearsome units (R-8.3, R-8.4)

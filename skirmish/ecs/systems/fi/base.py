@@ -68,6 +68,7 @@ class Ctx:
     initiative: str = "phases"  # R-5.8: "cards" draws hands and counts steps (ecs/systems/fi/hand.py)
     chips: Any = None  # the story chips' ChipBank (R-8.5, option `chips`; ecs/systems/fi/chips.py), else None
     unintended_targets: bool = False  # R-6.11 (the scenario option, on by default there)
+    arts: dict[str, Any] = field(default_factory=dict)  # R-7.7 option martial_arts: unit -> its disciplines' pools
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:

@@ -2,8 +2,7 @@
 (R-7.6), rising after a trip, active defence (R-7.5) — and their odds. Blows and charges are in
 skirmish.ecs.systems.fi.melee; the list of melee actions a unit may take now in skirmish.ecs.systems.fi.melee_legal.
 
-A martial-arts maneuver (R-7.7) would replace the plain blow at `FiMeleeBase.melee` (its check and its TN are
-`melee_setup` and `melee_tn`), and be listed and dispatched beside the others in melee_legal: the seam is there."""
+Martial arts maneuvers (R-7.7) are the layer above, skirmish.ecs.systems.fi.arts."""
 
 from __future__ import annotations
 
@@ -246,6 +245,10 @@ class FiGrapple(FiMeleeBase):
         self._event("rise", self.name(eid), ("R-7.6",))
 
     # ------------------------------------------------------------------ active defence (R-7.5)
+    def defend_more(self, eid: int, action: Defend) -> dict[str, str]:
+        """What else an active defence sets (the martial arts layer's Block): the event's extra fields."""
+        return {}
+
     def defend_check(self, eid: int, action: Defend) -> tuple[CheckPool, list[geo.Cell] | None, float]:
         """Refuse an active defence the rules do not allow now: the whole action, Fighting or Dodge, against an
         enemy within reach, the step (if any) one cell; the pool, the step's route and metres."""
@@ -282,7 +285,9 @@ class FiGrapple(FiMeleeBase):
         self.w.get(eid, MeleeState).defence = total
         turn = self.w.get(eid, Turn)
         turn.acted = True
-        self._event("defend", self.name(eid), ("R-7.5",) + (("R-3.5",) if read.cf else ()), skill=action.skill,
-                    column=pool.column, row=pool.row, halved=pool.halve, read=read.result, cf=read.cf, result=total,
-                    to=list(path[-1]) if path else None, modifiers=[m.to_json() for m in got["mods"]], **got["draw"])
+        more = self.defend_more(eid, action)  # a martial arts Block (R-7.7, skirmish.ecs.systems.fi.arts)
+        self._event("defend", self.name(eid), ("R-7.5",) + (("R-7.7",) if more else ()) + (("R-3.5",) if read.cf else ()),
+                    skill=action.skill, column=pool.column, row=pool.row, halved=pool.halve, read=read.result,
+                    cf=read.cf, result=total, to=list(path[-1]) if path else None,
+                    modifiers=[m.to_json() for m in got["mods"]], **more, **got["draw"])
         self.ctx.randomizer.settle()

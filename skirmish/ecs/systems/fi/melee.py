@@ -17,6 +17,7 @@ from skirmish.ecs.systems.fi.movement import FiMovement
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Shoot
 from skirmish.rules.checks import Modifier, tn
+from skirmish.rules.checks import Pool as CheckPool
 from skirmish.rules.deck import LOCATIONS
 from skirmish.rules.equipment import MeleeWeapon, Speed
 from skirmish.rules.fi import melee as ml
@@ -143,7 +144,7 @@ class FiMeleeBase(FiMovement):
             raise IllegalAction(f"R-5.4: a charge ends within 1 m of its target; {at[0]},{at[1]} is not next to "
                                 f"{action.target}")
         weapon = self.melee_weapon(eid, action.weapon)
-        called = action.called if isinstance(action, MeleeAttack) else None
+        called = self.blow_called(action)
         spends = action.spends if isinstance(action, MeleeAttack) else None
         if called is not None and called not in LOCATIONS:
             raise IllegalAction(f"R-6.1: unknown called location {called!r}")
@@ -156,13 +157,35 @@ class FiMeleeBase(FiMovement):
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
         me, them = self.fighter(eid, weapon), self.fighter(tgt)
-        tn_value, tn_mods = self.melee_tn(eid, tgt, weapon)
-        pool = self.skill_pool(eid, weapon.skill, "dexterity")
-        mods = [*pool.modifiers, *self.wound_mod(eid), *ml.result_modifiers(me, them, charge=charge, called=called)]
+        tn_value, tn_mods = self.blow_tn(eid, tgt, weapon, action)
+        pool = self.blow_pool(eid, action, weapon)
+        penalised = called if isinstance(action, MeleeAttack) and action.called else None
+        mods = [*pool.modifiers, *self.wound_mod(eid), *ml.result_modifiers(me, them, charge=charge, called=penalised)]
         strength_ok = self.closed(eid, tgt) != "defender"
         setup, numbers = ml.as_shot(me, pool.row, pool.column, pool.halve, tn_value, tn_mods, mods, lethal=lethal,
                                     strength_ok=strength_ok, called=called, spends=spends)
         return setup, self._target_state(tgt), tgt, lethal, numbers
+
+    # Hooks of a blow, answered by the martial arts layer (skirmish.ecs.systems.fi.arts, R-7.7): a plain blow here.
+    def blow_called(self, action: MeleeAttack | Charge) -> str | None:
+        """The location a blow is aimed at (a called shot, R-6.1), or None."""
+        return action.called if isinstance(action, MeleeAttack) else None
+
+    def blow_tn(self, eid: int, tgt: int, weapon: MeleeWeapon, action: MeleeAttack | Charge) -> tuple[int, list[Modifier]]:
+        """The TN of a blow (R-7.1, R-7.2, R-7.5)."""
+        return self.melee_tn(eid, tgt, weapon)
+
+    def blow_pool(self, eid: int, action: MeleeAttack | Charge, weapon: MeleeWeapon) -> CheckPool:
+        """What a blow rolls: Fighting with the weapon on Dexterity (R-7.1, R-3.6)."""
+        return self.skill_pool(eid, weapon.skill, "dexterity")
+
+    def shape_blow(self, eid: int, tgt: int, action: MeleeAttack | Charge, out: ShotOutcome,
+                   lethal: bool) -> dict[str, Any]:
+        """Change a resolved blow's hits before they land; the event's extra fields."""
+        return {}
+
+    def after_blow(self, eid: int, tgt: int, action: MeleeAttack | Charge, out: ShotOutcome) -> None:
+        """What follows a blow once its hits have landed."""
 
     def melee_parts(self, eid: int, weapon: MeleeWeapon, kind: str = "melee") -> list[Part]:
         """The turn's parts with a hand-to-hand roll at its weapon's speed (a bulky weapon readied first, R-7.1),
@@ -199,6 +222,7 @@ class FiMeleeBase(FiMovement):
         face.dx, face.dy = (b[0] > a[0]) - (b[0] < a[0]), (b[1] > a[1]) - (b[1] < a[1])
         draw = self.ctx.randomizer.draw()
         out = resolve_shot(draw, setup, target)
+        shaped = self.shape_blow(eid, tgt, action, out, lethal)
         capped = None if lethal else self._hold_short(tgt, out)
         broken = out.breakdown and weapon.id in ms.carried
         if broken:  # R-4.8: the weapon breaks (a bottle smashes): the hand is empty
@@ -221,6 +245,8 @@ class FiMeleeBase(FiMovement):
             rules.append("R-3.5")
         if broken:
             rules.append("R-4.8")
+        if shaped:
+            rules.append("R-7.7")
         first = out.hits[0] if out.hits else None
         self._event(
             "melee", self.name(eid), tuple(rules), target=action.target, weapon=weapon.id, charge=charge,
@@ -230,10 +256,11 @@ class FiMeleeBase(FiMovement):
             strength=list(numbers.notes), location=first.location if first else None,
             ablation=first.layers if first else [], damage=out.damage, wounds=out.wounds, ct=out.ct,
             hits=[h.to_json() for h in out.hits], extra_damage=out.extra, capped=capped, breakdown=broken,
-            modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
+            modifiers=[m.to_json() for m in setup.result_mods], **shaped, **draw.record(),
         )
         self.ctx.randomizer.settle()
         self._apply_hits(tgt, out)
+        self.after_blow(eid, tgt, action, out)
 
     def _hold_short(self, tgt: int, out: ShotOutcome) -> int | None:
         """R-7.4: a non-lethal blow never kills outright: its wounds are held short of death (the number held to,
@@ -311,5 +338,5 @@ class FiMeleeBase(FiMovement):
             ms = self.melee_state(e)
             if not ms.plain() or ms.held != (ms.carried[0] if ms.carried else "fists"):
                 out[ident.name] = [ms.carried, ms.held, ms.inside, ms.entangled_by, ms.entangle_weapon, ms.down,
-                                   ms.defence]
+                                   ms.defence, *([ms.guard, ms.block] if ms.guard or ms.block else [])]
         return out

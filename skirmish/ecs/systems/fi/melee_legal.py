@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Health, Identity
-from skirmish.ecs.systems.fi.grapple import FiGrapple
+from skirmish.ecs.systems.fi.arts import FiArts
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action
 from skirmish.rules.fi import melee as ml
 from skirmish.rules.fi.melee_actions import BreakFree, Charge, Close, Defend, Entangle, MeleeAttack, Open, Rise, Trip
 
 
-class FiMelee(FiGrapple):
+class FiMelee(FiArts):
     """The melee actions legality lists, and their check and application."""
 
     # ------------------------------------------------------------------ what a unit may do in melee now
@@ -38,6 +38,7 @@ class FiMelee(FiGrapple):
                     cands.append(MeleeAttack(me, them, weapon=pick, lethal=lethal))
                 cands += [Close(me, them, weapon=pick), Entangle(me, them, weapon=pick), Trip(me, them, weapon=pick)]
             cands.append(Open(me, them))
+        cands += self.arts_actions(eid, engaged)  # R-7.7: a practitioner's maneuvers and Block
         if engaged:
             for skill in ml.DEFENCE_SKILLS:
                 cands.append(Defend(me, skill))
