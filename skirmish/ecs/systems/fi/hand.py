@@ -71,6 +71,7 @@ class FiHand(FiHandKeep):
             return False
         h.slots.remove(slot)
         h.current, h.acted_on_card, h.preparing = slot.card, False, False
+        self.card_begins(eid)  # its next action: an active defence ends
         self._event("step", self.name(eid), ("R-5.8", "R-4.1"), step=step, card=slot.card.label, rushed=slot.rushed)
         turn = self.w.get(eid, Turn)
         turn.parts = []

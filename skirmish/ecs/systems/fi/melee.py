@@ -88,6 +88,12 @@ class FiMeleeBase(FiMovement):
             self.w.get(eid, MeleeState).defence = None
         return super().begin_turn(eid)
 
+    def card_begins(self, eid: int) -> None:
+        """Under card hands the next action is the next card (R-5.8): an active defence ends as it comes up."""
+        if self.melee_state(eid).defence is not None:
+            self.w.get(eid, MeleeState).defence = None
+        super().card_begins(eid)
+
     def plan_move(self, eid: int, to: geo.Cell) -> tuple[list[geo.Cell], float, bool]:
         """A move, refused while the unit is held in place (R-7.2, R-7.6)."""
         if self.active(eid):
@@ -129,10 +135,12 @@ class FiMeleeBase(FiMovement):
     def melee_tn(self, eid: int, tgt: int, weapon: MeleeWeapon) -> tuple[int, list[Modifier]]:
         """The TN of a hand-to-hand roll by `eid` holding `weapon` against `tgt` (R-7.1, R-7.2, R-7.5)."""
         dodging = self.w.peek(tgt, Declared).speed == "dodge" and self.ctx.round > 0
-        return ml.attack_tn(self.fighter(eid, weapon), self.fighter(tgt), closed=self.closed(eid, tgt),
-                            defence=self.melee_state(tgt).defence,
-                            dodge=self.w.peek(tgt, Profile).skills.get("dodge", 0) if dodging else 0,
-                            base=tn("standard", self.ctx.scope))  # type: ignore[arg-type]
+        tn_value, mods = ml.attack_tn(self.fighter(eid, weapon), self.fighter(tgt), closed=self.closed(eid, tgt),
+                                      defence=self.melee_state(tgt).defence,
+                                      dodge=self.w.peek(tgt, Profile).skills.get("dodge", 0) if dodging else 0,
+                                      base=tn("standard", self.ctx.scope))  # type: ignore[arg-type]
+        focused = self.mind_tn_mods(tgt)  # a focused auxiliary action lowers the TN, as a shot's (R-5.4)
+        return tn_value + sum(m.value for m in focused), [*mods, *focused]
 
     def melee_setup(self, eid: int, action: MeleeAttack | Charge, *, charge: bool = False,
                     at: geo.Cell | None = None) -> tuple[ShotSetup, TargetState, int, bool, ml.StrikeNumbers]:
@@ -158,7 +166,8 @@ class FiMeleeBase(FiMovement):
         me, them = self.fighter(eid, weapon), self.fighter(tgt)
         tn_value, tn_mods = self.melee_tn(eid, tgt, weapon)
         pool = self.skill_pool(eid, weapon.skill, "dexterity")
-        mods = [*pool.modifiers, *self.wound_mod(eid), *ml.result_modifiers(me, them, charge=charge, called=called)]
+        mods = [*pool.modifiers, *self.wound_mod(eid), *self.mind_mods(eid),  # annoyed −4 (R-8.4)
+                *ml.result_modifiers(me, them, charge=charge, called=called)]
         strength_ok = self.closed(eid, tgt) != "defender"
         setup, numbers = ml.as_shot(me, pool.row, pool.column, pool.halve, tn_value, tn_mods, mods, lethal=lethal,
                                     strength_ok=strength_ok, called=called, spends=spends)
@@ -170,11 +179,13 @@ class FiMeleeBase(FiMovement):
         parts = list(self.w.peek(eid, Turn).parts)
         if weapon.bulky:
             parts = add_part(parts, READY)
-        parts = add_part(parts, Part("attack", int(weapon.speed), "prepared", weapon=f"{kind}:{weapon.id}"))
+        attack = Part("attack", int(weapon.speed), "prepared", weapon=f"{kind}:{weapon.id}")
+        parts = add_part(parts, attack)
         try:
             check_turn(self._declared_speed(eid), parts)
         except TimingError as exc:
             raise IllegalAction(str(exc)) from None
+        self.check_parts(eid, attack)  # card hands: one complex action a card (R-5.8); phases: passed above
         return parts
 
     def melee_check(self, eid: int, action: MeleeAttack) -> list[Part]:
