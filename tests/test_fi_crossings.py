@@ -1,0 +1,142 @@
+"""Where this session's Future Imperfect features meet (issue 14): card hands (R-5.8) with melee (R-7, R-5.4), card
+hands with the mind (R-8.4), melee with the mind, the mind with story chips (R-8.5). Each helper tested its own
+feature alone; these battles put two together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skirmish.ai.controllers import ScriptedController
+from skirmish.battle import Battle
+from skirmish.content.scenario import parse_scenario
+from skirmish.ecs.fi_mind import Mind
+from skirmish.rules.actions import Declare, EndTurn, parse_action
+from skirmish.rules.deck import Card
+from tests.conftest import make_card, write_deck
+
+T = "{strength: III-2, dexterity: III-2, reflexes: %s, vigor: III-2, acuity: II-2}"
+
+
+def _unit(name: str, x: int, y: int, reflexes: str = "IV-3", extra: str = "") -> str:
+    return f"{{name: {name}, at: [{x}, {y}], traits: {T % reflexes}{extra}}}"
+
+
+def _battle(tmp_path: Path, me: str, foe: str, options: str = "initiative: cards", seed: int = 3,
+            cards: list[Card] | None = None) -> Battle:
+    deck = ""
+    if cards is not None:  # a stacked deck, in draw order
+        write_deck(tmp_path / "deck.json", cards)
+        deck = "deck: {cards: deck.json, shuffle: false}\n"
+    text = (f"name: t\nseed: {seed}\noptions: {{{options}}}\n{deck}map: {{ascii: ['........', '........', '........']}}\n"
+            f"sides:\n  - name: Blue\n    controller: scripted\n    units: [{me}]\n"
+            f"  - name: Red\n    controller: scripted\n    units: [{foe}]\n")
+    sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
+    return Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[arg-type]
+
+
+def _next_turn(b: Battle, unit: str, others: str = "end") -> None:
+    """Answer hands/declarations NORMAL and end other units' turns until `unit` is asked to act."""
+    for _ in range(400):
+        p = b.pending
+        assert p is not None, "the battle ended"
+        if p.kind == "declare":
+            b.submit(Declare(p.unit, "normal"))
+        elif p.unit == unit:
+            return
+        else:
+            b.submit(EndTurn(p.unit))
+    raise AssertionError(f"{unit} never acted")
+
+
+KNIFE = ", skills: {fighting:knives: 2}, melee: [combat_knife]"
+BRAWLER = ", skills: {fighting:brawling: 2}"
+
+
+def test_one_blow_per_action_card_even_with_a_fast_knife(tmp_path: Path) -> None:
+    """R-5.8: one card is one action: a move and one complex action. A FAST knife's blows fit a NORMAL
+    turn twice (R-5.3), but a card carries one blow; the next blow waits for the next card."""
+    b = _battle(tmp_path, _unit("Me", 2, 1, extra=KNIFE), _unit("Foe", 3, 1, extra=BRAWLER), seed=1)
+    _next_turn(b, "Me")
+    assert b.check(parse_action("melee Me Foe")) is None
+    b.submit(parse_action("melee Me Foe"))
+    assert b.pending is not None and b.pending.unit == "Me"
+    assert b.view().unit("Me").melee.held == "combat_knife"  # (seed 1: the knife holds; two FAST blows fit NORMAL)
+    refusal = b.check(parse_action("melee Me Foe"))
+    assert refusal is not None and "R-5.8" in refusal.rule + refusal.reason
+    assert not [a for a in b.legal_actions("Me").melee if a.verb == "melee"]
+    blows = [e for e in b.log if e.type == "melee"]
+    assert len(blows) == 1
+    b.close()
+
+
+def test_an_active_defence_ends_when_the_defenders_next_card_comes_up(tmp_path: Path) -> None:
+    """R-7.5: the defence stands until the unit's next action; under card hands that is its next card (R-5.8),
+    not the end of the battle."""
+    b = _battle(tmp_path, _unit("Me", 2, 1, extra=KNIFE), _unit("Foe", 3, 1, extra=BRAWLER))
+    foe = b.sys.w.entity("Foe")
+    _next_turn(b, "Foe")
+    b.submit(parse_action("defend Foe fighting"))
+    assert b.sys.melee_state(foe).defence is not None
+    _next_turn(b, "Foe")  # its next card
+    assert b.sys.melee_state(foe).defence is None
+    b.close()
+
+
+def test_annoyed_is_minus_four_on_one_card_not_the_rest_of_the_round(tmp_path: Path) -> None:
+    """R-8.4: annoyed is −4 to the next action taken; under card hands the next card's, not every card left in the
+    round (the phase table gives one turn a round, so its end-of-round clearing was enough there)."""
+    b = _battle(tmp_path, _unit("Me", 2, 1, extra=KNIFE), _unit("Foe", 6, 1, extra=BRAWLER))
+    me = b.sys.w.entity("Me")
+    b.sys.w.get(me, Mind).annoyed = True
+    _next_turn(b, "Me")
+    first = b.ctx.round
+    assert b.sys.mind_mods(me)  # this card is the annoyed action
+    b.submit(EndTurn("Me"))
+    _next_turn(b, "Me")
+    assert b.ctx.round == first, "Me keeps two cards: its second comes up in the same round"
+    assert b.sys.mind_mods(me) == ()
+    b.close()
+
+
+def test_a_blow_reads_the_minds_annoyed_and_focused(tmp_path: Path) -> None:
+    """R-8.4 and R-5.4 in melee: an annoyed attacker's blow is at −4 as its shots are, and a defender focused on a
+    contest is struck at TN −2 as it is shot at (the phase table; the first card puts Foe in phase I, Me in IV)."""
+    cards = [make_card(1, upper={("IV", 3): 10, ("II", 2): 2}), *(make_card(n) for n in range(2, 30))]
+    b = _battle(tmp_path, _unit("Me", 2, 1, "II-2", extra=KNIFE), _unit("Foe", 3, 1, extra=BRAWLER), options="",
+                cards=cards)
+    me = b.sys.w.entity("Me")
+    _next_turn(b, "Foe")
+    b.submit(parse_action("contest Foe Me kind=taunt mode=focused"))
+    assert "focused" in b.view().unit("Foe").mind
+    b.sys.w.get(me, Mind).annoyed = True
+    _next_turn(b, "Me")
+    assert b.ctx.round == 1 and "focused" in b.view().unit("Foe").mind
+    b.submit(parse_action("melee Me Foe"))
+    blow = [e for e in b.log if e.type == "melee"][-1]
+    assert any("annoyed" in m["reason"] and m["value"] == -4 for m in blow.modifiers)
+    assert any("focused" in m["reason"] and m["value"] == -2 for m in blow.tn_modifiers)
+    b.close()
+
+
+def test_a_broken_unit_earns_its_foe_a_chip_when_chips_are_played(tmp_path: Path) -> None:
+    """R-8.4 broken with R-8.5 on: the fearsome unit's side draws a story chip from the bin (a `chip_draw`, drawn,
+    then its `chips_drawn`), the bin conserved; without the option the chip is only recorded as owed."""
+    from tests.test_fi_mind import bravery, events, of, scenario, unit
+
+    crew = ("Crew", ["declare A normal", "end A"], [unit("A", 3, 1, "skills: {bravery: 2}")])
+    bugs = ("Bugs", ["declare Bug normal", "end Bug"], [unit("Bug", 9, 1, "fearsome: {kind: fear, tn: 7}")])
+    cards = [bravery(10, 4)]  # 4 against 7: no success, broken
+    evs = events(scenario(tmp_path, cards, crew, bugs, rounds=1, options="randomizer: cards, chips: true"))
+    (fear,) = of(evs, "fear")
+    assert fear["effect"] == "broken"
+    (owed,) = of(evs, "chip_draw")
+    assert owed["side"] == "Bugs" and owed["drawn"] is True
+    start = {e["side"]: e for e in of(evs, "chips_drawn") if e["round"] == 1 and e["actor"] is None}
+    earned = [e for e in of(evs, "chips_drawn") if e["actor"] == "Bug"]
+    assert len(earned) == 1 and earned[0]["side"] == "Bugs" and len(earned[0]["drawn"]) == 1
+    colour = earned[0]["drawn"][0]
+    before = start["Bugs"]["hand"]
+    assert earned[0]["hand"] == {**before, colour: before[colour] + 1}
+    assert sum(earned[0]["bin"].values()) == sum(start["Bugs"]["bin"].values()) - 1
+    plain = events(scenario(tmp_path, cards, crew, bugs, rounds=1))
+    assert [e["drawn"] for e in of(plain, "chip_draw")] == [False] and not of(plain, "chips_drawn")
