@@ -140,3 +140,61 @@ def test_a_broken_unit_earns_its_foe_a_chip_when_chips_are_played(tmp_path: Path
     assert sum(earned[0]["bin"].values()) == sum(start["Bugs"]["bin"].values()) - 1
     plain = events(scenario(tmp_path, cards, crew, bugs, rounds=1))
     assert [e["drawn"] for e in of(plain, "chip_draw")] == [False] and not of(plain, "chips_drawn")
+
+
+def test_no_charge_is_listed_or_taken_at_an_enemy_the_side_cannot_place(tmp_path: Path) -> None:
+    """Fog of war (R-6.1) with charges (R-5.4): Foe slips behind the wall unseen (Blue still places it at 5,1); the
+    listed charges must not follow it to 6,2 (that would tell Blue's AI where it is) and a charge there is refused.
+    Known where it stands, it can be charged (the listing is not simply empty)."""
+    rows = ("...#....", "...#....", "...#....", "...#....", "........")
+    cards = [make_card(1, upper={("IV", 3): 10, ("II", 2): 2}), *(make_card(n) for n in range(2, 30))]
+
+    def battle() -> Battle:
+        text = (f"name: t\nseed: 3\ndeck: {{cards: deck.json, shuffle: false}}\nmap: {{ascii: {list(rows)!r}}}\n"
+                f"sides:\n  - name: Blue\n    controller: scripted\n    units: [{_unit('Me', 1, 1, 'II-2', KNIFE)}]\n"
+                f"  - name: Red\n    controller: scripted\n    units: [{_unit('Foe', 5, 1, extra=BRAWLER)}]\n")
+        write_deck(tmp_path / "deck.json", cards)
+        sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
+        return Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[arg-type]
+
+    b = battle()
+    _next_turn(b, "Foe")
+    b.submit(EndTurn("Foe"))
+    _next_turn(b, "Me")
+    assert [a for a in b.legal_actions("Me").melee if a.verb == "charge"]  # Foe stands where Blue knows it is
+    b.close()
+    b = battle()
+    _next_turn(b, "Foe")
+    b.submit(parse_action("move Foe 6,2"))
+    _next_turn(b, "Me")
+    ghost = b.knowledge.observe(b.view(), "Blue").unit("Foe")
+    assert ghost.ghost and ghost.cell == (5, 1)
+    assert not [a for a in b.legal_actions("Me").melee if a.verb == "charge"]
+    refusal = b.check(parse_action("charge Me Foe at=5,3"))
+    assert refusal is not None and refusal.rule == "R-6.1"
+    b.close()
+
+
+def test_an_enemy_out_of_sight_shows_no_live_melee_or_state_of_mind(tmp_path: Path) -> None:
+    """Fog of war (R-6.1) with melee and the mind: an enemy Blue does not see is a ghost at its last known cell;
+    its state of mind and melee state now (annoyed, an active defence) must not show in Blue's view, while what it
+    causes (fearsome, from the roster) and its own side's view stay as they are."""
+    from skirmish.ecs.fi_melee_components import MeleeState
+
+    rows = ("...#....", "...#....", "...#....")
+    text = (f"name: t\nseed: 3\nmap: {{ascii: {list(rows)!r}}}\nsides:\n  - name: Blue\n    controller: scripted\n"
+            f"    units: [{_unit('Me', 1, 1)}]\n  - name: Red\n    controller: scripted\n"
+            f"    units: [{_unit('Foe', 5, 1, extra=', fearsome: fear')}]\n")
+    sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
+    b = Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[arg-type]
+    foe = b.sys.w.entity("Foe")
+    b.sys.w.get(foe, Mind).annoyed = True
+    b.sys.w.get(foe, MeleeState).defence = 9
+    b.knowledge.update(b.world, b.sys.ctx.grid, b.ctx.round)
+    seen_by_blue = b.knowledge.observe(b.view(), "Blue").unit("Foe")
+    assert seen_by_blue.ghost
+    assert "annoyed" not in seen_by_blue.mind and "fearsome" in seen_by_blue.mind
+    assert seen_by_blue.melee is None or seen_by_blue.melee.defence is None
+    own = b.knowledge.observe(b.view(), "Red").unit("Foe")
+    assert "annoyed" in own.mind and own.melee.defence == 9
+    b.close()

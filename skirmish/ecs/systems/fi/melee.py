@@ -11,7 +11,7 @@ from typing import Any
 
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs import fi_melee_view as _melee_view  # noqa: F401  (registers the melee part of the unit view)
-from skirmish.ecs.components import Declared, Facing, Health, Identity, Profile, Turn
+from skirmish.ecs.components import Declared, Facing, Health, Identity, Profile, Status, Turn
 from skirmish.ecs.fi_melee_components import MeleeState
 from skirmish.ecs.systems.fi.movement import FiMovement
 from skirmish.rules import geometry as geo
@@ -279,6 +279,11 @@ class FiMeleeBase(FiMovement):
             if dist > wpn[0].max_range_m + 1e-9:
                 raise IllegalAction(f"R-6.1: {dist:.0f} m from {at[0]},{at[1]} is beyond the {wpn[0].name}'s range")
         else:
+            tgt = self.foe(eid, action.target, adjacent=False)
+            if not self.sight(eid, tgt).visible and \
+                    self.w.peek(eid, Identity).side not in self.w.peek(tgt, Status).known_to:
+                raise IllegalAction(f"R-6.1: {self.name(eid)} neither sees {action.target} nor knows where it is; "
+                                    f"no charge at it")
             self.melee_setup(eid, action, charge=True, at=at)
             weapon = self.melee_weapon(eid, action.weapon)
             if weapon.bulky:
