@@ -198,3 +198,56 @@ def test_an_enemy_out_of_sight_shows_no_live_melee_or_state_of_mind(tmp_path: Pa
     own = b.knowledge.observe(b.view(), "Red").unit("Foe")
     assert "annoyed" in own.mind and own.melee.defence == 9
     b.close()
+
+
+def test_a_card_carries_one_action_a_contest_or_rising_is_one(tmp_path: Path) -> None:
+    """R-5.8 with R-8.4 and R-7.6: under card hands a psychological contest (an auxiliary action, R-5.4: no attack
+    beside it) or rising from a trip is the card's action; the same card fires no shot and strikes no blow."""
+    from skirmish.ecs.fi_melee_components import MeleeState
+
+    gun = ', skills: {"shooting:pistol": 2, taunt: 2, "fighting:knives": 2}, weapons: [blast_pistol], melee: [combat_knife]'
+    b = _battle(tmp_path, _unit("Me", 1, 1, extra=gun), _unit("Foe", 6, 1, extra=BRAWLER))
+    _next_turn(b, "Me")
+    b.submit(parse_action("contest Me Foe kind=taunt mode=cautious"))
+    assert b.pending is not None and b.pending.unit == "Me"
+    assert b.check(parse_action("shoot Me Foe")) is not None
+    assert not b.legal_actions("Me").shots
+    b.close()
+    b = _battle(tmp_path, _unit("Me", 2, 1, extra=gun), _unit("Foe", 3, 1, extra=BRAWLER))
+    b.sys.w.get(b.sys.w.entity("Me"), MeleeState).down = True  # tripped before the battle's first card
+    _next_turn(b, "Me")
+    b.submit(parse_action("rise Me"))
+    assert b.pending is not None and b.pending.unit == "Me"
+    assert b.check(parse_action("melee Me Foe")) is not None
+    b.close()
+
+
+def test_a_bulky_weapon_strikes_on_a_card(tmp_path: Path) -> None:
+    """R-7.1 under R-5.8: the two-handed axe (NORMAL, bulky: readied each blow) strikes on one action card, as a
+    NORMAL weapon takes one card (docs/RULES-NOTES.md, card hands); the phase table's NORMAL declaration, which
+    would make ready + blow a SLOW turn, is not the card game's timing."""
+    axe = ', skills: {"fighting:axes": 2}, melee: [two_handed_axe]'
+    b = _battle(tmp_path, _unit("Me", 2, 1, extra=axe), _unit("Foe", 3, 1, extra=BRAWLER))
+    _next_turn(b, "Me")
+    assert b.check(parse_action("melee Me Foe")) is None
+    assert [a for a in b.legal_actions("Me").melee if a.verb == "melee"]
+    b.submit(parse_action("melee Me Foe"))
+    assert [e for e in b.log if e.type == "melee"][-1].weapon == "two_handed_axe"
+    b.close()
+
+
+def test_a_charge_combines_with_nothing_on_a_card_either(tmp_path: Path) -> None:
+    """R-5.4 under R-5.8: a charge is a move and an attack at once and combines with nothing; a card that has fired
+    does not charge as well (the phase table refuses it; the card game must too)."""
+    gun = ', skills: {"shooting:pistol": 2, "fighting:knives": 2}, weapons: [blast_pistol], melee: [combat_knife]'
+    foe = _unit("Foe", 6, 1, extra=BRAWLER + ", armour: [flak_vest]")
+    for options in ("initiative: cards", ""):
+        b = _battle(tmp_path, _unit("Me", 0, 1, extra=gun), foe, options=options)
+        _next_turn(b, "Me")
+        assert b.check(parse_action("charge Me Foe at=5,1")) is None
+        b.submit(parse_action("shoot Me Foe mode=snap"))
+        if b.pending is not None and b.pending.unit == "Me" and not b.view().unit("Foe").out_of_action:
+            refusal = b.check(parse_action("charge Me Foe at=5,1"))
+            assert refusal is not None and refusal.rule == "R-5.4", options
+            assert not [a for a in b.legal_actions("Me").melee if a.verb == "charge"]
+        b.close()

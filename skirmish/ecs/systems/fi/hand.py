@@ -202,16 +202,19 @@ class FiHand(FiHandKeep):
 
     # ------------------------------------------------------------------ a card's action
     def check_parts(self, eid: int, extra: Part) -> list[Part]:
-        """Under cards: one card is one action: a move (simple) and one complex action (an attack, aim or
-        reload), R-5.8."""
+        """Under cards: one card is one action: a move (simple) and one complex action (an attack, aim, reload, a
+        contest (R-8.4), rising or breaking free (R-7.6)), R-5.8."""
         if not self.cards_mode:
             return super().check_parts(eid, extra)
         before = self.w.peek(eid, Turn).parts
         parts = add_part(before, extra)
+        if any(p.kind == "charge" for p in parts) and sum(1 for p in parts if p.kind != "free") > 1:
+            raise IllegalAction("R-5.4: a charge combines with nothing")
         if sum(1 for p in parts if p.kind == "move") > 1:
             raise IllegalAction("R-5.8: one move with each action card")
-        if sum(1 for p in parts if p.kind in ("attack", "aim", "reload")) > 1:
-            raise IllegalAction("R-5.8: one complex action (an attack, aim or reload) per action card")
+        if sum(1 for p in parts if p.kind in ("attack", "aim", "reload", "skill", "ready")) > 1:
+            raise IllegalAction("R-5.8: one complex action (an attack, aim, reload, contest, rising or breaking "
+                                "free) per action card")
         return parts
 
     def after_action(self, eid: int, action: Action) -> None:

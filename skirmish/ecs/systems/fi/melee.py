@@ -175,17 +175,19 @@ class FiMeleeBase(FiMovement):
 
     def melee_parts(self, eid: int, weapon: MeleeWeapon, kind: str = "melee") -> list[Part]:
         """The turn's parts with a hand-to-hand roll at its weapon's speed (a bulky weapon readied first, R-7.1),
-        if the declared speed allows them (R-5.3–R-5.5)."""
+        if the declared speed allows them (R-5.3–R-5.5); under card hands, if the card has no complex action yet."""
         parts = list(self.w.peek(eid, Turn).parts)
         if weapon.bulky:
             parts = add_part(parts, READY)
         attack = Part("attack", int(weapon.speed), "prepared", weapon=f"{kind}:{weapon.id}")
         parts = add_part(parts, attack)
+        if self.ctx.initiative == "cards":  # one complex action a card, the blow's readying in it (R-5.8)
+            self.check_parts(eid, attack)
+            return parts
         try:
             check_turn(self._declared_speed(eid), parts)
         except TimingError as exc:
             raise IllegalAction(str(exc)) from None
-        self.check_parts(eid, attack)  # card hands: one complex action a card (R-5.8); phases: passed above
         return parts
 
     def melee_check(self, eid: int, action: MeleeAttack) -> list[Part]:
