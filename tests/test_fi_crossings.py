@@ -251,3 +251,29 @@ def test_a_charge_combines_with_nothing_on_a_card_either(tmp_path: Path) -> None
             assert refusal is not None and refusal.rule == "R-5.4", options
             assert not [a for a in b.legal_actions("Me").melee if a.verb == "charge"]
         b.close()
+
+
+def test_a_chip_saves_a_wound_from_a_melee_blow(tmp_path: Path) -> None:
+    """R-8.5 with R-7: saving your skin covers every attack's damage, a blow's too (the blow goes through the shots'
+    injury path): the seed's knife 2(4) for 1 wound 3 CT on the Pirate, whose white chip negates the wound."""
+    import json
+    import shutil
+
+    from tests.conftest import cli
+
+    src = Path(__file__).resolve().parent / "data" / "melee"
+    shutil.copy(src / "knife.json", tmp_path / "knife.json")
+    text = (src / "knife.yaml").read_text(encoding="utf-8")
+    text = text.replace("seed: 1\n", "seed: 1\noptions: {chips: true}\n")
+    text = text.replace("  - name: Pirates\n    controller: scripted\n",
+                        "  - name: Pirates\n    controller: scripted\n    chips: {white: 1}\n    chip_draws: 0\n"
+                        "    chip_orders: [\"Pirate wounds white\"]\n")
+    path = tmp_path / "knife.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = cli("run", str(path), "--json")
+    assert code == 0, err
+    evs = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    (blow,) = [e for e in evs if e["type"] == "melee"]
+    assert blow["wounds"] == 1 and blow["ct"] == 3
+    (chip,) = [e for e in evs if e["type"] == "chip"]
+    assert (chip["actor"], chip["colour"], chip["use"], chip["wounds_negated"]) == ("Pirate", "white", "wounds", 1)
