@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from skirmish.ecs.components import Armour, Facing, Health, Position, Status
+from skirmish.ecs.fi_mind import CAUSES
 from skirmish.ecs.view import BattleView, UnitView, replace_unit
 from skirmish.ecs.world import World
 from skirmish.rules.geometry import Cell, GridMap, centre, clear_line, lean_points
@@ -306,10 +307,15 @@ def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool) -> UnitView:
     and initiative phase are known as a seen enemy's are (revealed when initiative is flipped, R-5.1); its
     cover and movement this round are not."""
     declared = HIDDEN if hide_declared and u.declared is not None else u.declared
+    unseen: dict[str, Any] = {}  # FI's states of mind and melee state now are not seen (what it causes is roster)
+    if u.mind:
+        unseen["mind"] = tuple(m for m in u.mind if m in CAUSES.values())
+    if u.melee is not None:
+        unseen["melee"] = None
     return replace_unit(u, dict(
         cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
         wounds=s.wounds, armour=s.armour, declared=declared, moved_m=0.0, cover="none", firing=False, ghost=True,
-        last_seen=s.round, **_unknown(u, side)))
+        last_seen=s.round, **_unknown(u, side), **unseen))
 
 
 def hide_declarations(view: BattleView, reveal: set[str]) -> BattleView:

@@ -1,6 +1,6 @@
 """Future Imperfect's events of the mind (C-3, R-10.2): surprise (R-8.3), psychological contests (R-8.4), fear
 and terror tests (`000_…`), the states they put on and what those states cost (a lost turn, a unit that sits
-a round out), and the story chip a broken opponent earns (chips are not built yet: the draw is recorded).
+a round out), and the story chip a broken opponent earns (drawn with option `chips`, else recorded as owed).
 Registered when skirmish.rules.fi.events imports this module."""
 
 from __future__ import annotations
@@ -156,12 +156,13 @@ class MindEvent(Event):
 @register("chip_draw")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChipDrawEvent(Event):
-    """A side earns a story chip (R-8.4 broken, R-8.5): recorded; the chips themselves are not built yet."""
+    """A side earns a story chip (R-8.4 broken, R-8.5): drawn from the bin when the battle plays with chips (its
+    `chips_drawn` follows), else recorded as owed."""
 
     side: str
     reason: str
-    drawn: bool  # False while story chips (R-8.5) are not built: the draw is owed, not made
+    drawn: bool  # False without option `chips` (R-8.5): the draw is owed, not made
 
     def describe(self) -> str:
-        made = "draws" if self.drawn else "earns (story chips are not built yet: no draw made)"
+        made = "draws" if self.drawn else "earns (no story chips in this battle: no draw made)"
         return f"{self.where()} {self.side} {made} a story chip: {self.reason}{self.rules_text()}"

@@ -146,6 +146,9 @@ class FiBase:
     def on_trigger(self, eid: int) -> None:
         """A waiting unit acts on its trigger (R-5.7); card hands spend the reserve here (hand.py)."""
 
+    def card_begins(self, eid: int) -> None:
+        """Under card hands a unit's card comes up (R-5.8, hand.py): melee ends an active defence here (R-7.5)."""
+
     def active(self, eid: int) -> bool:
         """In action (not dead, incapacitated or unconscious)."""
         return not self.w.peek(eid, Health).out_of_action

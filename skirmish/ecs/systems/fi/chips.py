@@ -79,6 +79,16 @@ class ChipBank:
             sys._event("chips_drawn", None, RULES, side=side, held=held, drawn=got, hand=dict(self.hands[side]),
                        bin=bin_after)
 
+    def earn(self, sys: Any, unit: str, side: str) -> None:
+        """`side` earns a chip (R-8.4 broken): one drawn from the bin with the battle's one random source, told as
+        a `chips_drawn` event of `unit` (what the side held, the chip, its hand and the bin after)."""
+        held = dict(self.hands[side])
+        got = self.bin.draw(sys.ctx.randomizer.rng, 1)
+        for c in got:
+            self.hands[side][c] += 1
+        sys._event("chips_drawn", unit, RULES, side=side, held=held, drawn=got, hand=dict(self.hands[side]),
+                   bin=dict(self.bin.chips))
+
     # -------------------------------------------------------------------------------------------- deciding
     def _order(self, side: str, unit: str, when: str) -> tuple[str, ...] | None:
         for i, (u, w, what) in enumerate(self.orders[side]):

@@ -90,7 +90,8 @@ class FiGrapple(FiMeleeBase):
         tgt = self.w.entity(action.target)
         weapon = self.melee_weapon(eid, action.weapon if isinstance(action, Close) else "")
         tn_value, tn_mods = self.melee_tn(eid, tgt, weapon)
-        extra = [*self.wound_mod(eid), *ml.result_modifiers(self.fighter(eid, weapon), self.fighter(tgt))]
+        extra = [*self.wound_mod(eid), *self.mind_mods(eid),  # annoyed −4
+                 *ml.result_modifiers(self.fighter(eid, weapon), self.fighter(tgt))]
         return tgt, weapon, tn_value, tn_mods, self._fighting_pool(eid, weapon), extra
 
     def _contest_pools(self, eid: int, action: Entangle | Trip) -> tuple[CheckPool, list[Modifier], CheckPool,
@@ -100,7 +101,8 @@ class FiGrapple(FiMeleeBase):
         weapon = self.melee_weapon(eid, action.weapon)
         col, training = self.w.get(tgt, Profile).traits["dexterity"]
         return (self._fighting_pool(eid, weapon),
-                [*self.wound_mod(eid), *ml.result_modifiers(self.fighter(eid, weapon), self.fighter(tgt))],
+                [*self.wound_mod(eid), *self.mind_mods(eid),
+                 *ml.result_modifiers(self.fighter(eid, weapon), self.fighter(tgt))],
                 CheckPool(col, training, "dexterity"), list(self.wound_mod(tgt)))
 
     def _wriggle_pools(self, eid: int) -> tuple[CheckPool, list[Modifier], CheckPool, int]:
@@ -110,7 +112,7 @@ class FiGrapple(FiMeleeBase):
         weapon = self.ctx.armoury.melee.get(ms.entangle_weapon or "", ml.UNARMED)
         col, training = self.w.get(eid, Profile).traits["dexterity"]
         other = self.w.entity(by) if self.w.has(by) else eid
-        return CheckPool(col, training, "dexterity"), list(self.wound_mod(eid)), \
+        return CheckPool(col, training, "dexterity"), [*self.wound_mod(eid), *self.mind_mods(eid)], \
             self.skill_pool(other, weapon.skill, "dexterity"), other
 
     def maneuver_odds(self, eid: int, action: Action, cards: list[Card] | None, seed: int) -> ManeuverOdds | None:
@@ -133,8 +135,8 @@ class FiGrapple(FiMeleeBase):
                                     seed=seed)
             weapon = self.ctx.armoury.melee.get(self.melee_state(eid).entangle_weapon or "", ml.UNARMED)
             col, training = self.w.get(eid, Profile).traits["strength"]
-            return check_odds(CheckPool(col, training, "strength"), weapon.entangle, _sum((), self.wound_mod(eid)),
-                              cards=cards, seed=seed)
+            return check_odds(CheckPool(col, training, "strength"), weapon.entangle,
+                              _sum((), self.wound_mod(eid), self.mind_mods(eid)), cards=cards, seed=seed)
         return None
 
     # ------------------------------------------------------------------ entangle and trip
@@ -211,7 +213,7 @@ class FiGrapple(FiMeleeBase):
         if action.how == "strength":
             col, training = self.w.get(eid, Profile).traits["strength"]
             pool = CheckPool(col, training, "strength")
-            read, total, got = self._roll(eid, pool, weapon.entangle, list(self.wound_mod(eid)))
+            read, total, got = self._roll(eid, pool, weapon.entangle, [*self.wound_mod(eid), *self.mind_mods(eid)])
             success = ml.breaks_free_by_strength(total, read.cf, weapon)
             self._event("break_free", self.name(eid), ("R-7.6",), weapon=wid, entangler=by, tn=weapon.entangle,
                         column=col, row=training, result=total, cf=read.cf, success=success,
@@ -280,7 +282,7 @@ class FiGrapple(FiMeleeBase):
             self.walk_path(eid, path, metres, False, [], ("R-7.5",))
         if not self.active(eid):
             return
-        extra = [*self.wound_mod(eid), *ml.defence_modifiers(path is not None)]
+        extra = [*self.wound_mod(eid), *self.mind_mods(eid), *ml.defence_modifiers(path is not None)]
         read, total, got = self._roll(eid, pool, 0, extra)
         self.w.get(eid, MeleeState).defence = total
         turn = self.w.get(eid, Turn)

@@ -71,6 +71,7 @@ class FiHand(FiHandKeep):
             return False
         h.slots.remove(slot)
         h.current, h.acted_on_card, h.preparing = slot.card, False, False
+        self.card_begins(eid)  # its next action: an active defence ends (R-7.5)
         self._event("step", self.name(eid), ("R-5.8", "R-4.1"), step=step, card=slot.card.label, rushed=slot.rushed)
         turn = self.w.get(eid, Turn)
         turn.parts = []
@@ -201,16 +202,19 @@ class FiHand(FiHandKeep):
 
     # ------------------------------------------------------------------ a card's action
     def check_parts(self, eid: int, extra: Part) -> list[Part]:
-        """Under cards: one card is one action: a move (simple) and one complex action (an attack, aim or
-        reload), R-5.8."""
+        """Under cards: one card is one action: a move (simple) and one complex action (an attack, aim, reload, a
+        contest (R-8.4), rising or breaking free (R-7.6)), R-5.8."""
         if not self.cards_mode:
             return super().check_parts(eid, extra)
         before = self.w.peek(eid, Turn).parts
         parts = add_part(before, extra)
+        if any(p.kind == "charge" for p in parts) and sum(1 for p in parts if p.kind != "free") > 1:
+            raise IllegalAction("R-5.4: a charge combines with nothing")
         if sum(1 for p in parts if p.kind == "move") > 1:
             raise IllegalAction("R-5.8: one move with each action card")
-        if sum(1 for p in parts if p.kind in ("attack", "aim", "reload")) > 1:
-            raise IllegalAction("R-5.8: one complex action (an attack, aim or reload) per action card")
+        if sum(1 for p in parts if p.kind in ("attack", "aim", "reload", "skill", "ready")) > 1:
+            raise IllegalAction("R-5.8: one complex action (an attack, aim, reload, contest, rising or breaking "
+                                "free) per action card")
         return parts
 
     def after_action(self, eid: int, action: Action) -> None:

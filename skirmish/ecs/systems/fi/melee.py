@@ -11,7 +11,7 @@ from typing import Any
 
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs import fi_melee_view as _melee_view  # noqa: F401  (registers the melee part of the unit view)
-from skirmish.ecs.components import Declared, Facing, Health, Identity, Profile, Turn
+from skirmish.ecs.components import Declared, Facing, Health, Identity, Profile, Status, Turn
 from skirmish.ecs.fi_melee_components import MeleeState
 from skirmish.ecs.systems.fi.movement import FiMovement
 from skirmish.rules import geometry as geo
@@ -89,6 +89,12 @@ class FiMeleeBase(FiMovement):
             self.w.get(eid, MeleeState).defence = None
         return super().begin_turn(eid)
 
+    def card_begins(self, eid: int) -> None:
+        """Under card hands the next action is the next card (R-5.8): an active defence ends as it comes up."""
+        if self.melee_state(eid).defence is not None:
+            self.w.get(eid, MeleeState).defence = None
+        super().card_begins(eid)
+
     def plan_move(self, eid: int, to: geo.Cell) -> tuple[list[geo.Cell], float, bool]:
         """A move, refused while the unit is held in place (R-7.2, R-7.6)."""
         if self.active(eid):
@@ -130,10 +136,12 @@ class FiMeleeBase(FiMovement):
     def melee_tn(self, eid: int, tgt: int, weapon: MeleeWeapon) -> tuple[int, list[Modifier]]:
         """The TN of a hand-to-hand roll by `eid` holding `weapon` against `tgt` (R-7.1, R-7.2, R-7.5)."""
         dodging = self.w.peek(tgt, Declared).speed == "dodge" and self.ctx.round > 0
-        return ml.attack_tn(self.fighter(eid, weapon), self.fighter(tgt), closed=self.closed(eid, tgt),
-                            defence=self.melee_state(tgt).defence,
-                            dodge=self.w.peek(tgt, Profile).skills.get("dodge", 0) if dodging else 0,
-                            base=tn("standard", self.ctx.scope))  # type: ignore[arg-type]
+        tn_value, mods = ml.attack_tn(self.fighter(eid, weapon), self.fighter(tgt), closed=self.closed(eid, tgt),
+                                      defence=self.melee_state(tgt).defence,
+                                      dodge=self.w.peek(tgt, Profile).skills.get("dodge", 0) if dodging else 0,
+                                      base=tn("standard", self.ctx.scope))  # type: ignore[arg-type]
+        focused = self.mind_tn_mods(tgt)  # a focused auxiliary action lowers the TN, as a shot's (R-5.4)
+        return tn_value + sum(m.value for m in focused), [*mods, *focused]
 
     def melee_setup(self, eid: int, action: MeleeAttack | Charge, *, charge: bool = False,
                     at: geo.Cell | None = None) -> tuple[ShotSetup, TargetState, int, bool, ml.StrikeNumbers]:
@@ -160,7 +168,8 @@ class FiMeleeBase(FiMovement):
         tn_value, tn_mods = self.blow_tn(eid, tgt, weapon, action)
         pool = self.blow_pool(eid, action, weapon)
         penalised = called if isinstance(action, MeleeAttack) and action.called else None
-        mods = [*pool.modifiers, *self.wound_mod(eid), *ml.result_modifiers(me, them, charge=charge, called=penalised)]
+        mods = [*pool.modifiers, *self.wound_mod(eid), *self.mind_mods(eid),  # annoyed −4 (R-8.4)
+                *ml.result_modifiers(me, them, charge=charge, called=penalised)]
         strength_ok = self.closed(eid, tgt) != "defender"
         setup, numbers = ml.as_shot(me, pool.row, pool.column, pool.halve, tn_value, tn_mods, mods, lethal=lethal,
                                     strength_ok=strength_ok, called=called, spends=spends)
@@ -189,11 +198,15 @@ class FiMeleeBase(FiMovement):
 
     def melee_parts(self, eid: int, weapon: MeleeWeapon, kind: str = "melee") -> list[Part]:
         """The turn's parts with a hand-to-hand roll at its weapon's speed (a bulky weapon readied first, R-7.1),
-        if the declared speed allows them (R-5.3–R-5.5)."""
+        if the declared speed allows them (R-5.3–R-5.5); under card hands, if the card has no complex action yet."""
         parts = list(self.w.peek(eid, Turn).parts)
         if weapon.bulky:
             parts = add_part(parts, READY)
-        parts = add_part(parts, Part("attack", int(weapon.speed), "prepared", weapon=f"{kind}:{weapon.id}"))
+        attack = Part("attack", int(weapon.speed), "prepared", weapon=f"{kind}:{weapon.id}")
+        parts = add_part(parts, attack)
+        if self.ctx.initiative == "cards":  # one complex action a card, the blow's readying in it (R-5.8)
+            self.check_parts(eid, attack)
+            return parts
         try:
             check_turn(self._declared_speed(eid), parts)
         except TimingError as exc:
@@ -295,6 +308,11 @@ class FiMeleeBase(FiMovement):
             if dist > wpn[0].max_range_m + 1e-9:
                 raise IllegalAction(f"R-6.1: {dist:.0f} m from {at[0]},{at[1]} is beyond the {wpn[0].name}'s range")
         else:
+            tgt = self.foe(eid, action.target, adjacent=False)
+            if not self.sight(eid, tgt).visible and \
+                    self.w.peek(eid, Identity).side not in self.w.peek(tgt, Status).known_to:
+                raise IllegalAction(f"R-6.1: {self.name(eid)} neither sees {action.target} nor knows where it is; "
+                                    f"no charge at it")
             self.melee_setup(eid, action, charge=True, at=at)
             weapon = self.melee_weapon(eid, action.weapon)
             if weapon.bulky:

@@ -73,10 +73,11 @@ class FiMind(FiMovement):
         """Its turn begins: focus ends; distraught loses the turn; annoyed makes it the −4 action (R-8.4);
         terrified runs (000 "Terrified")."""
         m = self.w.peek(eid, Mind)
-        if not (m.focused or m.distraught or m.annoyed or m.terrified):
+        if not (m.focused or m.distraught or m.annoyed or m.annoyed_now or m.terrified):
             return True
         m = self.w.get(eid, Mind)
         m.focused = False
+        m.annoyed_now = False  # the annoyed action was the last one (card hands: its card, R-5.8)
         if m.distraught:
             m.distraught = False
             self._event("mind", self.name(eid), ("R-8.4",), state="distraught", text="loses this action")
@@ -217,10 +218,13 @@ class FiMind(FiMovement):
                         reason=f"{effects[-1]}: no longer waiting")
 
     def earn_chip(self, source: int, reason: str) -> None:
-        """The hook story chips (R-8.5) will fill: `source`'s side draws a chip (R-8.4 broken). Chips are not
-        built yet, so the draw owed is recorded (`chip_draw`, drawn false) and nothing else changes."""
-        self._event("chip_draw", self.name(source), ("R-8.4", "R-8.5"), side=self.w.peek(source, Identity).side,
-                    reason=reason, drawn=False)
+        """`source`'s side draws a story chip (R-8.4 broken, R-8.5): with option `chips` from the bin (the
+        ChipBank's `chips_drawn` follows); without it the chip owed is only recorded (`chip_draw`, drawn false)."""
+        bank, side = self.ctx.chips, self.w.peek(source, Identity).side
+        self._event("chip_draw", self.name(source), ("R-8.4", "R-8.5"), side=side, reason=reason,
+                    drawn=bank is not None)
+        if bank is not None:
+            bank.earn(self, self.name(source), side)
 
     # ------------------------------------------------------------------ the contest action (R-8.4)
     def contest_check(self, eid: int, action: mr.Contest) -> tuple[int, list[Part]]:
