@@ -175,9 +175,10 @@ class FwSearchAI:
 
     def _json(self, o: FwOption, score: float, ex: Exchange) -> dict[str, Any]:
         out = o.to_json()
-        out["utility score"] = out["score"]
+        utility = out["score"]  # (a consideration: the decision event's option has no key of its own for it)
         out["score"] = round(score, 4)
         out["considerations"] = [*out["considerations"],
+                                 {"name": "search: utility score", "input": utility, "output": utility},
                                  {"name": "search: we act before the faster enemies drop us",
                                   "input": round(ex.acts_first, 3), "output": round(ex.attack, 3)},
                                  {"name": "search: replies in DEX order", "input": round(ex.replies, 3),
