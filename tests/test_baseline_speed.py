@@ -95,3 +95,25 @@ def test_the_band_search_refuses_a_step_cheaper_than_one() -> None:
     grid = geo.GridMap("cheap", 3, 2, tiles, np.array([[0, 1, 0], [0, 0, 0]], dtype=np.int16))
     with pytest.raises(ValueError, match="move cost between 0 and 1"):
         geo.reach_field(grid, (0, 0), 3.0)
+
+
+def test_within_reach_covers_the_search_on_every_shipped_map() -> None:
+    """review8b: the generated maps above are at most 14 x 12 cells, where a limit of 7.3 takes in nearly the whole
+    map; on every shipped scenario's map (up to 60 x 40, rubble and water) and the limits the engine asks (a walk
+    and a run of 3-12 cells), every cell the search reaches and its ring are within the bound, and the bound
+    leaves cells out (so the key is a real subset)."""
+    import random
+
+    rng = random.Random(8)
+    paths = sorted(SCENARIOS_DIR.rglob("*.yaml"))
+    assert len(paths) >= 10
+    smaller = 0
+    for path in paths:
+        grid = load_scenario(path).grid
+        for _ in range(12):
+            start = (rng.randrange(grid.width), rng.randrange(grid.height))
+            for limit in (3.0, 4.0, 5.0, 6.0, 8.0, 12.0):
+                near = within_reach(grid, start, limit)
+                assert (ring(np.isfinite(geo.reach_field(grid, start, limit))) <= near).all(), (path, start, limit)
+                smaller += int(not near.all())
+    assert smaller > 0

@@ -105,3 +105,31 @@ def test_a_passenger_fires_the_haulers_support_gun_from_the_panel(tmp_path: Path
     (fired,) = [e for e in _events(screen, "fw_attack") if e.actor == "Kade"]
     assert fired.mount == "Mule's support gun" and fired.base == 20 and fired.weapon == "semi_portable"
     app.close()
+
+
+def test_the_panel_sets_a_gun_not_a_missile_on_an_empty_mount(tmp_path: Path) -> None:
+    """review8b: a missile is a `support` weapon too, but an empty mount takes a gun (rules.fw.mounts.load_refusal):
+    F on the explorer hauler's mount picks the rider's semi-portable, listed after its guided missile, and the
+    declaration the panel makes is one the battle accepts."""
+    from skirmish.battle import Battle
+    from skirmish.ui.fw.draft import Draft
+
+    text = (TEXT.replace("type: hauler", "type: explorer_hauler")
+            .replace("{name: Kade, at: [3, 5], characteristics: " + CHARS % 13 + ", " + KIT + "}",
+                     "{name: Kade, at: [3, 5], characteristics: " + CHARS % 13 + ", skills: {support: 50}, "
+                     "weapons: [guided_missile, semi_portable]}"))
+    assert "guided_missile, semi_portable" in text
+    path = tmp_path / "van.yaml"
+    path.write_text(text, encoding="utf-8")
+    sc = parse_scenario(text, str(path), base=tmp_path)
+    with Battle(sc, seed=3) as b:
+        while b.pending is not None and not (b.pending.kind == "intent" and b.pending.unit == "Kade"):
+            b.submit(b.sys.fallback(b.pending))
+        assert b.pending is not None
+        view = b.observe("Blue")
+        d = Draft.start("Kade", view.unit("Kade").ext, "Blue", view.unit("Kade").cell)  # type: ignore[arg-type]
+        d, why = d.set_act(0, "burst")
+        d, why = d.aim("Rook", True)
+        d, why = d.set_mount("mount")
+        assert why is None and d.weapon == "semi_portable"
+        assert d.intent().mount == "mount" and b.check(d.intent()) is None

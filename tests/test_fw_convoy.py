@@ -94,3 +94,17 @@ def test_a_record_of_the_utility_convoy_replays_with_its_mount_fire(tmp_path: Pa
     assert code == 0, err
     assert again.strip().splitlines()[-1] == out.strip().splitlines()[-1]
     assert "from the Mule's support gun" in again
+
+
+def test_a_record_of_the_search_convoy_replays(tmp_path: Path) -> None:
+    """review8b: the fw search AI's traces (the `decision` events a record keeps) carried a "utility score" key the
+    decision event does not have, so a record of any battle it played was refused on replay (exit 2, "unknown
+    key"); its utility score is one of the trace's considerations, as the FI search tier writes it."""
+    rec = tmp_path / "convoy.rec"
+    code, out, err = cli("run", str(CONVOY), "--seed", "2", "--ai", "Convoy=search", "--ai", "Raiders=hold",
+                         "--record", str(rec), timeout=300)
+    assert code == 0, err
+    code, again, err = cli("replay", str(rec), timeout=300)
+    assert code == 0, err
+    assert again.strip().splitlines()[-1] == out.strip().splitlines()[-1]
+    assert "search: utility score" in rec.read_text(encoding="utf-8")

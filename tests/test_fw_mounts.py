@@ -306,3 +306,52 @@ def test_a_weapon_the_scenario_sets_on_the_explorer_haulers_mount_fires_on_the_c
         b.submit(EndTurn(b.pending.unit) if b.pending.kind == "move" else b.sys.fallback(b.pending))
     (shot,) = [e for e in of(b, "fw_attack") if e.actor == "Gun"]
     assert shot.weapon == "laser_semi_portable" and shot.energy == 18 and shot.mount == "Van's semi-portable mount"
+
+
+# ---------------------------------------------------------------------------------------------- review8b
+def test_a_riders_missile_is_not_launched_from_an_empty_mount(tmp_path: Path) -> None:
+    """review8b: a guided missile is a `support` weapon, so the explorer hauler's empty mount took it, and a missile
+    launched from a mount is counted off the mount's rack (an empty mount has none) and never off the rider: one
+    missile launched round after round (R-9.10: used up when fired). An empty mount takes a gun; the missile is
+    launched by its carrier (refused by name, not listed, and a scenario may not bolt one there)."""
+    crew = [rider("Rhee", (2, 2), 14), rider("Gun", (3, 2), 13, skills="{support: 60}", weapons="[guided_missile]"),
+            rider("Tamm", (1, 2), 11)]
+    van = "[{name: Van, type: explorer_hauler, at: [2, 1], riders: [Rhee, Gun, Tamm]}]"
+    b = battle(tmp_path, grav_text(crew, NEAR, van, max_rounds=3), seed=3)
+    at_intent(b, "Gun")
+    r = b.check(FwIntent("Gun", "launch", "Cid", weapon="guided_missile", mount="mount"))
+    assert r is not None and r.rule == "R-9.12" and "guided missile" in r.reason
+    assert not [a for a in b.legal_actions("Gun").actions() if isinstance(a, FwIntent) and a.mount]
+    view = b.observe("Blue")
+    me = view.unit("Gun")
+    assert arms.mount_options(view, me, view.enemies(me), 1.0, {}, {}) == []
+    assert b.check(FwIntent("Gun", "launch", "Cid", weapon="guided_missile")) is None  # from the hand, as ever
+    bolted = van.replace("riders: [Rhee, Gun, Tamm]", "riders: [Rhee, Gun, Tamm], mounts: {mount: guided_missile}")
+    with pytest.raises(ContentError) as err:
+        parse_scenario(grav_text(crew, NEAR, bolted), str(tmp_path / "t.yaml"), base=tmp_path)
+    assert err.value.where == "sides[0].cars[0].mounts.mount" and "guided missile" in err.value.message
+
+
+def test_the_fw_search_weighs_a_mount_burst_with_the_mounts_gun(tmp_path: Path) -> None:
+    """review8b: the fw search's exchange took the chance a mount fire puts its target down (the replies it saves)
+    from the rider's own first firearm at its hand-held chance, here a light pistol "burst" (10%), not the hauler's
+    support gun fired mounted (59%, `estimate.shot(..., mounted=True)`, as `arms.mount_options` weighs it)."""
+    from skirmish.ai.fw import estimate as est
+    from skirmish.ai.fw.search import FwSearchAI
+
+    crew = [rider("Rhee", (2, 2), 14), rider("Gun", (3, 2), 13, skills="{rifle: 40, support: 60}",
+                                            weapons="[light_pistol]")]
+    b = battle(tmp_path, grav_text(crew, NEAR, HAULER), seed=5)
+    at_intent(b, "Rhee")
+    b.submit(FwIntent("Rhee", "none"))
+    at_intent(b, "Gun")
+    view = b.observe("Blue")
+    me, cid = view.unit("Gun"), view.unit("Cid")
+    burst = FwIntent("Gun", "burst", "Cid", weapon="semi_portable", mount="support_gun")
+    assert b.check(burst) is None
+    mounted = est.shot(view, me, T.weapons["semi_portable"], me.cell, cid, cid.cell, burst=True, mounted=True).down
+    hand = est.shot(view, me, T.weapons["light_pistol"], me.cell, cid, cid.cell).down
+    assert mounted > 0.5 > 0.1 > hand
+    assert FwSearchAI()._attack(view, me, burst, me.cell, False) == ("Cid", mounted)
+    unnamed = FwIntent("Gun", "burst", "Cid", mount="support_gun")  # the mount's own gun, named by the car's data
+    assert b.check(unnamed) is None and FwSearchAI()._attack(view, me, unnamed, me.cell, False) == ("Cid", mounted)

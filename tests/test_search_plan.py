@@ -100,3 +100,27 @@ def test_the_plan_leaves_the_enemy_a_friend_can_reach_to_that_friend(tmp_path: P
     with battle_at(tmp_path / "b", rows, blue, red, declare="slow") as b:
         view = b.observe("Blue")
         assert Plan.of(replace(view, phase=None), view.unit("Me"), {"Near": 1.0, "Far": 1.0}) is None
+
+
+def test_a_dodging_units_move_is_credited_no_attack(tmp_path: Path) -> None:
+    """review8b: a unit that declared DODGE makes no attacks (R-5.4; the engine refuses its shot), so a move that
+    brings it into sight of an enemy is worth no attack after it, once or as a volley (`shot_after_move`), as a
+    DODGE declaration is worth none (`shot_this_round`)."""
+    rows = ["......#.....",
+            "......#.....",
+            "......#.....",
+            "............",
+            "............"]
+    me = f"[{{name: Me, at: [4, 1], traits: {TRAITS}, {RIFLE}}}]"
+    red = f"[{{name: Gunner, at: [9, 1], traits: {TRAITS}, {RIFLE}}}]"
+    with battle_at(tmp_path, rows, me, red, declare="dodge") as b:
+        view, legal = b.observe("Blue"), b.pending.legal()  # type: ignore[union-attr]
+        me_v = view.unit("Me")
+        cell = (5, 3)
+        assert me_v.declared == "dodge" and cell in legal.walk
+        for w in (Weights(), DEFAULT):
+            ex = exchange(view, me_v, Move("Me", cell), Replies.of(view, me_v, w), w, legal.walk)
+            assert ex.attack == 0.0
+        b.submit(Move("Me", cell))
+        r = b.check(Shoot("Me", "Gunner", mode="snap"))
+        assert r is not None and r.rule == "R-5.4"  # the engine's answer the model follows

@@ -358,6 +358,8 @@ def _check_loads(loads: dict[str, str], car: GravCar, where: str, bad: Callable[
             bad(f"{where}.{mid}", f"unknown weapon {quote(wid)}")
         elif tables.weapons[wid].category != m.takes:
             bad(f"{where}.{mid}", f"the {m.name} takes a {m.takes} weapon, not a {tables.weapons[wid].name}")
+        elif tables.weapons[wid].weapon_class == "missile":  # (an empty mount has no rack to count it off, R-9.10)
+            bad(f"{where}.{mid}", f"the {m.name} takes a gun, not a {tables.weapons[wid].name} (R-9.12)")
 
 
 FW_PARTS = register_parts(SchemaParts("fw", "Future*World", Options, Unit, kit=check_kit, side_base=Side,

@@ -299,7 +299,8 @@ def mount_weapon(me: UnitView, car: CarView, m: MountView) -> FwWeapon | None:
             or m.left == 0:
         return None
     weapons = tables().weapons
-    wid = m.weapon or next((w for w in est.ext(me).weapons if weapons[w].category == m.takes), None)
+    wid = m.weapon or next((w for w in est.ext(me).weapons if weapons[w].category == m.takes
+                            and weapons[w].weapon_class != "missile"), None)  # (a gun: rules.fw.mounts.load_refusal)
     return None if wid is None else weapons[wid]
 
 

@@ -34,7 +34,7 @@ from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.actions import Action, Move
 from skirmish.rules.geometry import Cell
-from skirmish.rulesets.fw import INTENT, FwIntent
+from skirmish.rulesets.fw import INTENT, FwIntent, FwWeapon, tables
 
 WIDTH = 6  # the utility AI's declarations weighed again (its choice and five runners-up)
 RESOLVING = ("shoot", "burst", "melee", "throw", "launch", "aid", "react")  # acts that resolve at the figure's DEX
@@ -61,6 +61,15 @@ def _worth_and_threat(o: FwOption) -> tuple[float, float, float]:
         else:
             other += out
     return worth, threat, other
+
+
+def _mount_weapon(me: UnitView, fi: FwIntent) -> FwWeapon | None:
+    """The weapon a mount fire shoots (the engine's `mounts.weapon_of`): the mount's own or the one set on it, else
+    the one the intent names."""
+    c = car.car_of(me)
+    m = next((m for m in c.mounts if m.id == fi.mount), None) if c is not None else None
+    wid = (m.weapon if m is not None else None) or fi.weapon
+    return tables().weapons.get(wid) if wid else None
 
 
 class FwSearchAI:
@@ -146,13 +155,15 @@ class FwSearchAI:
         """Our attack's target and the chance it goes down (its damage distribution reaching its HP, R-9.7)."""
         act, name = next(((a, t) for a, t in fi.acts() if a in ("shoot", "burst")), (None, None))
         target = view.find(name) if name else None
-        w = est.weapon(me)
+        mounted = fi.mount is not None  # a grav car's mount: the weapon it fires, at the mounted chance (R-9.12)
+        w = _mount_weapon(me, fi) if mounted else est.weapon(me)
         if act is None or target is None or w is None:
             return None, 0.0
         seen = not target.ghost and est.in_range(view, at, target.cell, w) and est.sees(view, at, target.cell).visible
         if moves and not seen:
             return None, 0.0  # out of sight from where it ends: the act is idle (R-9.4)
-        s = est.shot(view, me, w, at, target, target.cell, burst=act == "burst", firer_moves=moves or not seen)
+        s = est.shot(view, me, w, at, target, target.cell, burst=act == "burst", firer_moves=moves or not seen,
+                     mounted=mounted)
         return target.name, s.down
 
     def score(self, view: BattleView, me: UnitView, o: FwOption) -> tuple[float, Exchange]:
@@ -175,9 +186,10 @@ class FwSearchAI:
 
     def _json(self, o: FwOption, score: float, ex: Exchange) -> dict[str, Any]:
         out = o.to_json()
-        out["utility score"] = out["score"]
+        utility = out["score"]  # (a consideration: the decision event's option has no key of its own for it)
         out["score"] = round(score, 4)
         out["considerations"] = [*out["considerations"],
+                                 {"name": "search: utility score", "input": utility, "output": utility},
                                  {"name": "search: we act before the faster enemies drop us",
                                   "input": round(ex.acts_first, 3), "output": round(ex.attack, 3)},
                                  {"name": "search: replies in DEX order", "input": round(ex.replies, 3),

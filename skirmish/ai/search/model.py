@@ -256,7 +256,7 @@ def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bo
     attack is taken as often as the turn still allows it after the move (R-5.5), in whichever mode that fits
     is worth most (a prepared shot once, or three snaps); else the first mode that fits, once."""
     w = me.weapon
-    if w is None or not me.can_fire or me.attacked:
+    if w is None or me.declared == "dodge" or not me.can_fire or me.attacked:  # (a dodger makes no attacks, R-5.4)
         return None, None, 0.0
     best: tuple[ShotEstimate | None, str | None, float] = (None, None, 0.0)
     best_value = 0.0

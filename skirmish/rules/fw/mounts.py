@@ -35,6 +35,8 @@ def load_refusal(mount: CarMount, weapon: FwWeapon | None, fixed: str | None) ->
         return f"R-9.12: the {mount.name} is empty: name the weapon set on it (weapon=ID, a {mount.takes} weapon)"
     if weapon.category != mount.takes:
         return f"R-9.12: the {mount.name} takes a {mount.takes} weapon, not a {weapon.name}"
+    if weapon.weapon_class == "missile":  # (no rack to count it off: its carrier launches it, R-9.10)
+        return f"R-9.12: the {mount.name} takes a gun; a {weapon.name} is launched by its carrier"
     return None
 
 

@@ -156,14 +156,15 @@ class Draft:
     @property
     def weapon(self) -> str | None:
         """The weapon the declaration attacks with: a mount's own, else the one picked, else the rules' pick for its
-        attack (on an empty mount: the figure's first of the category it takes)."""
+        attack (on an empty mount: the figure's first gun of the category it takes)."""
         m = self.mounted
         if m is not None and m.weapon is not None:
             return m.weapon
         if self.chosen is not None:
             return self.chosen
         if m is not None:
-            return next((w for w in weapon_choices(self.me) if (wt := weapon(w)) and wt.category == m.takes), None)
+            return next((w for w in weapon_choices(self.me) if (wt := weapon(w)) and wt.category == m.takes
+                         and wt.weapon_class != "missile"), None)  # (a gun: rules.fw.mounts.load_refusal)
         return default_weapon(self.me, self.attack)
 
     @property
