@@ -57,7 +57,7 @@ from skirmish.rules.fi.melee_events import (
     RiseEvent,
 )
 from skirmish.rules.fi.melee_odds import ManeuverOdds, check_odds, contest_odds
-from skirmish.rules.fi.mind import CONTESTS, MODES, Contest
+from skirmish.rules.fi.mind import CONTESTS, MODES, SKILL_TRAIT, Contest
 from skirmish.rules.fi.mind_events import ChipDrawEvent, ContestEvent, FearEvent, MindEvent, SurpriseEvent
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged import (
@@ -76,9 +76,9 @@ __all__ = [
     "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems", "Hand",
     "HandCard", "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent",
     "ShotFacts", "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent",
-    "TriggerLostEvent", "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "cards_mode", "damage_row",
+    "TriggerLostEvent", "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "cards_mode", "chips_of", "damage_row",
     "declared_speed", "expected_hit_probability", "fits", "hand_of", "hand_rules", "hands_step", "initiative",
-    "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
+    "set_chip_policy", "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
 ]
 __all__ += [  # Future Imperfect melee (R-7, issue 14): actions, events, odds and the pure rules module `melee`
     "MELEE_ACTIONS", "BreakFree", "BreakFreeEvent", "Charge", "ChargeLostEvent", "Close", "Defend", "DefendEvent",
@@ -86,7 +86,7 @@ __all__ += [  # Future Imperfect melee (R-7, issue 14): actions, events, odds an
     "RiseEvent", "Trip", "check_odds", "contest_odds", "melee",
 ]
 __all__ += [  # Future Imperfect injury and the mind (R-8.3, R-8.4, issue 14)
-    "CONTESTS", "MODES", "ChipDrawEvent", "Contest", "ContestEvent", "FearEvent", "MindEvent", "SurpriseEvent",
+    "CONTESTS", "MODES", "SKILL_TRAIT", "ChipDrawEvent", "Contest", "ContestEvent", "FearEvent", "MindEvent", "SurpriseEvent",
 ]
 
 
@@ -109,6 +109,25 @@ def hands_step(battle: Any) -> int | None:
     """The step the count-down has called (R-5.8), or None when the battle does not count steps."""
     sys = getattr(battle, "sys", None)
     return sys.step_now if isinstance(sys, FiSystems) and sys.cards_mode and sys.counting else None
+
+
+def chips_of(battle: Any, side: str) -> dict[str, Any] | None:
+    """A side's story chips for the board (R-8.5): {"hand": colour -> count, "policy": "ai" (spent as the AI
+    spends them), "orders" (scripted) or "none" (kept)}; None when the battle plays without chips."""
+    sys = getattr(battle, "sys", None)
+    bank = getattr(getattr(sys, "ctx", None), "chips", None) if isinstance(sys, FiSystems) else None
+    if bank is None or side not in bank.hands:
+        return None
+    return {"hand": dict(bank.hands[side]), "policy": bank.policy[side]}
+
+
+def set_chip_policy(battle: Any, side: str, policy: str) -> None:
+    """How a side led from the board spends its chips from now on: "ai" (a white or red chip that turns a miss
+    into a hit; chips on wounds that keep a combatant in action) or "none" (kept). No-op without chips."""
+    sys = getattr(battle, "sys", None)
+    bank = getattr(getattr(sys, "ctx", None), "chips", None) if isinstance(sys, FiSystems) else None
+    if bank is not None:
+        bank.choose(side, policy)
 
 
 class FiRuleset:

@@ -80,6 +80,13 @@ class ChipBank:
                        bin=bin_after)
 
     # -------------------------------------------------------------------------------------------- deciding
+    def choose(self, side: str, policy: str) -> None:
+        """A person's standing choice from the board (a prompt mid-resolution has no place in the engine):
+        "ai" spends as the AI does, "none" keeps every chip. ValueError for another policy or side."""
+        if side not in self.policy or policy not in ("ai", "none"):
+            raise ValueError(f"no chip policy {policy!r} for side {side!r}")
+        self.policy[side] = policy
+
     def _order(self, side: str, unit: str, when: str) -> tuple[str, ...] | None:
         for i, (u, w, what) in enumerate(self.orders[side]):
             if u == unit and w == when:
