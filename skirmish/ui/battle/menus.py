@@ -151,9 +151,10 @@ class BattleMenus(BattleState):
                 shots.append(AttackOption(a, self.session.battle.odds(a), None))
             except IllegalAction as exc:
                 shots.append(AttackOption(a, None, str(exc)))
-        if melee and all(o.refusal for o in shots):  # within reach with no shot: the close fight alone
+        near = [o for o in melee if not isinstance(o.action, fi_melee.fi.Charge)]
+        if near and all(o.refusal for o in shots):  # within reach with no shot: the close fight alone
             shots = []
-        m.options = melee + shots
+        m.options = near + shots + [o for o in melee if o not in near]  # blows first, charges after the shots
 
     def _toggle_throw(self) -> None:
         """T: enter throw mode with the first thrown weapon carried, then the next, then leave it."""
