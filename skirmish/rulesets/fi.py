@@ -14,6 +14,8 @@ from skirmish.core.ruleset import register
 from skirmish.ecs.systems.fi import FiSystems, setup
 from skirmish.rules.fi import hand as hand_rules
 from skirmish.rules.fi import initiative, melee, thrown
+from skirmish.rules.fi.chips import POLICIES as CHIP_POLICIES
+from skirmish.rules.fi.chips import ChipPolicy
 from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
 from skirmish.rules.fi.events import (
     AimEvent,
@@ -72,13 +74,58 @@ from skirmish.rules.fi.thrown import Bystander, ThrowOdds, blast_reach_m, throw_
 from skirmish.rules.fi.timing import ATTACK_MODES, Part, add_part, declared_speed, fits
 
 __all__ = [
-    "ATTACK_MODES", "DECLARATIONS", "FI", "INCAPACITATED_AT", "LOW_COVERED", "PHASES", "PHASE_NAMES", "AimEvent",
-    "AttackEvent", "BlastEvent", "Bystander", "ConcussionEvent", "DeclareEvent", "FiRuleset", "FiSystems", "Hand",
-    "HandCard", "InitiativeEvent", "MoveEvent", "MoveStoppedEvent", "OutOfActionEvent", "Part", "ReloadEvent",
-    "ShotFacts", "ShotOdds", "StunnedEvent", "TacpackEvent", "ThrowEvent", "ThrowOdds", "TriggerEvent",
-    "TriggerLostEvent", "WaitEvent", "add_part", "ae_shift", "blast_reach_m", "cards_mode", "chips_of", "damage_row",
-    "declared_speed", "expected_hit_probability", "fits", "hand_of", "hand_rules", "hands_step", "initiative",
-    "set_chip_policy", "shot_numbers", "shot_odds", "throw_odds", "thrown", "wound_penalty",
+    "ATTACK_MODES",
+    "CHIP_POLICIES",
+    "DECLARATIONS",
+    "FI",
+    "INCAPACITATED_AT",
+    "LOW_COVERED",
+    "PHASES",
+    "PHASE_NAMES",
+    "AimEvent",
+    "AttackEvent",
+    "BlastEvent",
+    "Bystander",
+    "ChipPolicy",
+    "ConcussionEvent",
+    "DeclareEvent",
+    "FiRuleset",
+    "FiSystems",
+    "Hand",
+    "HandCard",
+    "InitiativeEvent",
+    "MoveEvent",
+    "MoveStoppedEvent",
+    "OutOfActionEvent",
+    "Part",
+    "ReloadEvent",
+    "ShotFacts",
+    "ShotOdds",
+    "StunnedEvent",
+    "TacpackEvent",
+    "ThrowEvent",
+    "ThrowOdds",
+    "TriggerEvent",
+    "TriggerLostEvent",
+    "WaitEvent",
+    "add_part",
+    "ae_shift",
+    "blast_reach_m",
+    "cards_mode",
+    "chips_of",
+    "damage_row",
+    "declared_speed",
+    "expected_hit_probability",
+    "fits",
+    "hand_of",
+    "hand_rules",
+    "hands_step",
+    "initiative",
+    "shot_numbers",
+    "shot_odds",
+    "throw_odds",
+    "thrown",
+    "wound_penalty",
 ]
 __all__ += [  # Future Imperfect melee (R-7, issue 14): actions, events, odds and the pure rules module `melee`
     "MELEE_ACTIONS", "BreakFree", "BreakFreeEvent", "Charge", "ChargeLostEvent", "Close", "Defend", "DefendEvent",
@@ -112,22 +159,14 @@ def hands_step(battle: Any) -> int | None:
 
 
 def chips_of(battle: Any, side: str) -> dict[str, Any] | None:
-    """A side's story chips for the board (R-8.5): {"hand": colour -> count, "policy": "ai" (spent as the AI
-    spends them), "orders" (scripted) or "none" (kept)}; None when the battle plays without chips."""
+    """A side's story chips for the board (R-8.5): {"hand": colour -> count, "policy": "spend" (as the AI spends
+    them), "keep" or "orders" (scripted)}; None when the battle plays without chips."""
     sys = getattr(battle, "sys", None)
     bank = getattr(getattr(sys, "ctx", None), "chips", None) if isinstance(sys, FiSystems) else None
     if bank is None or side not in bank.hands:
         return None
-    return {"hand": dict(bank.hands[side]), "policy": bank.policy[side]}
-
-
-def set_chip_policy(battle: Any, side: str, policy: str) -> None:
-    """How a side led from the board spends its chips from now on: "ai" (a white or red chip that turns a miss
-    into a hit; chips on wounds that keep a combatant in action) or "none" (kept). No-op without chips."""
-    sys = getattr(battle, "sys", None)
-    bank = getattr(getattr(sys, "ctx", None), "chips", None) if isinstance(sys, FiSystems) else None
-    if bank is not None:
-        bank.choose(side, policy)
+    word = {v: k for k, v in CHIP_POLICIES.items()}.get(bank.policy[side], bank.policy[side])
+    return {"hand": dict(bank.hands[side]), "policy": word}
 
 
 class FiRuleset:

@@ -9,7 +9,8 @@ story chips. Registered as FI's commands (replacing HandCommands, which it exten
   white or red chip on the entry above when that turns a miss into a hit; chips on wounds that keep a combatant in
   action) and "keep". The choice stands until changed and is remembered in the settings (`chips`). A prompt in the
   middle of a draw has no place in the engine (an attack resolves whole inside `submit`), so a person's choice is
-  this standing policy, set before the attack (ChipBank.choose)."""
+  this standing policy, set before the attack: a `chips UNIT spend|keep` action at the person's turn (it costs
+nothing), so records and undo replay it (ChipBank.choose)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ from skirmish.ui.widgets import ACCENT, DIM, PANEL_BG, PANEL_EDGE, TEXT
 
 CHIP_C = {"white": (236, 236, 236), "red": (210, 60, 60), "blue": (70, 120, 230)}
 CHIP_R = 8
-POLICY_WORD = {"ai": "spend", "none": "keep", "orders": "orders"}
 
 
 class FiCommands(HandCommands):
@@ -48,30 +48,38 @@ class FiCommands(HandCommands):
         return [s for s, c in controls.items() if c == "human"]
 
     def apply_chip_policy(self) -> None:
-        """The settings' chip policy onto every side a person leads (again after an undo rebuilt the battle)."""
+        """At a person's turn, the settings' chip policy (X) for its side if the battle holds another: as a
+        `chips` action, so that the battle's history (a record, an undo) holds it."""
         battle = self._battle()
         choice = getattr(getattr(self.screen, "settings", None), "chips", "")
-        if battle is None or choice not in ("ai", "none"):
+        session = getattr(self.screen, "session", None)
+        if battle is None or session is None or choice not in fi.CHIP_POLICIES:
             return
-        for side in self._people():
-            held = fi.chips_of(battle, side)
-            if held is not None and held["policy"] != choice:
-                fi.set_chip_policy(battle, side, choice)
+        req = session.human_request()
+        if req is None or req.kind != "act" or getattr(self.screen.anim, "busy", False):
+            return
+        held = fi.chips_of(battle, req.side)
+        if held is not None and held["policy"] not in (choice, "orders"):
+            self.screen._submit(fi.ChipPolicy(req.unit, choice))
 
     def toggle_chips(self) -> None:
-        """X: a person's side spends its chips as the AI does, or keeps them."""
+        """X: a person's side spends its chips as the AI does, or keeps them (from its next turn on if it is not
+        its turn now)."""
         battle = self._battle()
         side = self.chip_side()
         held = fi.chips_of(battle, side) if battle is not None and side is not None else None
-        if held is None or side not in self._people():
+        if held is None or side not in self._people() or held["policy"] == "orders":
             self.screen.toast("no story chips of yours to spend (option chips)", DIM)
             return
-        choice = "none" if held["policy"] == "ai" else "ai"
-        self.screen.settings.chips = choice
-        self.screen.settings.save()
+        settings = self.screen.settings
+        now = settings.chips if settings.chips in fi.CHIP_POLICIES else held["policy"]
+        settings.chips = "keep" if now == "spend" else "spend"
+        settings.save()
         self.apply_chip_policy()
+        when = "" if fi.chips_of(battle, side)["policy"] == settings.chips else " from your next turn"  # type: ignore[index]
         self.screen.toast(f"{side}'s story chips: " + ("spent on a miss the entry above turns, and on wounds that "
-                                                       "would put one out of action" if choice == "ai" else "kept"))
+                                                       "would put one out of action" if settings.chips == "spend"
+                                                       else "kept") + when)
 
     # ------------------------------------------------------------------ the screen's questions
     def key(self, event: pygame.event.Event) -> bool:
@@ -110,7 +118,7 @@ class FiCommands(HandCommands):
             return
         fonts = self.screen.fonts
         title = fonts.text(fonts.small, f"{side}'s chips", ACCENT)
-        how = fonts.text(fonts.small, POLICY_WORD.get(held["policy"], held["policy"]) +
+        how = fonts.text(fonts.small, held["policy"] +
                          (" (X)" if side in self._people() else ""), DIM)
         w = title.get_width() + 3 * (2 * CHIP_R + 26) + how.get_width() + 30
         box = pygame.Rect(8, 8, w, 2 * CHIP_R + 12)
