@@ -138,14 +138,41 @@ def test_a_contest_from_the_menu(tmp_path: Path) -> None:
     app.close()
 
 
-def test_a_charge_by_drag(tmp_path: Path) -> None:
+def _kayla(tmp_path: Path) -> tuple[App, Scenario]:
     text = (MELEE / "charge.yaml").read_text(encoding="utf-8")  # Kayla charges Kyr-2 with her vibro knife
     text = text.replace('orders: ["declare Sid fast", "declare Kayla fast", "charge Sid Kyr-1 at=4,0 ranged=yes",\n'
                         '             "charge Kayla Kyr-2 at=7,2"]', "orders: []")
     start = text.index("      - {name: Sid")
     text = text[:start] + text[text.index("      - {name: Kayla"):]
     scenario = parse_scenario(text, str(tmp_path / "charge.yaml"), base=MELEE)
-    app = App(scenario=scenario, controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800))
+    return App(scenario=scenario, controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800)), scenario
+
+
+def test_a_charge_from_the_menu_shows_its_route(tmp_path: Path) -> None:
+    app, scenario = _kayla(tmp_path)
+    screen = _acting(app, scenario, "Crew", speed=pygame.K_1)
+    _click(_at(screen, screen.session.view().unit("Kyr-2").cell))
+    _frames(app, 2)
+    m = screen.attack
+    assert m is not None
+    i = next(i for i, o in enumerate(m.options) if o.action.verb == "charge")
+    assert not any(o.action.verb == "shoot" for o in m.options)  # no gun: the charges alone
+    lines, choosable = screen.attack_lines(screen.session.view())
+    assert choosable and lines[i + 1][0].startswith(f"{i + 1}  charge to 7,2 (in hand, -2): hit ")
+    route = screen.session.battle.preview_move((7, 2))[0]
+    assert not screen._overlays(screen.view_now()).route  # no line under the pointer: no route
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=m.rows[i].center, rel=(1, 0), buttons=(0, 0, 0)))
+    _frames(app, 2)
+    assert screen._overlays(screen.view_now()).route == [*route, (8, 2)]  # the charge line's route, to the enemy
+    _key(pygame.K_1 + i)
+    _frames(app, 6)
+    assert screen.session.view().unit("Kayla").cell == (7, 2)
+    assert any(e.actor == "Kayla" and "R-5.4" in e.rules for e in screen.session.battle.log.events)
+    app.close()
+
+
+def test_a_charge_by_drag(tmp_path: Path) -> None:
+    app, scenario = _kayla(tmp_path)
     screen = _acting(app, scenario, "Crew", speed=pygame.K_1)  # FAST: a charge
     view = screen.session.view()
     kayla, kyr = view.unit("Kayla"), view.unit("Kyr-2")

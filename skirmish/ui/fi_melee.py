@@ -150,6 +150,26 @@ def charge_for_drop(battle: Any, unit: str, target: str) -> Any | None:
     return listed[0] if listed else None
 
 
+def charge_on(battle: Any, view: BattleView, req: Any, cell: tuple[int, int]) -> Any | None:
+    """The charge a drag of the acting unit dropped on `cell` makes: at the enemy there, if it may charge it."""
+    if req is None or req.kind != "act":
+        return None
+    enemy = next((u for u in view.units if u.cell == cell and not u.out_of_action and not u.ghost
+                  and u.side != req.side), None)
+    return None if enemy is None else charge_for_drop(battle, req.unit, enemy.name)
+
+
+def menu_route(battle: Any, view: BattleView, menu: Any, mouse: tuple[int, int]) -> list[tuple[int, int]]:
+    """The route of the attack menu's charge line under the pointer, to the enemy (none for other lines)."""
+    for row, o in zip(menu.rows, menu.options, strict=False):
+        if row.collidepoint(mouse) and isinstance(o.action, fi.Charge):
+            try:
+                return [*battle.preview_move(o.action.at)[0], view.unit(o.action.target).cell]
+            except IllegalAction:
+                return []
+    return []
+
+
 # ------------------------------------------------------------------ what the board and the card show
 def melee_marks(u: UnitView) -> str:
     """Letters beside a standing miniature for its close fight: N entangled (net), T tripped (down), C closed

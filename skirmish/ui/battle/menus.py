@@ -152,7 +152,7 @@ class BattleMenus(BattleState):
             except IllegalAction as exc:
                 shots.append(AttackOption(a, None, str(exc)))
         near = [o for o in melee if not isinstance(o.action, fi_melee.fi.Charge)]
-        if near and all(o.refusal for o in shots):  # within reach with no shot: the close fight alone
+        if melee and all(o.refusal for o in shots):  # no shot but a close fight (or a charge): that alone
             shots = []
         m.options = near + shots + [o for o in melee if o not in near]  # blows first, charges after the shots
 
@@ -236,12 +236,7 @@ class BattleMenus(BattleState):
 
     def _charge_at(self, cell: tuple[int, int]) -> Action | None:
         """The charge a drag dropped on `cell` makes (an enemy there it may charge), or None (R-5.4)."""
-        req = self.session.human_request()
-        enemy = next((u for u in self.view_now().units if u.cell == cell and not u.out_of_action and not u.ghost
-                      and req is not None and u.side != req.side), None)
-        if req is None or enemy is None:
-            return None
-        return fi_melee.charge_for_drop(self.session.battle, req.unit, enemy.name)
+        return fi_melee.charge_on(self.session.battle, self.view_now(), self.session.human_request(), cell)
 
     def _route_to(self, cell: tuple[int, int]) -> tuple[list[tuple[int, int]], bool, str]:
         key = (self.session.generation, len(self.session.battle.history), cell)
