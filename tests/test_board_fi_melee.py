@@ -81,7 +81,7 @@ def test_a_blow_from_the_attack_menu_with_its_odds(tmp_path: Path) -> None:
     m = screen.attack
     assert m is not None and m.target == "Canine"
     lines, choosable = screen.attack_lines(screen.session.view())
-    assert choosable and lines[1][0].startswith("1  blow (in hand): hit ")  # the blow first, its odds shown
+    assert choosable and lines[1][0].startswith("1  blow (fists, non-lethal): hit ")  # the blow first, its odds shown
     odds = screen.session.battle.odds(m.options[0].action)
     assert f"hit {odds.hit:.0%}" in lines[1][0]
     shot = pygame.image.load(str(app.screenshot(tmp_path / "menu.png")))
@@ -158,7 +158,7 @@ def test_a_charge_from_the_menu_shows_its_route(tmp_path: Path) -> None:
     i = next(i for i, o in enumerate(m.options) if o.action.verb == "charge")
     assert not any(o.action.verb == "shoot" for o in m.options)  # no gun: the charges alone
     lines, choosable = screen.attack_lines(screen.session.view())
-    assert choosable and lines[i + 1][0].startswith(f"{i + 1}  charge to 7,2 (in hand, -2): hit ")
+    assert choosable and lines[i + 1][0].startswith(f"{i + 1}  charge to 7,2 (vibro knife, -2): hit ")
     route = screen.session.battle.preview_move((7, 2))[0]
     assert not screen._overlays(screen.view_now()).route  # no line under the pointer: no route
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=m.rows[i].center, rel=(1, 0), buttons=(0, 0, 0)))

@@ -9,7 +9,7 @@ is offered. A contest has no odds in the engine: its line shows the two skill di
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygame
@@ -44,10 +44,31 @@ def _weapon(w: str) -> str:
     return w.replace("_", " ") if w else "in hand"
 
 
-def describe(a: Action) -> str:
-    """A menu line's name for a melee action or a contest."""
+def _held(view: BattleView | None, a: Any) -> str:
+    """The id of the weapon in hand of the unit acting (none without a view)."""
+    me = view.find(a.unit) if view is not None else None
+    return me.melee.held if me is not None and me.melee is not None else ""
+
+
+def _kind(view: BattleView | None, a: Any) -> str:
+    """A blow's damage where the weapon does not choose: non-lethal for brawling, stun and the heavier
+    improvised weapons (R-7.4)."""
+    me = view.find(a.unit) if view is not None else None
+    if me is None or me.melee is None:
+        return ""
+    wid = a.weapon or me.melee.held
+    w = next((w for w in me.melee.carried if w.id == wid), fi.melee.UNARMED if wid == "fists" else None)
+    lethal = w.lethal if w is not None else ""
+    return ", non-lethal" if lethal == "nonlethal" else ""
+
+
+def describe(a: Action, view: BattleView | None = None) -> str:
+    """A menu line's name for a melee action or a contest (`view`: to name a blow's non-lethal damage)."""
+    held = _held(view, a)
+    if held and getattr(a, "weapon", None) == "":
+        a = replace(a, weapon=held)  # type: ignore[call-arg]
     if isinstance(a, fi.MeleeAttack):
-        lethal = {"no": ", non-lethal", "yes": ", lethal"}.get(a.lethal, "")
+        lethal = {"no": ", non-lethal", "yes": ", lethal"}.get(a.lethal, "") or _kind(view, a)
         return f"blow ({_weapon(a.weapon)}{lethal})" + (f" at {a.called}" if a.called else "")
     if isinstance(a, fi.Charge):
         return f"charge to {a.at[0]},{a.at[1]} ({_weapon(a.weapon)}, -2)"

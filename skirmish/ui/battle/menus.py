@@ -328,7 +328,7 @@ class BattleMenus(BattleState):
             if isinstance(a, Shoot):
                 name = f"{a.mode}" + (f" burst {a.burst}" if a.burst else "") + (f" at {a.called}" if a.called else "")
             else:
-                name = fi_melee.describe(a)
+                name = fi_melee.describe(a, view)
             key = f"{i + 1}" if i < 9 else " "
             if o.odds is not None:
                 lines.append((f"{key}  {name}: {o.odds.label()}", TEXT))
