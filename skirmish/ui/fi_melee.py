@@ -213,9 +213,11 @@ def hand_lines(u: UnitView) -> list[str]:
         return []
     names = {w.id: w.name for w in m.carried}
     others = [names[i] for i in names if i != m.held]
-    out = [f"in hand: {names.get(m.held, m.held.replace('_', ' '))}" + (f" · carries {', '.join(others)}"
-                                                                        if others else "")]
-    held = []
+    out: list[str] = []
+    if names or u.weapon is None:  # a gunner with bare hands only: nothing to say
+        carries = f" · carries {', '.join(others)}" if others else ""
+        out.append(f"in hand: {names.get(m.held, m.held.replace('_', ' '))}{carries}")
+    held: list[str] = []
     if m.entangled_by:
         held.append(f"entangled by {m.entangled_by}")
     if m.down:
