@@ -13,6 +13,7 @@ import pytest
 from skirmish.content.scenario import Scenario, load_scenario, parse_scenario
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
+from skirmish.ui.board import marks
 from skirmish.ui.fi_melee import ENGAGED_C
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.widgets import ACCENT
@@ -190,4 +191,46 @@ def test_a_charge_by_drag(tmp_path: Path) -> None:
     charges = [e for e in screen.session.battle.log.events if e.actor == "Kayla" and "R-5.4" in e.rules]
     assert charges, [(e.type, e.actor) for e in screen.session.battle.log.events]
     assert screen.session.view().unit("Kayla").cell == (7, 2)
+    app.close()
+
+
+def test_entangle_trip_and_the_lethal_choice_in_the_menu(tmp_path: Path) -> None:
+    """A net and a staff (R-7.4, R-7.6): the menu offers the staff's blow lethal and non-lethal, Close, entangle
+    with the net and trip with the staff, each maneuver with its chance of success; entangling marks the target."""
+    text = """name: net and staff
+seed: 3
+map: {ascii: ["......", "......"]}
+victory: {max_rounds: 2}
+sides:
+  - name: Kyr
+    controller: ai
+    units:
+      - {name: Kyr-1, at: [1, 0], traits: {strength: III-2, dexterity: IV-3, reflexes: IV-3, vigor: III-2,
+         acuity: II-2}, skills: {"fighting:staves": 3, "fighting:nets": 4}, melee: [staff, net]}
+  - name: Crew
+    controller: ai
+    ai: hold
+    units:
+      - {name: Chuk, at: [2, 0], traits: {strength: III-2, dexterity: II-2, reflexes: II-2, vigor: III-2,
+         acuity: II-2}}
+"""
+    scenario = parse_scenario(text, str(tmp_path / "net.yaml"), base=tmp_path)
+    app = App(scenario=scenario, controls={"Kyr": "human", "Crew": "ai"}, size=(1280, 800))
+    screen = _acting(app, scenario, "Kyr")
+    _click(_at(screen, screen.session.view().unit("Chuk").cell))
+    _frames(app, 2)
+    m = screen.attack
+    assert m is not None
+    names = [t.split(":")[0][3:] for t, _ in screen.attack_lines(screen.session.view())[0][1:]]
+    for want in ("blow (staff, lethal)", "blow (staff, non-lethal)", "entangle (net)", "trip (staff)"):
+        assert want in names, names
+    i = names.index("entangle (net)")
+    odds = screen.session.battle.odds(m.options[i].action)
+    assert f"success {odds.success:.0%}" in screen.attack_lines(screen.session.view())[0][i + 1][0]
+    _key(pygame.K_1 + i)
+    _frames(app, 4)
+    grapples = [e for e in screen.session.battle.log.events if e.actor == "Kyr-1" and "R-7.6" in e.rules]
+    assert grapples
+    chuk = screen.session.view().unit("Chuk")
+    assert chuk.melee.entangled_by == "Kyr-1" and "N" in marks(chuk)  # seed 3: the net holds
     app.close()

@@ -93,8 +93,8 @@ def _odds(battle: Any, a: Action) -> Line:
     try:
         return Line(a, battle.odds(a))
     except IllegalAction as exc:
-        if "no odds" in str(exc):  # accepted, but not rolled against (active defence, rising)
-            return Line(a)
+        if "no odds" in str(exc):  # listed (so accepted), but not rolled against: rising
+            return Line(a, note="no roll: it is done")
         return Line(a, refusal=str(exc))
 
 
