@@ -184,10 +184,13 @@ def menu_route(battle: Any, view: BattleView, menu: Any, mouse: tuple[int, int])
     """The route of the attack menu's charge line under the pointer, to the enemy (none for other lines)."""
     for row, o in zip(menu.rows, menu.options, strict=False):
         if row.collidepoint(mouse) and isinstance(o.action, fi.Charge):
-            try:
-                return [*battle.preview_move(o.action.at)[0], view.unit(o.action.target).cell]
-            except IllegalAction:
-                return []
+            at = o.action.at
+            if at not in menu.routes:  # asked once per menu (a route search each frame would be slow on big maps)
+                try:
+                    menu.routes[at] = [*battle.preview_move(at)[0], view.unit(o.action.target).cell]
+                except IllegalAction:
+                    menu.routes[at] = []
+            return list(menu.routes[at])
     return []
 
 

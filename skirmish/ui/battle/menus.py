@@ -48,6 +48,7 @@ class AttackMenu:
     options: list[AttackOption] = field(default_factory=list)
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
     rows: list[pygame.Rect] = field(default_factory=list)
+    routes: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)  # charge routes by cell
 
 
 class BattleMenus(BattleState):
