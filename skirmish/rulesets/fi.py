@@ -14,6 +14,8 @@ from skirmish.core.ruleset import register
 from skirmish.ecs.systems.fi import FiSystems, setup
 from skirmish.rules.fi import hand as hand_rules
 from skirmish.rules.fi import initiative, melee, thrown
+from skirmish.rules.fi.chips import POLICIES as CHIP_POLICIES
+from skirmish.rules.fi.chips import ChipPolicy
 from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
 from skirmish.rules.fi.events import (
     AimEvent,
@@ -91,6 +93,7 @@ __all__ += [  # Future Imperfect melee (R-7, issue 14): actions, events, odds an
 __all__ += [  # Future Imperfect injury and the mind (R-8.3, R-8.4, issue 14)
     "CONTESTS", "MODES", "SKILL_TRAIT", "ChipDrawEvent", "Contest", "ContestEvent", "FearEvent", "MindEvent", "SurpriseEvent",
 ]
+__all__ += ["CHIP_POLICIES", "SKILL_TRAIT", "ChipPolicy", "chips_of"]  # the board's contests and story chips (issue 14)
 
 
 def hand_of(battle: Any, unit: str) -> dict[str, Any] | None:
@@ -112,6 +115,17 @@ def hands_step(battle: Any) -> int | None:
     """The step the count-down has called (R-5.8), or None when the battle does not count steps."""
     sys = getattr(battle, "sys", None)
     return sys.step_now if isinstance(sys, FiSystems) and sys.cards_mode and sys.counting else None
+
+
+def chips_of(battle: Any, side: str) -> dict[str, Any] | None:
+    """A side's story chips for the board (R-8.5): {"hand": colour -> count, "policy": "spend" (as the AI spends
+    them), "keep" or "orders" (scripted)}; None when the battle plays without chips."""
+    sys = getattr(battle, "sys", None)
+    bank = getattr(getattr(sys, "ctx", None), "chips", None) if isinstance(sys, FiSystems) else None
+    if bank is None or side not in bank.hands:
+        return None
+    word = {v: k for k, v in CHIP_POLICIES.items()}.get(bank.policy[side], bank.policy[side])
+    return {"hand": dict(bank.hands[side]), "policy": word}
 
 
 class FiRuleset:

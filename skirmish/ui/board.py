@@ -26,6 +26,7 @@ from skirmish.ui.art import (
     side_colour_map,
 )
 from skirmish.ui.camera import Camera
+from skirmish.ui.fi_melee import melee_marks
 from skirmish.ui.fog import draw_ghost
 from skirmish.ui.widgets import Fonts
 
@@ -68,6 +69,8 @@ def marks(u: UnitView) -> str:
         out += "W"
     if any(m not in ("fearsome", "terrifying", "focused") for m in u.mind):
         out += "M"  # the card says which
+    if u.melee is not None:
+        out += melee_marks(u)
     return out
 
 

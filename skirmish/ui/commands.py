@@ -105,6 +105,6 @@ def register(ruleset: str, make: Callable[[Any], Commands]) -> None:
 def commands_for(ruleset: str, screen: Any) -> Commands:
     """The commands of the ruleset a battle plays (the base `Commands` when it registered none)."""
     if not REGISTRY:
-        import skirmish.ui.fw
-        import skirmish.ui.hand  # noqa: F401  (registers Future Imperfect's: card hands, R-5.8)
+        import skirmish.ui.fi_board  # registers Future Imperfect's: card hands, melee, chips
+        import skirmish.ui.fw  # noqa: F401
     return REGISTRY.get(ruleset, Commands)(screen)

@@ -14,6 +14,7 @@ from skirmish.log import EventLog, details, headline
 from skirmish.rulesets.fi import DeclareEvent, OutOfActionEvent
 from skirmish.ui.art import CT_BLUE, INK, SIDE_COLOURS, WOUND, dead_badge, draw_token, mix
 from skirmish.ui.board import short_name
+from skirmish.ui.fi_melee import hand_lines
 from skirmish.ui.hotseat import declared_label
 from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Fonts, elide, wrap
 
@@ -138,8 +139,10 @@ def weapon_lines(u: UnitView) -> list[str]:
         out.append(f"dmg {w.damage} · RD {w.reduced} · PN {w.pn_against('default')}")
         out.append(f"range {w.range_inc_m:g} m · aim +{w.aim_bonus}/-{w.aim_penalty}")
         out.append("single shot" + (f" · bursts {'/'.join(map(str, w.bursts))}" if w.bursts else ""))
-    else:
+    elif u.melee is None:
         out.append("no weapon in hand")
+    if u.melee is not None:
+        out += hand_lines(u)
     for w, n in u.throwables:
         out.append(f"{n}x {w.name} ({w.damage}, {w.blast_m:g} m)")
     if u.tacpack_generator:

@@ -38,6 +38,7 @@ class Settings:
     controls: dict[str, str] = field(default_factory=dict)  # side name -> "ai" | "human"
     screenshots: str | None = None  # folder for screenshots (default: the config folder)
     recent: list[str] = field(default_factory=list)  # scenario files opened from outside scenarios/, newest first
+    chips: str = ""  # FI story chips of a person's side (X): "spend" as the AI does, "keep", "" as the scenario
 
     def remember(self, path: str) -> None:
         """Put a scenario file at the front of the recent files (at most RECENT_MAX kept)."""
@@ -81,6 +82,7 @@ def load_settings() -> Settings:
         if isinstance(controls, dict):
             s.controls = {str(k): v for k, v in controls.items() if v in ("ai", "human")}
         s.screenshots = raw.get("screenshots") if isinstance(raw.get("screenshots"), str) else None
+        s.chips = str(raw["chips"]) if raw.get("chips") in ("spend", "keep") else ""
         recent = raw.get("recent", [])
         if isinstance(recent, list):
             s.recent = [p for p in recent if isinstance(p, str)][:RECENT_MAX]

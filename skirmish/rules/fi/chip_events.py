@@ -61,3 +61,16 @@ class ChipEvent(Event):
             what = f"takes {how}: {self.before} -> {self.after}{cards}"
         left = f" ({self.side} holds {_hand(self.hand)})" if self.hand is not None else ""
         return f"{who} spends a {self.colour.upper()} chip: {what}{left}{self.rules_text()}"
+
+
+@register("chip_policy")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChipPolicyEvent(Event):
+    """A person's side chose how it spends its story chips from now on (R-8.5): `spend` or `keep`."""
+
+    side: str
+    policy: str
+
+    def describe(self) -> str:
+        how = "spends its chips as the AI would" if self.policy == "spend" else "keeps its chips"
+        return f"{self.where()} {self.side} {how} from now on{self.rules_text()}"

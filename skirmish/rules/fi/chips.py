@@ -10,6 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
+
+from skirmish.rules.actions import Action, register_action
 
 COLOURS = ("white", "red", "blue")
 BIN: Mapping[str, int] = {"white": 50, "red": 25, "blue": 10}  # the Master's pool (R-8.5)
@@ -199,3 +202,22 @@ def ai_wound_chips(hand: Mapping[str, int], wounds_now: int, wounds: Sequence[in
         if covered >= need:
             return chosen
     return []
+
+
+# ------------------------------------------------------------------------------------------------ a person's policy
+
+POLICIES: Mapping[str, str] = {"spend": "ai", "keep": "none"}  # a person's word -> the ChipBank's policy
+
+
+@dataclass(frozen=True)
+class ChipPolicy(Action):
+    """How the side of `unit`, led by a person, spends its chips from now on (R-8.5): `spend` as the AI does (a
+    white or red chip on the entry above when it turns a miss; chips on wounds that keep a combatant in action)
+    or `keep`. Taken in the unit's turn, it costs nothing and does not end the turn; as an action it is in the
+    battle's history, so a record or an undo replays it. Text: `chips Xenes keep`."""
+
+    verb: ClassVar[str] = "chips"
+    policy: str = "spend"
+
+
+register_action(ChipPolicy, "policy")

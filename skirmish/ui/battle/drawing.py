@@ -9,6 +9,7 @@ import pygame
 from skirmish.ecs.view import BattleView
 from skirmish.rules import geometry as geo
 from skirmish.rulesets.fi import blast_reach_m
+from skirmish.ui import fi_melee
 from skirmish.ui.battle.input import HELP
 from skirmish.ui.battle.menus import BattleMenus
 from skirmish.ui.board import Overlays
@@ -79,6 +80,9 @@ class BattleDrawing(BattleMenus):
                 ov.route, ov.route_ok, _ = self._route_to(self.hover)
             if self.drag is not None:
                 ov.drag = self.drag
+            if self.attack is not None and self.drag is None:  # a charge line under the pointer: its route
+                ov.route, ov.route_ok = fi_melee.menu_route(self.session.battle, self.view_now(), self.attack,
+                                                            self.mouse), True
             if self.throwing is not None and self.hover is not None:
                 weapon = next((w for w, _ in me.throwables if w.id == self.throwing), None)
                 if weapon is not None:

@@ -23,7 +23,7 @@ HELP = [
     "Your turn: drag the miniature (green = walk, yellow = run) · click an enemy for attacks with odds",
     "   A aim at the last enemy clicked · R reload · W wait for an enemy · E end turn · U / Ctrl+Z undo a move",
     "   T throw mode (again: next grenade type, then off): hover shows the burst and its odds, click throws",
-    "Attack menu: 1-9 choose · C cycle called shot · Esc close",
+    "Attack menu: 1-9 choose (or click a line) · C cycle called shot · P contests / attacks · Esc close",
 ]
 
 
@@ -70,6 +70,9 @@ class BattleInput(BattleMenus):
                 return None
             if k == pygame.K_c:
                 self._cycle_called()
+                return None
+            if k == pygame.K_p:
+                self._toggle_page()
                 return None
             if pygame.K_1 <= k <= pygame.K_9:
                 self._choose(k - pygame.K_1)
@@ -176,6 +179,10 @@ class BattleInput(BattleMenus):
             return
         req = self.session.human_request()
         if req is None or req.kind != self.commands.turn_kind or req.unit != unit:
+            return
+        charge = self._charge_at(cell)  # dropped on an enemy: charge it
+        if charge is not None:
+            self._submit(charge)
             return
         why = self.session.battle.move_refusal()
         if why is not None:

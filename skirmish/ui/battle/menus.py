@@ -18,6 +18,7 @@ from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Reload, Shoot, Throw, Wait
 from skirmish.rulesets.fi import CALLED_SHOTS, ShotOdds, ThrowOdds
+from skirmish.ui import fi_melee
 from skirmish.ui.battle.state import BattleState
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, elide, place_beside, wrap
@@ -29,9 +30,10 @@ CALLED = (None, *CALLED_SHOTS)  # what the engine accepts (R-6.1): the eight box
 class AttackOption:
     """One line of the attack menu."""
 
-    action: Shoot
+    action: Action  # a Shoot, or a melee action or contest (skirmish/ui/fi_melee.py)
     odds: ShotOdds | None
     refusal: str | None
+    note: str | None = None  # where the engine has no odds: a contest's dice, active defence
 
 
 @dataclass
@@ -41,9 +43,12 @@ class AttackMenu:
     unit: str
     target: str
     called: str | None = None
+    own: bool = False  # the fight menu of the unit's own maneuvers (F), not an attack on `target`
+    page: str = "attacks"  # or "contests" (P)
     options: list[AttackOption] = field(default_factory=list)
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
     rows: list[pygame.Rect] = field(default_factory=list)
+    routes: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)  # charge routes by cell
 
 
 class BattleMenus(BattleState):
@@ -97,10 +102,42 @@ class BattleMenus(BattleState):
         self.attack = AttackMenu(unit, target)
         self._fill_attack()
 
+    def _open_fight(self) -> None:
+        """F: the fight menu of the unit whose turn it is (active defence, break free, rise)."""
+        req = self.session.human_request()
+        if req is None or req.kind != "act":
+            return
+        self.attack = AttackMenu(req.unit, req.unit, own=True)
+        self._fill_attack()
+        if not self.attack.options:
+            self.attack = None
+            self.toast(f"{req.unit} has no maneuver of its own now: active defence needs an enemy within 1 m", DIM)
+
+    def _toggle_page(self) -> None:
+        """P: the attack menu's attacks, or its psychological contests (R-8.4)."""
+        if self.attack is not None and not self.attack.own:
+            self.attack.page = "contests" if self.attack.page == "attacks" else "attacks"
+            self._fill_attack()
+
+    def _fill_melee(self, m: AttackMenu) -> bool:
+        """The fight menu's or the contests' lines, or the melee lines before the shots; True when done."""
+        battle, view = self.session.battle, self.session.view()
+        if m.own:
+            lines = fi_melee.own_lines(battle, m.unit)
+        else:
+            lines = fi_melee.enemy_lines(battle, view, m.unit, m.target, m.called)
+            contest = [ln for ln in lines if isinstance(ln.action, fi_melee.fi.Contest)]
+            lines = contest if m.page == "contests" else [ln for ln in lines if ln not in contest]
+        m.options = [AttackOption(ln.action, ln.odds, ln.refusal, ln.note) for ln in lines]
+        return m.own or m.page == "contests"
+
     def _fill_attack(self) -> None:
         m = self.attack
         if m is None:
             return
+        if self._fill_melee(m):
+            return
+        melee = m.options
         u = self.session.view().unit(m.unit)
         candidates: list[Shoot] = []
         for mode in ("snap", "prepared", "aimed"):
@@ -112,12 +149,16 @@ class BattleMenus(BattleState):
         if u.weapon is not None and u.weapon.double_tap:  # R-6.12: two shots off one card
             for mode in ("snap", "prepared"):
                 candidates.append(Shoot(m.unit, m.target, mode=mode, called=m.called, double_tap=True))
-        m.options = []
+        shots: list[AttackOption] = []
         for a in candidates:
             try:
-                m.options.append(AttackOption(a, self.session.battle.odds(a), None))
+                shots.append(AttackOption(a, self.session.battle.odds(a), None))
             except IllegalAction as exc:
-                m.options.append(AttackOption(a, None, str(exc)))
+                shots.append(AttackOption(a, None, str(exc)))
+        near = [o for o in melee if not isinstance(o.action, fi_melee.fi.Charge)]
+        if melee and all(o.refusal for o in shots):  # no shot but a close fight (or a charge): that alone
+            shots = []
+        m.options = near + shots + [o for o in melee if o not in near]  # blows first, charges after the shots
 
     def _toggle_throw(self) -> None:
         """T: enter throw mode with the first thrown weapon carried, then the next, then leave it."""
@@ -166,6 +207,8 @@ class BattleMenus(BattleState):
     def _cycle_called(self) -> None:
         """C: the attack menu's next called shot (none, then each location)."""
         assert self.attack is not None
+        if self.attack.own:
+            return
         i = CALLED.index(self.attack.called) if self.attack.called in CALLED else 0
         self.attack.called = CALLED[(i + 1) % len(CALLED)]
         self._fill_attack()
@@ -195,10 +238,22 @@ class BattleMenus(BattleState):
                 self._reach = (walk, reach)
         return self._reach
 
+    def _charge_at(self, cell: tuple[int, int]) -> Action | None:
+        """The charge a drag dropped on `cell` makes (an enemy there it may charge), or None (R-5.4)."""
+        return fi_melee.charge_on(self.session.battle, self.view_now(), self.session.human_request(), cell)
+
     def _route_to(self, cell: tuple[int, int]) -> tuple[list[tuple[int, int]], bool, str]:
         key = (self.session.generation, len(self.session.battle.history), cell)
         if self._route_key != key:
             self._route_key = key
+            charge = self._charge_at(cell)
+            if charge is not None:  # onto an enemy: the charge's route to the cell it strikes from
+                try:
+                    path, metres, _ = self.session.battle.preview_move(charge.at)  # type: ignore[attr-defined]
+                    self._route = ([*path, cell], True, f"charge {metres:.1f} m")
+                    return self._route
+                except IllegalAction:
+                    pass
             try:
                 path, metres, running = self.session.battle.preview_move(cell)
                 self._route = (path, True, f"{'run' if running else 'walk'} {metres:.1f} m")
@@ -224,6 +279,8 @@ class BattleMenus(BattleState):
             bs += [Button("A aim", lambda: self._act(self._aim), enabled=self.target is not None),
                    Button(label, self._toggle_throw, enabled=bool(throwables)),
                    Button("R reload", lambda: self._act(lambda u: Reload(u))),
+                   *([Button("F fight", self._open_fight)] if self.session.view().unit(req.unit).melee is not None
+                     else []),
                    Button("W wait", lambda: self._act(lambda u: Wait(u))),
                    Button("E end turn", lambda: self._act(lambda u: EndTurn(u))),
                    Button("U undo", self._undo, enabled=self.session.can_undo())]
@@ -256,20 +313,34 @@ class BattleMenus(BattleState):
         assert m is not None
         me, tgt = view.unit(m.unit), view.unit(m.target)
         dist = geo.distance_m(me.cell, tgt.cell, view.grid.cell_m)
-        lines: list[tuple[str, tuple[int, int, int]]] = [
-            (f"{m.unit} → {m.target}, {dist:.0f} m · called: {m.called or 'none'} (C)", ACCENT)]
+        if m.own:
+            head = f"{m.unit}: fight (F)"
+        elif m.page == "contests":
+            head = f"{m.unit} → {m.target}: contests · {', '.join(tgt.mind) or 'calm'} (P attacks)"
+        else:
+            head = f"{m.unit} → {m.target}, {dist:.0f} m · called: {m.called or 'none'} (C) · P contests"
+        lines: list[tuple[str, tuple[int, int, int]]] = [(head, ACCENT)]
+        if not m.options:
+            lines.append(("nothing the rules allow here now", BAD))
+            return lines, False
         refusals = {o.refusal for o in m.options}
-        if m.options and None not in refusals and len(refusals) == 1:
+        if None not in refusals and len(refusals) == 1:
             lines.append((f"no attack: {m.options[0].refusal}", BAD))
             return lines, False
         for i, o in enumerate(m.options):
             a = o.action
-            name = (f"{a.mode}" + (" double tap" if a.double_tap else "") + (f" burst {a.burst}" if a.burst else "")
-                    + (f" at {a.called.replace('_', ' ')}" if a.called else ""))
-            if o.odds is not None:
-                lines.append((f"{i + 1}  {name}: {o.odds.label()}", TEXT))
+            if isinstance(a, Shoot):
+                name = (f"{a.mode}" + (" double tap" if a.double_tap else "") + (f" burst {a.burst}" if a.burst else "")
+                        + (f" at {a.called.replace('_', ' ')}" if a.called else ""))
             else:
-                lines.append((f"{i + 1}  {name}: {o.refusal}", DIM))
+                name = fi_melee.describe(a, view)
+            key = f"{i + 1}" if i < 9 else " "
+            if o.odds is not None:
+                lines.append((f"{key}  {name}: {o.odds.label()}", TEXT))
+            elif o.note is not None and not o.refusal:
+                lines.append((f"{key}  {name}: {o.note}", TEXT))
+            else:
+                lines.append((f"{key}  {name}: {o.refusal}", DIM))
         return lines, True
 
     def _draw_attack(self, surf: pygame.Surface, view: BattleView) -> None:

@@ -45,6 +45,7 @@ from skirmish.rules.actions import (
     Wait,
 )
 from skirmish.rules.deck import Card, Deck, builtin
+from skirmish.rules.fi.chips import ChipPolicy
 from skirmish.rules.fi.melee_actions import Charge, MeleeAttack
 from skirmish.rules.fi.melee_odds import ManeuverOdds
 from skirmish.rules.fi.mind import Contest
@@ -66,6 +67,11 @@ class FiSystems(FiMelee, FiHand, FiMind):
             return
         if isinstance(action, Declare):
             raise IllegalAction("R-5.1: speeds are declared at the start of the round, not in a turn")
+        if isinstance(action, ChipPolicy):  # a person's chip policy: free, whatever the unit's state
+            if self.ctx.chips is None:
+                raise IllegalAction("R-8.5: this battle plays without story chips (option chips)")
+            self.ctx.chips.policy_check(self, eid, action)
+            return
         self.mind_check(eid, action)  # a terrified unit only runs
         if isinstance(action, Move):
             _, _, running = self.plan_move(eid, action.to)
@@ -97,6 +103,10 @@ class FiSystems(FiMelee, FiHand, FiMind):
             self.after_action(eid, action)  # card hands: a card passed keeps the reserve
             self._event("end_turn", self.name(eid), ("R-5.3",))
             return True
+        if isinstance(action, ChipPolicy):
+            self.check(eid, action)
+            self.ctx.chips.choose(self, eid, action)
+            return False  # it costs nothing: the turn goes on
         if not isinstance(action, Declare):
             self.mind_check(eid, action)
         if isinstance(action, Move):

@@ -15,14 +15,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from skirmish.core.errors import IllegalAction
 from skirmish.core.events import make
 from skirmish.ecs.components import Health, Identity
 from skirmish.rules.fi import chip_events as _chip_events  # noqa: F401  (registers the chip events)
 from skirmish.rules.fi.chips import (
     DRAW_LIMIT_AI,
     DRAW_LIMIT_LED,
+    POLICIES,
     CheckOffer,
     ChipBin,
+    ChipPolicy,
     ai_check_chip,
     ai_wound_chips,
     check_allowed,
@@ -61,13 +64,17 @@ class ChipBank:
             self.drawn.append((side.name, held, got))
             self.policy[side.name] = {"ai": "ai", "scripted": "orders"}.get(side.controller, "none")
             self.orders[side.name] = [parse_chip_order(o) for o in getattr(side, "chip_orders", [])]
+        self.first_policy = dict(self.policy)
         self.pending: list[Any] = []  # chip events of the draw in progress, emitted before its attack event
         self.announced = False
 
     def state(self) -> dict[str, Any]:
-        """For the battle's state hash."""
-        return {"bin": dict(self.bin.chips), "hands": {s: dict(h) for s, h in self.hands.items()},
-                "orders": {s: len(o) for s, o in self.orders.items()}}
+        """For the battle's state hash (the policies only once a person changed one: older hashes stay)."""
+        out = {"bin": dict(self.bin.chips), "hands": {s: dict(h) for s, h in self.hands.items()},
+               "orders": {s: len(o) for s, o in self.orders.items()}}
+        if self.policy != self.first_policy:
+            out["policy"] = dict(self.policy)
+        return out
 
     def announce(self, sys: Any) -> None:
         """The `chips_drawn` events, once, at the start of round 1."""
@@ -90,6 +97,23 @@ class ChipBank:
                    bin=dict(self.bin.chips))
 
     # -------------------------------------------------------------------------------------------- deciding
+    def policy_check(self, sys: Any, eid: int, action: ChipPolicy) -> None:
+        """Refuse a chip policy that is not `spend` or `keep`, or a scripted side's (its orders decide)."""
+        side = sys.ctx.side_names[sys.w.get(eid, Identity).side_index]
+        if action.policy not in POLICIES:
+            raise IllegalAction(f"R-8.5: a side spends or keeps its chips ({', '.join(POLICIES)}), "
+                                f"not {action.policy!r}")
+        if self.policy[side] == "orders":
+            raise IllegalAction(f"R-8.5: {side} is scripted: its chip_orders decide")
+
+    def choose(self, sys: Any, eid: int, action: ChipPolicy) -> None:
+        """A person's standing choice (a prompt in the middle of a draw has no place in the engine: an attack
+        resolves whole): the side of `eid` spends as the AI does, or keeps every chip; a `chip_policy` event."""
+        self.policy_check(sys, eid, action)
+        side = sys.ctx.side_names[sys.w.get(eid, Identity).side_index]
+        self.policy[side] = POLICIES[action.policy]
+        sys._event("chip_policy", sys.name(eid), RULES, side=side, policy=action.policy)
+
     def _order(self, side: str, unit: str, when: str) -> tuple[str, ...] | None:
         for i, (u, w, what) in enumerate(self.orders[side]):
             if u == unit and w == when:
