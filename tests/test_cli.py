@@ -124,3 +124,13 @@ def test_bench_reports_cpu_time_beside_wall_time(capsys: pytest.CaptureFixture[s
     code, out, _ = run(["bench", scenario, "--battles", "2", "--repeat", "1"], capsys)
     first = out.splitlines()[0]
     assert code == 0 and "ms wall" in first and "ms CPU" in first and "battles/s CPU" in first
+
+
+def test_check_with_no_files_checks_every_shipped_scenario(capsys: pytest.CaptureFixture[str]) -> None:
+    """`skirmish check` alone: the top-level scenarios, the Future Imperfect variants and Future*World's, each ok."""
+    code, out, _ = run(["check"], capsys)
+    checked = {Path(line.split(": ")[1]).relative_to(ROOT).as_posix() for line in out.splitlines()
+               if line.startswith("ok: ") and "/scenarios/" in line}
+    shipped = {p.relative_to(ROOT).as_posix() for d in ("scenarios", "scenarios/fi", "scenarios/fw")
+               for p in (ROOT / d).glob("*.yaml")}
+    assert code == 0 and shipped <= checked, sorted(shipped - checked)

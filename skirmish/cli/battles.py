@@ -100,8 +100,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from skirmish.content.errors import one_line
     from skirmish.content.scenario import SCENARIOS_DIR, check_input
 
-    # No files named: every shipped scenario, Future*World's (scenarios/fw/) too.
-    paths = args.scenarios or [str(p) for p in [*builtin_scenarios(), *sorted((SCENARIOS_DIR / "fw").glob("*.yaml"))]]
+    # No files named: every shipped scenario, the Future Imperfect variants (scenarios/fi/) and Future*World's
+    # (scenarios/fw/) too.
+    extra = [*sorted((SCENARIOS_DIR / "fi").glob("*.yaml")), *sorted((SCENARIOS_DIR / "fw").glob("*.yaml"))]
+    paths = args.scenarios or [str(p) for p in [*builtin_scenarios(), *extra]]
     failed = False
     for p in paths:
         result = check_input(p)
