@@ -42,3 +42,24 @@ def test_a_chip_on_a_launch(tmp_path: Path) -> None:
     assert chips, [e["type"] for e in evs]
     assert (chips[0]["use"], chips[0]["before"], chips[0]["after"]) == ("up", 2, 9)
     assert evs.index(chips[0]) < evs.index(launch) and launch["read"] == 9 and launch["card"] == 34
+
+
+def test_covering_fire_ends_when_the_firers_next_card_comes_up(tmp_path: Path) -> None:
+    """R-6.12: covering fire is a continuing action until the firer's next turn begins; under card hands that is its
+    next card (R-5.8), as an active defence ends there, not a cover held for the rest of the battle."""
+    from skirmish.ecs.components import Status
+    from skirmish.rules.actions import parse_action
+
+    b = _battle(tmp_path, _unit("Me", 0, 1, extra=", weapons: [blast_carbine], skills: {'shooting:rifle': 2}"),
+                _unit("Foe", 7, 0))
+    me = b.sys.w.entity("Me")
+    _next_turn(b, "Me")
+    assert b.check(parse_action("cover Me 5,1")) is None
+    b.submit(parse_action("cover Me 5,1"))
+    assert b.sys.w.peek(me, Status).covering is not None
+    b.submit(EndTurn("Me"))
+    first = b.ctx.round
+    _next_turn(b, "Me")  # its next card
+    assert b.ctx.round == first
+    assert b.sys.w.peek(me, Status).covering is None
+    b.close()
