@@ -63,3 +63,42 @@ def test_covering_fire_ends_when_the_firers_next_card_comes_up(tmp_path: Path) -
     assert b.ctx.round == first
     assert b.sys.w.peek(me, Status).covering is None
     b.close()
+
+
+def test_a_split_bursts_later_card_reads_the_target_as_the_earlier_strays_left_it(tmp_path: Path) -> None:
+    """R-6.3 with R-6.11: B stands just behind A on the line of fire, so the rounds of A's card that miss may strike
+    B before B's own card is drawn; B's card then reads B's armour as those rounds left it (ablated, or prone
+    once out of action), not as it stood when the burst was declared."""
+    from skirmish.ai.controllers import ScriptedController
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import parse_scenario
+    from skirmish.rules.actions import Declare, parse_action
+    from tests.conftest import ascii_scenario
+
+    t = "{strength: III-2, dexterity: III-2, reflexes: III-3, vigor: III-2, acuity: III-2}"
+    struck = 0
+    for seed in range(1, 25):
+        text = ascii_scenario(
+            ["..........", "..........", ".........."],
+            f"[{{name: Me, at: [0, 1], weapons: [blast_rifle], skills: {{'shooting:rifle': 5}}, traits: {t}}}]",
+            f"[{{name: A, at: [4, 1], traits: {t}, armour: [lba3]}}, {{name: B, at: [5, 1], traits: {t}, "
+            f"armour: [lba3]}}]").replace("seed: 3", f"seed: {seed}")
+        sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
+        b = Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[arg-type]
+        while b.pending is not None and b.pending.kind == "declare":
+            b.submit(Declare(b.pending.unit, "normal"))
+        while b.pending is not None and b.pending.unit != "Me":
+            b.step()
+        fire_at = b.sys.fire_at
+        read: list[tuple[object, object]] = []
+
+        def spy(eid: int, action: object, setup: object, target: object, tgt: int, *a: object, **k: object) -> None:
+            read.append((target, b.sys._target_state(tgt)))  # noqa: B023  (one battle per loop)
+            fire_at(eid, action, setup, target, tgt, *a, **k)  # type: ignore[arg-type]  # noqa: B023
+
+        b.sys.fire_at = spy  # type: ignore[method-assign]
+        b.submit(parse_action("shoot Me A burst=5 also=B split=3,2"))
+        assert len(read) == 2 and all(used == now for used, now in read), (seed, read)
+        struck += sum(1 for e in b.log if e.type == "unintended_hit" and e.target == "B")
+        b.close()
+    assert struck, "no seed put a stray round into B: the test proves nothing"
