@@ -102,3 +102,24 @@ def test_a_split_bursts_later_card_reads_the_target_as_the_earlier_strays_left_i
         struck += sum(1 for e in b.log if e.type == "unintended_hit" and e.target == "B")
         b.close()
     assert struck, "no seed put a stray round into B: the test proves nothing"
+
+
+def test_a_chip_on_a_double_taps_first_shot(tmp_path: Path) -> None:
+    """R-8.5 with R-6.12: the double tap's first shot reads its fresh card as any shot does, so its attack check may
+    take a chip: Shooting:pistol 4 (III-4) reads 2, the white chip takes the entry above (7); the second shot reads
+    one row up on the same card, with no chip of its own."""
+    from tests.test_fi_chips import shot_card
+
+    p = scenario(tmp_path, [INIT, shot_card(2, 7), SAVE, SAVE, INIT, INIT, INIT], t_orders="[]")
+    text = p.read_text(encoding="utf-8")
+    text = text.replace('"shoot Xenes Thug mode=prepared burst=3 spends=none"',
+                        '"shoot Xenes Thug mode=prepared double_tap=yes spends=none"')
+    text = text.replace('skills: {"shooting:rifle": 4}, weapons: [blast_carbine]',
+                        'skills: {"shooting:pistol": 4, double_tap: 1}, weapons: [blast_pistol]')
+    p.write_text(text, encoding="utf-8")
+    evs = events(p)
+    attacks = of(evs, "attack")
+    assert [a.get("double_tap") for a in attacks] == [1, 2], [e["type"] for e in evs]
+    chips = [c for c in of(evs, "chip") if c["actor"] == "Xenes"]
+    assert len(chips) == 1 and (chips[0]["use"], chips[0]["before"], chips[0]["after"]) == ("up", 2, 7)
+    assert evs.index(chips[0]) < evs.index(attacks[0]) and attacks[0]["card"] == 34
