@@ -123,3 +123,24 @@ def test_a_chip_on_a_double_taps_first_shot(tmp_path: Path) -> None:
     chips = [c for c in of(evs, "chip") if c["actor"] == "Xenes"]
     assert len(chips) == 1 and (chips[0]["use"], chips[0]["before"], chips[0]["after"]) == ("up", 2, 7)
     assert evs.index(chips[0]) < evs.index(attacks[0]) and attacks[0]["card"] == 34
+
+
+def test_covering_fire_ends_at_the_next_turn_even_one_lost_to_a_stun(tmp_path: Path) -> None:
+    """R-6.12: covering fire holds until the firer's next turn begins; a stunned firer's turn begins and is lost to
+    the concussion (R-8.2), and its covering fire ends there rather than lasting another round."""
+    from skirmish.ecs.components import Health, Status
+    from skirmish.rules.actions import parse_action
+
+    b = _battle(tmp_path, _unit("Me", 0, 1, extra=", weapons: [blast_carbine], skills: {'shooting:rifle': 2}"),
+                _unit("Foe", 7, 0), options="initiative: phases")
+    me = b.sys.w.entity("Me")
+    _next_turn(b, "Me")
+    b.submit(parse_action("cover Me 5,1"))
+    b.submit(EndTurn("Me"))
+    first = b.ctx.round
+    b.sys.w.get(me, Health).stunned = True
+    while b.ctx.round == first or not [e for e in b.log if e.type == "stunned" and e.actor == "Me"]:
+        _next_turn(b, "Foe")
+        b.submit(EndTurn("Foe"))
+    assert b.sys.w.peek(me, Status).covering is None
+    b.close()
