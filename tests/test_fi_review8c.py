@@ -77,7 +77,7 @@ def test_a_split_bursts_later_card_reads_the_target_as_the_earlier_strays_left_i
 
     t = "{strength: III-2, dexterity: III-2, reflexes: III-3, vigor: III-2, acuity: III-2}"
     struck = 0
-    for seed in range(1, 25):
+    for seed in range(1, 32):  # seeds 25 and 30 put B out of action (prone) before its card
         text = ascii_scenario(
             ["..........", "..........", ".........."],
             f"[{{name: Me, at: [0, 1], weapons: [blast_rifle], skills: {{'shooting:rifle': 5}}, traits: {t}}}]",
@@ -93,7 +93,10 @@ def test_a_split_bursts_later_card_reads_the_target_as_the_earlier_strays_left_i
         read: list[tuple[object, object]] = []
 
         def spy(eid: int, action: object, setup: object, target: object, tgt: int, *a: object, **k: object) -> None:
-            read.append((target, b.sys._target_state(tgt)))  # noqa: B023  (one battle per loop)
+            now = b.sys._target_state(tgt)  # noqa: B023  (one battle per loop)
+            read.append((target, now))  # noqa: B023
+            lies = now.prone and setup.distance_m > 2.0  # type: ignore[attr-defined]
+            assert setup.prone_rule == lies  # type: ignore[attr-defined]  # R-6.5 as the target lies now
             fire_at(eid, action, setup, target, tgt, *a, **k)  # type: ignore[arg-type]  # noqa: B023
 
         b.sys.fire_at = spy  # type: ignore[method-assign]
