@@ -48,6 +48,8 @@ def shoot(sys: FiShooting, eid: int, action: Shoot, *, trigger: bool = False) ->
     weapon, ws = sys.weapon(eid)  # type: ignore[misc]
     sys.spend_shot(eid, weapon, ws, action, trigger, rounds=2)
     draw = sys.ctx.randomizer.draw()
+    if sys.ctx.chips is not None:  # the first shot's attack check may take a story chip, as any shot's
+        draw = sys.ctx.chips.check_draw(sys, eid, draw, first.halve)
     column, row = second_read(first.column, first.row)
     second = replace(first, column=column, row=row, start_shift=second_shift(draw.toggle), spends=None)
     sys.fire_at(eid, action, first, target, tgt, trigger, draw=draw, tap=1, settle=False)

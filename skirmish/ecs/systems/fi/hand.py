@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from skirmish.core.errors import IllegalAction
-from skirmish.ecs.components import Health, Identity, Profile, Readiness, Turn
+from skirmish.ecs.components import Health, Identity, Profile, Readiness, Status, Turn
 from skirmish.ecs.systems.fi.hand_keep import FiHandKeep, HandState
 from skirmish.rules.actions import Action, Aim, EndTurn, Shoot, Wait
 from skirmish.rules.checks import tn
@@ -72,6 +72,8 @@ class FiHand(FiHandKeep):
         h.slots.remove(slot)
         h.current, h.acted_on_card, h.preparing = slot.card, False, False
         self.card_begins(eid)  # its next action: an active defence ends
+        if self.w.peek(eid, Status).covering is not None:
+            self.w.get(eid, Status).covering = None  # covering fire ends at its next card
         self._event("step", self.name(eid), ("R-5.8", "R-4.1"), step=step, card=slot.card.label, rushed=slot.rushed)
         turn = self.w.get(eid, Turn)
         turn.parts = []

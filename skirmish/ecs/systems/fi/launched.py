@@ -50,7 +50,7 @@ def launch_setup(sys: FiThrowing, eid: int, action: Launch) -> ShotSetup:
     facts = ShotFacts(distance_m=dist, mode="prepared", firer_moved=moved, target=f"{at[0]},{at[1]}")
     target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", sys.ctx.scope))  # type: ignore[arg-type]
     pool = sys.skill_pool(eid, weapon.skill, "dexterity")
-    mods = list(pool.modifiers) + list(sys.wound_mod(eid)) + shot_mods
+    mods = list(pool.modifiers) + list(sys.wound_mod(eid)) + list(sys.mind_mods(eid)) + shot_mods  # annoyed
     return ShotSetup(weapon=weapon, column=pool.column, row=pool.row, halve=pool.halve, tn=target_tn,
                      tn_mods=tuple(tn_mods), result_mods=tuple(mods), distance_m=dist)
 
@@ -67,7 +67,11 @@ def launch(sys: FiThrowing, eid: int, action: Launch) -> None:
     turn.acted = True
     here, aim = w.cell(eid), (int(action.at[0]), int(action.at[1]))
     draw = sys.ctx.randomizer.draw()
+    if sys.ctx.chips is not None:  # the launch's attack check may take a story chip, as a shot's or a throw's
+        draw = sys.ctx.chips.check_draw(sys, eid, draw, setup.halve)
     place = place_launch(draw, setup, sys.ctx.grid, here, aim)
+    if sys.ctx.chips is not None:
+        sys.ctx.chips.flush(sys)  # the chip events come before the launch they changed
     land, scatter = place.landed, place.scatter
     ws.rounds -= 1
     rd = w.get(eid, Readiness)

@@ -119,6 +119,8 @@ class FiRound(FiBase):
         turn.moved_this_turn = turn.ran_this_turn = False
         turn.acted = False
         # Health and Status are handed out only to change them (World.get: a hand-out has the unit read again).
+        if self.w.peek(eid, Status).covering is not None:
+            self.w.get(eid, Status).covering = None  # covering fire ends as its next turn begins, lost or not
         if self.w.peek(eid, Health).stunned:
             self.w.get(eid, Health).stunned = False
             self._event("stunned", self.name(eid), ("R-8.2",), text="loses this action to concussion")
@@ -127,8 +129,6 @@ class FiRound(FiBase):
             return False
         if self.w.peek(eid, Status).waiting:
             self.w.get(eid, Status).waiting = None  # its turn came: it acts now instead
-        if self.w.peek(eid, Status).covering is not None:
-            self.w.get(eid, Status).covering = None  # covering fire ends at its next turn
         return True
 
     def _declared_speed(self, eid: int) -> Speed:

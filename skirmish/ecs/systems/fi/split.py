@@ -54,7 +54,9 @@ def shoot(sys: FiShooting, eid: int, action: Shoot, *, trigger: bool = False) ->
     weapon, ws = sys.weapon(eid)  # type: ignore[misc]
     sys.spend_shot(eid, weapon, ws, action, trigger)
     info = p.to_json()
-    for i, (setup, target, tgt) in enumerate(shots):
+    for i, (first, _, tgt) in enumerate(shots):
         share = p.shares[i]
+        target = sys._target_state(tgt)  # as it stands now: an earlier card's stray rounds may have struck it
+        setup = replace(first, prone_rule=target.prone and first.distance_m > 2.0 + 1e-9)  # as it lies now
         sys.fire_at(eid, replace(action, target=share.target, also=(), split=()), setup, target, tgt, trigger,
                     split_plan=info, extra=p.extra if i == 0 else 0, power=i == 0)
