@@ -5,6 +5,7 @@ lists the declarations, `Battle.check` puts the table's other splits to the same
 Blocks, in order:
 
     intent[first, second, screen, ew] · jump[points, screen] · move[y, x] · end
+    [· mount[car] · dismount · drive[second, split] · mountfire[mount, act, target]: grav cars, fw_car_actions]
 
 A declaration (R-9.2, R-9.3) is two slots and a tacpack split (R-9.8, R-9.9). A slot is "none", "react",
 "program" (a whole round of EW programming), or an act at a figure: shoot, burst, melee, throw, launch or aid ×
@@ -176,12 +177,13 @@ class FwActionTable(BlockLayout):
     def _mask_car(self, out: npt.NDArray[np.int8], listed: set[int], unit: str,
                   check: Callable[[Action], Any]) -> None:
         """A driver's or a mount's gunner's other answers in the car blocks (R-9.12), put to the same rules as
-        the intent block's: a listed drive's other seconds (an enemy placed out of sight) and car splits, a
-        listed mount fire's other targets. A split only adds to what the bare drive draws, so the splits of a
+        the intent block's, for a figure aboard: a drive's other seconds (an enemy placed out of sight) and car
+        splits, a mount fire at an enemy placed out of sight. A split only adds to what the bare drive draws, so the splits of a
         refused bare drive are not asked."""
+        aboard = "dismount" in self.block and any(self.block["dismount"].start <= i < self.size for i in listed)
         for name in ("drive", "mountfire"):
             b = self.block.get(name)
-            if b is None or not any(b.start <= i < b.stop for i in listed):
+            if b is None or not aboard:  # (a figure aboard a car has its dismount, drive or mount fire listed)
                 continue
             rows = len(self.car.splits) if name == "drive" else 1
             for base in range(b.start, b.stop, rows):
