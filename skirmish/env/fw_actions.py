@@ -5,6 +5,7 @@ lists the declarations, `Battle.check` puts the table's other splits to the same
 Blocks, in order:
 
     intent[first, second, screen, ew] · jump[points, screen] · move[y, x] · end
+    [· mount[car] · dismount · drive[second, split] · mountfire[mount, act, target]: grav cars, fw_car_actions]
 
 A declaration (R-9.2, R-9.3) is two slots and a tacpack split (R-9.8, R-9.9). A slot is "none", "react",
 "program" (a whole round of EW programming), or an act at a figure: shoot, burst, melee, throw, launch or aid ×
@@ -29,6 +30,7 @@ import numpy.typing as npt
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView
 from skirmish.env.actions import BlockLayout
+from skirmish.env.fw_car_actions import CarBlocks
 from skirmish.rules.actions import Action, EndTurn, Move
 from skirmish.rulesets.fw import ATTACK_CLASSES, ATTACKS, SCREEN_TYPES, FwIntent, FwUnitView, tables
 
@@ -45,7 +47,8 @@ class FwActionTable(BlockLayout):
     and tacpack ratings (a side knows its own figures' kit; the roster shows the others'), from which an
     index's screen and EW points are worked out as the rules count them (R-9.8)."""
 
-    def __init__(self, width: int, height: int, units: Sequence[str], kits: dict[str, FwUnitView]) -> None:
+    def __init__(self, width: int, height: int, units: Sequence[str], kits: dict[str, FwUnitView],
+                 cars: Sequence[Any] = ()) -> None:
         self.width, self.height = width, height
         self.units = tuple(units)
         self.kits = dict(kits)
@@ -58,7 +61,8 @@ class FwActionTable(BlockLayout):
         shapes: list[tuple[str, tuple[int, ...]]] = [
             ("intent", (n, n, len(SCREENS), len(EW))), ("jump", (max(1, self.points), len(SCREENS))),
             ("move", (height, width)), ("end", ())]
-        self._lay_out(shapes)
+        self.car = CarBlocks(self.units, self.kits, cars, self._shots)
+        self._lay_out(shapes + self.car.shapes())  # the grav cars' blocks after the others (fw_car_actions)
         weapons = tables().weapons
         self._energy = {name: {act: next((weapons[w].energy for w in k.weapons
                                           if w in weapons and weapons[w].weapon_class in classes), 0)
@@ -70,7 +74,8 @@ class FwActionTable(BlockLayout):
         first = views[0]
         kits = {u.name: u.ext for v, side in zip(views, first.sides, strict=True) for u in v.units
                 if u.side == side and isinstance(u.ext, FwUnitView)}
-        return cls(first.grid.width, first.grid.height, [u.name for u in first.units], kits)
+        cars = {c.name: c for v in views for u in v.units if isinstance(u.ext, FwUnitView) for c in u.ext.cars}
+        return cls(first.grid.width, first.grid.height, [u.name for u in first.units], kits, list(cars.values()))
 
     # ------------------------------------------------------------------ the split an index stands for
     def _shots(self, unit: str, acts: Sequence[Slot]) -> int:
@@ -109,6 +114,12 @@ class FwActionTable(BlockLayout):
     def encode(self, action: Action) -> int:
         """The index of an answer (KeyError if the table has no place for it: a split other than the table's,
         a weapon named, a figure the scenario does not have)."""
+        if isinstance(action, FwIntent) and self.car.is_car(action):
+            block, params = self.car.params(action)
+            index = self._at(block, *params)
+            if self.decode(index, action.unit) != action:  # another split, weapon or screen than the table's
+                raise KeyError(f"no index for {action}")
+            return index
         if isinstance(action, FwIntent):
             if action.jump:
                 if action.acts() or action.jump > self.points:
@@ -140,7 +151,9 @@ class FwActionTable(BlockLayout):
                 return self._leap(unit, p[0] + 1, SCREENS[p[1]])
             case "move":
                 return Move(unit, (p[1], p[0]))
-        return EndTurn(unit)
+            case "end":
+                return EndTurn(unit)
+        return self.car.decode(block.name, p, unit)
 
     def _leap(self, unit: str, points: int, screen: str) -> FwIntent:
         """A leap with `points` of the generator, the rest on `screen` (R-9.8, R-9.11)."""
@@ -161,6 +174,27 @@ class FwActionTable(BlockLayout):
             return None
 
     # ------------------------------------------------------------------ the mask
+    def _mask_car(self, out: npt.NDArray[np.int8], listed: set[int], unit: str,
+                  check: Callable[[Action], Any]) -> None:
+        """A driver's or a mount's gunner's other answers in the car blocks (R-9.12), put to the same rules as
+        the intent block's, for a figure aboard: a drive's other seconds (an enemy placed out of sight) and car
+        splits, a mount fire at an enemy placed out of sight. A split only adds to what the bare drive draws, so the splits of a
+        refused bare drive are not asked."""
+        aboard = "dismount" in self.block and any(self.block["dismount"].start <= i < self.size for i in listed)
+        for name in ("drive", "mountfire"):
+            b = self.block.get(name)
+            if b is None or not aboard:  # (a figure aboard a car has its dismount, drive or mount fire listed)
+                continue
+            rows = len(self.car.splits) if name == "drive" else 1
+            for base in range(b.start, b.stop, rows):
+                if not out[base]:
+                    if check(self.decode(base, unit)) is not None:
+                        continue
+                    out[base] = 1
+                for j in range(base + 1, base + rows):
+                    if not out[j] and check(self.decode(j, unit)) is None:
+                        out[j] = 1
+
     def mask(self, legal: LegalActions, check: Callable[[Action], Any] | None = None) -> npt.NDArray[np.int8]:
         """1 at every index whose answer fw legality accepts: the declarations `FwLegal.intents` lists, and the
         table's others put to the same rules through `check` (`Battle.check`: a shot at an enemy the side
@@ -170,7 +204,7 @@ class FwActionTable(BlockLayout):
         out = np.zeros(self.size, dtype=np.int8)
         unit = legal.unit
         if legal.kind == "declare":
-            listed = {self._canonical(it) for it in getattr(legal, "intents", ())} - {None}
+            listed = {i for i in (self._canonical(it) for it in getattr(legal, "intents", ())) if i is not None}
             for i in listed:
                 out[i] = 1
             if check is None:
@@ -191,6 +225,7 @@ class FwActionTable(BlockLayout):
                         a = self.decode(j, unit)
                         if self.encode(a) == j and check(a) is None:
                             out[j] = 1
+            self._mask_car(out, listed, unit, check)
             kit = self.kits.get(unit)
             if kit is not None and kit.jump_pack:
                 for points in range(1, kit.generator + 1):
