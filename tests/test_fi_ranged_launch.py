@@ -56,6 +56,8 @@ def test_a_miss_scatters_by_the_launched_multiplier(tmp_path: Path) -> None:
             12, 2, 3)
         assert ev.scatter["metres"] == 6 and ev.landed == [11, 1] and ev.left == 5
         assert "R-6.10" in ev.rules and "R-4.9" in ev.rules
+        text = ev.describe()  # the log says launched, not thrown
+        assert "fires the grenade launcher at" in text and "missed by 3: 12 o'clock, launched x2 = 6 m" in text
         far = next(e for e in b.log if e.type == "blast" and e.target == "Far")
         assert far.zone == "full" and far.distance_m == 0
     with _battle(tmp_path, 9) as b:

@@ -147,6 +147,8 @@ def test_the_commandos_concussion_grenade(tmp_path: Path) -> None:
         ev = next(e for e in b.log if e.type == "throw")
         assert ev.tn == 7 and ev.result == 6 and not ev.hit
         assert ev.scatter["clock"] == 11 and ev.scatter["metres"] == 2.0
+        assert "Commando throws a concussion grenade at 10,4" in ev.describe()  # thrown, not launched
+        assert "11 o'clock, x" in ev.describe() and "launched" not in ev.describe()
         land = tuple(ev.landed)
         assert land == (12, 3)  # 2 m toward 11 o'clock, 12 pointing away from the commando
         assert geo.distance_m((10, 4), land, 1.0) <= 3.0

@@ -10,6 +10,7 @@ place (the card and its chains, or the dice).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from skirmish.core.events import FLAT, Event, register
 from skirmish.core.reads import DrawRecord, Mod
@@ -152,6 +153,11 @@ class ThrowEvent(Event):
     """A thrown explosive (R-6.9, R-6.10): aimed at `at`, on target or scattered, landed, and who the burst
     reaches."""
 
+    # The log's words for how it went (a launched grenade, skirmish.rules.fi.ranged_launch, has its own).
+    _verb: ClassVar[str] = "throws a"
+    _from: ClassVar[str] = "the thrower"
+    _times: ClassVar[str] = "x"
+
     item: str
     at: list[int]
     distance_m: float
@@ -176,18 +182,18 @@ class ThrowEvent(Event):
     def describe(self) -> str:
         read = "CF" if self.cf else f"{self.read}{' halved' if self.halved else ''}"
         mods = f" {mods_text(self.modifiers)}" if self.modifiers else ""
-        line = (f"{self.where()} {self.actor or ''} throws a {self.item.replace('_', ' ')} at {self.at[0]},{self.at[1]} "
+        line = (f"{self.where()} {self.actor or ''} {self._verb} {self.item.replace('_', ' ')} at {self.at[0]},{self.at[1]} "
                 f"({self.distance_m:.1f} m): TN {self.tn} ({mods_text(self.tn_modifiers)}); {self.column}-{self.row} "
                 f"on {draw_text(self.draw)} reads {read}{mods} = {self.result} -> ")
         sc = self.scatter
         if sc is None:
             line += "on target"
         else:
-            base = "from the thrower (CF)" if sc["from"] == "thrower" else f"missed by {sc['margin']}"
+            base = f"from {self._from} (CF)" if sc["from"] == "thrower" else f"missed by {sc['margin']}"
             capped = f", capped from {sc['wanted_m']:g} m" if sc["wanted_m"] > sc["metres"] + 1e-9 else ""
             wall = ", stopped by a wall" if sc["stopped"] else ""
-            line += (f"scatters {base}: {sc['clock']} o'clock, x{sc['multiplier']} = {sc['metres']:g} m{capped}{wall}"
-                     f"; lands at {self.landed[0]},{self.landed[1]}")
+            line += (f"scatters {base}: {sc['clock']} o'clock, {self._times}{sc['multiplier']} = {sc['metres']:g} m"
+                     f"{capped}{wall}; lands at {self.landed[0]},{self.landed[1]}")
         caught = ", ".join(self.caught) or "no one"
         return line + f"; the burst ({self.radius_m:g} m) reaches {caught}{self.rules_text()}"
 

@@ -15,7 +15,6 @@ from skirmish.core.events import register
 from skirmish.rules import geometry as geo
 from skirmish.rules.fi.combat_events import ThrowEvent
 from skirmish.rules.fi.ranged import ShotSetup, read_attack
-from skirmish.rules.fi.text import draw_text, mods_text
 from skirmish.rules.fi.thrown import Placement, scatter_landing
 from skirmish.rules.randomizer import Draw
 
@@ -38,23 +37,9 @@ class LaunchEvent(ThrowEvent):
     """A launched explosive (R-6.10, R-6.9): the fields of a throw (`item` is the launcher); `left` is the
     rounds left in it."""
 
-    def describe(self) -> str:
-        read = "CF" if self.cf else f"{self.read}{' halved' if self.halved else ''}"
-        mods = f" {mods_text(self.modifiers)}" if self.modifiers else ""
-        line = (f"{self.where()} {self.actor or ''} fires the {self.item.replace('_', ' ')} at {self.at[0]},{self.at[1]} "
-                f"({self.distance_m:.1f} m): TN {self.tn} ({mods_text(self.tn_modifiers)}); {self.column}-{self.row} "
-                f"on {draw_text(self.draw)} reads {read}{mods} = {self.result} -> ")
-        sc = self.scatter
-        if sc is None:
-            line += "on target"
-        else:
-            base = "from the launcher (CF)" if sc["from"] == "thrower" else f"missed by {sc['margin']}"
-            capped = f", capped from {sc['wanted_m']:g} m" if sc["wanted_m"] > sc["metres"] + 1e-9 else ""
-            wall = ", stopped by a wall" if sc["stopped"] else ""
-            line += (f"scatters {base}: {sc['clock']} o'clock, launched x{sc['multiplier']} = {sc['metres']:g} m"
-                     f"{capped}{wall}; lands at {self.landed[0]},{self.landed[1]}")
-        caught = ", ".join(self.caught) or "no one"
-        return line + f"; the burst ({self.radius_m:g} m) reaches {caught}{self.rules_text()}"
+    _verb = "fires the"
+    _from = "the launcher"
+    _times = "launched x"
 
     def headline(self) -> str:
         where_to = "on target" if self.hit else f"scatters to {self.landed[0]},{self.landed[1]}"
