@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from skirmish.core.errors import IllegalAction
-from skirmish.ecs.components import Declared, Facing, Readiness, Turn
+from skirmish.ecs.components import Declared, Turn
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Launch
 from skirmish.rules.checks import tn
-from skirmish.rules.fi import thrown as thr
 from skirmish.rules.fi.ranged import ShotFacts, ShotSetup, shot_numbers
 from skirmish.rules.fi.ranged_launch import LaunchEvent, place_launch  # noqa: F401  (registers the event)
 
@@ -65,29 +64,7 @@ def launch(sys: FiThrowing, eid: int, action: Launch) -> None:
     turn = w.get(eid, Turn)
     turn.parts = sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
     turn.acted = True
+    grid = sys.ctx.grid
     here, aim = w.cell(eid), (int(action.at[0]), int(action.at[1]))
-    draw = sys.ctx.randomizer.draw()
-    if sys.ctx.chips is not None:  # the launch's attack check may take a story chip, as a shot's or a throw's
-        draw = sys.ctx.chips.check_draw(sys, eid, draw, setup.halve)
-    place = place_launch(draw, setup, sys.ctx.grid, here, aim)
-    if sys.ctx.chips is not None:
-        sys.ctx.chips.flush(sys)  # the chip events come before the launch they changed
-    land, scatter = place.landed, place.scatter
-    ws.rounds -= 1
-    rd = w.get(eid, Readiness)
-    rd.target, rd.aim = None, 0  # a launch is at a cell, not a readied target
-    face = w.get(eid, Facing)
-    face.dx, face.dy = (aim[0] > here[0]) - (aim[0] < here[0]), (aim[1] > here[1]) - (aim[1] < here[1])
-    rules = ["R-6.10", "R-6.1", "R-3.3"] + (["R-4.9"] if scatter else []) + (["R-3.5"] if place.cf else [])
-    victims = sys.caught(land, weapon)
-    sys._event(
-        "launch", sys.name(eid), tuple(rules), item=weapon.id, at=list(aim), distance_m=round(setup.distance_m, 2),
-        tn=setup.tn, tn_modifiers=[m.to_json() for m in setup.tn_mods], column=setup.column, row=setup.row,
-        halved=setup.halve, read=place.read, cf=place.cf, result=place.total, hit=place.hit,
-        scatter=scatter.to_json() if scatter else None, landed=list(land), radius_m=weapon.blast_m,
-        reach_m=thr.blast_reach_m(weapon), caught=[sys.name(v) for v, _, _ in victims], left=ws.rounds,
-        modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
-    )
-    sys.ctx.randomizer.settle()
-    for victim, dist, sight in victims:
-        sys._blast_hit(eid, victim, weapon, land, dist, sight)
+    sys.explode(eid, "launch", ["R-6.10", "R-6.1", "R-3.3"], setup, ws, aim,
+                lambda draw: place_launch(draw, setup, grid, here, aim))

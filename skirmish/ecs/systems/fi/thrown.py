@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from skirmish.core.errors import IllegalAction
@@ -31,6 +33,7 @@ from skirmish.rules.fi.ranged import (
 from skirmish.rules.fi.timing import (
     Part,
 )
+from skirmish.rules.randomizer import Draw
 from skirmish.rules.sight_table import table as sight_table
 
 THROW_CELLS_KEPT = 4096  # throw_cells answers kept per map content before they start again
@@ -146,22 +149,32 @@ class FiThrowing(FiShooting):
         turn.acted = True
         grid = self.ctx.grid
         here, aim = w.cell(eid), (int(action.at[0]), int(action.at[1]))
+        self.explode(eid, "throw", ["R-6.10", "R-3.3"], setup, ws, aim,
+                     lambda draw: thr.place_throw(draw, setup, grid, here, aim))
+
+    def explode(self, eid: int, kind: str, rules: list[str], setup: ShotSetup, ws: WeaponState, aim: geo.Cell,
+                place_with: Callable[[Draw], thr.Placement]) -> None:
+        """A thrown (`throw`) or launched (`launch`) explosive whose action is spent: one draw places it (its attack
+        check may take a story chip, R-8.5), a miss scatters (R-6.10); the event; each combatant the burst reaches
+        draws a card for its damage (R-6.9, R-6.8)."""
+        w, weapon = self.w, setup.weapon
+        here = w.cell(eid)
         draw = self.ctx.randomizer.draw()
-        if self.ctx.chips is not None:  # R-8.5: the throw's attack check may take a story chip
+        if self.ctx.chips is not None:  # R-8.5: the attack check may take a story chip
             draw = self.ctx.chips.check_draw(self, eid, draw, setup.halve)
-        place = thr.place_throw(draw, setup, grid, here, aim)
+        place = place_with(draw)
         if self.ctx.chips is not None:
-            self.ctx.chips.flush(self)
+            self.ctx.chips.flush(self)  # the chip events come before the event they changed
         land, scatter = place.landed, place.scatter
         ws.rounds -= 1
         rd = w.get(eid, Readiness)
-        rd.target, rd.aim = None, 0  # R-6.2: throwing is not firing the readied weapon
+        rd.target, rd.aim = None, 0  # R-6.2: thrown or launched at a cell, not the readied weapon fired at a target
         face = w.get(eid, Facing)
         face.dx, face.dy = (aim[0] > here[0]) - (aim[0] < here[0]), (aim[1] > here[1]) - (aim[1] < here[1])
-        rules = ["R-6.10", "R-3.3"] + (["R-4.9"] if scatter else []) + (["R-3.5"] if place.cf else [])
+        rules = rules + (["R-4.9"] if scatter else []) + (["R-3.5"] if place.cf else [])
         victims = self.caught(land, weapon)
         self._event(
-            "throw", self.name(eid), tuple(rules), item=weapon.id, at=list(aim), distance_m=round(setup.distance_m, 2),
+            kind, self.name(eid), tuple(rules), item=weapon.id, at=list(aim), distance_m=round(setup.distance_m, 2),
             tn=setup.tn, tn_modifiers=[m.to_json() for m in setup.tn_mods], column=setup.column, row=setup.row,
             halved=setup.halve, read=place.read, cf=place.cf, result=place.total, hit=place.hit,
             scatter=scatter.to_json() if scatter else None, landed=list(land), radius_m=weapon.blast_m,
