@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from skirmish.core.errors import IllegalAction
 from skirmish.core.events import Event, make
 from skirmish.ecs.components import (
     Armour,
@@ -171,6 +172,18 @@ class FiBase:
         """Pool for a skill: trained, related specialisation (−2), or unskilled (halve) (R-3.6)."""
         prof = self.w.get(eid, Profile)
         return skill_pool(prof.traits[trait], prof.skills, skill)
+
+    def enemy_named(self, eid: int, target: str) -> int:
+        """The enemy `target` names, for an action aimed at it (a shot, an aim, a blow, a contest): it exists, is not
+        on the actor's side and is in action; else IllegalAction saying which."""
+        if not self.w.has(target):
+            raise IllegalAction(f"no unit called {target!r}")
+        tgt = self.w.entity(target)
+        if self.w.peek(tgt, Identity).side_index == self.w.peek(eid, Identity).side_index:
+            raise IllegalAction(f"{target} is on your side")
+        if self.w.peek(tgt, Health).out_of_action:
+            raise IllegalAction(f"{target} is already out of action")
+        return tgt
 
     def wound_mod(self, eid: int) -> tuple[Modifier, ...]:
         """Wound penalty as a modifier list (R-8.1)."""

@@ -122,13 +122,7 @@ class FiMeleeBase(FiMovement):
             raise IllegalAction("R-8.1: out of action")
         if self.w.peek(eid, Declared).speed == "dodge":
             raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
-        if not self.w.has(target):
-            raise IllegalAction(f"no unit called {target!r}")
-        tgt = self.w.entity(target)
-        if self.w.peek(tgt, Identity).side_index == self.w.peek(eid, Identity).side_index:
-            raise IllegalAction(f"{target} is on your side")
-        if self.w.peek(tgt, Health).out_of_action:
-            raise IllegalAction(f"{target} is already out of action")
+        tgt = self.enemy_named(eid, target)
         if adjacent and not geo.adjacent(self.w.cell(eid), self.w.cell(tgt)):
             raise IllegalAction(f"R-1.3: {target} is not within 1 m (an adjacent cell) of {self.name(eid)}")
         return tgt

@@ -11,7 +11,7 @@ from typing import Any
 
 from skirmish.core.errors import IllegalAction
 from skirmish.core.legal import LegalActions
-from skirmish.ecs.components import Declared, Health, Identity, Profile, Readiness, Status, Turn
+from skirmish.ecs.components import Declared, Identity, Profile, Readiness, Status, Turn
 from skirmish.ecs.fi_mind import Mind
 from skirmish.ecs.systems.fi.movement import FiMovement
 from skirmish.rules import geometry as geo
@@ -246,13 +246,7 @@ class FiMind(FiMovement):
 
     def contest_target(self, eid: int, target: str) -> int:
         """The target of a contest if it may be one: an enemy in action, in sight and within earshot (R-8.4)."""
-        if not self.w.has(target):
-            raise IllegalAction(f"no unit called {target!r}")
-        tgt = self.w.entity(target)
-        if self.w.peek(tgt, Identity).side_index == self.w.peek(eid, Identity).side_index:
-            raise IllegalAction(f"{target} is on your side")
-        if self.w.peek(tgt, Health).out_of_action:
-            raise IllegalAction(f"{target} is already out of action")
+        tgt = self.enemy_named(eid, target)
         if not self.sight(eid, tgt).visible:
             raise IllegalAction(f"R-8.4: {target} is not in sight")
         dist = geo.distance_m(self.w.cell(eid), self.w.cell(tgt), self.ctx.grid.cell_m)

@@ -63,13 +63,7 @@ class FiShooting(FiRound):
         w = self.w
         if not self.active(eid):
             raise IllegalAction("R-8.1: out of action")
-        if not w.has(action.target):
-            raise IllegalAction(f"no unit called {action.target!r}")
-        tgt = w.entity(action.target)
-        if w.get(tgt, Identity).side_index == w.get(eid, Identity).side_index:
-            raise IllegalAction(f"{action.target} is on your side")
-        if w.peek(tgt, Health).out_of_action:
-            raise IllegalAction(f"{action.target} is already out of action")
+        tgt = self.enemy_named(eid, action.target)
         weapon, _ = self.shot_firer_check(eid, action)
         grid = self.ctx.grid
         here, there = w.cell(eid), w.cell(tgt)
@@ -339,11 +333,7 @@ class FiShooting(FiRound):
             raise IllegalAction(f"R-6.10: a {weapon.name} is thrown at a cell; there is no aiming")
         if self.w.get(eid, Declared).speed == "dodge":
             raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
-        tgt = self.w.entity(action.target)
-        if self.w.get(tgt, Identity).side_index == self.w.get(eid, Identity).side_index:
-            raise IllegalAction(f"{action.target} is on your side")
-        if self.w.peek(tgt, Health).out_of_action:
-            raise IllegalAction(f"{action.target} is already out of action")
+        tgt = self.enemy_named(eid, action.target)
         if not self.sight(eid, tgt).visible:
             raise IllegalAction(f"R-6.2: {action.target} is not in line of sight")
         return self.check_parts(eid, Part("aim", int(weapon.speed)))
