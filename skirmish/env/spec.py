@@ -53,10 +53,10 @@ def spec_for(scenario: Scenario) -> EnvSpec:
 
 
 def _fi_table(scenario: Scenario, views: Sequence[BattleView]) -> Any:
-    from skirmish.env.actions import ActionTable
+    from skirmish.env.fi_actions import FiActionTable
 
     bursts = {b for w in scenario.armoury.weapons.values() for b in w.bursts}
-    return ActionTable.for_views(views, sorted(bursts))
+    return FiActionTable.for_views(views, sorted(bursts))
 
 
 def _fi_observer(views: Sequence[BattleView]) -> Any:

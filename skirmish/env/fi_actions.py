@@ -1,0 +1,224 @@
+"""Future Imperfect's RL action table with the close fight and card hands (issue 14; docs/RL.md "Future Imperfect:
+melee and card hands"): the blocks of `ActionTable` unchanged, then, after them (so every earlier index stands):
+
+    blow[target, weapon, lethal] · charge[target, weapon, y, x] · close[target, weapon] · open[target] ·
+    entangle[target, weapon] · trip[target, weapon] · defend[skill, cell] · break[how] · rise ·
+    hand[speed, keep] · reserve[speed]
+
+`weapon` is one of `weapons`: "" (the weapon in hand) first, then every hand-to-hand weapon the scenario's units
+carry at the start, then "fists" (R-7.1). `lethal` is "" (the weapon's own way: lethal where it chooses) or "no"
+(non-lethal, R-7.4). A charge's cell is where it strikes from (R-5.4); a defence's cell is its step (index 0:
+standing, -4, R-7.5); `skill` one of fighting, dodge, block (R-7.7). A `hand` entry is one of `keeps`: the steps
+kept (none: the default keep) and the card rushed to an earlier step (R-5.8); `reserve` holds the reserve as the
+only card (`forgo=yes`).
+
+The mask is FI legality's list (`LegalActions.melee`, card hands in `declare`), and the aliases the battle accepts
+besides: a blow, Close, entangle, trip or charge that names the weapon already in hand is the same as naming none,
+so it is unmasked with it (asked of `Battle.check` once per action and weapon)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from skirmish.core.legal import LegalActions
+from skirmish.ecs.view import BattleView
+from skirmish.env.actions import ActionTable
+from skirmish.rules.actions import Action
+from skirmish.rulesets.fi import (
+    BreakFree,
+    Charge,
+    Close,
+    Defend,
+    Entangle,
+    Hand,
+    MeleeAttack,
+    Open,
+    Rise,
+    Trip,
+)
+
+TOP_STEP = 14  # card steps 14 .. 0 (R-5.8)
+DEFEND_SKILLS = ("fighting", "dodge", "block")  # R-7.5's two, and a martial art's Block (R-7.7)
+BREAK_HOWS = ("strength", "wriggle")  # R-7.6
+LETHAL = ("", "no")  # the weapon's own way, or non-lethal (R-7.4)
+HAND_SPEEDS = ("normal", "dodge")  # with card hands only DODGE means anything (R-5.8)
+Keep = tuple[tuple[int, ...], str]  # the steps kept (sorted; () the default) and the rush ("s@at" or "")
+
+
+def hand_keeps() -> tuple[Keep, ...]:
+    """Every keep of up to two cards' steps, each with no rush and with each rush of one of its cards to an earlier
+    step (`s@at`, at > s): the entries of the `hand` block, in a fixed order."""
+    combos: list[tuple[int, ...]] = [()]
+    for a in range(TOP_STEP + 1):
+        combos.append((a,))
+        combos += [(a, b) for b in range(a, TOP_STEP + 1)]
+    out: list[Keep] = []
+    for combo in combos:
+        out.append((combo, ""))
+        out += [(combo, f"{s}@{at}") for s in sorted(set(combo)) for at in range(s + 1, TOP_STEP + 1)]
+    return tuple(out)
+
+
+class FiActionTable(ActionTable):
+    """`ActionTable` with Future Imperfect's melee and card-hand blocks after its own (see the module)."""
+
+    def __init__(self, width: int, height: int, units: Sequence[str], bursts: Sequence[int],
+                 items: Sequence[str], max_generator: int, weapons: Sequence[str] = ()) -> None:
+        super().__init__(width, height, units, bursts, items, max_generator)
+        self.weapons = ("", *sorted(w for w in set(weapons) if w not in ("", "fists")), "fists")
+        self.defend_skills, self.break_hows, self.lethal, self.hand_speeds = DEFEND_SKILLS, BREAK_HOWS, LETHAL, HAND_SPEEDS
+        self.keeps = hand_keeps()
+        u, wp, cells = len(self.units), len(self.weapons), height * width
+        self._lay_out([*((b.name, b.shape) for b in self.blocks),
+                       ("blow", (u, wp, len(LETHAL))), ("charge", (u, wp, height, width)), ("close", (u, wp)),
+                       ("open", (u,)), ("entangle", (u, wp)), ("trip", (u, wp)),
+                       ("defend", (len(DEFEND_SKILLS), 1 + cells)), ("break", (len(BREAK_HOWS),)), ("rise", ()),
+                       ("hand", (len(HAND_SPEEDS), len(self.keeps))), ("reserve", (len(HAND_SPEEDS),))])
+        self._weapon_index = {w: i for i, w in enumerate(self.weapons)}
+        self._keep_index = {k: i for i, k in enumerate(self.keeps)}
+
+    @classmethod
+    def for_views(cls, views: Sequence[BattleView], bursts: Sequence[int]) -> FiActionTable:
+        """As `ActionTable.for_views`, with the hand-to-hand weapons each side's own units carry at the start."""
+        base = ActionTable.for_views(views, bursts)
+        first = views[0]
+        mine = [u for v, side in zip(views, first.sides, strict=True) for u in v.units if u.side == side]
+        weapons = {w.id for u in mine if u.melee is not None for w in u.melee.carried}
+        return cls(base.width, base.height, base.units, base.bursts, base.items, base.points - 1, sorted(weapons))
+
+    # ------------------------------------------------------------------ index <-> action
+    def _cell_index(self, cell: Any) -> int:
+        return int(cell[1]) * self.width + int(cell[0])
+
+    def _cell(self, i: int) -> tuple[int, int]:
+        return i % self.width, i // self.width
+
+    def encode(self, action: Action) -> int:
+        """The index of an action (KeyError: a value the scenario's layout has no place for, e.g. a martial arts
+        maneuver, a called blow or a BONUS card's step)."""
+        if isinstance(action, Hand):
+            speed = self.hand_speeds.index(action.speed)
+            if action.forgo == "yes":
+                return self._at("reserve", speed)
+            steps = tuple(sorted(action.keep_steps() or ()))
+            if action.bonus or (action.keep and not steps):
+                raise KeyError(f"no index for {action}")
+            return self._at("hand", speed, self._keep_index[(steps, action.rush)])
+        if isinstance(action, MeleeAttack):
+            if action.maneuver or action.called or action.spends is not None or action.lethal not in LETHAL:
+                raise KeyError(f"no index for {action}")
+            return self._at("blow", self._unit_index[action.target], self._weapon_index[action.weapon],
+                            LETHAL.index(action.lethal))
+        if isinstance(action, Charge):
+            if action.ranged:
+                raise KeyError(f"no index for {action}")
+            return self._at("charge", self._unit_index[action.target], self._weapon_index[action.weapon],
+                            action.at[1], action.at[0])
+        if isinstance(action, Close | Entangle | Trip):
+            return self._at(action.verb, self._unit_index[action.target], self._weapon_index[action.weapon])
+        if isinstance(action, Open):
+            return self._at("open", self._unit_index[action.target])
+        if isinstance(action, Defend):
+            to = 0 if action.to is None else 1 + self._cell_index(action.to)
+            return self._at("defend", self.defend_skills.index(action.skill), to)
+        if isinstance(action, BreakFree):
+            return self._at("break", self.break_hows.index(action.how))
+        if isinstance(action, Rise):
+            return self._at("rise")
+        return super().encode(action)
+
+    def decode(self, index: int, unit: str) -> Action:
+        """The Action at `index`, taken by `unit` (ValueError if the index is outside the table)."""
+        block, p = self._locate(index)
+        name = block.name
+        if name == "blow":
+            return MeleeAttack(unit, self.units[p[0]], weapon=self.weapons[p[1]], lethal=LETHAL[p[2]])
+        if name == "charge":
+            return Charge(unit, self.units[p[0]], at=(p[3], p[2]), weapon=self.weapons[p[1]])
+        if name in ("close", "entangle", "trip"):
+            make: dict[str, Callable[..., Action]] = {"close": Close, "entangle": Entangle, "trip": Trip}
+            return make[name](unit, self.units[p[0]], weapon=self.weapons[p[1]])
+        if name == "open":
+            return Open(unit, self.units[p[0]])
+        if name == "defend":
+            return Defend(unit, self.defend_skills[p[0]], to=None if p[1] == 0 else self._cell(p[1] - 1))
+        if name == "break":
+            return BreakFree(unit, self.break_hows[p[0]])
+        if name == "rise":
+            return Rise(unit)
+        if name == "hand":
+            steps, rush = self.keeps[p[1]]
+            return Hand(unit, speed=self.hand_speeds[p[0]], keep=",".join(str(s) for s in steps), rush=rush)
+        if name == "reserve":
+            return Hand(unit, speed=self.hand_speeds[p[0]], forgo="yes")
+        return super().decode(index, unit)
+
+    # ------------------------------------------------------------------ the mask
+    def listed(self, legal: LegalActions) -> set[int]:
+        """The indices of the melee actions and hands `legal` lists (those the table has a place for)."""
+        out: set[int] = set()
+        for a in (*map(_plain, legal.melee), *(d for d in legal.declare if isinstance(d, Hand))):
+            try:
+                out.add(self.encode(a))
+            except (KeyError, ValueError):
+                continue  # a maneuver, a BONUS step: not in the table
+        return out
+
+    def aliases(self, legal: LegalActions, check: Callable[[Action], Any]) -> set[int]:
+        """What the battle accepts besides the list, asked of `check`: a listed action with the weapon in hand ("")
+        named by its id instead; a blow said non-lethal with a weapon that is non-lethal anyway (fists, R-7.4); a
+        standing defence taken with a step another listed defence takes (Block, R-7.7). One `check` per kind,
+        target, weapon and lethality (a charge's cell does not change the answer) or per skill and step."""
+        out: set[int] = set()
+        asked: dict[tuple[Any, ...], bool] = {}
+        listed = {*map(_plain, legal.melee)}
+
+        def ask(a: Action, key: tuple[Any, ...]) -> None:
+            if a in listed:
+                return
+            if key not in asked:
+                asked[key] = check(a) is None
+            if asked[key]:
+                out.add(self.encode(a))
+
+        for a in listed:
+            if isinstance(a, MeleeAttack) and (a.maneuver or a.lethal not in LETHAL):
+                continue
+            if isinstance(a, MeleeAttack | Charge | Close | Entangle | Trip):
+                names = (a.weapon, *self.weapons[1:]) if a.weapon == "" else (a.weapon,)
+                kinds = LETHAL if isinstance(a, MeleeAttack) else (None,)
+                for wid in names:
+                    for lethal in kinds:
+                        b: Action = replace(a, weapon=wid)
+                        if isinstance(b, MeleeAttack) and lethal is not None:
+                            b = replace(b, lethal=lethal)
+                        ask(b, (type(a), a.target, wid, lethal))
+        steps = {a.to for a in listed if isinstance(a, Defend) and a.to is not None}
+        for a in listed:
+            if isinstance(a, Defend) and a.to is None:
+                for to in sorted(steps):
+                    ask(Defend(a.unit, a.skill, to=to), (Defend, a.skill, to))
+        return out
+
+    def mask(self, legal: LegalActions, check: Callable[[Action], Any] | None = None) -> npt.NDArray[np.int8]:
+        """The base table's mask, then the melee actions and hands legality lists, and the in-hand aliases."""
+        out = super().mask(legal, check)
+        if legal.kind == "none":
+            return out
+        extra = self.listed(legal)
+        if check is not None and legal.melee:
+            extra |= self.aliases(legal, check)
+        if extra:
+            out[np.fromiter(extra, dtype=np.intp)] = 1
+        return out
+
+
+def _plain(a: Action) -> Action:
+    """A listed blow with `lethal=yes` as the table holds it: lethal "" (a weapon that chooses is lethal when not
+    told, R-7.4)."""
+    return replace(a, lethal="") if isinstance(a, MeleeAttack) and a.lethal == "yes" else a
