@@ -290,7 +290,7 @@ def _unknown(u: UnitView, side: str) -> dict[str, Any]:
     has spent on the timing rules (read as unknown)."""
     return {"ct": u.ct_max, "stunned": False, "rounds": 0, "magazines": 0, "jammed": False,
             "tacpack_generator": 0, "screen_type": "none", "screen_points": 0, "shot_points": 0,
-            "waiting": None, "ready_target": None, "aim": 0, "throwables": (), "turn_parts": (),
+            "waiting": None, "covering": None, "ready_target": None, "aim": 0, "throwables": (), "turn_parts": (),
             "known_to": (side,) if side in u.known_to else (), "full": False}
 
 

@@ -82,6 +82,9 @@ class UnitView:
     # Future Imperfect's states of mind (skirmish.ecs.fi_mind): surprised, catatonic, annoyed, distraught,
     # terrified, focused, fearsome/terrorsome; () for none.
     mind: tuple[str, ...] = ()
+    # Future Imperfect's covering fire: the covered area's cell and the burst (0: single shots) while it
+    # holds; an intention, so None for an enemy in a side's view (as `waiting`).
+    covering: tuple[int, int, int] | None = None
 
     @property
     def acted(self) -> bool:

@@ -38,7 +38,8 @@ def _health(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
 
 def _status(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
     st = c[Status]
-    return dict(prone=st.prone, waiting=st.waiting, firing=st.firing, known_to=tuple(sorted(st.known_to)))
+    return dict(prone=st.prone, waiting=st.waiting, firing=st.firing, known_to=tuple(sorted(st.known_to)),
+                covering=st.covering)
 
 
 def _loadout(c: dict[type[Any], Any], armoury: Armoury) -> dict[str, Any]:

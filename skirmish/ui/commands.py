@@ -46,6 +46,14 @@ class Commands:
         """The bottom bar's buttons for a person's request (None: the screen's own)."""
         return None
 
+    def act_buttons(self, req: Request) -> list[Button]:
+        """Buttons the ruleset adds to the screen's own at a unit's turn (FI: launch, covering fire)."""
+        return []
+
+    def menu_note(self, unit: str) -> str:
+        """Words the ruleset adds to the attack menu's heading (FI: the story chips and how they are spent)."""
+        return ""
+
     def prompt(self, req: Request) -> str | None:
         """The bottom bar's line for a person's request (None: the screen's own)."""
         return None

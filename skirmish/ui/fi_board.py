@@ -22,8 +22,9 @@ from skirmish.ecs.view import BattleView
 from skirmish.rulesets import fi
 from skirmish.ui.commands import register
 from skirmish.ui.fi_melee import MELEE_MARKS, draw_engaged
+from skirmish.ui.fi_ranged import RangedModes
 from skirmish.ui.hand import HandCommands
-from skirmish.ui.widgets import ACCENT, DIM, PANEL_BG, PANEL_EDGE, TEXT
+from skirmish.ui.widgets import ACCENT, DIM, PANEL_BG, PANEL_EDGE, TEXT, Button
 
 CHIP_C = {"white": (236, 236, 236), "red": (210, 60, 60), "blue": (70, 120, 230)}
 CHIP_R = 8
@@ -36,6 +37,7 @@ class FiCommands(HandCommands):
         super().__init__(screen)
         self.chip_box = pygame.Rect(0, 0, 0, 0)  # where the chips were drawn last frame (screen coordinates)
         self.chip_rects: dict[str, pygame.Rect] = {}  # each colour's chip
+        self.ranged = RangedModes(screen)  # launch (L), covering fire (K), split burst (S): skirmish/ui/fi_ranged.py
 
     # ------------------------------------------------------------------ chips
     def chip_side(self) -> str | None:
@@ -75,7 +77,10 @@ class FiCommands(HandCommands):
         now = settings.chips if settings.chips in fi.CHIP_POLICIES else held["policy"]
         settings.chips = "keep" if now == "spend" else "spend"
         settings.save()
+        menu = getattr(self.screen, "attack", None)
         self.apply_chip_policy()
+        if menu is not None and not menu.own and self.screen.attack is None:  # X in the attack menu: it stays open,
+            self.screen._open_attack(menu.unit, menu.target)  # its head saying how this attack's chips go
         when = "" if fi.chips_of(battle, side)["policy"] == settings.chips else " from your next turn"  # type: ignore[index]
         self.screen.toast(f"{side}'s story chips: " + ("spent on a miss the entry above turns, and on wounds that "
                                                        "would put one out of action" if settings.chips == "spend"
@@ -83,10 +88,21 @@ class FiCommands(HandCommands):
 
     # ------------------------------------------------------------------ the screen's questions
     def key(self, event: pygame.event.Event) -> bool:
+        if hasattr(self.screen, "_open_fight") and self.ranged.key(event.key):
+            return True
         if super().key(event):
             return True
         if not hasattr(self.screen, "_open_fight"):
             return False
+        if event.key == pygame.K_l:
+            self.ranged.toggle_launch()
+            return True
+        if event.key == pygame.K_k:
+            self.ranged.cycle_cover()
+            return True
+        if event.key == pygame.K_s and getattr(self.screen, "attack", None) is not None:
+            self.ranged.start_split()
+            return True
         if event.key == pygame.K_f:
             self.screen._open_fight()
             return True
@@ -95,8 +111,47 @@ class FiCommands(HandCommands):
             return True
         return False
 
+    def act_buttons(self, req: Any) -> list[Button]:
+        """L launch and K covering fire beside the screen's own buttons, for a unit with a firearm in hand."""
+        me = self.screen.session.view().unit(req.unit)
+        w = me.weapon
+        if w is None or w.thrown:
+            return []
+        r = self.ranged
+        if w.launched:
+            return [Button("L launch" + (" (Esc)" if r.mode == "launch" else ""), self.ranged.toggle_launch,
+                           active=r.mode == "launch", tip="launch mode: the burst and its odds under the pointer")]
+        cover = "K cover" + (f" {r.cover_burst or 'single'} (Esc)" if r.mode == "cover" else "")
+        return [Button(cover, self.ranged.cycle_cover, active=r.mode == "cover",
+                       tip="covering fire: point at the area, K again for the next volume")]
+
+    def menu_note(self, unit: str) -> str:
+        """The attack menu's word on story chips: how many the side holds and whether they go on this attack."""
+        battle = self._battle()
+        req = self.screen.session.human_request()
+        held = fi.chips_of(battle, req.side) if battle is not None and req is not None else None
+        if held is None or held["policy"] == "orders":
+            return ""
+        n = sum(held["hand"].values())
+        return f" · chips {n}: {held['policy']} (X)"
+
+    def mouse_down(self, pos: tuple[int, int], unit: Any) -> bool:
+        if hasattr(self.screen, "_open_fight") and self.ranged.click(pos, unit):
+            return True
+        return super().mouse_down(pos, unit)
+
+    def draw_panel(self, surf: pygame.Surface, view: BattleView) -> None:
+        super().draw_panel(surf, view)
+        if hasattr(self.screen, "_open_fight"):
+            self.ranged.draw_panel(surf)
+
     def help(self, lines: list[str]) -> list[str]:
         return [*super().help(lines),
+                "   L launch mode (a launcher in hand): the burst and its odds under the pointer, click launches",
+                "   K covering fire: the area under the pointer, K again the next volume (single, bursts), click "
+                "declares it · covered areas are outlined in the side's colour",
+                "   S in the attack menu: split the burst; click 1-2 more enemies, B burst, N snap/prepared, Enter "
+                "fires (each target's odds shown)",
                 "Close fight: click an enemy within 1 m for blows (lethal or not), Close, Open, entangle, trip with "
                 "their odds; further off, charges (-2) · drag your miniature onto an enemy: charge it",
                 "   F fight menu: active defence, break free, rise · P in the attack menu: contests "
@@ -108,6 +163,10 @@ class FiCommands(HandCommands):
     # ------------------------------------------------------------------ drawing
     def draw_board(self, surf: pygame.Surface, view: BattleView, at: dict[str, tuple[float, float]]) -> None:
         draw_engaged(surf, self.screen.board.cam, view, at)
+        if hasattr(self.screen, "_open_fight"):
+            if self.ranged.mode is not None and (self.ranged._req() is None or self.screen.throwing is not None):
+                self.ranged.leave()  # the turn is over, or throw mode took over
+            self.ranged.draw_board(surf, view, self.screen.board.colours)
         self.apply_chip_policy()
         self.chip_box = pygame.Rect(0, 0, 0, 0)
         self.chip_rects = {}

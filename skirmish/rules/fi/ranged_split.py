@@ -92,3 +92,21 @@ def plan_split(burst: int, targets: Sequence[str], dice: int, chosen: Sequence[i
     each, extra = divmod(burst, n)
     shares = tuple(SplitShare(t, d, each, section_for(each)) for t, d in zip(targets, split, strict=True))
     return SplitPlan(burst, shares, extra, EXTRA_TARGET_TN * (n - 1))
+
+
+@dataclass(frozen=True)
+class SplitOdds:
+    """The odds of a split burst (R-6.3): each target's own shot (its share of the dice and rounds, the TN raised
+    for the extra targets), in the order named. `per` holds (target, its ShotOdds)."""
+
+    per: tuple[tuple[str, object], ...]
+
+    @property
+    def hit(self) -> float:
+        """P(the first target is hit), as a one-target shot's `hit` (the board sorts lines by it)."""
+        return float(getattr(self.per[0][1], "hit", 0.0)) if self.per else 0.0
+
+    def label(self) -> str:
+        """Short text for a menu line: each target's chance to hit and to be put down."""
+        return " · ".join(f"{name} hit {getattr(o, 'hit', 0.0):.0%} down {getattr(o, 'out_of_action', 0.0):.0%}"
+                          for name, o in self.per)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -173,9 +173,11 @@ class ThrowOdds:
 
 def throw_odds(
     setup: ShotSetup, grid: geo.GridMap, thrower: geo.Cell, aim: geo.Cell, people: Sequence[Bystander], *,
-    cards: Sequence[Card] | None, seed: int = 0,
+    cards: Sequence[Card] | None, seed: int = 0, place: Callable[..., Placement] | None = None,
 ) -> ThrowOdds:
-    """Odds of a throw over the cards that may come up (exact) or seeded dice rolls (R-6.9, R-6.10)."""
+    """Odds of a throw over the cards that may come up (exact) or seeded dice rolls (R-6.9, R-6.10); `place`
+    reads a draw into where it lands (default `place_throw`; a launch's is `place_launch`, R-6.10)."""
+    place = place or place_throw
     draws: list[Draw]
     if cards:
         pile = list(cards)
@@ -191,13 +193,13 @@ def throw_odds(
     full = {p.name: 0 for p in people}
     caught = {p.name: 0 for p in people}
     for d in draws:
-        place = place_throw(d, setup, grid, thrower, aim)
-        on += place.hit
+        placed = place(d, setup, grid, thrower, aim)
+        on += placed.hit
         for p in people:
-            col = in_blast(grid, setup.weapon, place.landed, p.cell, p.armoured)
+            col = in_blast(grid, setup.weapon, placed.landed, p.cell, p.armoured)
             if col is not None:
                 caught[p.name] += 1
-                full[p.name] += geo.distance_m(place.landed, p.cell, grid.cell_m) <= setup.weapon.blast_m + 1e-9
+                full[p.name] += geo.distance_m(placed.landed, p.cell, grid.cell_m) <= setup.weapon.blast_m + 1e-9
     return ThrowOdds(on / n, {k: v / n for k, v in full.items()}, {k: v / n for k, v in caught.items()},
                      n, bool(cards))
 

@@ -149,11 +149,14 @@ class BattleMenus(BattleState):
         if u.weapon is not None and u.weapon.double_tap:  # two shots off one card
             for mode in ("snap", "prepared"):
                 candidates.append(Shoot(m.unit, m.target, mode=mode, called=m.called, double_tap=True))
+        off = [Shoot(m.unit, m.target, mode=mode, called=m.called, hand="off") for mode in ("snap", "prepared", "aimed")]
         shots: list[AttackOption] = []
-        for a in candidates:
+        for a in candidates + off:
             try:
                 shots.append(AttackOption(a, self.session.battle.odds(a), None))
             except IllegalAction as exc:
+                if a.hand == "off" and "in each hand" in str(exc):
+                    continue  # two weapons: only for a unit holding one in each hand
                 shots.append(AttackOption(a, None, str(exc)))
         near = [o for o in melee if not isinstance(o.action, fi_melee.fi.Charge)]
         if melee and all(o.refusal for o in shots):  # no shot but a close fight (or a charge): that alone
@@ -278,6 +281,7 @@ class BattleMenus(BattleState):
             label = "T throw" if self.throwing is None else f"T {self.throwing.split('_')[0]} (Esc)"
             bs += [Button("A aim", lambda: self._act(self._aim), enabled=self.target is not None),
                    Button(label, self._toggle_throw, enabled=bool(throwables)),
+                   *self.commands.act_buttons(req),  # FI: L launch, K covering fire
                    Button("R reload", lambda: self._act(lambda u: Reload(u))),
                    *([Button("F fight", self._open_fight)] if self.session.view().unit(req.unit).melee is not None
                      else []),
@@ -318,7 +322,9 @@ class BattleMenus(BattleState):
         elif m.page == "contests":
             head = f"{m.unit} → {m.target}: contests · {', '.join(tgt.mind) or 'calm'} (P attacks)"
         else:
-            head = f"{m.unit} → {m.target}, {dist:.0f} m · called: {m.called or 'none'} (C) · P contests"
+            head = (f"{m.unit} → {m.target}, {dist:.0f} m · called: {m.called or 'none'} (C) · P contests"
+                    + (" · S split" if me.weapon is not None and me.weapon.bursts else "")
+                    + self.commands.menu_note(m.unit))  # FI: the side's story chips and how they are spent (X)
         lines: list[tuple[str, tuple[int, int, int]]] = [(head, ACCENT)]
         if not m.options:
             lines.append(("nothing the rules allow here now", BAD))
@@ -330,8 +336,8 @@ class BattleMenus(BattleState):
         for i, o in enumerate(m.options):
             a = o.action
             if isinstance(a, Shoot):
-                name = (f"{a.mode}" + (" double tap" if a.double_tap else "") + (f" burst {a.burst}" if a.burst else "")
-                        + (f" at {a.called.replace('_', ' ')}" if a.called else ""))
+                name = (("off hand " if a.hand == "off" else "") + f"{a.mode}" + (" double tap" if a.double_tap else "")
+                        + (f" burst {a.burst}" if a.burst else "") + (f" at {a.called.replace('_', ' ')}" if a.called else ""))
             else:
                 name = fi_melee.describe(a, view)
             key = f"{i + 1}" if i < 9 else " "

@@ -22,7 +22,7 @@ from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Health, Turn
 from skirmish.ecs.knowledge import Knowledge
-from skirmish.ecs.systems.fi import covering, hand_table, launched, legality, table
+from skirmish.ecs.systems.fi import covering, hand_table, launched, legality, split, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
 from skirmish.ecs.systems.fi.chips import ChipBank
 from skirmish.ecs.systems.fi.hand import FiHand
@@ -50,6 +50,8 @@ from skirmish.rules.fi.melee_actions import Charge, MeleeAttack
 from skirmish.rules.fi.melee_odds import ManeuverOdds
 from skirmish.rules.fi.mind import Contest
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
+from skirmish.rules.fi.ranged_launch import place_launch
+from skirmish.rules.fi.ranged_split import SplitOdds
 from skirmish.rules.fi.thrown import Bystander, ThrowOdds, throw_odds
 from skirmish.rules.fi.timing import Part
 from skirmish.rules.randomizer import Randomizer
@@ -227,7 +229,7 @@ class FiSystems(FiMelee, FiHand, FiMind):
             return list(deck.draw_pile) or list(deck.discard_pile)
         return None
 
-    def odds(self, eid: int, action: Action, seed: int) -> ShotOdds | ThrowOdds | ManeuverOdds:
+    def odds(self, eid: int, action: Action, seed: int) -> ShotOdds | ThrowOdds | ManeuverOdds | SplitOdds:
         """The odds of a shot, blow or throw by `eid`, without making it (R-6, R-7; IllegalAction if not
         allowed): a blow is read as the shot it is resolved as."""
         maneuver = self.maneuver_odds(eid, action, self._pile(), seed)  # Close, Open … and R-7.7 checks
@@ -242,6 +244,18 @@ class FiSystems(FiMelee, FiHand, FiMind):
                 msetup, mtarget, mtgt, _, _ = self.melee_setup(eid, action)
             hp = self.w.get(mtgt, Health)
             return shot_odds(msetup, mtarget, cards=self._pile(), wounds=hp.wounds, ct=hp.ct, seed=seed)
+        if isinstance(action, Shoot) and action.also:  # a split burst: each target's shot (R-6.3)
+            plan, shots = split.setups(self, eid, action)
+            return SplitOdds(tuple((share.target, shot_odds(setup, target, cards=self._pile(), seed=seed,
+                                                            wounds=self.w.get(tgt, Health).wounds,
+                                                            ct=self.w.get(tgt, Health).ct))
+                                   for share, (setup, target, tgt) in zip(plan.shares, shots, strict=True)))
+        if isinstance(action, Launch):  # a launched grenade: a throw's odds, scattered as a launch (R-6.10)
+            people = [Bystander(i.name, self.w.cell(e), self.armoured(e)) for e, i in self.w.units()
+                      if not self.w.get(e, Health).dead]
+            return throw_odds(launched.launch_setup(self, eid, action), self.ctx.grid, self.w.cell(eid),
+                              (int(action.at[0]), int(action.at[1])), people, cards=self._pile(), seed=seed,
+                              place=place_launch)
         if isinstance(action, Shoot):
             setup, target, tgt = self.shot_setup(eid, action)
             hp = self.w.get(tgt, Health)
