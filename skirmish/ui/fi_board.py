@@ -10,7 +10,11 @@ story chips. Registered as FI's commands (replacing HandCommands, which it exten
   action) and "keep". The choice stands until changed and is remembered in the settings (`chips`). A prompt in the
   middle of a draw has no place in the engine (an attack resolves whole inside `submit`), so a person's choice is
   this standing policy, set before the attack: a `chips UNIT spend|keep` action at the person's turn (it costs
-nothing), so records and undo replay it (ChipBank.choose)."""
+nothing), so records and undo replay it (ChipBank.choose). The attack menu's head says, attack by attack, how many
+chips the side holds and whether this attack's draws get them (X there switches it and keeps the menu open), and
+each chip the side spends is told over the board as its draw is read (docs/RULES-NOTES.md: the choice).
+- The rest of ranged combat (skirmish/ui/fi_ranged.py): L launch mode, K covering fire (and every covered area
+  the view holds), S in the attack menu a split burst; the off hand's shots are attack menu lines."""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from typing import Any
 
 import pygame
 
+from skirmish.core.events import Event
 from skirmish.ecs.view import BattleView
 from skirmish.rulesets import fi
 from skirmish.ui.commands import register
@@ -110,6 +115,13 @@ class FiCommands(HandCommands):
             self.toggle_chips()
             return True
         return False
+
+    def on_event(self, e: Event, cells: dict[str, tuple[int, int]]) -> list[list[Any]]:
+        """A story chip a person's side spends (or that is refused) is told over the board as it is drawn."""
+        out = super().on_event(e, cells)
+        if e.type == "chip" and getattr(e, "side", None) in self._people() and hasattr(self.screen, "toast"):
+            self.screen.toast(e.describe(), DIM if getattr(e, "refused", None) else CHIP_C.get(e.colour, TEXT))  # type: ignore[attr-defined]
+        return out
 
     def act_buttons(self, req: Any) -> list[Button]:
         """L launch and K covering fire beside the screen's own buttons, for a unit with a firearm in hand."""
