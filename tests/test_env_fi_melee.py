@@ -68,7 +68,12 @@ def test_every_mask_bit_agrees_with_the_battles_check(scenario: Path, seed: int,
             refusal = battle.check(action)
             assert (refusal is None) == bool(mask[i]), f"{table.describe(int(i))}: mask {mask[i]}, check {refusal}"
         new = [i for i in np.flatnonzero(mask) if table._locate(int(i))[0].name in NEW]
-        pick = int(rng.choice(new)) if new and rng.random() < 0.7 else int(rng.choice(np.flatnonzero(mask)))
+        reserve = table.block["reserve"]
+        if mask[reserve.start:reserve.stop].any() and rng.random() < 0.5:  # hold the reserve (else draw)
+            new = [i for i in range(reserve.start, reserve.stop) if mask[i]]
+        wait = table.block["wait"].start  # waits make reserves, whose holders are asked before the draw
+        pick = (wait if mask[wait] and scenario == HANDS and rng.random() < 0.4 else int(rng.choice(new)) if new and rng.random() < 0.7
+                else int(rng.choice(np.flatnonzero(mask))))
         taken.add(table._locate(pick)[0].name)
         refused = sum(e.type == "refused" for e in battle.log.events)
         aec.step(pick)
@@ -78,7 +83,7 @@ def test_every_mask_bit_agrees_with_the_battles_check(scenario: Path, seed: int,
     if scenario == BOARDING:
         assert {"blow", "defend"} <= taken, taken
     else:
-        assert "hand" in taken, taken
+        assert {"hand", "reserve"} <= taken, taken
 
 
 def test_the_new_blocks_come_after_the_old_ones_and_round_trip() -> None:

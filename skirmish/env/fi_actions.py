@@ -14,7 +14,8 @@ only card (`forgo=yes`).
 
 The mask is FI legality's list (`LegalActions.melee`, card hands in `declare`), and the aliases the battle accepts
 besides: a blow, Close, entangle, trip or charge that names the weapon already in hand is the same as naming none,
-so it is unmasked with it (asked of `Battle.check` once per action and weapon)."""
+so it is unmasked with it (asked of `Battle.check` once per action and weapon). A reserve holder asked before its
+draw may answer any `hand` entry: it draws, and the keep is asked after (R-5.8)."""
 
 from __future__ import annotations
 
@@ -215,6 +216,9 @@ class FiActionTable(ActionTable):
             extra |= self.aliases(legal, check)
         if extra:
             out[np.fromiter(extra, dtype=np.intp)] = 1
+        if any(isinstance(d, Hand) and d.forgo == "yes" for d in legal.declare):
+            hand = self.block["hand"]  # a reserve holder before its draw: every answer but forgo draws (R-5.8), the
+            out[hand.start:hand.stop] = 1  # keep is read after it; the battle takes each, so each is unmasked
         return out
 
 
