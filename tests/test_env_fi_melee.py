@@ -72,8 +72,10 @@ def test_every_mask_bit_agrees_with_the_battles_check(scenario: Path, seed: int,
         if mask[reserve.start:reserve.stop].any() and rng.random() < 0.5:  # hold the reserve (else draw)
             new = [i for i in range(reserve.start, reserve.stop) if mask[i]]
         wait = table.block["wait"].start  # waits make reserves, whose holders are asked before the draw
-        pick = (wait if mask[wait] and scenario == HANDS and rng.random() < 0.4 else int(rng.choice(new)) if new and rng.random() < 0.7
-                else int(rng.choice(np.flatnonzero(mask))))
+        if mask[wait] and scenario == HANDS and rng.random() < 0.4:
+            pick = wait
+        else:
+            pick = int(rng.choice(new)) if new and rng.random() < 0.7 else int(rng.choice(np.flatnonzero(mask)))
         taken.add(table._locate(pick)[0].name)
         refused = sum(e.type == "refused" for e in battle.log.events)
         aec.step(pick)
