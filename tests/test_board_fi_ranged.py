@@ -15,7 +15,7 @@ from skirmish.content.scenario import Scenario, parse_scenario
 from skirmish.rules.actions import Launch, Shoot
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
-from skirmish.ui.fi_ranged import COVER_C, area_cells
+from skirmish.ui.fi_ranged import COVER_C, area_cells, draw_covered
 from skirmish.ui.frame import TOP_H
 
 TRAITS = "{strength: III-2, dexterity: V-2, reflexes: III-3, vigor: III-2, acuity: III-2}"
@@ -199,6 +199,10 @@ def test_covering_fire_is_chosen_declared_and_drawn_while_it_holds_in_its_sides_
     blank = pygame.Surface(screen.board_rect().size)  # drawn from the enemy's view: nothing
     modes.draw_board(blank, battle.observe("Kyr"), screen.board.colours)
     assert pygame.transform.average_color(blank)[:3] == (0, 0, 0)
+    own = pygame.Surface(screen.board_rect().size)  # from its own side's (as the replay viewer draws it): the area
+    draw_covered(own, screen.board.cam, screen.fonts, battle.observe("Crew"), screen.board.colours)
+    x, y = screen.board.cam.centre((4, 3))
+    assert _tint(own.get_at((x + 3, y + 3)), (0, 0, 0), colour)
 
 
 def test_the_off_hands_shots_are_in_the_attack_menu_of_a_unit_with_two_weapons(tmp_path: Path) -> None:

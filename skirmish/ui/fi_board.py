@@ -27,7 +27,7 @@ from skirmish.ecs.view import BattleView
 from skirmish.rulesets import fi
 from skirmish.ui.commands import register
 from skirmish.ui.fi_melee import MELEE_MARKS, draw_engaged
-from skirmish.ui.fi_ranged import RangedModes
+from skirmish.ui.fi_ranged import RangedModes, draw_covered
 from skirmish.ui.hand import HandCommands
 from skirmish.ui.widgets import ACCENT, DIM, PANEL_BG, PANEL_EDGE, TEXT, Button
 
@@ -179,6 +179,8 @@ class FiCommands(HandCommands):
             if self.ranged.mode is not None and (self.ranged._req() is None or self.screen.throwing is not None):
                 self.ranged.leave()  # the turn is over, or throw mode took over
             self.ranged.draw_board(surf, view, self.screen.board.colours)
+        else:  # the replay viewer: the covered areas of the view it shows
+            draw_covered(surf, self.screen.board.cam, self.screen.fonts, view, self.screen.board.colours)
         self.apply_chip_policy()
         self.chip_box = pygame.Rect(0, 0, 0, 0)
         self.chip_rects = {}

@@ -217,15 +217,7 @@ class RangedModes:
         cam = self.screen.board.cam
         cell_m = view.grid.cell_m
         fonts = self.screen.fonts
-        for u in view.units:
-            if u.covering is None or u.out_of_action or u.weapon is None:
-                continue
-            x, y, burst = u.covering
-            colour = colours.get(u.side, COVER_C)
-            _area(surf, cam, (x, y), ranged_cover.area_m(u.weapon), cell_m, colour, 40)
-            label = fonts.text(fonts.small, f"{u.name}: {_volume(burst)}", colour)
-            cx, cy = cam.centre((x, y))
-            surf.blit(label, (cx - label.get_width() // 2, cy - label.get_height() // 2))
+        draw_covered(surf, cam, fonts, view, colours)
         hover, me = self.screen.hover, self._me()
         if self.mode == "split" and self.split is not None:
             for i, name in enumerate(self.split.targets):
@@ -301,6 +293,20 @@ class RangedModes:
         pygame.draw.rect(surf, ACCENT, (x, y, w, h), 1, border_radius=5)
         for i, img in enumerate(imgs):
             surf.blit(img, (x + 7, y + 5 + 18 * i))
+
+
+def draw_covered(surf: pygame.Surface, cam: Any, fonts: Any, view: BattleView,
+                 colours: dict[str, tuple[int, int, int]]) -> None:
+    """Every covered area `view` holds (R-6.12), shaded in its side's colour with the firer and the volume."""
+    for u in view.units:
+        if u.covering is None or u.out_of_action or u.weapon is None:
+            continue
+        x, y, burst = u.covering
+        colour = colours.get(u.side, COVER_C)
+        _area(surf, cam, (x, y), ranged_cover.area_m(u.weapon), view.grid.cell_m, colour, 40)
+        label = fonts.text(fonts.small, f"{u.name}: {_volume(burst)}", colour)
+        cx, cy = cam.centre((x, y))
+        surf.blit(label, (cx - label.get_width() // 2, cy - label.get_height() // 2))
 
 
 def _volume(burst: int) -> str:
