@@ -231,6 +231,16 @@ def test_two_guns_absent_no_off_hand_lines_and_the_chips_show_in_the_menus_head(
                                  options="{chips: true}"),
               controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800))
     screen = _acting(app)
+    modes = screen.commands.ranged  # type: ignore[attr-defined]
+    seen = []
+    for _ in range(4):  # K: single shots, burst 3, burst 5 (the blast rifle's), then off
+        _key(pygame.K_k)
+        _frames(app, 1)
+        seen.append((modes.mode, modes.cover_burst) if modes.mode else None)
+    assert seen == [("cover", 0), ("cover", 3), ("cover", 5), None]
+    _key(pygame.K_l)  # no launcher in hand: launch mode is refused
+    _frames(app, 1)
+    assert modes.mode is None
     _click(_at(screen, screen.session.view().unit("Kyr-1").cell))
     _frames(app, 2)
     assert screen.attack is not None

@@ -111,11 +111,12 @@ class RangedModes:
             self.screen.toast(f"{me.name} has no firearm in hand to cover with (R-6.12)", DIM)
             return
         volumes = [0, *(b for b in me.weapon.bursts if b in ranged_cover.VOLUME)]
+        after = volumes.index(self.cover_burst) + 1 if self.cover_burst in volumes else len(volumes)
         if self.mode != "cover":
             self.leave()
             self.mode, self.cover_burst = "cover", 0
-        elif volumes.index(self.cover_burst) + 1 < len(volumes) if self.cover_burst in volumes else False:
-            self.cover_burst = volumes[volumes.index(self.cover_burst) + 1]
+        elif after < len(volumes):
+            self.cover_burst = volumes[after]
         else:
             self.leave()
             return
