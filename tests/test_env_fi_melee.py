@@ -16,7 +16,7 @@ from pettingzoo.test import api_test
 
 from skirmish.battle import Battle
 from skirmish.content.scenario import load_scenario
-from skirmish.env import SingleAgentEnv, env, raw_env
+from skirmish.env import CHANNELS, SingleAgentEnv, env, raw_env
 from skirmish.env.actions import ActionTable
 from skirmish.env.fi_actions import FiActionTable, hand_keeps
 from skirmish.rulesets import fi
@@ -58,6 +58,7 @@ def test_every_mask_bit_agrees_with_the_battles_check(scenario: Path, seed: int,
     assert isinstance(table, FiActionTable)
     rng = np.random.default_rng(seed)
     taken: set[str] = set()
+    defended = False
     n = 0
     while battle.pending is not None and n < steps:
         req = battle.pending
@@ -80,10 +81,13 @@ def test_every_mask_bit_agrees_with_the_battles_check(scenario: Path, seed: int,
         refused = sum(e.type == "refused" for e in battle.log.events)
         aec.step(pick)
         assert sum(e.type == "refused" for e in battle.log.events) == refused  # an unmasked action is accepted
+        if battle.pending is not None:
+            planes = aec.observe(aec.agent_selection)["observation"]
+            defended |= bool(planes[..., CHANNELS.index("defence")].any())  # an active defence shows (R-7.5)
         n += 1
     assert taken & set(NEW), taken  # the new blocks were unmasked and taken
     if scenario == BOARDING:
-        assert {"blow", "defend"} <= taken, taken
+        assert {"blow", "defend"} <= taken and defended, taken
     else:
         assert {"hand", "reserve"} <= taken, taken
 
@@ -127,3 +131,41 @@ def test_gymnasium_check_env_passes(scenario: Path) -> None:
         check_env(game)
     obs, _ = game.reset(seed=2)
     assert obs["action_mask"].shape == (game.unwrapped.table.size,)
+
+
+def test_the_fi_planes_show_own_covering_fire_and_the_close_fight(tmp_path: Path) -> None:
+    """Channels after the earlier ones (so they stand): `covered` holds the side's own covered area (R-6.12) and
+    never an enemy's; `entangled`, `tripped`, `closed_in`, `defence` a unit's close-fight state (R-7.2-R-7.6)."""
+    from skirmish.content.scenario import parse_scenario
+    from skirmish.rules.actions import CoverFire, Declare, EndTurn
+
+    assert CHANNELS.index("declaring") == 38  # docs/RL.md's earlier channels stand
+    assert CHANNELS[39:] == ("entangled", "tripped", "closed_in", "defence", "covered")
+    traits = "{strength: III-2, dexterity: V-2, reflexes: III-3, vigor: III-2, acuity: III-2}"
+    text = f"""
+name: planes
+seed: 2
+ruleset: fi
+map: {{ascii: ["..........", "..........", "..........", ".........."]}}
+sides:
+  - name: Crew
+    controller: ai
+    units: [{{name: Me, at: [0, 1], weapons: [blast_rifle], skills: {{'shooting:rifle': 5}}, traits: {traits}}}]
+  - name: Kyr
+    controller: ai
+    units: [{{name: Kyr-1, at: [8, 1], traits: {traits}}}]
+"""
+    aec = raw_env(parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path), seed=2)
+    aec.reset()
+    battle, table = aec.battle, aec.table
+    while not (battle.pending.kind == "act" and battle.pending.unit == "Me"):
+        req = battle.pending
+        aec.step(table.encode(Declare(req.unit, "normal") if req.kind == "declare" else EndTurn(req.unit)))
+    battle.answer(battle.pending, CoverFire("Me", (4, 2), burst=3))
+    ch = {name: i for i, name in enumerate(CHANNELS)}
+    mine = aec.observe("side_0")["observation"][..., ch["covered"]]
+    theirs = aec.observe("side_1")["observation"][..., ch["covered"]]
+    assert sorted(zip(*np.nonzero(mine.T), strict=True)) == [(3, 2), (4, 1), (4, 2), (4, 3), (5, 2)]
+    assert not theirs.any()  # an enemy's covering fire is an intention: not in Kyr's view
+    obs = aec.observe("side_0")["observation"]
+    assert not obs[..., ch["entangled"]:ch["defence"] + 1].any()  # nobody is in a close fight

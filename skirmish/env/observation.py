@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from skirmish.ecs.view import BattleView, UnitView
-from skirmish.rulesets.fi import DECLARATIONS, INCAPACITATED_AT, PHASES
+from skirmish.rulesets.fi import DECLARATIONS, INCAPACITATED_AT, PHASES, ranged_cover
 
 # The planes, in channel order (docs/RL.md says what each holds).
 MAP_CHANNELS = ("passable", "ease", "blocks_sight", "cover", "cover_av")
@@ -23,7 +23,11 @@ UNIT_CHANNELS = (
     "range", "automatic",
 )
 GLOBAL_CHANNELS = ("round", "phase_none", *(f"phase_{p}" for p in PHASES), "declaring")
-CHANNELS = (*MAP_CHANNELS, *UNIT_CHANNELS, *GLOBAL_CHANNELS)
+# Future Imperfect's close fight and covering fire (issue 14), after the others so every earlier channel stands:
+# a unit entangled, tripped (down until it rises), closed inside an enemy's longer weapon, its active defence's
+# result (/ 20); the cells the side's own covering fire holds (R-6.12; an enemy's is an intention, never shown).
+FI_CHANNELS = ("entangled", "tripped", "closed_in", "defence", "covered")
+CHANNELS = (*MAP_CHANNELS, *UNIT_CHANNELS, *GLOBAL_CHANNELS, *FI_CHANNELS)
 _CH = {name: i for i, name in enumerate(CHANNELS)}
 
 COVER_AV_SCALE = 10.0  # cover and armour values are read as AV / 10, capped at 1
@@ -32,6 +36,7 @@ AIM_SCALE = 3.0
 MOVED_SCALE = 30.0  # metres
 THROWABLES_SCALE = 4.0
 RANGE_SCALE = 50.0  # range increment in metres
+DEFENCE_SCALE = 20.0  # an active defence's result
 _COVER = {"none": 0.0, "low": 0.5, "high": 1.0}
 
 
@@ -68,7 +73,21 @@ class Observer:
         out[..., _CH["round"]] = min(view.round / limit, 1.0) if limit else 0.0
         out[..., _CH["phase_none" if view.phase is None else f"phase_{view.phase}"]] = 1.0
         out[..., _CH["declaring"]] = float(declaring and acting is not None)
+        for u in own:
+            if u.covering is not None and u.weapon is not None:
+                self._covered(out, u.covering, ranged_cover.area_m(u.weapon), view.grid.cell_m)
         return out
+
+    def _covered(self, out: npt.NDArray[np.float32], covering: tuple[int, int, int], radius_m: float,
+                 cell_m: float) -> None:
+        """The `covered` plane: the cells of a covered area (R-6.12's own test), on the map."""
+        cx, cy, _ = covering
+        r = int(radius_m / cell_m) + 1
+        h, w = out.shape[:2]
+        for y in range(max(0, cy - r), min(h, cy + r + 1)):
+            for x in range(max(0, cx - r), min(w, cx + r + 1)):
+                if ranged_cover.inside((cx, cy), (x, y), radius_m, cell_m):
+                    out[y, x, _CH["covered"]] = 1.0
 
     def _unit(self, out: npt.NDArray[np.float32], view: BattleView, u: UnitView, side: str,
               own: list[UnitView], acting: str | None) -> None:
@@ -105,3 +124,9 @@ class Observer:
         cell[_CH["unit_cover"]] = _COVER.get(u.cover, 0.0)
         cell[_CH["screen"]] = min(u.screen_points / u.tacpack_generator, 1.0) if u.tacpack_generator else 0.0
         cell[_CH["throwables"]] = min(sum(n for _, n in u.throwables) / THROWABLES_SCALE, 1.0)
+        m = u.melee
+        if m is not None:
+            cell[_CH["entangled"]] = float(m.entangled_by is not None)
+            cell[_CH["tripped"]] = float(m.down)
+            cell[_CH["closed_in"]] = float(bool(m.inside))
+            cell[_CH["defence"]] = min(m.defence / DEFENCE_SCALE, 1.0) if m.defence is not None else 0.0
