@@ -12,6 +12,7 @@ from skirmish.cli.bench import BENCH_REPLAY_SEED, TOURNAMENT_PAIRS, cmd_bench, c
 from skirmish.cli.board import cmd_board
 from skirmish.cli.common import EXIT_BAD_INPUT, MAX_COUNT, MAX_SEED
 from skirmish.cli.deck import cmd_deck
+from skirmish.cli.edit import cmd_edit
 
 
 class _Parser(argparse.ArgumentParser):
@@ -113,6 +114,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--by-scenario", action="store_true", help="with --behaviour: also per AI and scenario")
     t.add_argument("--json", action="store_true", help="with --behaviour: print the figures as JSON")
     t.set_defaults(func=cmd_tournament)
+
+    e = sub.add_parser("edit", help="the scenario editor: paint the map, place and edit units, sides and options, "
+                       "save a Tiled map and a YAML scenario, test-play it (docs/EDITOR.md)")
+    e.add_argument("scenario", nargs="?", help="scenario YAML to edit (default: a new scenario)")
+    e.add_argument("--ruleset", help="the rules of a new scenario (fi or fw; default: fi)")
+    e.add_argument("--frames", type=COUNT, default=None, help=argparse.SUPPRESS)  # smoke tests
+    e.set_defaults(func=cmd_edit)
 
     helps = {"watch": "watch an AI-vs-AI battle on the board (the default command)",
              "play": "play a battle on the board against the AI (or --hotseat)",
