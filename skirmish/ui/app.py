@@ -126,7 +126,7 @@ class App:
     def open_menu(self, scenario_path: Path | str) -> MenuScreen:
         """Show the start menu with this scenario file opened (`skirmish menu PATH`); a bad file is reported in
         the menu's Open line."""
-        menu = MenuScreen(self.fonts, self.settings, self.start_battle, scenario_path)
+        menu = MenuScreen(self.fonts, self.settings, self.start_battle, scenario_path, edit=self.edit_transition)
         self.apply(Reset(menu))
         return menu
 

@@ -90,9 +90,9 @@ def choices(ruleset: str, key: str) -> list[tuple[str, str]]:
     if key not in LOADOUT:
         return []
     if ruleset == "fw":
-        from skirmish.content.fw import shipped as fw_shipped
+        from skirmish.rulesets.fw import tables
 
-        fw = fw_shipped()
+        fw = tables()
         tables: dict[str, dict[str, Any]] = {"weapons": fw.weapons, "armour": fw.armour}
         table = tables.get(key, {})
     else:

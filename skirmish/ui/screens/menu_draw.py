@@ -114,6 +114,8 @@ class MenuDrawing(MenuState):
         # the list
         row_h = lh_n + 8
         self.list_room = max(1, (fy - 8 - y) // (row_h + 4))
+        if len(self.entries) > self.list_room:  # leave a line to say how many more there are
+            self.list_room = max(1, (fy - 8 - y - lh_s - 4) // (row_h + 4))
         self.list_top = max(0, min(self.list_top, len(self.entries) - self.list_room))
         self.rows = []
         for i in range(self.list_top, min(len(self.entries), self.list_top + self.list_room)):
