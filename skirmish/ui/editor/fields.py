@@ -90,9 +90,9 @@ def choices(ruleset: str, key: str) -> list[tuple[str, str]]:
     if key not in LOADOUT:
         return []
     if ruleset == "fw":
-        from skirmish.rulesets.fw import tables
+        from skirmish.rulesets.fw import tables as fw_tables
 
-        fw = tables()
+        fw = fw_tables()
         tables: dict[str, dict[str, Any]] = {"weapons": fw.weapons, "armour": fw.armour}
         table = tables.get(key, {})
     else:
