@@ -15,7 +15,8 @@ from skirmish.content.scenario import SCENARIOS_DIR, check_input, load_scenario
 from skirmish.content.tiled import MAPS_DIR, load_tmj, shipped_tileset
 from skirmish.content.tiled_write import map_document, tileset_source, tmj_text, write_tmj
 from skirmish.rules.geometry import GridMap
-from skirmish.ui.editor.document import EditorDoc, shipped
+from skirmish.ui.editor.basics import shipped
+from skirmish.ui.editor.document import EditorDoc
 from tests.conftest import cli
 
 SHIPPED = sorted(p for p in SCENARIOS_DIR.rglob("*.yaml"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
+import tempfile
 import warnings
 from collections import deque
 from collections.abc import Iterator
@@ -21,36 +22,14 @@ import numpy as np
 import numpy.typing as npt
 
 from skirmish.content.errors import ContentError, read_text
-from skirmish.content.scenario import SCENARIOS_DIR, Scenario, check_text, load_scenario
-from skirmish.content.tiled import EMBEDDED_DIR, MAPS_DIR, check_size, read_json, shipped_tileset
+from skirmish.content.scenario import Scenario, check_text, load_scenario
+from skirmish.content.tiled import MAPS_DIR, check_size, read_json, shipped_tileset
 from skirmish.content.tiled_write import scenario_text, write_scenario, write_tmj
 from skirmish.fileio import OutputError, write_text
 from skirmish.rules.geometry import GridMap, Terrain
+from skirmish.ui.editor.basics import DEFAULT_TILE, NEW_SIZE, Cell, new_unit, renamed, shipped
 
 UNDO_DEPTH = 200
-NEW_SIZE = (24, 16)
-DEFAULT_TILE = "ground"  # what a new map and the cells a resize adds are made of
-FI_TRAITS = {"strength": "III-2", "dexterity": "III-2", "reflexes": "III-2", "vigor": "III-2", "acuity": "II-2"}
-FW_CHARACTERISTICS = {"STR": 11, "CON": 11, "SIZ": 11, "INT": 11, "POW": 11, "DEX": 11}
-Cell = tuple[int, int]
-
-
-def new_unit(ruleset: str, name: str, at: Cell) -> dict[str, Any]:
-    """A plain trooper of the ruleset, to be edited."""
-    if ruleset == "fw":
-        return {"name": name, "at": [at[0], at[1]], "characteristics": dict(FW_CHARACTERISTICS),
-                "skills": {"rifle": 50}, "weapons": ["heavy_rifle"]}
-    return {"name": name, "at": [at[0], at[1]], "traits": dict(FI_TRAITS), "skills": {"shooting:rifle": 2},
-            "weapons": ["blast_carbine"]}
-
-
-def shipped(path: Path) -> bool:
-    """Whether a file is one skirmish ships (scenarios/, maps/ or the package's copy): Ctrl+S never writes one."""
-    try:
-        p = path.resolve()
-    except OSError:
-        return False
-    return any(p.is_relative_to(d.resolve()) for d in (SCENARIOS_DIR, MAPS_DIR, EMBEDDED_DIR))
 
 
 @dataclass
@@ -81,6 +60,7 @@ class EditorDoc:
         self.version = 0  # bumped by every change: the check is cached by it
         self.saved_version = 0
         self._checked: tuple[int, Scenario | None, list[ContentError]] | None = None
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None  # where a Tiled map is written to be checked
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -268,6 +248,8 @@ class EditorDoc:
         self.change()
         if value is None and isinstance(node, dict):
             node.pop(last, None)
+        elif value is None and isinstance(node, list):
+            del node[int(last)]
         else:
             node[last] = value
 
@@ -280,6 +262,38 @@ class EditorDoc:
             except (KeyError, IndexError, TypeError):
                 return None
         return node
+
+    # ------------------------------------------------------------------ zones
+    def add_zone(self, area: dict[str, Any], base: str = "zone") -> str:
+        """A new zone (`{rect: [x0, y0, x1, y1]}` or `{polygon: [[x, y], …]}`), named `zone-N`; its name."""
+        zones = self.data.get("zones") or {}
+        n = 1
+        while f"{base}-{n}" in zones:
+            n += 1
+        name = f"{base}-{n}"
+        self.change()
+        self.data["zones"] = {**zones, name: area}
+        return name
+
+    def rename_zone(self, old: str, new: str) -> None:
+        """Rename a zone, in place, and every objective, deployment and trigger that names it."""
+        zones = self.data.get("zones") or {}
+        if old not in zones or new == old:
+            return
+        if not new or new in zones:
+            raise ValueError(f"a zone name, not empty and not another zone's, got {new!r}")
+        self.change()
+        self.data["zones"] = {(new if k == old else k): v for k, v in zones.items()}
+        self.data = renamed(self.data, old, new)
+
+    def delete_zone(self, name: str) -> None:
+        """Remove a zone (what names it is reported by the check)."""
+        zones = self.data.get("zones") or {}
+        if name in zones:
+            self.change()
+            self.data["zones"] = {k: v for k, v in zones.items() if k != name}
+            if not self.data["zones"]:
+                del self.data["zones"]
 
     # ------------------------------------------------------------------ the check
     @property
@@ -301,14 +315,26 @@ class EditorDoc:
         """The loader's verdict on the scenario as it stands (cached until the next change)."""
         if self._checked is not None and self._checked[0] == self.version:
             return self._checked[1], self._checked[2]
-        inline = {"ascii": self.ascii_rows(), "cell_m": self.cell_m, "name": self.map_name}
-        text = scenario_text(self.spec_data(inline))
+        ref: Any = {"ascii": self.ascii_rows(), "cell_m": self.cell_m, "name": self.map_name}
+        if self.map_objects():  # zones drawn in Tiled: the map is checked as a file, its object layers with it
+            if self._scratch is None:
+                self._scratch = tempfile.TemporaryDirectory(prefix="skirmish-edit-")
+            map_path = Path(self._scratch.name) / (Path(str(self.map_ref)).name or "map.tmj")
+            write_tmj(map_path, self.grid(), base=self.map_base)
+            ref = str(map_path)
+        text = scenario_text(self.spec_data(ref))
         base = self.path.parent if self.path is not None else None
         scenario, errors = check_text(text, self.label, base=base)
         if scenario is not None:
             scenario.source = str(self.path) if self.path is not None else self.label
         self._checked = (self.version, scenario, errors)
         return scenario, errors
+
+    def map_objects(self) -> bool:
+        """Whether the Tiled map has object layers (zones drawn in Tiled, kept as they are)."""
+        layers = (self.map_base or {}).get("layers")
+        return isinstance(layers, list) and any(isinstance(ly, dict) and ly.get("type") == "objectgroup"
+                                                for ly in layers)
 
     # ------------------------------------------------------------------ saving
     def save(self, path: Path) -> list[Path]:
@@ -350,3 +376,4 @@ class EditorDoc:
     def dirty(self) -> bool:
         """Changed since opened or saved."""
         return self.version != self.saved_version
+

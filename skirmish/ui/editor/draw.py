@@ -6,12 +6,23 @@ from __future__ import annotations
 
 from functools import partial
 from types import SimpleNamespace
+from typing import Any
 
 import pygame
 
 from skirmish.ui.art import side_colour_map, tile_surface
-from skirmish.ui.editor.fields import choices, scenario_fields, side_fields, unit_fields
+from skirmish.ui.editor.fields import (
+    Field,
+    choices,
+    objective_fields,
+    scenario_fields,
+    side_fields,
+    trigger_fields,
+    unit_fields,
+    zone_fields,
+)
 from skirmish.ui.editor.state import TABS, EditorState
+from skirmish.ui.editor.zones import draw_zones
 from skirmish.ui.layout import Page, elide_left
 from skirmish.ui.overlay_text import draw_help, draw_toasts
 from skirmish.ui.screens.base import draw_panel
@@ -80,12 +91,14 @@ class EditorDrawing(EditorState):
         f = self.fonts
         mark = "*" if self.doc.dirty else ""
         title = f"Edit: {self.doc.data.get('name', '')}{mark}"
-        t = page.text(f.normal, title, ACCENT, (12, rect.centery), anchor="midleft", width=260)
+        t = page.text(f.normal, title, ACCENT, (12, rect.centery), anchor="midleft", width=LEFT_W - 8)
         b = self.buttons
         b.buttons = [Button(f"{name.title()} ({key})", partial(self.set_tool, name), active=self.tool == name,
                             tip=tip) for name, key, tip in (
             ("brush", "B", "paint cells with the chosen tile"), ("rect", "R", "drag a rectangle of the tile"),
-            ("fill", "F", "fill an area of one tile"), ("unit", "U", "place, move and select units"))]
+            ("fill", "F", "fill an area of one tile"), ("unit", "U", "place, move and select units"),
+            ("zone", "Z", "drag a rectangle zone; click a zone to select it"),
+            ("poly", "P", "click a polygon zone's corners; Enter (or the first corner) closes it"))]
         b.buttons += [
             Button("Undo", self.doc.undo, enabled=bool(self.doc.undos), tip="Ctrl+Z"),
             Button("Redo", self.doc.redo, enabled=bool(self.doc.redos), tip="Ctrl+Y"),
@@ -95,7 +108,7 @@ class EditorDrawing(EditorState):
             Button("Help (H)", self.toggle_help, tip="H: the keys"),
             Button("Menu (Esc)", self.to_menu, tip="Esc: the start menu"),
         ]
-        b.layout(t.right + 16, rect.y + 7, rect.h - 14, f, right=rect.right - 8)
+        b.layout(max(t.right, LEFT_W) + 16, rect.y + 7, rect.h - 14, f, right=rect.right - 8)
         page.buttons(b.buttons)
 
     def _left(self, page: Page, rect: pygame.Rect) -> None:
@@ -171,6 +184,7 @@ class EditorDrawing(EditorState):
                 py = v.origin[1] + y * v.tile
                 pygame.draw.line(surf, (0, 0, 0), (v.origin[0] + x0 * v.tile, py), (v.origin[0] + x1 * v.tile, py))
         pygame.draw.rect(surf, PANEL_EDGE, (v.origin[0] - 1, v.origin[1] - 1, w * v.tile + 2, h * v.tile + 2), 1)
+        draw_zones(surf, self)
         self._units(surf)
         self._marks(surf)
         surf.set_clip(clip)
@@ -199,7 +213,7 @@ class EditorDrawing(EditorState):
     def _marks(self, surf: pygame.Surface) -> None:
         """The brush or rectangle under the pointer."""
         v, drag = self.view, self.drag
-        if drag is not None and drag.get("kind") == "rect" and self.hover is not None:
+        if drag is not None and drag.get("kind") in ("rect", "zone") and self.hover is not None:
             a, b = drag["start"], self.hover
             r = v.rect_of((min(a[0], b[0]), min(a[1], b[1])))
             r.w, r.h = (abs(a[0] - b[0]) + 1) * v.tile, (abs(a[1] - b[1]) + 1) * v.tile
@@ -231,41 +245,25 @@ class EditorDrawing(EditorState):
         draw_panel(surf, rect)
         x, y, w = rect.x + 8, rect.y + 6, rect.w - 16
         self.panels.tabs = []
-        tab_w = (w - 8) // len(TABS)
+        tab_w = (w - 4 * (len(TABS) - 1)) // len(TABS)
         for i, tab in enumerate(TABS):
-            r = pygame.Rect(x + i * (tab_w + 4), y, tab_w, f.normal.get_linesize() + 6)
+            r = pygame.Rect(x + i * (tab_w + 4), y, tab_w, f.small.get_linesize() + 8)
             pygame.draw.rect(surf, (120, 96, 40) if tab == self.tab else (52, 58, 72), r, border_radius=4)
-            page.text(f.normal, tab.title(), TEXT, r.center, anchor="center")
+            page.text(f.small, tab.title(), TEXT, r.center, anchor="center", width=tab_w - 4)
             self.panels.tabs.append((r, tab))
-        y += f.normal.get_linesize() + 14
+        y += f.small.get_linesize() + 16
         ruleset = str(self.doc.data.get("ruleset", "fi"))
         sides = self.doc.data.get("sides", [])
         self.side = max(0, min(self.side, len(sides) - 1))
-        if self.tab == "scenario":
-            fields = scenario_fields()
-        elif self.tab == "side":
-            if not sides:
-                fields = []
-            else:
-                y = page.text(f.small, f"side {self.side + 1} of {len(sides)} (click a side on the left)", DIM,
-                              (x, y), width=w).bottom + 2
-                fields = side_fields(ruleset, self.side)
-            for label, action in (("+ side", self.add_side), ("− side", self.remove_side)):
-                bw = f.normal.size(label)[0] + 20
-                self.buttons.buttons.append(Button(label, action, rect=pygame.Rect(
-                    rect.right - 8 - (bw + 6) * (2 if label.startswith("+") else 1), rect.bottom - 34, bw, 28)))
-        else:
-            sel = self.selected
-            unit = None if sel is None else self.doc.get(("sides", sel[0], "units", sel[1]))
-            if unit is None or sel is None:
-                self.selected = None
-                page.para(f.small, "No unit selected: with U (units), click a unit on the map, or an empty cell "
-                          "to place one", DIM, x, y, w, 3)
-                fields = []
-            else:
-                fields = unit_fields(ruleset, sel[0], sel[1])
-                y = page.text(f.small, f"at {unit.get('at')} (drag it on the map) · Delete removes it", DIM,
-                              (x, y), width=w).bottom + 2
+        fields, note, extra = self._tab_fields(ruleset, sides)
+        if note:
+            y = page.para(f.small, note, DIM, x, y, w, 3) + 2
+        bx = rect.right - 8
+        for label, action in reversed(extra):
+            bw = f.normal.size(label)[0] + 20
+            bx -= bw
+            self.buttons.buttons.append(Button(label, action, rect=pygame.Rect(bx, rect.bottom - 34, bw, 28)))
+            bx -= 6
         self.panels.fields, self.panels.choices = [], []
         lh = f.small.get_linesize()
         label_w = 96
@@ -289,6 +287,35 @@ class EditorDrawing(EditorState):
                 y = page.para(f.small, self.editing.error, BAD, x, y, w, 2) + 2
         if self.editing is not None:
             self._choices(page, pygame.Rect(x, y + 4, w, rect.bottom - 44 - y), ruleset)
+
+    def _tab_fields(self, ruleset: str, sides: list[Any]) -> tuple[list[Field], str, list[tuple[str, Any]]]:
+        """The shown tab's lines, a note above them, and its buttons (label, action)."""
+        if self.tab == "scenario":
+            return scenario_fields(), "", []
+        if self.tab == "side":
+            side_buttons: list[tuple[str, Any]] = [("+ side", self.add_side), ("− side", self.remove_side)]
+            if not sides:
+                return [], "no sides", side_buttons
+            objectives = sides[self.side].get("objectives")
+            return (side_fields(ruleset, self.side) + objective_fields(objectives, self.side),
+                    f"side {self.side + 1} of {len(sides)} (click a side on the left)",
+                    [("+ objective", self.add_objective), *side_buttons])
+        if self.tab == "zones":
+            zones = self.doc.data.get("zones") or {}
+            note = ("Z drag a rectangle, P click corners (Enter closes) to draw a zone; click one on the map to "
+                    "select it; Delete removes it") if not zones else "click a zone's name to rename it"
+            return zone_fields(zones, self.zone), note, []
+        if self.tab == "triggers":
+            triggers = self.doc.data.get("triggers")
+            note = "" if triggers else "no triggers: + trigger adds one to edit (docs/FILES.md: when → then)"
+            return trigger_fields(triggers), note, [("+ trigger", self.add_trigger)]
+        sel = self.selected
+        unit = None if sel is None else self.doc.get(("sides", sel[0], "units", sel[1]))
+        if unit is None or sel is None:
+            self.selected = None
+            return [], "No unit selected: with U (units), click a unit on the map, or an empty cell to place one", []
+        return (unit_fields(ruleset, sel[0], sel[1]), f"{unit.get('name')} at {unit.get('at')} (drag it on the "
+                "map) · Delete removes it", [])
 
     def _choices(self, page: Page, rect: pygame.Rect, ruleset: str) -> None:
         """A loadout line's equipment: click one to add it."""

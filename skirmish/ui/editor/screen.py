@@ -11,6 +11,7 @@ from skirmish.ui.editor.document import EditorDoc
 from skirmish.ui.editor.draw import EditorDrawing
 from skirmish.ui.editor.fields import with_item
 from skirmish.ui.editor.state import TOOL_KEYS
+from skirmish.ui.editor.zones import corner_at, zone_at
 from skirmish.ui.screens.base import Transition, as_transition
 from skirmish.ui.widgets import GOOD, edit_line
 
@@ -59,6 +60,14 @@ class EditorScreen(EditorDrawing):
                 return self.save_as() if shift else self.save_key()
             elif k == pygame.K_n:
                 self.new()
+            return None
+        if self.polygon and k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_BACKSPACE):
+            if k == pygame.K_ESCAPE:
+                self.polygon = []
+            elif k == pygame.K_BACKSPACE:
+                self.polygon.pop()
+            else:
+                self.finish_polygon()
             return None
         if k == pygame.K_ESCAPE:
             if self.show_help:
@@ -150,6 +159,15 @@ class EditorScreen(EditorDrawing):
             n = self.doc.fill(cell, self.tile)
             if n:
                 self.toast(f"filled {n} cells with {self.doc.tiles[self.tile].name}")
+        elif self.tool == "zone":
+            self.drag = {"kind": "zone", "start": cell}
+            self.hover = cell
+        elif self.tool == "poly":
+            corner = corner_at(self, pos)
+            if len(self.polygon) >= 3 and corner == self.polygon[0]:
+                self.finish_polygon()
+            elif corner not in self.polygon:
+                self.polygon.append(corner)
         return None
 
     def _stroke(self, cell: tuple[int, int]) -> None:
@@ -202,6 +220,7 @@ class EditorScreen(EditorDrawing):
         self.mouse = event.pos
         inside = self.panels.canvas.collidepoint(event.pos)
         self.hover = self.view.cell_at(event.pos) if inside else None
+        self.hover_corner = corner_at(self, event.pos) if inside and self.tool == "poly" else None
         drag = self.drag
         if drag is None:
             return None
@@ -219,7 +238,16 @@ class EditorScreen(EditorDrawing):
         if drag is None:
             return None
         cell = self.view.cell_at(event.pos)
-        if drag["kind"] == "rect":
+        if drag["kind"] == "zone":
+            end = (max(0, min(self.doc.size[0] - 1, cell[0])), max(0, min(self.doc.size[1] - 1, cell[1])))
+            start = drag["start"]
+            here = zone_at(self, start) if end == start else None
+            if here is not None:  # a click on a zone selects it
+                self.select_zone(here)
+            else:
+                self.add_zone({"rect": [min(start[0], end[0]), min(start[1], end[1]), max(start[0], end[0]),
+                                        max(start[1], end[1])]})
+        elif drag["kind"] == "rect":
             end = (max(0, min(self.doc.size[0] - 1, cell[0])), max(0, min(self.doc.size[1] - 1, cell[1])))
             n = self.doc.rect(drag["start"], end, self.tile)
             if n:

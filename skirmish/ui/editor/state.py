@@ -5,6 +5,7 @@ draw.py."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,19 +16,21 @@ import pygame
 from skirmish.content.errors import ContentError
 from skirmish.content.scenario import Scenario
 from skirmish.fileio import OutputError
+from skirmish.ui.editor.basics import shipped
 from skirmish.ui.editor.dialog import PathDialog
-from skirmish.ui.editor.document import EditorDoc, shipped
-from skirmish.ui.editor.fields import Field, parse, show
+from skirmish.ui.editor.document import EditorDoc
+from skirmish.ui.editor.fields import NEW_OBJECTIVE, NEW_TRIGGER, Field, parse, show
 from skirmish.ui.screens.base import Push, Quit, Reset, Transition
 from skirmish.ui.screens.menu_state import user_scenarios_dir
 from skirmish.ui.settings import Settings
 from skirmish.ui.widgets import BAD, GOOD, TEXT, ButtonRow, Fonts, Toast
 
-TOOLS = ("brush", "rect", "fill", "unit")
-TOOL_KEYS = {pygame.K_b: "brush", pygame.K_r: "rect", pygame.K_f: "fill", pygame.K_u: "unit"}
+TOOLS = ("brush", "rect", "fill", "unit", "zone", "poly")
+TOOL_KEYS = {pygame.K_b: "brush", pygame.K_r: "rect", pygame.K_f: "fill", pygame.K_u: "unit", pygame.K_z: "zone",
+             pygame.K_p: "poly"}
 BRUSHES = (1, 2, 3, 5)
 MIN_TILE, MAX_TILE = 4, 64
-TABS = ("scenario", "side", "unit")
+TABS = ("scenario", "side", "unit", "zones", "triggers")
 
 
 def user_dir() -> Path:
@@ -94,6 +97,9 @@ class EditorState:
         self.tile = tile if isinstance(tile, int) and 0 <= tile < len(doc.tiles) else 0
         self.side = 0
         self.selected: tuple[int, int] | None = None
+        self.zone: str | None = None  # the zone selected (the zones tab shows it first)
+        self.polygon: list[tuple[int, int]] = []  # a polygon zone being drawn: its vertices, cell corners
+        self.hover_corner: tuple[int, int] | None = None
         self.tab = "scenario"
         self.view = View()
         self.editing: Editing | None = None
@@ -113,8 +119,11 @@ class EditorState:
             self.settings.editor = {"tool": self.tool, "brush": self.brush, "tile": self.tile}
 
     def set_tool(self, tool: str) -> None:
-        """B brush, R rectangle, F fill, U units."""
+        """B brush, R rectangle, F fill, U units, Z rectangle zones, P polygon zones."""
         self.tool = tool
+        self.polygon = []
+        if tool in ("zone", "poly"):
+            self.tab = "zones"
         self.remember()
 
     def set_tile(self, tid: int) -> None:
@@ -175,7 +184,12 @@ class EditorState:
         self.editing = None
 
     def delete_selected(self) -> None:
-        """Delete: take the selected unit off."""
+        """Delete: take the selected unit off (the zones tab: the selected zone)."""
+        if self.tab == "zones" and self.zone is not None:
+            self.doc.delete_zone(self.zone)
+            self.toast(f"deleted zone {self.zone} (Ctrl+Z brings it back)")
+            self.zone = None
+            return
         if self.selected is None:
             return
         si, ui = self.selected
@@ -195,7 +209,7 @@ class EditorState:
         while f"Side {n}" in names:
             n += 1
         cell = self.free_cell()
-        from skirmish.ui.editor.document import new_unit
+        from skirmish.ui.editor.basics import new_unit
 
         unit = new_unit(str(self.doc.data.get("ruleset", "fi")), f"S{n}-1", cell)
         self.doc.change()
@@ -212,6 +226,17 @@ class EditorState:
         self.side, self.selected = max(0, min(self.side, len(sides) - 1)), None
         self.toast(f"removed side {gone.get('name')} (Ctrl+Z brings it back)")
 
+    def add_objective(self) -> None:
+        """+ objective: a new objective of the side shown (eliminate), to edit."""
+        side = self.doc.data["sides"][self.side]
+        self.doc.change()
+        side["objectives"] = [*(side.get("objectives") or []), dict(NEW_OBJECTIVE)]
+
+    def add_trigger(self) -> None:
+        """+ trigger: a new trigger (a message at round 2), to edit."""
+        self.doc.change()
+        self.doc.data["triggers"] = [*(self.doc.data.get("triggers") or []), copy.deepcopy(NEW_TRIGGER)]
+
     def free_cell(self) -> tuple[int, int]:
         """The first open cell with nobody on it, reading from the top left."""
         w, h = self.doc.size
@@ -222,8 +247,30 @@ class EditorState:
         return 0, 0
 
     # ------------------------------------------------------------------ the inspector
+    def select_zone(self, name: str | None) -> None:
+        """Select a zone: the zones tab shows it."""
+        self.zone, self.editing = name, None
+        if name is not None:
+            self.tab = "zones"
+
+    def add_zone(self, area: dict[str, Any]) -> None:
+        """A new zone from the zone tools: selected, its name ready to be typed."""
+        name = self.doc.add_zone(area)
+        self.select_zone(name)
+        self.toast(f"zone {name}: type its name in the zones tab (click it)")
+
+    def finish_polygon(self) -> None:
+        """Enter (or a click on the first vertex): the polygon drawn becomes a zone (3 vertices or more)."""
+        pts, self.polygon = self.polygon, []
+        if len(pts) < 3:
+            self.toast("a polygon zone needs three corners or more")
+            return
+        self.add_zone({"polygon": [[x, y] for x, y in pts]})
+
     def value_of(self, f: Field) -> str:
         """A field's line as shown."""
+        if f.keys[0] == "@zone":
+            return str(f.keys[1])
         if f.keys[0] == "@map":
             w, h = self.doc.size
             return {"map name": self.doc.map_name, "cell_m": f"{self.doc.cell_m:g}", "size": f"{w}x{h}"}[str(f.keys[1])]
@@ -242,6 +289,9 @@ class EditorState:
         try:
             if e.field.keys[0] == "@map":
                 self._set_map(str(e.field.keys[1]), e.text)
+            elif e.field.keys[0] == "@zone":
+                self.doc.rename_zone(str(e.field.keys[1]), e.text.strip())
+                self.zone = e.text.strip()
             else:
                 self.doc.set(e.field.keys, parse(e.text, e.field.text))
         except (ValueError, ContentError) as exc:
