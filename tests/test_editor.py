@@ -143,3 +143,27 @@ def test_cli_edit_refuses_a_bad_scenario_with_the_loaders_line(tmp_path: Path) -
     assert code == 2 and "missing.yaml" in err and "Traceback" not in err
     code, _, err = cli("edit", "--ruleset", "xx")
     assert code == 2 and "--ruleset 'xx'" in err
+
+
+def test_zones_drawn_in_tiled_are_checked_and_kept(tmp_path: Path) -> None:
+    base = json.loads((MAPS_DIR / "depot_yard.tmj").read_text(encoding="utf-8"))
+    base["tilesets"][0]["source"] = tileset_source(tmp_path / "yard.tmj")
+    base["layers"].append({"id": 5, "name": "zones", "type": "objectgroup", "objects": [
+        {"id": 1, "name": "gate", "x": 64, "y": 64, "width": 96, "height": 64}]})
+    (tmp_path / "yard.tmj").write_text(json.dumps(base), encoding="utf-8")
+    text = (SCENARIOS_DIR / "depot_breach.yaml").read_text(encoding="utf-8").replace("map: depot_yard.tmj",
+                                                                                      "map: yard.tmj")
+    text = text.replace("  - name: Guards\n", "  - name: Guards\n    objectives: [{kind: reach, zone: gate}]\n")
+    (tmp_path / "a.yaml").write_text(text, encoding="utf-8")
+    before = load_scenario(tmp_path / "a.yaml")
+    assert before.zones["gate"] == tuple((x, y) for y in (2, 3) for x in (2, 3, 4))
+    doc = EditorDoc.open(tmp_path / "a.yaml")
+    checked, errors = doc.check()
+    assert errors == [] and checked is not None and checked.zones == before.zones
+    doc.paint([(3, 3)], _tile("water"))
+    (tmp_path / "out").mkdir()
+    doc.save(tmp_path / "out" / "a.yaml")
+    after = load_scenario(tmp_path / "out" / "a.yaml")
+    assert after.zones == before.zones and after.spec == before.spec and int(after.grid.layout[3, 3]) == _tile("water")
+    saved = json.loads((tmp_path / "out" / "yard.tmj").read_text(encoding="utf-8"))
+    assert [ly["type"] for ly in saved["layers"]] == ["tilelayer", "objectgroup"]

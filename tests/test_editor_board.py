@@ -312,3 +312,50 @@ def test_the_menu_lists_subfolders_and_e_opens_the_editor(app: App, tmp_path: Pa
     _key(pygame.K_n)  # a new scenario
     _frames(app)
     assert isinstance(app.screen, EditorScreen) and app.screen.doc.path is None
+
+
+def test_zones_drawn_named_and_used_by_an_objective(app: App, tmp_path: Path) -> None:
+    ed = _open(app, tmp_path)
+    before = _shot(app)
+    _key(pygame.K_z)
+    _down(_centre(ed, (8, 0)))
+    _move(_centre(ed, (11, 2)))
+    _up(_centre(ed, (11, 2)))
+    _frames(app)
+    assert ed.doc.data["zones"] == {"zone-1": {"rect": [8, 0, 11, 2]}} and ed.zone == "zone-1" and ed.tab == "zones"
+    inside = _centre(ed, (10, 1))
+    assert _shot(app).get_at(inside) != before.get_at(inside)  # tinted
+    assert _shot(app).get_at(_centre(ed, (10, 4))) == before.get_at(_centre(ed, (10, 4)))
+    # a polygon: three corners, Enter closes it
+    _key(pygame.K_p)
+    for corner in ((0, 3), (4, 3), (0, 6)):
+        x, y = ed.view.origin[0] + corner[0] * ed.view.tile, ed.view.origin[1] + corner[1] * ed.view.tile
+        _click((x + 1, y + 1))
+    _key(pygame.K_RETURN)
+    _frames(app)
+    assert ed.doc.data["zones"]["zone-2"] == {"polygon": [[0, 3], [4, 3], [0, 6]]}
+    # an objective naming the zone, then the zone renamed in the zones tab: the objective follows
+    ed.doc.set(("sides", 0, "objectives"), [{"kind": "hold", "zone": "zone-1", "rounds": 2}])
+    ed.doc.set(("sides", 1, "deployment"), "zone-2")
+    ed.select_zone("zone-1")
+    _frames(app)
+    name = next(r for r, f in ed.panels.fields if f.keys == ("@zone", "zone-1"))
+    _click(name.center)
+    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
+    _type("relay")
+    _key(pygame.K_RETURN)
+    _frames(app)
+    assert list(ed.doc.data["zones"]) == ["relay", "zone-2"]
+    assert ed.doc.data["sides"][0]["objectives"] == [{"kind": "hold", "zone": "relay", "rounds": 2}]
+    scenario, errors = ed.doc.check()
+    assert errors == [] and scenario is not None and (9, 1) in scenario.zones["relay"]
+    assert "relay" in _texts(ed)
+    # a zone the objective names is deleted: the loader's message names the key
+    _key(pygame.K_DELETE)
+    _frames(app)
+    assert "sides[0].objectives[0].zone: unknown zone 'relay'" in _texts(ed)
+    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    _key(pygame.K_s, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    back = load_scenario(tmp_path / "duel.yaml")
+    assert back.spec == scenario.spec and back.zones == scenario.zones

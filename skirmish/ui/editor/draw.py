@@ -28,8 +28,8 @@ from skirmish.ui.overlay_text import draw_help, draw_toasts
 from skirmish.ui.screens.base import draw_panel
 from skirmish.ui.widgets import ACCENT, BAD, DIM, GOOD, PANEL_EDGE, TEXT, Button, wrap
 
-EDITOR_KEYS = ("B brush · R rectangle · F fill · U units · [ ] brush size · right-click picks a tile · "
-               "Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · T test play · H help · Esc menu")
+EDITOR_KEYS = ("B brush · R rectangle · F fill · U units · Z zone · P polygon zone · [ ] brush size · right-click "
+               "picks a tile · Del delete · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · T test play · H help · Esc menu")
 HELP = [
     "B brush: drag to paint the chosen tile; [ and ] change its size (1, 2, 3, 5 cells)",
     "R rectangle: drag from corner to corner · F fill: click an area to fill it with the tile",
@@ -40,7 +40,12 @@ HELP = [
     "the scenario file (YAML: [a, b] lists, {key: value} maps); a loadout line offers the equipment tables",
     "Scenario tab: name, description, ruleset, seed, options, victory; the map's name, metres per cell and "
     "size (WIDTHxHEIGHT resizes it, new cells are ground)",
-    "Side tab: name, colour, controller, AI, orders …; + side adds one, − side removes the one shown",
+    "Side tab: name, colour, controller, AI, orders, deployment (a zone) …, one line an objective; + objective, "
+    "+ side, − side (the one shown)",
+    "Z zone: drag a rectangle (a click on a zone selects it) · P polygon: click its corners (cell corners), Enter "
+    "or the first corner closes it, Backspace takes the last back, Esc drops it · Zones tab: click a name to "
+    "rename it (objectives, deployment and triggers follow), an area to type it; Delete removes the selected",
+    "Triggers tab: one line a trigger, {when: {...}, then: [...]}; + trigger adds one (docs/FILES.md)",
     "Problems (under the map): the loader's own check, live, naming the key as skirmish check does",
     "Ctrl+Z undo · Ctrl+Y (or Ctrl+Shift+Z) redo · Ctrl+S save · Ctrl+Shift+S save as (a shipped "
     "scenario is only ever saved as a new file; your folder is offered) · Ctrl+N a new scenario",

@@ -132,6 +132,13 @@ class EditorScreen(EditorDrawing):
                 return None
         if not self.panels.canvas.collidepoint(pos):
             return None
+        if self.tool == "poly" and event.button == 1:  # a corner: on the map's edge too
+            corner = corner_at(self, pos)
+            if len(self.polygon) >= 3 and corner == self.polygon[0]:
+                self.finish_polygon()
+            elif corner not in self.polygon:
+                self.polygon.append(corner)
+            return None
         cell = self.view.cell_at(pos)
         if not self.doc.inside(cell):
             return None
@@ -162,12 +169,6 @@ class EditorScreen(EditorDrawing):
         elif self.tool == "zone":
             self.drag = {"kind": "zone", "start": cell}
             self.hover = cell
-        elif self.tool == "poly":
-            corner = corner_at(self, pos)
-            if len(self.polygon) >= 3 and corner == self.polygon[0]:
-                self.finish_polygon()
-            elif corner not in self.polygon:
-                self.polygon.append(corner)
         return None
 
     def _stroke(self, cell: tuple[int, int]) -> None:
