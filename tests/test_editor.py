@@ -167,3 +167,17 @@ def test_zones_drawn_in_tiled_are_checked_and_kept(tmp_path: Path) -> None:
     assert after.zones == before.zones and after.spec == before.spec and int(after.grid.layout[3, 3]) == _tile("water")
     saved = json.loads((tmp_path / "out" / "yard.tmj").read_text(encoding="utf-8"))
     assert [ly["type"] for ly in saved["layers"]] == ["tilelayer", "objectgroup"]
+
+
+def test_the_glyph_table_in_files_md_is_the_shipped_tilesets() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "FILES.md").read_text(encoding="utf-8")
+    section = text.split("## Maps by hand")[1].split("\n## ")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    tiles, glyphs = shipped_tileset()
+    assert len(rows) == len(tiles)
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        tid = int(cells[1])
+        assert glyphs[cells[0].strip("`")] == tid and int(cells[2]) == tid + 1 and cells[3] == tiles[tid].name
+        assert int(cells[4].split()[0]) == tiles[tid].move_cost and cells[6] == tiles[tid].cover
+        assert (cells[5] == "yes") == tiles[tid].blocks_sight and int(cells[7]) == tiles[tid].cover_av

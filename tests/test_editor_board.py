@@ -359,3 +359,45 @@ def test_zones_drawn_named_and_used_by_an_objective(app: App, tmp_path: Path) ->
     _frames(app)
     back = load_scenario(tmp_path / "duel.yaml")
     assert back.spec == scenario.spec and back.zones == scenario.zones
+
+
+def test_resize_and_sides_through_the_inspector(app: App, tmp_path: Path) -> None:
+    ed = _open(app, tmp_path)
+    ed.tab = "scenario"
+    _frames(app)
+    size = next(r for r, f in ed.panels.fields if f.label == "size")
+    _click(size.center)
+    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
+    _type("20x9")
+    _key(pygame.K_RETURN)
+    _frames(app)
+    assert ed.doc.size == (20, 9) and "20x9" in _texts(ed)
+    assert int(ed.doc.layout[8, 19]) == _tile("ground") and int(ed.doc.layout[2, 4]) == _tile("wall")
+    _click(next(r for r, f in ed.panels.fields if f.label == "size").center)
+    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
+    _type("200x9")
+    _key(pygame.K_RETURN)
+    _frames(app)
+    assert ed.editing is not None and ed.editing.error and "too large" in ed.editing.error
+    _key(pygame.K_ESCAPE)
+    # a third side from the Side tab, named and coloured there
+    ed.tab = "side"
+    _frames(app)
+    plus = next(b for b in ed.buttons.buttons if b.label == "+ side")
+    _click(plus.rect.center)
+    _frames(app)
+    assert len(ed.doc.data["sides"]) == 3 and ed.side == 2
+    colour = next(r for r, f in ed.panels.fields if f.label == "colour")
+    _click(colour.center)
+    _type("green")
+    _key(pygame.K_RETURN)
+    _frames(app)
+    assert ed.doc.data["sides"][2]["colour"] == "green" and "No problems" in _texts(ed)
+    scenario, _ = ed.doc.check()
+    assert scenario is not None and [s.name for s in scenario.spec.sides] == ["Blue", "Red", "Side 3"]
+    # Shift+T: a person plays the first side
+    _key(pygame.K_t, mod=pygame.KMOD_SHIFT)
+    _frames(app)
+    board = app.screen
+    assert isinstance(board, BattleScreen)
+    assert board.session.controls == {"Blue": "human", "Red": "ai", "Side 3": "ai"}

@@ -311,6 +311,12 @@ class EditorDoc:
                 out["map"] = map_ref
         return out
 
+    def last_check(self) -> tuple[Scenario | None, list[ContentError]]:
+        """The last verdict, even if edits came since (a drag in progress does not re-check every frame)."""
+        if self._checked is None:
+            return self.check()
+        return self._checked[1], self._checked[2]
+
     def check(self) -> tuple[Scenario | None, list[ContentError]]:
         """The loader's verdict on the scenario as it stands (cached until the next change)."""
         if self._checked is not None and self._checked[0] == self.version:

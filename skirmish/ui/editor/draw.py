@@ -232,7 +232,7 @@ class EditorDrawing(EditorState):
     def _problems(self, page: Page, rect: pygame.Rect) -> None:
         f, surf = self.fonts, page.surf
         draw_panel(surf, rect)
-        _, errors = self.doc.check()
+        _, errors = self.verdict()
         x, y = rect.x + 8, rect.y + 4
         if not errors:
             page.text(f.normal, "No problems: the scenario loads (T plays it)", GOOD, (x, y), width=rect.w - 16)

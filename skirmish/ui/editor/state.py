@@ -112,6 +112,10 @@ class EditorState:
         self.mouse = (-1, -1)
         self.dialog: Any = None  # the Save As prompt while it is open
 
+    def verdict(self) -> tuple[Scenario | None, list[ContentError]]:
+        """The loader's check for drawing: the last one while a stroke or drag goes on, else a fresh one."""
+        return self.doc.last_check() if self.drag is not None else self.doc.check()
+
     # ------------------------------------------------------------------ settings
     def remember(self) -> None:
         """Keep the tool, brush and tile in the settings (saved with them)."""

@@ -42,7 +42,7 @@ def area_cells(area: Any, ed: EditorState) -> Cells:
 def all_zones(ed: EditorState) -> dict[str, Cells]:
     """Every zone by name: the file's as written, and the Tiled map's object layers' (when the scenario loads)."""
     out: dict[str, Cells] = {}
-    scenario, _ = ed.doc.check()
+    scenario, _ = ed.verdict()
     if scenario is not None:
         out.update(scenario.zones)
     for name, area in (ed.doc.data.get("zones") or {}).items():
