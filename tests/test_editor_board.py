@@ -19,6 +19,7 @@ from skirmish.ui.art import tile_surface
 from skirmish.ui.battle import BattleScreen
 from skirmish.ui.editor import EditorScreen
 from skirmish.ui.editor.dialog import PathDialog
+from skirmish.ui.layout import layout_problems
 from skirmish.ui.screens import MenuScreen
 from skirmish.ui.settings import Settings, load_settings
 
@@ -401,3 +402,25 @@ def test_resize_and_sides_through_the_inspector(app: App, tmp_path: Path) -> Non
     board = app.screen
     assert isinstance(board, BattleScreen)
     assert board.session.controls == {"Blue": "human", "Red": "ai", "Side 3": "ai"}
+
+
+@pytest.mark.parametrize("size", ((900, 600), (1280, 800)))
+def test_the_editor_fits_the_window_on_every_tab(size: tuple[int, int]) -> None:
+    a = App(size=size, settings=Settings())
+    try:
+        ed = a.open_editor(SCENARIOS_DIR / "depot_breach.yaml")
+        ed.add_zone({"rect": [2, 2, 6, 5]})
+        ed.add_trigger()
+        ed.select((0, 1))
+        for tab in ("scenario", "side", "unit", "zones", "triggers"):
+            ed.tab = tab
+            _frames(a, 1)
+            assert layout_problems(ed.page, a.window.get_rect(), ed.buttons.buttons) == [], tab
+        ed.tab = "unit"
+        _frames(a, 1)
+        ed.start_edit(next(f for _, f in ed.panels.fields if f.label == "weapons"))
+        _frames(a, 1)
+        assert len(ed.panels.choices) >= 10  # the equipment list has room
+        assert layout_problems(ed.page, a.window.get_rect(), ed.buttons.buttons) == []
+    finally:
+        a.close()

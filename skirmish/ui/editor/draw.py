@@ -53,6 +53,11 @@ HELP = [
     "Wheel zoom · arrows or middle-drag pan · Home fit the map · H this help · Esc the start menu",
 ]
 TOP_H, LEFT_W, RIGHT_W, PROBLEMS_H = 44, 200, 360, 120
+TOOL_BUTTONS = (  # (tool, label, tip): the left panel's tool buttons
+    ("brush", "Brush B", "B: paint cells with the chosen tile"), ("rect", "Rect R", "R: drag a rectangle of the tile"),
+    ("fill", "Fill F", "F: fill an area of one tile"), ("unit", "Unit U", "U: place, move and select units"),
+    ("zone", "Zone Z", "Z: drag a rectangle zone; click a zone to select it"),
+    ("poly", "Poly P", "P: click a polygon zone's corners; Enter (or the first corner) closes it"))
 SHORT = 3  # letters of a unit's name on its token
 
 
@@ -98,13 +103,7 @@ class EditorDrawing(EditorState):
         title = f"Edit: {self.doc.data.get('name', '')}{mark}"
         t = page.text(f.normal, title, ACCENT, (12, rect.centery), anchor="midleft", width=LEFT_W - 8)
         b = self.buttons
-        b.buttons = [Button(f"{name.title()} ({key})", partial(self.set_tool, name), active=self.tool == name,
-                            tip=tip) for name, key, tip in (
-            ("brush", "B", "paint cells with the chosen tile"), ("rect", "R", "drag a rectangle of the tile"),
-            ("fill", "F", "fill an area of one tile"), ("unit", "U", "place, move and select units"),
-            ("zone", "Z", "drag a rectangle zone; click a zone to select it"),
-            ("poly", "P", "click a polygon zone's corners; Enter (or the first corner) closes it"))]
-        b.buttons += [
+        b.buttons = [
             Button("Undo", self.doc.undo, enabled=bool(self.doc.undos), tip="Ctrl+Z"),
             Button("Redo", self.doc.redo, enabled=bool(self.doc.redos), tip="Ctrl+Y"),
             Button("Save", self.save_key, tip="Ctrl+S (a shipped or new scenario: Save As)"),
@@ -114,15 +113,22 @@ class EditorDrawing(EditorState):
             Button("Menu (Esc)", self.to_menu, tip="Esc: the start menu"),
         ]
         b.layout(max(t.right, LEFT_W) + 16, rect.y + 7, rect.h - 14, f, right=rect.right - 8)
-        page.buttons(b.buttons)
+        page.buttons([x for x in b.buttons if x.rect.w > 0])
 
     def _left(self, page: Page, rect: pygame.Rect) -> None:
         f, surf = self.fonts, page.surf
         draw_panel(surf, rect)
         x, y = rect.x + 8, rect.y + 6
+        tool_w, tool_h = (rect.w - 16 - 8) // 3, f.small.get_linesize() + 8
+        for i, (name, label, tip) in enumerate(TOOL_BUTTONS):
+            r = pygame.Rect(x + (i % 3) * (tool_w + 4), y + (i // 3) * (tool_h + 4), tool_w, tool_h)
+            tool = Button(label, partial(self.set_tool, name), rect=r, active=self.tool == name, tip=tip, small=True)
+            self.buttons.buttons.append(tool)
+            page.buttons([tool])
+        y += 2 * (tool_h + 4) + 6
         y = page.text(f.normal, "Tiles", ACCENT, (x, y)).bottom + 4
         self.panels.palette = []
-        row_h = max(20, f.small.get_linesize() + 4)
+        row_h = f.small.get_linesize() + (4 if rect.h >= 560 else 0)
         for tid, t in enumerate(self.doc.tiles):
             r = pygame.Rect(x, y, rect.w - 16, row_h)
             if tid == self.tile and self.tool != "unit":
@@ -284,12 +290,15 @@ class EditorDrawing(EditorState):
                 shown = elide_left(f.small, self.editing.text + "|", w - label_w - 4)
                 page.text(f.small, shown, ACCENT, (x + label_w, r.centery), anchor="midleft")
             else:
-                page.text(f.small, self.value_of(fd) or "—", TEXT, (x + label_w, r.centery), anchor="midleft",
-                          width=w - label_w - 4)
+                value = self.value_of(fd)
+                page.text(f.small, value or f"— {self.hint_of(fd)}".strip(), TEXT if value else DIM,
+                          (x + label_w, r.centery), anchor="midleft", width=w - label_w - 4)
             self.panels.fields.append((r, fd))
             y += lh + 6
             if editing and self.editing is not None and self.editing.error:
                 y = page.para(f.small, self.editing.error, BAD, x, y, w, 2) + 2
+            if editing and choices(ruleset, str(fd.keys[-1])):
+                break  # the equipment to add takes the room of the lines below
         if self.editing is not None:
             self._choices(page, pygame.Rect(x, y + 4, w, rect.bottom - 44 - y), ruleset)
 

@@ -79,6 +79,14 @@ def unit_fields(ruleset: str, side: int, unit: int) -> list[Field]:
     return [Field(k, ("sides", side, "units", unit, k), k in TEXT_KEYS) for k in keys]
 
 
+def unset_hint(ruleset: str, keys: Keys) -> str:
+    """What an unset line shows: the options a ruleset offers (all at their defaults), else nothing."""
+    if keys == ("options",):
+        names = list(schema_parts(_known(ruleset)).options.model_fields)
+        return "defaults; keys: " + ", ".join(names)
+    return ""
+
+
 def _known(ruleset: str) -> str:
     return ruleset if ruleset in PARTS else "fi"
 

@@ -19,7 +19,7 @@ from skirmish.fileio import OutputError
 from skirmish.ui.editor.basics import shipped
 from skirmish.ui.editor.dialog import PathDialog
 from skirmish.ui.editor.document import EditorDoc
-from skirmish.ui.editor.fields import NEW_OBJECTIVE, NEW_TRIGGER, Field, parse, show
+from skirmish.ui.editor.fields import NEW_OBJECTIVE, NEW_TRIGGER, Field, parse, show, unset_hint
 from skirmish.ui.screens.base import Push, Quit, Reset, Transition
 from skirmish.ui.screens.menu_state import user_scenarios_dir
 from skirmish.ui.settings import Settings
@@ -279,6 +279,10 @@ class EditorState:
             w, h = self.doc.size
             return {"map name": self.doc.map_name, "cell_m": f"{self.doc.cell_m:g}", "size": f"{w}x{h}"}[str(f.keys[1])]
         return show(self.doc.get(f.keys), f.text)
+
+    def hint_of(self, f: Field) -> str:
+        """What an unset line shows instead of its value."""
+        return unset_hint(str(self.doc.data.get("ruleset", "fi")), f.keys)
 
     def start_edit(self, f: Field) -> None:
         """Click a line: type its value."""
