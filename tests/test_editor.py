@@ -181,3 +181,14 @@ def test_the_glyph_table_in_files_md_is_the_shipped_tilesets() -> None:
         assert glyphs[cells[0].strip("`")] == tid and int(cells[2]) == tid + 1 and cells[3] == tiles[tid].name
         assert int(cells[4].split()[0]) == tiles[tid].move_cost and cells[6] == tiles[tid].cover
         assert (cells[5] == "yes") == tiles[tid].blocks_sight and int(cells[7]) == tiles[tid].cover_av
+
+
+def test_cli_edit_opens_the_editor_on_a_good_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+    code, _, err = cli("edit", str(SCENARIOS_DIR / "fw" / "scout_run.yaml"), "--frames", "2")
+    assert (code, err) == (0, "")
+    code, _, err = cli("edit", "--ruleset", "fw", "--frames", "2")
+    assert (code, err) == (0, "")
+    code, _, err = cli("edit", str(SCENARIOS_DIR / "depot_breach.yaml"), "--ruleset", "fw")
+    assert code == 2 and "--ruleset is for a new scenario" in err

@@ -424,3 +424,19 @@ def test_the_editor_fits_the_window_on_every_tab(size: tuple[int, int]) -> None:
         assert layout_problems(ed.page, a.window.get_rect(), ed.buttons.buttons) == []
     finally:
         a.close()
+
+
+def test_esc_with_unsaved_changes_asks_twice(app: App, tmp_path: Path) -> None:
+    ed = _open(app, tmp_path)
+    before = (tmp_path / "duel.yaml").read_bytes()
+    _key(pygame.K_1 + _tile("wall"))
+    _click(_centre(ed, (0, 0)))
+    _frames(app)
+    assert ed.doc.dirty and int(ed.doc.layout[0, 0]) == _tile("wall")
+    _key(pygame.K_ESCAPE)
+    _frames(app)
+    assert app.screen is ed and any("Esc again" in t.text for t in ed.toasts)
+    _key(pygame.K_ESCAPE)
+    _frames(app)
+    assert isinstance(app.screen, MenuScreen)
+    assert (tmp_path / "duel.yaml").read_bytes() == before  # left without saving
