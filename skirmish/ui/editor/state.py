@@ -305,6 +305,10 @@ class EditorState:
         except (ValueError, ContentError) as exc:
             e.error = exc.text if isinstance(exc, ContentError) else str(exc)
             return False
+        except (KeyError, IndexError, TypeError):  # the line's unit, side or trigger is gone (undone meanwhile)
+            self.editing = None
+            self.toast("that line is gone (undone?): nothing set", BAD)
+            return False
         self.editing = None
         return True
 
