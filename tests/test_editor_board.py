@@ -205,6 +205,12 @@ def test_place_move_and_delete_a_unit_and_an_invalid_edit_is_shown(app: App, tmp
     _frames(app)
     text = _texts(ed)
     assert "Problems (1)" in text and "sides[0].units[1].weapons[0]: unknown weapon 'lasrifle'" in text
+    ed.select(None)
+    ed.tab = "scenario"
+    _frames(app)
+    _click(ed.panels.problems[0][0].center)  # a click on a problem goes to what it names
+    _frames(app)
+    assert ed.selected == (0, 1) and ed.tab == "unit"
     _click(next(r for r, f in ed.panels.fields if f.label == "weapons").center)
     _frames(app)
     _key(pygame.K_u, mod=pygame.KMOD_CTRL)

@@ -240,16 +240,20 @@ class EditorDrawing(EditorState):
         draw_panel(surf, rect)
         _, errors = self.verdict()
         x, y = rect.x + 8, rect.y + 4
+        self.panels.problems = []
         if not errors:
             page.text(f.normal, "No problems: the scenario loads (T plays it)", GOOD, (x, y), width=rect.w - 16)
             return
-        y = page.text(f.normal, f"Problems ({len(errors)}), as skirmish check reports them", BAD, (x, y),
-                      width=rect.w - 16).bottom + 2
+        y = page.text(f.normal, f"Problems ({len(errors)}), as skirmish check reports them (click one to go "
+                      "there)", BAD, (x, y), width=rect.w - 16).bottom + 2
         lh = f.small.get_linesize()
         for err in errors:
             if y + lh > rect.bottom - 2:
                 break
-            y = page.para(f.small, err.text, TEXT, x, y, rect.w - 16, 2)
+            top = y
+            hover = pygame.Rect(x, top, rect.w - 16, 2 * lh).collidepoint(self.mouse)
+            y = page.para(f.small, err.text, ACCENT if hover else TEXT, x, y, rect.w - 16, 2)
+            self.panels.problems.append((pygame.Rect(x, top, rect.w - 16, y - top), err.where))
 
     def _inspector(self, page: Page, rect: pygame.Rect) -> None:
         f, surf = self.fonts, page.surf

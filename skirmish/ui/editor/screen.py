@@ -206,6 +206,10 @@ class EditorScreen(EditorDrawing):
                 self.doc.set(keys, with_item(self.doc.get(keys), item))
                 self.start_edit(self.editing.field)
                 return True
+        for r, where in self.panels.problems:
+            if r.collidepoint(pos):
+                self.go_to(where)
+                return True
         for r, fd in self.panels.fields:
             if r.collidepoint(pos):
                 if self.editing is not None and self.editing.field != fd:

@@ -6,6 +6,7 @@ draw.py."""
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +79,7 @@ class Panels:
     choices: list[tuple[pygame.Rect, str]] = field(default_factory=list)
     tabs: list[tuple[pygame.Rect, str]] = field(default_factory=list)
     sides: list[tuple[pygame.Rect, int]] = field(default_factory=list)
+    problems: list[tuple[pygame.Rect, str]] = field(default_factory=list)  # each error's lines and its key path
 
 
 class EditorState:
@@ -251,6 +253,21 @@ class EditorState:
         return 0, 0
 
     # ------------------------------------------------------------------ the inspector
+    def go_to(self, where: str) -> None:
+        """A click on a problem: show what its key path names (a unit, a side, a zone, a trigger, the scenario)."""
+        unit = re.match(r"sides\[(\d+)\]\.units\[(\d+)\]", where)
+        side = re.match(r"sides\[(\d+)\]", where)
+        if unit and self.doc.get(("sides", int(unit[1]), "units", int(unit[2]))) is not None:
+            self.select((int(unit[1]), int(unit[2])))
+        elif side and self.doc.get(("sides", int(side[1]))) is not None:
+            self.side, self.tab, self.selected, self.editing = int(side[1]), "side", None, None
+        elif where.startswith("zones"):
+            self.tab, self.editing = "zones", None
+        elif where.startswith("triggers"):
+            self.tab, self.editing = "triggers", None
+        else:
+            self.tab, self.editing = "scenario", None
+
     def select_zone(self, name: str | None) -> None:
         """Select a zone: the zones tab shows it."""
         self.zone, self.editing = name, None
