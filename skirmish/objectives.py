@@ -152,6 +152,8 @@ class Play:
         for o in self.objectives:
             if o.state == "open":
                 self._objective(o, point)
+            if self.b.outcome is not None:  # a `wins` or `loses` objective has decided it
+                return
         now = self._inside()
         for i, trig in enumerate(self.triggers):
             if self.b.outcome is not None:
