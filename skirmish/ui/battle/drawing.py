@@ -18,6 +18,7 @@ from skirmish.ui.overlay_text import draw_labels, draw_toasts, help_box
 from skirmish.ui.panels import draw_tracker, draw_unit_card
 from skirmish.ui.preview import scenario_colours
 from skirmish.ui.widgets import ACCENT, DIM, TEXT, fit_parts, wrap
+from skirmish.ui.zones import draw_objectives
 
 
 class BattleDrawing(BattleMenus):
@@ -35,6 +36,7 @@ class BattleDrawing(BattleMenus):
         ov.fog = self.fog.surface(view, self.board.cam.tile)
         self.board.draw(board_surf, view, ov, drawn_at(self.anim.positions(), view))
         self.commands.draw_board(board_surf, view, drawn_at(self.anim.positions(), view))  # fw: HP under tokens
+        draw_objectives(board_surf, self.fonts, view, self.board.colours)  # a scenario's objectives (issue 15)
         self.anim.draw(board_surf, self.board.cam, self.fonts.normal, self.fonts.big)
         if self.settings.reasons:
             self._draw_reasons(board_surf, view)
