@@ -275,9 +275,10 @@ class Play:
         if self.b.outcome is not None:
             return True
         standing = self.standing()
+        due = self.reinforcements_due()
+        if not round_over and sum(1 for s, n in standing.items() if n > 0 or s in due) > 1:
+            return False  # a side whose reinforcements are still to come is not out yet
         on_board = [s for s, n in standing.items() if n > 0]
-        if len(on_board) > 1 and not round_over:
-            return False
         if not self.any_objectives:  # triggers only: the usual end, less the extracted
             winner = on_board[0] if len(on_board) == 1 else None
             reason = "round limit" if len(on_board) > 1 else \
@@ -301,6 +302,14 @@ class Play:
                                                                                    else "")
         self.b.finish(winner, f"{why}; points " + ", ".join(f"{s} {points[s]}" for s in self.b.sides))
         return True
+
+    def reinforcements_due(self) -> set[str]:
+        """The sides with reinforcements called and not yet arrived, or due from a `round` trigger to come."""
+        due = {side for _, side, _, _ in self.arriving}
+        for i, trig in enumerate(self.triggers):
+            if trig.when.round is not None and trig.when.round > self.b.ctx.round and i not in self.fired:
+                due.update(e.reinforce.side for e in trig.then if e.reinforce is not None)
+        return due
 
     def result_fields(self) -> dict[str, Any]:
         """The result event's extra fields."""
