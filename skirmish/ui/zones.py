@@ -16,6 +16,7 @@ from skirmish.ui.camera import Camera
 from skirmish.ui.widgets import ACCENT, BAD, DIM, GOOD, PANEL_BG, PANEL_EDGE, TEXT, Fonts
 
 Colour = tuple[int, int, int]
+DEPLOY = "deploy"  # a person's deployment request (skirmish.objectives: Play.DEPLOY)
 NEUTRAL: Colour = (235, 235, 240)
 STATE_COLOUR: dict[str, Colour] = {"open": TEXT, "done": GOOD, "failed": BAD}
 STATE_MARK = {"open": "·", "done": "✓", "failed": "✗"}
