@@ -61,9 +61,9 @@ class PlayBase:
         return {z: frozenset(n for n, c in standing if c in cells) for z, cells in sorted(self.zone_sets.items())}
 
     def fallen(self, name: str) -> bool:
-        """Out of action and not extracted (KeyError: no such unit, yet)."""
+        """Out of action and not extracted (False for a reinforcement that has not arrived yet)."""
         w = self.b.world
-        return name not in self.extracted and w.peek(w.entity(name), Health).out_of_action
+        return name not in self.extracted and w.has(name) and w.peek(w.entity(name), Health).out_of_action
 
     def standing(self) -> dict[str, int]:
         """Units on the board and in action, by side."""
