@@ -306,7 +306,7 @@ def test_the_menu_lists_subfolders_and_e_opens_the_editor(app: App, tmp_path: Pa
     menu = app.open_menu(SCENARIOS_DIR / "depot_breach.yaml")
     _frames(app)
     groups = {e.group for e in menu.entries}
-    assert {"", "fi", "fw"} <= groups and "bench" not in groups
+    assert {"", "fi", "fw", "training"} <= groups and "bench" not in groups
     assert any(e.key == "fi/boarding_action.yaml" for e in menu.entries)
     assert any(b.label.startswith("Edit") for b in menu.buttons.buttons)
     _key(pygame.K_e)
