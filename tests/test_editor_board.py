@@ -287,10 +287,21 @@ def test_test_play_opens_the_battle_and_esc_comes_back_to_the_editor(app: App, t
     assert app.screen is ed and "cannot be played" not in _texts(ed)
     assert any("cannot play" in t.text for t in ed.toasts)
     _key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    _key(pygame.K_b)
+    _click(ed.panels.palette[_tile("water")][0].center)
+    _click(_centre(ed, (6, 5)))  # unsaved: the battle plays it, and a save of the battle records it
     _key(pygame.K_t)
     _frames(app, 2)
     board = app.screen
     assert isinstance(board, BattleScreen) and board.session.scenario.spec.name == "Duel"
+    assert int(board.session.scenario.grid.layout[5, 6]) == _tile("water")
+    saved = app.save_battle()
+    assert saved is not None
+    from skirmish import record
+
+    recorded = record.scenario_of(record.load(saved))
+    assert int(recorded.grid.layout[5, 6]) == _tile("water")
+    assert int(load_scenario(tmp_path / "duel.yaml").grid.layout[5, 6]) == _tile("floor")  # the file: as it was
     _key(pygame.K_ESCAPE)
     _frames(app)
     assert app.screen is ed  # the editor as it was

@@ -323,9 +323,7 @@ class EditorDoc:
             return self._checked[1], self._checked[2]
         ref: Any = {"ascii": self.ascii_rows(), "cell_m": self.cell_m, "name": self.map_name}
         if self.map_objects():  # zones drawn in Tiled: the map is checked as a file, its object layers with it
-            if self._scratch is None:
-                self._scratch = tempfile.TemporaryDirectory(prefix="skirmish-edit-")
-            map_path = Path(self._scratch.name) / (Path(str(self.map_ref)).name or "map.tmj")
+            map_path = Path(self._scratch_dir()) / (Path(str(self.map_ref)).name or "map.tmj")
             write_tmj(map_path, self.grid(), base=self.map_base)
             ref = str(map_path)
         text = scenario_text(self.spec_data(ref))
@@ -348,6 +346,29 @@ class EditorDoc:
         the files written. A scenario with errors is saved too (to be finished later); the check says why.
         OutputError naming the file if one cannot be written; nothing half-written."""
         path = Path(path)
+        written, ref = self._write(path)
+        self.map_ref = ref
+        self.path = path
+        self.saved_version = self.version
+        self._checked = None
+        return written
+
+    def playable(self) -> Scenario:
+        """The scenario as it stands, written to a scratch folder and loaded from there, so that a battle
+        played on it (and a record saved of it) holds exactly this text and these files."""
+        folder = Path(self._scratch_dir()) / "play"
+        folder.mkdir(exist_ok=True)
+        target = folder / (self.path.name if self.path is not None else "new_scenario.yaml")
+        self._write(target)
+        return load_scenario(target)
+
+    def _scratch_dir(self) -> str:
+        if self._scratch is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="skirmish-edit-")
+        return self._scratch.name
+
+    def _write(self, path: Path) -> tuple[list[Path], Any]:
+        """Write the scenario and its files at `path`: the files written, and the map as the YAML names it."""
         written: list[Path] = []
         if isinstance(self.map_ref, dict):  # inline ASCII stays inline
             ref: Any = {**self.map_ref, "ascii": self.ascii_rows(), "cell_m": self.cell_m, "name": self.map_name}
@@ -372,11 +393,7 @@ class EditorDoc:
                 written.append(dst)
         write_scenario(path, self.spec_data(ref))
         written.append(path)
-        self.map_ref = ref
-        self.path = path
-        self.saved_version = self.version
-        self._checked = None
-        return written
+        return written, ref
 
     @property
     def dirty(self) -> bool:

@@ -387,7 +387,12 @@ class EditorState:
         if self.play is None:
             self.toast("test play is not available here", BAD)
             return None
-        return self.play(scenario, self, person)
+        try:
+            played = self.doc.playable()  # its own copy: a battle saved from it records what was played
+        except (ContentError, OSError) as exc:
+            self.toast(f"cannot play: {exc.text if isinstance(exc, ContentError) else exc}", BAD)
+            return None
+        return self.play(played, self, person)
 
     # ------------------------------------------------------------------ actions (buttons and keys)
     def toggle_help(self) -> None:
