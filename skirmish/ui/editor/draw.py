@@ -299,6 +299,8 @@ class EditorDrawing(EditorState):
                           (x + label_w, r.centery), anchor="midleft", width=w - label_w - 4)
             self.panels.fields.append((r, fd))
             y += lh + 6
+            if editing and self.editing is not None and f.small.size(self.editing.text + "|")[0] > w - label_w - 4:
+                y = page.para(f.small, self.editing.text + "|", ACCENT, x + 12, y, w - 12, 10) + 4  # the whole line
             if editing and self.editing is not None and self.editing.error:
                 y = page.para(f.small, self.editing.error, BAD, x, y, w, 2) + 2
             if editing and choices(ruleset, str(fd.keys[-1])):
