@@ -5,12 +5,12 @@ loader's problems under the map, the keys at the bottom, and the help box (H).""
 from __future__ import annotations
 
 from functools import partial
-from types import SimpleNamespace
 from typing import Any
 
 import pygame
 
-from skirmish.ui.art import side_colour_map, tile_surface
+from skirmish.ui.art import tile_surface
+from skirmish.ui.editor.actions import EditorActions
 from skirmish.ui.editor.fields import (
     Field,
     choices,
@@ -21,7 +21,7 @@ from skirmish.ui.editor.fields import (
     unit_fields,
     zone_fields,
 )
-from skirmish.ui.editor.state import TABS, EditorState
+from skirmish.ui.editor.state import TABS
 from skirmish.ui.editor.zones import draw_zones
 from skirmish.ui.layout import Page, elide_left
 from skirmish.ui.overlay_text import draw_help, draw_toasts
@@ -61,7 +61,7 @@ TOOL_BUTTONS = (  # (tool, label, tip): the left panel's tool buttons
 SHORT = 3  # letters of a unit's name on its token
 
 
-class EditorDrawing(EditorState):
+class EditorDrawing(EditorActions):
     """What the editor shows, drawn from its state."""
 
     def draw(self, surf: pygame.Surface) -> None:
@@ -156,15 +156,6 @@ class EditorDrawing(EditorState):
                       anchor="midleft", width=r.w - 20)
             self.panels.sides.append((r, si))
             y += row_h + 2
-
-    def colours(self) -> dict[str, tuple[int, int, int]]:
-        """Each side's colour on the map (as the board draws it); a bad colour falls back to the palette."""
-        sides = [SimpleNamespace(name=str(s.get("name", "")), colour=s.get("colour") if isinstance(
-            s.get("colour"), str) else None) for s in self.doc.data.get("sides", [])]
-        try:
-            return side_colour_map(sides)
-        except ValueError:
-            return side_colour_map([s.name for s in sides])
 
     def _canvas(self, surf: pygame.Surface, rect: pygame.Rect) -> None:
         pygame.draw.rect(surf, (12, 13, 17), rect)

@@ -1,7 +1,7 @@
 """Zones in the editor: their cells as the loader reads them (skirmish.content.zones: a rectangle's cells, the
 cells whose centres a polygon holds, and the zones drawn in Tiled's object layers), drawn over the map as
-tinted areas with their names; a polygon being drawn; and the cell corner nearest the pointer (a polygon's
-vertices are cell corners)."""
+tinted areas with their names (a side's deployment zone in its colour); a polygon being drawn; and the cell
+corner nearest the pointer (a polygon's vertices are cell corners)."""
 
 from __future__ import annotations
 
@@ -73,10 +73,13 @@ def draw_zones(surf: pygame.Surface, ed: EditorState) -> None:
     if v.tile < 2:
         return
     shade = pygame.Surface((v.tile, v.tile), pygame.SRCALPHA)
+    sides = ed.colours()  # a side's deployment zone in its colour
+    deploys = {str(s.get("deployment")): sides.get(str(s.get("name"))) for s in ed.doc.data.get("sides", [])
+               if s.get("deployment")}
     for name, cells in all_zones(ed).items():
         if not cells:
             continue
-        colour = zone_colour(name)
+        colour = deploys.get(name) or zone_colour(name)
         shade.fill((*colour, FILL_ALPHA))
         for cell in cells:
             surf.blit(shade, v.rect_of(cell))
