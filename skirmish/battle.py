@@ -27,7 +27,8 @@ from skirmish.ecs.components import Health, Identity
 from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
 from skirmish.log import EventLog
-from skirmish.rules.actions import Action
+from skirmish.objectives import Play, deployed, uses_objectives
+from skirmish.rules.actions import Action, EndTurn
 
 __all__ = ["Answer", "Battle", "Controller", "Outcome", "Request", "consult"]
 
@@ -113,7 +114,10 @@ class Battle:
     def __init__(self, scenario: Scenario, seed: int | None = None,
                  controllers: dict[str, Controller] | None = None,
                  on_event: Callable[[Event], None] | None = None, *, hashes: bool = False,
-                 table: Callable[[RoundTable], RoundTable] | None = None, hooks: Hooks | None = None) -> None:
+                 table: Callable[[RoundTable], RoundTable] | None = None, hooks: Hooks | None = None,
+                 deploy: tuple[str, ...] = ()) -> None:
+        play = uses_objectives(scenario)  # objectives, triggers, deployment (skirmish.objectives; issue 15)
+        scenario = deployed(scenario) if play else scenario
         spec = scenario.spec
         try:
             self.ruleset = rulesets.get(spec.ruleset)
@@ -144,9 +148,15 @@ class Battle:
         # Callbacks at round, step and turn boundaries and after each action (core.flow); pass `hooks` to
         # have them from the first request on (the battle asks its first question as it is made).
         self.hooks = hooks.copy() if hooks is not None else Hooks()
+        self.play: Play | None = None  # the scenario's objectives and triggers in play, if it has any
+        if play:
+            self.play = Play(self)
+            self.play.hook()
         if hashes:
             self.hooks.add("round_end", lambda: self.round_hashes.append(self.state_hash()))
         rows = self.sys.round_table()
+        if self.play is not None and deploy:  # a person's sides place their units first (docs/FILES.md)
+            rows = self.play.with_deployment(rows, deploy)
         self._flow = walk(rows if table is None else table(rows), self.hooks, ended=self._ended, refused=self._refuse,
                           ask=lambda unit: _Legal(self, unit))  # Request.legal: worked out if asked
         self.pending: Request | None = None
@@ -162,14 +172,16 @@ class Battle:
     def view(self) -> BattleView:
         """A frozen snapshot of the whole battle, all-seeing (previews, the board watching, tools); an AI gets
         `observe(side)`."""
-        return self.world.snapshot(self.ctx.round, self.ctx.phase, self.ctx.grid, self.sides,
+        view = self.world.snapshot(self.ctx.round, self.ctx.phase, self.ctx.grid, self.sides,
                                    self.ctx.scope, self.ctx.armoury, self.scenario.spec.victory.max_rounds)
+        return view if self.play is None else self.play.dress(view, None)
 
     def observe(self, side: str) -> BattleView:
         """What `side` may know now (issue 11, item 4; the ruleset's side views): its own units in full, enemies
         it sees with what shows of them, the others as ghosts at their last known cells, and the other sides'
         declarations hidden until initiative is flipped. KeyError for a side not in the battle."""
-        return self.knowledge.observe(self.view(), side)
+        view = self.knowledge.observe(self.view(), side)
+        return view if self.play is None else self.play.dress(view, side)  # its own objectives' progress only
 
     def is_over(self) -> bool:
         """True once the battle has an outcome."""
@@ -196,6 +208,8 @@ class Battle:
         req = self.pending
         if req is None or req.unit != unit:
             return LegalActions(unit, "none")
+        if self.play is not None and req.kind == self.play.DEPLOY:
+            return self.play.deploy_legal(unit)
         return self.sys.legal_actions(req)
 
     def check(self, action: Action) -> Refusal | None:
@@ -300,7 +314,8 @@ class Battle:
             self._submit(action)
         except IllegalAction:
             if self.pending is not None and self.pending.unit == req.unit and self.pending.kind == req.kind:
-                self._submit(self.sys.fallback(req))
+                deploying = self.play is not None and req.kind == self.play.DEPLOY
+                self._submit(EndTurn(req.unit) if deploying else self.sys.fallback(req))
 
     def run(self) -> Outcome:
         """Play until the end."""
@@ -369,6 +384,8 @@ class Battle:
         """Asked by the round loop after each turn (round_end False) and after each round's bookkeeping."""
         if self.outcome is not None:  # a row or hook has decided it (finish)
             return True
+        if self.play is not None:
+            return self.play.ended(round_end and self.scenario.spec.victory.max_rounds <= self.ctx.round)
         return self._check_end(round_over=round_end and self.scenario.spec.victory.max_rounds <= self.ctx.round)
 
     def _check_end(self, round_over: bool = False) -> bool:
@@ -412,7 +429,8 @@ class Battle:
 
     def _result(self, winner: str | None, reason: str) -> None:
         """The outcome, and its result event (R-10.1)."""
-        casualties = self._tally()[1]
+        casualties = self._tally()[1] if self.play is None else self.play.casualties()
         self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties)
+        extra = {} if self.play is None else self.play.result_fields()
         self._emit(ResultEvent(round=self.ctx.round, phase=None, actor=None, rules=("R-10.1",),
-                               winner=winner, rounds=self.ctx.round, casualties=casualties, reason=reason))
+                               winner=winner, rounds=self.ctx.round, casualties=casualties, reason=reason, **extra))

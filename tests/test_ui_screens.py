@@ -11,13 +11,14 @@ import pygame
 import pytest
 
 from skirmish.content.colours import side_colours
-from skirmish.content.scenario import Scenario, builtin_scenarios, parse_scenario
+from skirmish.content.scenario import SCENARIOS_DIR, Scenario, builtin_scenarios, parse_scenario
 from skirmish.summary import summarize, unit_sides
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
 from skirmish.ui.hotseat import HIDDEN, declared_label, seen_by
 from skirmish.ui.layout import layout_problems
 from skirmish.ui.screens import MenuScreen, Reset, ResultsScreen
+from skirmish.ui.screens.menu_state import SUBFOLDERS
 from skirmish.ui.session import Session
 from skirmish.ui.settings import Settings, load_settings
 
@@ -213,7 +214,8 @@ def test_menu_fits_the_window(tmp_path: Path, size: tuple[int, int]) -> None:
             settings.remember(str(tmp_path / f"extra{_}.yaml"))
         menu = a.open_menu(tmp_path / "extra0.yaml")
         _frames(a, 1)
-        assert menu.page is not None and len(menu.entries) == len(builtin_scenarios()) + 8  # shipped + the 8 most recent
+        shipped = len(builtin_scenarios()) + sum(len(list((SCENARIOS_DIR / g).glob("*.yaml"))) for g in SUBFOLDERS)
+        assert menu.page is not None and len(menu.entries) == shipped + 8  # shipped (with fi/, fw/ …) + the 8 most recent
         if size[1] < 700:
             assert len(menu.rows) < len(menu.entries) and any("more" in t for t in _texts(menu))
         assert layout_problems(menu.page, a.window.get_rect(), menu.buttons.buttons) == []

@@ -1,4 +1,4 @@
-"""The `skirmish` command (C-1, C-2, C-6): run, deck, check, bench, tournament, watch, play, menu.
+"""The `skirmish` command (C-1, C-2, C-6): run, deck, check, bench, tournament, watch, play, menu, edit.
 
 Bad input (a file, a value, an output path) exits 2 with one line naming it; output files are checked before
 any battle is played and written whole or not at all (skirmish.fileio); Ctrl-C prints one line and exits 130.

@@ -12,6 +12,8 @@ from skirmish.cli.bench import BENCH_REPLAY_SEED, TOURNAMENT_PAIRS, cmd_bench, c
 from skirmish.cli.board import cmd_board
 from skirmish.cli.common import EXIT_BAD_INPUT, MAX_COUNT, MAX_SEED
 from skirmish.cli.deck import cmd_deck
+from skirmish.cli.edit import cmd_edit
+from skirmish.cli.schema import cmd_schema
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,6 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "stacked-deck (.json) files (default: every shipped scenario)")
     c.set_defaults(func=cmd_check)
 
+    sc = sub.add_parser("schema", help="print the JSON Schema of the scenario format (for editors)")
+    sc.add_argument("--ruleset", default=None, help="one ruleset's (fi, fw; default: any ruleset's)")
+    sc.add_argument("--out", metavar="FILE", help="write it to FILE instead of printing it")
+    sc.set_defaults(func=cmd_schema)
+
     b = sub.add_parser("bench", help="measure battles per second and map queries")
     b.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")
     b.add_argument("--battles", type=COUNT, default=20, help="battles to play (default: 20)")
@@ -113,6 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--by-scenario", action="store_true", help="with --behaviour: also per AI and scenario")
     t.add_argument("--json", action="store_true", help="with --behaviour: print the figures as JSON")
     t.set_defaults(func=cmd_tournament)
+
+    e = sub.add_parser("edit", help="the scenario editor: paint the map, place and edit units, sides and options, "
+                       "save a Tiled map and a YAML scenario, test-play it (docs/EDITOR.md)")
+    e.add_argument("scenario", nargs="?", help="scenario YAML to edit (default: a new scenario)")
+    e.add_argument("--ruleset", help="the rules of a new scenario (fi or fw; default: fi)")
+    e.add_argument("--frames", type=COUNT, default=None, help=argparse.SUPPRESS)  # smoke tests
+    e.set_defaults(func=cmd_edit)
 
     helps = {"watch": "watch an AI-vs-AI battle on the board (the default command)",
              "play": "play a battle on the board against the AI (or --hotseat)",

@@ -4,6 +4,7 @@ screenshots, remembered settings. `App.tick()` runs one frame, so tests can driv
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 import pygame
@@ -15,10 +16,23 @@ from skirmish.fileio import atomic_path
 from skirmish.log import EventLog
 from skirmish.ui.art import draw_icon
 from skirmish.ui.battle import BattleScreen, outcome_of
+from skirmish.ui.editor import EditorDoc, EditorScreen
+from skirmish.ui.editor.dialog import PathDialog
 from skirmish.ui.replay import ReplayScreen
 from skirmish.ui.replay_session import ReplaySession
 from skirmish.ui.save_as import SaveAsScreen
-from skirmish.ui.screens import MenuScreen, Pop, Push, Quit, Reset, ResultsScreen, Screen, Transition
+from skirmish.ui.screens import (
+    MenuFactory,
+    MenuScreen,
+    Pop,
+    Push,
+    Quit,
+    Reset,
+    ResultsScreen,
+    Screen,
+    StartBattle,
+    Transition,
+)
 from skirmish.ui.session import Session
 from skirmish.ui.settings import Settings, config_dir, load_settings
 from skirmish.ui.widgets import ACCENT, Fonts
@@ -80,24 +94,56 @@ class App:
     # ------------------------------------------------------------------ screens
     def make_menu(self) -> Screen:
         """A fresh start menu."""
-        return MenuScreen(self.fonts, self.settings, self.start_battle)
+        return MenuScreen(self.fonts, self.settings, self.start_battle, edit=self.edit_transition)
+
+    # ------------------------------------------------------------------ the scenario editor (ui/editor)
+    def make_editor(self, doc: EditorDoc | None = None) -> EditorScreen:
+        """The editor on a scenario (a new one by default); test play comes back to it, Esc goes to the menu."""
+        return EditorScreen(self.fonts, self.settings, doc or EditorDoc.new(), play=self.test_play,
+                            back=self.make_menu)
+
+    def open_editor(self, path: Path | str | None = None) -> EditorScreen:
+        """Show the editor on a scenario file (`skirmish edit PATH`), checked first: ContentError if bad."""
+        editor = self.make_editor(EditorDoc.open(Path(path)) if path is not None else None)
+        self.apply(Reset(editor))
+        return editor
+
+    def edit_doc_transition(self, doc: EditorDoc) -> Transition:
+        """The editor on a scenario already read (`skirmish edit`)."""
+        return Reset(self.make_editor(doc))
+
+    def edit_transition(self, path: Path | None) -> Transition:
+        """The menu's Edit: the editor on this scenario (None: a new one); ContentError if it does not load."""
+        return Reset(self.make_editor(EditorDoc.open(path) if path is not None else None))
+
+    def test_play(self, scenario: Scenario, editor: Screen, person: bool = False) -> Transition:
+        """The editor's test play: the battle (AI against AI, or a person on the first side), and back to the
+        editor from the board (Esc) or the results (M)."""
+        sides = [s.name for s in scenario.spec.sides]
+        controls = {s: ("human" if person and i == 0 else "ai") for i, s in enumerate(sides)}
+        return self.start_battle(scenario, scenario.spec.seed, controls, back=lambda: editor)
 
     def open_menu(self, scenario_path: Path | str) -> MenuScreen:
         """Show the start menu with this scenario file opened (`skirmish menu PATH`); a bad file is reported in
         the menu's Open line."""
-        menu = MenuScreen(self.fonts, self.settings, self.start_battle, scenario_path)
+        menu = MenuScreen(self.fonts, self.settings, self.start_battle, scenario_path, edit=self.edit_transition)
         self.apply(Reset(menu))
         return menu
 
-    def start_battle(self, scenario: Scenario, seed: int, controls: dict[str, str]) -> Transition:
-        """The transition into a new battle."""
+    def start_battle(self, scenario: Scenario, seed: int, controls: dict[str, str],
+                     back: MenuFactory | None = None) -> Transition:
+        """The transition into a new battle; `back`: the screen Esc and the results' M go to (the menu)."""
         self._close_sessions()
         ai = self.ai_overrides[1] if self.ai_overrides and self.ai_overrides[0] == scenario.source else None
         session = Session(scenario, seed, controls, ai=ai)
-        return Reset(self._board(session))
+        return Reset(self._board(session, back))
 
-    def _board(self, session: Session) -> BattleScreen:
-        return BattleScreen(self.fonts, self.settings, session, self._battle_over, self.make_menu, self.window.get_size())
+    def _board(self, session: Session, back: MenuFactory | None = None) -> BattleScreen:
+        if back is None:
+            return BattleScreen(self.fonts, self.settings, session, self._battle_over, self.make_menu,
+                                self.window.get_size())
+        return BattleScreen(self.fonts, self.settings, session, partial(self._battle_over, back=back), back,
+                            self.window.get_size())
 
     def _replay_screen(self, replay: ReplaySession) -> ReplayScreen:
         return ReplayScreen(self.fonts, self.settings, replay, self.make_menu, self.window.get_size())
@@ -207,11 +253,12 @@ class App:
         self.toast = (f"replaying: {path} ({replay.rounds} rounds; H for the keys)", 4.0)
         return True
 
-    def _battle_over(self, session: Session) -> Transition:
+    def _battle_over(self, session: Session, back: MenuFactory | None = None) -> Transition:
         outcome = outcome_of(session)
         self.last_log = self._save_log(session)
+        start: StartBattle = self.start_battle if back is None else partial(self.start_battle, back=back)
         return Reset(ResultsScreen(self.fonts, outcome, session.scenario, dict(session.controls),
-                                   self.start_battle, self.make_menu, self.last_log, session.battle.log.events))
+                                   start, back or self.make_menu, self.last_log, session.battle.log.events))
 
     def _save_log(self, session: Session) -> Path | None:
         """Keep the battle's event log (JSON lines) to read later."""
@@ -268,6 +315,8 @@ class App:
                     self.screen.resize(self.size)
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
                 self.screenshot()
+            elif event.type == pygame.KEYDOWN and isinstance(self.screen, EditorScreen | PathDialog):
+                self.apply(self.screen.handle(event))  # the editor's own Ctrl+S, Ctrl+Z …
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_s and event.mod & pygame.KMOD_CTRL:
                 if event.mod & pygame.KMOD_SHIFT:
                     self.save_battle_as()

@@ -39,6 +39,7 @@ class Settings:
     screenshots: str | None = None  # folder for screenshots (default: the config folder)
     recent: list[str] = field(default_factory=list)  # scenario files opened from outside scenarios/, newest first
     chips: str = ""  # FI story chips of a person's side (X): "spend" as the AI does, "keep", "" as the scenario
+    editor: dict[str, Any] = field(default_factory=dict)  # the scenario editor's tool, brush and tile (ui/editor)
 
     def remember(self, path: str) -> None:
         """Put a scenario file at the front of the recent files (at most RECENT_MAX kept)."""
@@ -83,6 +84,9 @@ def load_settings() -> Settings:
             s.controls = {str(k): v for k, v in controls.items() if v in ("ai", "human")}
         s.screenshots = raw.get("screenshots") if isinstance(raw.get("screenshots"), str) else None
         s.chips = str(raw["chips"]) if raw.get("chips") in ("spend", "keep") else ""
+        editor = raw.get("editor", {})
+        if isinstance(editor, dict):
+            s.editor = {str(k): v for k, v in editor.items() if isinstance(v, str | int) and not isinstance(v, bool)}
         recent = raw.get("recent", [])
         if isinstance(recent, list):
             s.recent = [p for p in recent if isinstance(p, str)][:RECENT_MAX]

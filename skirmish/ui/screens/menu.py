@@ -68,6 +68,8 @@ class MenuScreen(MenuDrawing):
             self.seed_text = self.seed_text[:-1]
         elif k == pygame.K_r:
             self._new_seed()
+        elif k in (pygame.K_e, pygame.K_n):
+            return self._open_editor(new=k == pygame.K_n)
         elif k == pygame.K_o:
             self._edit()
         elif k == pygame.K_h:

@@ -15,7 +15,7 @@ from skirmish.ui.screens.menu_state import OPTION_CHOICES, OPTION_KEYS, OPTION_T
 from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_EDGE, TEXT, Button, wrap
 
 MENU_KEYS = ("↑↓ scenario · Tab/Space option · C D P I K V options · H who plays · 0-9 seed · R new seed · "
-             "O open a file · Enter start · Esc quit")
+             "O open a file · E edit · N new scenario · Enter start · Esc quit")
 HOVER_BG = 25  # how much lighter a hovered row is
 
 
@@ -114,6 +114,8 @@ class MenuDrawing(MenuState):
         # the list
         row_h = lh_n + 8
         self.list_room = max(1, (fy - 8 - y) // (row_h + 4))
+        if len(self.entries) > self.list_room:  # leave a line to say how many more there are
+            self.list_room = max(1, (fy - 8 - y - lh_s - 4) // (row_h + 4))
         self.list_top = max(0, min(self.list_top, len(self.entries) - self.list_room))
         self.rows = []
         for i in range(self.list_top, min(len(self.entries), self.list_top + self.list_room)):
@@ -124,8 +126,8 @@ class MenuDrawing(MenuState):
                 bg = tuple(min(255, c + HOVER_BG) for c in bg)  # type: ignore[assignment]
             pygame.draw.rect(surf, bg, r, border_radius=5)
             tag_w = 0
-            if e.recent:
-                tag = page.text(f.small, "file", DIM, (r.right - 8, r.centery), anchor="midright")
+            if e.tag:
+                tag = page.text(f.small, e.tag, DIM, (r.right - 8, r.centery), anchor="midright")
                 tag_w = tag.w + 8
             page.text(f.normal, e.name, TEXT, (r.x + 10, r.centery), anchor="midleft", width=r.w - 20 - tag_w)
             self.rows.append(ListRow(r, i))
@@ -220,9 +222,12 @@ class MenuDrawing(MenuState):
         seed_w = max(f.normal.size("Seed 000000000_")[0], f.normal.size(seed_label)[0]) + 8
         new_w = f.normal.size("New seed (R)")[0] + 24
         quit_w = f.normal.size("Quit (Esc)")[0] + 24
-        if start_w + seed_w + new_w + quit_w + 18 > width:  # a narrow window: Esc still quits
+        edit_w = f.normal.size("Edit (E)")[0] + 24 if self.edit is not None else 0
+        if start_w + seed_w + new_w + edit_w + quit_w + 24 > width:  # a narrow window: Esc still quits
             quit_w = 0
-        gap = max(6, min(14, (width - start_w - seed_w - new_w - quit_w) // 3))
+        if start_w + seed_w + new_w + edit_w + 18 > width:  # E still edits
+            edit_w = 0
+        gap = max(6, min(14, (width - start_w - seed_w - new_w - edit_w - quit_w) // 4))
         self.buttons.buttons.append(Button("Start (Enter)", self._go, rect=pygame.Rect(x, y, start_w, h),
                                            enabled=self.scenario is not None, tip="Enter: start the battle"))
         sx = x + start_w + gap
@@ -230,8 +235,13 @@ class MenuDrawing(MenuState):
         nx = sx + seed_w + gap
         self.buttons.buttons.append(Button("New seed (R)", self._new_seed, rect=pygame.Rect(nx, y, new_w, h),
                                            tip="R: a random seed; or type digits (Backspace deletes)"))
+        ex = nx + new_w + gap
+        if edit_w:
+            self.buttons.buttons.append(Button("Edit (E)", self._open_editor, rect=pygame.Rect(ex, y, edit_w, h),
+                                               tip="E: this scenario in the editor (N: a new one)"))
+            ex += edit_w + gap
         if quit_w:
-            self.buttons.buttons.append(Button("Quit (Esc)", Quit, rect=pygame.Rect(nx + new_w + gap, y, quit_w, h),
+            self.buttons.buttons.append(Button("Quit (Esc)", Quit, rect=pygame.Rect(ex, y, quit_w, h),
                                                tip="Esc: leave skirmish"))
 
 

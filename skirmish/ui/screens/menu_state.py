@@ -5,17 +5,25 @@ the mouse, menu_draw.py the drawing)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pygame
 
 from skirmish.content.errors import ContentError
-from skirmish.content.scenario import DEFAULT_SCENARIO, Scenario, builtin_scenarios, load_scenario, scenario_title
+from skirmish.content.scenario import (
+    DEFAULT_SCENARIO,
+    SCENARIOS_DIR,
+    Scenario,
+    builtin_scenarios,
+    load_scenario,
+    scenario_title,
+)
 from skirmish.ui.layout import Page
 from skirmish.ui.preview import MapPreview
 from skirmish.ui.screens.base import StartBattle, Transition
-from skirmish.ui.settings import Settings
+from skirmish.ui.settings import Settings, config_dir
 from skirmish.ui.widgets import Button, ButtonRow, Fonts
 
 OPTION_CHOICES: dict[str, tuple[object, ...]] = {
@@ -45,18 +53,35 @@ OPTION_TIPS: dict[str, str] = {
 
 
 # ---------------------------------------------------------------------------------------------- scenario list
+SUBFOLDERS = ("fi", "fw", "training")  # scenarios/ subfolders the menu lists (bench/ is the bench's)
+
+
+def user_scenarios_dir() -> Path:
+    """The user's own scenarios (the editor saves there): `scenarios/` in the settings folder."""
+    return config_dir() / "scenarios"
+
+
 @dataclass(frozen=True)
 class Entry:
-    """A scenario the menu lists: its file and its `name:`."""
+    """A scenario the menu lists: its file, its `name:` and where it comes from: "" (scenarios/), a subfolder
+    of it ("fi", "fw", "training"), "mine" (the user's folder) or "file" (opened by path)."""
 
     path: Path
     name: str
-    recent: bool  # opened from a file outside scenarios/
+    recent: bool  # opened from a file outside scenarios/ and the user's folder
+    group: str = ""
 
     @property
     def key(self) -> str:
-        """What settings.scenario remembers: a shipped scenario's file name, another file's full path."""
-        return str(self.path) if self.recent else self.path.name
+        """What settings.scenario remembers: a shipped scenario's path under scenarios/, another file's full path."""
+        if self.recent or self.group == "mine":
+            return str(self.path)
+        return self.path.name if not self.group else f"{self.group}/{self.path.name}"
+
+    @property
+    def tag(self) -> str:
+        """The word shown at the right of its row."""
+        return "file" if self.recent else self.group
 
 
 _NAMES: dict[tuple[str, float], str] = {}
@@ -83,14 +108,25 @@ def same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _yaml_files(folder: Path) -> list[Path]:
+    try:
+        return sorted(p for p in folder.glob("*.y*ml") if p.suffix in (".yaml", ".yml") and p.is_file())
+    except OSError:
+        return []
+
+
 def menu_entries(settings: Settings) -> list[Entry]:
-    """The shipped scenarios by name, then the recently opened files that still exist."""
-    shipped = sorted((Entry(p, scenario_name(p), False) for p in builtin_scenarios()), key=lambda e: e.name.lower())
-    out = list(shipped)
+    """The shipped scenarios by name (scenarios/, then its fi/, fw/ and training/ folders), the user's own
+    (the editor's folder), then the recently opened files that still exist."""
+    out: list[Entry] = []
+    groups = [("", builtin_scenarios())] + [(g, _yaml_files(SCENARIOS_DIR / g)) for g in SUBFOLDERS]
+    groups.append(("mine", _yaml_files(user_scenarios_dir())))
+    for group, paths in groups:
+        out += sorted((Entry(p, scenario_name(p), False, group) for p in paths), key=lambda e: e.name.lower())
     for text in settings.recent:
         p = Path(text)
         if p.is_file() and not any(same_file(p, e.path) for e in out):
-            out.append(Entry(p, scenario_name(p), True))
+            out.append(Entry(p, scenario_name(p), True, "file"))
     return out
 
 
@@ -116,10 +152,12 @@ class PathField:
 class MenuState:
     """What the menu holds and the moves that change it."""
 
-    def __init__(self, fonts: Fonts, settings: Settings, start: StartBattle, open_path: Path | str | None = None) -> None:
+    def __init__(self, fonts: Fonts, settings: Settings, start: StartBattle, open_path: Path | str | None = None,
+                 edit: Callable[[Path | None], Transition] | None = None) -> None:
         self.fonts = fonts
         self.settings = settings
         self.start = start
+        self.edit = edit  # the editor on a scenario file, or a new one (the app supplies it)
         self.entries = menu_entries(settings)
         keys = [e.key for e in self.entries]
         wanted = settings.scenario if settings.scenario in keys else DEFAULT_SCENARIO
@@ -236,7 +274,7 @@ class MenuState:
         try:
             sc = self.scenario.with_options(**self.options)
         except ContentError as exc:
-            self.error = exc.text
+            self.field.error = exc.text
             return None
         seed = int(self.seed_text) if self.seed_text.isdigit() else sc.spec.seed
         self.settings.scenario = self.entry.key
@@ -249,6 +287,16 @@ class MenuState:
         self.field.editing = True
         self.focus = None
 
+    def _open_editor(self, new: bool = False) -> Transition | None:
+        """E: the editor on the selected scenario (N: a new one); a file that does not load stays here."""
+        if self.edit is None:
+            return None
+        try:
+            return self.edit(None if new else self.entry.path)
+        except ContentError as exc:
+            self.field.error = exc.text
+            return None
+
     def _focusable(self) -> list[Button]:
-        """The buttons Tab moves through (with a tip, enabled; not Start nor Quit, which have their keys)."""
-        return [b for b in self.buttons.buttons if b.enabled and b.tip and not b.label.startswith(("Start", "Quit"))]
+        """The buttons Tab moves through (with a tip, enabled; not Start, Quit nor Edit, which have their keys)."""
+        return [b for b in self.buttons.buttons if b.enabled and b.tip and not b.label.startswith(("Start", "Quit", "Edit"))]

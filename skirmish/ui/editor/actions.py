@@ -1,0 +1,193 @@
+"""The editor's moves that reach beyond its state: the inspector's lines (shown, typed, set; a click on a
+problem going to what it names), saving and Save As, test play, the menu and the help box."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from skirmish.content.errors import ContentError
+from skirmish.fileio import OutputError
+from skirmish.ui.editor.basics import shipped
+from skirmish.ui.editor.dialog import PathDialog
+from skirmish.ui.editor.fields import Field, parse, show, unset_hint
+from skirmish.ui.editor.state import Editing, EditorState, user_dir
+from skirmish.ui.screens.base import Push, Quit, Reset, Transition
+from skirmish.ui.widgets import BAD, GOOD, TEXT
+
+
+class EditorActions(EditorState):
+    """The inspector, the files, test play."""
+
+    # ------------------------------------------------------------------ the inspector
+    def select_zone(self, name: str | None) -> None:
+        """Select a zone: the zones tab shows it."""
+        self.zone, self.editing = name, None
+        if name is not None:
+            self.tab = "zones"
+
+    def add_zone(self, area: dict[str, Any]) -> None:
+        """A new zone from the zone tools: selected, its name ready to be typed."""
+        name = self.doc.add_zone(area)
+        self.select_zone(name)
+        self.toast(f"zone {name}: type its name in the zones tab (click it)")
+
+    def finish_polygon(self) -> None:
+        """Enter (or a click on the first vertex): the polygon drawn becomes a zone (3 vertices or more)."""
+        pts, self.polygon = self.polygon, []
+        if len(pts) < 3:
+            self.toast("a polygon zone needs three corners or more")
+            return
+        self.add_zone({"polygon": [[x, y] for x, y in pts]})
+
+    def value_of(self, f: Field) -> str:
+        """A field's line as shown."""
+        if f.keys[0] == "@zone":
+            return str(f.keys[1])
+        if f.keys[0] == "@map":
+            w, h = self.doc.size
+            return {"map name": self.doc.map_name, "cell_m": f"{self.doc.cell_m:g}", "size": f"{w}x{h}"}[str(f.keys[1])]
+        return show(self.doc.get(f.keys), f.text)
+
+    def hint_of(self, f: Field) -> str:
+        """What an unset line shows instead of its value."""
+        return unset_hint(str(self.doc.data.get("ruleset", "fi")), f.keys)
+
+    def start_edit(self, f: Field) -> None:
+        """Click a line: type its value."""
+        self.editing = Editing(f, self.value_of(f))
+
+    def commit(self) -> bool:
+        """Enter: set the typed value (YAML for anything but text); a line that does not parse stays open with
+        the reason. The loader's check of the result is shown in the problems panel."""
+        e = self.editing
+        if e is None:
+            return False
+        try:
+            if e.field.keys[0] == "@map":
+                self._set_map(str(e.field.keys[1]), e.text)
+            elif e.field.keys[0] == "@zone":
+                self.doc.rename_zone(str(e.field.keys[1]), e.text.strip())
+                self.zone = e.text.strip()
+            else:
+                self.doc.set(e.field.keys, parse(e.text, e.field.text))
+        except (ValueError, ContentError) as exc:
+            e.error = exc.text if isinstance(exc, ContentError) else str(exc)
+            return False
+        except (KeyError, IndexError, TypeError):  # the line's unit, side or trigger is gone (undone meanwhile)
+            self.editing = None
+            self.toast("that line is gone (undone?): nothing set", BAD)
+            return False
+        self.editing = None
+        return True
+
+    def _set_map(self, key: str, text: str) -> None:
+        if key == "map name":
+            name = text.strip()
+            if not name or len(name) > 64:
+                raise ValueError("a map name of 1-64 characters")
+            if name != self.doc.map_name:
+                self.doc.change()
+                self.doc.map_name = name
+        elif key == "cell_m":
+            try:
+                value = float(text)
+            except ValueError:
+                raise ValueError(f"metres per cell, a number 0.5-10, got {text!r}") from None
+            if not 0.5 <= value <= 10:
+                raise ValueError(f"metres per cell, a number 0.5-10, got {text!r}")
+            if value != self.doc.cell_m:
+                self.doc.change()
+                self.doc.cell_m = value
+        else:
+            parts = text.lower().replace("×", "x").replace(" ", "").split("x")
+            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+                raise ValueError(f"the size as WIDTHxHEIGHT (e.g. 30x20), got {text!r}")
+            self.doc.resize(int(parts[0]), int(parts[1]))
+            self.fit()
+
+    def go_to(self, where: str) -> None:
+        """A click on a problem: show what its key path names (a unit, a side, a zone, a trigger, the scenario)."""
+        unit = re.match(r"sides\[(\d+)\]\.units\[(\d+)\]", where)
+        side = re.match(r"sides\[(\d+)\]", where)
+        if unit and self.doc.get(("sides", int(unit[1]), "units", int(unit[2]))) is not None:
+            self.select((int(unit[1]), int(unit[2])))
+        elif side and self.doc.get(("sides", int(side[1]))) is not None:
+            self.side, self.tab, self.selected, self.editing = int(side[1]), "side", None, None
+        elif where.startswith("zones"):
+            self.tab, self.editing = "zones", None
+        elif where.startswith("triggers"):
+            self.tab, self.editing = "triggers", None
+        else:
+            self.tab, self.editing = "scenario", None
+
+    # ------------------------------------------------------------------ files and test play
+    def save(self, path: Path | None = None) -> str | None:
+        """Ctrl+S (or the Save As prompt's path): write the scenario and its map; None, or why not. A shipped
+        scenario, or a new one, is never written by Ctrl+S: Save As asks where (the user's folder offered)."""
+        target = path or self.doc.path
+        if target is None or (path is None and shipped(target)):
+            return "save as"
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            written = self.doc.save(target)
+        except OSError as exc:  # OutputError too: one line naming the file
+            why = str(exc) if isinstance(exc, OutputError) else f"{target}: {exc.strerror or exc}"
+            self.toast(f"not saved: {why}", BAD)
+            return why
+        _, errors = self.doc.check()
+        more = f" ({len(errors)} problems left: see the panel)" if errors else ""
+        self.toast("saved: " + ", ".join(str(p) for p in written) + more, GOOD if not errors else TEXT)
+        return None
+
+    def default_save_path(self) -> Path:
+        """Where Save As proposes to write: the user's folder, under the scenario's file name."""
+        stem = self.doc.path.stem if self.doc.path is not None else "new_scenario"
+        return user_dir() / f"{stem}.yaml"
+
+    def test_play(self, person: bool = False) -> Any:
+        """T: play the scenario as it stands (Shift+T: you play its first side); back here after."""
+        scenario, errors = self.doc.check()
+        if scenario is None:
+            self.toast(f"cannot play: {len(errors)} problems (see the panel)", BAD)
+            return None
+        if self.play is None:
+            self.toast("test play is not available here", BAD)
+            return None
+        try:
+            played = self.doc.playable()  # its own copy: a battle saved from it records what was played
+        except (ContentError, OSError) as exc:
+            self.toast(f"cannot play: {exc.text if isinstance(exc, ContentError) else exc}", BAD)
+            return None
+        return self.play(played, self, person)
+
+    # ------------------------------------------------------------------ actions (buttons and keys)
+    def toggle_help(self) -> None:
+        """H: the help box."""
+        self.show_help = not self.show_help
+
+    def to_menu(self) -> Transition:
+        """Esc: the start menu (the scenario stays as saved; unsaved edits are lost, so Esc asks twice)."""
+        if self.doc.dirty and not getattr(self, "_esc_armed", False):
+            self._esc_armed = True
+            self.toast("unsaved changes: Esc again leaves without saving (Ctrl+S saves)")
+            return None  # type: ignore[return-value]
+        if self.back is None:
+            return Quit()
+        return Reset(self.back())
+
+    def save_key(self) -> Transition | None:
+        """Ctrl+S: save where it came from; a shipped or new scenario asks where (Save As)."""
+        if self.save() == "save as":
+            return self.save_as()
+        return None
+
+    def save_as(self) -> Transition:
+        """Ctrl+Shift+S: ask for the path (the user's folder offered)."""
+        dialog = PathDialog(self.fonts, "Save the scenario as (its map is written beside it)",
+                            str(self.default_save_path()), self._save_to)
+        return Push(dialog)
+
+    def _save_to(self, path: Path) -> str | None:
+        return self.save(path)
