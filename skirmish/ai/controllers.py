@@ -19,7 +19,7 @@ import numpy as np
 
 from skirmish.ai.baseline_cells import _best_cell
 from skirmish.ai.baseline_melee import flee, held_answer
-from skirmish.ai.estimate import throw_chance
+from skirmish.ai.estimate import fits_kept, throw_chance
 from skirmish.ai.reach import ReachCache
 from skirmish.ai.utility.melee import held
 from skirmish.battle import Controller, Request
@@ -30,7 +30,7 @@ from skirmish.rules.checks import tn as tn_of
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf, prob_at_least
 from skirmish.rules.equipment import Speed
-from skirmish.rulesets.fi import Part, fits
+from skirmish.rulesets.fi import Part
 from skirmish.rulesets.fi import thrown as thr
 
 
@@ -131,7 +131,7 @@ class BaselineAI:
     # ------------------------------------------------------------------ acting
     def _fits(self, me: UnitView, part: Part) -> bool:
         """The turn so far (the view's) and one more action fit the declared speed (R-5.3–R-5.5)."""
-        return fits(me.declared, [*me.turn_parts, part])
+        return fits_kept(me.declared, (*me.turn_parts, part))  # the rules' `fits`, kept (a few turns come up)
 
     def _visible_targets(self, view: BattleView, me: UnitView, cell: geo.Cell) -> list[UnitView]:
         if me.weapon is None:

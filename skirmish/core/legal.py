@@ -3,12 +3,64 @@ shading and menus, the AIs and an RL action mask read this one value instead of 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.geometry import Cell
+
+
+class LazyCells(AbstractSet[Cell]):
+    """A set of cells worked out when first read, then kept: a legal list's throw cells (their sight from the
+    thrower costs a batch of first-time look-ups, and most decisions never read them). It reads, compares,
+    hashes, copies and pickles as the frozenset `work()` returns; `work` must not depend on what changes
+    after it is made (legality passes it the thrower's cell and reach as they are)."""
+
+    __slots__ = ("_cells", "_work")
+
+    def __init__(self, work: Callable[[], frozenset[Cell]]) -> None:
+        self._work: Callable[[], frozenset[Cell]] | None = work
+        self._cells: frozenset[Cell] | None = None
+
+    def cells(self) -> frozenset[Cell]:
+        """The cells (worked out on the first call)."""
+        if self._cells is None:
+            assert self._work is not None
+            self._cells, self._work = self._work(), None
+        return self._cells
+
+    def __contains__(self, x: object) -> bool:
+        return x in self.cells()
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(self.cells())
+
+    def __len__(self) -> int:
+        return len(self.cells())
+
+    def __eq__(self, other: object) -> bool:
+        return self.cells() == (other.cells() if isinstance(other, LazyCells) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.cells())
+
+    def __repr__(self) -> str:
+        return repr(self.cells())
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[Any]) -> frozenset[Any]:  # set operations give plain frozensets
+        return frozenset(it)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (frozenset, (tuple(self.cells()),))
+
+    def __copy__(self) -> frozenset[Cell]:
+        return self.cells()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> frozenset[Cell]:
+        return self.cells()
 
 
 @dataclass(frozen=True)
@@ -26,7 +78,7 @@ class LegalActions:
     run: frozenset[Cell] = frozenset()
     shots: tuple[Shoot, ...] = ()
     called: tuple[str, ...] = ()
-    throws: tuple[tuple[str, frozenset[Cell]], ...] = ()
+    throws: tuple[tuple[str, AbstractSet[Cell]], ...] = ()  # (LazyCells: worked out when first read)
     aims: tuple[Aim, ...] = ()
     reload: bool = False
     waits: tuple[Wait, ...] = ()

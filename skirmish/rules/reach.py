@@ -45,9 +45,9 @@ class ReachCache:
     def __init__(self, size: int = 512) -> None:
         self.size = size
         self._kept: dict[tuple[geo.Cell, float], _Kept] = {}
-        # (start, limit) -> (the cells the kept field's search looked at but the start, the figures among them,
-        # the field): `field_among`
-        self._among: dict[tuple[geo.Cell, float], tuple[frozenset[geo.Cell], frozenset[geo.Cell], Field]] = {}
+        # (start, limit) -> (the cells the kept field's search looked at, a byte per cell of the map, the figures
+        # among them but the start, the field): `field_among`
+        self._among: dict[tuple[geo.Cell, float], tuple[bytes, frozenset[geo.Cell], Field]] = {}
         self._grid: geo.GridMap | None = None
 
     def field(self, grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
@@ -77,12 +77,14 @@ class ReachCache:
     def field_among(self, grid: geo.GridMap, start: geo.Cell, limit: float, figures: Collection[geo.Cell]) -> Field:
         """`field(grid, start, limit, blocked)` with `blocked` the cells in `figures` (figures other than the one
         at `start`), answered from the same kept field while the figures among the cells its search looked at
-        are the same ones: a set of a few cells compared, where `field` compares whole-map arrays."""
+        are the same ones: a set of a few cells compared, where `field` compares whole-map arrays. The cells
+        looked at are kept as one byte per cell of the map (`near`, row by row), read per figure."""
         key = (start, limit)
         kept = self._among.get(key) if self._grid is grid else None
+        w = grid.width
         if kept is not None:
             near, was, field = kept
-            if frozenset(c for c in figures if c in near) == was:
+            if frozenset(c for c in figures if near[c[1] * w + c[0]] and c != start) == was:
                 self._among[key] = self._among.pop(key)  # now the last asked for
                 return field
         blocked = np.zeros((grid.height, grid.width), dtype=bool)
@@ -93,10 +95,8 @@ class ReachCache:
         if len(self._among) > self.size:  # drop the half asked for longest ago
             for old in list(self._among)[: len(self._among) // 2]:
                 del self._among[old]
-        near_cells = self._kept[key].near
-        ys_, xs_ = np.nonzero(near_cells)
-        near = frozenset(zip(xs_.tolist(), ys_.tolist(), strict=True)) - {start}
-        self._among[key] = (near, frozenset(c for c in figures if c in near), field)
+        near = self._kept[key].near.tobytes()  # C order: cell (x, y) at y * width + x
+        self._among[key] = (near, frozenset(c for c in figures if near[c[1] * w + c[0]] and c != start), field)
         return field
 
 

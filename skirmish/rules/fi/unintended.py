@@ -64,22 +64,38 @@ def candidates(grid: geo.GridMap, firer: geo.Cell, target: geo.Cell, figures: Se
                ) -> list[Figure]:
     """The figures a missed round may strike, nearest the firer first (ties in the order given), at most ten
     (R-6.11)."""
-    width = line_width_m(weapon)
-    near: list[tuple[float, int, Figure]] = []
-    for i, f in enumerate(figures):
-        if f.cell in (firer, target):
+    return [figures[i] for i in on_line(grid, firer, target, [f.cell for f in figures], weapon)]
+
+
+def on_line(grid: geo.GridMap, firer: geo.Cell, target: geo.Cell, cells: Sequence[geo.Cell], weapon: Weapon
+            ) -> list[int]:
+    """`candidates` by the figures' cells: the indices into `cells` of the candidates, in `candidates`' order.
+    Each cell is measured as `off_line_m` measures it (the same float operations in the same order, with the
+    line's own numbers worked out once per shot: the battle asks this for every shot, over every figure)."""
+    width = line_width_m(weapon) + 1e-9
+    far = weapon.max_range_m + 1e-9
+    fx, fy = geo.centre(firer)
+    tx, ty = geo.centre(target)
+    dx, dy = tx - fx, ty - fy
+    length = math.hypot(dx, dy)
+    if length == 0:  # off_line_m measures nothing on a line of no length
+        return []
+    cell_m = grid.cell_m
+    near: list[tuple[float, int]] = []
+    for i, cell in enumerate(cells):
+        if cell in (firer, target):
             continue
-        where = off_line_m(firer, target, f.cell, grid.cell_m)
-        if where is None:
+        cx, cy = cell[0] + 0.5, cell[1] + 0.5  # geo.centre
+        along = ((cx - fx) * dx + (cy - fy) * dy) / length
+        if along <= 0 or along * cell_m > far:
             continue
-        along, off = where
-        if off > width + 1e-9 or along > weapon.max_range_m + 1e-9:
+        if abs((cx - fx) * dy - (cy - fy) * dx) / length * cell_m > width:
             continue
-        if not geo.clear_line(grid, geo.centre(firer), geo.centre(f.cell), (firer, f.cell)):
+        if not geo.clear_line(grid, (fx, fy), (cx, cy), (firer, cell)):
             continue
-        near.append((geo.distance_m(firer, f.cell, grid.cell_m), i, f))
-    near.sort(key=lambda t: (t[0], t[1]))
-    return [f for _, _, f in near[:MAX_CANDIDATES]]
+        near.append((geo.distance_m(firer, cell, cell_m), i))
+    near.sort()
+    return [i for _, i in near[:MAX_CANDIDATES]]
 
 
 def struck(crossed: Sequence[bool], listed: int, missed: int) -> list[int]:

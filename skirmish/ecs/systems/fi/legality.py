@@ -4,12 +4,13 @@ checks the systems apply, so a listed action is accepted and an unlisted one ref
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from skirmish.core.errors import IllegalAction
-from skirmish.core.legal import LegalActions
+from skirmish.core.legal import LazyCells, LegalActions
 from skirmish.ecs.components import Declared, Health, Identity, Loadout, Profile, Tacpack, Turn
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, SetTacpack, Shoot, Throw, Wait
@@ -150,7 +151,7 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
     return frozenset(walks), frozenset(runs)
 
 
-def _throws(sys: FiSystems, eid: int) -> tuple[tuple[str, frozenset[geo.Cell]], ...]:
+def _throws(sys: FiSystems, eid: int) -> tuple[tuple[str, LazyCells], ...]:
     """For each explosive carried, the cells it may be thrown at (R-6.10): open, in sight, within reach."""
     w = sys.w
     out = []
@@ -169,7 +170,9 @@ def _throws(sys: FiSystems, eid: int) -> tuple[tuple[str, frozenset[geo.Cell]], 
             continue
         box = (range(max(0, here[0] - reach), min(grid.width, here[0] + reach + 1)),
                range(max(0, here[1] - reach), min(grid.height, here[1] + reach + 1)))
-        out.append((weapon.id, sys.throw_cells(eid, weapon, box)))  # throw_setup's per-cell conditions
+        # throw_setup's per-cell conditions, worked out when first read (LazyCells: a decision that never looks
+        # at the throws pays no sight for them), from the thrower's cell and reach as they are now
+        out.append((weapon.id, LazyCells(partial(sys.throw_cells_at, here, thr.max_throw_m(strength), box))))
     return tuple(out)
 
 

@@ -90,9 +90,14 @@ class FiThrowing(FiShooting):
         given that it accepts one at the thrower's own feet: its per-cell conditions alone (an open cell, in
         sight, within reach, R-6.10), as everything else it checks is about the thrower. One sight lookup per
         cell instead of a whole check (legality lists these; tests/test_legality_fast.py holds them equal)."""
-        grid = self.ctx.grid
         here = self.w.cell(eid)
-        limit = thr.max_throw_m(self.w.peek(eid, Profile).traits["strength"][0]) + 1e-9
+        return self.throw_cells_at(here, thr.max_throw_m(self.w.peek(eid, Profile).traits["strength"][0]), box)
+
+    def throw_cells_at(self, here: geo.Cell, reach_m: float, box: tuple[range, range]) -> frozenset[geo.Cell]:
+        """`throw_cells` of a thrower at `here` who throws `reach_m` metres (thr.max_throw_m): it reads nothing
+        else of the world, so legality may ask it later (`LazyCells`) with the same answer."""
+        grid = self.ctx.grid
+        limit = reach_m + 1e-9
         # A function of the map, the thrower's cell, the reach and the box alone: kept with the map's content.
         kept: dict[tuple[geo.Cell, float, int, int, int, int], frozenset[geo.Cell]] = \
             grid.kept.setdefault("throw_cells", {})

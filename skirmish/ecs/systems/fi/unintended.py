@@ -13,11 +13,10 @@ from skirmish.rules import geometry as geo
 from skirmish.rules.fi.ranged import HitResult, ShotOutcome, ShotSetup
 from skirmish.rules.fi.ranged_events import UnintendedHitEvent  # noqa: F401  (registers the event type)
 from skirmish.rules.fi.unintended import (
-    Figure,
     bystander_setup,
-    candidates,
     fired_at,
     missed_rounds,
+    on_line,
     stray_box,
     stray_hit,
     struck,
@@ -43,11 +42,10 @@ def listed(sys: FiShooting, eid: int, tgt: int, setup: ShotSetup) -> list[int]:
     if not sys.ctx.unintended_targets:
         return []
     w = sys.w
-    people = [(e, Figure(i.name, w.cell(e))) for e, i in w.units()
-              if e not in (eid, tgt) and not w.peek(e, Health).dead]
-    by_name = {f.name: e for e, f in people}
-    chosen = candidates(sys.ctx.grid, w.cell(eid), w.cell(tgt), [f for _, f in people], setup.weapon)
-    return [by_name[f.name] for f in chosen]
+    people = [e for e, _ in w.units() if e != eid and e != tgt and not w.peek(e, Health).dead]
+    # `candidates` over the figures' cells (`on_line`: no Figure made for each figure at every shot)
+    chosen = on_line(sys.ctx.grid, w.cell(eid), w.cell(tgt), [w.cell(e) for e in people], setup.weapon)
+    return [people[i] for i in chosen]
 
 
 def strays(sys: FiShooting, eid: int, draw: Draw, setup: ShotSetup, out: ShotOutcome, cands: list[int],
