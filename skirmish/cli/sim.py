@@ -134,6 +134,11 @@ def cmd_balance(args: argparse.Namespace) -> int:
     _seeds(args.seed, args.battles)
     path = args.scenario or str(default_scenario_path())
     opponents = [v.strip() for v in args.vs.split(",") if v.strip()] if args.vs else list(OPPONENTS)
+    from skirmish.ai.controllers import make_ai
+
+    for spec in opponents:  # a name no ruleset has (one its scenario's ruleset has not is left out of the table)
+        if not any(_known(spec, r, make_ai) for r in rulesets.REGISTRY):
+            raise UserError(f"--vs: unknown AI {spec!r}")
     try:
         with progress_bar("balance") as show:
             b = balance(path, args.side, ai=args.ai, target=args.target, battles=args.battles, first_seed=args.seed,

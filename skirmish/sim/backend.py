@@ -151,6 +151,9 @@ def ray_map(play: Callable[..., T], jobs: Sequence[tuple[Any, ...]], workers: in
                     results[place[ref]] = ray.get(ref)
                 except ray.exceptions.RayTaskError as exc:  # the job's own error, as the local backend raises it
                     raise exc.as_instanceof_cause() from None
+                except ray.exceptions.RayError as exc:  # one Ray could not bring back: its last line says what
+                    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+                    raise RuntimeError(f"a Ray task failed: {lines[-1] if lines else type(exc).__name__}") from None
                 done += 1
                 if progress:
                     progress(done, len(jobs))
