@@ -66,5 +66,5 @@ def test_an_error_in_a_ray_task_is_raised_as_itself(ray_running: None) -> None:
     with pytest.raises(ValueError, match="unknown AI 'genius'"):
         map_jobs(tournament.play_pair, [(str(KILLHOUSE), 1, "genius", "hold")], backend="ray")
     # an error Ray cannot bring back as itself (a ContentError does not unpickle): its last line
-    with pytest.raises(RuntimeError, match="a Ray task failed: .*nope.yaml: file not found"):
+    with pytest.raises(RuntimeError, match=r"a Ray task failed: .*nope\.yaml: file not found"):
         map_jobs(tournament.play_pair, [(str(KILLHOUSE.with_name("nope.yaml")), 1, "rush", "hold")], backend="ray")
