@@ -209,3 +209,12 @@ def test_distribution_and_the_summary_json_text() -> None:
     text = stats.to_json({"a": [1, 2], "b": {"c": [[0, 1], [2, 3]]}})
     assert json.loads(text) == {"a": [1, 2], "b": {"c": [[0, 1], [2, 3]]}}
     assert "[0, 1]" in text  # a map row a line
+
+
+def test_the_progress_bar_shows_on_a_terminal_only(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = _sim([str(KILLHOUSE), "--battles", "3", "--workers", "1", "--out", str(tmp_path / "a")], capsys)
+    assert code == 0 and err == ""  # not a terminal: quiet
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, _, err = _sim([str(KILLHOUSE), "--battles", "3", "--workers", "1", "--out", str(tmp_path / "b")], capsys)
+    assert code == 0 and "battles" in err and "3/3" in err and "left" in err
