@@ -27,6 +27,7 @@ from skirmish.ecs.components import Health, Identity
 from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
 from skirmish.log import EventLog
+from skirmish.objectives import Play, deployed, uses_objectives
 from skirmish.rules.actions import Action
 
 __all__ = ["Answer", "Battle", "Controller", "Outcome", "Request", "consult"]
@@ -114,6 +115,8 @@ class Battle:
                  controllers: dict[str, Controller] | None = None,
                  on_event: Callable[[Event], None] | None = None, *, hashes: bool = False,
                  table: Callable[[RoundTable], RoundTable] | None = None, hooks: Hooks | None = None) -> None:
+        play = uses_objectives(scenario)  # objectives, triggers, deployment (skirmish.objectives; issue 15)
+        scenario = deployed(scenario) if play else scenario
         spec = scenario.spec
         try:
             self.ruleset = rulesets.get(spec.ruleset)
@@ -144,6 +147,10 @@ class Battle:
         # Callbacks at round, step and turn boundaries and after each action (core.flow); pass `hooks` to
         # have them from the first request on (the battle asks its first question as it is made).
         self.hooks = hooks.copy() if hooks is not None else Hooks()
+        self.play: Play | None = None  # the scenario's objectives and triggers in play, if it has any
+        if play:
+            self.play = Play(self)
+            self.play.hook()
         if hashes:
             self.hooks.add("round_end", lambda: self.round_hashes.append(self.state_hash()))
         rows = self.sys.round_table()
@@ -162,14 +169,16 @@ class Battle:
     def view(self) -> BattleView:
         """A frozen snapshot of the whole battle, all-seeing (previews, the board watching, tools); an AI gets
         `observe(side)`."""
-        return self.world.snapshot(self.ctx.round, self.ctx.phase, self.ctx.grid, self.sides,
+        view = self.world.snapshot(self.ctx.round, self.ctx.phase, self.ctx.grid, self.sides,
                                    self.ctx.scope, self.ctx.armoury, self.scenario.spec.victory.max_rounds)
+        return view if self.play is None else self.play.dress(view, None)
 
     def observe(self, side: str) -> BattleView:
         """What `side` may know now (issue 11, item 4; the ruleset's side views): its own units in full, enemies
         it sees with what shows of them, the others as ghosts at their last known cells, and the other sides'
         declarations hidden until initiative is flipped. KeyError for a side not in the battle."""
-        return self.knowledge.observe(self.view(), side)
+        view = self.knowledge.observe(self.view(), side)
+        return view if self.play is None else self.play.dress(view, side)  # its own objectives' progress only
 
     def is_over(self) -> bool:
         """True once the battle has an outcome."""
@@ -369,6 +378,8 @@ class Battle:
         """Asked by the round loop after each turn (round_end False) and after each round's bookkeeping."""
         if self.outcome is not None:  # a row or hook has decided it (finish)
             return True
+        if self.play is not None:
+            return self.play.ended(round_end and self.scenario.spec.victory.max_rounds <= self.ctx.round)
         return self._check_end(round_over=round_end and self.scenario.spec.victory.max_rounds <= self.ctx.round)
 
     def _check_end(self, round_over: bool = False) -> bool:
@@ -412,7 +423,8 @@ class Battle:
 
     def _result(self, winner: str | None, reason: str) -> None:
         """The outcome, and its result event (R-10.1)."""
-        casualties = self._tally()[1]
+        casualties = self._tally()[1] if self.play is None else self.play.casualties()
         self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties)
+        extra = {} if self.play is None else self.play.result_fields()
         self._emit(ResultEvent(round=self.ctx.round, phase=None, actor=None, rules=("R-10.1",),
-                               winner=winner, rounds=self.ctx.round, casualties=casualties, reason=reason))
+                               winner=winner, rounds=self.ctx.round, casualties=casualties, reason=reason, **extra))

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "skirmish"
-LAYER = {"core": 0, "rules": 0, "data": 0, "fileio": 0, "content": 1, "nav": 1, "ecs": 2, "battle": 3,
+LAYER = {"core": 0, "rules": 0, "data": 0, "fileio": 0, "content": 1, "nav": 1, "ecs": 2, "battle": 3, "objectives": 3,
          "log": 3, "record": 3, "summary": 3, "rulesets": 3, "ai": 4, "sim": 4, "env": 4,
          "ui": 5, "cli": 5, "__main__": 6, "__init__": 6}
 THIRD_PARTY_ALLOWED = {"rules": {"numpy"}}

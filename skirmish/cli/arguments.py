@@ -12,6 +12,7 @@ from skirmish.cli.bench import BENCH_REPLAY_SEED, TOURNAMENT_PAIRS, cmd_bench, c
 from skirmish.cli.board import cmd_board
 from skirmish.cli.common import EXIT_BAD_INPUT, MAX_COUNT, MAX_SEED
 from skirmish.cli.deck import cmd_deck
+from skirmish.cli.schema import cmd_schema
 from skirmish.cli.sim import BALANCE_BATTLES, SIM_BATTLES, cmd_balance, cmd_sim
 
 
@@ -87,6 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("scenarios", nargs="*", metavar="FILE", help="scenario (.yaml), map (.tmj), tileset (.tsj) or "
                    "stacked-deck (.json) files (default: every shipped scenario)")
     c.set_defaults(func=cmd_check)
+
+    sc = sub.add_parser("schema", help="print the JSON Schema of the scenario format (for editors)")
+    sc.add_argument("--ruleset", default=None, help="one ruleset's (fi, fw; default: any ruleset's)")
+    sc.add_argument("--out", metavar="FILE", help="write it to FILE instead of printing it")
+    sc.set_defaults(func=cmd_schema)
 
     b = sub.add_parser("bench", help="measure battles per second and map queries")
     b.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")

@@ -19,6 +19,7 @@ from pydantic import Field, create_model
 
 from skirmish.content.errors import quote
 from skirmish.content.limits import MAX_SIDES, MAX_UNITS_PER_SIDE
+from skirmish.content.objectives import MAX_TRIGGERS, trigger_model
 from skirmish.content.schema import RulesetOptions, ScenarioSpec, SideSpec, UnitSpec
 
 DEFAULT = "fi"  # the ruleset of a scenario that names none
@@ -60,9 +61,11 @@ class SchemaParts:
         side: Any = create_model("SideSpec", __base__=self.side_base, __module__=self.unit.__module__,
                                  units=(units, Field(min_length=1, max_length=MAX_UNITS_PER_SIDE)))
         tag: Any = Literal[self.name]
+        triggers: Any = list[trigger_model(self.unit)]  # type: ignore[misc]  # reinforcements are `unit`s
         scenario: Any = create_model("ScenarioSpec", __base__=ScenarioSpec, __module__=self.unit.__module__,
                                      ruleset=(tag, self.name), options=(self.options, self.options()),
-                                     sides=(list[side], Field(min_length=2, max_length=MAX_SIDES)))
+                                     sides=(list[side], Field(min_length=2, max_length=MAX_SIDES)),
+                                     triggers=(triggers, Field(default_factory=list, max_length=MAX_TRIGGERS)))
         object.__setattr__(self, "side", side)
         object.__setattr__(self, "scenario", scenario)
 

@@ -9,7 +9,7 @@ cross-checks skirmish.content.references. The schema's models and the limits are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ from skirmish.content.schema import (
     validation_errors,
 )
 from skirmish.content.tiled import EMBEDDED_DIR, MAPS_DIR, from_ascii, load_tileset, load_tmj, read_json
+from skirmish.content.zones import Cells, check_zone_refs, scenario_zones, tmj_zones
 from skirmish.rules.deck import Card, CardFileError, load_cards_json
 from skirmish.rules.equipment import Armoury
 from skirmish.rules.geometry import GridMap
@@ -72,13 +73,16 @@ class Scenario:
     the shipped one. Loaders have no logger: callers print them."""
 
     def __init__(self, spec: ScenarioSpec, grid: GridMap, armoury: Armoury, source: str,
-                 stacked: list[Card] | None, notes: Sequence[str] = ()) -> None:
+                 stacked: list[Card] | None, notes: Sequence[str] = (), zones: Mapping[str, Cells] | None = None) -> None:
         self.spec = spec
         self.grid = grid
         self.armoury = armoury
         self.source = source
         self.stacked = stacked
         self.notes: tuple[str, ...] = tuple(notes)
+        # Every zone by name as cells (the map's object layers', then the file's `zones:`), for objectives,
+        # triggers and deployment (skirmish.content.zones).
+        self.zones: dict[str, Cells] = dict(zones or {})
 
     def with_options(self, **changes: object) -> Scenario:
         """The same scenario with some options changed (checked like the file's own options, by its
@@ -89,7 +93,7 @@ class Scenario:
             retired = schema_parts(self.spec.ruleset).retired_options
             raise validation_errors(exc, self.source, ("options",), retired=retired)[0] from None
         spec = self.spec.model_copy(update={"options": opts})
-        return Scenario(spec, self.grid, self.armoury, self.source, self.stacked, self.notes)
+        return Scenario(spec, self.grid, self.armoury, self.source, self.stacked, self.notes, self.zones)
 
     @property
     def name(self) -> str:
@@ -168,11 +172,35 @@ def check_text(text: str, label: str, *, base: Path | None = None,
     except ContentError as exc:
         errors.append(exc)
     check_refs(spec.sides, label, grid, armoury, errors, kit=parts.kit)
+
+    def bad(where: str, message: str) -> None:
+        errors.append(ContentError(label, where, message))
+
     if parts.refs is not None:
-        parts.refs(spec, grid, lambda where, message: errors.append(ContentError(label, where, message)))
+        parts.refs(spec, grid, bad)
+    zones: dict[str, Cells] = {}
+    if grid is not None:
+        try:
+            zones = scenario_zones(spec, grid, _map_zones(spec.map, label, base, grid), bad)
+        except ContentError as exc:
+            errors.append(exc)
+    check_zone_refs(spec, zones, grid, bad)
     if errors or grid is None:
         return None, errors
-    return Scenario(spec, grid, armoury, label, stacked, notes), []
+    return Scenario(spec, grid, armoury, label, stacked, notes, zones), []
+
+
+def _map_zones(ref: AsciiMap | str, label: str, base: Path, grid: GridMap) -> dict[str, Cells]:
+    """The zones of a Tiled map file's object layers (none for an inline map)."""
+    if isinstance(ref, AsciiMap):
+        return {}
+    path = _resolve(ref, base, MAPS_DIR)
+    if path is None:
+        return {}
+    try:
+        return tmj_zones(path, ref, grid)
+    except ContentError as exc:
+        raise ContentError(label, "map", exc.text) from None
 
 
 def scenario_title(path: str | Path) -> str | None:

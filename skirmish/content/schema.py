@@ -35,6 +35,7 @@ from skirmish.content.limits import (
     OrderText,
     plain_text,
 )
+from skirmish.content.objectives import MAX_OBJECTIVES, MAX_TRIGGERS, MAX_ZONES, Objective, Trigger, Zone
 from skirmish.content.tiled import MAX_MAP_SIDE
 
 CONTROLLERS = ("scripted", "ai", "idle")
@@ -101,6 +102,11 @@ class SideSpec(_Strict):
     ai: str = Field("utility", max_length=40)
     orders: list[OrderText] = Field(default_factory=list, max_length=MAX_ORDERS)
     units: list[UnitSpec] = Field(min_length=1, max_length=MAX_UNITS_PER_SIDE)
+    objectives: list[Objective] = Field(default_factory=list, max_length=MAX_OBJECTIVES,
+                                        description="what the side plays for (docs/FILES.md)")
+    deployment: Name | None = Field(None, description="a zone: the side's units are placed inside it before "
+                                    "round 1 (by a person on the board; an AI side keeps `at` if inside, else the "
+                                    "nearest free cells)")
 
     @field_validator("ai")
     @classmethod
@@ -164,6 +170,10 @@ class ScenarioSpec(_Strict):
     deck: DeckSpec | None = None
     sides: list[SideSpec] = Field(min_length=2, max_length=MAX_SIDES)
     victory: Victory = Victory()
+    zones: dict[Name, Zone] = Field(default_factory=dict, max_length=MAX_ZONES,
+                                    description="named areas (cells); a Tiled map's object layers add more")
+    triggers: list[Trigger] = Field(default_factory=list, max_length=MAX_TRIGGERS,
+                                    description="when a condition becomes true, do the effects in order")
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -393,7 +393,14 @@ class ResultEvent(Event):
     rounds: int
     casualties: dict[str, int]
     reason: str
+    objective: str | None = None  # the objective that decided it (a scenario with objectives, issue 15)
+    points: dict[str, int] | None = None  # each side's points then (a scenario with objectives)
+    extracted: dict[str, int] | None = None  # units that left through an extraction zone, by side (not casualties)
 
     def describe(self) -> str:
+        points = f"; points {self.points}" if self.points is not None else ""
         return (f"== winner: {self.winner or 'draw'} after {self.rounds} rounds ({self.reason}); "
-                f"casualties {self.casualties}")
+                f"casualties {self.casualties}{points}")
+
+
+from skirmish.core import scenario_events as _scenario_events  # noqa: E402, F401  (objective, scenario_trigger)

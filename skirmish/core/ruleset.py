@@ -93,6 +93,19 @@ class Systems(Protocol):
         """(walk, run) in metres this turn."""
         ...
 
+    # A scenario's triggers and objectives (skirmish.objectives, issue 15).
+    def reinforce(self, unit: Any, side: str) -> int:
+        """A checked scenario unit of the ruleset arrives on `side` (at the start of a round); its entity."""
+        ...
+
+    def withdraw(self, eid: int) -> None:
+        """A unit leaves the battle (extracted): out of action from now on."""
+        ...
+
+    def set_grid(self, grid: Any) -> None:
+        """The map changed (a door): everything worked out on the map uses the new one."""
+        ...
+
 
 @runtime_checkable
 class Ruleset(Protocol):

@@ -157,6 +157,26 @@ def replace_unit(u: UnitView, changes: dict[str, Any]) -> UnitView:
 
 
 @dataclass(frozen=True)
+class ObjectiveView:
+    """A scenario objective as a side may know it (issue 15; skirmish.objectives): `state` open, done or failed
+    (every change is announced in the log, so every side knows it); `progress` (units in or through the zone,
+    rounds held in a row) only for the viewer's own objectives and the all-seeing view, else None."""
+
+    name: str
+    side: str
+    kind: str
+    state: str
+    points: int
+    zone: str | None
+    unit: str | None
+    rounds: int | None
+    units: str | int
+    wins: bool
+    loses: bool
+    progress: int | None
+
+
+@dataclass(frozen=True)
 class BattleView:
     """The battle at one moment: all of it (`viewer` None), or what side `viewer` may know (Battle.observe)."""
 
@@ -168,6 +188,18 @@ class BattleView:
     scope: str
     max_rounds: int = 0  # the round limit (a draw), 0 if none: an AI plays against the clock
     viewer: str | None = None  # the side whose view this is; None: all-seeing
+    # A scenario's zones ((name, cells in row order) in name order), objectives and the AI orders its triggers
+    # gave ((side, personality or None, orders)); empty when it has none (issue 15, skirmish.objectives).
+    zones: tuple[tuple[str, tuple[Cell, ...]], ...] = ()
+    objectives: tuple[ObjectiveView, ...] = ()
+    ai_orders: tuple[tuple[str, str | None, tuple[str, ...]], ...] = ()
+
+    def zone(self, name: str) -> tuple[Cell, ...]:
+        """A zone's cells (KeyError if the scenario has no such zone)."""
+        for zname, cells in self.zones:
+            if zname == name:
+                return cells
+        raise KeyError(name)
 
     def unit(self, name: str) -> UnitView:
         """A unit by name."""

@@ -27,6 +27,7 @@ from skirmish.ai.fw import arms, car
 from skirmish.ai.fw import estimate as est
 from skirmish.ai.fw.personality import PERSONALITIES, FwPersonality, draw
 from skirmish.ai.fw.side import Intent, side_intent
+from skirmish.ai.utility.intent import ai_personality
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -88,6 +89,9 @@ class FwUtilityAI:
         """The action and the decision's trace: the chosen option and the best runners-up with every consideration."""
         me = view.unit(request.unit)
         est.ext(me)  # a figure of another ruleset fails here, named
+        switched = ai_personality(view, me.side) if view.ai_orders else None  # a scenario trigger's (issue 15)
+        if switched is not None and switched != self.p.name and switched in PERSONALITIES:
+            self.p = PERSONALITIES[switched]
         intent = side_intent(view, me)
         self.urgency = 1.0 + (view.round / view.max_rounds if view.max_rounds else 0.0)  # a draw is half a win
         if request.kind == INTENT:
@@ -319,6 +323,10 @@ class FwUtilityAI:
         o.add("cover from enemies that see it", share, p.cover * covered)
         d = _nearest(c, enemies)
         closing = (here_d - d) / move_cells if enemies else 0.0
+        if intent.goal is not None:  # a scenario objective's cell (issue 15): every step towards it counts
+            g = intent.goal.cell
+            gain = (geo.distance_cells(me.cell, g) - geo.distance_cells(c, g)) / move_cells
+            o.add("towards the objective", max(0.0, gain), p.press * self.urgency * gain)
         if intent.fall_back:
             o.add("falling back", max(0.0, -closing), -p.fall_back * closing)
         elif intent.press or not sees_any:

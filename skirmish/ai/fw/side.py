@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from skirmish.ai.fw import estimate as est
+from skirmish.ai.utility.intent import Goal, objective_goals
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rulesets.fw import FwUnitView
 
@@ -28,6 +29,7 @@ class Intent:
 
     mode: str  # "press", "hold" or "fall back"
     why: str
+    goal: Goal | None = None  # a scenario objective's cell the side makes for (issue 15), the nearest to the unit
 
     @property
     def press(self) -> bool:
@@ -40,7 +42,8 @@ class Intent:
     @property
     def text(self) -> str:
         """The trace's line: "press: strength 1.20, round 3 of 15"."""
-        return f"{self.mode}: {self.why}"
+        towards = f", towards {self.goal.why} at {self.goal.cell[0]},{self.goal.cell[1]}" if self.goal else ""
+        return f"{self.mode}: {self.why}{towards}"
 
 
 def _hp(units: list[UnitView]) -> int:
@@ -76,8 +79,12 @@ def side_intent(view: BattleView, me: UnitView) -> Intent:
     theirs = _hp(theirs_u) * firepower(view, theirs_u, ours_u)
     ratio = min(9.99, ours / theirs) if theirs else 9.99
     why = f"strength {ratio:.2f}" + (f", round {view.round} of {view.max_rounds}" if view.max_rounds else "")
+    goals = objective_goals(view, me.side) if view.objectives or view.ai_orders else []
+    # a zone to hold or leave by, a friend to protect, an enemy to kill: the unit makes for the nearest
+    goal = min(goals, key=lambda g: (abs(g.cell[0] - me.cell[0]) + abs(g.cell[1] - me.cell[1]), g.cell)) \
+        if goals else None
     if ratio >= PRESS_AT or (view.max_rounds and view.round >= LATE * view.max_rounds and ratio >= LATE_AT):
-        return Intent("press", why)
+        return Intent("press", why, goal)
     if ratio < FALL_BACK_BELOW:
-        return Intent("fall back", why)
-    return Intent("hold", why)
+        return Intent("fall back", why, goal)
+    return Intent("hold", why, goal)

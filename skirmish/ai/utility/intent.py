@@ -10,10 +10,13 @@ known places of those out of sight (ghosts).
 - FALL BACK when clearly behind and in contact: away from the enemy, into cover, closer to friends
   (regroup); out of contact for CONTACT_ROUNDS the side searches again.
 
-The hook for objectives (a later issue): `side_intent(..., goals=[Goal(cell, weight, why), ...])`. A goal is
-an intent input: where the side should go when no enemy is in sight (advance and search head for the nearest
-goal, weighted), and it is named in the trace. `UtilityAI.goals` is the list a scenario's objectives would
-fill; nothing feeds it yet.
+The hook for objectives: `side_intent(..., goals=[Goal(cell, weight, why), ...])`. A goal is an intent input:
+where the side should go when no enemy is in sight (advance and search head for the nearest goal, weighted),
+and it is named in the trace. A scenario's objectives (issue 15) arrive in the side's view (`view.objectives`,
+and `view.ai_orders` from a trigger, which replace them): `objective_goals` makes them goals that *pull*
+(`Goal.pull`): a zone to hold, reach or leave through, a friend to protect, an enemy to kill where it was last
+seen; these count when enemies are in sight too, so the side takes and keeps the zone rather than only fighting.
+`ai_personality` is the personality a trigger gave the side, if any (the utility AIs of both rulesets play it).
 """
 
 from __future__ import annotations
@@ -47,6 +50,54 @@ class Goal:
     cell: geo.Cell
     weight: float = 1.0
     why: str = "objective"
+    pull: bool = False  # a scenario objective's: it counts with enemies in sight too
+
+
+PULLING = ("hold", "reach", "extract", "protect", "kill")  # the objective kinds (and AI orders) that make goals
+
+
+def zone_goal(view: BattleView, name: str) -> geo.Cell | None:
+    """The zone's passable cell nearest its centre (ties in row order); None for an unknown or walled zone."""
+    try:
+        cells = [c for c in view.zone(name) if view.grid.passable(c)]
+    except KeyError:
+        return None
+    if not cells:
+        return None
+    cx = sum(c[0] for c in cells) / len(cells)
+    cy = sum(c[1] for c in cells) / len(cells)
+    return min(cells, key=lambda c: ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, c[1], c[0]))
+
+
+def objective_goals(view: BattleView, side: str) -> list[Goal]:
+    """The goals `side`'s open objectives (or the orders a trigger gave it, which replace them) make, from its
+    own view: a zone's middle cell, a friend's cell, an enemy's cell as far as the view knows it (none when the
+    view does not hold it: fog stays fog)."""
+    orders = next((o for s, _, o in view.ai_orders if s == side), None)
+    wants: list[tuple[str, str]] = []
+    if orders is not None:
+        for text in orders:
+            verb, _, rest = text.partition(" ")
+            if verb in PULLING and rest.strip():
+                wants.append((verb, rest.strip()))
+    else:
+        wants = [(o.kind, o.zone or o.unit or "") for o in view.objectives
+                 if o.side == side and o.state == "open" and o.kind in PULLING]
+    out: list[Goal] = []
+    for kind, name in wants:
+        if kind in ("hold", "reach", "extract"):
+            cell = zone_goal(view, name)
+        else:
+            u = view.find(name)
+            cell = None if u is None or u.out_of_action else u.cell
+        if cell is not None:
+            out.append(Goal(cell, 1.0, f"{kind} {name}", pull=True))
+    return out
+
+
+def ai_personality(view: BattleView, side: str) -> str | None:
+    """The personality a scenario trigger gave `side`'s AI (view.ai_orders), or None."""
+    return next((p for s, p, _ in view.ai_orders if s == side), None)
 
 
 @dataclass(frozen=True)
@@ -74,7 +125,7 @@ class Intent:
         bits.append(f"{stand} {self.ours} v {self.theirs}")
         if self.mode == "engage":
             bits.append(f"{self.in_sight} in sight")
-        if self.goals and self.mode in ("advance", "search"):
+        if self.goals and (self.mode in ("advance", "search") or self.goals[0].pull):
             g = self.goals[0]
             bits.append(f"towards {g.why} at {g.cell[0]},{g.cell[1]}")
         return f"{_WORDS[self.mode]}: " + ", ".join(bits)
@@ -124,9 +175,12 @@ def side_intent(view: BattleView, me: UnitView, aggression: float, goals: Sequen
     ghosts = [e for e in enemies if e.ghost]
     places: list[Goal] = []
     cleared = (memory or SearchMemory()).of(me.side, view.round)
+    pulls = objective_goals(view, me.side) if view.objectives or view.ai_orders else []
     if in_sight:
         cleared.clear()
-    else:
+    if pulls:  # the scenario's objectives come first, in sight of the enemy or not
+        places = sorted(pulls, key=lambda g: (-g.weight, geo.distance_cells(me.cell, g.cell), g.cell))
+    elif not in_sight:
         for e in ghosts:
             if e.cell not in cleared and not _seen_empty(view, ours_units, e.cell):
                 places.append(Goal(e.cell, 1.0, f"{e.name}'s last known place"))

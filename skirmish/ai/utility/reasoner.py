@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ai.utility.intent import Goal, GoalFields, SearchMemory, side_intent
+from skirmish.ai.utility.intent import Goal, GoalFields, SearchMemory, ai_personality, side_intent
 from skirmish.ai.utility.maps import MapCache
 from skirmish.ai.utility.material import material_pick
 from skirmish.ai.utility.options import Situation, act_options, declare_options, slow_first
@@ -58,6 +58,9 @@ class UtilityAI:
         """The action and the decision's trace: the chosen option and the best runners-up, each with every
         consideration's input, curve output and the product (issue 4)."""
         me = view.unit(request.unit)
+        switched = ai_personality(view, me.side) if view.ai_orders else None  # a scenario trigger's (issue 15)
+        if switched is not None and switched != self.p.name:
+            self.p = PERSONALITIES[switched]
         maps = self._maps.maps_for(fresh(view), me)
         intent = side_intent(view, me, self.p.aggression, self.goals, self._search)
         if request.kind == "declare":

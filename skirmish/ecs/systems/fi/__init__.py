@@ -205,6 +205,27 @@ class FiSystems(FiMelee, FiHand, FiMind):
         """Card or dice resolutions made so far."""
         return self.ctx.randomizer.draws
 
+    # ------------------------------------------------------------------ a scenario's triggers (skirmish.objectives)
+    def reinforce(self, unit: Any, side: str) -> int:
+        """A checked scenario unit arrives on `side` (a trigger's reinforcements, at the start of a round)."""
+        order = len(self.w.units())
+        if getattr(self.ctx, "arts", None) is not None and getattr(unit, "martial_arts", None):
+            self.ctx.arts[unit.name] = martial_arts_pools(unit)
+        eid = spawn_unit(self.ctx, unit, side, self.ctx.side_names.index(side), order)
+        self.refresh_cover()
+        return eid
+
+    def withdraw(self, eid: int) -> None:
+        """A unit leaves the battle (extracted): out of action from now on, where it stands."""
+        self.w.get(eid, Health).unconscious = True
+        self.refresh_cover()
+
+    def set_grid(self, grid: Any) -> None:
+        """The map changed (a door): routes, reach and cover are worked out on the new one."""
+        self.ctx.grid = grid
+        self.ctx.nav = Navigator.of(grid)
+        self.refresh_cover()
+
     def hash_state(self) -> dict[str, Any]:
         """The random state the world's components do not hold: the deck's piles and the draws made."""
         deck = self.ctx.deck

@@ -98,6 +98,24 @@ class FwSystems(FwBase):
         """Dice rolled so far."""
         return self.ctx.draws
 
+    # ------------------------------------------------------------------ a scenario's triggers (skirmish.objectives)
+    def reinforce(self, unit: Any, side: str) -> int:
+        """A checked fw scenario unit arrives on `side` (a trigger's reinforcements, at the start of a round)."""
+        eid = spawn_figure(self.ctx, unit, side, self.ctx.side_names.index(side), len(self.w.units()),
+                           cars=bool(self.ctx.cars))
+        self.sync(eid)
+        return eid
+
+    def withdraw(self, eid: int) -> None:
+        """A figure leaves the battle (extracted): out of action from now on, where it stands."""
+        self.change_body(eid).unconscious = True
+        self.sync(eid)
+
+    def set_grid(self, grid: Any) -> None:
+        """The map changed (a door): routes and sight are worked out on the new one."""
+        self.ctx.grid = grid
+        self.ctx.nav = Navigator.of(grid)
+
     def hash_state(self) -> dict[str, Any]:
         """fw's own components (the battle hashes the shared ones) and the dice rolled so far."""
         kinds: tuple[type[Any], ...] = (FwBody, FwKit, FwRound) + ((FwCar,) if self.ctx.cars else ())
