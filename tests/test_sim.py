@@ -71,7 +71,7 @@ def test_battles_csv_has_a_row_per_battle_as_the_battle_ended(made: Path) -> Non
         assert r["casualties"] == {s: str(n) for s, n in out.casualties.items()}
     for r in rows:
         if r["winner"] != "draw":
-            assert f"{r['winner']}:eliminate=met" in r["objectives"]
+            assert f"{r['winner']}:eliminate=done" in r["objectives"]
             assert r["reason"].startswith("nobody left standing")
 
 
@@ -218,3 +218,30 @@ def test_the_progress_bar_shows_on_a_terminal_only(tmp_path: Path, capsys: pytes
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     code, _, err = _sim([str(KILLHOUSE), "--battles", "3", "--workers", "1", "--out", str(tmp_path / "b")], capsys)
     assert code == 0 and "battles" in err and "3/3" in err and "left" in err
+
+
+def test_a_scenario_s_objectives_are_in_the_csv_and_the_summary(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Blue idles on the relay it must hold for 2 rounds (3 points): every battle it is done, and Blue wins on
+    points at the round limit."""
+    from tests.objectives_helpers import scenario, unit
+
+    text = scenario(blue=[unit("B1", 3, 1)], red=[unit("R1", 9, 3)],
+                    blue_obj="[{kind: hold, zone: relay, rounds: 2, points: 3}]",
+                    extra="zones:\n  relay: {rect: [3, 1, 4, 2]}\n")
+    path = tmp_path / "relay.yaml"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, err = _sim([str(path), "--battles", "3", "--workers", "1", "--out", str(out)], capsys)
+    assert code == 0, err
+    rows = read_rows(out / "battles.csv")
+    assert len(rows) == 3 and all(r["winner"] == "Blue" and r["ais"] == {"Blue": "scripted", "Red": "scripted"}
+                                  for r in rows)
+    states = {r["objectives"] for r in rows}
+    assert len(states) == 1
+    (state,) = states
+    assert state.startswith("Blue:") and state.endswith("=done") and state.count("=") == 1
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    objectives = summary["scenarios"][0]["objectives"]
+    assert list(objectives) == [state.rpartition("=")[0]]
+    assert objectives[state.rpartition("=")[0]]["done"]["count"] == 3

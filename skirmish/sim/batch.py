@@ -55,25 +55,27 @@ def ai_label(scenario: Scenario, side: str, override: str = OWN) -> str:
 
 
 def objective_states(battle: Battle, reason: str) -> str:
-    """The `objectives` column: each side's objectives and whether it met them, `side:objective=met|open`
-    joined by `;`. Until the scenario format has objectives (issue 15 item 1), a side's one objective is its
-    victory condition: `eliminate` (met by the side left standing) when the scenario wins by elimination,
-    else `hold` (met by every side still standing at the round limit). The one place to re-wire when the
-    battle reports its objectives' states."""
-    victory = battle.scenario.spec.victory
+    """The `objectives` column: each side's objectives and their state at the end, `side:objective=state`
+    joined by `;` (state done, failed or open). A scenario with objectives (docs/FILES.md) gives them as the
+    battle settled them (skirmish.objectives, `battle.play`); one without has one objective a side, its victory
+    condition: `eliminate` (done by the side left standing) or, for a scenario not won by elimination, `hold`
+    (done by every side standing at the round limit). The one place to re-wire if the states' shape changes."""
+    play = getattr(battle, "play", None)
+    if play is not None and play.objectives:
+        return ";".join(f"{o.side}:{o.name}={o.state}" for o in play.objectives)
     winner = battle.outcome.winner if battle.outcome else None
     casualties = battle.outcome.casualties if battle.outcome else {}
-    units = {s: 0 for s in battle.sides}
+    units = dict.fromkeys(battle.sides, 0)
     for u in battle.view().units:
         units[u.side] = units.get(u.side, 0) + 1
     out = []
     for side in battle.sides:
-        standing = units[side] - casualties.get(side, 0) > 0
-        if victory.eliminate:
-            met = winner == side and reason.startswith("nobody left standing")
-            out.append(f"{side}:eliminate={'met' if met else 'open'}")
+        if battle.scenario.spec.victory.eliminate:
+            done = winner == side and reason.startswith("nobody left standing")
+            out.append(f"{side}:eliminate={'done' if done else 'failed'}")
         else:
-            out.append(f"{side}:hold={'met' if standing and reason == 'round limit' else 'open'}")
+            done = units[side] - casualties.get(side, 0) > 0 and reason == "round limit"
+            out.append(f"{side}:hold={'done' if done else 'failed'}")
     return ";".join(out)
 
 

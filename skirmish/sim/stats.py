@@ -58,6 +58,18 @@ def fallen_grid(rows: Sequence[BattleRow], info: MapInfo) -> list[list[int]]:
     return grid.tolist()
 
 
+def objective_rates(rows: Sequence[BattleRow]) -> dict[str, Any]:
+    """Per objective (`side:objective`, in the CSV's order): how often it was done (rate, Wilson 95%), failed
+    and left open."""
+    states: dict[str, Counter[str]] = {}
+    for r in rows:
+        for item in filter(None, r.objectives.split(";")):
+            key, _, state = item.rpartition("=")
+            states.setdefault(key, Counter())[state] += 1
+    n = len(rows)
+    return {key: {"done": _rate(c["done"], n), "failed": c["failed"], "open": c["open"]} for key, c in states.items()}
+
+
 def scenario_summary(rows: Sequence[BattleRow], info: MapInfo) -> dict[str, Any]:
     """The figures of one scenario's battles (all with the same sides)."""
     n = len(rows)
@@ -72,6 +84,7 @@ def scenario_summary(rows: Sequence[BattleRow], info: MapInfo) -> dict[str, Any]
         "rounds": distribution([r.rounds for r in rows]),
         "casualties": {s: distribution([r.casualties[i] for r in rows]) for i, s in enumerate(sides)},
         "reasons": dict(sorted(Counter(r.reason for r in rows).items())),
+        "objectives": objective_rates(rows),
         "fallen": {"map": info.name, "width": info.width, "height": info.height, "cells": fallen_grid(rows, info)},
     }
 
