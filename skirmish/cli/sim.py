@@ -96,10 +96,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     wall = time.perf_counter() - t0
     written = runner.write(folder, rows, entries)
-    where = f"Ray at {args.address}" if args.address else ("local Ray" if args.backend == "ray" else "local")
+    where = f"Ray at {args.address}" if args.address else \
+        (f"local Ray, {workers} CPU(s)" if args.backend == "ray" else f"local, {workers} process(es)")
     print(f"{len(rows)} battles: {len(entries)} scenario(s) x {args.battles} (seeds {args.seed}.."
           f"{args.seed + args.battles - 1}) in {wall:.1f} s, {len(rows) / max(wall, 1e-9):.1f} battles/s "
-          f"({where}, {workers} worker(s))")
+          f"({where})")
     for entry, summary in zip(entries, _summaries(written[1]), strict=True):
         wins = ", ".join(f"{s} {summary['wins'][s]['rate']:.0%}" for s in entry.sides)
         print(f"  {summary['scenario']}: {wins}, draws {summary['draws']['rate']:.0%}, "
