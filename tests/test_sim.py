@@ -245,3 +245,16 @@ def test_a_scenario_s_objectives_are_in_the_csv_and_the_summary(tmp_path: Path,
     objectives = summary["scenarios"][0]["objectives"]
     assert list(objectives) == [state.rpartition("=")[0]]
     assert objectives[state.rpartition("=")[0]]["done"]["count"] == 3
+
+
+def test_the_backend_seam_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str]) -> None:
+    from skirmish.sim.backend import BackendError, map_jobs
+
+    assert map_jobs(divmod, [(7, 2), (9, 4)], workers=1) == [(3, 1), (2, 1)]
+    with pytest.raises(BackendError, match="expected one of local, ray"):
+        map_jobs(divmod, [(7, 2)], backend="spark")
+    with pytest.raises(BackendError, match="--address: only with --backend ray"):
+        map_jobs(divmod, [(7, 2)], address="ray://x:1")
+    with pytest.raises(SystemExit) as exc:  # the tournament takes the same switch, checked before any pair
+        main(["tournament", str(KILLHOUSE), "--pairs", "1", "--vs", "rush", "--address", "ray://x:1"])
+    assert exc.value.code == 2 and "--address: only with --backend ray" in capsys.readouterr().err
