@@ -43,6 +43,14 @@ def _grid(fig: Any, count: int) -> list[Any]:
     return flat[:count]
 
 
+def _whole_numbers(ax: Any) -> None:
+    """Ticks at whole numbers of battles."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def _size(count: int) -> tuple[float, float]:
     cols = min(3, max(1, count))
     return 4.2 * cols, 3.2 * math.ceil(count / cols)
@@ -82,6 +90,7 @@ def lengths(summary: Mapping[str, Any], path: Path) -> None:
                    label=f"mean {s['rounds']['mean']:.1f}")
         ax.set_xlabel("rounds")
         ax.set_ylabel("battles")
+        _whole_numbers(ax)
         ax.set_title(s["scenario"])
         ax.legend(fontsize=8)
     _save(fig, path)
@@ -103,6 +112,7 @@ def casualties(summary: Mapping[str, Any], path: Path) -> None:
         ax.set_xticks(range(top + 1))
         ax.set_xlabel("casualties")
         ax.set_ylabel("battles")
+        _whole_numbers(ax)
         ax.set_title(s["scenario"])
         ax.legend(fontsize=8)
     _save(fig, path)
