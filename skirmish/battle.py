@@ -28,7 +28,7 @@ from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
 from skirmish.log import EventLog
 from skirmish.objectives import Play, deployed, uses_objectives
-from skirmish.rules.actions import Action
+from skirmish.rules.actions import Action, EndTurn
 
 __all__ = ["Answer", "Battle", "Controller", "Outcome", "Request", "consult"]
 
@@ -114,7 +114,8 @@ class Battle:
     def __init__(self, scenario: Scenario, seed: int | None = None,
                  controllers: dict[str, Controller] | None = None,
                  on_event: Callable[[Event], None] | None = None, *, hashes: bool = False,
-                 table: Callable[[RoundTable], RoundTable] | None = None, hooks: Hooks | None = None) -> None:
+                 table: Callable[[RoundTable], RoundTable] | None = None, hooks: Hooks | None = None,
+                 deploy: tuple[str, ...] = ()) -> None:
         play = uses_objectives(scenario)  # objectives, triggers, deployment (skirmish.objectives; issue 15)
         scenario = deployed(scenario) if play else scenario
         spec = scenario.spec
@@ -154,6 +155,8 @@ class Battle:
         if hashes:
             self.hooks.add("round_end", lambda: self.round_hashes.append(self.state_hash()))
         rows = self.sys.round_table()
+        if self.play is not None and deploy:  # a person's sides place their units first (docs/FILES.md)
+            rows = self.play.with_deployment(rows, deploy)
         self._flow = walk(rows if table is None else table(rows), self.hooks, ended=self._ended, refused=self._refuse,
                           ask=lambda unit: _Legal(self, unit))  # Request.legal: worked out if asked
         self.pending: Request | None = None
@@ -205,6 +208,8 @@ class Battle:
         req = self.pending
         if req is None or req.unit != unit:
             return LegalActions(unit, "none")
+        if self.play is not None and req.kind == self.play.DEPLOY:
+            return self.play.deploy_legal(unit)
         return self.sys.legal_actions(req)
 
     def check(self, action: Action) -> Refusal | None:
@@ -309,7 +314,8 @@ class Battle:
             self._submit(action)
         except IllegalAction:
             if self.pending is not None and self.pending.unit == req.unit and self.pending.kind == req.kind:
-                self._submit(self.sys.fallback(req))
+                deploying = self.play is not None and req.kind == self.play.DEPLOY
+                self._submit(EndTurn(req.unit) if deploying else self.sys.fallback(req))
 
     def run(self) -> Outcome:
         """Play until the end."""

@@ -131,6 +131,6 @@ def test_check_with_no_files_checks_every_shipped_scenario(capsys: pytest.Captur
     code, out, _ = run(["check"], capsys)
     checked = {Path(line.split(": ")[1]).relative_to(ROOT).as_posix() for line in out.splitlines()
                if line.startswith("ok: ") and "/scenarios/" in line}
-    shipped = {p.relative_to(ROOT).as_posix() for d in ("scenarios", "scenarios/fi", "scenarios/fw")
+    shipped = {p.relative_to(ROOT).as_posix() for d in ("scenarios", "scenarios/fi", "scenarios/fw", "scenarios/training")
                for p in (ROOT / d).glob("*.yaml")}
     assert code == 0 and shipped <= checked, sorted(shipped - checked)

@@ -167,3 +167,13 @@ def test_future_world_holds_and_takes_reinforcements(tmp_path: Path) -> None:
     assert b.view().unit("Reb").cell == (8, 0)
     assert states(b) == [("Blue:hold", "done", 2)]
     assert result(b)["winner"] == "Blue" and result(b)["objective"] == "Blue:hold"
+
+
+def test_protecting_a_reinforcement_before_it_arrives(tmp_path: Path) -> None:
+    extra = RELAY + ("  north: {rect: [8, 0, 9, 0]}\ntriggers:\n  - when: {round: 2}\n    then: [{reinforce: {side: Blue, "
+                     f"zone: north, units: [{unit('Medic', 9, 0)}]}}}}]\n")
+    b = play(battle(scenario(blue=[unit("B1", 1, 1)], red=[unit("R1", 8, 3)], extra=extra, rounds=3,
+                             blue_obj="[{kind: protect, unit: Medic}]", red_obj="[{kind: kill, unit: Medic}]"),
+                    tmp_path))
+    assert states(b) == [("Blue:protect", "done", 3), ("Red:kill", "failed", 3)]
+    assert b.view().unit("Medic").cell == (9, 0)

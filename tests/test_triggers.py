@@ -122,3 +122,33 @@ def test_ai_deployment_keeps_inside_cells_and_fills_the_nearest(tmp_path: Path) 
     assert cells["B2"] == (1, 0)  # nearest free cell of west to (6, 1): (1, 1) is taken; (1, 0) before (1, 2)
     assert cells["B3"] == (1, 3)
     assert cells["R1"] == (9, 0)
+
+
+def test_a_side_with_reinforcements_due_is_not_out(tmp_path: Path) -> None:
+    extra = with_triggers(f"  - when: {{round: 3}}\n    then: [{{reinforce: {{side: Red, zone: north, units: "
+                          f"[{unit('R2', 9, 0)}]}}}}]\n")
+    b = battle(scenario(blue=[unit("B1", 0, 1)], red=[unit("R1", 9, 3)], extra=extra, rounds=4), tmp_path)
+    play(b, lambda b: knock_out(b, "R1"), when=(1, "B1"))
+    assert fired(b) == [(3, "reinforce", "1 reinforcements for Red arrive at north")]
+    r = result(b)
+    assert (r["winner"], r["rounds"], r["reason"]) == (None, 4, "round limit")  # Red came back and stood
+    gone = battle(scenario(blue=[unit("B1", 0, 1)], red=[unit("R1", 9, 3)], extra=ZONES, rounds=4), tmp_path)
+    play(gone, lambda b: knock_out(b, "R1"), when=(1, "B1"))
+    assert (result(gone)["winner"], result(gone)["rounds"]) == ("Blue", 1)
+
+
+def test_the_training_scenario_plays_alike_twice() -> None:
+    from skirmish.ai.controllers import make_controller
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import SCENARIOS_DIR, load_scenario
+
+    sc = load_scenario(SCENARIOS_DIR / "training" / "hold_the_relay.yaml")
+    logs = []
+    for _ in range(2):
+        b = Battle(sc, seed=1, controllers={s.name: make_controller(s.controller, s.orders, s.ai, "fi")  # type: ignore[misc]
+                                            for s in sc.spec.sides})
+        b.run()
+        logs.append([e.to_line() for e in b.log.events])
+    assert logs[0] == logs[1]
+    types = {line.split('"type":"')[1].split('"')[0] for line in logs[0]}
+    assert {"objective", "scenario_trigger", "result"} <= types

@@ -101,8 +101,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     from skirmish.content.scenario import SCENARIOS_DIR, check_input
 
     # No files named: every shipped scenario, the Future Imperfect variants (scenarios/fi/) and Future*World's
-    # (scenarios/fw/) too.
-    extra = [*sorted((SCENARIOS_DIR / "fi").glob("*.yaml")), *sorted((SCENARIOS_DIR / "fw").glob("*.yaml"))]
+    # (scenarios/fw/) too, and the training scenarios (scenarios/training/, issue 15).
+    extra = [p for sub in ("fi", "fw", "training") for p in sorted((SCENARIOS_DIR / sub).glob("*.yaml"))]
     paths = args.scenarios or [str(p) for p in [*builtin_scenarios(), *extra]]
     failed = False
     for p in paths:

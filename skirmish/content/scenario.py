@@ -379,7 +379,12 @@ def check_input(name: str) -> CheckResult:
         if more > 0:
             errors = [*errors[:MAX_ERRORS], ContentError(label, "", f"{more} more errors not shown")]
         return CheckResult(None, errors)
-    units = sum(len(s.units) for s in scenario.spec.sides)
+    spec = scenario.spec
+    units = sum(len(s.units) for s in spec.sides)
     grid = scenario.grid
+    extra = [f"{n} {what}" for n, what in ((len(scenario.zones), "zones"),
+                                            (sum(len(s.objectives) for s in spec.sides), "objectives"),
+                                            (len(spec.triggers), "triggers")) if n]  # issue 15
     return CheckResult(f"'{scenario.name}', map {grid.name} {grid.width}x{grid.height}, "
-                       f"{len(scenario.spec.sides)} sides, {units} units", notes=list(scenario.notes))
+                       f"{len(spec.sides)} sides, {units} units" + "".join(f", {e}" for e in extra),
+                       notes=list(scenario.notes))

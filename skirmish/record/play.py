@@ -119,7 +119,8 @@ def resume(rec: Record, controllers: Mapping[str, Controller] | None = None, *, 
     the same record often (stepping back). ContentError naming the record and the first round that differs."""
     scenario = scenario or scenario_of(rec)
     upto = len(rec.answers) if answers is None else max(0, min(answers, len(rec.answers)))
-    battle = Battle(scenario, seed=rec.seed, controllers={}, on_event=on_event, hashes=True)
+    deploy = tuple(side for side, who in rec.controllers.items() if who == "human")  # they placed their own
+    battle = Battle(scenario, seed=rec.seed, controllers={}, on_event=on_event, hashes=True, deploy=deploy)
     try:
         _replay(battle, rec, upto, controllers if catch_up else None)
     except BaseException:

@@ -29,6 +29,7 @@ from skirmish.ui.camera import Camera
 from skirmish.ui.fi_melee import melee_marks
 from skirmish.ui.fog import draw_ghost
 from skirmish.ui.widgets import Fonts
+from skirmish.ui.zones import draw_zones
 
 COVER_COLOUR = {"none": (120, 230, 120), "low": (250, 220, 90), "high": (250, 150, 70)}
 TOKEN_SCALE = 0.45  # a miniature's radius as a share of the cell
@@ -195,10 +196,13 @@ class Board:
         """Draw the table into `surf` (the board's part of the window)."""
         cam = self.cam
         surf.fill((16, 18, 22))
+        if view.grid is not self.grid and view.grid.content_key != self.grid.content_key:  # a door (issue 15)
+            self.grid, self._map = view.grid, None
         src = self._map_surface()
         surf.blit(src, (-round(cam.x), -round(cam.y)))
         if ov.fog is not None:
             surf.blit(ov.fog, (-round(cam.x), -round(cam.y)))
+        draw_zones(surf, cam, self.fonts, view, self.colours or side_colour_map(view.sides))  # issue 15
         if ov.walk is not None and ov.run is not None:
             surf.blit(self._reach_surface(ov.walk, ov.run), (-round(cam.x), -round(cam.y)))
         if ov.heat is not None and ov.heat.shape == (self.grid.height, self.grid.width):

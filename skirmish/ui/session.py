@@ -58,7 +58,8 @@ class Session:
                 self.sources = record.capture(scenario, scenario.source, file=Path(scenario.source).name)
             except (ContentError, OSError, ValueError):
                 self.sources = None
-            self.battle = Battle(scenario, seed, controllers=self.controllers, on_event=self._event, hashes=True)
+            self.battle = Battle(scenario, seed, controllers=self.controllers, on_event=self._event, hashes=True,
+                                 deploy=self.deploying())
         else:  # replayed and checked; the AIs asked the recorded requests again so they continue exactly
             self.name = Path(resume.sources.file).stem or "battle"
             self.sources = resume.sources
@@ -95,6 +96,10 @@ class Session:
                 specs[side] = label[3:]
         specs.update(ai or {})
         return cls(scenario, rec.seed, controls, on_event, specs, resume=rec)
+
+    def deploying(self) -> tuple[str, ...]:
+        """The sides a person plays: each places its units in its deployment zone, if it has one (issue 15)."""
+        return tuple(side for side, c in self.controls.items() if c == "human")
 
     def labels(self) -> dict[str, str]:
         """Who plays each side, for a record: `human`, `ai:SPEC`, `scripted`, `idle`."""
@@ -241,7 +246,7 @@ class Session:
         assert self._undo is not None
         keep = self.battle.history[: self._undo.history]
         self.battle.close()
-        battle = Battle(self.scenario, self.seed, controllers=self.controllers, hashes=True)
+        battle = Battle(self.scenario, self.seed, controllers=self.controllers, hashes=True, deploy=self.deploying())
         for action in keep:
             battle.submit(action)
         battle.on_event = self._event  # later events reach the board again

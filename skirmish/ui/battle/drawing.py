@@ -18,6 +18,7 @@ from skirmish.ui.overlay_text import draw_labels, draw_toasts, help_box
 from skirmish.ui.panels import draw_tracker, draw_unit_card
 from skirmish.ui.preview import scenario_colours
 from skirmish.ui.widgets import ACCENT, DIM, TEXT, fit_parts, wrap
+from skirmish.ui.zones import DEPLOY, draw_objectives
 
 
 class BattleDrawing(BattleMenus):
@@ -35,6 +36,7 @@ class BattleDrawing(BattleMenus):
         ov.fog = self.fog.surface(view, self.board.cam.tile)
         self.board.draw(board_surf, view, ov, drawn_at(self.anim.positions(), view))
         self.commands.draw_board(board_surf, view, drawn_at(self.anim.positions(), view))  # fw: HP under tokens
+        draw_objectives(board_surf, self.fonts, view, self.board.colours)  # a scenario's objectives (issue 15)
         self.anim.draw(board_surf, self.board.cam, self.fonts.normal, self.fonts.big)
         if self.settings.reasons:
             self._draw_reasons(board_surf, view)
@@ -71,7 +73,7 @@ class BattleDrawing(BattleMenus):
         if self.settings.heat and self.selected is not None:
             ov.heat = self.session.heat(self.selected)
         req = self.session.human_request()
-        if req is not None and req.kind == self.commands.turn_kind and not self.anim.busy:
+        if req is not None and req.kind in (self.commands.turn_kind, DEPLOY) and not self.anim.busy:
             me = view.unit(req.unit)
             reach = self._reach_for(view, me)
             if reach is not None:

@@ -11,6 +11,7 @@ from skirmish.ui.battle.menus import BattleMenus
 from skirmish.ui.frame import PAN_STEP
 from skirmish.ui.screens import Reset, Transition
 from skirmish.ui.widgets import BAD
+from skirmish.ui.zones import DEPLOY
 
 HELP = [
     "Watching: Space play/pause · . step one action · [ ] or - + speed 0.5x-8x · V all-seeing, or each side's eyes",
@@ -19,6 +20,7 @@ HELP = [
     "Click a miniature for its card · click a log line to open it · F12 screenshot · Esc menu",
     "Ctrl+S save the battle (settings folder, saves/) · Ctrl+Shift+S save it as… · Ctrl+O continue the latest save "
     "· Ctrl+R watch it as a replay",
+    "Deployment (a scenario's zone): drag each miniature to a lit cell of your zone · Enter to start the battle",
     "Declaring: 1 fast · 2 normal · 3 slow · 4 dodge",
     "Your turn: drag the miniature (green = walk, yellow = run) · click an enemy for attacks with odds",
     "   A aim at the last enemy clicked · R reload · W wait for an enemy · E end turn · U / Ctrl+Z undo a move",
@@ -115,7 +117,15 @@ class BattleInput(BattleMenus):
             self._undo()
         elif k == pygame.K_TAB:
             self._select_next(self.view_now())
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._deployed()
         return None
+
+    def _deployed(self) -> None:
+        """Enter: the person's side is placed; the battle starts (every unit still to place keeps its cell)."""
+        req = self.session.human_request()
+        while req is not None and req.kind == DEPLOY and self._submit(EndTurn(req.unit)):
+            req = self.session.human_request()
 
     def _mouse_down(self, event: pygame.event.Event) -> Transition | None:
         pos = event.pos
@@ -156,7 +166,9 @@ class BattleInput(BattleMenus):
             return None
         if u is not None:
             self.selected = u.name
-            if req is not None and req.kind == self.commands.turn_kind:
+            if req is not None and req.kind == DEPLOY and u.name == req.unit:  # placing it in its zone (issue 15)
+                self.drag = (u.name, self._board_pos(pos))
+            elif req is not None and req.kind == self.commands.turn_kind:
                 me = view.unit(req.unit)
                 if u.name == req.unit:
                     self.drag = (u.name, self._board_pos(pos))
@@ -178,6 +190,9 @@ class BattleInput(BattleMenus):
         if cell is None or cell == view.unit(unit).cell:
             return
         req = self.session.human_request()
+        if req is not None and req.kind == DEPLOY and req.unit == unit:  # a deployment: any free cell of the zone
+            self._submit(Move(unit, cell))
+            return
         if req is None or req.kind != self.commands.turn_kind or req.unit != unit:
             return
         charge = self._charge_at(cell)  # dropped on an enemy: charge it (R-5.4)

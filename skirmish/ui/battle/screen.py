@@ -21,6 +21,7 @@ from skirmish.ui.screens import MenuFactory, Transition
 from skirmish.ui.session import Session
 from skirmish.ui.settings import Settings
 from skirmish.ui.widgets import Fonts
+from skirmish.ui.zones import toast_for
 
 AI_WAIT_S = 0.008  # per frame, the board waits this long for a thinking AI (the worker runs meanwhile)
 
@@ -37,6 +38,9 @@ class BattleScreen(BattleInput, BattleDrawing):
     def _on_event(self, e: Event) -> None:
         if isinstance(e, DecisionEvent) and e.actor and e.request in self.commands.reason_kinds:  # FI: "act" only
             self.reasons[e.actor] = e.label()
+        said = toast_for(e)  # a scenario's trigger messages and objectives (issue 15)
+        if said is not None:
+            self.toast(*said)
         banner = self.commands.banner(e)
         if banner is not None:
             self.anim.overlay.append(banner)

@@ -12,25 +12,19 @@ scenario and seed give the same events."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from skirmish.content.objectives import Objective, Trigger
-from skirmish.content.zones import Cells, deploy, objective_names
-from skirmish.core.scenario_events import ObjectiveEvent, ScenarioTriggerEvent
-from skirmish.ecs.components import Health, Identity
+from skirmish.core.scenario_events import ObjectiveEvent
+from skirmish.ecs.components import Identity
 from skirmish.ecs.view import BattleView, ObjectiveView
-from skirmish.rules.geometry import GridMap, Terrain
+from skirmish.objectives.base import ObjectiveState, PlayBase
+from skirmish.objectives.deploy import Deployment, deployed
+from skirmish.objectives.triggers import Triggers
 
 if TYPE_CHECKING:
-    from skirmish.battle import Battle
     from skirmish.content.scenario import Scenario
 
-Cell = tuple[int, int]
-OPEN_TILE = Terrain("door", 1, False, "none", 0)  # a door's cells when no such tile is in the map's tileset
-SHUT_TILE = Terrain("wall", 0, True, "high", 6)
+__all__ = ["Play", "PlayBase", "deployed", "uses_objectives"]
 
 
 def uses_objectives(scenario: Scenario) -> bool:
@@ -39,95 +33,9 @@ def uses_objectives(scenario: Scenario) -> bool:
     return bool(spec.triggers) or any(s.objectives or s.deployment for s in spec.sides)
 
 
-def deployed(scenario: Scenario) -> Scenario:
-    """The scenario with each side that has a `deployment` zone placed inside it (an AI side's rule, and the
-    board's starting places for a person): `content.zones.deploy`, sides in file order."""
-    spec = scenario.spec
-    if not any(s.deployment for s in spec.sides):
-        return scenario
-    taken: set[Cell] = {(u.at[0], u.at[1]) for s in spec.sides if not s.deployment for u in s.units}
-    sides = []
-    for side in spec.sides:
-        if side.deployment is None:
-            sides.append(side)
-            continue
-        cells = deploy(scenario.zones[side.deployment], [(u.at[0], u.at[1]) for u in side.units], taken, scenario.grid)
-        taken.update(cells)
-        units = [u.model_copy(update={"at": c}) for u, c in zip(side.units, cells, strict=True)]
-        sides.append(side.model_copy(update={"units": units}))
-    out = scenario.with_options()
-    out.spec = spec.model_copy(update={"sides": sides})
-    return out
-
-
-@dataclass
-class _Objective:
-    side: str
-    name: str
-    spec: Objective
-    state: str = "open"
-    streak: int = 0  # hold: rounds held in a row
-    out: list[str] = field(default_factory=list)  # extract: the units it took out
-
-
-class Play:
-    """The objectives and triggers of one battle."""
-
-    def __init__(self, battle: Battle) -> None:
-        self.b = battle
-        spec = battle.scenario.spec
-        self.zones: dict[str, Cells] = dict(battle.scenario.zones)
-        self.zone_sets = {name: frozenset(cells) for name, cells in self.zones.items()}
-        specs = [o for s in spec.sides for o in s.objectives]
-        self.objectives = [_Objective(side, name, o) for (side, name, _), o in zip(objective_names(spec), specs,
-                                                                                     strict=True)]
-        self.any_objectives = bool(self.objectives)
-        self.triggers: list[Trigger] = list(spec.triggers)
-        self.fired: set[int] = set()  # triggers (by index) that fired (a `once` one fires no more)
-        self.was: dict[int, bool] = {}  # a condition's truth at the last check (it fires when it becomes true)
-        self.extracted: dict[str, str] = {}  # unit -> side: left the battle through an extraction zone
-        self.arriving: list[tuple[str, str, str, list[Any]]] = []  # (trigger, side, zone, units) for next round
-        self.ai: dict[str, tuple[str | None, tuple[str, ...]]] = {}  # side -> (personality, orders) from triggers
-        self.decider: str | None = None  # the objective that decided the battle
-        self.inside = self._inside()  # zone -> the standing units in it, at the last check
-
-    # ------------------------------------------------------------------ reading the world
-    def _units(self) -> list[tuple[int, Identity, bool]]:
-        w = self.b.world
-        return [(eid, ident, not w.peek(eid, Health).out_of_action and ident.name not in self.extracted)
-                for eid, ident in w.units()]
-
-    def _inside(self) -> dict[str, frozenset[str]]:
-        w = self.b.world
-        standing = [(ident.name, w.cell(eid)) for eid, ident, up in self._units() if up]
-        return {z: frozenset(n for n, c in standing if c in cells) for z, cells in sorted(self.zone_sets.items())}
-
-    def fallen(self, name: str) -> bool:
-        """Out of action and not extracted (KeyError: no such unit, yet)."""
-        w = self.b.world
-        return name not in self.extracted and w.peek(w.entity(name), Health).out_of_action
-
-    def standing(self) -> dict[str, int]:
-        """Units on the board and in action, by side."""
-        out = dict.fromkeys(self.b.sides, 0)
-        for _, ident, up in self._units():
-            out[ident.side] += up
-        return out
-
-    def casualties(self) -> dict[str, int]:
-        """Units out of action, not counting the extracted, by side."""
-        out = dict.fromkeys(self.b.sides, 0)
-        for _, ident, up in self._units():
-            out[ident.side] += not up and ident.name not in self.extracted
-        return out
-
-    def points(self) -> dict[str, int]:
-        """Each side's points: its done objectives'."""
-        out = dict.fromkeys(self.b.sides, 0)
-        for o in self.objectives:
-            if o.state == "done":
-                out[o.side] += o.spec.points
-        return out
+class Play(Triggers, Deployment):
+    """The objectives and triggers of one battle: hooked on its round table (`hook`), asked by its end check
+    (`ended`) and result (`result_fields`), and dressing its views (`dress`)."""
 
     # ------------------------------------------------------------------ the round table's hooks
     def hook(self) -> None:
@@ -168,7 +76,7 @@ class Play:
         self.inside = now
 
     # ------------------------------------------------------------------ objectives
-    def _need(self, o: _Objective, standing: int, done_already: int = 0) -> int:
+    def _need(self, o: ObjectiveState, standing: int, done_already: int = 0) -> int:
         units = o.spec.units
         if units == "any":
             return 1
@@ -176,7 +84,7 @@ class Play:
             return max(1, standing + done_already)
         return int(units)
 
-    def _objective(self, o: _Objective, point: str) -> None:
+    def _objective(self, o: ObjectiveState, point: str) -> None:
         s, kind, units = o.spec, o.spec.kind, self._units()
         own_up = [(eid, ident) for eid, ident, up in units if up and ident.side == o.side]
         foes_up = [ident for _, ident, up in units if up and ident.side != o.side]
@@ -202,13 +110,13 @@ class Play:
             if held and o.streak >= (s.rounds or 1):
                 self._settle(o, "done", f"held {s.zone} for {o.streak} round{'s' if o.streak > 1 else ''}")
 
-    def _holding(self, o: _Objective, own_up: list[tuple[int, Identity]], foes_up: list[Identity]) -> bool:
+    def _holding(self, o: ObjectiveState, own_up: list[tuple[int, Identity]], foes_up: list[Identity]) -> bool:
         w, cells = self.b.world, self.zone_sets[o.spec.zone or ""]
         mine = sum(1 for eid, _ in own_up if w.cell(eid) in cells)
         theirs = sum(1 for ident in foes_up if w.cell(w.entity(ident.name)) in cells)
         return theirs == 0 and mine >= self._need(o, len(own_up))
 
-    def _reach(self, o: _Objective, own_up: list[tuple[int, Identity]], point: str) -> None:
+    def _reach(self, o: ObjectiveState, own_up: list[tuple[int, Identity]], point: str) -> None:
         s, w = o.spec, self.b.world
         cells = self.zone_sets[s.zone or ""]
         who = [(eid, i) for eid, i in own_up if s.unit is None or i.name == s.unit]
@@ -230,7 +138,7 @@ class Play:
         elif got + left < need or (s.unit is not None and w.has(s.unit) and self.fallen(s.unit)):
             self._settle(o, "failed", f"too few left to make {s.zone}")
 
-    def _settle(self, o: _Objective, state: str, why: str) -> None:
+    def _settle(self, o: ObjectiveState, state: str, why: str) -> None:
         o.state = state
         b = self.b
         b._emit(ObjectiveEvent(round=b.ctx.round, phase=b.ctx.phase, actor=None, rules=(), side=o.side,
@@ -275,9 +183,10 @@ class Play:
         if self.b.outcome is not None:
             return True
         standing = self.standing()
+        due = self.reinforcements_due()
+        if not round_over and sum(1 for s, n in standing.items() if n > 0 or s in due) > 1:
+            return False  # a side whose reinforcements are still to come is not out yet
         on_board = [s for s, n in standing.items() if n > 0]
-        if len(on_board) > 1 and not round_over:
-            return False
         if not self.any_objectives:  # triggers only: the usual end, less the extracted
             winner = on_board[0] if len(on_board) == 1 else None
             reason = "round limit" if len(on_board) > 1 else \
@@ -302,6 +211,14 @@ class Play:
         self.b.finish(winner, f"{why}; points " + ", ".join(f"{s} {points[s]}" for s in self.b.sides))
         return True
 
+    def reinforcements_due(self) -> set[str]:
+        """The sides with reinforcements called and not yet arrived, or due from a `round` trigger to come."""
+        due = {side for _, side, _, _ in self.arriving}
+        for i, trig in enumerate(self.triggers):
+            if trig.when.round is not None and trig.when.round > self.b.ctx.round and i not in self.fired:
+                due.update(e.reinforce.side for e in trig.then if e.reinforce is not None)
+        return due
+
     def result_fields(self) -> dict[str, Any]:
         """The result event's extra fields."""
         extracted = dict.fromkeys(self.b.sides, 0)
@@ -309,93 +226,6 @@ class Play:
             extracted[side] += 1
         return {"objective": self.decider, "points": self.points() if self.any_objectives else None,
                 "extracted": extracted if self.extracted else None}
-
-    # ------------------------------------------------------------------ triggers
-    def _condition(self, trig: Trigger, now: dict[str, frozenset[str]], point: str) -> bool:
-        w, b = trig.when, self.b
-        if w.round is not None:
-            return point == "round_start" and b.ctx.round == w.round
-        if w.enters is not None or w.leaves is not None:
-            zone = w.enters or w.leaves or ""
-            before, after = self.inside.get(zone, frozenset()), now.get(zone, frozenset())
-            moved = after - before if w.enters is not None else before - after
-            if w.leaves is not None:  # a unit that fell or was extracted did not step out
-                moved = frozenset(n for n in moved if not self.fallen(n) and n not in self.extracted)
-            return any(w.side is None or b.world.peek(b.world.entity(n), Identity).side == w.side for n in moved)
-        if w.falls is not None:
-            return b.world.has(w.falls) and self.fallen(w.falls)
-        if w.casualties is not None:
-            return self.casualties()[w.casualties.side] >= w.casualties.at_least
-        if w.objective is not None:
-            return any(o.name == w.objective and o.state == "done" for o in self.objectives)
-        return False
-
-    def _fire(self, i: int, trig: Trigger) -> None:
-        b = self.b
-        name = trig.name or f"triggers[{i}]"
-
-        def say(effect: str, text: str, **extra: Any) -> None:
-            b._emit(ScenarioTriggerEvent(round=b.ctx.round, phase=b.ctx.phase, actor=None, rules=(), trigger=name,
-                                 effect=effect, text=text, **extra))
-
-        for eff in trig.then:
-            if b.outcome is not None:
-                return
-            if eff.message is not None:
-                say("message", eff.message)
-            elif eff.reinforce is not None:
-                r = eff.reinforce
-                self.arriving.append((name, r.side, r.zone, list(r.units)))
-                if trig.when.round is None:
-                    say("reinforce", f"{r.side} calls {len(r.units)} reinforcement{'s' if len(r.units) > 1 else ''} "
-                        f"to {r.zone} for next round")
-            elif eff.ai is not None:
-                a = eff.ai
-                was = self.ai.get(a.side, (None, ()))
-                self.ai[a.side] = (a.personality or was[0], tuple(a.orders) if a.orders is not None else was[1])
-                say("ai", f"{a.side}'s AI: " + "; ".join(
-                    ([f"personality {a.personality}"] if a.personality else [])
-                    + ([f"orders {', '.join(a.orders) or 'none'}"] if a.orders is not None else [])))
-            elif eff.door is not None:
-                cells = self._door(eff.door.zone, eff.door.open)
-                say("door", f"{eff.door.zone} {'opens' if eff.door.open else 'closes'}",
-                    cells=[list(c) for c in cells])
-            elif eff.end is not None:
-                say("end", eff.end.reason)
-                b.finish(None if eff.end.winner == "draw" else eff.end.winner, eff.end.reason)
-
-    def _arrive(self, trigger: str, side: str, zone: str, units: list[Any]) -> None:
-        b = self.b
-        grid = b.ctx.grid
-        cells = deploy(self.zones[zone], [(u.at[0], u.at[1]) for u in units], b.world.occupied(), grid)
-        placed: dict[str, list[int]] = {}
-        for unit, cell in zip(units, cells, strict=True):
-            if cell in b.world.occupied() or not grid.passable(cell):
-                continue  # no room left in the zone: it does not come (the log says who came)
-            b.sys.reinforce(unit.model_copy(update={"at": cell}), side)
-            placed[unit.name] = list(cell)
-        b._emit(ScenarioTriggerEvent(round=b.ctx.round, phase=b.ctx.phase, actor=None, rules=(), trigger=trigger,
-                             effect="reinforce", text=f"{len(placed)} reinforcements for {side} arrive at {zone}",
-                             units=placed))
-
-    def _door(self, zone: str, open_: bool) -> list[Cell]:
-        """Set the zone's cells to the open or shut tile (a cell with a unit on it stays open); a new map."""
-        b = self.b
-        grid: GridMap = b.ctx.grid
-        names = [t.name for t in grid.tiles]
-        want = OPEN_TILE if open_ else SHUT_TILE
-        tiles = grid.tiles if want.name in names else (*grid.tiles, want)
-        index = [t.name for t in tiles].index(want.name)
-        occupied = b.world.occupied() if not open_ else set()
-        layout = np.array(grid.layout)
-        changed = []
-        for x, y in self.zones[zone]:
-            if (x, y) not in occupied and layout[y, x] != index:
-                layout[y, x] = index
-                changed.append((x, y))
-        if changed:
-            b.sys.set_grid(GridMap(grid.name, grid.width, grid.height, tuple(tiles), layout, grid.cell_m))
-        return changed
 
     # ------------------------------------------------------------------ views
     def dress(self, view: BattleView, side: str | None) -> BattleView:
