@@ -130,8 +130,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise
     print(f"{len(games)} games: {len(opponents)} opponent(s) x {len(paths)} scenario(s) x {pairs} mirrored "
           f"pair(s) (seeds {args.seed}..{args.seed + pairs - 1}, sides swapped), {2 * pairs} games per opponent "
-          f"and scenario, in {time.perf_counter() - t0:.1f} s {'as Ray tasks' if args.backend == 'ray' else 'with'} "
-          f"{workers} process(es); "
+          f"and scenario, in {time.perf_counter() - t0:.1f} s "
+          f"{'as Ray tasks' if args.backend == 'ray' else f'with {workers} process(es)'}; "
           f"score: win 1, draw ½, loss 0")
     tournament.print_tables(games)
     tournament.print_marks(games)
