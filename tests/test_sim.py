@@ -240,7 +240,7 @@ def test_a_scenario_s_objectives_are_in_the_csv_and_the_summary(tmp_path: Path,
     states = {r["objectives"] for r in rows}
     assert len(states) == 1
     (state,) = states
-    assert state.startswith("Blue:") and state.endswith("=done") and state.count("=") == 1
+    assert state == "Blue:hold=done"  # the objective's default name, SIDE:KIND, not prefixed twice
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     objectives = summary["scenarios"][0]["objectives"]
     assert list(objectives) == [state.rpartition("=")[0]]

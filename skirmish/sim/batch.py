@@ -61,8 +61,8 @@ def objective_states(battle: Battle, reason: str) -> str:
     condition: `eliminate` (done by the side left standing) or, for a scenario not won by elimination, `hold`
     (done by every side standing at the round limit). The one place to re-wire if the states' shape changes."""
     play = getattr(battle, "play", None)
-    if play is not None and play.objectives:
-        return ";".join(f"{o.side}:{o.name}={o.state}" for o in play.objectives)
+    if play is not None and play.objectives:  # names default to SIDE:KIND; a name given is prefixed with its side
+        return ";".join(f"{_named(o.side, o.name)}={o.state}" for o in play.objectives)
     winner = battle.outcome.winner if battle.outcome else None
     casualties = battle.outcome.casualties if battle.outcome else {}
     units = dict.fromkeys(battle.sides, 0)
@@ -77,6 +77,12 @@ def objective_states(battle: Battle, reason: str) -> str:
             done = units[side] - casualties.get(side, 0) > 0 and reason == "round limit"
             out.append(f"{side}:hold={'done' if done else 'failed'}")
     return ";".join(out)
+
+
+def _named(side: str, name: str) -> str:
+    """An objective as `side:name` (once), with no `;` (the column's separator)."""
+    name = name.replace(";", ",")
+    return name if name.startswith(f"{side}:") else f"{side}:{name}"
 
 
 @lru_cache(maxsize=16)
