@@ -258,3 +258,29 @@ def test_the_backend_seam_refuses_what_it_cannot_do(capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit) as exc:  # the tournament takes the same switch, checked before any pair
         main(["tournament", str(KILLHOUSE), "--pairs", "1", "--vs", "rush", "--address", "ray://x:1"])
     assert exc.value.code == 2 and "--address: only with --backend ray" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="signals and /proc")
+def test_ctrl_c_stops_a_parallel_sim_and_writes_nothing(tmp_path: Path) -> None:
+    """Ctrl-C while two worker processes play: exit 130 with one line, the workers stopped, no folder made."""
+    import signal
+    import subprocess
+
+    from tests.test_cli_robust import DEPOT, _children, _cleanup, _group, _wait_for, child_env
+
+    err_path = tmp_path / "stderr.txt"
+    with err_path.open("wb") as err_file:
+        p = subprocess.Popen([sys.executable, "-m", "skirmish", "sim", DEPOT, "--battles", "400", "--workers", "2",
+                              "--out", str(tmp_path / "out")], stdout=subprocess.DEVNULL, stderr=err_file,
+                             env=child_env(), cwd=tmp_path, start_new_session=True)
+        try:
+            _wait_for(lambda: len(_children(p.pid)) >= 2, 60)
+            p.send_signal(signal.SIGINT)
+            code = p.wait(timeout=30)
+            _wait_for(lambda: not _group(p.pid), 5)  # the workers, killed as the command ends, are reaped
+            left = _group(p.pid)
+        finally:
+            _cleanup(p)
+    err = err_path.read_text(encoding="utf-8")
+    assert code == 130 and err.strip() == "skirmish: interrupted", err
+    assert not (tmp_path / "out").exists() and left == []
