@@ -26,6 +26,8 @@ from skirmish.ai.blast import armoured
 from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, fits_kept, replaced, throw_chance
 from skirmish.ai.search.order import closing_shot, turns_before
 from skirmish.ai.search.plan import Plan
+from skirmish.ai.search.strays import stray_material
+from skirmish.ai.search.volley import turn_of_fire
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
@@ -52,6 +54,9 @@ class Weights:
     standing: bool = False  # our next shot goes to the best enemy still standing (else: the best weighted shot)
     plan: float = 0.0  # the rest of the round's turns walked over kill chances (`plan.Plan`): at this weight
     move_volley: bool = False  # a move's attack taken as often as the turn still allows after it (R-5.5)
+    strays: bool = False  # a shot's missed rounds striking figures on its line of fire (R-6.11, `strays`)
+    mixed: bool = False  # a shot and the longest turn of attacks the timing allows after it, any modes (`volley`)
+    mixed_move: bool = False  # the same for a move's attack (with `move_volley`)
 
 
 @dataclass(frozen=True)
@@ -249,7 +254,8 @@ def _part(kind: Literal["move", "attack"], speed: int, mode: str, running: bool)
 
 
 def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bool,
-                    present: dict[str, float], volley: bool = False) -> tuple[ShotEstimate | None, str | None, float]:
+                    present: dict[str, float], volley: bool = False, mixed: bool = False
+                    ) -> tuple[ShotEstimate | None, str | None, float]:
     """The best attack still allowed this turn after a move (R-5.4: readiness lost, a snap at weapon speed
     unless the declaration allows a prepared shot): its estimate, target and how surely the target is there
     (a ghost's last known cell may be empty when the unit gets there), or (None, None, 0). With `volley` the
@@ -265,13 +271,16 @@ def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bo
                                        _part("attack", int(w.speed), mode, False))):
             continue
         burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
-        times = _after_move_shots(me, running, mode, burst) if volley else 1
+        times = _after_move_shots(me, running, mode, burst) if volley and not mixed else 1
+        there_now = replaced(moved, turn_parts=(*me.turn_parts, _part("move", 1, "prepared", running))) if mixed else moved
         for t in view.enemies(me):
             there = present.get(t.name, 0.0)
             if there <= 0 or not view.sight(moved, t).visible:
                 continue
-            est = repeated(estimate_shot(view, moved, t, mode=mode, burst=burst, moved="ran" if running else "walked"),
-                           times)
+            how = "ran" if running else "walked"
+            est = repeated(estimate_shot(view, moved, t, mode=mode, burst=burst, moved=how), times)
+            if mixed:  # and whatever attacks the turn holds after it, any modes (`volley.turn_of_fire`)
+                est = turn_of_fire(view, there_now, t, est, mode, burst, how)
             if est.hit > 0 and there * material(est, t) > best_value:
                 best, best_value = (est, t.name, there), there * material(est, t)
         if not volley:
@@ -374,14 +383,19 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         running = cell not in walks
         moved_m = me.moved_m + geo.distance_m(me.cell, cell, view.grid.cell_m)
         after = replaced(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
-        est_after, target, there = shot_after_move(view, me, after, running, replies.present, w.move_volley)
+        est_after, target, there = shot_after_move(view, me, after, running, replies.present, w.move_volley,
+                                                   w.mixed_move)
         if est_after is not None and target is not None:
             attack, kills = there * material(est_after, view.unit(target)), {target: there * est_after.kill}
             after = replaced(after, firing=True)
     elif isinstance(action, Shoot):
         t = view.unit(action.target)
-        est = repeated(estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved), repeats)
+        one = estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved)
+        est = turn_of_fire(view, me, t, one, action.mode, action.burst, me.moved) if w.mixed else repeated(one, repeats)
         attack, kills = material(est, t), {t.name: est.kill}
+        if w.strays:  # the rounds that miss it, on whoever stands on the line (R-6.11)
+            attack += repeats * stray_material(view, me, t, action.mode, action.burst, one.hit, w.friendly,
+                                               replies.present)
         after = replaced(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
         attack, kills = throw_material(view, me, action, w, replies.present)
