@@ -20,20 +20,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-import numpy as np
-
-from skirmish.ai.blast import armoured
-from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, fits_kept, replaced, throw_chance
+from skirmish.ai.estimate import ShotEstimate, estimate_shot, fits_kept, replaced
 from skirmish.ai.search.order import closing_shot, turns_before
 from skirmish.ai.search.plan import Plan
 from skirmish.ai.search.strays import stray_material
+from skirmish.ai.search.throwing import throw_material
 from skirmish.ai.search.volley import turn_of_fire
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
-from skirmish.rules.deck import SIDES
 from skirmish.rulesets.fi import INCAPACITATED_AT, Part
-from skirmish.rulesets.fi import thrown as thr
 
 MELEE_VERBS = frozenset({"melee", "charge", "close", "open", "defend", "break", "rise", "contest"})
 WOUND = 1 / INCAPACITATED_AT  # an expected wound, in units put out of action (R-8.1)
@@ -317,45 +313,6 @@ def shot_this_round(view: BattleView, me: UnitView, speed: str) -> tuple[ShotEst
                 best, best_value = (est, t.name), material(est, t)
         return best
     return None, None
-
-
-def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights,
-                   present: dict[str, float]) -> tuple[float, dict[str, float]]:
-    """A throw's expected material net of our own caught in it (R-6.9, R-6.10), and each enemy's chance to
-    be put out of action by it: the chance the burst lands on the aimed cell times the harm of the weapon's
-    damage dice on everyone it reaches there (explosives take no location rows, R-6.8; worn armour is not
-    counted, so the harm is an upper bound; a concussion blast deals CT only, R-6.9, and puts out of action
-    whoever it takes to CT 0, R-8.1)."""
-    weapon = next((wp for wp, n in me.throwables if wp.id == action.item and n > 0), None)
-    if weapon is None and me.throwables and not action.item:
-        weapon = me.throwables[0][0]
-    if weapon is None:
-        return 0.0, {}
-    grid = view.grid
-    p = throw_chance(me, weapon, geo.distance_m(me.cell, action.at, grid.cell_m), view.scope)
-    total, kills = 0.0, {}
-    for u in view.units:
-        if u.out_of_action:
-            continue
-        column = thr.in_blast(grid, weapon, action.at, u.cell, armoured=armoured(u))  # AV left (R-6.9)
-        if column is None:
-            continue
-        pmf = effect_pmf(SIDES[column], max(1, weapon.damage.row))
-        d = np.arange(len(pmf))
-        size = max(1, u.size)
-        if weapon.weapon_class == "stun":
-            wounds, kill = 0.0, float(pmf[d >= max(1, u.ct)].sum())
-        else:
-            wounds = float((pmf * (d // size)).sum())
-            kill = float(pmf[(u.wounds + d // size) >= INCAPACITATED_AT].sum())
-        value = p * (kill + WOUND * (1 - kill) * min(float(max(0, INCAPACITATED_AT - 1 - u.wounds)), wounds))
-        if u.side == me.side:
-            total -= w.friendly * value
-        else:
-            there = present.get(u.name, 0.0)  # a ghost caught in the burst counts as surely as it is there
-            total += value * there
-            kills[u.name] = p * kill * there
-    return total, kills
 
 
 def _allowance(me: UnitView, target: str, speed: str) -> int:
