@@ -50,6 +50,22 @@ def test_the_turn_after_a_move_and_a_shot_is_the_battles_own(tmp_path: Path) -> 
                 assert not _shots(b, "Me")
 
 
+def test_a_pistol_turn_holds_six_shots_as_the_allowance_says(tmp_path: Path) -> None:
+    """A weapon firing two shots an action (R-6.3) holds six prepared shots in a SLOW turn (R-5.5): the follow-up
+    counts what `shots_this_turn` counts standing, each mode as the battle allows it after a move."""
+    from skirmish.ai.utility.material import shots_this_turn
+
+    rows = ["." * 20] * 7
+    pistol = f'traits: {TRAITS}, skills: {{"shooting:pistol": 3}}, weapons: [blast_pistol]'
+    red = f"[{{name: Foe, at: [10, 3], {RIFLE}}}]"
+    with battle_at(tmp_path, rows, f"[{{name: Me, at: [1, 3], {pistol}}}]", red, declare="slow") as b:
+        me = b.observe("Blue").unit("Me")
+        assert me.weapon is not None and me.weapon.rof == 2
+        for mode in ("prepared", "snap"):
+            n = shots_this_turn(me, Shoot("Me", "Foe", mode=mode))
+            assert len(follow_up(me, mode, 0)) == min(n, me.rounds) - 1 >= 2
+
+
 def test_a_snap_after_a_move_is_weighed_with_the_prepared_attacks_it_leaves_room_for(tmp_path: Path) -> None:
     """`Weights.mixed`: the snap's exchange counts the snap and two prepared attacks (readied at the target,
     R-6.2), taken as independent; without it three snaps (`shots_this_turn`)."""

@@ -19,7 +19,7 @@ from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rulesets.fi import Part, add_part, fits
 
 MODES = ("prepared", "snap")
-MOST = 3  # attacks a turn holds after its first (R-5.5: three actions, a weapon's rate of fire sharing one, R-6.3)
+MOST = 5  # attacks a turn holds after its first (R-5.5: three actions, each up to two shots of the rate of fire, R-6.3)
 
 
 @lru_cache(maxsize=4096)
