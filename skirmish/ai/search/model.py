@@ -256,7 +256,9 @@ def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bo
     unless the declaration allows a prepared shot): its estimate, target and how surely the target is there
     (a ghost's last known cell may be empty when the unit gets there), or (None, None, 0). With `volley` the
     attack is taken as often as the turn still allows it after the move (R-5.5), in whichever mode that fits
-    is worth most (a prepared shot once, or three snaps); else the first mode that fits, once."""
+    is worth most (a prepared shot once, or three snaps); else the first mode that fits, once. With `mixed` each
+    mode is weighed with whatever attacks the turn holds after it, any modes (`volley.turn_of_fire`: after a
+    walk, a snap and two prepared; `Weights.mixed_move`, measured and not shipped)."""
     w = me.weapon
     if w is None or me.declared == "dodge" or not me.can_fire or me.attacked:  # (a dodger makes no attacks, R-5.4)
         return None, None, 0.0
