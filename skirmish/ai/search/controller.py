@@ -30,8 +30,10 @@ WIDTH = 6  # the utility AI's options weighed (its choice and five runners-up), 
 RUNNERS_UP = 3  # runners-up a decision's trace keeps (as the utility AI's)
 # The search tier's weights (hard and `search`): the turn order (R-5.1; the side that wins a phase's tie taken to
 # act first next round too), enemies out of sight walking into it at half weight, our next shot at the best
-# enemy still standing, and a move's attacks as often as the turn still allows them (R-5.5; docs/results/ladder.txt).
-DEFAULT = Weights(order=True, tie=1.0, closing=0.5, standing=True, move_volley=True)
+# enemy still standing, a move's attacks as often as the turn still allows them, a shot with the turn of fire
+# the timing lets follow it in any modes (`volley`, R-5.4/R-5.5) and the rounds it sends past its target on whoever
+# stands on the line (`strays`, R-6.11) (docs/results/ladder.txt).
+DEFAULT = Weights(order=True, tie=1.0, closing=0.5, standing=True, move_volley=True, mixed=True, strays=True)
 
 
 @dataclass

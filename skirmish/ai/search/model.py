@@ -20,18 +20,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-import numpy as np
-
-from skirmish.ai.blast import armoured
-from skirmish.ai.estimate import ShotEstimate, effect_pmf, estimate_shot, fits_kept, replaced, throw_chance
+from skirmish.ai.estimate import ShotEstimate, estimate_shot, fits_kept, replaced
 from skirmish.ai.search.order import closing_shot, turns_before
 from skirmish.ai.search.plan import Plan
+from skirmish.ai.search.strays import stray_material
+from skirmish.ai.search.throwing import throw_material
+from skirmish.ai.search.volley import turn_of_fire
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
-from skirmish.rules.deck import SIDES
 from skirmish.rulesets.fi import INCAPACITATED_AT, Part
-from skirmish.rulesets.fi import thrown as thr
 
 MELEE_VERBS = frozenset({"melee", "charge", "close", "open", "defend", "break", "rise", "contest"})
 WOUND = 1 / INCAPACITATED_AT  # an expected wound, in units put out of action (R-8.1)
@@ -52,6 +50,9 @@ class Weights:
     standing: bool = False  # our next shot goes to the best enemy still standing (else: the best weighted shot)
     plan: float = 0.0  # the rest of the round's turns walked over kill chances (`plan.Plan`): at this weight
     move_volley: bool = False  # a move's attack taken as often as the turn still allows after it (R-5.5)
+    strays: bool = False  # a shot's missed rounds striking figures on its line of fire (R-6.11, `strays`)
+    mixed: bool = False  # a shot and the longest turn of attacks the timing allows after it, any modes (`volley`)
+    mixed_move: bool = False  # the same for a move's attack (with `move_volley`)
 
 
 @dataclass(frozen=True)
@@ -249,12 +250,15 @@ def _part(kind: Literal["move", "attack"], speed: int, mode: str, running: bool)
 
 
 def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bool,
-                    present: dict[str, float], volley: bool = False) -> tuple[ShotEstimate | None, str | None, float]:
+                    present: dict[str, float], volley: bool = False, mixed: bool = False
+                    ) -> tuple[ShotEstimate | None, str | None, float]:
     """The best attack still allowed this turn after a move (R-5.4: readiness lost, a snap at weapon speed
     unless the declaration allows a prepared shot): its estimate, target and how surely the target is there
     (a ghost's last known cell may be empty when the unit gets there), or (None, None, 0). With `volley` the
     attack is taken as often as the turn still allows it after the move (R-5.5), in whichever mode that fits
-    is worth most (a prepared shot once, or three snaps); else the first mode that fits, once."""
+    is worth most (a prepared shot once, or three snaps); else the first mode that fits, once. With `mixed` each
+    mode is weighed with whatever attacks the turn holds after it, any modes (`volley.turn_of_fire`: after a
+    walk, a snap and two prepared; `Weights.mixed_move`, measured and not shipped)."""
     w = me.weapon
     if w is None or me.declared == "dodge" or not me.can_fire or me.attacked:  # (a dodger makes no attacks, R-5.4)
         return None, None, 0.0
@@ -265,13 +269,16 @@ def shot_after_move(view: BattleView, me: UnitView, moved: UnitView, running: bo
                                        _part("attack", int(w.speed), mode, False))):
             continue
         burst = min((b for b in w.bursts if me.can_fire_burst(b)), default=0)
-        times = _after_move_shots(me, running, mode, burst) if volley else 1
+        times = _after_move_shots(me, running, mode, burst) if volley and not mixed else 1
+        there_now = replaced(moved, turn_parts=(*me.turn_parts, _part("move", 1, "prepared", running))) if mixed else moved
         for t in view.enemies(me):
             there = present.get(t.name, 0.0)
             if there <= 0 or not view.sight(moved, t).visible:
                 continue
-            est = repeated(estimate_shot(view, moved, t, mode=mode, burst=burst, moved="ran" if running else "walked"),
-                           times)
+            how = "ran" if running else "walked"
+            est = repeated(estimate_shot(view, moved, t, mode=mode, burst=burst, moved=how), times)
+            if mixed:  # and whatever attacks the turn holds after it, any modes (`volley.turn_of_fire`)
+                est = turn_of_fire(view, there_now, t, est, mode, burst, how)
             if est.hit > 0 and there * material(est, t) > best_value:
                 best, best_value = (est, t.name, there), there * material(est, t)
         if not volley:
@@ -310,45 +317,6 @@ def shot_this_round(view: BattleView, me: UnitView, speed: str) -> tuple[ShotEst
     return None, None
 
 
-def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights,
-                   present: dict[str, float]) -> tuple[float, dict[str, float]]:
-    """A throw's expected material net of our own caught in it (R-6.9, R-6.10), and each enemy's chance to
-    be put out of action by it: the chance the burst lands on the aimed cell times the harm of the weapon's
-    damage dice on everyone it reaches there (explosives take no location rows, R-6.8; worn armour is not
-    counted, so the harm is an upper bound; a concussion blast deals CT only, R-6.9, and puts out of action
-    whoever it takes to CT 0, R-8.1)."""
-    weapon = next((wp for wp, n in me.throwables if wp.id == action.item and n > 0), None)
-    if weapon is None and me.throwables and not action.item:
-        weapon = me.throwables[0][0]
-    if weapon is None:
-        return 0.0, {}
-    grid = view.grid
-    p = throw_chance(me, weapon, geo.distance_m(me.cell, action.at, grid.cell_m), view.scope)
-    total, kills = 0.0, {}
-    for u in view.units:
-        if u.out_of_action:
-            continue
-        column = thr.in_blast(grid, weapon, action.at, u.cell, armoured=armoured(u))  # AV left (R-6.9)
-        if column is None:
-            continue
-        pmf = effect_pmf(SIDES[column], max(1, weapon.damage.row))
-        d = np.arange(len(pmf))
-        size = max(1, u.size)
-        if weapon.weapon_class == "stun":
-            wounds, kill = 0.0, float(pmf[d >= max(1, u.ct)].sum())
-        else:
-            wounds = float((pmf * (d // size)).sum())
-            kill = float(pmf[(u.wounds + d // size) >= INCAPACITATED_AT].sum())
-        value = p * (kill + WOUND * (1 - kill) * min(float(max(0, INCAPACITATED_AT - 1 - u.wounds)), wounds))
-        if u.side == me.side:
-            total -= w.friendly * value
-        else:
-            there = present.get(u.name, 0.0)  # a ghost caught in the burst counts as surely as it is there
-            total += value * there
-            kills[u.name] = p * kill * there
-    return total, kills
-
-
 def _allowance(me: UnitView, target: str, speed: str) -> int:
     """How many times the turn a declaration allows takes `shot_this_round`'s attack (its mode: prepared where it
     fits, else snap; its smallest burst): three prepared at SLOW, one prepared at NORMAL (R-5.5)."""
@@ -374,14 +342,19 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         running = cell not in walks
         moved_m = me.moved_m + geo.distance_m(me.cell, cell, view.grid.cell_m)
         after = replaced(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
-        est_after, target, there = shot_after_move(view, me, after, running, replies.present, w.move_volley)
+        est_after, target, there = shot_after_move(view, me, after, running, replies.present, w.move_volley,
+                                                   w.mixed_move)
         if est_after is not None and target is not None:
             attack, kills = there * material(est_after, view.unit(target)), {target: there * est_after.kill}
             after = replaced(after, firing=True)
     elif isinstance(action, Shoot):
         t = view.unit(action.target)
-        est = repeated(estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved), repeats)
+        one = estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved)
+        est = turn_of_fire(view, me, t, one, action.mode, action.burst, me.moved) if w.mixed else repeated(one, repeats)
         attack, kills = material(est, t), {t.name: est.kill}
+        if w.strays:  # the rounds that miss it, on whoever stands on the line (R-6.11)
+            attack += repeats * stray_material(view, me, t, action.mode, action.burst, one.hit, w.friendly,
+                                               replies.present)
         after = replaced(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
         attack, kills = throw_material(view, me, action, w, replies.present)
