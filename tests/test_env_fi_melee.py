@@ -169,3 +169,18 @@ sides:
     assert not theirs.any()  # an enemy's covering fire is an intention: not in Kyr's view
     obs = aec.observe("side_0")["observation"]
     assert not obs[..., ch["entangled"]:ch["defence"] + 1].any()  # nobody is in a close fight
+
+
+def test_every_observation_stays_in_its_space_on_a_random_walk() -> None:
+    """Seeded random masked walk on the card-hand scenario (it once reached an active defence whose result was -1,
+    giving the `defence` plane -0.05, outside the Box's [0, 1]): every observation is inside its space."""
+    aec = env(HANDS, seed=3)
+    aec.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for agent in aec.agent_iter(3000):
+        obs, _, term, trunc, _ = aec.last()
+        assert aec.observation_space(agent).contains(obs), agent
+        if term or trunc:
+            aec.step(None)
+            continue
+        aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
