@@ -69,6 +69,7 @@ class Ctx:
     initiative: str = "phases"  # R-5.8: "cards" draws hands and counts steps (ecs/systems/fi/hand.py)
     chips: Any = None  # the story chips' ChipBank (R-8.5, option `chips`; ecs/systems/fi/chips.py), else None
     unintended_targets: bool = False  # R-6.11 (the scenario option, on by default there)
+    open_cells: frozenset[geo.Cell] | None = None  # the map's cells someone could enter, once asked (R-5.7 waits)
     arts: dict[str, Any] = field(default_factory=dict)  # R-7.7 option martial_arts: unit -> its disciplines' pools
 
 
@@ -138,6 +139,8 @@ class FiBase:
         # the best of them)
         self._cover_kept: dict[int, tuple[int, geo.Cell, dict[int, tuple[int, int]], tuple[int, int]]] = {}
         self._cover_table: object = None
+        self.held: list[tuple[int, Any]] = []  # damage held while two actions are simultaneous (R-5.7, triggers.py)
+        self.holding = False
 
     # ------------------------------------------------------------------ helpers
     def name(self, eid: int) -> str:
