@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from skirmish.core.events import FLAT, Event, register
 from skirmish.core.reads import CheckRead, DrawRecord, Mod
 from skirmish.rules.fi import hand_events as _hand_events  # noqa: F401  (registers the R-5.8 events)
+from skirmish.rules.fi import hold_events as _hold_events  # noqa: F401  (registers R-7.7's grip event)
 from skirmish.rules.fi import waiting as wt
 from skirmish.rules.fi.combat_events import AttackEvent, BlastEvent, ConcussionEvent, OutOfActionEvent, ThrowEvent
 from skirmish.rules.fi.melee_events import (

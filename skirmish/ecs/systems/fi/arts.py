@@ -66,9 +66,13 @@ class FiArts(FiGrapple):
             raise IllegalAction(text if text.startswith("R-7.7") else f"R-7.7: {me}: {text}") from None
         tgt = self.w.entity(action.target)
         weapon = self.melee_weapon(eid, action.weapon)
-        closed_in = action.target in self.melee_state(eid).inside
+        mine = self.melee_state(eid)
+        closed_in = action.target in mine.inside
+        gripped = action.target in (mine.gripping, mine.gripped_by)  # a grip is grappling (R-7.7, holds.py)
+        # seed, Hold: also when "the defender has a defense of 0 with his current stance"
+        open_stance = m.id == "hold" and self.fighter(tgt).weapon.defense <= 0
         why = au.range_refusal(m, closed_in=closed_in, weapon_defense=weapon.defense, weapon_name=weapon.name,
-                               grappling=closed_in or self.melee_state(tgt).down)
+                               grappling=closed_in or gripped or open_stance or self.melee_state(tgt).down)
         if why:
             raise IllegalAction(why)
         return use, m

@@ -350,5 +350,7 @@ class FiMeleeBase(FiMovement):
             ms = self.melee_state(e)
             if not ms.plain() or ms.held != (ms.carried[0] if ms.carried else "fists"):
                 out[ident.name] = [ms.carried, ms.held, ms.inside, ms.entangled_by, ms.entangle_weapon, ms.down,
-                                   ms.defence, *([ms.guard, ms.block] if ms.guard or ms.block else [])]
+                                   ms.defence, *([ms.guard, ms.block] if ms.guard or ms.block else []),
+                                   *([ms.gripping, ms.grip, ms.grip_effect, ms.grip_bonus, ms.gripped_by]
+                                     if ms.gripping or ms.gripped_by else [])]
         return out
