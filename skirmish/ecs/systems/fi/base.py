@@ -153,6 +153,19 @@ class FiBase:
     def card_begins(self, eid: int) -> None:
         """Under card hands a unit's card comes up (R-5.8, hand.py): melee ends an active defence here (R-7.5)."""
 
+    def chip_draw(self, eid: int, draw: Any, halve: bool = False, *, target: int | None = None,
+                  banned: str | None = None, kind: str = "check") -> Any:
+        """The draw of a check `eid` makes, open to a story chip when the option is on (R-8.5; ChipBank.check_draw);
+        `chip_flush` after the read writes the chip events before the check's own."""
+        if self.ctx.chips is None:
+            return draw
+        return self.ctx.chips.check_draw(self, eid, draw, halve, target=target, banned=banned, kind=kind)
+
+    def chip_flush(self) -> None:
+        """Write the chip events of the check just read (R-8.5)."""
+        if self.ctx.chips is not None:
+            self.ctx.chips.flush(self)
+
     def active(self, eid: int) -> bool:
         """In action (not dead, incapacitated or unconscious)."""
         return not self.w.peek(eid, Health).out_of_action

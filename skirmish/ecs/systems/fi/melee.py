@@ -227,8 +227,9 @@ class FiMeleeBase(FiMovement):
         a, b = self.w.cell(eid), self.w.cell(tgt)
         face = self.w.get(eid, Facing)
         face.dx, face.dy = (b[0] > a[0]) - (b[0] < a[0]), (b[1] > a[1]) - (b[1] < a[1])
-        draw = self.ctx.randomizer.draw()
+        draw = self.chip_draw(eid, self.ctx.randomizer.draw(), setup.halve)  # a chip on the attack check
         out = resolve_shot(draw, setup, target)
+        self.chip_flush()
         shaped = self.shape_blow(eid, tgt, action, out, lethal)
         capped = None if lethal else self._hold_short(tgt, out)
         broken = out.breakdown and weapon.id in ms.carried

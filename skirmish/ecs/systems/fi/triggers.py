@@ -73,10 +73,10 @@ def reflex_contest(sys: FiMovement, waiter: int, other: int, *, preempt: bool = 
         rw = draw_w.check(pw[0], pw[1], 0, 0)
         ro = draw_o.check(po[0], po[1], 0, 0)
     else:  # a chip may turn the contest; the waiter reads against the other's result, which is read first
-        draw_o = chips.check_draw(sys, other, draw_o)
+        draw_o = chips.check_draw(sys, other, draw_o, kind="contest")
         ro = draw_o.check(po[0], po[1], 0, mo)
         beat = 0 if ro.cf else ro.result + mo
-        draw_w = chips.check_draw(sys, waiter, draw_w)
+        draw_w = chips.check_draw(sys, waiter, draw_w, kind="contest")
         rw = draw_w.check(pw[0], pw[1], beat + 1, mw)
     tw = 0 if rw.cf else rw.result + mw
     to = 0 if ro.cf else ro.result + mo
