@@ -288,3 +288,39 @@ def test_the_legal_list_holds_every_trigger_and_the_board_may_name_a_cell(tmp_pa
     for w in legal.waits:
         assert b.check(w) is None
     b.close()
+
+
+def test_the_cli_runs_a_wait_for_a_doorway_and_a_later(tmp_path: Path) -> None:
+    """C-1 through `skirmish run`: the orders' text (`wait U enemy_enters:X,Y`, `wait U later`) read from a scenario
+    file, the readable log explains the triggers, and `--json` gives the same events (C-3)."""
+    from tests.conftest import cli
+
+    write_deck(tmp_path / "deck.json", [INIT, make_card(5, upper={("III", 2): 8}), make_card(6, upper={("III", 2): 2}),
+                                        MISS, MISS, INIT])
+    (tmp_path / "door.yaml").write_text(f"""
+name: the doorway
+seed: 1
+map: {{ascii: {list(OPEN)!r}}}
+deck: {{cards: deck.json, shuffle: false}}
+victory: {{max_rounds: 1}}
+sides:
+  - name: Alpha
+    controller: scripted
+    orders: ["declare Watch normal", "declare Bo normal", "wait Watch enemy_enters:4,2", "wait Bo later",
+             "shoot Bo Runner"]
+    units: [{_unit('Watch', (4, 0), GUN)}, {_unit('Bo', (0, 0), GUN)}]
+  - name: Beta
+    controller: scripted
+    orders: ["declare Runner normal", "move Runner 8,2"]
+    units: [{_unit('Runner', (0, 2))}]
+""", encoding="utf-8")
+    code, out, err = cli("run", str(tmp_path / "door.yaml"))
+    assert code == 0, err
+    assert "Watch waits: enemy_enters:4,2 (for an enemy to enter 4,2)" in out
+    assert "Bo waits: later (to act later, after any action it chooses)" in out
+    assert "Watch sees enter 4,2 Runner: Reflex contest 8 vs 2 -> Watch fires first" in out
+    code, js, _ = cli("run", str(tmp_path / "door.yaml"), "--json")
+    import json
+    evs = [json.loads(line) for line in js.splitlines() if line.startswith("{")]
+    assert [e["actor"] for e in evs if e["type"] == "attack"] == ["Watch", "Bo"]  # Bo's held turn after Runner's
+    assert next(e for e in evs if e["type"] == "trigger")["trigger"] == "enemy_enters:4,2"

@@ -75,7 +75,7 @@ class Trigger:
             return f"for {self.unit} to act"
         if self.kind == "preempt":
             return f"to pre-empt {self.unit} (Reflex contest at {PREEMPT_MOD})"
-        return "until later (it may act after any action)"
+        return "to act later, after any action it chooses"
 
 
 def parse(text: str) -> Trigger:

@@ -75,16 +75,14 @@ def around(sys: FiSystems, eid: int) -> Iterator[int]:
         sys.w.get(waiter, Status).waiting = None  # its trigger came: this turn is its held action
     was = sys.holding
     if simultaneous:
-        sys.holding = True  # both act; the damage lands after both
-    try:
-        for waiter in before:
-            if sys.active(waiter):
-                yield waiter
-        yield eid
-    finally:
-        if simultaneous:
-            sys.holding = was
-            triggers.land_held(sys)
+        sys.holding = True  # both act; the damage lands after both (a battle ended in between lands none)
+    for waiter in before:
+        if sys.active(waiter):
+            yield waiter
+    yield eid
+    if simultaneous:
+        sys.holding = was
+        triggers.land_held(sys)
     for waiter in after:
         if sys.active(waiter):
             yield waiter
