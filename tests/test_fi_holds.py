@@ -174,3 +174,22 @@ def test_the_disabling_contest(attacker: int, defender: int, bonus: int) -> None
     assert out.disabled == (attacker - defender >= ah.RAISE)
     assert out.broken == (defender - attacker >= ah.RAISE)
     assert out.bonus_after == (bonus + 1 if out.winner == "attacker" and not out.disabled else 0)
+
+
+def test_a_holder_shot_out_of_action_lets_go(tmp_path: Path) -> None:
+    """Damage from anywhere ends a grip whose holder it puts out of action: the Sniper's killing shot at Me."""
+    kill = make_card(7, upper={("III", 3): 20}, lower={(c, r): 60 for c in COLS for r in range(1, 8)})
+    sniper = "{name: Sniper, at: [8, 1], traits: " + \
+        "{strength: III-2, dexterity: III-2, reflexes: III-2, vigor: III-2, acuity: II-2}, " + \
+        "weapons: [blast_carbine], skills: {shooting:rifle: 3}}"
+    b = _battle(tmp_path, [INIT, _card(4, III_2=9), kill, INIT, INIT], "[%s]" % (WRESTLER % ("Me", 1)),
+                f"[{PLAIN % ('Foe', 2)}, {sniper}]", ["declare Me normal", "melee Me Foe maneuver=hold"],
+                ["declare Foe normal", "declare Sniper normal", "end Foe", "shoot Sniper Me mode=prepared"],
+                extra=ARTS)
+    b.run()
+    types = [e.type for e in b.log]
+    assert "out_of_action" in types
+    released = _of(b, "grip")[-1]
+    assert released.what == "released" and released.reason == "out of action"
+    assert types.index("out_of_action") < types.index("grip", types.index("attack"))
+    b.close()

@@ -76,6 +76,12 @@ class FiHolds(FiArts):
             self.let_go(eid, "moved away")
         super().walk_path(eid, path, metres, running, parts, rules)
 
+    def _apply_hits(self, tgt: int, out: Any) -> None:
+        """Damage from anywhere (a shot, a blast, a blow): a grip by or on a unit it puts out of action ends."""
+        super()._apply_hits(tgt, out)
+        if self.melee_state(tgt).gripping is not None or self.melee_state(tgt).gripped_by is not None:
+            self.after_damage_check()
+
     def after_damage_check(self) -> None:
         """Grips held by or on a unit out of action end."""
         for e, _ in self.w.units():
