@@ -163,8 +163,9 @@ class FiArts(FiGrapple):
         col, training = self.w.get(tgt, Profile).traits["vigor"]
         pool = CheckPool(col, training, "vigor")
         mod = sum(m.value for m in self.wound_mod(tgt))
-        draw = self.ctx.randomizer.draw()
+        draw = self.chip_draw(tgt, self.ctx.randomizer.draw())  # a chip may soften the fall
         read = draw.check(pool.column, pool.row, au.FALL_TN, mod)
+        self.chip_flush()
         total = 0 if read.cf else read.result + mod
         wind = au.fall_wind(read.cf, total, draw.effect(au.D6_COLUMN, 1) if read.cf else 0)
         ms = self.w.get(tgt, MeleeState)
