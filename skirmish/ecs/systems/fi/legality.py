@@ -75,20 +75,23 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
 def _waits(sys: FiSystems, eid: int, me: str) -> tuple[Wait, ...]:
     """Every wait `wait_check` accepts (R-5.7) but `enemy_enters:X,Y` (its cells are `_wait_cells`): the plain
     triggers, then `acts:` each other combatant in action and `preempt:` each enemy in action. `wait_check` is asked
-    once for the unit (its turn, its declaration) and once for each kind of trigger; its checks of a named unit
-    (another combatant, in action; an enemy to pre-empt) hold by construction of the names listed."""
+    once for the unit (its turn, its declaration: the default trigger); what `trigger_check` adds for the others is
+    asked here by kind (a ranged weapon for `enemy_in_range`; no card hands for a turn's trigger), and its checks of
+    a named unit (another combatant, in action; an enemy to pre-empt) hold by construction of the names listed."""
     w = sys.w
     if not _ok(lambda: sys.wait_check(eid, Wait(me))):
         return ()  # the turn has acted, or the unit dodges: no wait at all
-    others = [(i.name, i.side_index) for e, i in w.units() if e != eid and not w.peek(e, Health).out_of_action]
+    out = [Wait(me), Wait(me, "enemy_moves")]
+    wpn = sys.weapon(eid)
+    if wpn is not None and not wpn[0].thrown and wpn[0].range_inc_m:
+        out.append(Wait(me, "enemy_in_range"))
+    if sys.ctx.initiative == "cards":
+        return tuple(out)  # R-5.8: a reserve card waits for a mover's trigger only
+    out.append(Wait(me, wt.LATER))
     mine = w.peek(eid, Identity).side_index
-    plain = [Wait(me, t) for t in (*wt.MOVE_TRIGGERS, wt.LATER)]
-    out = [x for x in plain if _ok(lambda x=x: sys.wait_check(eid, x))]  # type: ignore[misc]
-    enemies = [n for n, s in others if s != mine]
-    if others and _ok(lambda: sys.wait_check(eid, Wait(me, f"acts:{others[0][0]}"))):
-        out += [Wait(me, f"acts:{n}") for n, _ in others]
-    if enemies and _ok(lambda: sys.wait_check(eid, Wait(me, f"preempt:{enemies[0]}"))):
-        out += [Wait(me, f"preempt:{n}") for n in enemies]
+    others = [(i.name, i.side_index) for e, i in w.units() if e != eid and not w.peek(e, Health).out_of_action]
+    out += [Wait(me, f"acts:{n}") for n, _ in others]
+    out += [Wait(me, f"preempt:{n}") for n, s in others if s != mine]
     return tuple(out)
 
 
