@@ -82,6 +82,7 @@ class LegalActions:
     aims: tuple[Aim, ...] = ()
     reload: bool = False
     waits: tuple[Wait, ...] = ()
+    wait_cells: frozenset[Cell] = frozenset()  # cells a wait may name (FI R-5.7 `enemy_enters:X,Y`; not in `actions()`)
     screens: tuple[SetTacpack, ...] = ()
     melee: tuple[Action, ...] = ()  # a ruleset's hand-to-hand actions, listed whole (FI: blows, charges, R-7);
     # not in `actions()` (the RL action table has no place for them yet, docs/RL.md)
@@ -144,6 +145,10 @@ class LegalActions:
             return self.reload
         if isinstance(action, EndTurn):
             return True
+        if isinstance(action, Wait) and action.trigger.startswith("enemy_enters:"):
+            cell = action.trigger.partition(":")[2].split(",")
+            return len(cell) == 2 and all(v.lstrip("-").isdigit() for v in cell) and \
+                (int(cell[0]), int(cell[1])) in self.wait_cells
         return action in (*self.aims, *self.waits, *self.screens, *self.melee, *self.contests)
 
     def count(self) -> int:

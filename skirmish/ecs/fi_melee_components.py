@@ -21,8 +21,13 @@ class MeleeState:
     defence: int | None = None  # its active defence result, standing until its next action (R-7.5)
     guard: int = 0  # +1 Defense from a martial arts maneuver, until its next action (R-7.7)
     block: str | None = None  # a Block standing until its next action: "halve" or "cancel" (with a weapon, R-7.7)
+    gripping: str | None = None  # the unit it holds, lifts or locks (R-7.7 grapples, ecs/systems/fi/holds.py)
+    grip: str | None = None  # "hold", "lift" or "lock"
+    grip_effect: str | None = None  # "choke" (a hold) or "disable" (a lock) when it carries one
+    grip_bonus: int = 0  # the disabling contest's cumulative +1 (seed "Disable")
+    gripped_by: str | None = None  # the unit that holds, lifts or locks it
 
     def plain(self) -> bool:
         """True when nothing has happened to it in melee (the state hash leaves such units out)."""
         return not (self.inside or self.entangled_by or self.down or self.defence is not None or self.guard
-                    or self.block)
+                    or self.block or self.gripping or self.gripped_by)

@@ -17,7 +17,8 @@ EFFECT_WORDS = {"damage": PLUS_DAMAGE, "defense": PLUS_DEFENSE, "defence": PLUS_
 BLOWS = frozenset({"strike_short", "strike_medium", "strike_long", "strike_low", "throw"})  # rolled as a blow
 CHECKS = frozenset({"takedown", "disarm"})  # a roll at the blow's TN, no damage
 DEFENCES = frozenset({"block"})  # `defend UNIT block`: an active defence on the Block pool
-BOUND = BLOWS | CHECKS
+GRIPS = frozenset({"hold", "lift", "lock", "escape"})  # checks that make or break a grip (arts_holds.py)
+BOUND = BLOWS | CHECKS | GRIPS
 FALL_TN = 5  # seed: "a Vigor test versus a TN based on the height of the fall (5 under most circumstances)"
 D6_COLUMN = "II"  # a bust on the fall test: d6 wind (column II is the d6)
 LOCATION_CALLED = {"legs": "left_leg"}  # Strike, low "always hits the legs" (docs/RULES-NOTES.md)
@@ -39,8 +40,7 @@ def unbound(m: Maneuver) -> str | None:
     if m.id in DEFENCES:
         return f"R-7.7: {m.name} is a defence: `defend UNIT block`"
     if m.id not in BOUND:
-        return (f"R-7.7: {m.name} is not bound to the melee engine yet (holds, locks, lifts and escapes: "
-                "docs/RULES-NOTES.md)")
+        return f"R-7.7: {m.name} is not bound to the melee engine"
     return None
 
 

@@ -73,19 +73,27 @@ def draws_for(held: Mapping[str, int], limit: int) -> int:
     return max(0, limit - sum(held.values()))
 
 
+# Which checks a scripted chip order names: `check` an attack check (a shot's, a blow's, a maneuver's) or a
+# concussion save; `initiative` the initiative read (a phase's Reflex, or a card hand's draw); `contest` a Reflex
+# contest of a waiting trigger (R-5.7) or a psychological contest (R-8.4); `bravery` a surprise or fear test.
+CHECK_KINDS = ("check", "initiative", "contest", "bravery")
+
+
 def parse_chip_order(text: str) -> tuple[str, str, tuple[str, ...]]:
-    """`UNIT check COLOUR USE` or `UNIT wounds COLOUR [COLOUR…]` -> (unit, when, what); ValueError saying why.
-    The unit's name is everything before the keyword (names may hold spaces)."""
+    """`UNIT check|initiative|contest|bravery COLOUR USE` or `UNIT wounds COLOUR [COLOUR…]` -> (unit, when, what);
+    ValueError saying why. The unit's name is everything before the keyword (names may hold spaces)."""
     words = text.split()
     for i, word in enumerate(words):
-        if word in ("check", "wounds") and i > 0:
+        if word in (*CHECK_KINDS, "wounds") and i > 0:
             unit, when, rest = " ".join(words[:i]), word, words[i + 1:]
             break
     else:
-        raise ValueError(f"expected 'UNIT check COLOUR USE' or 'UNIT wounds COLOUR...', got {text!r}")
-    if any(c not in COLOURS for c in rest[:1 if when == "check" else None]) or not rest:
+        raise ValueError(f"expected 'UNIT check COLOUR USE' (or initiative, contest, bravery for those checks) or "
+                         f"'UNIT wounds COLOUR...', got {text!r}")
+    one = when in CHECK_KINDS
+    if any(c not in COLOURS for c in rest[:1 if one else None]) or not rest:
         raise ValueError(f"chips are {', '.join(COLOURS)}; got {' '.join(rest) or 'none'}")
-    if when == "check" and (len(rest) != 2 or check_allowed(rest[0], rest[1], False)):
+    if one and (len(rest) != 2 or check_allowed(rest[0], rest[1], False)):
         uses = "; ".join(f"{c}: {', '.join(u)}" for c, u in CHECK_USES.items())
         raise ValueError(f"a check takes one chip and its use ({uses}), got {' '.join(rest)!r}")
     return unit, when, tuple(rest)

@@ -9,11 +9,14 @@ place (the card and its chains, or the dice).
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 from skirmish.core.events import FLAT, Event, register
 from skirmish.core.reads import CheckRead, DrawRecord, Mod
 from skirmish.rules.fi import hand_events as _hand_events  # noqa: F401  (registers the R-5.8 events)
+from skirmish.rules.fi import hold_events as _hold_events  # noqa: F401  (registers R-7.7's grip event)
+from skirmish.rules.fi import waiting as wt
 from skirmish.rules.fi.combat_events import AttackEvent, BlastEvent, ConcussionEvent, OutOfActionEvent, ThrowEvent
 from skirmish.rules.fi.melee_events import (
     BreakFreeEvent,
@@ -124,7 +127,8 @@ class MoveStoppedEvent(Event):
 @register("trigger")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TriggerEvent(Event):
-    """A waiting unit sees a mover: the Reflex contest and who goes first (R-5.7, R-3.8)."""
+    """A waiting unit's trigger is set off: the Reflex contest and who goes first (R-5.7, R-3.8); `trigger` is its
+    text when it is not `enemy_in_view` (`target` the mover, or the unit whose turn came up)."""
 
     target: str
     waiter_result: int
@@ -133,12 +137,23 @@ class TriggerEvent(Event):
     simultaneous: bool
     waiter_draw: DrawRecord
     mover_draw: DrawRecord
+    trigger: str | None = None
 
     def describe(self) -> str:
         who = self.actor or ""
-        first = ("simultaneous" if self.simultaneous else f"{who} fires first" if self.waiter_first
-                 else f"{self.target} first: it ends its move before {who} acts")
-        return (f"{self.where()} {who} sees {self.target}: Reflex contest {self.waiter_result} vs "
+        kind = (self.trigger or "enemy_in_view").partition(":")[0]
+        if kind in ("acts", "preempt", "later"):
+            verb = "pre-empts" if kind == "preempt" else "waits for"
+            first = ("simultaneous: both act, damage after both" if self.simultaneous else f"{who} goes first"
+                     if self.waiter_first else f"{self.target} first, then {who}")
+            return (f"{self.where()} {who} {verb} {self.target}: Reflex contest {self.waiter_result} vs "
+                    f"{self.mover_result}{' (-2 to pre-empt)' if kind == 'preempt' else ''} -> {first}"
+                    f"{self.rules_text()}")
+        first = ("simultaneous: damage after the move" if self.simultaneous else f"{who} fires first"
+                 if self.waiter_first else f"{self.target} first: it ends its move before {who} acts")
+        why = "sees" if kind == "enemy_in_view" else {"enemy_moves": "sees move", "enemy_in_range": "has in range",
+                                                      "enemy_enters": "sees enter " + (self.trigger or "")[13:]}[kind]
+        return (f"{self.where()} {who} {why} {self.target}: Reflex contest {self.waiter_result} vs "
                 f"{self.mover_result} -> {first}{self.rules_text()}")
 
 
@@ -162,7 +177,11 @@ class WaitEvent(Event):
     trigger: str
 
     def describe(self) -> str:
-        return f"{self.where()} {self.actor or ''} waits: {self.trigger}{self.rules_text()}"
+        said = ""
+        if self.trigger != "enemy_in_view":
+            with contextlib.suppress(wt.TriggerError):
+                said = f" ({wt.parse(self.trigger).describe()})"
+        return f"{self.where()} {self.actor or ''} waits: {self.trigger}{said}{self.rules_text()}"
 
 
 @register("aim")

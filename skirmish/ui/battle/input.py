@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 
-from skirmish.rules.actions import EndTurn, Move, Reload, Throw, Wait
+from skirmish.rules.actions import EndTurn, Move, Reload, Throw
 from skirmish.ui.battle.menus import BattleMenus
 from skirmish.ui.frame import PAN_STEP
 from skirmish.ui.screens import Reset, Transition
@@ -108,7 +108,7 @@ class BattleInput(BattleMenus):
         elif k == pygame.K_r:
             self._act(lambda u: Reload(u))
         elif k == pygame.K_w:
-            self._act(lambda u: Wait(u))
+            self._open_wait()
         elif k == pygame.K_t:
             self._toggle_throw()
         elif k == pygame.K_e:

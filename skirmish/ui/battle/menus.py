@@ -18,7 +18,7 @@ from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Reload, Shoot, Throw, Wait
 from skirmish.rulesets.fi import CALLED_SHOTS, ShotOdds, ThrowOdds
-from skirmish.ui import fi_melee
+from skirmish.ui import fi_melee, fi_wait
 from skirmish.ui.battle.state import BattleState
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, elide, place_beside, wrap
@@ -113,6 +113,11 @@ class BattleMenus(BattleState):
             self.attack = None
             self.toast(f"{req.unit} has no maneuver of its own now: active defence needs an enemy within 1 m", DIM)
 
+    def _open_wait(self) -> None:
+        """W: the wait menu of the unit whose turn it is (R-5.7, skirmish/ui/fi_wait.py); a single wait is submitted."""
+        self.attack = fi_wait.open_menu(self, AttackMenu)
+        self._fill_attack()
+
     def _toggle_page(self) -> None:
         """P: the attack menu's attacks, or its psychological contests (R-8.4)."""
         if self.attack is not None and not self.attack.own:
@@ -122,6 +127,9 @@ class BattleMenus(BattleState):
     def _fill_melee(self, m: AttackMenu) -> bool:
         """The fight menu's or the contests' lines, or the melee lines before the shots; True when done."""
         battle, view = self.session.battle, self.session.view()
+        if m.page == "waits":
+            m.options = [AttackOption(ln.action, None, None, ln.note) for ln in fi_wait.lines_for(self, m.unit)]
+            return True
         if m.own:
             lines = fi_melee.own_lines(battle, m.unit)
         else:
@@ -285,7 +293,7 @@ class BattleMenus(BattleState):
                    Button("R reload", lambda: self._act(lambda u: Reload(u))),
                    *([Button("F fight", self._open_fight)] if self.session.view().unit(req.unit).melee is not None
                      else []),
-                   Button("W wait", lambda: self._act(lambda u: Wait(u))),
+                   Button("W wait", self._open_wait),
                    Button("E end turn", lambda: self._act(lambda u: EndTurn(u))),
                    Button("U undo", self._undo, enabled=self.session.can_undo())]
         else:
@@ -317,7 +325,9 @@ class BattleMenus(BattleState):
         assert m is not None
         me, tgt = view.unit(m.unit), view.unit(m.target)
         dist = geo.distance_m(me.cell, tgt.cell, view.grid.cell_m)
-        if m.own:
+        if m.page == "waits":
+            head = f"{m.unit}: wait (W) · hover a cell first to wait for an enemy entering it"
+        elif m.own:
             head = f"{m.unit}: fight (F)"
         elif m.page == "contests":
             head = f"{m.unit} → {m.target}: contests · {', '.join(tgt.mind) or 'calm'} (P attacks)"
@@ -338,6 +348,8 @@ class BattleMenus(BattleState):
             if isinstance(a, Shoot):
                 name = (("off hand " if a.hand == "off" else "") + f"{a.mode}" + (" double tap" if a.double_tap else "")
                         + (f" burst {a.burst}" if a.burst else "") + (f" at {a.called.replace('_', ' ')}" if a.called else ""))
+            elif isinstance(a, Wait):
+                name = fi_wait.describe(a)
             else:
                 name = fi_melee.describe(a, view)
             key = f"{i + 1}" if i < 9 else " "

@@ -4,8 +4,9 @@ Each method checks, then applies (STYLE 4): a broken rule raises IllegalAction n
 written before the checks pass. Every resolution emits an event with rule ids and modifiers (R-10.2). The
 systems are one class built in layers, one module each: base (context, spawn, helpers) < round
 (declaration, initiative, turns, bookkeeping) < shooting (with aim, reload, tacpack) < thrown < movement
-(with waits and triggers) < melee (blows, charges) < grapple (Close, Open, entangle, trip, breaking free, active
-defence) < melee_legal (the melee actions listed) < FiSystems (check and apply an action of a turn)."""
+(with waits and triggers; delay.py puts a turn's triggers round the phase order) < melee (blows, charges) < grapple
+(Close, Open, entangle, trip, breaking free, active defence) < arts (martial arts maneuvers) < holds (Hold, Lift,
+Lock, Escape) < melee_legal (the melee actions listed) < FiSystems (check and apply an action of a turn)."""
 
 from __future__ import annotations
 

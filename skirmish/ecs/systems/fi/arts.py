@@ -66,9 +66,13 @@ class FiArts(FiGrapple):
             raise IllegalAction(text if text.startswith("R-7.7") else f"R-7.7: {me}: {text}") from None
         tgt = self.w.entity(action.target)
         weapon = self.melee_weapon(eid, action.weapon)
-        closed_in = action.target in self.melee_state(eid).inside
+        mine = self.melee_state(eid)
+        closed_in = action.target in mine.inside
+        gripped = action.target in (mine.gripping, mine.gripped_by)  # a grip is grappling (R-7.7, holds.py)
+        # seed, Hold: also when "the defender has a defense of 0 with his current stance"
+        open_stance = m.id == "hold" and self.fighter(tgt).weapon.defense <= 0
         why = au.range_refusal(m, closed_in=closed_in, weapon_defense=weapon.defense, weapon_name=weapon.name,
-                               grappling=closed_in or self.melee_state(tgt).down)
+                               grappling=closed_in or gripped or open_stance or self.melee_state(tgt).down)
         if why:
             raise IllegalAction(why)
         return use, m
@@ -159,8 +163,9 @@ class FiArts(FiGrapple):
         col, training = self.w.get(tgt, Profile).traits["vigor"]
         pool = CheckPool(col, training, "vigor")
         mod = sum(m.value for m in self.wound_mod(tgt))
-        draw = self.ctx.randomizer.draw()
+        draw = self.chip_draw(tgt, self.ctx.randomizer.draw())  # a chip may soften the fall
         read = draw.check(pool.column, pool.row, au.FALL_TN, mod)
+        self.chip_flush()
         total = 0 if read.cf else read.result + mod
         wind = au.fall_wind(read.cf, total, draw.effect(au.D6_COLUMN, 1) if read.cf else 0)
         ms = self.w.get(tgt, MeleeState)

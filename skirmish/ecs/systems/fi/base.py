@@ -69,6 +69,7 @@ class Ctx:
     initiative: str = "phases"  # R-5.8: "cards" draws hands and counts steps (ecs/systems/fi/hand.py)
     chips: Any = None  # the story chips' ChipBank (R-8.5, option `chips`; ecs/systems/fi/chips.py), else None
     unintended_targets: bool = False  # R-6.11 (the scenario option, on by default there)
+    open_cells: frozenset[geo.Cell] | None = None  # the map's cells someone could enter, once asked (R-5.7 waits)
     arts: dict[str, Any] = field(default_factory=dict)  # R-7.7 option martial_arts: unit -> its disciplines' pools
 
 
@@ -138,6 +139,8 @@ class FiBase:
         # the best of them)
         self._cover_kept: dict[int, tuple[int, geo.Cell, dict[int, tuple[int, int]], tuple[int, int]]] = {}
         self._cover_table: object = None
+        self.held: list[tuple[int, Any]] = []  # damage held while two actions are simultaneous (R-5.7, triggers.py)
+        self.holding = False
 
     # ------------------------------------------------------------------ helpers
     def name(self, eid: int) -> str:
@@ -149,6 +152,19 @@ class FiBase:
 
     def card_begins(self, eid: int) -> None:
         """Under card hands a unit's card comes up (R-5.8, hand.py): melee ends an active defence here (R-7.5)."""
+
+    def chip_draw(self, eid: int, draw: Any, halve: bool = False, *, target: int | None = None,
+                  banned: str | None = None, kind: str = "check") -> Any:
+        """The draw of a check `eid` makes, open to a story chip when the option is on (R-8.5; ChipBank.check_draw);
+        `chip_flush` after the read writes the chip events before the check's own."""
+        if self.ctx.chips is None:
+            return draw
+        return self.ctx.chips.check_draw(self, eid, draw, halve, target=target, banned=banned, kind=kind)
+
+    def chip_flush(self) -> None:
+        """Write the chip events of the check just read (R-8.5)."""
+        if self.ctx.chips is not None:
+            self.ctx.chips.flush(self)
 
     def active(self, eid: int) -> bool:
         """In action (not dead, incapacitated or unconscious)."""

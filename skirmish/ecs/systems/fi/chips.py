@@ -133,13 +133,18 @@ class ChipBank:
                     **data)
 
     # -------------------------------------------------------------------------------------------- hooks
-    def check_draw(self, sys: Any, eid: int, draw: Any, halve: bool = False) -> Any:
-        """A draw whose first check (a shot's attack check, a concussion save) may take a chip from the
-        side of `eid`, the one checking; `halve`: the read is halved (unskilled, R-3.6)."""
+    def check_draw(self, sys: Any, eid: int, draw: Any, halve: bool = False, *, target: int | None = None,
+                   banned: str | None = None, kind: str = "check") -> Any:
+        """A draw whose first check (a shot's, a blow's or a maneuver's attack check, a concussion save, an
+        initiative read, a Reflex contest of a trigger, a Bravery test, a psychological contest) may take a chip from
+        the side of `eid`, the one checking; `halve`: the read is halved (unskilled, R-3.6); `target`: the result the
+        chip would be spent to reach when it is not the check's own TN (initiative: the last phase's, not to
+        hesitate); `banned`: why no chip may be spent on it (a terror test, R-8.4) — an order for one is refused;
+        `kind`: which of a scripted side's orders it takes (CHECK_KINDS: check, initiative, contest, bravery)."""
         side = sys.ctx.side_names[sys.w.get(eid, Identity).side_index]
         if self.policy[side] == "none":
             return draw
-        return _ChipDraw(self, sys, sys.name(eid), side, draw, halve)
+        return _ChipDraw(self, sys, sys.name(eid), side, draw, halve, target, banned, kind)
 
     def flush(self, sys: Any) -> None:
         """Emit the chip events of the draw just resolved (before its attack event)."""
@@ -182,10 +187,14 @@ class ChipBank:
 class _ChipDraw:
     """A draw whose first check (the attack's) may take one chip; every other read goes to the draw kept."""
 
-    def __init__(self, bank: ChipBank, sys: Any, unit: str, side: str, draw: Any, halve: bool) -> None:
+    def __init__(self, bank: ChipBank, sys: Any, unit: str, side: str, draw: Any, halve: bool,
+                 target: int | None = None, banned: str | None = None, kind: str = "check") -> None:
         self._bank, self._sys, self._unit, self._side = bank, sys, unit, side
         self._draw = draw
         self._halve = halve
+        self._target = target
+        self._banned = banned
+        self._kind = kind
         self._checked = False
 
     def __getattr__(self, name: str) -> Any:
@@ -209,18 +218,21 @@ class _ChipDraw:
             return read
         self._checked = True
         bank, side = self._bank, self._side
-        offer = CheckOffer(read.result, read.cf, target, modifier, self._halve, self._peek(column, row + 1),
+        aim = target if self._target is None else self._target
+        offer = CheckOffer(read.result, read.cf, aim, modifier, self._halve, self._peek(column, row + 1),
                            self._peek(column, row - 1))
         if bank.policy[side] == "orders":
-            order = bank._order(side, self._unit, "check")
+            order = bank._order(side, self._unit, self._kind)
             choice = (order[0], order[1]) if order else None
+        elif self._banned is not None:
+            choice = None  # the policy never offers one where the rules forbid it
         else:
             choice = ai_check_chip(bank.hands[side], offer)
         if choice is None:
             return read
         colour, use = choice
-        why = check_allowed(colour, use, read.cf) or (None if bank.hands[side][colour] > 0 else
-                                                       f"{side} holds no {colour} chip")
+        why = self._banned or check_allowed(colour, use, read.cf) or (
+            None if bank.hands[side][colour] > 0 else f"{side} holds no {colour} chip")
         if why is None and use in ("up", "down") and not 1 <= row + (1 if use == "up" else -1) <= 5:
             why = f"there is no entry {use} from row {row}"
         if why is not None:

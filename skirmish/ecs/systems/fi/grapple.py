@@ -32,11 +32,14 @@ class FiGrapple(FiMeleeBase):
     """The melee maneuvers and active defence, and their odds."""
 
     # ------------------------------------------------------------------ reads
-    def _roll(self, eid: int, pool: CheckPool, tn_value: int, extra: list[Modifier]) -> tuple[Read, int, dict]:
-        """One check: the read, the total after halving and modifiers (0 on a CF), what was turned or rolled."""
+    def _roll(self, eid: int, pool: CheckPool, tn_value: int, extra: list[Modifier],
+              chip_target: int | None = None) -> tuple[Read, int, dict]:
+        """One check: the read, the total after halving and modifiers (0 on a CF), what was turned or rolled; the
+        draw may take a story chip (R-8.5; `chip_target`: what it would be spent to reach, when not `tn_value`)."""
         mods = [*pool.modifiers, *extra]
-        draw = self.ctx.randomizer.draw()
+        draw = self.chip_draw(eid, self.ctx.randomizer.draw(), pool.halve, target=chip_target)
         read = draw.check(pool.column, pool.row, tn_value, sum(m.value for m in mods))
+        self.chip_flush()
         base = read.result // 2 if pool.halve else read.result
         total = 0 if read.cf else base + sum(m.value for m in mods)
         return read, total, {"draw": draw.record(), "impulse": draw.impulse, "mods": mods}
@@ -183,7 +186,7 @@ class FiGrapple(FiMeleeBase):
         """An opposed check, the actor's read first (R-3.8): whether the actor wins, and the event's fields."""
         read, total, got = self._roll(eid, mine, 0, my_mods)
         self.ctx.randomizer.settle()
-        oread, ototal, ogot = self._roll(other, theirs, 0, their_mods)
+        oread, ototal, ogot = self._roll(other, theirs, 0, their_mods, chip_target=total + 1)
         self.ctx.randomizer.settle()
         success = contest_winner(total, ototal, got["impulse"], ogot["impulse"]) == 0
         return success, dict(

@@ -40,7 +40,8 @@ class FiHand(FiHandKeep):
             scol, srow = hr.rush_shift(col, row, step - card_step)
             target = tn("standard", self.ctx.scope)  # type: ignore[arg-type]
             mods = sum(m.value for m in self.wound_mod(eid))
-            read = self.ctx.randomizer.draw().check(scol, srow, target, mods)
+            read = self.chip_draw(eid, self.ctx.randomizer.draw()).check(scol, srow, target, mods)
+            self.chip_flush()
             self.ctx.randomizer.settle()
             total = 0 if read.cf else read.result + mods
             success = not read.cf and total >= target

@@ -86,7 +86,8 @@ class FiHandKeep(FiMovement):
         target = tn("easy", self.ctx.scope)  # type: ignore[arg-type]
         mods = self.wound_mod(eid)
         mod_total = sum(m.value for m in mods)
-        read = r.draw().check(col, training, target, mod_total)
+        read = self.chip_draw(eid, r.draw(), kind="initiative").check(col, training, target, mod_total)  # a chip may help
+        self.chip_flush()
         r.settle()
         total = 0 if read.cf else read.result + mod_total
         success = not read.cf and total >= target

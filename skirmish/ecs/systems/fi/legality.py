@@ -18,6 +18,7 @@ from skirmish.rules.deck import LOCATIONS
 from skirmish.rules.equipment import SCREEN_TYPES
 from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi import thrown as thr
+from skirmish.rules.fi import waiting as wt
 from skirmish.rules.fi.timing import ATTACK_MODES, Part
 
 if TYPE_CHECKING:
@@ -66,10 +67,44 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     return LegalActions(
         me, "act", walk=walk, run=run, shots=tuple(shots), called=tuple(called), throws=_throws(sys, eid),
         aims=aims, reload=_ok(lambda: sys.reload_check(eid)),
-        waits=tuple(x for x in (Wait(me),) if _ok(lambda x=x: sys.wait_check(eid, x))),  # type: ignore[misc]
+        waits=(waits := _waits(sys, eid, me)), wait_cells=_wait_cells(sys) if waits else frozenset(),
         screens=tuple(screens), melee=sys.melee_actions(eid, walk | run),
         contests=sys.contest_options(eid, me, seen),
     )
+
+
+def _waits(sys: FiSystems, eid: int, me: str) -> tuple[Wait, ...]:
+    """Every wait `wait_check` accepts (R-5.7) but `enemy_enters:X,Y` (its cells are `_wait_cells`): the plain
+    triggers, then `acts:` each other combatant in action and `preempt:` each enemy in action. `wait_check` is asked
+    once for the unit (its turn, its declaration: the default trigger); what `trigger_check` adds for the others is
+    asked here by kind (a ranged weapon for `enemy_in_range`; no card hands for a turn's trigger), and its checks of
+    a named unit (another combatant, in action; an enemy to pre-empt) hold by construction of the names listed."""
+    w = sys.w
+    if not _ok(lambda: sys.wait_check(eid, Wait(me))):
+        return ()  # the turn has acted, or the unit dodges: no wait at all
+    out = [Wait(me), Wait(me, "enemy_moves")]
+    wpn = sys.weapon(eid)
+    if wpn is not None and not wpn[0].thrown and wpn[0].range_inc_m:
+        out.append(Wait(me, "enemy_in_range"))
+    if sys.ctx.initiative == "cards":
+        return tuple(out)  # R-5.8: a reserve card waits for a mover's trigger only
+    out.append(Wait(me, wt.LATER))
+    mine = w.peek(eid, Identity).side_index
+    others = [(i.name, i.side_index) for e, i in w.units() if e != eid and not w.peek(e, Health).out_of_action]
+    out += [Wait(me, f"acts:{n}") for n, _ in others]
+    out += [Wait(me, f"preempt:{n}") for n, s in others if s != mine]
+    return tuple(out)
+
+
+def _wait_cells(sys: FiSystems) -> frozenset[geo.Cell]:
+    """The cells a wait may name for `enemy_enters:X,Y` (R-5.7): every cell someone could enter (not a wall); the
+    unit's own checks are those of its other waits (`trigger_check` asks only that the cell be open)."""
+    cells = sys.ctx.open_cells
+    if cells is None:
+        grid = sys.ctx.grid
+        cells = sys.ctx.open_cells = frozenset(
+            (x, y) for x in range(grid.width) for y in range(grid.height) if grid.passable((x, y)))
+    return cells
 
 
 def _in_range(sys: FiSystems, eid: int, target: str, max_range_m: float) -> bool:

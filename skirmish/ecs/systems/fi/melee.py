@@ -227,8 +227,9 @@ class FiMeleeBase(FiMovement):
         a, b = self.w.cell(eid), self.w.cell(tgt)
         face = self.w.get(eid, Facing)
         face.dx, face.dy = (b[0] > a[0]) - (b[0] < a[0]), (b[1] > a[1]) - (b[1] < a[1])
-        draw = self.ctx.randomizer.draw()
+        draw = self.chip_draw(eid, self.ctx.randomizer.draw(), setup.halve)  # a chip on the attack check
         out = resolve_shot(draw, setup, target)
+        self.chip_flush()
         shaped = self.shape_blow(eid, tgt, action, out, lethal)
         capped = None if lethal else self._hold_short(tgt, out)
         broken = out.breakdown and weapon.id in ms.carried
@@ -350,5 +351,7 @@ class FiMeleeBase(FiMovement):
             ms = self.melee_state(e)
             if not ms.plain() or ms.held != (ms.carried[0] if ms.carried else "fists"):
                 out[ident.name] = [ms.carried, ms.held, ms.inside, ms.entangled_by, ms.entangle_weapon, ms.down,
-                                   ms.defence, *([ms.guard, ms.block] if ms.guard or ms.block else [])]
+                                   ms.defence, *([ms.guard, ms.block] if ms.guard or ms.block else []),
+                                   *([ms.gripping, ms.grip, ms.grip_effect, ms.grip_bonus, ms.gripped_by]
+                                     if ms.gripping or ms.gripped_by else [])]
         return out

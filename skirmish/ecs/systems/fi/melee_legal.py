@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Health, Identity
-from skirmish.ecs.systems.fi.arts import FiArts
+from skirmish.ecs.systems.fi.holds import FiHolds
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action
 from skirmish.rules.fi import melee as ml
 from skirmish.rules.fi.melee_actions import BreakFree, Charge, Close, Defend, Entangle, MeleeAttack, Open, Rise, Trip
 
 
-class FiMelee(FiArts):
+class FiMelee(FiHolds):
     """The melee actions legality lists, and their check and application."""
 
     # ------------------------------------------------------------------ what a unit may do in melee now

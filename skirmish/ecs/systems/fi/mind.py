@@ -131,14 +131,18 @@ class FiMind(FiMovement):
             if self.active(eid):
                 self._fear_on_sight(eid)
 
-    def _bravery(self, eid: int, target: int, extra: tuple[Modifier, ...] = ()) -> tuple[Any, Any, Any]:
-        """A Bravery check (R-2.2: Vigor; unskilled halved, R-3.6): (pool, read, result); the draw is settled."""
+    def _bravery(self, eid: int, target: int, extra: tuple[Modifier, ...] = (),
+                 banned: str | None = None) -> tuple[Any, Any, Any]:
+        """A Bravery check (R-2.2: Vigor; unskilled halved, R-3.6): (pool, read, result); the draw is settled. A story
+        chip may turn it (R-8.5) unless `banned` says why not (a terror test, R-8.4)."""
         pool = self.skill_pool(eid, "bravery", mr.SKILL_TRAIT["bravery"])
         mods = (*self.wound_mod(eid), *extra)
-        draw = self.ctx.randomizer.draw()
+        raw = self.ctx.randomizer.draw()
+        step_zero = isinstance(raw, CardDraw) and raw.card.step == 0
+        draw = self.chip_draw(eid, raw, pool.halve, banned=banned, kind="bravery")
         read = draw.check(pool.column, pool.row, target, sum(m.value for m in (*pool.modifiers, *mods)))
+        self.chip_flush()
         res = settle(read.result, read.cf, pool, target, mods)
-        step_zero = isinstance(draw, CardDraw) and draw.card.step == 0
         self.ctx.randomizer.settle()
         return pool, read, (res, step_zero)
 
@@ -179,7 +183,8 @@ class FiMind(FiMovement):
 
     def fear_test(self, eid: int, source: int, kind: str, target: int) -> None:
         """A fear or terror test against `source`: Bravery vs its TN; the effect goes on at once."""
-        pool, read, (res, step_zero) = self._bravery(eid, target, self.mind_mods(eid))
+        banned = "R-8.4: no story chips in any way during a terror test" if kind == "terror" else None
+        pool, read, (res, step_zero) = self._bravery(eid, target, self.mind_mods(eid), banned)
         successes = mr.check_successes(res.success, res.bumps)
         effect = mr.fear_effect(successes, res.cf, kind, step_zero)
         m = self.w.get(eid, Mind)
@@ -271,21 +276,24 @@ class FiMind(FiMovement):
         if self.contests == "simple":
             level = self.w.peek(tgt, Profile).skills.get(resist_skill, 0)
             target = mr.simple_tn(pool.column, dpool.column, level)
-            draw = r.draw()
+            draw = self.chip_draw(eid, r.draw(), pool.halve, kind="contest")  # R-8.5: a chip on the contest
             read = draw.check(pool.column, pool.row, target, sum(m.value for m in (*pool.modifiers, *mods)))
+            self.chip_flush()
             res = settle(read.result, read.cf, pool, target, mods)
             successes = min(3, mr.check_successes(res.success, res.bumps))
             r.settle()
         else:
             standard = tn("standard", self.ctx.scope)  # type: ignore[arg-type]
-            draw = r.draw()
+            draw = self.chip_draw(eid, r.draw(), pool.halve, kind="contest")  # R-8.5: a chip on either side's read
             read = draw.check(pool.column, pool.row, standard, sum(m.value for m in (*pool.modifiers, *mods)))
+            self.chip_flush()
             res = settle(read.result, read.cf, pool, standard, mods)
             r.settle()
             dmods = (*self.wound_mod(tgt), *self.mind_mods(tgt))  # annoyed resists at −4 too
-            ddraw = r.draw()
+            ddraw = self.chip_draw(tgt, r.draw(), dpool.halve, kind="contest")
             dread = ddraw.check(dpool.column, dpool.row, res.total + 1,
                                 sum(m.value for m in (*dpool.modifiers, *dmods)), want_bumps=False)
+            self.chip_flush()
             dres = settle(dread.result, dread.cf, dpool, standard, dmods)
             target = dres.total
             tie = not res.cf and not dres.cf and res.total == dres.total

@@ -16,7 +16,7 @@ from skirmish.ecs.components import (
     Tacpack,
     Turn,
 )
-from skirmish.ecs.systems.fi import covering
+from skirmish.ecs.systems.fi import covering, triggers
 from skirmish.ecs.systems.fi.thrown import FiThrowing
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import (
@@ -24,8 +24,8 @@ from skirmish.rules.actions import (
     Shoot,
     Wait,
 )
-from skirmish.rules.checks import contest_winner
 from skirmish.rules.deck import SIDES
+from skirmish.rules.fi import waiting
 from skirmish.rules.fi.timing import (
     Part,
     run_m,
@@ -98,16 +98,20 @@ class FiMovement(FiThrowing):
         face = self.w.get(eid, Facing)
         before_last: geo.Cell | None = None
         beaten: list[int] = []  # waiters the mover beat in the Reflex contest: they act once it stops (R-5.7)
+        self._check_triggers(eid, beaten, None)  # `enemy_moves`: the move itself, where it stood
         for a, b in itertools.pairwise(path):
+            if not self.active(eid):
+                break
             pos.x, pos.y = b
             face.dx, face.dy = b[0] - a[0], b[1] - a[1]
             turn.moved_m += geo.step_cost(grid, a, b) * grid.cell_m
-            self._check_triggers(eid, beaten)
+            self._check_triggers(eid, beaten, b)
             covering.stepped(self, eid, a, b)  # R-6.12: entering a covered area draws fire
             if not self.active(eid):
                 self._event("move_stopped", self.name(eid), ("R-8.1",), at=list(b))
                 break
             before_last = a
+        triggers.land_held(self)  # a tie was simultaneous: the waiter's damage lands now the move is made
         self._update_known(eid, before_last)
         for waiter in beaten:
             self._late_trigger(waiter, eid)
@@ -126,38 +130,35 @@ class FiMovement(FiThrowing):
         st.waiting = None
         self._trigger_shot(waiter, mover)
 
-    def _check_triggers(self, mover: int, beaten: list[int]) -> None:
-        """Waiting enemies who now see the mover react, after a Reflex contest (R-5.7): a waiter that wins
-        (or ties: simultaneous) fires at once; one the mover beats is added to `beaten` and acts after the move."""
-        mover_side = self.w.get(mover, Identity).side_index
-        for eid, ident in self.w.units():
-            st = self.w.peek(eid, Status)
-            if st.waiting != "enemy_in_view" or ident.side_index == mover_side or not self.active(eid):
-                continue
+    def _check_triggers(self, mover: int, beaten: list[int], to: geo.Cell | None) -> None:
+        """Waiting enemies whose trigger the mover sets off (`to`: the cell its step reached; None as the move begins)
+        react, after a Reflex contest (R-5.7): a waiter that wins fires at once; on a tie both act and the damage
+        lands when the move ends (`held_damage`); one the mover beats is added to `beaten` and acts after the move.
+        A waiter whose trigger is set off by a mover it cannot see holds its fire and keeps waiting."""
+        for eid, trig in triggers.watchers(self, mover):
             if eid in beaten:
                 continue
             if not self.active(mover):
                 return
-            if not self.sight(eid, mover).visible:
+            if not triggers.set_off(self, eid, trig, mover, to):
                 continue
-            draw_w = self.ctx.randomizer.draw()
-            draw_m = self.ctx.randomizer.draw()
-            pw = self.w.get(eid, Profile).traits["reflexes"]
-            pm = self.w.get(mover, Profile).traits["reflexes"]
-            rw = draw_w.check(pw[0], pw[1], 0, 0)
-            rm = draw_m.check(pm[0], pm[1], 0, 0)
-            tw = 0 if rw.cf else rw.result + sum(m.value for m in self.wound_mod(eid))
-            tm = 0 if rm.cf else rm.result + sum(m.value for m in self.wound_mod(mover))
-            winner = contest_winner(tw, tm, draw_w.impulse, draw_m.impulse)
-            self._event("trigger", ident.name, ("R-5.7", "R-3.8"), target=self.name(mover),
-                        waiter_result=tw, mover_result=tm, waiter_first=winner != 1, simultaneous=winner == -1,
-                        waiter_draw=draw_w.record(), mover_draw=draw_m.record())
+            if not self.sight(eid, mover).visible:  # `enemy_enters` out of its sight: nothing to fire at
+                self._event("trigger_lost", self.name(eid), ("R-5.7",), target=self.name(mover),
+                            reason=f"{self.name(mover)} entered {trig.cell} out of sight; still waiting")
+                continue
+            contest = triggers.reflex_contest(self, eid, mover)
+            self._event("trigger", self.name(eid), ("R-5.7", "R-3.8"), target=self.name(mover), **contest,
+                        **({} if trig.kind == "enemy_in_view" else {"trigger": trig.text()}))
             self.ctx.randomizer.settle()
-            if winner == 1:
+            if not contest["waiter_first"]:
                 beaten.append(eid)  # the mover goes first: it finishes its move before the waiter acts
                 continue
             self.w.get(eid, Status).waiting = None
-            self._trigger_shot(eid, mover)
+            if contest["simultaneous"]:
+                with triggers.held_damage(self):
+                    self._trigger_shot(eid, mover)
+            else:
+                self._trigger_shot(eid, mover)
 
     def _trigger_shot(self, eid: int, target: int) -> None:
         self.on_trigger(eid)
@@ -182,9 +183,12 @@ class FiMovement(FiThrowing):
             turn.parts = saved
 
     def wait_check(self, eid: int, action: Wait) -> None:
-        """Refuse a wait the rules do not allow now (R-5.7, R-5.4)."""
-        if action.trigger != "enemy_in_view":
-            raise IllegalAction("R-5.7: the trigger understood is 'enemy_in_view'")
+        """Refuse a wait the rules do not allow now (R-5.7, R-5.4): a trigger the rules know, naming what exists."""
+        try:
+            trig = waiting.parse(action.trigger)
+        except waiting.TriggerError as exc:
+            raise IllegalAction(str(exc)) from None
+        self.trigger_check(eid, trig)
         if self.w.get(eid, Turn).acted:
             raise IllegalAction("R-5.7: waiting holds the whole action; this turn has already acted")
         if self.w.get(eid, Declared).speed == "dodge":
@@ -195,4 +199,27 @@ class FiMovement(FiThrowing):
         self.wait_check(eid, action)
         self.w.get(eid, Status).waiting = action.trigger
         self._event("wait", self.name(eid), ("R-5.7",), trigger=action.trigger)
+
+    def trigger_check(self, eid: int, trig: waiting.Trigger) -> None:
+        """Refuse a trigger naming what is not there (R-5.7): a cell off the map or in a wall, a unit that is not
+        another combatant in action (pre-empting: an enemy); under card hands only the move triggers (R-5.8: the
+        reserve card plays on a trigger)."""
+        if (trig.on_turn or trig.kind == waiting.LATER) and self.ctx.initiative == "cards":
+            raise IllegalAction(f"R-5.8: with card hands a reserve card waits for a move trigger, not {trig.text()!r}")
+        if trig.cell is not None:
+            grid = self.ctx.grid
+            if not grid.inside(trig.cell) or not grid.passable(trig.cell):
+                raise IllegalAction(f"R-5.7: no one can enter {trig.cell[0]},{trig.cell[1]}")
+        if trig.unit is not None:
+            if not self.w.has(trig.unit) or self.w.entity(trig.unit) == eid:
+                raise IllegalAction(f"R-5.7: {trig.unit!r} is not another combatant")
+            other = self.w.entity(trig.unit)
+            if not self.active(other):
+                raise IllegalAction(f"R-5.7: {trig.unit} is out of action")
+            if trig.kind == "preempt" and self.w.peek(other, Identity).side_index == self.w.peek(eid, Identity).side_index:
+                raise IllegalAction(f"R-5.7: {trig.unit} is on your side: wait with acts:{trig.unit} instead")
+        if trig.kind == "enemy_in_range":
+            wpn = self.weapon(eid)
+            if wpn is None or wpn[0].thrown or not wpn[0].range_inc_m:
+                raise IllegalAction("R-5.7: enemy_in_range needs a ranged weapon in hand")
 

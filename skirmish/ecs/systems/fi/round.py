@@ -81,7 +81,9 @@ class FiRound(FiBase):
             mods = self.wound_mod(eid)
             mod_total = sum(m.value for m in mods)
             phase_tns = ini.INITIATIVE_BAR[speed]
+            draw = self.chip_draw(eid, draw, target=phase_tns[-1], kind="initiative")  # a chip spent not to hesitate
             read = draw.check(col, training, phase_tns[0], mod_total, want_bumps=False)
+            self.chip_flush()
             total = 0 if read.cf else read.result + mod_total
             options = ini.phase_options(total, read.cf, speed)
             dec.read, dec.cf = total, read.cf

@@ -267,6 +267,9 @@ class FiShooting(FiRound):
         unintended.apply(self, strays)
 
     def _apply_hits(self, tgt: int, out: Any) -> None:
+        if self.holding:  # simultaneous actions: it lands after both (triggers.held_damage)
+            self.held.append((tgt, out))
+            return
         w = self.w
         if self.ctx.chips is not None:  # saving your skin, before the wounds land
             self.ctx.chips.save_skin(self, tgt, out)

@@ -5,7 +5,8 @@ R-8.4); a unit that sits the round out (surprised, catatonic) is neither asked t
 
 The rows are data for `skirmish.core.flow.walk`; what each row does is a method of the systems. The units
 that turned initiative are the ones asked in the phases (a unit put out of action before its turn is
-skipped); the battle may end after any turn in a phase and after each round.
+skipped); the battle may end after any turn in a phase and after each round. Units waiting for a turn trigger
+(`acts:`, `preempt:`, `later`, R-5.7) are put round the turns they wait for (`delay.py`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from skirmish.core.events import RoundEvent, TurnEvent
 from skirmish.core.flow import RoundTable, Step
 from skirmish.ecs.components import Declared, Health, Identity
+from skirmish.ecs.systems.fi import delay
 from skirmish.rules.fi.initiative import PHASE_NAMES, PHASES
 
 if TYPE_CHECKING:
@@ -62,7 +64,7 @@ def round_table(sys: FiSystems) -> RoundTable:
                                declared=w.peek(eid, Declared).speed))
             return True
 
-        return Step(f"phase {PHASE_NAMES[phase]}", begin=begin, order=lambda: sys.phase_order(turned, phase),
+        return Step(f"phase {PHASE_NAMES[phase]}", begin=begin, order=lambda: delay.phase_turns(sys, turned, phase),
                     kind="act", who=who, start_turn=start_turn, answer=sys.apply, limit=MAX_ACTIONS_PER_TURN,
                     may_end=True)
 

@@ -1,0 +1,97 @@
+"""Future Imperfect systems: the turn triggers of waiting (R-5.7) in a phase's order of turns.
+
+A phase asks its units in the R-5.1 order; around each unit's turn this puts the units waiting for it:
+- `acts:NAME` — when NAME's turn comes up: an enemy's, after a Reflex contest (the winner goes first; a tie is
+  simultaneous: both turns are taken, the waiter's first, and the damage of both lands after both); a friend's,
+  right after it (no contest: they act together as the players arranged);
+- `preempt:NAME` — the seed's pre-emption without a trigger: a Reflex contest with the waiter at −2; a win goes
+  first, anything else right after NAME's turn;
+- `later` — after every turn that ends, each unit waiting `later` (but one that just had a turn) is offered a turn
+  of its own: it acts, or waits `later` again, or ends it (it stops waiting). A wait held at the end of the round
+  carries over and declares FAST (R-5.7), as any wait does.
+A waiter put out of action, or whose trigger names a unit put out of action, is not asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from skirmish.ecs.components import Identity, Profile, Status
+from skirmish.ecs.systems.fi import triggers
+from skirmish.rules.fi import initiative as ini
+from skirmish.rules.fi import waiting as wt
+
+if TYPE_CHECKING:
+    from skirmish.ecs.systems.fi import FiSystems
+
+
+def _key(sys: FiSystems, eid: int) -> tuple[int, ...]:
+    col, tr = sys.w.get(eid, Profile).traits["reflexes"]
+    return ini.order_key(col, tr, sys.w.get(eid, Identity).side_index, eid)
+
+
+def _waiting(sys: FiSystems, kind: str, unit: str | None = None) -> list[int]:
+    """Units in action waiting for a trigger of `kind` (naming `unit`), in the R-5.1 order."""
+    out = []
+    for eid, _ in sys.w.units():
+        text = sys.w.peek(eid, Status).waiting
+        if not text or not sys.active(eid) or not text.startswith(kind):
+            continue
+        trig = wt.parse(text)
+        if trig.kind == kind and trig.unit == unit:
+            out.append(eid)
+    return sorted(out, key=lambda e: _key(sys, e))
+
+
+def phase_turns(sys: FiSystems, turned: list[int], phase: int) -> Iterator[int]:
+    """The units asked in a phase, in order, with the waiters for turn triggers and `later` put round them."""
+    for eid in sys.phase_order(turned, phase):
+        yield from around(sys, eid)
+
+
+def around(sys: FiSystems, eid: int) -> Iterator[int]:
+    """`eid`'s turn with the units waiting for it before and after it, then the `later` waiters offered."""
+    name = sys.name(eid)
+    before: list[int] = []
+    after: list[int] = []
+    simultaneous = False
+    if sys.active(eid):
+        side = sys.w.peek(eid, Identity).side_index
+        for kind in ("preempt", "acts"):
+            for waiter in _waiting(sys, kind, name):
+                if waiter in before or waiter in after:
+                    continue
+                if kind == "acts" and sys.w.peek(waiter, Identity).side_index == side:
+                    after.append(waiter)  # a friend's turn: right after it
+                    continue
+                contest = triggers.reflex_contest(sys, waiter, eid, preempt=kind == "preempt")
+                sys._event("trigger", sys.name(waiter), ("R-5.7", "R-3.8"), target=name, **contest,
+                           trigger=f"{kind}:{name}")
+                sys.ctx.randomizer.settle()
+                (before if contest["waiter_first"] else after).append(waiter)
+                simultaneous = simultaneous or contest["simultaneous"]
+    for waiter in [*before, *after]:
+        sys.w.get(waiter, Status).waiting = None  # its trigger came: this turn is its held action
+    was = sys.holding
+    if simultaneous:
+        sys.holding = True  # R-5.7: both act; the damage lands after both (a battle ended in between lands none)
+    for waiter in before:
+        if sys.active(waiter):
+            yield waiter
+    yield eid
+    if simultaneous:
+        sys.holding = was
+        triggers.land_held(sys)
+    for waiter in after:
+        if sys.active(waiter):
+            yield waiter
+    yield from offer_later(sys, {eid, *before, *after})
+
+
+def offer_later(sys: FiSystems, just: set[int]) -> Iterator[int]:
+    """After a turn ends, each unit waiting `later` (not one that just had a turn) is offered a turn (R-5.7)."""
+    for waiter in _waiting(sys, wt.LATER):
+        if waiter not in just and sys.w.peek(waiter, Status).waiting == wt.LATER and sys.active(waiter):
+            sys.w.get(waiter, Status).waiting = None
+            yield waiter
