@@ -16,6 +16,7 @@ from skirmish.ecs.components import Declared, Identity, Status, Tacpack, Turn
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import CoverFire, Shoot
 from skirmish.rules.checks import Modifier
+from skirmish.rules.equipment import Weapon
 from skirmish.rules.fi import ranged_cover as rc
 from skirmish.rules.fi.ranged_events import CoverEvent  # noqa: F401  (registers the event)
 
@@ -25,22 +26,36 @@ if TYPE_CHECKING:
 
 def check(sys: FiShooting, eid: int, action: CoverFire) -> None:
     """Refuse covering fire the rules do not allow now (R-6.12, R-6.3, R-5.4), naming the rule."""
+    weapon = firer_check(sys, eid, action.burst, timing=False)
+    cell_check(sys, eid, weapon, (int(action.at[0]), int(action.at[1])))
+    sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
+
+
+def firer_check(sys: FiShooting, eid: int, burst: int, timing: bool = True) -> Weapon:
+    """`check`'s checks about the firer alone (in action, not dodging, a weapon fired that can fire the volume
+    now, R-6.12, R-6.3, R-5.4; with `timing`, the prepared attack fits the turn): the weapon; IllegalAction."""
     w = sys.w
     if not sys.active(eid):
         raise IllegalAction("R-8.1: out of action")
     if w.peek(eid, Declared).speed == "dodge":
         raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
-    probe = Shoot(sys.name(eid), "", mode="prepared", burst=action.burst)
+    probe = Shoot(sys.name(eid), "", mode="prepared", burst=burst)
     weapon, _ = sys.shot_firer_check(eid, probe)  # a weapon fired, not jammed, the burst it has, rounds, power
+    if timing:
+        sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
+    return weapon
+
+
+def cell_check(sys: FiShooting, eid: int, weapon: Weapon, at: geo.Cell) -> None:
+    """`check`'s checks about the cell named (on the map, in sight, within the weapon's range); IllegalAction."""
     grid = sys.ctx.grid
-    here, at = w.cell(eid), (int(action.at[0]), int(action.at[1]))
+    here = sys.w.cell(eid)
     if not grid.inside(at):
         raise IllegalAction(f"cell {at[0]},{at[1]} is off the map")
     if not geo.sight(grid, here, at).visible:
         raise IllegalAction(f"R-6.12: no line of sight to {at[0]},{at[1]} to cover it")
     if geo.distance_m(here, at, grid.cell_m) > weapon.max_range_m + 1e-9:
         raise IllegalAction(f"R-6.12: {at[0]},{at[1]} is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
-    sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
 
 
 def declare(sys: FiShooting, eid: int, action: CoverFire) -> None:
