@@ -110,10 +110,11 @@ class LegalActions:
             items = [item for item, _ in self.throws]
             item = action.item or (items[0] if items else "")  # no item named: the first one carried
             return any(i == item and tuple(action.at) in cells for i, cells in self.throws)
-        if isinstance(action, CoverFire):
-            return action.burst in self.covers and self.cell_ok is not None and self.cell_ok("cover", (int(action.at[0]), int(action.at[1])))
-        if isinstance(action, Launch):
-            return self.launches and self.cell_ok is not None and self.cell_ok("launch", (int(action.at[0]), int(action.at[1])))
+        if isinstance(action, (CoverFire, Launch)):
+            cell = (int(action.at[0]), int(action.at[1]))
+            if isinstance(action, CoverFire):
+                return action.burst in self.covers and self.cell_ok is not None and self.cell_ok("cover", cell)
+            return self.launches and self.cell_ok is not None and self.cell_ok("launch", cell)
         if isinstance(action, Reload):
             return self.reload
         if isinstance(action, EndTurn):
