@@ -287,6 +287,10 @@ def split_options(s: Situation) -> list[Option]:
         shares = split_estimates(s, shot)
         if shares is None:
             continue
+        best_single = max(material(estimate_shot(view, me, t, mode=mode, burst=shot.burst, moved=me.moved), t)
+                          for t in (a, b))
+        if sum(material(e, t) for t, e in shares) <= best_single:
+            continue  # one burst at one of them does more this action: the split pays only against overkill
         est = both(shares[0][1], shares[1][1])
         o = Option(f"shoot {a.name} and {b.name} {mode} split burst {shot.burst}", shot, ("shoot", a.name, b.name),
                    estimate=shares[0][1])
