@@ -22,8 +22,7 @@ compares with a plain shot on one scale, and `attack_material`, its attack on th
   weighed against the single shot per attack action: with a rate of fire of 2 two single shots share an action
   at full dice, so a double tap pays only where a second single shot does not fit (the last rounds, the
   last shot of the turn).
-- *Launches* (`launch_options`): the grenade-cell search (`ai/blast.py`) with a launch's landing distribution: a
-  shot's TN by range increments, the Dexterity pool with the launcher skill, deck A's launched multipliers.
+- *Launches* (`launch_options`): the grenade-cell search (`ai/blast.py`) with a launch's landing distribution.
 """
 
 from __future__ import annotations
