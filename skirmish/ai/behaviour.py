@@ -11,7 +11,10 @@ is skirmish.ai.behaviour_run); tests feed hand-built event lists. docs/AI.md def
 - DODGE declarations by wounded, exposed units: of the declarations a unit was asked for while wounded and
   seen by an enemy (the battle's all-seeing knowledge at the request: `Knowledge.seen`, R-6.1), how many
   declared DODGE;
-- battle length in rounds, draws and the kind of end (ResultEvent's reason up to any colon, R-10.1).
+- battle length in rounds, draws and the kind of end (ResultEvent's reason up to any colon, R-10.1);
+- the rest of ranged combat (issue 14): covering fire laid (`cover` events, R-6.12), the covering shots it drew,
+  shots fired while pinned (attack events with `pinned`), bursts split between targets (R-6.3, once per burst),
+  double taps (R-6.12, once per tap), launches (R-6.10) and stray rounds that struck a friend (R-6.11).
 """
 
 from __future__ import annotations
@@ -57,12 +60,19 @@ class Figures:
     battles: int = 0
     rounds: int = 0
     draws: int = 0
+    covers: int = 0  # covering fire laid (R-6.12)
+    covering_shots: int = 0  # the shots it drew at enemies entering or breaking out of the area
+    pinned_shots: int = 0  # shots this side fired while pinned by enemy covering fire
+    splits: int = 0  # bursts split between targets (R-6.3)
+    double_taps: int = 0  # (R-6.12)
+    launches: int = 0  # launched grenades (R-6.10)
+    friends_hit: int = 0  # stray rounds of this side's shots that struck one of its own (R-6.11)
     reasons: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: Figures) -> None:
         """Sum another's counts into these."""
         for name in ("shots", "estimated", "low_odds", "carried", "thrown", "screen_changes", "tacpack_rounds",
-                     "wounded_exposed", "dodges", "battles", "rounds", "draws"):
+                     "wounded_exposed", "dodges", "battles", "rounds", "draws", *RANGED):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.reasons.update(other.reasons)
 
@@ -79,7 +89,12 @@ class Figures:
             "dodge_share": _ratio(self.dodges, self.wounded_exposed),
             "mean_rounds": _ratio(self.rounds, self.battles), "draws": self.draws,
             "draw_rate": _ratio(self.draws, self.battles), "end_reasons": dict(sorted(self.reasons.items())),
+            **{name: getattr(self, name) for name in RANGED},
+            **{f"{name}_per_100_battles": _ratio(100 * getattr(self, name), self.battles) for name in RANGED},
         }
+
+
+RANGED = ("covers", "covering_shots", "pinned_shots", "splits", "double_taps", "launches", "friends_hit")
 
 
 def _ratio(a: int, b: int) -> float | None:
@@ -111,13 +126,23 @@ def behaviour(events: Iterable[Event], setup: Setup) -> dict[str, Figures]:
             last_decision[e.unit] = e
         elif isinstance(e, AttackEvent) and side is not None:
             side.shots += 1
+            side.covering_shots += bool(e.covering)
+            side.pinned_shots += bool(e.pinned)
+            side.splits += e.split is not None and e.target == e.split["targets"][0]  # (each target has its event)
+            side.double_taps += e.double_tap == 1
             d = last_decision.get(e.actor or "")
             est = hit_estimate(d) if d is not None and not e.trigger else None
             if est is not None:
                 side.estimated += 1
                 side.low_odds += est <= LOW_ODDS + 1e-9
+        elif isinstance(e, ThrowEvent) and side is not None and e.type == "launch":
+            side.launches += 1
         elif isinstance(e, ThrowEvent) and side is not None:
             side.thrown += 1
+        elif e.type == "cover" and side is not None:
+            side.covers += 1
+        elif e.type == "unintended_hit" and side is not None:
+            side.friends_hit += bool(getattr(e, "friend", False))
         elif isinstance(e, TacpackEvent) and side is not None:
             unit = e.actor or ""
             side.screen_changes += screen.get(unit) != e.screen

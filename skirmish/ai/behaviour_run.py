@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from skirmish.ai.behaviour import Figures, Setup, aggregate, behaviour
+from skirmish.ai.behaviour import RANGED, Figures, Setup, aggregate, behaviour
 from skirmish.ai.tournament import map_pairs, schedule
 
 
@@ -109,13 +109,28 @@ def rows(figures: dict[str, Figures]) -> list[list[str]]:
     return out
 
 
+RANGED_HEADER = ["AI", "battles", "covers", "covering shots", "pinned shots", "splits", "double taps", "launches",
+                 "friends hit"]
+
+
+def ranged_rows(figures: dict[str, Figures]) -> list[list[str]]:
+    """The rest of ranged combat (issue 14): each count and, in brackets, per 100 battles."""
+    out = []
+    for name, f in figures.items():
+        cells = [f"{getattr(f, k)} ({100 * getattr(f, k) / max(1, f.battles):.1f})" for k in RANGED]
+        out.append([name, str(f.battles), *cells])
+    return out
+
+
 def print_table(figures: dict[str, Figures], out: TextIO | None = None) -> None:
-    """The figures as aligned text (stdout by default)."""
+    """The figures as aligned text (stdout by default), then the ranged figures (per 100 battles)."""
     out = out or sys.stdout
-    body = rows(figures)
-    widths = [max(len(r[i]) for r in [HEADER, *body]) for i in range(len(HEADER))]
-    for r in [HEADER, *body]:
-        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
+    for header, body in ((HEADER, rows(figures)), (RANGED_HEADER, ranged_rows(figures))):
+        if header is RANGED_HEADER:
+            out.write("\nthe rest of ranged combat (issue 14): count (per 100 battles)\n")
+        widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+        for r in [header, *body]:
+            out.write("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
 
 
 def to_json(figures: dict[str, Figures], by_scenario: dict[str, Figures] | None = None) -> str:

@@ -15,7 +15,7 @@ cell and combatant in reach (memoised by `geometry.sight`). Pure functions of th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -135,15 +135,18 @@ def candidate_cells(view: BattleView, me: UnitView, weapon: Weapon, legal: Itera
     return [cells[i] for i in keep.tolist()]
 
 
-def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[geo.Cell]) -> ThrowPlan:
+def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[geo.Cell],
+                spread: Callable[[float], Spread] | None = None) -> ThrowPlan:
     """The expected harm of a throw by `me` aimed at each of `cells`: to the enemies in sight, to its friends
-    and itself, over every landing the rules allow (R-6.9, R-6.10)."""
+    and itself, over every landing the rules allow (R-6.9, R-6.10). `spread` gives the landing distribution by
+    distance (default: a throw's, `throw_spread`; a launch has its own, ai/utility/ranged_extra.py)."""
     grid = view.grid
     n = len(cells)
     if n == 0:
         z = np.zeros(0)
         return ThrowPlan(weapon, (), z, z, z, z, ())
-    spreads = [throw_spread(me, weapon, geo.distance_m(me.cell, c, grid.cell_m), view.scope) for c in cells]
+    spread = spread or (lambda d: throw_spread(me, weapon, d, view.scope))
+    spreads = [spread(geo.distance_m(me.cell, c, grid.cell_m)) for c in cells]
     covers = np.array([s.covers(weapon.blast_m) for s in spreads])
     aim_idx, lx, ly, prob = landings(grid, me.cell, cells, spreads)
     flat = ly * grid.width + lx

@@ -5,10 +5,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Move, Reload, SetTacpack, Shoot, Throw, Wait
+from skirmish.rules.actions import (
+    Action,
+    Aim,
+    CoverFire,
+    Declare,
+    EndTurn,
+    Launch,
+    Move,
+    Reload,
+    SetTacpack,
+    Shoot,
+    Throw,
+    Wait,
+)
 from skirmish.rules.geometry import Cell
 
 
@@ -87,6 +100,13 @@ class LegalActions:
     melee: tuple[Action, ...] = ()  # a ruleset's hand-to-hand actions, listed whole (FI: blows, charges, R-7);
     # not in `actions()` (the RL action table has no place for them yet, docs/RL.md)
     contests: tuple[Action, ...] = ()  # psychological contests (FI: target × kind × mode)
+    # The shots that are more than one shot at one target, listed whole (FI: double taps, R-6.12; bursts split
+    # between two of the listed targets, default dice, R-6.3); not in `actions()`, as `melee`.
+    ranged: tuple[Shoot, ...] = ()
+    covers: tuple[int, ...] = ()  # the bursts covering fire may be laid with now (0: single shots; FI)
+    launches: bool = False  # the weapon in hand launches at a cell now (FI)
+    # Whether a cell may be named: cell_ok("cover" | "launch", cell); a question, as the cells are too many to list.
+    cell_ok: Callable[[str, Cell], bool] | None = field(default=None, compare=False, repr=False)
 
     @property
     def end_turn(self) -> bool:
@@ -135,12 +155,19 @@ class LegalActions:
         if isinstance(action, Move):
             return tuple(action.to) in self.walk or tuple(action.to) in self.run
         if isinstance(action, Shoot):
+            if action.double_tap or action.also or action.split or action.hand:
+                return action in self.ranged
             plain = Shoot(action.unit, action.target, mode=action.mode, burst=action.burst)
             return plain in self.shots and (action.called is None or (not action.burst and action.called in self.called))
         if isinstance(action, Throw):
             items = [item for item, _ in self.throws]
             item = action.item or (items[0] if items else "")  # no item named: the first one carried
             return any(i == item and tuple(action.at) in cells for i, cells in self.throws)
+        if isinstance(action, (CoverFire, Launch)):
+            cell = (int(action.at[0]), int(action.at[1]))
+            if isinstance(action, CoverFire):
+                return action.burst in self.covers and self.cell_ok is not None and self.cell_ok("cover", cell)
+            return self.launches and self.cell_ok is not None and self.cell_ok("launch", cell)
         if isinstance(action, Reload):
             return self.reload
         if isinstance(action, EndTurn):

@@ -145,3 +145,15 @@ class FiRuleset:
 
 
 FI = register(FiRuleset())
+
+
+# The rest of ranged combat for the AIs (issue 14 item 7): covering fire and pinning, split bursts,
+# double taps, the line of fire's candidates.
+from skirmish.rules.fi import ranged_cover as cover_rules  # noqa: E402
+from skirmish.rules.fi.ranged_split import plan_split  # noqa: E402
+from skirmish.rules.fi.ranged_tap import SPECIALISATION as TAP_SKILL  # noqa: E402
+from skirmish.rules.fi.ranged_tap import second_read, tap_modifiers  # noqa: E402
+from skirmish.rules.fi.unintended import Figure as LineFigure  # noqa: E402
+from skirmish.rules.fi.unintended import candidates as line_candidates  # noqa: E402
+
+__all__ += ["TAP_SKILL", "LineFigure", "cover_rules", "line_candidates", "plan_split", "second_read", "tap_modifiers"]

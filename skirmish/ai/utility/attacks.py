@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from skirmish.ai.blast import FRIEND_WEIGHT, ThrowPlan, candidate_cells, plan_throws
 from skirmish.ai.curves import Curve
 from skirmish.ai.estimate import ShotEstimate, estimate_shot, fits_kept, replaced
+from skirmish.ai.utility.ranged_extra import mind_the_line
 from skirmish.ai.utility.scoring import HARM, Option, harm, shot_considerations, targets
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -77,7 +78,8 @@ def shoot_options(s: Situation) -> list[Option]:
                 shot_considerations(o, est, s.danger(t), s.p, s.committed, view, me, t, burst)
                 h = harm(est)
                 o.add("worth the action", 1.0 if h >= other else h / other, WORTH)
-                out.append(o)
+                if mind_the_line(s, o, t, est, burst):  # friends on the line of fire (R-6.11; ranged_extra.py)
+                    out.append(o)
     return out
 
 

@@ -13,9 +13,11 @@ move to when no shot is involved stays the considerations' choice.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from skirmish.ai.blast import FRIEND_WEIGHT
 from skirmish.ai.utility.melee_options import MELEE_KEYS
 from skirmish.ai.utility.scoring import Consideration, Option
 from skirmish.core.legal import LegalActions
@@ -32,7 +34,7 @@ FOLLOW = 0.0  # our next shot's weight on this scale (the search tier's is 0.6: 
 def attacks(o: Option) -> bool:
     """Whether an option attacks: a shot, a throw, aiming for a shot (R-6.2), or a move scored by the shot it
     still allows (its "hit chance" consideration, R-5.4)."""
-    return isinstance(o.action, (Shoot, Throw, Aim)) or o.key[:1] in _MELEE or \
+    return isinstance(o.action, (Shoot, Throw, Aim)) or o.key[:1] in _MELEE or o.attack_material is not None or \
         any(c.name == "hit chance" for c in o.considerations)
 
 
@@ -84,6 +86,17 @@ def _repeats(speed: int, mode: str, weapon: str, rof: int, most: int, declared: 
     return max(1, n)
 
 
+def special_repeats(me: UnitView, action: object, n: int) -> int:
+    """How many times the turn allows an option the exchange model does not read: a double tap spends two rounds and
+    both shots of a rate-of-fire-2 action (R-6.12: half as many as single shots), covering fire and a launch are
+    one action that ends what the unit fires this turn (counted once), a split burst as its burst."""
+    if isinstance(action, Shoot) and action.double_tap:
+        return max(1, min(n // 2 if me.weapon is not None and me.weapon.rof >= 2 else n, me.rounds // 2))
+    if isinstance(action, Shoot):
+        return n
+    return 1
+
+
 def weights() -> Weights:
     """The search tier's weights without our next shot (`FOLLOW`): this action's exchange only; the search tier
     (`hard`, `search`) also counts the shot the unit has from where it ends (imported when used: the search
@@ -103,7 +116,7 @@ def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: 
     cands = candidates(options)
     if len(cands) < 2:
         return options
-    from skirmish.ai.search.model import Replies, exchange
+    from skirmish.ai.search.model import Replies, exchange, material, repeated
 
     w = w or weights()
     replies = Replies.of(view, me, w)
@@ -111,6 +124,12 @@ def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: 
     for o in cands:
         n = shots_this_turn(me, o.action) if isinstance(o.action, Shoot) else 1
         ex = exchange(view, me, o.action, replies, w, legal.walk, repeats=n)
+        if o.attack_material is not None or o.friend_material:  # what the model does not read (ranged_extra.py)
+            n = special_repeats(me, o.action, n)
+            attack = ex.attack if o.attack_material is None else o.attack_material
+            if o.shares:  # a split burst or a double tap, as often as the turn allows it (search.model.repeated)
+                attack = sum(material(repeated(est, n), t) for t, est in o.shares)
+            ex = replace(ex, attack=attack - FRIEND_WEIGHT * n * o.friend_material)
         value = ex.value(w) + w.utility * o.score
         if n > 1:
             o.considerations.append(Consideration("material: shots this turn", n, n))

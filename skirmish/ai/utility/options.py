@@ -22,6 +22,7 @@ from skirmish.ai.utility.intent import GoalFields, Intent, side_intent
 from skirmish.ai.utility.maps import MapCache, TacticalMaps, need_routes, route_threat
 from skirmish.ai.utility.melee_options import contest_options, melee_options
 from skirmish.ai.utility.personality import Personality
+from skirmish.ai.utility.ranged_extra import extra_options
 from skirmish.ai.utility.scoring import (
     HARM,
     CellParts,
@@ -203,6 +204,8 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
         o.add("safe to do it", 1 - min(1.0, here_threat), Curve("linear", m=0.7, b=0.3))
         opts.append(o)
     opts += shots
+    if legal.ranged or legal.covers or legal.launches:  # covering fire, split bursts, double taps, launches (issue 14)
+        opts += extra_options(s, lambda o: stay(o, plan, me.cell, p))
     if p.use_grenades and me.throwables and not me.attacked:
         opts += [stay(o, plan, me.cell, p) for o in throw_options(s)]
     if legal.melee or legal.contests:  # hand to hand and the mind (R-7, R-8.4; issue 14): where they matter

@@ -99,6 +99,12 @@ class Option:
     score: float = 0.0
     estimate: ShotEstimate | None = None  # a shot's estimate (for the fire it commits), not traced
     noise: float = 1.0  # a blunt personality's misjudgement of this option (Personality.noise), traced
+    # On the material scale (material.material_pick), what the exchange model does not read of the action: its
+    # attack when the model cannot weigh it (covering fire, a split burst, a double tap, a launch: ranged_extra.py),
+    # and the material its stray rounds are expected to take from friends on the line of fire (R-6.11).
+    attack_material: float | None = None
+    friend_material: float = 0.0
+    shares: tuple[tuple[UnitView, ShotEstimate], ...] = ()  # a split burst's or a double tap's: per target, per action
 
     def add(self, name: str, raw: float, curve: Curve) -> Option:
         """Score a consideration."""

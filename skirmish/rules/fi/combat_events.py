@@ -71,6 +71,7 @@ class AttackEvent(Event):
     split: Split | None = None  # a burst split between targets: one attack event per target (R-6.3)
     double_tap: int | None = None  # a double tap's shot, 1 or 2, both off one card (R-6.12)
     covering: bool | None = None  # a covering shot at a unit entering the covered area (R-6.12)
+    pinned: list[str] | None = None  # the enemies whose covering fire pins the firer: its shot took -2 (R-6.12)
     modifiers: list[Mod]
     draw: DrawRecord = field(metadata=FLAT)
 
@@ -96,6 +97,8 @@ class AttackEvent(Event):
             line += f"; on the line of fire: {', '.join(self.unintended)}"
         if self.split:
             line += f"; {split_text(self.split)}"
+        if self.pinned:
+            line += f"; pinned by {', '.join(self.pinned)}'s covering fire"
         return line + self.rules_text()
 
     def headline(self) -> str:

@@ -74,8 +74,10 @@ class CoverEvent(Event):
     burst: int
     volume: int
     radius_m: float
+    pinned: list[str] | None = None  # the enemies inside the area in the firer's sight: pinned
 
     def describe(self) -> str:
         fire = f"bursts of {self.burst}" if self.burst else "single shots"
+        pins = f"; pins {', '.join(self.pinned)} (their shots -2, leaving draws fire)" if self.pinned else ""
         return (f"{self.where()} {self.actor or ''} lays covering fire within {self.radius_m:g} m of {self.at[0]},"
-                f"{self.at[1]} ({fire}, volume {self.volume}){self.rules_text()}")
+                f"{self.at[1]} ({fire}, volume {self.volume}){pins}{self.rules_text()}")

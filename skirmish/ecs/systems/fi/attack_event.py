@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.ecs.components import Tacpack
+from skirmish.ecs.systems.fi import covering as cover_fire
 from skirmish.rules.actions import Shoot
 from skirmish.rules.fi.ranged import ShotOutcome, ShotSetup, TargetState
 from skirmish.rules.randomizer import Draw
@@ -25,7 +26,8 @@ def emit(sys: FiShooting, eid: int, action: Shoot, setup: ShotSetup, target: Tar
     rules = ["R-6.1", "R-6.2", "R-3.3", "R-6.4"] + (["R-5.4"] if charge else [])  # a charge's shot
     if action.burst:
         rules.append("R-6.3")
-    if tap is not None or covering:
+    pinned = [sys.name(e) for e in cover_fire.pinned_by(sys, eid)]  # the enemies whose covering fire pins the firer
+    if tap is not None or covering or pinned:
         rules.append("R-6.12")
     if setup.cover != "none":
         rules.append("R-6.6")
@@ -63,5 +65,6 @@ def emit(sys: FiShooting, eid: int, action: Shoot, setup: ShotSetup, target: Tar
         **({"split": split_plan} if split_plan is not None else {}),
         **({"double_tap": tap} if tap is not None else {}),
         **({"covering": True} if covering else {}),
+        **({"pinned": pinned} if pinned else {}),
         modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
     )

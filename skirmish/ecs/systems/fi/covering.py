@@ -1,6 +1,10 @@
 """Covering fire in a battle (R-6.12): `cover U X,Y [burst=N]` declares it (an attack action), movement calls
 `stepped` after every step, and each enemy entering the area draws a covering shot (skirmish.rules.fi.ranged_cover).
-The state is `Status.covering` (the cell and the burst); the firer's next turn clears it (round.py)."""
+The state is `Status.covering` (the cell and the burst); the firer's next turn clears it (round.py).
+
+Pinning (R-6.12, docs/RULES-NOTES.md "Covering fire suppresses"): an enemy inside a covered area, in the coverer's
+sight, is pinned: `pinned_mods` gives its shots the PINNED_SHOT modifier (FiShooting._shot_numbers asks it), and
+a step out of the area draws the covering shot (`stepped`)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Declared, Identity, Status, Tacpack, Turn
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import CoverFire, Shoot
+from skirmish.rules.checks import Modifier
+from skirmish.rules.equipment import Weapon
 from skirmish.rules.fi import ranged_cover as rc
 from skirmish.rules.fi.ranged_events import CoverEvent  # noqa: F401  (registers the event)
 
@@ -20,22 +26,36 @@ if TYPE_CHECKING:
 
 def check(sys: FiShooting, eid: int, action: CoverFire) -> None:
     """Refuse covering fire the rules do not allow now (R-6.12, R-6.3, R-5.4), naming the rule."""
+    weapon = firer_check(sys, eid, action.burst, timing=False)
+    cell_check(sys, eid, weapon, (int(action.at[0]), int(action.at[1])))
+    sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
+
+
+def firer_check(sys: FiShooting, eid: int, burst: int, timing: bool = True) -> Weapon:
+    """`check`'s checks about the firer alone (in action, not dodging, a weapon fired that can fire the volume
+    now, R-6.12, R-6.3, R-5.4; with `timing`, the prepared attack fits the turn): the weapon; IllegalAction."""
     w = sys.w
     if not sys.active(eid):
         raise IllegalAction("R-8.1: out of action")
     if w.peek(eid, Declared).speed == "dodge":
         raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
-    probe = Shoot(sys.name(eid), "", mode="prepared", burst=action.burst)
+    probe = Shoot(sys.name(eid), "", mode="prepared", burst=burst)
     weapon, _ = sys.shot_firer_check(eid, probe)  # a weapon fired, not jammed, the burst it has, rounds, power
+    if timing:
+        sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
+    return weapon
+
+
+def cell_check(sys: FiShooting, eid: int, weapon: Weapon, at: geo.Cell) -> None:
+    """`check`'s checks about the cell named (on the map, in sight, within the weapon's range); IllegalAction."""
     grid = sys.ctx.grid
-    here, at = w.cell(eid), (int(action.at[0]), int(action.at[1]))
+    here = sys.w.cell(eid)
     if not grid.inside(at):
         raise IllegalAction(f"cell {at[0]},{at[1]} is off the map")
     if not geo.sight(grid, here, at).visible:
         raise IllegalAction(f"R-6.12: no line of sight to {at[0]},{at[1]} to cover it")
     if geo.distance_m(here, at, grid.cell_m) > weapon.max_range_m + 1e-9:
         raise IllegalAction(f"R-6.12: {at[0]},{at[1]} is beyond the {weapon.name}'s {weapon.max_range_m:g} m")
-    sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
 
 
 def declare(sys: FiShooting, eid: int, action: CoverFire) -> None:
@@ -47,12 +67,51 @@ def declare(sys: FiShooting, eid: int, action: CoverFire) -> None:
     turn.acted = True
     at = (int(action.at[0]), int(action.at[1]))
     sys.w.get(eid, Status).covering = (at[0], at[1], action.burst)
+    pinned = [sys.name(e) for e in _inside(sys, eid, at, rc.area_m(weapon))]
     sys._event("cover", sys.name(eid), ("R-6.12",), at=list(at), burst=action.burst, volume=rc.volume(action.burst),
-               radius_m=rc.area_m(weapon))
+               radius_m=rc.area_m(weapon), **({"pinned": pinned} if pinned else {}))
 
 
-def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell) -> None:
-    """After a step: every enemy covering an area the step entered fires at the mover, in entity order."""
+def _inside(sys: FiShooting, coverer: int, centre: geo.Cell, radius_m: float) -> list[int]:
+    """The enemies of `coverer` in action inside its area and in its sight (pinned by it), in entity order."""
+    w = sys.w
+    side = w.peek(coverer, Identity).side_index
+    cell_m = sys.ctx.grid.cell_m
+    return [e for e, ident in w.units() if ident.side_index != side and sys.active(e)
+            and rc.inside(centre, w.cell(e), radius_m, cell_m) and sys.sight(coverer, e).visible]
+
+
+def pinned_by(sys: FiShooting, eid: int) -> list[int]:
+    """The enemies whose covering fire pins `eid` now (R-6.12): each in action, covering an area `eid` stands in,
+    with `eid` in its sight; entity order."""
+    w = sys.w
+    side = w.peek(eid, Identity).side_index
+    out = []
+    for e, ident in w.units():
+        cov = w.peek(e, Status).covering
+        if cov is None or ident.side_index == side or not sys.active(e):
+            continue
+        wpn = sys.weapon(e)
+        if wpn is None or not rc.inside((cov[0], cov[1]), w.cell(eid), rc.area_m(wpn[0]), sys.ctx.grid.cell_m):
+            continue
+        if sys.sight(e, eid).visible:
+            out.append(e)
+    return out
+
+
+def pinned_mods(sys: FiShooting, eid: int) -> list[Modifier]:
+    """A pinned figure's shot modifier (R-6.12: PINNED_SHOT once, however many enemies pin it), or none."""
+    who = pinned_by(sys, eid)
+    if not who:
+        return []
+    names = ", ".join(sys.name(e) for e in who)
+    return [Modifier(rc.PINNED_SHOT, f"pinned by {names}'s covering fire (R-6.12)")]
+
+
+def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell, start: geo.Cell | None = None) -> None:
+    """After a step: every enemy covering an area the step entered, or left when the move began inside it in the
+    coverer's sight (a pinned figure breaking out, LEAVING_DRAWS; `start`: the move's first cell), fires at the
+    mover, in entity order. A figure running through the area draws one shot, entering."""
     w = sys.w
     side = w.peek(mover, Identity).side_index
     for eid, ident in w.units():
@@ -66,7 +125,11 @@ def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell) -> N
         if wpn is None:
             continue
         centre = (cov[0], cov[1])
-        if rc.entered(centre, before, after, rc.area_m(wpn[0]), sys.ctx.grid.cell_m):
+        how = rc.draws_fire(centre, before, after, rc.area_m(wpn[0]), sys.ctx.grid.cell_m)
+        if how == "leaving" and (start is None or not rc.inside(centre, start, rc.area_m(wpn[0]), sys.ctx.grid.cell_m)
+                                 or not geo.sight(sys.ctx.grid, w.cell(eid), start).visible):
+            continue  # not pinned where its move began: it ran through (or was not seen there)
+        if how is not None:
             _fire(sys, eid, mover, cov[2])
 
 

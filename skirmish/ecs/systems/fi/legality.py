@@ -12,6 +12,7 @@ import numpy as np
 from skirmish.core.errors import IllegalAction
 from skirmish.core.legal import LazyCells, LegalActions
 from skirmish.ecs.components import Declared, Health, Identity, Loadout, Profile, Tacpack, Turn
+from skirmish.ecs.systems.fi import ranged_legal
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import LOCATIONS
@@ -70,6 +71,7 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
         waits=(waits := _waits(sys, eid, me)), wait_cells=_wait_cells(sys) if waits else frozenset(),
         screens=tuple(screens), melee=sys.melee_actions(eid, walk | run),
         contests=sys.contest_options(eid, me, seen),
+        **ranged_legal.listed(sys, eid, me, shots),  # double taps, split bursts, covering fire, launches (issue 14)
     )
 
 

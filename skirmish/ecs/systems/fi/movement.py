@@ -106,7 +106,7 @@ class FiMovement(FiThrowing):
             face.dx, face.dy = b[0] - a[0], b[1] - a[1]
             turn.moved_m += geo.step_cost(grid, a, b) * grid.cell_m
             self._check_triggers(eid, beaten, b)
-            covering.stepped(self, eid, a, b)  # entering a covered area draws fire
+            covering.stepped(self, eid, a, b, path[0])  # entering (or breaking out of) a covered area draws fire
             if not self.active(eid):
                 self._event("move_stopped", self.name(eid), ("R-8.1",), at=list(b))
                 break

@@ -19,7 +19,7 @@ from skirmish.ecs.components import (
     Turn,
     WeaponState,
 )
-from skirmish.ecs.systems.fi import attack_event, shot_kinds, two_weapons, unintended
+from skirmish.ecs.systems.fi import attack_event, covering, shot_kinds, two_weapons, unintended
 from skirmish.ecs.systems.fi.base import _condition
 from skirmish.ecs.systems.fi.round import FiRound
 from skirmish.rules import geometry as geo
@@ -145,7 +145,7 @@ class FiShooting(FiRound):
             tn_mods = [*tn_mods, *focused]
         pool = self.skill_pool(eid, weapon.skill, "dexterity")
         mods = (list(pool.modifiers) + list(self.wound_mod(eid)) + list(self.mind_mods(eid)) + shot_mods
-                + two_weapons.modifiers(self, eid, weapon))
+                + two_weapons.modifiers(self, eid, weapon) + covering.pinned_mods(self, eid))  # pinned
         exposed: frozenset[str] = frozenset()
         concealed = sight.concealed
         if sight.cover == "high":
