@@ -173,9 +173,9 @@ class LegalActions:
         if isinstance(action, EndTurn):
             return True
         if isinstance(action, Wait) and action.trigger.startswith("enemy_enters:"):
-            cell = action.trigger.partition(":")[2].split(",")
-            return len(cell) == 2 and all(v.lstrip("-").isdigit() for v in cell) and \
-                (int(cell[0]), int(cell[1])) in self.wait_cells
+            xy = action.trigger.partition(":")[2].split(",")
+            return len(xy) == 2 and all(v.lstrip("-").isdigit() for v in xy) and \
+                (int(xy[0]), int(xy[1])) in self.wait_cells
         return action in (*self.aims, *self.waits, *self.screens, *self.melee, *self.contests)
 
     def count(self) -> int:
