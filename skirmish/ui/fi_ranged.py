@@ -264,6 +264,8 @@ class RangedModes:
                                                 f"{col}-{row}, until {me.name}'s next turn")
             return [(self._title(me), ACCENT), (f"{hover[0]},{hover[1]}: {text}", BAD if why else TEXT)]
         odds = self._ask("odds", action)
+        if not isinstance(odds, str):  # only the figures the board's view sees now are named (fog of war)
+            odds = odds.among({u.name for u in self.screen.view_now().units if not u.ghost})
         return [(self._title(me), ACCENT), (f"{hover[0]},{hover[1]}: " + (odds if isinstance(odds, str) else odds.label()),
                                             BAD if isinstance(odds, str) else TEXT)]
 

@@ -1,0 +1,108 @@
+"""Review of the board's ranged modes and the FI RL blocks (issue 14, reviewer "revboard"): each test shows a
+defect found in review, fixed beside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from skirmish.content.scenario import Scenario, parse_scenario
+from skirmish.rules.actions import Launch, Throw
+from skirmish.ui.app import App
+from skirmish.ui.battle import BattleScreen
+from skirmish.ui.frame import TOP_H
+
+TRAITS = "{strength: III-2, dexterity: V-2, reflexes: III-3, vigor: III-2, acuity: III-2}"
+WALLED = ["................", "................", "########.#######", "................", "................"]
+
+
+@pytest.fixture(autouse=True)
+def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+
+
+def _key(key: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+
+
+def _hover(pos: tuple[int, int]) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(0, 0, 0)))
+
+
+def _frames(app: App, n: int) -> None:
+    for _ in range(n):
+        assert app.tick(1 / 60)
+
+
+def _at(screen: BattleScreen, cell: tuple[int, int]) -> tuple[int, int]:
+    x, y = screen.board.cam.centre(cell)
+    return x, y + TOP_H
+
+
+def _hidden_mover(tmp_path: Path) -> Scenario:
+    """Me (a launcher and a grenade) south of a wall; Kyr-1 north of it, last seen at 1,0, walks unseen to 8,1
+    in round 1 (Me ends its turn), so in round 2 Crew's view holds a ghost at 1,0."""
+    text = f"""
+name: hidden mover
+seed: 2
+ruleset: fi
+map: {{ascii: {WALLED!r}}}
+victory: {{max_rounds: 4}}
+sides:
+  - name: Crew
+    controller: ai
+    units:
+      - {{name: Me, at: [1, 4], traits: {TRAITS}, skills: {{'shooting:launcher': 3, throwing: 2}},
+         weapons: [grenade_launcher, {{weapon: frag_grenade, ammo: 1}}]}}
+  - name: Kyr
+    controller: scripted
+    orders: ["declare Kyr-1 speed=normal", "move Kyr-1 to=8,1", "declare Kyr-1 speed=normal", "end Kyr-1"]
+    units:
+      - {{name: Kyr-1, at: [1, 0], traits: {TRAITS}}}
+"""
+    return parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
+
+
+def _round_two(app: App) -> BattleScreen:
+    screen = app.screen
+    assert isinstance(screen, BattleScreen)
+    for _ in range(600):
+        _frames(app, 1)
+        req = screen.session.human_request()
+        if req is None or screen.anim.busy:
+            continue
+        if req.kind == "declare":
+            _key(pygame.K_2)
+        elif req.kind == "act" and screen.session.battle.view().round == 1:
+            _key(pygame.K_e)
+        elif req.kind == "act":
+            return screen
+    raise AssertionError("Me never acted in round 2")
+
+
+def test_launch_and_throw_odds_on_the_board_name_no_enemy_the_side_does_not_see(tmp_path: Path) -> None:
+    """The launch box (L) and the throw tip (T) read Battle.odds, which is all-seeing: they named an enemy the
+    side does not see (its ghost elsewhere) as caught in the burst, telling where it truly is (fog of war)."""
+    app = App(scenario=_hidden_mover(tmp_path), controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800))
+    screen = _round_two(app)
+    battle = screen.session.battle
+    ghost = screen.view_now().unit("Kyr-1")
+    assert ghost.ghost and ghost.cell == (1, 0) and battle.view().unit("Kyr-1").cell == (8, 1)
+    aim = (8, 3)
+    assert battle.odds(Launch("Me", aim)).caught["Kyr-1"] > 0.5  # the engine's odds see it (the AI's are its own)
+    assert battle.odds(Throw("Me", aim, "frag_grenade")).caught["Kyr-1"] > 0.5
+    _hover(_at(screen, aim))
+    _key(pygame.K_l)
+    _frames(app, 2)
+    modes = screen.commands.ranged  # type: ignore[attr-defined]
+    assert modes.mode == "launch"
+    text = " ".join(t for t, _ in modes.lines())
+    assert "on target" in text and "Me" in text and "Kyr-1" not in text
+    _key(pygame.K_l)
+    _key(pygame.K_t)
+    _frames(app, 2)
+    assert screen.throwing == "frag_grenade"
+    tip = screen._throw_preview(aim)
+    assert not isinstance(tip, str) and "on target" in tip.label() and "Kyr-1" not in tip.label()
