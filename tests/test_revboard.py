@@ -106,3 +106,37 @@ def test_launch_and_throw_odds_on_the_board_name_no_enemy_the_side_does_not_see(
     assert screen.throwing == "frag_grenade"
     tip = screen._throw_preview(aim)
     assert not isinstance(tip, str) and "on target" in tip.label() and "Kyr-1" not in tip.label()
+
+
+def test_the_defence_plane_stays_in_the_observation_box_for_a_result_below_zero(tmp_path: Path) -> None:
+    """An active defence's result may be below zero (a low draw, -4 standing, wounds: seen at -1 in boarding_action
+    seed 1 played at random); the `defence` plane read it as -0.05, outside the observation space's [0, 1]. A result
+    at or below zero helps no one (TN = max(normal TN, result), R-7.5): it reads 0."""
+    from dataclasses import replace
+
+    from skirmish.battle import Battle
+    from skirmish.ecs.view import replace_unit
+    from skirmish.env.observation import CHANNELS, Observer
+
+    text = f"""
+name: low defence
+seed: 2
+ruleset: fi
+map: {{ascii: ["......", "......"]}}
+sides:
+  - name: Crew
+    controller: ai
+    units: [{{name: Me, at: [1, 0], traits: {TRAITS}, melee: [combat_knife]}}]
+  - name: Kyr
+    controller: ai
+    units: [{{name: Kyr-1, at: [2, 0], traits: {TRAITS}, melee: [combat_knife]}}]
+"""
+    with Battle(parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)) as battle:
+        view = battle.observe("Crew")
+    ch = CHANNELS.index("defence")
+    for result, plane in ((-1, 0.0), (-9, 0.0), (0, 0.0), (7, 7 / 20), (25, 1.0)):
+        units = tuple(replace_unit(u, {"melee": replace(u.melee, defence=result)}) if u.melee is not None else u
+                      for u in view.units)
+        obs = Observer(view).observe(replace(view, units=units), "Crew", "Me", False)
+        assert obs.min() >= 0.0 and obs.max() <= 1.0
+        assert obs[0, 1, ch] == pytest.approx(plane) and obs[0, 2, ch] == pytest.approx(plane)
