@@ -140,3 +140,63 @@ sides:
         obs = Observer(view).observe(replace(view, units=units), "Crew", "Me", False)
         assert obs.min() >= 0.0 and obs.max() <= 1.0
         assert obs[0, 1, ch] == pytest.approx(plane) and obs[0, 2, ch] == pytest.approx(plane)
+
+
+def test_a_mode_ends_with_its_units_turn_not_carried_to_the_next_unit(tmp_path: Path) -> None:
+    """A split burst put together for one unit, whose turn then ends another way (E), stayed on for the side's next
+    unit: its box showed the first unit's split with odds Battle.odds worked out for the unit acting now, and Enter
+    fired the first unit's shot out of turn (refused). A mode belongs to the unit it was started for."""
+    from skirmish.rules.actions import Shoot
+
+    text = f"""
+name: two shooters
+seed: 2
+ruleset: fi
+map: {{ascii: ["................", "................", "................", "................", "................"]}}
+victory: {{max_rounds: 3}}
+sides:
+  - name: Crew
+    controller: ai
+    units:
+      - {{name: Me, at: [1, 2], traits: {TRAITS}, weapons: [blast_rifle], skills: {{'shooting:rifle': 5}}}}
+      - {{name: Mate, at: [1, 4], traits: {TRAITS}, weapons: [blast_rifle], skills: {{'shooting:rifle': 1}}}}
+  - name: Kyr
+    controller: idle
+    units:
+      - {{name: Kyr-1, at: [7, 1], traits: {TRAITS}}}
+      - {{name: Kyr-2, at: [8, 3], traits: {TRAITS}}}
+"""
+    app = App(scenario=parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path),
+              controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800))
+    screen = app.screen
+    assert isinstance(screen, BattleScreen)
+
+    def acting(but: str | None = None) -> str:
+        for _ in range(600):
+            _frames(app, 1)
+            req = screen.session.human_request()
+            if req is not None and req.kind == "declare" and not screen.anim.busy:
+                _key(pygame.K_2)
+            elif req is not None and req.kind == "act" and not screen.anim.busy and req.unit != but:
+                return req.unit
+        raise AssertionError("no unit of Crew acted")
+
+    first = acting()
+    view = screen.session.view()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=_at(screen, view.unit("Kyr-1").cell), button=1))
+    _frames(app, 2)
+    _key(pygame.K_s)
+    _frames(app, 1)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=_at(screen, view.unit("Kyr-2").cell), button=1))
+    _frames(app, 2)
+    modes = screen.commands.ranged  # type: ignore[attr-defined]
+    assert modes.mode == "split" and modes.split.unit == first and modes.split.targets == ["Kyr-1", "Kyr-2"]
+    _key(pygame.K_e)
+    second = acting(but=first)
+    _frames(app, 2)
+    assert second != first and modes.mode is None and modes.split is None and not modes.lines()
+    _key(pygame.K_RETURN)
+    _frames(app, 3)
+    assert not [e for e in screen.session.battle.log.events if e.type == "refused"]
+    assert not [e for e in screen.session.battle.log.events if e.type == "attack"]  # nothing fired
+    assert screen.session.battle.check(Shoot(first, "Kyr-1", mode="prepared", burst=5, also=("Kyr-2",))) is not None
