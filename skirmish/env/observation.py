@@ -129,5 +129,5 @@ class Observer:
             cell[_CH["entangled"]] = float(m.entangled_by is not None)
             cell[_CH["tripped"]] = float(m.down)
             cell[_CH["closed_in"]] = float(bool(m.inside))
-            # a defence result may be below 0 (no better than the TN): the plane reads 0
+            # a result at or below zero (a low draw, -4 standing) helps no one and stays in the box: 0
             cell[_CH["defence"]] = min(max(m.defence, 0) / DEFENCE_SCALE, 1.0) if m.defence is not None else 0.0

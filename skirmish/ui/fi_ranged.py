@@ -52,6 +52,7 @@ class RangedModes:
 
     screen: Any
     mode: str | None = None
+    owner: str = ""  # the unit the mode was started for: the mode ends with its turn
     cover_burst: int = 0
     split: Split | None = None
     _cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)
@@ -62,7 +63,10 @@ class RangedModes:
         return req if req is not None and req.kind == "act" else None
 
     def _me(self) -> UnitView | None:
+        """The unit acting now; a mode started for another unit (its turn ended without the mode's click) ends."""
         req = self._req()
+        if self.mode is not None and (req is None or req.unit != self.owner):
+            self.leave()
         return None if req is None else self.screen.session.view().unit(req.unit)
 
     def _ask(self, kind: str, action: Any) -> Any:
@@ -98,7 +102,7 @@ class RangedModes:
             self.screen.toast(f"{me.name} holds no launcher (R-6.10)", DIM)
             return
         self.leave()
-        self.mode = "launch"
+        self.mode, self.owner = "launch", me.name
         self.screen.attack, self.screen.throwing = None, None
         self.screen.toast(f"launch: {me.weapon.name} - click a cell (Esc cancels)", DIM)
 
@@ -114,7 +118,7 @@ class RangedModes:
         after = volumes.index(self.cover_burst) + 1 if self.cover_burst in volumes else len(volumes)
         if self.mode != "cover":
             self.leave()
-            self.mode, self.cover_burst = "cover", 0
+            self.mode, self.cover_burst, self.owner = "cover", 0, me.name
         elif after < len(volumes):
             self.cover_burst = volumes[after]
         else:
@@ -134,12 +138,13 @@ class RangedModes:
             self.screen.toast(f"{me.name}'s weapon fires no bursts to split (R-6.3)", DIM)
             return
         self.leave()
-        self.mode, self.split = "split", Split(me.name, [menu.target], max(bursts))
+        self.mode, self.split, self.owner = "split", Split(me.name, [menu.target], max(bursts)), me.name
         self.screen.attack = None
         self.screen.toast("split burst: click one or two more enemies · B burst · N snap/prepared · Enter fires", DIM)
 
     def key(self, k: int) -> bool:
         """A key while a mode is on; True if used."""
+        self._me()  # a mode left over from another unit's turn ends
         if self.mode is None:
             return False
         if k == pygame.K_ESCAPE:
@@ -162,7 +167,7 @@ class RangedModes:
     # ------------------------------------------------------------------ clicks
     def click(self, pos: tuple[int, int], unit: UnitView | None) -> bool:
         """A left click while a mode is on; True if the mode took it."""
-        if self.mode is None or self._req() is None:
+        if self._me() is None or self.mode is None:
             return False
         if self.mode == "split":
             return self._split_click(unit)
@@ -219,7 +224,7 @@ class RangedModes:
         cell_m = view.grid.cell_m
         fonts = self.screen.fonts
         draw_covered(surf, cam, fonts, view, colours)
-        hover, me = self.screen.hover, self._me()
+        hover, me = self.screen.hover, self._me()  # first: a mode left from another unit's turn ends
         if self.mode == "split" and self.split is not None:
             for i, name in enumerate(self.split.targets):
                 t = view.find(name)
@@ -264,6 +269,8 @@ class RangedModes:
                                                 f"{col}-{row}, until {me.name}'s next turn")
             return [(self._title(me), ACCENT), (f"{hover[0]},{hover[1]}: {text}", BAD if why else TEXT)]
         odds = self._ask("odds", action)
+        if not isinstance(odds, str):  # only the figures the board's view sees now are named (fog of war)
+            odds = odds.among({u.name for u in self.screen.view_now().units if not u.ghost})
         return [(self._title(me), ACCENT), (f"{hover[0]},{hover[1]}: " + (odds if isinstance(odds, str) else odds.label()),
                                             BAD if isinstance(odds, str) else TEXT)]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -159,6 +159,11 @@ class ThrowOdds:
     caught: dict[str, float]  # name -> P(reached at all)
     samples: int
     exact: bool
+
+    def among(self, names: Collection[str]) -> ThrowOdds:
+        """The odds told of `names` only (a side's view: an enemy it does not see is not named, fog of war)."""
+        return replace(self, full={n: p for n, p in self.full.items() if n in names},
+                       caught={n: p for n, p in self.caught.items() if n in names})
 
     def label(self) -> str:
         """Short text for the board."""

@@ -200,7 +200,10 @@ class BattleMenus(BattleState):
         if self._throw_key != key:
             self._throw_key = key
             try:
-                self._throw = self.session.battle.odds(Throw(req.unit, cell, self.throwing))
+                odds = self.session.battle.odds(Throw(req.unit, cell, self.throwing))
+                if isinstance(odds, ThrowOdds):  # all-seeing: only the figures the board's view sees now are named
+                    odds = odds.among({u.name for u in self.view_now().units if not u.ghost})
+                self._throw = odds
             except IllegalAction as exc:
                 self._throw = str(exc)
         return self._throw
