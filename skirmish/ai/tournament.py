@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import csv
 import math
-import signal
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
@@ -109,59 +106,27 @@ def schedule(scenarios: Sequence[Path], opponents: Sequence[str], pairs: int, fi
     return [(str(path), first_seed + i, opp) for opp in opponents for path in scenarios for i in range(pairs)]
 
 
-def _ignore_sigint() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops them (no traceback from each worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool at once: drop the queued pairs and kill the workers (pairs in flight are abandoned)."""
-    workers = [p for p in (getattr(pool, "_processes", None) or {}).values() if p is not None]
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in workers:
-        with suppress(Exception):
-            proc.kill()
-    for proc in workers:
-        with suppress(Exception):
-            proc.join(timeout=2)
-
-
 def map_pairs(play: Callable[..., list[T]], jobs: Sequence[tuple[Any, ...]], workers: int = 1,
-              progress: Callable[[int, int], None] | None = None) -> list[list[T]]:
-    """`play(*job)` for every job, in `workers` processes (`play` a module-level function, so it pickles),
-    each result at its job's place whatever the workers' timing; `progress(done, total)` after each.
+              progress: Callable[[int, int], None] | None = None, *, backend: str = "local",
+              address: str | None = None) -> list[list[T]]:
+    """`play(*job)` for every job (`play` a module-level function, so it pickles), each result at its job's
+    place whatever the workers' timing; `progress(done, total)` after each. The backend seam
+    (skirmish.sim.backend): `workers` processes here, or Ray tasks (`backend="ray"`, a cluster at `address`).
 
     Ctrl-C (KeyboardInterrupt) or an error stops the worker processes at once and propagates."""
-    results: list[list[T]] = [[] for _ in jobs]
-    workers = max(1, min(workers, len(jobs)))
-    if progress:
-        progress(0, len(jobs))
-    if workers <= 1:
-        for i, job in enumerate(jobs):
-            results[i] = play(*job)
-            if progress:
-                progress(i + 1, len(jobs))
-        return results
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-    try:
-        futures = {pool.submit(play, *job): i for i, job in enumerate(jobs)}
-        for done, fut in enumerate(as_completed(futures), 1):
-            results[futures[fut]] = fut.result()
-            if progress:
-                progress(done, len(jobs))
-    except BaseException:
-        _stop(pool)
-        raise
-    pool.shutdown(wait=True)
-    return results
+    from skirmish.sim.backend import map_jobs
+
+    return map_jobs(play, jobs, workers, progress, backend=backend, address=address)
 
 
 def run(scenarios: Sequence[Path], ai: str, opponents: Sequence[str], pairs: int, *, workers: int = 1,
-        first_seed: int = 1, progress: Callable[[int, int], None] | None = None) -> list[Game]:
-    """Play `pairs` mirrored pairs per opponent on each scenario (see `schedule`), in `workers` processes
-    (`map_pairs`: Ctrl-C or an error stops the workers at once and propagates)."""
+        first_seed: int = 1, progress: Callable[[int, int], None] | None = None, backend: str = "local",
+        address: str | None = None) -> list[Game]:
+    """Play `pairs` mirrored pairs per opponent on each scenario (see `schedule`), in `workers` processes or as
+    Ray tasks (`map_pairs`: Ctrl-C or an error stops the workers at once and propagates)."""
     jobs = [(path, seed, ai, opp) for path, seed, opp in schedule(scenarios, opponents, pairs, first_seed)]
-    games = [g for pair in map_pairs(play_pair, jobs, workers, progress) for g in pair]
+    games = [g for pair in map_pairs(play_pair, jobs, workers, progress, backend=backend, address=address)
+             for g in pair]
     games.sort(key=lambda g: (g.opponent, g.scenario, g.seed, g.ai_side))
     return games
 

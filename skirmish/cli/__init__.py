@@ -1,12 +1,13 @@
-"""The `skirmish` command (C-1, C-2, C-6): run, deck, check, bench, tournament, watch, play, menu, edit.
+"""The `skirmish` command (C-1, C-2, C-6): run, deck, check, bench, tournament, sim, balance, watch, play, menu,
+edit.
 
 Bad input (a file, a value, an output path) exits 2 with one line naming it; output files are checked before
 any battle is played and written whole or not at all (skirmish.fileio); Ctrl-C prints one line and exits 130.
 
 The package: `arguments` (the parser), `common` (what the commands share: exit codes, UserError, loading a
-scenario named on the command line), `battles` (run, replay, check), `bench` (bench, tournament), `deck`,
-`board` (watch, play, menu and their headless fallback) and `display` (whether a window can be opened; patch
-`skirmish.cli.display.display_problem` in tests, where the commands look it up).
+scenario named on the command line), `battles` (run, replay, check), `bench` (bench, tournament), `sim` (sim,
+balance: docs/SIM.md), `deck`, `board` (watch, play, menu and their headless fallback) and `display` (whether a
+window can be opened; patch `skirmish.cli.display.display_problem` in tests, where the commands look it up).
 """
 
 from __future__ import annotations

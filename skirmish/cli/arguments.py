@@ -14,6 +14,7 @@ from skirmish.cli.common import EXIT_BAD_INPUT, MAX_COUNT, MAX_SEED
 from skirmish.cli.deck import cmd_deck
 from skirmish.cli.edit import cmd_edit
 from skirmish.cli.schema import cmd_schema
+from skirmish.cli.sim import BALANCE_BATTLES, SIM_BATTLES, cmd_balance, cmd_sim
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,6 +42,14 @@ def _whole(lo: int, hi: int, what: str = "") -> Callable[[str], int]:
 
 SEED = _whole(0, MAX_SEED)
 COUNT = _whole(1, MAX_COUNT)
+
+
+def _backend_options(p: argparse.ArgumentParser) -> None:
+    """--backend and --address: where the battles run (skirmish.sim.backend, docs/SIM.md)."""
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes, or Ray tasks (pip install 'skirmish[scale]') (default: local)")
+    p.add_argument("--address", metavar="ADDR", help="with --backend ray: a Ray cluster's address (e.g. "
+                   "ray://head:10001 or auto; default: a local Ray started for the run)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "opponent shared out over the scenarios)")
     t.add_argument("--by-scenario", action="store_true", help="with --behaviour: also per AI and scenario")
     t.add_argument("--json", action="store_true", help="with --behaviour: print the figures as JSON")
+    _backend_options(t)
     t.set_defaults(func=cmd_tournament)
 
     e = sub.add_parser("edit", help="the scenario editor: paint the map, place and edit units, sides and options, "
@@ -127,6 +137,37 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--ruleset", help="the rules of a new scenario (fi or fw; default: fi)")
     e.add_argument("--frames", type=COUNT, default=None, help=argparse.SUPPRESS)  # smoke tests
     e.set_defaults(func=cmd_edit)
+
+    s = sub.add_parser("sim", help="batch simulation: many battles of scenarios into a folder of battles.csv, "
+                       "summary.json and plots")
+    s.add_argument("scenarios", nargs="*", metavar="SCENARIO", help="scenario YAMLs (default: the default scenario)")
+    s.add_argument("--battles", type=COUNT, default=SIM_BATTLES,
+                   help=f"battles per scenario (default: {SIM_BATTLES})")
+    s.add_argument("--ai", action="append", default=[], metavar="SIDE=AI",
+                   help="play SIDE with this AI instead of the scenario's, in every scenario that has the side "
+                        "(AI alone: every side); repeatable")
+    s.add_argument("--seed", type=SEED, default=1, help="first seed; battle i plays seed + i (default: 1)")
+    s.add_argument("--workers", type=_whole(0, 1024, "0: one per CPU"), default=0,
+                   help="processes, or Ray CPUs for a local Ray (default: one per CPU)")
+    s.add_argument("--out", default="sim-out", metavar="DIR", help="the folder for the results (default: sim-out)")
+    _backend_options(s)
+    s.set_defaults(func=cmd_sim)
+
+    bl = sub.add_parser("balance", help="calibrate a scenario: one side against each AI level and personality, "
+                        "and whether the sides are fair")
+    bl.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")
+    bl.add_argument("--side", help="the side measured (default: the scenario's first)")
+    bl.add_argument("--ai", default="utility", help="the side's AI, and every side's in the mirror (default: utility)")
+    bl.add_argument("--vs", default="", help="comma-separated opponent AIs (default: utility:easy, utility:normal, "
+                    "utility:hard, utility:aggressive, utility:cautious)")
+    bl.add_argument("--target", type=float, default=0.5, help="the side's win rate wanted (default: 0.5)")
+    bl.add_argument("--battles", type=COUNT, default=BALANCE_BATTLES,
+                    help=f"battles per opponent and in the mirror (default: {BALANCE_BATTLES})")
+    bl.add_argument("--seed", type=SEED, default=1, help="first seed (default: 1)")
+    bl.add_argument("--workers", type=_whole(0, 1024, "0: one per CPU"), default=0,
+                    help="processes, or Ray CPUs for a local Ray (default: one per CPU)")
+    _backend_options(bl)
+    bl.set_defaults(func=cmd_balance)
 
     helps = {"watch": "watch an AI-vs-AI battle on the board (the default command)",
              "play": "play a battle on the board against the AI (or --hotseat)",

@@ -76,6 +76,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from skirmish.ai import tournament
     from skirmish.ai.controllers import make_ai
     from skirmish.content.scenario import builtin_scenarios
+    from skirmish.sim.backend import BackendError
 
     specs = [args.ai, *[v for v in args.vs.split(",") if v]]
     opponents = specs[1:]
@@ -89,6 +90,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                 make_ai(spec, ruleset)
             except ValueError as exc:
                 raise UserError(f"{path}: {exc}") from None
+    if args.behaviour and args.backend != "local":
+        raise UserError("--behaviour: plays on the local backend only (no --backend ray)")
     if args.behaviour:  # the AI's behaviour figures instead of the scores (skirmish/cli/behaviour.py)
         other = [str(p) for r, p in rulesets_of.items() if r != "fi"]
         if other:  # they count Future Imperfect's events (shots' odds, grenades, screens, DODGE)
@@ -97,6 +100,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         from skirmish.cli.behaviour import cmd_behaviour
 
         return cmd_behaviour(args, paths, opponents)
+    if args.address and args.backend != "ray":
+        raise UserError("--address: only with --backend ray")
     csv_path = output_path(args.csv)
     pairs = args.pairs or max(1, math.ceil(TOURNAMENT_PAIRS / len(paths)))
     if args.seed + pairs - 1 > MAX_SEED:
@@ -114,14 +119,19 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     try:
         games = tournament.run(paths, args.ai, opponents, pairs, workers=workers, first_seed=args.seed,
-                               progress=progress)
+                               progress=progress, backend=args.backend, address=args.address)
+    except BackendError as exc:
+        if open_line:
+            sys.stderr.write("\n")
+        raise UserError(str(exc)) from None
     except KeyboardInterrupt:
         if open_line:  # end the progress bar's line before the one-line notice
             sys.stderr.write("\n")
         raise
     print(f"{len(games)} games: {len(opponents)} opponent(s) x {len(paths)} scenario(s) x {pairs} mirrored "
           f"pair(s) (seeds {args.seed}..{args.seed + pairs - 1}, sides swapped), {2 * pairs} games per opponent "
-          f"and scenario, in {time.perf_counter() - t0:.1f} s with {workers} process(es); "
+          f"and scenario, in {time.perf_counter() - t0:.1f} s "
+          f"{'as Ray tasks' if args.backend == 'ray' else f'with {workers} process(es)'}; "
           f"score: win 1, draw ½, loss 0")
     tournament.print_tables(games)
     tournament.print_marks(games)
