@@ -55,12 +55,12 @@ def around(sys: FiSystems, eid: int) -> Iterator[int]:
     name = sys.name(eid)
     before: list[int] = []
     after: list[int] = []
-    simultaneous = False
+    tied: list[int] = []  # simultaneous with `eid` (after the outright winners): their damage and its land after
     if sys.active(eid):
         side = sys.w.peek(eid, Identity).side_index
         for kind in ("preempt", "acts"):
             for waiter in _waiting(sys, kind, name):
-                if waiter in before or waiter in after:
+                if waiter in before or waiter in tied or waiter in after:
                     continue
                 if kind == "acts" and sys.w.peek(waiter, Identity).side_index == side:
                     after.append(waiter)  # a friend's turn: right after it
@@ -69,14 +69,17 @@ def around(sys: FiSystems, eid: int) -> Iterator[int]:
                 sys._event("trigger", sys.name(waiter), ("R-5.7", "R-3.8"), target=name, **contest,
                            trigger=f"{kind}:{name}")
                 sys.ctx.randomizer.settle()
-                (before if contest["waiter_first"] else after).append(waiter)
-                simultaneous = simultaneous or contest["simultaneous"]
-    for waiter in [*before, *after]:
+                (tied if contest["simultaneous"] else before if contest["waiter_first"] else after).append(waiter)
+    for waiter in [*before, *tied, *after]:
         sys.w.get(waiter, Status).waiting = None  # its trigger came: this turn is its held action
+    for waiter in before:  # an outright winner acts first: its damage lands at once
+        if sys.active(waiter):
+            yield waiter
     was = sys.holding
+    simultaneous = bool(tied) and sys.active(eid)
     if simultaneous:
         sys.holding = True  # both act; the damage lands after both (a battle ended in between lands none)
-    for waiter in before:
+    for waiter in tied:
         if sys.active(waiter):
             yield waiter
     yield eid
@@ -86,7 +89,7 @@ def around(sys: FiSystems, eid: int) -> Iterator[int]:
     for waiter in after:
         if sys.active(waiter):
             yield waiter
-    yield from offer_later(sys, {eid, *before, *after})
+    yield from offer_later(sys, {eid, *before, *tied, *after})
 
 
 def offer_later(sys: FiSystems, just: set[int]) -> Iterator[int]:
