@@ -60,3 +60,20 @@ def test_a_tied_turn_trigger_lands_after_the_whole_turn_not_after_its_move(tmp_p
     assert min(i for i, t in enumerate(types) if t == "out_of_action") > max(
         i for i, t in enumerate(types) if t == "attack")
     b.close()
+
+
+def test_a_battle_won_by_held_damage_ends_before_anyone_else_is_asked(tmp_path: Path) -> None:
+    """`acts:Kyr` tied: the held hit lands after Kyr's turn and takes out Beta's last unit; the battle ends there,
+    Bo (a later phase) is not asked for a turn in a battle already decided."""
+    same = make_card(5, upper={("III", 2): 5})
+    b = _battle(tmp_path, [INIT, same, same, HIT, MISS, INIT, INIT],
+                f"[{_unit('Watch', (0, 0), GUN)}, {_unit('Bo', (0, 2), GUN)}]", f"[{_unit('Kyr', (5, 2), GUN)}]",
+                ["declare Watch normal", "declare Bo slow", "wait Watch acts:Kyr", "shoot Watch Kyr", "end Bo"],
+                ["declare Kyr normal", "shoot Kyr Watch"])
+    b.run()
+    assert next(e for e in b.log if e.type == "trigger").simultaneous
+    types = _types(b)
+    assert types[types.index("out_of_action"):] == ["out_of_action", "result"], types
+    assert "Bo" not in [e.actor for e in b.log if e.type == "turn"]
+    assert b.outcome is not None and b.outcome.winner == "Alpha"
+    b.close()

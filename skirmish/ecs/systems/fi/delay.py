@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.ecs.components import Identity, Profile, Status
 from skirmish.ecs.systems.fi import triggers
+from skirmish.rules.actions import Action
 from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi import waiting as wt
 
@@ -75,17 +76,13 @@ def around(sys: FiSystems, eid: int) -> Iterator[int]:
     for waiter in before:  # an outright winner acts first: its damage lands at once
         if sys.active(waiter):
             yield waiter
-    was = sys.holding
-    simultaneous = bool(tied) and sys.active(eid)
-    if simultaneous:
-        sys.holding = True  # R-5.7: both act; the damage lands after both (a battle ended in between lands none)
+    if tied and sys.active(eid):
+        sys.holding, sys.tie_turn = True, eid  # R-5.7: both act; the damage lands after both (`answer`)
     for waiter in tied:
         if sys.active(waiter):
             yield waiter
     yield eid
-    if simultaneous:
-        sys.holding = was
-        triggers.land_held(sys)
+    land_tie(sys)  # its turn did not end on an answer (lost, or the action limit): the damage lands now
     for waiter in after:
         if sys.active(waiter):
             yield waiter
@@ -98,3 +95,19 @@ def offer_later(sys: FiSystems, just: set[int]) -> Iterator[int]:
         if waiter not in just and sys.w.peek(waiter, Status).waiting == wt.LATER and sys.active(waiter):
             sys.w.get(waiter, Status).waiting = None
             yield waiter
+
+
+def land_tie(sys: FiSystems) -> None:
+    """The turn simultaneous with tied waiters is over: the damage held in them lands (R-5.7)."""
+    if sys.tie_turn is not None:
+        sys.holding, sys.tie_turn = False, None
+        triggers.land_held(sys)
+
+
+def answer(sys: FiSystems, eid: int, action: Action) -> bool:
+    """A phase's answer (`sys.apply`); as the turn simultaneous with tied waiters ends, the damage held lands, so
+    the battle's end check after the turn sees it (a battle it decides asks no one else)."""
+    done = sys.apply(eid, action)
+    if done and sys.tie_turn == eid:
+        land_tie(sys)
+    return done
