@@ -141,6 +141,7 @@ class FiBase:
         self._cover_table: object = None
         self.held: list[tuple[int, Any]] = []  # damage held while two actions are simultaneous (R-5.7, triggers.py)
         self.holding = False
+        self.tie_turn: int | None = None  # the turn simultaneous with tied waiters: held damage lands as it ends
 
     # ------------------------------------------------------------------ helpers
     def name(self, eid: int) -> str:

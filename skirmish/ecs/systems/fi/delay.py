@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.ecs.components import Identity, Profile, Status
 from skirmish.ecs.systems.fi import triggers
+from skirmish.rules.actions import Action
 from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi import waiting as wt
 
@@ -55,12 +56,12 @@ def around(sys: FiSystems, eid: int) -> Iterator[int]:
     name = sys.name(eid)
     before: list[int] = []
     after: list[int] = []
-    simultaneous = False
+    tied: list[int] = []  # simultaneous with `eid` (after the outright winners): their damage and its land after
     if sys.active(eid):
         side = sys.w.peek(eid, Identity).side_index
         for kind in ("preempt", "acts"):
             for waiter in _waiting(sys, kind, name):
-                if waiter in before or waiter in after:
+                if waiter in before or waiter in tied or waiter in after:
                     continue
                 if kind == "acts" and sys.w.peek(waiter, Identity).side_index == side:
                     after.append(waiter)  # a friend's turn: right after it
@@ -69,24 +70,23 @@ def around(sys: FiSystems, eid: int) -> Iterator[int]:
                 sys._event("trigger", sys.name(waiter), ("R-5.7", "R-3.8"), target=name, **contest,
                            trigger=f"{kind}:{name}")
                 sys.ctx.randomizer.settle()
-                (before if contest["waiter_first"] else after).append(waiter)
-                simultaneous = simultaneous or contest["simultaneous"]
-    for waiter in [*before, *after]:
+                (tied if contest["simultaneous"] else before if contest["waiter_first"] else after).append(waiter)
+    for waiter in [*before, *tied, *after]:
         sys.w.get(waiter, Status).waiting = None  # its trigger came: this turn is its held action
-    was = sys.holding
-    if simultaneous:
-        sys.holding = True  # R-5.7: both act; the damage lands after both (a battle ended in between lands none)
-    for waiter in before:
+    for waiter in before:  # an outright winner acts first: its damage lands at once
+        if sys.active(waiter):
+            yield waiter
+    if tied and sys.active(eid):
+        sys.holding, sys.tie_turn = True, eid  # R-5.7: both act; the damage lands after both (`answer`)
+    for waiter in tied:
         if sys.active(waiter):
             yield waiter
     yield eid
-    if simultaneous:
-        sys.holding = was
-        triggers.land_held(sys)
+    land_tie(sys)  # its turn did not end on an answer (lost, or the action limit): the damage lands now
     for waiter in after:
         if sys.active(waiter):
             yield waiter
-    yield from offer_later(sys, {eid, *before, *after})
+    yield from offer_later(sys, {eid, *before, *tied, *after})
 
 
 def offer_later(sys: FiSystems, just: set[int]) -> Iterator[int]:
@@ -95,3 +95,19 @@ def offer_later(sys: FiSystems, just: set[int]) -> Iterator[int]:
         if waiter not in just and sys.w.peek(waiter, Status).waiting == wt.LATER and sys.active(waiter):
             sys.w.get(waiter, Status).waiting = None
             yield waiter
+
+
+def land_tie(sys: FiSystems) -> None:
+    """The turn simultaneous with tied waiters is over: the damage held in them lands (R-5.7)."""
+    if sys.tie_turn is not None:
+        sys.holding, sys.tie_turn = False, None
+        triggers.land_held(sys)
+
+
+def answer(sys: FiSystems, eid: int, action: Action) -> bool:
+    """A phase's answer (`sys.apply`); as the turn simultaneous with tied waiters ends, the damage held lands, so
+    the battle's end check after the turn sees it (a battle it decides asks no one else)."""
+    done = sys.apply(eid, action)
+    if done and sys.tie_turn == eid:
+        land_tie(sys)
+    return done

@@ -68,17 +68,18 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     return LegalActions(
         me, "act", walk=walk, run=run, shots=tuple(shots), called=tuple(called), throws=_throws(sys, eid),
         aims=aims, reload=_ok(lambda: sys.reload_check(eid)),
-        waits=(waits := _waits(sys, eid, me)), wait_cells=_wait_cells(sys) if waits else frozenset(),
+        waits=(waits := _waits(sys, eid, me, seen)), wait_cells=_wait_cells(sys) if waits else frozenset(),
         screens=tuple(screens), melee=sys.melee_actions(eid, walk | run),
         contests=sys.contest_options(eid, me, seen),
         **ranged_legal.listed(sys, eid, me, shots),  # double taps, split bursts, covering fire, launches (issue 14)
     )
 
 
-def _waits(sys: FiSystems, eid: int, me: str) -> tuple[Wait, ...]:
+def _waits(sys: FiSystems, eid: int, me: str, seen: list[str]) -> tuple[Wait, ...]:
     """Every wait `wait_check` accepts (R-5.7) but `enemy_enters:X,Y` (its cells are `_wait_cells`): the plain
-    triggers, then `acts:` each other combatant in action and `preempt:` each enemy in action. `wait_check` is asked
-    once for the unit (its turn, its declaration: the default trigger); what `trigger_check` adds for the others is
+    triggers, then `acts:` each friend in action and each enemy in sight (`seen`: fog, an enemy out of sight is
+    not named) and `preempt:` each enemy in sight. `wait_check` is asked once for the unit (its turn, its
+    declaration: the default trigger); what `trigger_check` adds for the others is
     asked here by kind (a ranged weapon for `enemy_in_range`; no card hands for a turn's trigger), and its checks of
     a named unit (another combatant, in action; an enemy to pre-empt) hold by construction of the names listed."""
     w = sys.w
@@ -92,7 +93,9 @@ def _waits(sys: FiSystems, eid: int, me: str) -> tuple[Wait, ...]:
         return tuple(out)  # R-5.8: a reserve card waits for a mover's trigger only
     out.append(Wait(me, wt.LATER))
     mine = w.peek(eid, Identity).side_index
-    others = [(i.name, i.side_index) for e, i in w.units() if e != eid and not w.peek(e, Health).out_of_action]
+    sees = set(seen)
+    others = [(i.name, i.side_index) for e, i in w.units() if e != eid and not w.peek(e, Health).out_of_action
+              and (i.side_index == mine or i.name in sees)]
     out += [Wait(me, f"acts:{n}") for n, _ in others]
     out += [Wait(me, f"preempt:{n}") for n, s in others if s != mine]
     return tuple(out)

@@ -214,9 +214,12 @@ class FiMovement(FiThrowing):
             if not self.w.has(trig.unit) or self.w.entity(trig.unit) == eid:
                 raise IllegalAction(f"R-5.7: {trig.unit!r} is not another combatant")
             other = self.w.entity(trig.unit)
+            friend = self.w.peek(other, Identity).side_index == self.w.peek(eid, Identity).side_index
+            if not friend and not self.sight(eid, other).visible:  # fog: nothing said of an enemy out of sight
+                raise IllegalAction(f"R-5.7: {trig.unit} is not in sight")
             if not self.active(other):
                 raise IllegalAction(f"R-5.7: {trig.unit} is out of action")
-            if trig.kind == "preempt" and self.w.peek(other, Identity).side_index == self.w.peek(eid, Identity).side_index:
+            if trig.kind == "preempt" and friend:
                 raise IllegalAction(f"R-5.7: {trig.unit} is on your side: wait with acts:{trig.unit} instead")
         if trig.kind == "enemy_in_range":
             wpn = self.weapon(eid)

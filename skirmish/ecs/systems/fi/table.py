@@ -65,8 +65,8 @@ def round_table(sys: FiSystems) -> RoundTable:
             return True
 
         return Step(f"phase {PHASE_NAMES[phase]}", begin=begin, order=lambda: delay.phase_turns(sys, turned, phase),
-                    kind="act", who=who, start_turn=start_turn, answer=sys.apply, limit=MAX_ACTIONS_PER_TURN,
-                    may_end=True)
+                    kind="act", who=who, start_turn=start_turn, answer=lambda e, a: delay.answer(sys, e, a),
+                    limit=MAX_ACTIONS_PER_TURN, may_end=True)
 
     def bookkeeping() -> None:
         ctx.phase = None
