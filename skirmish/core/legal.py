@@ -3,10 +3,10 @@ shading and menus, the AIs and an RL action mask read this one value instead of 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from skirmish.rules.actions import (
     Action,
@@ -76,6 +76,69 @@ class LazyCells(AbstractSet[Cell]):
         return self.cells()
 
 
+A = TypeVar("A", bound=Action)
+
+
+class LazyActions(Sequence[A], Generic[A]):
+    """A tuple of actions worked out when first read, then kept: the parts of a legal list most decisions never
+    read (FI: tacpack splits, each put to the timing rules; the melee list, each candidate put to its check). It
+    reads, compares, hashes, copies and pickles as the tuple `work()` returns. `fresh` (optional) says whether
+    the battle is still where the list was made: a first read after it moved on raises RuntimeError instead of
+    listing what is legal in another state (read a request's list while it is pending)."""
+
+    __slots__ = ("_acts", "_fresh", "_work")
+
+    def __init__(self, work: Callable[[], tuple[A, ...]], fresh: Callable[[], bool] | None = None) -> None:
+        self._work: Callable[[], tuple[A, ...]] | None = work
+        self._fresh = fresh
+        self._acts: tuple[A, ...] | None = None
+
+    def acts(self) -> tuple[A, ...]:
+        """The actions (worked out on the first call)."""
+        if self._acts is None:
+            assert self._work is not None
+            if self._fresh is not None and not self._fresh():
+                raise RuntimeError("a legal list's lazy part read after its request was answered")
+            self._acts, self._work, self._fresh = tuple(self._work()), None, None
+        return self._acts
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.acts()[i]
+
+    def __contains__(self, x: object) -> bool:
+        return x in self.acts()
+
+    def __iter__(self) -> Iterator[A]:
+        return iter(self.acts())
+
+    def __len__(self) -> int:
+        return len(self.acts())
+
+    def __eq__(self, other: object) -> bool:
+        return self.acts() == (other.acts() if isinstance(other, LazyActions) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.acts())
+
+    def __repr__(self) -> str:
+        return repr(self.acts())
+
+    def __add__(self, other: Any) -> tuple[Action, ...]:
+        return self.acts() + tuple(other)
+
+    def __radd__(self, other: Any) -> tuple[Action, ...]:
+        return tuple(other) + self.acts()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tuple, (self.acts(),))
+
+    def __copy__(self) -> tuple[Action, ...]:
+        return self.acts()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> tuple[Action, ...]:
+        return self.acts()
+
+
 @dataclass(frozen=True)
 class LegalActions:
     """Everything `unit` may answer to the pending request. For a declaration: `declare`. For an action in
@@ -96,9 +159,9 @@ class LegalActions:
     reload: bool = False
     waits: tuple[Wait, ...] = ()
     wait_cells: frozenset[Cell] = frozenset()  # cells a wait may name (FI R-5.7 `enemy_enters:X,Y`; not in `actions()`)
-    screens: tuple[SetTacpack, ...] = ()
-    melee: tuple[Action, ...] = ()  # a ruleset's hand-to-hand actions, listed whole (FI: blows, charges, R-7);
-    # not in `actions()` (the RL action table has no place for them yet, docs/RL.md)
+    screens: Sequence[SetTacpack] = ()  # (FI: LazyActions, worked out when first read)
+    melee: Sequence[Action] = ()  # a ruleset's hand-to-hand actions, listed whole (FI: blows, charges, R-7);
+    # not in `actions()` (the RL action table has no place for them yet, docs/RL.md); FI: LazyActions
     contests: tuple[Action, ...] = ()  # psychological contests (FI R-8.4: target × kind × mode)
     # The shots that are more than one shot at one target, listed whole (FI: double taps, R-6.12; bursts split
     # between two of the listed targets, default dice, R-6.3); not in `actions()`, as `melee`.
@@ -172,11 +235,18 @@ class LegalActions:
             return self.reload
         if isinstance(action, EndTurn):
             return True
-        if isinstance(action, Wait) and action.trigger.startswith("enemy_enters:"):
-            xy = action.trigger.partition(":")[2].split(",")
-            return len(xy) == 2 and all(v.lstrip("-").isdigit() for v in xy) and \
-                (int(xy[0]), int(xy[1])) in self.wait_cells
-        return action in (*self.aims, *self.waits, *self.screens, *self.melee, *self.contests)
+        # each list holds one kind (a lazy part is worked out only when an action of its kind is asked about)
+        if isinstance(action, Aim):
+            return action in self.aims
+        if isinstance(action, Wait):
+            if action.trigger.startswith("enemy_enters:"):
+                xy = action.trigger.partition(":")[2].split(",")
+                return len(xy) == 2 and all(v.lstrip("-").isdigit() for v in xy) and \
+                    (int(xy[0]), int(xy[1])) in self.wait_cells
+            return action in self.waits
+        if isinstance(action, SetTacpack):
+            return action in self.screens
+        return action in self.melee or action in self.contests
 
     def count(self) -> int:
         """How many actions are listed (called-shot variants not counted)."""

@@ -7,6 +7,7 @@ made of) by `MapCache`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -386,10 +387,18 @@ class MapCache:
             for x, y in view.occupied():
                 blocked[y, x] = True
             units = [(f.name, f.cell, 2 * SIDES[f.trait("dexterity")[0]] / grid.cell_m) for f in [me, *view.friends(me)]]
-            near = SideMask(grid, units, blocked, lambda cell, limit, b: self.reach_field(grid, cell, limit, b))
+            # the kept reach fields, not the cache itself: the side's maps hold this function, and a function
+            # holding the cache that holds them would free a finished battle's AI only at a full collection
+            near = SideMask(grid, units, blocked, partial(_kept_field, self._reach, grid))
             m = self._maps[me.side] = build_maps(view, me, key, near, self._walk_from, lazy=True,
                                                      nearest=self._nearest)
         return m.need_at(*_here(me))
+
+
+def _kept_field(reach: ReachCache, grid: geo.GridMap, cell: geo.Cell, limit: float,
+                blocked: npt.NDArray[np.bool_]) -> Field:
+    """`MapCache.reach_field` through its ReachCache (SideMask's reach fields)."""
+    return reach.field(grid, cell, limit, blocked)
 
 
 def _here(me: UnitView) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:

@@ -81,7 +81,7 @@ def melee_options(s: Situation, plan: Cells, stay: Callable[[Option], Option]) -
     reach (ending in the best-scored cell next to it), Close on a longer weapon, active defence, breaking free and
     rising. `stay` adds the considerations of the unit's cell to an option that does not move it."""
     view, me = s.view, s.me
-    if not s.legal.melee or not melee_matters(view, me):
+    if not melee_matters(view, me) or not s.legal.melee:  # (the list is worked out when first read)
         return []
     blows: dict[str, tuple[float, Option]] = {}
     charges: dict[str, tuple[float, Option]] = {}

@@ -208,9 +208,10 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
         opts += extra_options(s, lambda o: stay(o, plan, me.cell, p))
     if p.use_grenades and me.throwables and not me.attacked:
         opts += [stay(o, plan, me.cell, p) for o in throw_options(s)]
-    if legal.melee or legal.contests:  # hand to hand and the mind (R-7, R-8.4; issue 14): where they matter
-        opts += melee_options(s, plan, lambda o: stay(o, plan, me.cell, p))
-        opts += contest_options(s, lambda o: stay(o, plan, me.cell, p))
+    # hand to hand and the mind (R-7, R-8.4; issue 14), where they matter: each weighs its legal list only then
+    # (the melee list is worked out when first read: most units are nowhere near a fight)
+    opts += melee_options(s, plan, lambda o: stay(o, plan, me.cell, p))
+    opts += contest_options(s, lambda o: stay(o, plan, me.cell, p))
     # Waiting holds the whole action, so the AI considers it only before anything else this turn.
     # Overwatch: in the waiting bound, a wait watches farther and does not count the need to press.
     if can_wait and w is not None:

@@ -100,8 +100,15 @@ class FiSystems(FiMelee, FiHand, FiMind):
         elif not self.melee_gate(eid, action):  # melee, charges and maneuvers (R-7, R-5.4)
             raise IllegalAction(f"{action.verb} is not an action in a turn")
 
+    applied = 0  # actions applied so far (a legal list's lazy parts are read while none more is: legality)
+
     def apply(self, eid: int, action: Action) -> bool:
         """Check and apply one action of a turn; True when the turn is over."""
+        done = self._apply(eid, action)
+        self.applied += 1
+        return done
+
+    def _apply(self, eid: int, action: Action) -> bool:
         if isinstance(action, EndTurn):
             self.after_action(eid, action)  # card hands: a card passed keeps the reserve (R-5.8)
             self._event("end_turn", self.name(eid), ("R-5.3",))

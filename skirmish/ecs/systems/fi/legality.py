@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skirmish.core.errors import IllegalAction
-from skirmish.core.legal import LazyCells, LegalActions
+from skirmish.core.legal import LazyActions, LazyCells, LegalActions
 from skirmish.ecs.components import Declared, Health, Identity, Loadout, Profile, Tacpack, Turn
 from skirmish.ecs.systems.fi import ranged_legal
 from skirmish.rules import geometry as geo
@@ -58,19 +58,18 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     called = LOCATIONS if any(not s.burst for s in shots) else ()
     aims = _aims(sys, eid, me, seen)
     tp = w.get(eid, Tacpack)
-    screens: list[SetTacpack] = []
-    if tp.generator:
-        for screen in ("none", *SCREEN_TYPES):
-            for points in range(1 if screen == "none" else tp.generator + 1):
-                split = SetTacpack(me, screen, points)
-                if _ok(lambda s=split: sys.tacpack_check(eid, s)):  # type: ignore[misc]
-                    screens.append(split)
+    # the tacpack splits and the melee list are worked out when first read (LazyActions: a decision that never
+    # asks about a split or a blow pays none of their checks), in the state they were listed in (`fresh`)
+    applied = sys.applied
+    fresh = partial(_unchanged, sys, applied)
+    screens: LazyActions[SetTacpack] | tuple[()] = \
+        LazyActions(partial(_screens, sys, eid, me), fresh) if tp.generator else ()
+    melee = LazyActions(partial(sys.melee_actions, eid, walk | run), fresh)
     return LegalActions(
         me, "act", walk=walk, run=run, shots=tuple(shots), called=tuple(called), throws=_throws(sys, eid),
         aims=aims, reload=_ok(lambda: sys.reload_check(eid)),
         waits=(waits := _waits(sys, eid, me, seen)), wait_cells=_wait_cells(sys) if waits else frozenset(),
-        screens=tuple(screens), melee=sys.melee_actions(eid, walk | run),
-        contests=sys.contest_options(eid, me, seen),
+        screens=screens, melee=melee, contests=sys.contest_options(eid, me, seen),
         **ranged_legal.listed(sys, eid, me, shots),  # double taps, split bursts, covering fire, launches (issue 14)
     )
 
@@ -112,6 +111,22 @@ def _wait_cells(sys: FiSystems) -> frozenset[geo.Cell]:
     return cells
 
 
+def _unchanged(sys: FiSystems, applied: int) -> bool:
+    """No action applied since `applied` was read (a lazy part of a legal list still lists what it did)."""
+    return sys.applied == applied
+
+
+def _screens(sys: FiSystems, eid: int, me: str) -> tuple[SetTacpack, ...]:
+    """Every tacpack split `tacpack_check` accepts (R-6.13), in the order screen × points."""
+    out: list[SetTacpack] = []
+    for screen in ("none", *SCREEN_TYPES):
+        for points in range(1 if screen == "none" else sys.w.peek(eid, Tacpack).generator + 1):
+            split = SetTacpack(me, screen, points)
+            if _ok(lambda s=split: sys.tacpack_check(eid, s)):  # type: ignore[misc]
+                out.append(split)
+    return tuple(out)
+
+
 def _in_range(sys: FiSystems, eid: int, target: str, max_range_m: float) -> bool:
     """`shot_target_ok`'s check after `aim_target_ok`: the target within the weapon's range (R-6.1)."""
     w = sys.w
@@ -132,18 +147,25 @@ def _shots(sys: FiSystems, eid: int, me: str, targets: list[str], bursts: tuple[
     for target in targets:
         if firer_ok is None:  # shot_setup's other checks: the firer's (`shot_firer_check`), then the timing
             tries = [Shoot(me, target, mode=m, burst=b) for m, b in kinds]
-            firer_ok = [(s.mode, s.burst) for s in tries if _ok(lambda s=s: _firer(sys, eid, s))]  # type: ignore[misc]
+            parts: dict[Part, bool] = {}  # the timing's answer per part (a mode's part is the same at every burst)
+            firer_ok = [(s.mode, s.burst) for s in tries if _ok(partial(_firer, sys, eid, s, parts))]
         out.extend(Shoot(me, target, mode=m, burst=b) for m, b in firer_ok)
     return out
 
 
-def _firer(sys: FiSystems, eid: int, shot: Shoot) -> None:
+def _firer(sys: FiSystems, eid: int, shot: Shoot, parts: dict[Part, bool]) -> None:
     """What `shot_setup` checks of a shot at a target that passes `shot_target_ok`: the firer's checks, then the
-    timing (nothing after them refuses); raises IllegalAction."""
+    timing (nothing after them refuses); raises IllegalAction. `parts` keeps the timing's answer per part (the
+    timing reads the part and the unit's turn, nothing of the shot's burst), asked once per part."""
     if not sys.active(eid):
         raise IllegalAction("R-8.1: out of action")
     weapon, _ = sys.shot_firer_check(eid, shot)
-    sys.check_parts(eid, sys.attack_part(eid, weapon, shot.mode))
+    part = sys.attack_part(eid, weapon, shot.mode)
+    fits = parts.get(part)
+    if fits is None:
+        fits = parts[part] = _ok(lambda: sys.check_parts(eid, part))
+    if not fits:
+        raise IllegalAction("timing")
 
 
 def _aims(sys: FiSystems, eid: int, me: str, targets: list[str]) -> tuple[Aim, ...]:
@@ -177,17 +199,13 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
     # geo.reach_field with the other figures' cells blocked, kept (read-only)
     field = sys.ctx.reach.field_among(grid, here, run_m / grid.cell_m, w.occupied(except_eid=eid))
     ys, xs = np.nonzero(np.isfinite(field))
-    within = (field[ys, xs] * grid.cell_m <= walk_m + 1e-9).tolist()  # each cell's float test, all at once
-    walks: set[geo.Cell] = set()
-    runs: set[geo.Cell] = set()
-    for x, y, walk in zip(xs.tolist(), ys.tolist(), within, strict=True):
-        if (x, y) == here:
-            continue  # staying put is not a move
-        walking = walk and not fast
-        if walking and can_walk:
-            walks.add((x, y))
-        elif can_run:  # beyond the walk, or a walk that does not fit any more: covered at a run (plan_move)
-            runs.add((x, y))
+    away = (xs != here[0]) | (ys != here[1])  # staying put is not a move
+    # each cell's float test, all at once; a walk that does not fit any more is covered at a run (plan_move)
+    walking = away & (field[ys, xs] * grid.cell_m <= walk_m + 1e-9) if can_walk and not fast else away & False
+    running = away & ~walking if can_run else away & False
+    # (sets filled in the cells' order, then frozen, as one add per cell did: the same sets, the same order)
+    walks = set(zip(xs[walking].tolist(), ys[walking].tolist(), strict=True))
+    runs = set(zip(xs[running].tolist(), ys[running].tolist(), strict=True))
     return frozenset(walks), frozenset(runs)
 
 
