@@ -1,11 +1,21 @@
 """Issue 15, a second reading of objectives and triggers where they meet the rulesets, the AIs and the board:
-an extracted figure has left (no bleeding, no First Aid brings it back), and more (each test says which)."""
+an extracted figure has left (no bleeding, no First Aid brings it back) and is not drawn on the board, and more
+(each test says which)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.objectives_helpers import battle, events, play
+import pygame
+import pytest
+
+from skirmish.content.scenario import parse_scenario
+from skirmish.ui.app import App
+from skirmish.ui.battle import BattleScreen
+from skirmish.ui.frame import TOP_H
+from skirmish.ui.settings import Settings
+from tests.objectives_helpers import T, battle, events, play
+from tests.test_board_zones import _dist
 from tests.test_objectives import FW_UNIT
 
 FW_EXIT = """name: fw exit
@@ -40,3 +50,53 @@ def test_an_extracted_figure_neither_bleeds_nor_is_aided_back(tmp_path: Path) ->
     refused = [e["reason"] for e in events(b, "refused") if e["actor"] == "Bo" and "aid" in e["action"]]
     assert refused == ["R-9.7: Ash has left the battle"]
     assert b.view().unit("Ash").out_of_action and events(b, "result")[-1]["casualties"] == {"Blue": 0, "Red": 0}
+
+
+EXIT_BOARD = """name: exit test
+seed: 3
+map: {ascii: ['........', '........', '........', '........']}
+victory: {max_rounds: 3}
+zones: {exit: {rect: [7, 0, 7, 3]}}
+sides:
+  - name: Blue
+    colour: blue
+    controller: scripted
+    orders: ["declare B1 normal", "declare B2 normal", "move B1 to=7,1"]
+    objectives: [{kind: extract, zone: exit}]
+    units: [{name: B1, at: [6, 1], traits: %(t)s}, {name: B2, at: [0, 0], traits: %(t)s}]
+  - name: Red
+    colour: red
+    controller: scripted
+    units: [{name: R1, at: [0, 3], traits: %(t)s}]
+"""
+
+
+def test_an_extracted_unit_is_not_drawn_on_the_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board draws a unit that left through the exit as gone (no token on its cell), not as fallen; the
+    view names it extracted (its own side's view and the all-seeing one; an enemy's only while it sees it)."""
+    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+    sc = parse_scenario(EXIT_BOARD % {"t": T}, str(tmp_path / "exit.yaml"), base=tmp_path)
+    app = App(scenario=sc, controls={"Blue": "ai", "Red": "ai"}, settings=Settings(speed=8.0), size=(1000, 650))
+    screen = app.screen
+    assert isinstance(screen, BattleScreen)
+    try:
+        app.tick(1 / 60)
+        for _ in range(3000):
+            app.tick(1 / 60)
+            if any(e.type == "objective" for e in screen.session.battle.log.events):
+                break
+        for _ in range(30):
+            app.tick(1 / 60)
+        b = screen.session.battle
+        assert b.view().extracted == ("B1",) and b.observe("Blue").extracted == ("B1",)
+        assert b.view().unit("B1").cell == (7, 1) and b.view().unit("B1").out_of_action
+        assert screen.board.unit_at(b.view(), screen.board.cam.centre((7, 1))) is None
+        shot = pygame.image.load(str(app.screenshot(tmp_path / "gone.png")))
+        cam, blue = screen.board.cam, screen.board.colours["Blue"]
+        x0, y0 = round(7 * cam.tile - cam.x), round(1 * cam.tile - cam.y) + TOP_H
+        px, m = cam.tile, cam.tile // 5  # inside the cell, off the zone's outline (in Blue's colour too)
+        blues = sum(1 for x in range(x0 + m, x0 + px - m, 2) for y in range(y0 + m, y0 + px - m, 2)
+                    if _dist(shot.get_at((x, y)), blue) < 60)
+        assert blues == 0, blues  # the exit's faint fill only, no token
+    finally:
+        app.close()

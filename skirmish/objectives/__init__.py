@@ -229,7 +229,8 @@ class Play(Triggers, Deployment):
 
     # ------------------------------------------------------------------ views
     def dress(self, view: BattleView, side: str | None) -> BattleView:
-        """`view` with the zones, the objectives as `side` may know them (None: all of them) and AI orders."""
+        """`view` with the zones, the objectives as `side` may know them (None: all of them), AI orders and the
+        extracted units it may know of (its own, and the enemies it sees)."""
         objs = []
         for o in self.objectives:
             s = o.spec
@@ -240,5 +241,9 @@ class Play(Triggers, Deployment):
         orders = tuple((s, p, o) for s, (p, o) in sorted(self.ai.items()) if side is None or s == side)
         out = object.__new__(BattleView)
         out.__dict__.update(view.__dict__)
-        out.__dict__.update(zones=tuple(sorted(self.zones.items())), objectives=tuple(objs), ai_orders=orders)
+        known = {u.name: u for u in view.units}
+        gone = tuple(n for n in self.extracted if n in known and (side is None or known[n].side == side
+                                                                   or not known[n].ghost))
+        out.__dict__.update(zones=tuple(sorted(self.zones.items())), objectives=tuple(objs), ai_orders=orders,
+                            extracted=gone)
         return out
