@@ -9,6 +9,8 @@ from pathlib import Path
 import pygame
 import pytest
 
+from skirmish.ai.controllers import make_controller
+from skirmish.battle import Battle
 from skirmish.content.scenario import parse_scenario
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
@@ -17,6 +19,7 @@ from skirmish.ui.settings import Settings
 from tests.objectives_helpers import T, battle, events, play
 from tests.test_board_zones import _dist
 from tests.test_objectives import FW_UNIT
+from tests.test_objectives_ai import UNIT
 
 FW_EXIT = """name: fw exit
 ruleset: fw
@@ -100,3 +103,37 @@ def test_an_extracted_unit_is_not_drawn_on_the_board(tmp_path: Path, monkeypatch
         assert blues == 0, blues  # the exit's faint fill only, no token
     finally:
         app.close()
+
+
+WALLED = ["................", "................", "................", "................", "................",
+          "################", "................", "................", "................", "................"]
+
+
+def test_the_fw_ai_goes_round_a_wall_to_its_zone() -> None:
+    """fw: the AI makes for an objective by the way there, not by the straight line: with a wall between the
+    side and its zone and the way round at the far end, it walks round (the straight line keeps it under the wall)."""
+    rows = [*WALLED]
+    rows[5] = "###############."  # the way round: the last column
+    rows[0], rows[1] = ".#" + rows[0][2:], "##" + rows[1][2:]  # Red shut in a corner, out of sight
+    u = UNIT["fw"]
+    sc = parse_scenario(f"""name: round the wall
+ruleset: fw
+seed: 7
+map: {{ascii: {rows!r}}}
+victory: {{max_rounds: 8}}
+zones: {{relay: {{rect: [1, 7, 3, 9]}}}}
+sides:
+  - name: Blue
+    controller: ai
+    ai: utility
+    objectives: [{{kind: reach, zone: relay, wins: true}}]
+    units: [{{name: B1, at: [2, 2], {u}}}]
+  - name: Red
+    controller: idle
+    units: [{{name: R1, at: [0, 0], {u}}}]
+""", "t.yaml")
+    b = Battle(sc, controllers={s.name: make_controller(s.controller, s.orders, s.ai, "fw")  # type: ignore[misc]
+                                for s in sc.spec.sides})
+    b.run()
+    done = [e.to_json() for e in b.log.events if e.type == "objective"]
+    assert [(e["objective"], e["state"]) for e in done] == [("Blue:reach", "done")], b.outcome
