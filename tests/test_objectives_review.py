@@ -9,7 +9,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from skirmish.ai.controllers import make_controller
+from skirmish.ai.controllers import ScriptedController, make_controller
 from skirmish.battle import Battle
 from skirmish.content.scenario import parse_scenario
 from skirmish.ui.app import App
@@ -20,6 +20,7 @@ from tests.objectives_helpers import T, battle, events, play
 from tests.test_board_zones import _dist
 from tests.test_objectives import FW_UNIT
 from tests.test_objectives_ai import UNIT
+from tests.test_objectives_deploy import TEXT
 
 FW_EXIT = """name: fw exit
 ruleset: fw
@@ -137,3 +138,17 @@ sides:
     b.run()
     done = [e.to_json() for e in b.log.events if e.type == "objective"]
     assert [(e["objective"], e["state"]) for e in done] == [("Blue:reach", "done")], b.outcome
+
+
+def test_placing_units_in_deployment_is_not_entering_a_zone(tmp_path: Path) -> None:
+    """A person placing a unit in its deployment zone (before round 1's play) does not step into a zone: an
+    `enters` trigger does not fire, as it does not for a side the AI rule places there."""
+    text = TEXT.replace("zones: {west: {rect: [0, 0, 2, 3]}}", "zones: {west: {rect: [0, 0, 2, 3]}, post: {rect: [2, 3, 2, 3]}}")
+    text += "triggers:\n  - when: {enters: post, side: Blue}\n    then: [{message: spotted}]\n"
+    sc = parse_scenario(text, str(tmp_path / "d.yaml"), base=tmp_path)
+    b = Battle(sc, controllers={s.name: ScriptedController(list(s.orders)) for s in sc.spec.sides},  # type: ignore[misc]
+               deploy=("Blue",))
+    for _ in range(5):
+        b.step()  # the deployment: B1 to 2,3 (in the post), B2 moved about
+    assert b.pending is not None and b.pending.kind == "declare" and b.view().unit("B1").cell == (2, 3)
+    assert events(b, "scenario_trigger") == []
