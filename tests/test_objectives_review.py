@@ -14,9 +14,10 @@ from skirmish.battle import Battle
 from skirmish.content.scenario import parse_scenario
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
+from skirmish.ui.fog import FogLayer
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.settings import Settings
-from tests.objectives_helpers import T, battle, events, play
+from tests.objectives_helpers import T, battle, events, play, unit
 from tests.test_board_zones import _dist
 from tests.test_objectives import FW_UNIT
 from tests.test_objectives_ai import UNIT
@@ -152,3 +153,38 @@ def test_placing_units_in_deployment_is_not_entering_a_zone(tmp_path: Path) -> N
         b.step()  # the deployment: B1 to 2,3 (in the post), B2 moved about
     assert b.pending is not None and b.pending.kind == "declare" and b.view().unit("B1").cell == (2, 3)
     assert events(b, "scenario_trigger") == []
+
+
+DOOR = f"""name: door fog
+seed: 3
+map: {{ascii: ['..........', '..........', '##########', '..........']}}
+victory: {{max_rounds: 3}}
+zones: {{gate: {{rect: [4, 2, 5, 2]}}}}
+triggers:
+  - when: {{round: 2}}
+    then: [{{door: {{zone: gate, open: true}}}}]
+sides:
+  - name: Blue
+    controller: scripted
+    units: [{unit("B1", 4, 1)}]
+  - name: Red
+    controller: scripted
+    units: [{unit("R1", 0, 3)}]
+"""
+
+
+def test_the_fog_on_the_board_follows_a_door(tmp_path: Path) -> None:
+    """The board's fog is worked out on the map as it is now: once the gate opens, Blue sees through it (the
+    cells beyond are clear), as the battle's own sight does."""
+    sc = parse_scenario(DOOR, str(tmp_path / "door.yaml"), base=tmp_path)
+    b = Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[misc]
+    fog = FogLayer(sc.grid)
+    tile = 8
+    before = fog.surface(b.observe("Blue"), tile)
+    assert before is not None and before.get_at((4 * tile + 4, 3 * tile + 4)).a > 0  # behind the wall: dark
+    while b.ctx.round < 2 and b.pending is not None:
+        b.step()
+    view = b.observe("Blue")
+    assert view.grid.passable((4, 2))  # the gate is open
+    after = fog.surface(view, tile)
+    assert after is not None and after.get_at((4 * tile + 4, 3 * tile + 4)).a == 0  # seen through the gate
