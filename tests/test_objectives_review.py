@@ -14,10 +14,11 @@ from skirmish.battle import Battle
 from skirmish.content.scenario import parse_scenario
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
-from skirmish.ui.fog import FogLayer
+from skirmish.ui.fog import FogLayer, LogFog
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.settings import Settings
 from tests.objectives_helpers import T, battle, events, play, unit
+from tests.objectives_helpers import scenario as text_of
 from tests.test_board_zones import _dist
 from tests.test_objectives import FW_UNIT
 from tests.test_objectives_ai import UNIT
@@ -188,3 +189,31 @@ def test_the_fog_on_the_board_follows_a_door(tmp_path: Path) -> None:
     assert view.grid.passable((4, 2))  # the gate is open
     after = fog.surface(view, tile)
     assert after is not None and after.get_at((4 * tile + 4, 3 * tile + 4)).a == 0  # seen through the gate
+
+
+def test_a_sides_reinforcements_and_ai_orders_stay_with_it_under_fog(tmp_path: Path) -> None:
+    """Fog: the log lines of Red's reinforcements (where and how many) and of a change to Red's AI are Red's to
+    read; Blue learns of the reinforcements when it sees them. A message is for everyone."""
+    extra = ("zones: {north: {rect: [8, 0, 9, 0]}}\ntriggers:\n  - when: {round: 2}\n    then:\n"
+             f"      - {{reinforce: {{side: Red, zone: north, units: [{unit('R2', 9, 0)}]}}}}\n"
+             "      - {ai: {side: Red, personality: cautious}}\n      - {message: hello}\n")
+    b = battle(text_of(blue=[unit("B1", 0, 3)], red=[unit("R1", 0, 0)], extra=extra, rounds=2), tmp_path)
+    fog, layer = LogFog(0), FogLayer(b.scenario.grid)
+    seen = 0
+
+    def note(_e: object) -> None:
+        nonlocal seen
+        for i in range(seen, len(b.log.events)):
+            fog.note(i, b.log.events[i], b.view(), b.knowledge.seen, layer)
+        seen = len(b.log.events)
+
+    while b.pending is not None:
+        b.step()
+        note(None)
+    trig = {e.effect: i for i, e in enumerate(b.log.events) if e.type == "scenario_trigger"}
+    assert set(trig) == {"reinforce", "ai", "message"}
+    assert b.log.events[trig["reinforce"]].to_json()["side"] == "Red"
+    sides_of = {"B1": "Blue", "R1": "Red", "R2": "Red"}
+    blue, red = fog.hidden_for("Blue", b.log.events, sides_of), fog.hidden_for("Red", b.log.events, sides_of)
+    assert trig["reinforce"] in blue and trig["ai"] in blue and trig["message"] not in blue
+    assert not {trig["reinforce"], trig["ai"], trig["message"]} & red

@@ -18,6 +18,7 @@ import numpy.typing as npt
 import pygame
 
 from skirmish.core.events import Event
+from skirmish.core.scenario_events import ScenarioTriggerEvent
 from skirmish.ecs.knowledge import seen_cells
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.geometry import Cell, GridMap
@@ -168,6 +169,12 @@ class LogFog:
 
     def note(self, i: int, e: Event, truth: BattleView, seen: dict[str, frozenset[str]], layer: FogLayer) -> None:
         """Event `i` has just happened: mark it for every side that did not see it."""
+        own = e.side if isinstance(e, ScenarioTriggerEvent) else None
+        if own is not None:  # a side's reinforcements or AI change (a scenario's trigger): that side's to read
+            for side in truth.sides:
+                if side != own:
+                    self.hidden.setdefault(side, set()).add(i)
+            return
         if e.actor is None or e.type in PUBLIC:
             return
         sides_of = {u.name: u.side for u in truth.units}
