@@ -217,3 +217,16 @@ def test_a_sides_reinforcements_and_ai_orders_stay_with_it_under_fog(tmp_path: P
     blue, red = fog.hidden_for("Blue", b.log.events, sides_of), fog.hidden_for("Red", b.log.events, sides_of)
     assert trig["reinforce"] in blue and trig["ai"] in blue and trig["message"] not in blue
     assert not {trig["reinforce"], trig["ai"], trig["message"]} & red
+
+
+def test_eliminate_waits_for_the_enemys_reinforcements_due(tmp_path: Path) -> None:
+    """`eliminate` is not done while the enemy has reinforcements due (called, or from a round trigger to come):
+    as the battle's end check, which does not count such a side out."""
+    from tests.objectives_helpers import knock_out
+    extra = ("zones: {north: {rect: [8, 0, 9, 0]}}\ntriggers:\n  - when: {round: 2}\n    then:\n"
+             f"      - {{reinforce: {{side: Red, zone: north, units: [{unit('R2', 9, 0)}]}}}}\n")
+    b = battle(text_of(blue=[unit("B1", 0, 3)], red=[unit("R1", 0, 0)], extra=extra, rounds=3,
+                       blue_obj="[{kind: eliminate, wins: true}]"), tmp_path)
+    play(b, lambda b: knock_out(b, "R1"), when=(1, "B1"))
+    assert [(e["objective"], e["state"], e["round"]) for e in events(b, "objective")] == [("Blue:eliminate", "failed", 3)]
+    assert b.view().unit("R2").cell == (9, 0) and events(b, "result")[-1]["rounds"] == 3

@@ -89,7 +89,7 @@ class Play(Triggers, Deployment):
         own_up = [(eid, ident) for eid, ident, up in units if up and ident.side == o.side]
         foes_up = [ident for _, ident, up in units if up and ident.side != o.side]
         w = self.b.world
-        if kind == "eliminate" and not foes_up:
+        if kind == "eliminate" and not foes_up and not self.reinforcements_due() - {o.side}:
             self._settle(o, "done", "no enemy standing")
         elif kind == "kill" and s.unit is not None and w.has(s.unit) and self.fallen(s.unit):
             self._settle(o, "done", f"{s.unit} is out of action")
@@ -215,7 +215,7 @@ class Play(Triggers, Deployment):
         """The sides with reinforcements called and not yet arrived, or due from a `round` trigger to come."""
         due = {side for _, side, _, _ in self.arriving}
         for i, trig in enumerate(self.triggers):
-            if trig.when.round is not None and trig.when.round > self.b.ctx.round and i not in self.fired:
+            if trig.when.round is not None and trig.when.round >= self.b.ctx.round and i not in self.fired:
                 due.update(e.reinforce.side for e in trig.then if e.reinforce is not None)
         return due
 
