@@ -230,3 +230,14 @@ def test_eliminate_waits_for_the_enemys_reinforcements_due(tmp_path: Path) -> No
     play(b, lambda b: knock_out(b, "R1"), when=(1, "B1"))
     assert [(e["objective"], e["state"], e["round"]) for e in events(b, "objective")] == [("Blue:eliminate", "failed", 3)]
     assert b.view().unit("R2").cell == (9, 0) and events(b, "result")[-1]["rounds"] == 3
+
+
+def test_a_reinforcement_with_no_room_in_its_zone_does_not_come(tmp_path: Path) -> None:
+    """Reinforcements arrive on free cells of their zone; one with no room left there does not come (the log
+    names who came), rather than at its `at` outside the zone."""
+    extra = ("zones: {north: {rect: [8, 0, 9, 0]}}\ntriggers:\n  - when: {round: 2}\n    then:\n"
+             f"      - {{reinforce: {{side: Red, zone: north, units: [{unit('R2', 9, 0)}, {unit('R3', 5, 2)}]}}}}\n")
+    b = play(battle(text_of(blue=[unit("B1", 8, 0)], red=[unit("R1", 0, 3)], extra=extra, rounds=2), tmp_path))
+    came = [e["units"] for e in events(b, "scenario_trigger") if e["effect"] == "reinforce"]
+    assert came == [{"R2": [9, 0]}]
+    assert not b.world.has("R3") or b.view().unit("R3").cell in ((8, 0), (9, 0))

@@ -81,7 +81,7 @@ class Triggers(PlayBase):
         cells = deploy(self.zones[zone], [(u.at[0], u.at[1]) for u in units], b.world.occupied(), grid)
         placed: dict[str, list[int]] = {}
         for unit, cell in zip(units, cells, strict=True):
-            if cell in b.world.occupied() or not grid.passable(cell):
+            if cell in b.world.occupied() or not grid.passable(cell) or cell not in self.zone_sets[zone]:
                 continue  # no room left in the zone: it does not come (the log says who came)
             b.sys.reinforce(unit.model_copy(update={"at": cell}), side)
             placed[unit.name] = list(cell)
