@@ -241,3 +241,20 @@ def test_a_reinforcement_with_no_room_in_its_zone_does_not_come(tmp_path: Path) 
     came = [e["units"] for e in events(b, "scenario_trigger") if e["effect"] == "reinforce"]
     assert came == [{"R2": [9, 0]}]
     assert not b.world.has("R3") or b.view().unit("R3").cell in ((8, 0), (9, 0))
+
+
+def test_the_utility_ais_maps_are_made_again_after_a_door(tmp_path: Path) -> None:
+    """The utility AI's tactical maps (walking distances, sight, cover) are kept while nobody moves; a door
+    changes the map with nobody moving, and the maps kept must be made again on the new one."""
+    from skirmish.ai.utility.maps import MapCache
+    sc = parse_scenario(DOOR, str(tmp_path / "door.yaml"), base=tmp_path)
+    b = Battle(sc, controllers={s.name: ScriptedController([]) for s in sc.spec.sides})  # type: ignore[misc]
+    cache = MapCache()
+    first = b.observe("Blue")
+    before = cache.maps_for(first, first.unit("B1"))
+    while b.ctx.round < 2 and b.pending is not None:
+        b.step()
+    view = b.observe("Blue")
+    assert view.grid is not first.grid and view.unit("B1").cell == first.unit("B1").cell  # nobody moved
+    after = cache.maps_for(view, view.unit("B1"))
+    assert after is not before
