@@ -258,3 +258,15 @@ def test_the_utility_ais_maps_are_made_again_after_a_door(tmp_path: Path) -> Non
     assert view.grid is not first.grid and view.unit("B1").cell == first.unit("B1").cell  # nobody moved
     after = cache.maps_for(view, view.unit("B1"))
     assert after is not before
+
+
+def test_a_deployment_zone_another_sides_units_stand_in_is_checked_for_room(tmp_path: Path) -> None:
+    """A deployment zone must hold the side's units on cells left free by the units already placed (another
+    side's standing in it): else the rule would leave a unit outside its zone. Refused on load, naming the key."""
+    from skirmish.content.scenario import check_text
+    text = text_of(blue=[unit("B1", 0, 0), unit("B2", 5, 3)], red=[unit("R1", 1, 0)],
+                   extra="zones: {west: {rect: [0, 0, 1, 0]}}\n")
+    text = text.replace("  - name: Blue\n", "  - name: Blue\n    deployment: west\n")
+    sc, errors = check_text(text, "t.yaml", base=tmp_path)
+    assert sc is None and [str(e) for e in errors] == [
+        "t.yaml: sides[0].deployment: zone 'west' has 1 cells to stand on for 2 units"]

@@ -176,10 +176,12 @@ def check_zone_refs(spec: Any, zones: dict[str, Cells], grid: GridMap | None,
         if name in seen:
             bad(f"{where}.name", f"duplicate objective name {quote(name)} (also {seen[name]})")
         seen.setdefault(name, where)
+    taken = {(u.at[0], u.at[1]) for s in spec.sides if not s.deployment for u in s.units}  # as `deployed` fills
     for si, side in enumerate(spec.sides):
         zone(side.deployment, f"sides[{si}].deployment")
         if side.deployment in zones and grid is not None:
-            room = sum(1 for c in zones[side.deployment] if grid.passable(c))
+            room = sum(1 for c in zones[side.deployment] if grid.passable(c) and c not in taken)
+            taken.update(deploy(zones[side.deployment], [(u.at[0], u.at[1]) for u in side.units], taken, grid))
             if room < len(side.units):
                 bad(f"sides[{si}].deployment", f"zone {quote(side.deployment)} has {room} cells to stand on for "
                     f"{len(side.units)} units")
