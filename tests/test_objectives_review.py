@@ -270,3 +270,18 @@ def test_a_deployment_zone_another_sides_units_stand_in_is_checked_for_room(tmp_
     sc, errors = check_text(text, "t.yaml", base=tmp_path)
     assert sc is None and [str(e) for e in errors] == [
         "t.yaml: sides[0].deployment: zone 'west' has 1 cells to stand on for 2 units"]
+
+
+def test_a_rotated_tiled_object_is_read_rotated(tmp_path: Path) -> None:
+    """A Tiled rectangle turned 90° clockwise about its top-left corner covers the cells it shows in Tiled."""
+    import json
+
+    from skirmish.content.zones import tmj_zones
+    from skirmish.rules.geometry import GridMap
+    grid = battle(text_of(blue=[unit("B1", 0, 0)], red=[unit("R1", 9, 3)]), tmp_path).scenario.grid
+    assert isinstance(grid, GridMap)
+    path = tmp_path / "m.tmj"
+    path.write_text(json.dumps({"tilewidth": 32, "tileheight": 32, "layers": [{"type": "objectgroup", "objects": [
+        {"name": "turned", "x": 160, "y": 0, "width": 96, "height": 32, "rotation": 90}]}]}), encoding="utf-8")
+    # unturned it would be cells 5-7 of row 0; turned about (5, 0) it is column 4, rows 0-2
+    assert tmj_zones(path, "m.tmj", grid)["turned"] == ((4, 0), (4, 1), (4, 2))

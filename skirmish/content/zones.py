@@ -7,6 +7,7 @@ cells whose centres are inside. Cells off the map are dropped; a zone with no ce
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,12 @@ def _object_cells(obj: dict[str, Any], label: str, where: str, tw: float, th: fl
         if not ok:
             raise ContentError(label, f"{where}.polygon", f"expected 3-{MAX_POLYGON} points {{x, y}}")
         pts = [(x + float(p["x"]), y + float(p["y"])) for p in poly]
+    turn = obj.get("rotation", 0)
+    if type(turn) not in (int, float) or not math.isfinite(turn):
+        raise ContentError(label, f"{where}.rotation", f"expected degrees, got {quote(turn)}")
+    if turn:  # Tiled turns an object clockwise about its (x, y)
+        c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        pts = [(x + (px - x) * c - (py - y) * s, y + (px - x) * s + (py - y) * c) for px, py in pts]
     cells = polygon_cells([(px / tw, py / th) for px, py in pts], grid)
     if not cells:
         raise ContentError(label, where, f"zone {quote(obj['name'])} holds no cell of the map")
