@@ -7,6 +7,7 @@ cells whose centres are inside. Cells off the map are dropped; a zone with no ce
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,12 @@ def _object_cells(obj: dict[str, Any], label: str, where: str, tw: float, th: fl
         if not ok:
             raise ContentError(label, f"{where}.polygon", f"expected 3-{MAX_POLYGON} points {{x, y}}")
         pts = [(x + float(p["x"]), y + float(p["y"])) for p in poly]
+    turn = obj.get("rotation", 0)
+    if type(turn) not in (int, float) or not math.isfinite(turn):
+        raise ContentError(label, f"{where}.rotation", f"expected degrees, got {quote(turn)}")
+    if turn:  # Tiled turns an object clockwise about its (x, y)
+        c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        pts = [(x + (px - x) * c - (py - y) * s, y + (px - x) * s + (py - y) * c) for px, py in pts]
     cells = polygon_cells([(px / tw, py / th) for px, py in pts], grid)
     if not cells:
         raise ContentError(label, where, f"zone {quote(obj['name'])} holds no cell of the map")
@@ -176,10 +183,12 @@ def check_zone_refs(spec: Any, zones: dict[str, Cells], grid: GridMap | None,
         if name in seen:
             bad(f"{where}.name", f"duplicate objective name {quote(name)} (also {seen[name]})")
         seen.setdefault(name, where)
+    taken = {(u.at[0], u.at[1]) for s in spec.sides if not s.deployment for u in s.units}  # as `deployed` fills
     for si, side in enumerate(spec.sides):
         zone(side.deployment, f"sides[{si}].deployment")
         if side.deployment in zones and grid is not None:
-            room = sum(1 for c in zones[side.deployment] if grid.passable(c))
+            room = sum(1 for c in zones[side.deployment] if grid.passable(c) and c not in taken)
+            taken.update(deploy(zones[side.deployment], [(u.at[0], u.at[1]) for u in side.units], taken, grid))
             if room < len(side.units):
                 bad(f"sides[{si}].deployment", f"zone {quote(side.deployment)} has {room} cells to stand on for "
                     f"{len(side.units)} units")

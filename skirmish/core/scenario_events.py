@@ -33,13 +33,15 @@ class ObjectiveEvent(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ScenarioTriggerEvent(Event):
     """A trigger fired one of its effects (`effect`: reinforce, message, ai, door, end) and what it did (`text`);
-    `units` the reinforcements' names and cells, `cells` the door's cells that changed."""
+    `units` the reinforcements' names and cells, `cells` the door's cells that changed, `side` whose reinforcements
+    or AI it is (the board's fog keeps those lines and toasts to that side: skirmish.ui.fog.LogFog)."""
 
     trigger: str
     effect: str
     text: str
     units: dict[str, list[int]] | None = None
     cells: list[list[int]] | None = None
+    side: str | None = None  # the side a reinforcement or AI change is for: under fog, only that side reads it
 
     def describe(self) -> str:
         return f"{self.where()} trigger {self.trigger}: {self.text}"

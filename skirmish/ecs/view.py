@@ -196,6 +196,9 @@ class BattleView:
     zones: tuple[tuple[str, tuple[Cell, ...]], ...] = ()
     objectives: tuple[ObjectiveView, ...] = ()
     ai_orders: tuple[tuple[str, str | None, tuple[str, ...]], ...] = ()
+    # The units that left the battle through an extraction zone (still in `units`, out of action where they
+    # left): a side's own, and the enemies it sees now; all of them in the all-seeing view.
+    extracted: tuple[str, ...] = ()
 
     def zone(self, name: str) -> tuple[Cell, ...]:
         """A zone's cells (KeyError if the scenario has no such zone)."""

@@ -339,7 +339,8 @@ class World:
                 self._units_kept = (order, {eid: i for i, (eid, _) in enumerate(order)}, units)
         view = object.__new__(BattleView)  # BattleView(...) without the frozen dataclass's __init__
         view.__dict__.update(round=round_no, phase=phase, grid=grid, units=units, sides=sides, scope=scope,
-                             max_rounds=max_rounds, viewer=None, zones=(), objectives=(), ai_orders=())
+                             max_rounds=max_rounds, viewer=None, zones=(), objectives=(), ai_orders=(),
+                             extracted=())
         return view
 
     def fresh_units(self, armoury: Armoury) -> tuple[UnitView, ...]:

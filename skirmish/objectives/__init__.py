@@ -89,7 +89,7 @@ class Play(Triggers, Deployment):
         own_up = [(eid, ident) for eid, ident, up in units if up and ident.side == o.side]
         foes_up = [ident for _, ident, up in units if up and ident.side != o.side]
         w = self.b.world
-        if kind == "eliminate" and not foes_up:
+        if kind == "eliminate" and not foes_up and not self.reinforcements_due() - {o.side}:
             self._settle(o, "done", "no enemy standing")
         elif kind == "kill" and s.unit is not None and w.has(s.unit) and self.fallen(s.unit):
             self._settle(o, "done", f"{s.unit} is out of action")
@@ -215,7 +215,7 @@ class Play(Triggers, Deployment):
         """The sides with reinforcements called and not yet arrived, or due from a `round` trigger to come."""
         due = {side for _, side, _, _ in self.arriving}
         for i, trig in enumerate(self.triggers):
-            if trig.when.round is not None and trig.when.round > self.b.ctx.round and i not in self.fired:
+            if trig.when.round is not None and trig.when.round >= self.b.ctx.round and i not in self.fired:
                 due.update(e.reinforce.side for e in trig.then if e.reinforce is not None)
         return due
 
@@ -229,7 +229,8 @@ class Play(Triggers, Deployment):
 
     # ------------------------------------------------------------------ views
     def dress(self, view: BattleView, side: str | None) -> BattleView:
-        """`view` with the zones, the objectives as `side` may know them (None: all of them) and AI orders."""
+        """`view` with the zones, the objectives as `side` may know them (None: all of them), AI orders and the
+        extracted units it may know of (its own, and the enemies it sees)."""
         objs = []
         for o in self.objectives:
             s = o.spec
@@ -240,5 +241,9 @@ class Play(Triggers, Deployment):
         orders = tuple((s, p, o) for s, (p, o) in sorted(self.ai.items()) if side is None or s == side)
         out = object.__new__(BattleView)
         out.__dict__.update(view.__dict__)
-        out.__dict__.update(zones=tuple(sorted(self.zones.items())), objectives=tuple(objs), ai_orders=orders)
+        known = {u.name: u for u in view.units}
+        gone = tuple(n for n in self.extracted if n in known and (side is None or known[n].side == side
+                                                                   or not known[n].ghost))
+        out.__dict__.update(zones=tuple(sorted(self.zones.items())), objectives=tuple(objs), ai_orders=orders,
+                            extracted=gone)
         return out

@@ -79,6 +79,7 @@ class Deployment(PlayBase):
                 raise IllegalAction(f"deployment: {cell[0]},{cell[1]} is not a free cell of {zone}")
             pos = w.get(eid, Position)
             pos.x, pos.y = cell
+            self.inside = self._inside()  # placed, not stepped in: no `enters` or `leaves` (as the AI rule's places)
             refresh = getattr(self.b.sys, "refresh_cover", None)
             if refresh is not None:
                 refresh()

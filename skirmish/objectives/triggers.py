@@ -59,14 +59,14 @@ class Triggers(PlayBase):
                 self.arriving.append((name, r.side, r.zone, list(r.units)))
                 if trig.when.round is None:
                     say("reinforce", f"{r.side} calls {len(r.units)} reinforcement{'s' if len(r.units) > 1 else ''} "
-                        f"to {r.zone} for next round")
+                        f"to {r.zone} for next round", side=r.side)
             elif eff.ai is not None:
                 a = eff.ai
                 was = self.ai.get(a.side, (None, ()))
                 self.ai[a.side] = (a.personality or was[0], tuple(a.orders) if a.orders is not None else was[1])
                 say("ai", f"{a.side}'s AI: " + "; ".join(
                     ([f"personality {a.personality}"] if a.personality else [])
-                    + ([f"orders {', '.join(a.orders) or 'none'}"] if a.orders is not None else [])))
+                    + ([f"orders {', '.join(a.orders) or 'none'}"] if a.orders is not None else [])), side=a.side)
             elif eff.door is not None:
                 cells = self._door(eff.door.zone, eff.door.open)
                 say("door", f"{eff.door.zone} {'opens' if eff.door.open else 'closes'}",
@@ -81,13 +81,13 @@ class Triggers(PlayBase):
         cells = deploy(self.zones[zone], [(u.at[0], u.at[1]) for u in units], b.world.occupied(), grid)
         placed: dict[str, list[int]] = {}
         for unit, cell in zip(units, cells, strict=True):
-            if cell in b.world.occupied() or not grid.passable(cell):
+            if cell in b.world.occupied() or not grid.passable(cell) or cell not in self.zone_sets[zone]:
                 continue  # no room left in the zone: it does not come (the log says who came)
             b.sys.reinforce(unit.model_copy(update={"at": cell}), side)
             placed[unit.name] = list(cell)
         b._emit(ScenarioTriggerEvent(round=b.ctx.round, phase=b.ctx.phase, actor=None, rules=(), trigger=trigger,
                              effect="reinforce", text=f"{len(placed)} reinforcements for {side} arrive at {zone}",
-                             units=placed))
+                             units=placed, side=side))
 
     def _door(self, zone: str, open_: bool) -> list[Cell]:
         """Set the zone's cells to the open or shut tile (a cell with a unit on it stays open); a new map."""

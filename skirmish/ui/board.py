@@ -224,6 +224,8 @@ class Board:
         if not self.colours:
             self.colours = side_colour_map(view.sides)
         for u in sorted(view.units, key=lambda u: not u.out_of_action):  # fallen first, standing on top
+            if u.name in view.extracted:  # it left the battle through an extraction zone: not on the table
+                continue
             at: tuple[float, float] = moving.get(u.name, u.cell)
             if ov.drag is not None and ov.drag[0] == u.name:
                 continue
@@ -338,6 +340,6 @@ class Board:
         cell = self.cam.cell_at(pos)
         if cell is None:
             return None
-        here = [u for u in view.units if u.cell == cell]
+        here = [u for u in view.units if u.cell == cell and u.name not in view.extracted]
         here.sort(key=lambda u: u.out_of_action)
         return here[0] if here else None

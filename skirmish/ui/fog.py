@@ -18,6 +18,7 @@ import numpy.typing as npt
 import pygame
 
 from skirmish.core.events import Event
+from skirmish.core.scenario_events import ScenarioTriggerEvent
 from skirmish.ecs.knowledge import seen_cells
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.geometry import Cell, GridMap
@@ -57,8 +58,10 @@ class FogLayer:
         self._mask_key: tuple[Cell, ...] | None = None
         self._mask: npt.NDArray[np.bool_] | None = None
 
-    def mask(self, eyes: tuple[Cell, ...]) -> npt.NDArray[np.bool_]:
-        """Cells seen from these cells (True = clear)."""
+    def mask(self, eyes: tuple[Cell, ...], grid: GridMap | None = None) -> npt.NDArray[np.bool_]:
+        """Cells seen from these cells (True = clear), on `grid` (the map now: a scenario's door changes it)."""
+        if grid is not None and grid is not self.grid and grid.content_key != self.grid.content_key:
+            self.grid, self._mask, self._surf = grid, None, None
         if self._mask is None or self._mask_key != eyes:
             self._mask_key, self._mask = eyes, seen_cells(self.grid, list(eyes))
         return self._mask
@@ -69,8 +72,8 @@ class FogLayer:
             return None
         eyes = seers(view, view.viewer)
         key = (tile, view.viewer, eyes)
+        clear = self.mask(eyes, view.grid)
         if self._surf is None or self._key != key:
-            clear = self.mask(eyes)
             s = pygame.Surface((self.grid.width * tile, self.grid.height * tile), pygame.SRCALPHA)
             for y, x in zip(*np.nonzero(~clear), strict=True):
                 s.fill((*FOG_COLOUR, FOG_ALPHA), (int(x) * tile, int(y) * tile, tile, tile))
@@ -148,7 +151,7 @@ def cut_to_eyes(groups: list[list[Any]], e: Event, eyes: str | None, truth: Batt
     if eyes is None:
         return groups
     sides_of = {u.name: u.side for u in truth.units}
-    return fogged_anims(groups, e, eyes, sides_of, seen, layer.mask(seers(truth, eyes)))
+    return fogged_anims(groups, e, eyes, sides_of, seen, layer.mask(seers(truth, eyes), truth.grid))
 
 
 PUBLIC = frozenset({"initiative", "declare", "turn"})  # what every side learns, seen or not (R-5.1: the flip)
@@ -166,6 +169,12 @@ class LogFog:
 
     def note(self, i: int, e: Event, truth: BattleView, seen: dict[str, frozenset[str]], layer: FogLayer) -> None:
         """Event `i` has just happened: mark it for every side that did not see it."""
+        own = e.side if isinstance(e, ScenarioTriggerEvent) else None
+        if own is not None:  # a side's reinforcements or AI change (a scenario's trigger): that side's to read
+            for side in truth.sides:
+                if side != own:
+                    self.hidden.setdefault(side, set()).add(i)
+            return
         if e.actor is None or e.type in PUBLIC:
             return
         sides_of = {u.name: u.side for u in truth.units}
@@ -182,7 +191,7 @@ class LogFog:
              layer: FogLayer) -> bool:
         if e.actor in seen or sides_of.get(str(getattr(e, "target", None)), "") == side:
             return True
-        clear = layer.mask(seers(truth, side))
+        clear = layer.mask(seers(truth, side), truth.grid)
         cells = [tuple(c) for c in e.path] if isinstance(e, MoveEvent) else []
         actor = truth.find(e.actor)
         if actor is not None:

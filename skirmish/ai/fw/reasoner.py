@@ -26,7 +26,7 @@ from typing import Any
 from skirmish.ai.fw import arms, car
 from skirmish.ai.fw import estimate as est
 from skirmish.ai.fw.personality import PERSONALITIES, FwPersonality, draw
-from skirmish.ai.fw.side import Intent, side_intent
+from skirmish.ai.fw.side import Intent, goal_gain, side_intent
 from skirmish.ai.utility.intent import ai_personality
 from skirmish.battle import Request
 from skirmish.ecs.view import BattleView, UnitView
@@ -325,7 +325,7 @@ class FwUtilityAI:
         closing = (here_d - d) / move_cells if enemies else 0.0
         if intent.goal is not None:  # a scenario objective's cell (issue 15): every step towards it counts
             g = intent.goal.cell
-            gain = (geo.distance_cells(me.cell, g) - geo.distance_cells(c, g)) / move_cells
+            gain = goal_gain(view.grid, g, me.cell, c) / move_cells  # along the way, round walls
             o.add("towards the objective", max(0.0, gain), p.press * self.urgency * gain)
         if intent.fall_back:
             o.add("falling back", max(0.0, -closing), -p.fall_back * closing)

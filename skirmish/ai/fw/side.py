@@ -10,11 +10,16 @@ three men in the open (issue 13 item 9, scout run: a picket that counted HP only
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
 
 from skirmish.ai.fw import estimate as est
 from skirmish.ai.utility.intent import Goal, objective_goals
 from skirmish.ecs.view import BattleView, UnitView
+from skirmish.rules import geometry as geo
 from skirmish.rulesets.fw import FwUnitView
 
 PRESS_AT = 0.8  # our strength / theirs at or above which the side presses
@@ -44,6 +49,28 @@ class Intent:
         """The trace's line: "press: strength 1.20, round 3 of 15"."""
         towards = f", towards {self.goal.why} at {self.goal.cell[0]},{self.goal.cell[1]}" if self.goal else ""
         return f"{self.mode}: {self.why}{towards}"
+
+
+def goal_walk(grid: geo.GridMap, cell: geo.Cell) -> npt.NDArray[np.float64]:
+    """The way from every cell to an objective's `cell` (movement cost in cells, figures ignored; inf where there
+    is none), kept with the map (a door makes a new map, so a new field)."""
+    kept: dict[geo.Cell, npt.NDArray[np.float64]] = grid.kept.setdefault("fw_goal_walk", {})
+    out = kept.get(cell)
+    if out is None:
+        if len(kept) >= 64:
+            kept.clear()
+        out = kept[cell] = geo.reach_field(grid, cell, math.inf)
+    return out
+
+
+def goal_gain(grid: geo.GridMap, goal: geo.Cell, here: geo.Cell, there: geo.Cell) -> float:
+    """How much nearer `goal` a unit at `here` gets by standing at `there`, in cells along the way (the straight
+    line when there is no way from either)."""
+    walk = goal_walk(grid, goal)
+    a, b = float(walk[here[1], here[0]]), float(walk[there[1], there[0]])
+    if math.isinf(a) or math.isinf(b):
+        return geo.distance_cells(here, goal) - geo.distance_cells(there, goal)
+    return a - b
 
 
 def _hp(units: list[UnitView]) -> int:
@@ -80,9 +107,8 @@ def side_intent(view: BattleView, me: UnitView) -> Intent:
     ratio = min(9.99, ours / theirs) if theirs else 9.99
     why = f"strength {ratio:.2f}" + (f", round {view.round} of {view.max_rounds}" if view.max_rounds else "")
     goals = objective_goals(view, me.side) if view.objectives or view.ai_orders else []
-    # a zone to hold or leave by, a friend to protect, an enemy to kill: the unit makes for the nearest
-    goal = min(goals, key=lambda g: (abs(g.cell[0] - me.cell[0]) + abs(g.cell[1] - me.cell[1]), g.cell)) \
-        if goals else None
+    # a zone to hold or leave by, a friend to protect, an enemy to kill: the unit makes for the nearest (by the way)
+    goal = min(goals, key=lambda g: (goal_gain(view.grid, g.cell, me.cell, g.cell), g.cell)) if goals else None
     if ratio >= PRESS_AT or (view.max_rounds and view.round >= LATE * view.max_rounds and ratio >= LATE_AT):
         return Intent("press", why, goal)
     if ratio < FALL_BACK_BELOW:

@@ -55,6 +55,11 @@ class TacticalMaps:
         self.routes: dict[tuple[geo.Cell, geo.Cell], float] = {}  # route_threat by (from, to), kept (`need_routes`)
 
     @property
+    def grid(self) -> geo.GridMap:
+        """The map they were made on."""
+        return self._grid
+
+    @property
     def mask(self) -> npt.NDArray[np.bool_]:
         """The cells near the side's units (every unit's run reach worked out)."""
         return self.near.full()
@@ -380,7 +385,7 @@ class MapCache:
         """The side's maps (rebuilt when anyone has moved or fallen: nothing else they read changes)."""
         key = tuple((u.name, u.cell, u.out_of_action) for u in view.units)
         m = self._maps.get(me.side)
-        if m is None or m.key != key:
+        if m is None or m.key != key or m.grid is not view.grid:  # anyone moved or fell, or a door changed the map
             grid = view.grid
             self._on(grid)
             blocked = np.zeros((grid.height, grid.width), dtype=bool)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from skirmish.battle import Outcome
 from skirmish.core.events import DecisionEvent, Event, RoundEvent, TurnEvent
+from skirmish.core.scenario_events import ScenarioTriggerEvent
 from skirmish.rulesets.fi import InitiativeEvent, MoveEvent
 from skirmish.ui.anim import BANNER_S, Banner, anims_for
 from skirmish.ui.battle.drawing import BattleDrawing
@@ -39,7 +40,8 @@ class BattleScreen(BattleInput, BattleDrawing):
         if isinstance(e, DecisionEvent) and e.actor and e.request in self.commands.reason_kinds:  # FI: "act" only
             self.reasons[e.actor] = e.label()
         said = toast_for(e)  # a scenario's trigger messages and objectives (issue 15)
-        if said is not None:
+        theirs = isinstance(e, ScenarioTriggerEvent) and e.side not in (None, self.eyes)  # reinforcements, AI
+        if said is not None and not (self.eyes is not None and theirs):  # under fog: not another side's
             self.toast(*said)
         banner = self.commands.banner(e)
         if banner is not None:

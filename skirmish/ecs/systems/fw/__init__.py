@@ -107,7 +107,9 @@ class FwSystems(FwBase):
         return eid
 
     def withdraw(self, eid: int) -> None:
-        """A figure leaves the battle (extracted): out of action from now on, where it stands."""
+        """A figure leaves the battle (extracted): out of action from now on, where it stands; it neither bleeds
+        nor takes First Aid (`FwCtx.withdrawn`)."""
+        self.ctx.withdrawn.add(eid)
         self.change_body(eid).unconscious = True
         self.sync(eid)
 

@@ -69,6 +69,7 @@ class FwCtx:
     vertical_memo: Any = None  # (what the looks depended on, the looks) of cars.extra_sightings, kept
     cars_last: dict[tuple[str, int], Any] = field(default_factory=dict)  # (side, car) -> CarView when last seen
     car_looks: dict[tuple[Any, ...], bool] = field(default_factory=dict)  # cars.car_seen's answers, kept
+    withdrawn: set[int] = field(default_factory=set)  # figures that left the battle (a scenario's extraction)
 
 
 def spawn_figure(ctx: FwCtx, spec: Any, side: str, side_index: int, order: int, cars: bool = False) -> int:

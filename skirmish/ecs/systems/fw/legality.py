@@ -169,6 +169,8 @@ def _act_refusal(sys: FwBase, eid: int, me: Identity, act: str, target: str | No
             return f"R-9.7: {target} is not on {me.name}'s side"
         if sys.body(pe).dead:
             return f"R-9.7: {target} is dead"
+        if pe in sys.ctx.withdrawn:
+            return f"R-9.7: {target} has left the battle"
         return None
     if target is not None:
         return f"R-9.2: {act} names no target"
@@ -318,7 +320,7 @@ def intents(sys: FwBase, eid: int) -> FwLegal:
     if kit.medikit:
         for f in sys.figures():
             b = sys.body(f)
-            if sys.w.peek(f, Identity).side == sys.side(eid) and b.hp < b.CON and not b.dead \
+            if sys.w.peek(f, Identity).side == sys.side(eid) and b.hp < b.CON and not b.dead and f not in sys.ctx.withdrawn \
                     and geo.distance_cells(sys.w.cell(f), sys.w.cell(eid)) <= 1.5:
                 patients.append(("aid", sys.name(f)))
     # One action, or an attack and then First Aid at half DEX (R-9.3), or First Aid and then an attack.

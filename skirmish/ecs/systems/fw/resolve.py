@@ -355,6 +355,8 @@ def bookkeeping(sys: FwBase) -> None:
     """R-9.2's bookkeeping (R-9.7, R-9.8): the unconscious lose 1 HP (dead at -CON); the fallen roll d20 against
     their HP to rise; every split ends (energy reset) and the round's movement is forgotten."""
     for eid in sys.figures():
+        if eid in sys.ctx.withdrawn:  # it left the battle (a scenario's extraction): nothing happens to it here
+            continue
         b = sys.change_body(eid)
         if b.unconscious and not b.dead:
             before = b.hp
