@@ -40,6 +40,9 @@ def _play_random(aec: Any, seed: int) -> dict[str, float]:
 
 def test_pettingzoo_api_test_passes_on_the_default_scenario() -> None:
     aec = env(seed=3)
+    for i, agent in enumerate(aec.possible_agents):  # api_test samples from them: seeded, so a run is repeatable
+        aec.action_space(agent).seed(i)
+        aec.observation_space(agent).seed(i)
     api_test(aec, num_cycles=600)
     assert aec.unwrapped.metadata["name"] == "skirmish_v0"
     assert aec.possible_agents == ["side_0", "side_1"]

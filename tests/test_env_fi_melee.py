@@ -120,6 +120,9 @@ def test_the_new_blocks_come_after_the_old_ones_and_round_trip() -> None:
 @pytest.mark.parametrize("scenario", [BOARDING, HANDS])
 def test_pettingzoo_api_test_passes(scenario: Path) -> None:
     aec = env(scenario, seed=3)
+    for i, agent in enumerate(aec.possible_agents):  # api_test samples from them: seeded, so a run is repeatable
+        aec.action_space(agent).seed(i)
+        aec.observation_space(agent).seed(i)
     api_test(aec, num_cycles=300)
 
 

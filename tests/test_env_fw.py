@@ -62,6 +62,9 @@ def test_the_ruleset_picks_the_table_and_observer() -> None:
 
 def test_pettingzoo_api_test_passes_on_a_future_world_scenario() -> None:
     aec = env(RELAY, seed=3)
+    for i, agent in enumerate(aec.possible_agents):  # api_test samples from them: seeded, so a run is repeatable
+        aec.action_space(agent).seed(i)
+        aec.observation_space(agent).seed(i)
     api_test(aec, num_cycles=300)
     assert aec.possible_agents == ["side_0", "side_1"]
 

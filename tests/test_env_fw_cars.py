@@ -127,4 +127,7 @@ def test_a_random_masked_agent_mounts_again_after_leaving() -> None:
 def test_pettingzoo_api_test_passes_on_the_car_scenarios() -> None:
     for scenario in (SCOUT, CONVOY):
         aec = env(scenario, seed=2)
+        for i, agent in enumerate(aec.possible_agents):  # api_test samples from them: seeded, so a run is repeatable
+            aec.action_space(agent).seed(i)
+            aec.observation_space(agent).seed(i)
         api_test(aec, num_cycles=200)
