@@ -94,3 +94,23 @@ def test_a_failed_write_leaves_no_new_folder(tmp_path: Path,
     with pytest.raises(KeyboardInterrupt):
         runner.write(out, rows, entries)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_a_cluster_address_nobody_answers_at_is_one_line_at_once(scheme: str) -> None:
+    """Ray itself retries a dead GCS address for many minutes, its C++ warnings on stderr: the seam asks first."""
+    import socket
+
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        pytest.skip("a Ray is running in this process")
+    from skirmish.sim.backend import BackendError, map_jobs
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"{scheme}127.0.0.1:{port}"
+    with pytest.raises(BackendError, match=rf"cannot start the cluster at {address}: nothing answers at "
+                                           rf"127\.0\.0\.1:{port}"):
+        map_jobs(divmod, [(7, 2)], backend="ray", address=address)
+    assert not ray.is_initialized()
