@@ -31,7 +31,10 @@ def wilson(score: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # exactly 0 with no score and 1 with a full one (the sums are 0 and 1 but for rounding)
+    lo = 0.0 if score <= 0 else max(0.0, centre - half)
+    hi = 1.0 if score >= n else min(1.0, centre + half)
+    return lo, hi
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if not entries:
         print("skirmish sim: no scenario to play", file=sys.stderr)
         return 2
+    runner.check_folder(args.out, runner.outputs(entries))  # a heat map's name taken by a folder too
     workers = _workers(args.workers)
     t0 = time.perf_counter()
     try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import suppress
@@ -113,6 +114,8 @@ def start_ray(workers: int = 1, address: str | None = None) -> bool:
     if ray.is_initialized():
         return False
     here = str(Path(__file__).resolve().parents[1])
+    if address:
+        _answers(address)
     try:
         if address:
             ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR,
@@ -126,6 +129,21 @@ def start_ray(workers: int = 1, address: str | None = None) -> bool:
         where = f"the cluster at {address}" if address else "a local Ray"
         raise BackendError(f"--backend ray: cannot start {where}: {first}") from None
     return True
+
+
+def _answers(address: str, timeout: float = 10.0) -> None:
+    """BackendError unless something answers at a cluster's host:port (`ray://` too; `auto`/`local` are left to
+    Ray): Ray itself retries a dead address for many minutes, its C++ warnings on the terminal."""
+    rest = address.removeprefix("ray://")
+    host, sep, port = rest.rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+        raise BackendError(f"--backend ray: cannot start the cluster at {address}: nothing answers at "
+                           f"{host}:{port} ({why})") from None
 
 
 def ray_map(play: Callable[..., T], jobs: Sequence[tuple[Any, ...]], workers: int = 1,

@@ -146,11 +146,15 @@ def slug(text: str) -> str:
 
 
 def heat_map_names(files: Sequence[str]) -> list[str]:
-    """The heat map's file name of each scenario file: `fallen-<stem>.png`, numbered when stems repeat."""
-    seen: dict[str, int] = {}
+    """The heat map's file name of each scenario file: `fallen-<stem>.png`, numbered when stems repeat (never a
+    name already given: `a.yaml`, `b/a.yaml`, `a-2.yaml` give `fallen-a.png`, `fallen-a-2.png`, `fallen-a-2-2.png`)."""
+    taken: set[str] = set()
     out = []
     for f in files:
-        base = slug(f)
-        seen[base] = seen.get(base, 0) + 1
-        out.append(f"fallen-{base}.png" if seen[base] == 1 else f"fallen-{base}-{seen[base]}.png")
+        name, k = slug(f), 1
+        while name in taken:
+            k += 1
+            name = f"{slug(f)}-{k}"
+        taken.add(name)
+        out.append(f"fallen-{name}.png")
     return out

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from skirmish.fileio import OutputError, atomic_path, check_output
 from skirmish.sim import plots, stats
@@ -92,16 +93,18 @@ def run(entries: Sequence[Entry], battles: int, first_seed: int = 1, *, workers:
     return map_jobs(play_battle, jobs, workers, progress, backend=backend, address=address)
 
 
-def check_folder(folder: str) -> Path:
-    """An output folder, checked before any battle: an existing folder where files can be made, or a new one
-    whose parent exists (made when the results are written). OutputError naming it otherwise."""
+def check_folder(folder: str, names: Sequence[str] = ()) -> Path:
+    """An output folder, checked before any battle: an existing folder where files can be made, none of `names`
+    (default: FILES) a folder in it, or a new one whose parent exists (made when the results are written).
+    OutputError naming it otherwise."""
     p = Path(folder)
     if not folder:
         raise OutputError("--out: an empty folder name")
     if p.exists() and not p.is_dir():
         raise OutputError(f"{folder}: is a file; expected a folder")
     if p.is_dir():
-        check_output(p / "battles.csv")
+        for name in names or FILES:
+            check_output(p / name)
     else:
         parent = p.parent
         if not parent.is_dir():
@@ -113,17 +116,36 @@ def check_folder(folder: str) -> Path:
 FILES = ("battles.csv", "summary.json", "win_rates.png", "lengths.png", "casualties.png")
 
 
+def outputs(entries: Sequence[Entry]) -> list[str]:
+    """The files a batch of these scenarios writes: FILES and a heat map per scenario."""
+    return [*FILES, *plots.heat_map_names([e.label for e in entries])]
+
+
 def write(folder: Path, rows: Sequence[BattleRow], entries: Sequence[Entry]) -> list[Path]:
     """battles.csv, summary.json, the three plots and a heat map per scenario into `folder` (made if new): each
     drawn to a temporary file beside its target and all renamed into place at the end, or none if anything
     fails. Returns the files written."""
     summary = stats.summarise(rows, {e.label: e.info for e in entries})
+    made = not folder.exists()
     try:
         folder.mkdir(exist_ok=True)
     except OSError as exc:
         raise OutputError(f"{folder}: cannot make the folder: {exc.strerror or exc}") from None
-    maps = plots.heat_map_names([e.label for e in entries])
-    targets = [folder / name for name in (*FILES, *maps)]
+    targets = [folder / name for name in outputs(entries)]
+    try:
+        _write(targets, summary, rows, entries)
+    except BaseException:
+        if made:  # a folder made here for the results goes with them
+            with suppress(OSError):
+                folder.rmdir()
+        raise
+    return targets
+
+
+def _write(targets: Sequence[Path], summary: Mapping[str, Any], rows: Sequence[BattleRow],
+           entries: Sequence[Entry]) -> None:
+    for target in targets:  # none is a folder, before any is replaced
+        check_output(target)
     with ExitStack() as stack:
         tmp = [stack.enter_context(atomic_path(t)) for t in targets]
         with open(tmp[0], "w", encoding="utf-8", newline="") as f:
@@ -134,4 +156,3 @@ def write(folder: Path, rows: Sequence[BattleRow], entries: Sequence[Entry]) -> 
         plots.casualties(summary, tmp[4])
         for i, (entry, scen) in enumerate(zip(entries, summary["scenarios"], strict=True)):
             plots.fallen(scen, entry.info, tmp[5 + i])
-    return targets
