@@ -82,14 +82,19 @@ def _inside(sys: FiShooting, coverer: int, centre: geo.Cell, radius_m: float) ->
 
 
 def pinned_by(sys: FiShooting, eid: int) -> list[int]:
-    """The enemies whose covering fire pins `eid` now (R-6.12): each in action, covering an area `eid` stands in,
-    with `eid` in its sight; entity order."""
+    """The enemies whose covering fire pins `eid` now (R-6.12): each in action, its weapon able to fire the volume
+    (rounds, power, not broken down: `firer_check`), covering an area `eid` stands in, with `eid` in its sight;
+    entity order."""
     w = sys.w
     side = w.peek(eid, Identity).side_index
     out = []
     for e, ident in w.units():
         cov = w.peek(e, Status).covering
         if cov is None or ident.side_index == side or not sys.active(e):
+            continue
+        try:  # an empty or broken-down weapon pins no one (R-6.12: covered until the rounds are spent)
+            firer_check(sys, e, cov[2], timing=False)
+        except IllegalAction:
             continue
         wpn = sys.weapon(e)
         if wpn is None or not rc.inside((cov[0], cov[1]), w.cell(eid), rc.area_m(wpn[0]), sys.ctx.grid.cell_m):

@@ -1,0 +1,39 @@
+"""Covering fire's pin (R-6.12) where it meets the coverer's state: a second reader's tests (issue 14)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from skirmish.rules.actions import CoverFire, EndTurn, Move, Shoot
+from tests.conftest import battle_at
+
+TRAITS = "{strength: III-2, dexterity: III-2, reflexes: III-3, vigor: III-2, acuity: III-2}"
+ROWS = ["..........", "..........", ".........."]
+
+
+def _to(b: Any, unit: str) -> None:
+    """Pass every turn until `unit`'s."""
+    while b.pending is not None and b.pending.unit != unit:
+        b.submit(EndTurn(b.pending.unit))
+    assert b.pending is not None and b.pending.unit == unit
+
+
+def test_a_coverer_out_of_rounds_pins_no_one(tmp_path: Path) -> None:
+    """Me covers A's cell with its last round; B walks in and draws the covering shot, which spends it: B's own
+    shot is then not pinned (no -2, no `pinned` on the event), the coverer has nothing left to keep heads down."""
+    b = battle_at(tmp_path, ROWS, f"[{{name: Me, at: [0, 1], weapons: [{{weapon: blast_pistol, ammo: 1}}], "
+                  f"traits: {TRAITS}}}]",
+                  f"[{{name: A, at: [5, 1], weapons: [blast_pistol], traits: {TRAITS}}}, "
+                  f"{{name: B, at: [8, 1], weapons: [blast_pistol], traits: {TRAITS}}}]")
+    b.submit(CoverFire("Me", at=(5, 1)))
+    assert b.log[-1].type == "cover" and b.log[-1].pinned == ["A"]
+    b.submit(EndTurn("Me"))
+    _to(b, "B")
+    b.submit(Move("B", to=(6, 1)))
+    assert [e for e in b.log if e.type == "attack"][-1].covering  # the covering shot spent the last round
+    b.submit(Shoot("B", "Me", mode="snap"))
+    shot = [e for e in b.log if e.type == "attack"][-1]
+    assert shot.actor == "B" and not shot.pinned, shot.describe()
+    assert not any("pinned" in m["reason"] for m in shot.modifiers)
+    b.close()
