@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from skirmish.rules.actions import CoverFire, EndTurn, Move, Shoot
+import pytest
+
+from skirmish.rules.actions import CoverFire, EndTurn, Move, Shoot, parse_action
 from tests.conftest import battle_at
 
 TRAITS = "{strength: III-2, dexterity: III-2, reflexes: III-3, vigor: III-2, acuity: III-2}"
@@ -36,4 +38,28 @@ def test_a_coverer_out_of_rounds_pins_no_one(tmp_path: Path) -> None:
     shot = [e for e in b.log if e.type == "attack"][-1]
     assert shot.actor == "B" and not shot.pinned, shot.describe()
     assert not any("pinned" in m["reason"] for m in shot.modifiers)
+    b.close()
+
+
+@pytest.mark.parametrize("then", ["move Me to=0,2", "reload Me", "shoot Me A", "aim Me A"])
+def test_a_coverer_that_takes_a_different_action_stops_covering(tmp_path: Path, then: str) -> None:
+    """docs/RULES-NOTES.md (R-6.12): covering fire lasts "until the firer takes a different action": after a move,
+    reload, shot or aim in the same turn (declared SLOW, so they fit) the area is no longer covered, A is no longer
+    pinned and an enemy stepping in draws no covering shot."""
+    b = battle_at(tmp_path, ROWS, f"[{{name: Me, at: [0, 1], weapons: [{{weapon: blast_pistol, ammo: 4}}], "
+                  f"traits: {TRAITS}}}]", f"[{{name: A, at: [5, 1], weapons: [blast_pistol], traits: {TRAITS}}}, "
+                  f"{{name: B, at: [8, 1], weapons: [blast_pistol], traits: {TRAITS}}}]", declare="slow")
+    b.submit(CoverFire("Me", at=(5, 1)))
+    assert b.log[-1].pinned == ["A"]
+    action = parse_action(then)
+    assert b.check(action) is None, b.check(action)
+    b.submit(action)
+    assert b.view().unit("Me").covering is None
+    b.submit(EndTurn("Me"))
+    _to(b, "B")
+    shots = len([e for e in b.log if e.type == "attack"])
+    b.submit(Move("B", to=(6, 1)))
+    assert len([e for e in b.log if e.type == "attack"]) == shots  # no covering shot
+    b.submit(Shoot("B", "Me", mode="snap"))
+    assert not [e for e in b.log if e.type == "attack"][-1].pinned
     b.close()

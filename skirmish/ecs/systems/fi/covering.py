@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Declared, Identity, Status, Tacpack, Turn
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import CoverFire, Shoot
+from skirmish.rules.actions import Action, CoverFire, SetTacpack, Shoot
 from skirmish.rules.checks import Modifier
 from skirmish.rules.equipment import Weapon
 from skirmish.rules.fi import ranged_cover as rc
@@ -70,6 +70,13 @@ def declare(sys: FiShooting, eid: int, action: CoverFire) -> None:
     pinned = [sys.name(e) for e in _inside(sys, eid, at, rc.area_m(weapon))]
     sys._event("cover", sys.name(eid), ("R-6.12",), at=list(at), burst=action.burst, volume=rc.volume(action.burst),
                radius_m=rc.area_m(weapon), **({"pinned": pinned} if pinned else {}))
+
+
+def other_action(sys: FiShooting, eid: int, action: Action) -> None:
+    """After an accepted action of `eid`'s: any but covering again or a tacpack split ends its covering fire (the
+    seed's "until the firer takes a different action", R-6.12)."""
+    if not isinstance(action, (CoverFire, SetTacpack)) and sys.w.peek(eid, Status).covering is not None:
+        sys.w.get(eid, Status).covering = None
 
 
 def _inside(sys: FiShooting, coverer: int, centre: geo.Cell, radius_m: float) -> list[int]:
