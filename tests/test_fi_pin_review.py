@@ -63,3 +63,28 @@ def test_a_coverer_that_takes_a_different_action_stops_covering(tmp_path: Path, 
     b.submit(Shoot("B", "Me", mode="snap"))
     assert not [e for e in b.log if e.type == "attack"][-1].pinned
     b.close()
+
+
+def test_a_pin_by_an_unseen_coverer_does_not_name_it(tmp_path: Path) -> None:
+    """Fog (docs/RULES-NOTES.md side views): Me sees T round the corner (T's position known to Blue), T does not
+    see Me (Me's position unknown to Red). Me's covering fire pins T (-2), but T's own shot, which Red's side reads
+    in full, does not name Me: the coverer is 'an unseen enemy' in the event, its log line and the modifier."""
+    from skirmish.ecs.components import Status
+
+    rows = ["..........", "....######", "..........", ".........."]
+    b = battle_at(tmp_path, rows, f"[{{name: Me, at: [0, 0], weapons: [blast_pistol], traits: {TRAITS}}}, "
+                  f"{{name: X, at: [9, 2], traits: {TRAITS}}}]",
+                  f"[{{name: T, at: [6, 2], weapons: [blast_pistol], traits: {TRAITS}}}]")
+    w = b.sys.w
+    w.get(w.entity("T"), Status).known_to = frozenset({"Blue"})
+    w.get(w.entity("Me"), Status).known_to = frozenset({"Blue"})
+    b.submit(CoverFire("Me", at=(6, 2)))
+    assert b.log[-1].pinned == ["T"]
+    b.submit(EndTurn("Me"))
+    _to(b, "T")
+    assert not b.sys.sight(w.entity("T"), w.entity("Me")).visible and b.sys.sight(w.entity("Me"), w.entity("T")).visible
+    b.submit(Shoot("T", "X", mode="snap"))
+    shot = [e for e in b.log if e.type == "attack"][-1]
+    assert shot.actor == "T" and shot.pinned == ["an unseen enemy"], shot.pinned
+    assert "Me" not in shot.describe() and any(m["value"] == -2 and "unseen" in m["reason"] for m in shot.modifiers)
+    b.close()

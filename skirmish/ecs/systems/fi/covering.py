@@ -20,6 +20,8 @@ from skirmish.rules.equipment import Weapon
 from skirmish.rules.fi import ranged_cover as rc
 from skirmish.rules.fi.ranged_events import CoverEvent  # noqa: F401  (registers the event)
 
+UNSEEN = "an unseen enemy"  # a coverer the pinned figure does not see, in its shot's modifier and event
+
 if TYPE_CHECKING:
     from skirmish.ecs.systems.fi.shooting import FiShooting
 
@@ -116,8 +118,14 @@ def pinned_mods(sys: FiShooting, eid: int) -> list[Modifier]:
     who = pinned_by(sys, eid)
     if not who:
         return []
-    names = ", ".join(sys.name(e) for e in who)
+    names = ", ".join(pinned_names(sys, eid, who))
     return [Modifier(rc.PINNED_SHOT, f"pinned by {names}'s covering fire (R-6.12)")]
+
+
+def pinned_names(sys: FiShooting, eid: int, who: list[int]) -> list[str]:
+    """The coverers pinning `eid` as its side may read them: a coverer `eid` does not see (its position unknown round
+    a corner, R-6.1) is "an unseen enemy" (fog: the pinned side's own shot names no one it cannot see)."""
+    return [sys.name(e) if sys.sight(eid, e).visible else UNSEEN for e in who]
 
 
 def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell, start: geo.Cell | None = None) -> None:
