@@ -88,3 +88,20 @@ def test_a_pin_by_an_unseen_coverer_does_not_name_it(tmp_path: Path) -> None:
     assert shot.actor == "T" and shot.pinned == ["an unseen enemy"], shot.pinned
     assert "Me" not in shot.describe() and any(m["value"] == -2 and "unseen" in m["reason"] for m in shot.modifiers)
     b.close()
+
+
+def test_a_terrified_unit_is_offered_no_tap_cover_or_wait_cell(tmp_path: Path) -> None:
+    """R-8.4: a terrified unit may only move away (mind_check refuses the rest); legality lists no double tap,
+    covering fire, launch or wait cell either, so listed = accepted holds for the new kinds."""
+    from skirmish.ecs.fi_mind import Mind
+
+    b = battle_at(tmp_path, ROWS, f"[{{name: Me, at: [0, 1], weapons: [blast_pistol], traits: {TRAITS}}}]",
+                  f"[{{name: A, at: [5, 1], traits: {TRAITS}}}]")
+    before = b.legal_actions("Me")
+    assert before.ranged and before.covers and before.cell_ok is not None and before.cell_ok("cover", (5, 1))
+    w = b.sys.w
+    w.get(w.entity("Me"), Mind).terrified = "A"
+    legal = b.sys.legal_actions(b.pending)
+    for action in (*before.ranged, CoverFire("Me", at=(5, 1))):
+        assert b.check(action) is not None and not legal.allows(action), action
+    assert not legal.ranged and not legal.covers and not legal.launches and not legal.wait_cells
