@@ -105,3 +105,24 @@ def test_a_terrified_unit_is_offered_no_tap_cover_or_wait_cell(tmp_path: Path) -
     for action in (*before.ranged, CoverFire("Me", at=(5, 1))):
         assert b.check(action) is not None and not legal.allows(action), action
     assert not legal.ranged and not legal.covers and not legal.launches and not legal.wait_cells
+
+
+def test_leaving_draws_fire_only_where_it_was_pinned(tmp_path: Path) -> None:
+    """docs/RULES-NOTES.md (R-6.12): breaking out draws the covering shot when the move began inside the area in
+    the coverer's sight, where it was pinned. T stands in the area round the corner from Me, not firing and its
+    position unknown to Blue: Me does not see it (R-6.1), so it is not pinned, and stepping out into Me's plain
+    sight draws no covering shot (the step into the area would have; leaving is not entering)."""
+    from skirmish.ecs.components import Status
+
+    rows = ["..........", "....######", "..........", ".........."]
+    b = battle_at(tmp_path, rows, f"[{{name: Me, at: [0, 0], weapons: [blast_pistol], traits: {TRAITS}}}]",
+                  f"[{{name: T, at: [6, 2], weapons: [blast_pistol], traits: {TRAITS}}}]")
+    w = b.sys.w
+    w.get(w.entity("T"), Status).known_to = frozenset({"Red"})
+    b.submit(CoverFire("Me", at=(6, 2)))
+    assert not b.log[-1].pinned
+    b.submit(EndTurn("Me"))
+    _to(b, "T")
+    b.submit(Move("T", to=(7, 3)))
+    assert not [e for e in b.log if e.type == "attack"]
+    b.close()

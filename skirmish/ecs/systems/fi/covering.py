@@ -8,6 +8,7 @@ a step out of the area draws the covering shot (`stepped`)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -128,10 +129,10 @@ def pinned_names(sys: FiShooting, eid: int, who: list[int]) -> list[str]:
     return [sys.name(e) if sys.sight(eid, e).visible else UNSEEN for e in who]
 
 
-def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell, start: geo.Cell | None = None) -> None:
-    """After a step: every enemy covering an area the step entered, or left when the move began inside it in the
-    coverer's sight (a pinned figure breaking out, LEAVING_DRAWS; `start`: the move's first cell), fires at the
-    mover, in entity order. A figure running through the area draws one shot, entering."""
+def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell, pinners: Collection[int] = ()) -> None:
+    """After a step: every enemy covering an area the step entered, or left when it pinned the mover as the move
+    began (a pinned figure breaking out, LEAVING_DRAWS; `pinners`: `pinned_by` then), fires at the mover, in entity
+    order. A figure running through the area draws one shot, entering."""
     w = sys.w
     side = w.peek(mover, Identity).side_index
     for eid, ident in w.units():
@@ -146,8 +147,7 @@ def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell, star
             continue
         centre = (cov[0], cov[1])
         how = rc.draws_fire(centre, before, after, rc.area_m(wpn[0]), sys.ctx.grid.cell_m)
-        if how == "leaving" and (start is None or not rc.inside(centre, start, rc.area_m(wpn[0]), sys.ctx.grid.cell_m)
-                                 or not geo.sight(sys.ctx.grid, w.cell(eid), start).visible):
+        if how == "leaving" and eid not in pinners:
             continue  # not pinned where its move began: it ran through (or was not seen there)
         if how is not None:
             _fire(sys, eid, mover, cov[2])
