@@ -105,3 +105,27 @@ def test_refusals_name_the_rule(tmp_path: Path, weapon: str, order: str, message
 def test_the_order_text_round_trips() -> None:
     a = Shoot("Kayla", "Agent", double_tap=True)
     assert str(a) == "shoot Kayla target=Agent double_tap=yes" and parse_action(str(a)) == a
+
+
+@pytest.mark.parametrize("declare", ["normal", "slow"])
+def test_a_tap_after_one_shot_of_rate_2_is_a_new_action(tmp_path: Path, declare: str) -> None:
+    """R-6.3/R-6.12: a double tap spends two shots of the rate of fire; after one shot of the blast pistol (rate 2)
+    both cannot join that action: a new attack action (refused at NORMAL, where two make it SLOW), never 3 shots
+    in one; legality lists the tap exactly when it is accepted."""
+    from skirmish.ecs.components import Turn
+
+    b = battle_at(tmp_path, ["..........", "..........", ".........."],
+                  f"[{{name: Me, at: [0, 1], weapons: [blast_pistol], traits: {TRAITS}}}]",
+                  f"[{{name: A, at: [5, 1], traits: {TRAITS}}}]", declare=declare)
+    b.submit(Shoot("Me", "A", mode="prepared"))
+    tap = Shoot("Me", "A", mode="prepared", double_tap=True)
+    refused = b.check(tap)
+    assert (tap in b.legal_actions("Me").ranged) == (refused is None)
+    if declare == "normal":
+        assert refused is not None and "R-5.3" in str(refused), refused
+    else:
+        assert refused is None, refused
+        b.submit(tap)
+        parts = b.sys.w.peek(b.sys.w.entity("Me"), Turn).parts
+        assert [(p.kind, p.shots, p.rof) for p in parts] == [("attack", 1, 2), ("attack", 2, 2)]
+    b.close()

@@ -68,11 +68,12 @@ class Part:
 
 def add_part(parts: list[Part], part: Part) -> list[Part]:
     """The turn's parts after one more: a shot right after another of the same weapon and mode is part of
-    the same attack action while the weapon's rate of fire allows (R-6.3), so it costs no extra time."""
+    the same attack action while the weapon's rate of fire allows (R-6.3), so it costs no extra time; a part
+    of several shots (a double tap: 2, R-6.12) joins only if all of them fit."""
     last = parts[-1] if parts else None
     if (part.kind == "attack" and last is not None and last.kind == "attack" and part.weapon
-            and last.weapon == part.weapon and last.mode == part.mode and last.shots < last.rof):
-        return [*parts[:-1], replace(last, shots=last.shots + 1)]
+            and last.weapon == part.weapon and last.mode == part.mode and last.shots + part.shots <= last.rof):
+        return [*parts[:-1], replace(last, shots=last.shots + part.shots)]
     return [*parts, part]
 
 

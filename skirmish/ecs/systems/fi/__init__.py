@@ -137,15 +137,18 @@ class FiSystems(FiMelee, FiHand, FiMind):
             self.set_tacpack(eid, action)
         elif isinstance(action, Wait):
             self.wait(eid, action)
+            covering.other_action(self, eid, action)
             return True
         elif (done := self.melee_apply(eid, action)) is not None:
             self.after_action(eid, action)  # card hands too: a blow or maneuver flushes a reserve
+            covering.other_action(self, eid, action)
             return done
         elif isinstance(action, Contest):
             self.contest(eid, action)
         else:
             self.check(eid, action)  # a declaration or anything else that is not an action in a turn: refused
         self.after_action(eid, action)  # card hands: a reserve flushed, aim counters lost
+        covering.other_action(self, eid, action)  # covering fire ends at a different action
         return not self.active(eid)
 
     # ------------------------------------------------------------------ the seam the battle uses (core.ruleset)

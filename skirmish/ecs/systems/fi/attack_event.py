@@ -26,7 +26,7 @@ def emit(sys: FiShooting, eid: int, action: Shoot, setup: ShotSetup, target: Tar
     rules = ["R-6.1", "R-6.2", "R-3.3", "R-6.4"] + (["R-5.4"] if charge else [])  # a charge's shot
     if action.burst:
         rules.append("R-6.3")
-    pinned = [sys.name(e) for e in cover_fire.pinned_by(sys, eid)]  # the enemies whose covering fire pins the firer
+    pinned = cover_fire.pinned_names(sys, eid, cover_fire.pinned_by(sys, eid))  # the enemies whose covering fire pins the firer
     if tap is not None or covering or pinned:
         rules.append("R-6.12")
     if setup.cover != "none":

@@ -8,17 +8,20 @@ a step out of the area draws the covering shot (`stepped`)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Declared, Identity, Status, Tacpack, Turn
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import CoverFire, Shoot
+from skirmish.rules.actions import Action, CoverFire, SetTacpack, Shoot
 from skirmish.rules.checks import Modifier
 from skirmish.rules.equipment import Weapon
 from skirmish.rules.fi import ranged_cover as rc
 from skirmish.rules.fi.ranged_events import CoverEvent  # noqa: F401  (registers the event)
+
+UNSEEN = "an unseen enemy"  # a coverer the pinned figure does not see, in its shot's modifier and event
 
 if TYPE_CHECKING:
     from skirmish.ecs.systems.fi.shooting import FiShooting
@@ -72,6 +75,13 @@ def declare(sys: FiShooting, eid: int, action: CoverFire) -> None:
                radius_m=rc.area_m(weapon), **({"pinned": pinned} if pinned else {}))
 
 
+def other_action(sys: FiShooting, eid: int, action: Action) -> None:
+    """After an accepted action of `eid`'s: any but covering again or a tacpack split ends its covering fire (the
+    seed's "until the firer takes a different action", R-6.12)."""
+    if not isinstance(action, (CoverFire, SetTacpack)) and sys.w.peek(eid, Status).covering is not None:
+        sys.w.get(eid, Status).covering = None
+
+
 def _inside(sys: FiShooting, coverer: int, centre: geo.Cell, radius_m: float) -> list[int]:
     """The enemies of `coverer` in action inside its area and in its sight (pinned by it), in entity order."""
     w = sys.w
@@ -82,14 +92,19 @@ def _inside(sys: FiShooting, coverer: int, centre: geo.Cell, radius_m: float) ->
 
 
 def pinned_by(sys: FiShooting, eid: int) -> list[int]:
-    """The enemies whose covering fire pins `eid` now (R-6.12): each in action, covering an area `eid` stands in,
-    with `eid` in its sight; entity order."""
+    """The enemies whose covering fire pins `eid` now (R-6.12): each in action, its weapon able to fire the volume
+    (rounds, power, not broken down: `firer_check`), covering an area `eid` stands in, with `eid` in its sight;
+    entity order."""
     w = sys.w
     side = w.peek(eid, Identity).side_index
     out = []
     for e, ident in w.units():
         cov = w.peek(e, Status).covering
         if cov is None or ident.side_index == side or not sys.active(e):
+            continue
+        try:  # an empty or broken-down weapon pins no one (R-6.12: covered until the rounds are spent)
+            firer_check(sys, e, cov[2], timing=False)
+        except IllegalAction:
             continue
         wpn = sys.weapon(e)
         if wpn is None or not rc.inside((cov[0], cov[1]), w.cell(eid), rc.area_m(wpn[0]), sys.ctx.grid.cell_m):
@@ -104,14 +119,20 @@ def pinned_mods(sys: FiShooting, eid: int) -> list[Modifier]:
     who = pinned_by(sys, eid)
     if not who:
         return []
-    names = ", ".join(sys.name(e) for e in who)
+    names = ", ".join(pinned_names(sys, eid, who))
     return [Modifier(rc.PINNED_SHOT, f"pinned by {names}'s covering fire (R-6.12)")]
 
 
-def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell, start: geo.Cell | None = None) -> None:
-    """After a step: every enemy covering an area the step entered, or left when the move began inside it in the
-    coverer's sight (a pinned figure breaking out, LEAVING_DRAWS; `start`: the move's first cell), fires at the
-    mover, in entity order. A figure running through the area draws one shot, entering."""
+def pinned_names(sys: FiShooting, eid: int, who: list[int]) -> list[str]:
+    """The coverers pinning `eid` as its side may read them: a coverer `eid` does not see (its position unknown round
+    a corner, R-6.1) is "an unseen enemy" (fog: the pinned side's own shot names no one it cannot see)."""
+    return [sys.name(e) if sys.sight(eid, e).visible else UNSEEN for e in who]
+
+
+def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell, pinners: Collection[int] = ()) -> None:
+    """After a step: every enemy covering an area the step entered, or left when it pinned the mover as the move
+    began (a pinned figure breaking out, LEAVING_DRAWS; `pinners`: `pinned_by` then), fires at the mover, in entity
+    order. A figure running through the area draws one shot, entering."""
     w = sys.w
     side = w.peek(mover, Identity).side_index
     for eid, ident in w.units():
@@ -126,8 +147,7 @@ def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell, star
             continue
         centre = (cov[0], cov[1])
         how = rc.draws_fire(centre, before, after, rc.area_m(wpn[0]), sys.ctx.grid.cell_m)
-        if how == "leaving" and (start is None or not rc.inside(centre, start, rc.area_m(wpn[0]), sys.ctx.grid.cell_m)
-                                 or not geo.sight(sys.ctx.grid, w.cell(eid), start).visible):
+        if how == "leaving" and eid not in pinners:
             continue  # not pinned where its move began: it ran through (or was not seen there)
         if how is not None:
             _fire(sys, eid, mover, cov[2])

@@ -90,6 +90,7 @@ class FiMovement(FiThrowing):
         turn.acted = True
         rd = self.w.get(eid, Readiness)
         rd.target, rd.aim = None, 0  # moving loses readiness and aim
+        pinners = covering.pinned_by(self, eid)  # where the move begins (firing still as it was)
         self.w.get(eid, Status).firing = False
         grid = self.ctx.grid
         self._event("move", self.name(eid), tuple(dict.fromkeys(("R-5.6",) + (("R-5.4",) if running else ()) + rules)),
@@ -106,7 +107,7 @@ class FiMovement(FiThrowing):
             face.dx, face.dy = b[0] - a[0], b[1] - a[1]
             turn.moved_m += geo.step_cost(grid, a, b) * grid.cell_m
             self._check_triggers(eid, beaten, b)
-            covering.stepped(self, eid, a, b, path[0])  # entering (or breaking out of) a covered area draws fire
+            covering.stepped(self, eid, a, b, pinners)  # entering (or breaking out of) a covered area draws fire
             if not self.active(eid):
                 self._event("move_stopped", self.name(eid), ("R-8.1",), at=list(b))
                 break

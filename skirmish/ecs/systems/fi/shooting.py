@@ -223,10 +223,8 @@ class FiShooting(FiRound):
         adds no part to the turn."""
         w = self.w
         if not trigger:
-            parts = self.check_parts(eid, self.attack_part(eid, weapon, action.mode))
-            if rounds > 1:
-                parts[-1] = replace(parts[-1], shots=parts[-1].shots + rounds - 1)
-            w.get(eid, Turn).parts = parts
+            part = replace(self.attack_part(eid, weapon, action.mode), shots=max(1, rounds))
+            w.get(eid, Turn).parts = self.check_parts(eid, part)
         w.get(eid, Turn).acted = True
         ws.rounds -= rounds or action.burst or 1
         if weapon.energy:  # checked in shot_setup: never above the generator
