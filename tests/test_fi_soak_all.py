@@ -42,6 +42,7 @@ class Stirrer:
         self.inner = make_ai("utility")
         self.seed = seed
         self.n = 0
+        self.chosen: Counter[str] = Counter()  # the wait kinds this side took: the next is one taken least
 
     def decide(self, view: Any, request: Any) -> Any:
         self.n += 1
@@ -57,8 +58,10 @@ class Stirrer:
                     if near:
                         cell = rng.choice(near)
                         waits.append(Wait(request.unit, f"enemy_enters:{cell[0]},{cell[1]}"))
-                kinds = sorted({w.trigger.partition(":")[0] for w in waits})  # each kind as likely
-                kind = rng.choice(kinds)
+                kinds = sorted({w.trigger.partition(":")[0] for w in waits})
+                least = min(self.chosen[k] for k in kinds)  # every kind in turn (at random it could miss one)
+                kind = rng.choice([k for k in kinds if self.chosen[k] == least])
+                self.chosen[kind] += 1
                 return rng.choice([w for w in waits if w.trigger.partition(":")[0] == kind])
             if roll < 0.2 and legal.contests:
                 return rng.choice(list(legal.contests))
