@@ -20,6 +20,7 @@ import numpy as np
 from skirmish.ai.curves import Curve
 from skirmish.ai.estimate import ShotEstimate, estimate_shot
 from skirmish.ai.utility import melee as mm
+from skirmish.ai.utility.grapple_options import grapple_material, grapple_options
 from skirmish.ai.utility.scoring import HARM, Option, harm
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -33,9 +34,11 @@ from skirmish.rulesets.fi import (
     Close,
     Contest,
     Defend,
+    Entangle,
     MeleeAttack,
     Open,
     Rise,
+    Trip,
     wound_penalty,
 )
 
@@ -87,6 +90,7 @@ def melee_options(s: Situation, plan: Cells, stay: Callable[[Option], Option]) -
     charges: dict[str, tuple[float, Option]] = {}
     out: list[Option] = []
     defends: list[Defend] = []
+    grapples: list[Entangle | Trip] = []
     for a in s.legal.melee:
         if isinstance(a, MeleeAttack):
             t = view.unit(a.target)
@@ -106,7 +110,11 @@ def melee_options(s: Situation, plan: Cells, stay: Callable[[Option], Option]) -
             defends.append(a)
         elif isinstance(a, Open | BreakFree | Rise):
             out.append(stay(_free(s, a)))
+        elif isinstance(a, Entangle | Trip):
+            grapples.append(a)
     out += [o for _, o in blows.values()] + [o for _, o in charges.values()]
+    if grapples:  # when it beats the blow (grapple_options.py)
+        out += grapple_options(s, grapples, {n: h for n, (h, _) in blows.items()}, stay)
     defence = _defend(s, plan, defends) if defends else None
     if defence is not None:
         out.append(stay(defence) if getattr(defence.action, "to", None) is None else defence)
@@ -332,6 +340,8 @@ def melee_exchange(view: BattleView, me: UnitView, action: Action,
         return (more + ANNOYED_SHARE * one) * lost, {}, me
     if isinstance(action, Open | BreakFree | Rise):
         return 0.0, {}, me
+    if isinstance(action, Entangle | Trip):
+        return grapple_material(view, me, action, material), {}, me
     return None
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from skirmish.ai.utility.hand_choice import choose_hand
 from skirmish.ai.utility.intent import Goal, GoalFields, SearchMemory, ai_personality, side_intent
 from skirmish.ai.utility.maps import MapCache
 from skirmish.ai.utility.material import material_pick
@@ -81,6 +82,8 @@ class UtilityAI:
             options = material_pick(view, me, options, request.legal())
         elif request.kind == "declare" and self.p.declare_slow:  # every action, the aimed shot, acting late
             options = slow_first(options)
+        if request.kind == "declare":  # card hands: keep, forgo, rush (hand_choice.py)
+            options = choose_hand(view, me, maps, request.legal(), options)
         best = options[0]
         self._last[me.name] = (view.round, best.key)
         if request.kind == "act":
