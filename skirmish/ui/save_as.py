@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 import pygame
 
@@ -14,6 +15,34 @@ from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Fo
 
 TITLE = "Save the battle as"
 KEYS = "Enter saves · Esc cancels · Ctrl+V pastes · Ctrl+U clears"
+
+
+class PathPrompt(Protocol):
+    """A screen with one path being typed and the reason the last one was refused."""
+
+    text: str
+    error: str | None
+
+
+def typed_path(prompt: PathPrompt, event: pygame.event.Event, to_path: Callable[[str], Path],
+               accept: Callable[[Path], str | None]) -> tuple[Transition | None, Path | None]:
+    """A key in a path prompt (this dialog, the editor's Save As): the line edited; Esc pops; Enter turns the text
+    into a path (`to_path`) and calls `accept(path)`, which returns None (the prompt pops, with the path) or the
+    one-line reason it could not (kept in `prompt.error`, the prompt stays)."""
+    if event.type != pygame.KEYDOWN:
+        return None, None
+    prompt.text, done = edit_line(prompt.text, event)
+    if done == "cancel":
+        return Pop(), None
+    if done == "enter":
+        if not prompt.text.strip():
+            prompt.error = "type the path of the file to write"
+            return None, None
+        path = to_path(prompt.text)
+        prompt.error = accept(path)
+        if prompt.error is None:
+            return Pop(), path
+    return None, None
 
 
 def as_record_path(text: str) -> Path:
@@ -36,21 +65,10 @@ class SaveAsScreen:
 
     def handle(self, event: pygame.event.Event) -> Transition | None:
         """Typing, Enter, Esc."""
-        if event.type != pygame.KEYDOWN:
-            return None
-        self.text, done = edit_line(self.text, event)
-        if done == "cancel":
-            return Pop()
-        if done == "enter":
-            if not self.text.strip():
-                self.error = "type the path of the file to write"
-                return None
-            path = as_record_path(self.text)
-            self.error = self.save(path)
-            if self.error is None:
-                self.saved = path
-                return Pop()
-        return None
+        step, path = typed_path(self, event, as_record_path, self.save)
+        if path is not None:
+            self.saved = path
+        return step
 
     def update(self, dt: float) -> Transition | None:
         """The battle waits while the dialog is open."""

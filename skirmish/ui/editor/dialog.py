@@ -10,8 +10,9 @@ from pathlib import Path
 import pygame
 
 from skirmish.ui.layout import elide_left
-from skirmish.ui.screens.base import Pop, Transition
-from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Fonts, edit_line, wrap
+from skirmish.ui.save_as import typed_path
+from skirmish.ui.screens.base import Transition
+from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_BG, PANEL_EDGE, TEXT, Fonts, wrap
 
 KEYS = "Enter saves · Esc cancels · Ctrl+V pastes · Ctrl+U clears"
 
@@ -36,21 +37,10 @@ class PathDialog:
 
     def handle(self, event: pygame.event.Event) -> Transition | None:
         """Typing, Enter, Esc."""
-        if event.type != pygame.KEYDOWN:
-            return None
-        self.text, done = edit_line(self.text, event)
-        if done == "cancel":
-            return Pop()
-        if done == "enter":
-            if not self.text.strip():
-                self.error = "type the path of the file to write"
-                return None
-            path = as_scenario_path(self.text)
-            self.error = self.accept(path)
-            if self.error is None:
-                self.done = path
-                return Pop()
-        return None
+        step, path = typed_path(self, event, as_scenario_path, self.accept)
+        if path is not None:
+            self.done = path
+        return step
 
     def update(self, dt: float) -> Transition | None:
         """Nothing moves."""
