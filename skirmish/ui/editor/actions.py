@@ -11,7 +11,18 @@ from skirmish.content.errors import ContentError
 from skirmish.fileio import OutputError
 from skirmish.ui.editor.basics import shipped
 from skirmish.ui.editor.dialog import PathDialog
-from skirmish.ui.editor.fields import Field, parse, show, unset_hint
+from skirmish.ui.editor.fields import Field, choices, parse, show, unset_hint, with_item
+from skirmish.ui.editor.objective_form import (
+    CONDITIONS,
+    EFFECTS,
+    FormField,
+    Refs,
+    fit_objective,
+    new_condition,
+    new_effect,
+    refs_of,
+    which,
+)
 from skirmish.ui.editor.state import Editing, EditorState, user_dir
 from skirmish.ui.screens.base import Push, Quit, Reset, Transition
 from skirmish.ui.widgets import BAD, GOOD, TEXT
@@ -43,6 +54,14 @@ class EditorActions(EditorState):
 
     def value_of(self, f: Field) -> str:
         """A field's line as shown."""
+        if isinstance(f, FormField):
+            value = self.doc.get(f.keys)
+            if f.kind == "toggle":
+                return "yes" if (f.default if value is None else value) else "no"
+            if f.kind == "action":
+                return ""
+            if f.apply in ("when", "effect"):
+                return which(value, CONDITIONS if f.apply == "when" else EFFECTS)
         if f.keys[0] == "@zone":
             return str(f.keys[1])
         if f.keys[0] == "@map":
@@ -65,7 +84,9 @@ class EditorActions(EditorState):
         if e is None:
             return False
         try:
-            if e.field.keys[0] == "@map":
+            if isinstance(e.field, FormField) and e.field.apply:
+                self._apply(e.field, e.text.strip())
+            elif e.field.keys[0] == "@map":
                 self._set_map(str(e.field.keys[1]), e.text)
             elif e.field.keys[0] == "@zone":
                 self.doc.rename_zone(str(e.field.keys[1]), e.text.strip())
@@ -81,6 +102,61 @@ class EditorActions(EditorState):
             return False
         self.editing = None
         return True
+
+    # ------------------------------------------------------------------ the objective and trigger forms
+    def refs(self) -> Refs:
+        """The names the forms offer: zones (the scenario's and its Tiled map's), units, sides, objectives."""
+        scenario, _ = self.doc.last_check()
+        return refs_of(self.doc.data, tuple(scenario.zones) if scenario is not None else ())
+
+    def options_of(self, f: Field) -> tuple[list[tuple[str, str]], bool]:
+        """What a line offers to click: (value, label) each, and whether a click adds it to a list (the loadout
+        tables) or sets it (a form's choice)."""
+        if isinstance(f, FormField):
+            return [(o, o) for o in f.options], False
+        return choices(str(self.doc.data.get("ruleset", "fi")), str(f.keys[-1])), True
+
+    def pick(self, value: str) -> None:
+        """A click on one of the open line's options."""
+        e = self.editing
+        if e is None:
+            return
+        if self.options_of(e.field)[1]:
+            self.doc.set(e.field.keys, with_item(self.doc.get(e.field.keys), value))
+            self.start_edit(e.field)
+        else:
+            e.text = value
+            self.commit()
+
+    def form_click(self, f: FormField) -> None:
+        """A click on a form row that is not typed: fold or unfold, flip a toggle, delete, add an effect."""
+        self.editing = None
+        if f.kind == "open":
+            self.opened = None if self.opened == f.keys else f.keys
+        elif f.kind == "toggle":
+            value = self.doc.get(f.keys)
+            self.doc.set(f.keys, not (f.default if value is None else value))
+        elif f.apply == "delete":
+            self.doc.set(f.keys, None)
+            if f.keys == self.opened:
+                self.opened = None
+        elif f.apply == "add-effect":
+            then = self.doc.get(f.keys)
+            self.doc.set(f.keys, [*(then if isinstance(then, list) else []), {"message": "a message"}])
+
+    def _apply(self, f: FormField, text: str) -> None:
+        """A kind row set: the objective, condition or effect rebuilt for that kind (one undo step)."""
+        if text not in f.options:
+            raise ValueError(f"{f.label.strip()}: expected one of {', '.join(f.options)}, got {text!r}")
+        refs = self.refs()
+        if f.apply == "objective":
+            old = self.doc.get(f.keys[:-1])
+            self.doc.set(f.keys[:-1], fit_objective(old if isinstance(old, dict) else {}, text, refs))
+        elif f.apply == "when":
+            self.doc.set(f.keys, new_condition(text, self.doc.get(f.keys), refs))
+        else:
+            first = next((u for _, _, u in self.doc.units()), None)
+            self.doc.set(f.keys, new_effect(text, self.doc.get(f.keys), refs, first))
 
     def _set_map(self, key: str, text: str) -> None:
         if key == "map name":

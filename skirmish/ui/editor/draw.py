@@ -13,14 +13,12 @@ from skirmish.ui.art import tile_surface
 from skirmish.ui.editor.actions import EditorActions
 from skirmish.ui.editor.fields import (
     Field,
-    choices,
-    objective_fields,
     scenario_fields,
     side_fields,
-    trigger_fields,
     unit_fields,
     zone_fields,
 )
+from skirmish.ui.editor.objective_form import FormField, objective_rows, trigger_rows
 from skirmish.ui.editor.state import TABS
 from skirmish.ui.editor.zones import draw_zones
 from skirmish.ui.layout import Page, elide_left
@@ -280,7 +278,9 @@ class EditorDrawing(EditorActions):
             editing = self.editing is not None and self.editing.field == fd
             if editing or r.collidepoint(self.mouse):
                 pygame.draw.rect(surf, (40, 44, 54), r, border_radius=3)
-            page.text(f.small, fd.label, DIM, (x + 2, r.centery), anchor="midleft", width=label_w - 4)
+            action = isinstance(fd, FormField) and fd.kind in ("action", "open")
+            page.text(f.small, fd.label, ACCENT if action else DIM, (x + 2, r.centery), anchor="midleft",
+                      width=(w - 4) if isinstance(fd, FormField) and fd.kind == "action" else label_w - 4)
             if editing and self.editing is not None:
                 shown = elide_left(f.small, self.editing.text + "|", w - label_w - 4)
                 page.text(f.small, shown, ACCENT, (x + label_w, r.centery), anchor="midleft")
@@ -294,10 +294,12 @@ class EditorDrawing(EditorActions):
                 y = page.para(f.small, self.editing.text + "|", ACCENT, x + 12, y, w - 12, 10) + 4  # the whole line
             if editing and self.editing is not None and self.editing.error:
                 y = page.para(f.small, self.editing.error, BAD, x, y, w, 2) + 2
-            if editing and choices(ruleset, str(fd.keys[-1])):
-                break  # the equipment to add takes the room of the lines below
+            if editing and isinstance(fd, FormField) and fd.tip:
+                y = page.para(f.small, fd.tip, DIM, x + 12, y, w - 12, 3) + 2
+            if editing and self.options_of(fd)[0]:
+                break  # the equipment to add (a form's choices) takes the room of the lines below
         if self.editing is not None:
-            self._choices(page, pygame.Rect(x, y + 4, w, rect.bottom - 44 - y), ruleset)
+            self._choices(page, pygame.Rect(x, y + 4, w, rect.bottom - 44 - y))
 
     def _tab_fields(self, ruleset: str, sides: list[Any]) -> tuple[list[Field], str, list[tuple[str, Any]]]:
         """The shown tab's lines, a note above them, and its buttons (label, action)."""
@@ -307,8 +309,8 @@ class EditorDrawing(EditorActions):
             side_buttons: list[tuple[str, Any]] = [("+ side", self.add_side), ("− side", self.remove_side)]
             if not sides:
                 return [], "no sides", side_buttons
-            objectives = sides[self.side].get("objectives")
-            return (side_fields(ruleset, self.side) + objective_fields(objectives, self.side),
+            rows = objective_rows(self.doc.data, self.side, self.refs(), self.opened)
+            return (side_fields(ruleset, self.side) + rows,
                     f"side {self.side + 1} of {len(sides)} (click a side on the left)",
                     [("+ objective", self.add_objective), *side_buttons])
         if self.tab == "zones":
@@ -318,8 +320,9 @@ class EditorDrawing(EditorActions):
             return zone_fields(zones, self.zone), note, []
         if self.tab == "triggers":
             triggers = self.doc.data.get("triggers")
-            note = "" if triggers else "no triggers: + trigger adds one to edit (docs/FILES.md: when → then)"
-            return trigger_fields(triggers), note, [("+ trigger", self.add_trigger)]
+            note = ("click a trigger to unfold its form" if triggers else
+                    "no triggers: + trigger adds one to edit (docs/FILES.md: when → then)")
+            return trigger_rows(self.doc.data, self.refs(), self.opened), note, [("+ trigger", self.add_trigger)]
         sel = self.selected
         unit = None if sel is None else self.doc.get(("sides", sel[0], "units", sel[1]))
         if unit is None or sel is None:
@@ -328,16 +331,16 @@ class EditorDrawing(EditorActions):
         return (unit_fields(ruleset, sel[0], sel[1]), f"{unit.get('name')} at {unit.get('at')} (drag it on the "
                 "map) · Delete removes it", [])
 
-    def _choices(self, page: Page, rect: pygame.Rect, ruleset: str) -> None:
-        """A loadout line's equipment: click one to add it."""
+    def _choices(self, page: Page, rect: pygame.Rect) -> None:
+        """A loadout line's equipment (click one to add it), or a form row's choices (click one to set it)."""
         assert self.editing is not None
         key = str(self.editing.field.keys[-1])
-        items = choices(ruleset, key)
+        items, adds = self.options_of(self.editing.field)
         if not items or rect.h <= 0:
             return
         f = self.fonts
-        y = page.text(f.small, f"{key}: click to add ({len(items)} in the tables)", ACCENT, (rect.x, rect.y),
-                      width=rect.w).bottom + 2
+        head = f"{key}: click to add ({len(items)} in the tables)" if adds else f"{key}: click one, or type it"
+        y = page.text(f.small, head, ACCENT, (rect.x, rect.y), width=rect.w).bottom + 2
         lh = f.small.get_linesize()
         col_w = rect.w // 2
         for i, (item, name) in enumerate(items):

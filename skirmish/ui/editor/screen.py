@@ -9,7 +9,7 @@ import pygame
 
 from skirmish.ui.editor.document import EditorDoc
 from skirmish.ui.editor.draw import EditorDrawing
-from skirmish.ui.editor.fields import with_item
+from skirmish.ui.editor.objective_form import FormField
 from skirmish.ui.editor.state import TOOL_KEYS
 from skirmish.ui.editor.zones import corner_at, zone_at
 from skirmish.ui.screens.base import Transition, as_transition
@@ -202,9 +202,7 @@ class EditorScreen(EditorDrawing):
                 return True
         for r, item in self.panels.choices:
             if r.collidepoint(pos) and self.editing is not None:
-                keys = self.editing.field.keys
-                self.doc.set(keys, with_item(self.doc.get(keys), item))
-                self.start_edit(self.editing.field)
+                self.pick(item)
                 return True
         for r, where in self.panels.problems:
             if r.collidepoint(pos):
@@ -214,7 +212,10 @@ class EditorScreen(EditorDrawing):
             if r.collidepoint(pos):
                 if self.editing is not None and self.editing.field != fd:
                     self.commit()
-                self.start_edit(fd)
+                if isinstance(fd, FormField) and fd.kind in ("open", "toggle", "action"):
+                    self.form_click(fd)
+                else:
+                    self.start_edit(fd)
                 return True
         if self.editing is not None and not self.panels.canvas.collidepoint(pos):
             self.commit()

@@ -100,6 +100,7 @@ class EditorState:
         self.polygon: list[tuple[int, int]] = []  # a polygon zone being drawn: its vertices, cell corners
         self.hover_corner: tuple[int, int] | None = None
         self.tab = "scenario"
+        self.opened: tuple[str | int, ...] | None = None  # the objective or trigger whose form is unfolded
         self.view = View()
         self.editing: Editing | None = None
         self.toasts: list[Toast] = []
@@ -243,11 +244,13 @@ class EditorState:
         side = self.doc.data["sides"][self.side]
         self.doc.change()
         side["objectives"] = [*(side.get("objectives") or []), dict(NEW_OBJECTIVE)]
+        self.opened, self.editing = ("sides", self.side, "objectives", len(side["objectives"]) - 1), None
 
     def add_trigger(self) -> None:
         """+ trigger: a new trigger (a message at round 2), to edit."""
         self.doc.change()
         self.doc.data["triggers"] = [*(self.doc.data.get("triggers") or []), copy.deepcopy(NEW_TRIGGER)]
+        self.opened, self.editing = ("triggers", len(self.doc.data["triggers"]) - 1), None
 
     def free_cell(self) -> tuple[int, int]:
         """The first open cell with nobody on it, reading from the top left."""
