@@ -65,12 +65,12 @@ def test_rows_come_from_the_loaders_models() -> None:
     data = {"sides": [{"name": "Blue", "objectives": [{"kind": "hold", "zone": "relay"}]}],
             "triggers": [{"when": {"enters": "relay", "side": "Red"}, "then": [{"door": {"zone": "relay", "open": True}}]}]}
     opened = [f.label.strip() for f in objective_rows(data, 0, refs, ("sides", 0, "objectives", 0))]
-    assert opened[:3] == ["objective 1 ▾", "YAML", "kind"] and opened[-1] == "delete"
-    assert [f.label for f in objective_rows(data, 0, refs, None)] == ["objective 1"]
+    assert opened[:3] == ["objective 1 −", "YAML", "kind"] and opened[-1] == "delete this objective"
+    assert [f.label for f in objective_rows(data, 0, refs, None)] == ["objective 1 +"]
     trig = trigger_rows(data, refs, ("triggers", 0))
     labels = [f.label.strip() for f in trig]
-    assert labels[:6] == ["trigger 1 ▾", "YAML", "name", "once", "when", "enters"] and "side" in labels
-    assert "zone" in labels and "open" in labels and labels[-2:] == ["+ effect", "delete"]
+    assert labels[:6] == ["trigger 1 −", "YAML", "name", "once", "when", "enters"] and "side" in labels
+    assert "zone" in labels and "open" in labels and labels[-2:] == ["+ effect", "delete this trigger"]
     when = next(f for f in trig if f.label.strip() == "when")
     assert isinstance(when, FormField) and when.options == CONDITIONS
     assert next(f for f in trig if f.label.strip() == "then 1").options == EFFECTS  # type: ignore[attr-defined]
@@ -127,7 +127,7 @@ def test_an_objective_built_with_the_form(app: App, tmp_path: Path) -> None:
     back = load_scenario(tmp_path / "duel.yaml")
     assert back.spec.sides[0].objectives[0].unit == "Red-1" and back.spec.sides[0].objectives[0].wins
     # delete, and undo brings it back
-    _press(app, _row(ed, "delete"))
+    _press(app, _row(ed, "delete this objective"))
     assert ed.doc.data["sides"][0]["objectives"] == []
     _key(pygame.K_z, mod=pygame.KMOD_CTRL)
     _frames(app)
@@ -177,10 +177,10 @@ def test_a_trigger_built_with_the_form(app: App, tmp_path: Path) -> None:
     back = load_scenario(tmp_path / "duel.yaml")
     assert scenario is not None and back.spec == scenario.spec
     # the effect deleted, then the trigger; the folded row unfolds again
-    _press(app, _row(ed, "delete 1"))
+    _press(app, _row(ed, "delete then 1"))
     assert [next(iter(e)) for e in ed.doc.data["triggers"][0]["then"]] == ["reinforce"]
-    _press(app, _row(ed, "trigger 1 ▾"))
-    assert ed.opened is None and [f.label for _, f in ed.panels.fields] == ["trigger 1"]
-    _press(app, _row(ed, "trigger 1"))
-    _press(app, _row(ed, "delete"))
+    _press(app, _row(ed, "trigger 1 −"))
+    assert ed.opened is None and [f.label for _, f in ed.panels.fields] == ["trigger 1 +"]
+    _press(app, _row(ed, "trigger 1 +"))
+    _press(app, _row(ed, "delete this trigger"))
     assert ed.doc.data["triggers"] == []

@@ -9,6 +9,7 @@ from typing import Any
 
 from skirmish.content.errors import ContentError
 from skirmish.fileio import OutputError
+from skirmish.ui.editor.balance_panel import BalanceRun, next_battles
 from skirmish.ui.editor.basics import shipped
 from skirmish.ui.editor.dialog import PathDialog
 from skirmish.ui.editor.fields import Field, choices, parse, show, unset_hint, with_item
@@ -237,6 +238,44 @@ class EditorActions(EditorState):
             self.toast(f"cannot play: {exc.text if isinstance(exc, ContentError) else exc}", BAD)
             return None
         return self.play(played, self, person)
+
+    # ------------------------------------------------------------------ balance (Ctrl+B)
+    def run_balance(self) -> None:
+        """Ctrl+B: `skirmish balance` on the scenario as it stands, in the background (a run going on is
+        cancelled first)."""
+        if self.balance is not None and self.balance.running:
+            self.balance.cancel()
+        scenario, errors = self.doc.check()
+        if scenario is None:
+            self.toast(f"cannot balance: {len(errors)} problems (see the panel)", BAD)
+            return
+        try:
+            path = self.doc.scratch_file("balance")
+        except (ContentError, OSError) as exc:
+            self.toast(f"cannot balance: {exc.text if isinstance(exc, ContentError) else exc}", BAD)
+            return
+        self.balance = BalanceRun(path, self.balance_battles, self.doc.version).start()
+
+    def balance_key(self, event: Any) -> bool:
+        """Esc cancels a run (or closes the figures); + and - change the battles a level. Whether it was used."""
+        import pygame
+
+        run = self.balance
+        if run is None:
+            return False
+        if event.key == pygame.K_ESCAPE:
+            if run.running:
+                run.cancel()  # it stops after the battle being played; the panel says so meanwhile
+            else:
+                self.balance = None
+            return True
+        step = {pygame.K_EQUALS: 1, pygame.K_PLUS: 1, pygame.K_KP_PLUS: 1, pygame.K_MINUS: -1,
+                pygame.K_KP_MINUS: -1}.get(event.key)
+        if step is None:
+            return False
+        self.balance_battles = next_battles(self.balance_battles, step)
+        self.remember()
+        return True
 
     # ------------------------------------------------------------------ actions (buttons and keys)
     def toggle_help(self) -> None:

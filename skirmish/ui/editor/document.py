@@ -353,14 +353,18 @@ class EditorDoc:
         self._checked = None
         return written
 
-    def playable(self) -> Scenario:
-        """The scenario as it stands, written to a scratch folder and loaded from there, so that a battle
-        played on it (and a record saved of it) holds exactly this text and these files."""
-        folder = Path(self._scratch_dir()) / "play"
-        folder.mkdir(exist_ok=True)
-        target = folder / (self.path.name if self.path is not None else "new_scenario.yaml")
+    def playable(self, folder: str = "play") -> Scenario:
+        """The scenario as it stands, written to a scratch folder (`folder` in it: play, balance) and loaded from
+        there, so that a battle played on it (and a record saved of it) holds exactly this text and these files."""
+        return load_scenario(self.scratch_file(folder))
+
+    def scratch_file(self, folder: str) -> Path:
+        """The scenario as it stands, written to `folder` in the scratch folder: its path."""
+        where = Path(self._scratch_dir()) / folder
+        where.mkdir(exist_ok=True)
+        target = where / (self.path.name if self.path is not None else "new_scenario.yaml")
         self._write(target)
-        return load_scenario(target)
+        return target
 
     def _scratch_dir(self) -> str:
         if self._scratch is None:

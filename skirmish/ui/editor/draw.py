@@ -11,6 +11,7 @@ import pygame
 
 from skirmish.ui.art import tile_surface
 from skirmish.ui.editor.actions import EditorActions
+from skirmish.ui.editor.balance_panel import draw_balance, panel_rect
 from skirmish.ui.editor.fields import (
     Field,
     scenario_fields,
@@ -27,7 +28,8 @@ from skirmish.ui.screens.base import draw_panel
 from skirmish.ui.widgets import ACCENT, BAD, DIM, GOOD, PANEL_EDGE, TEXT, Button, wrap
 
 EDITOR_KEYS = ("B brush · R rectangle · F fill · U units · Z zone · P polygon zone · [ ] brush size · right-click "
-               "picks a tile · Del delete · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · T test play · H help · Esc menu")
+               "picks a tile · Del delete · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · Ctrl+B balance · T test play · H help · "
+               "Esc menu")
 HELP = [
     "B brush: drag to paint the chosen tile; [ and ] change its size (1, 2, 3, 5 cells)",
     "R rectangle: drag from corner to corner · F fill: click an area to fill it with the tile",
@@ -43,7 +45,11 @@ HELP = [
     "Z zone: drag a rectangle (a click on a zone selects it) · P polygon: click its corners (cell corners), Enter "
     "or the first corner closes it, Backspace takes the last back, Esc drops it · Zones tab: click a name to "
     "rename it (objectives, deployment and triggers follow), an area to type it; Delete removes the selected",
-    "Triggers tab: one line a trigger, {when: {...}, then: [...]}; + trigger adds one (docs/FILES.md)",
+    "Side tab: click an objective to unfold its form: kind, zone, unit … picked from lists, numbers typed, wins and "
+    "loses toggled; the YAML line is the advanced way · Triggers tab: the same for each trigger: when (round, "
+    "enters, leaves, falls, casualties, objective) and each effect (reinforce, message, ai, door, end), + effect",
+    "Ctrl+B balance: skirmish balance on the scenario as it stands, in the background (Esc cancels): the first "
+    "side against each AI level, the level nearest 50%, fair by side; + and - set the battles a level",
     "Problems (under the map): the loader's own check, live, naming the key as skirmish check does",
     "Ctrl+Z undo · Ctrl+Y (or Ctrl+Shift+Z) redo · Ctrl+S save · Ctrl+Shift+S save as (a shipped "
     "scenario is only ever saved as a new file; your folder is offered) · Ctrl+N a new scenario",
@@ -89,6 +95,9 @@ class EditorDrawing(EditorActions):
         for line in wrap(f.small, EDITOR_KEYS, w - 24):
             page.text(f.small, line, DIM, (12, y))
             y += f.small.get_linesize()
+        if self.balance is not None:
+            draw_balance(page, f, self.balance, panel_rect(canvas, f), self.balance.version != self.doc.version,
+                         self.balance_battles)
         self.buttons.draw(surf, f)
         draw_toasts(surf, f, [t for t in self.toasts if t.left > 0], canvas)
         if self.show_help:
@@ -284,7 +293,7 @@ class EditorDrawing(EditorActions):
             if editing and self.editing is not None:
                 shown = elide_left(f.small, self.editing.text + "|", w - label_w - 4)
                 page.text(f.small, shown, ACCENT, (x + label_w, r.centery), anchor="midleft")
-            else:
+            elif not (isinstance(fd, FormField) and fd.kind == "action"):
                 value = self.value_of(fd)
                 page.text(f.small, value or f"— {self.hint_of(fd)}".strip(), TEXT if value else DIM,
                           (x + label_w, r.centery), anchor="midleft", width=w - label_w - 4)
@@ -295,7 +304,7 @@ class EditorDrawing(EditorActions):
             if editing and self.editing is not None and self.editing.error:
                 y = page.para(f.small, self.editing.error, BAD, x, y, w, 2) + 2
             if editing and isinstance(fd, FormField) and fd.tip:
-                y = page.para(f.small, fd.tip, DIM, x + 12, y, w - 12, 3) + 2
+                y = page.para(f.small, " ".join(fd.tip.split()), DIM, x + 12, y, w - 12, 3) + 2
             if editing and self.options_of(fd)[0]:
                 break  # the equipment to add (a form's choices) takes the room of the lines below
         if self.editing is not None:

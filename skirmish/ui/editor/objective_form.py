@@ -126,15 +126,15 @@ def objective_rows(data: dict[str, Any], side: int, refs: Refs, opened: Keys | N
     for i in range(len(objectives) if isinstance(objectives, list) else 0):
         keys: Keys = ("sides", side, "objectives", i)
         if keys != opened:
-            out.append(FormField(f"objective {i + 1}", keys, kind="open"))
+            out.append(FormField(f"objective {i + 1} +", keys, kind="open", tip="click to unfold its form"))
             continue
-        out.append(FormField(f"objective {i + 1} ▾", keys, kind="open", tip="click to fold the form"))
+        out.append(FormField(f"objective {i + 1} −", keys, kind="open", tip="click to fold the form"))
         out.append(FormField("  YAML", keys, tip="the whole objective in YAML's inline form (advanced)"))
         kind_row, *rest = model_rows(Objective, keys, refs)
         out.append(FormField(kind_row.label, kind_row.keys, kind="choice", options=kind_row.options,
                              apply="objective", tip=kind_row.tip))
         out += rest
-        out.append(FormField("  delete", keys, kind="action", apply="delete", tip="remove this objective"))
+        out.append(FormField("  delete this objective", keys, kind="action", apply="delete", tip="remove this objective"))
     return out
 
 
@@ -172,9 +172,9 @@ def trigger_rows(data: dict[str, Any], refs: Refs, opened: Keys | None) -> list[
     for i, trig in enumerate(triggers if isinstance(triggers, list) else []):
         keys: Keys = ("triggers", i)
         if keys != opened:
-            out.append(FormField(f"trigger {i + 1}", keys, kind="open"))
+            out.append(FormField(f"trigger {i + 1} +", keys, kind="open", tip="click to unfold its form"))
             continue
-        out.append(FormField(f"trigger {i + 1} ▾", keys, kind="open", tip="click to fold the form"))
+        out.append(FormField(f"trigger {i + 1} −", keys, kind="open", tip="click to fold the form"))
         out.append(FormField("  YAML", keys, tip="the whole trigger in YAML's inline form (advanced)"))
         out += model_rows(Trigger, keys, refs, only=("name", "once"))
         when = trig.get("when") if isinstance(trig, dict) else None
@@ -191,11 +191,11 @@ def trigger_rows(data: dict[str, Any], refs: Refs, opened: Keys | None) -> list[
                                  tip=Effect.__doc__ or ""))
             if kind:
                 out += _effect_rows(kind, here, refs)
-            out.append(FormField(f"    delete {j + 1}", here, kind="action", apply="delete",
+            out.append(FormField(f"    delete then {j + 1}", here, kind="action", apply="delete",
                                  tip="remove this effect"))
         out.append(FormField("  + effect", (*keys, "then"), kind="action", apply="add-effect",
                              tip="a new effect: a message"))
-        out.append(FormField("  delete", keys, kind="action", apply="delete", tip="remove this trigger"))
+        out.append(FormField("  delete this trigger", keys, kind="action", apply="delete", tip="remove this trigger"))
     return out
 
 

@@ -24,7 +24,10 @@ class EditorScreen(EditorDrawing):
     def new(self) -> None:
         """Ctrl+N: a new scenario (this one is kept if saved; Ctrl+Z does not bring it back)."""
         self.doc = EditorDoc.new(str(self.doc.data.get("ruleset", "fi")))
-        self.selected, self.editing, self.tab = None, None, "scenario"
+        self.selected, self.editing, self.tab, self.opened = None, None, "scenario", None
+        if self.balance is not None:
+            self.balance.cancel()
+            self.balance = None
         self.view.fitted = False
         self.toast("a new scenario: Ctrl+S asks where to save it", GOOD)
 
@@ -60,6 +63,10 @@ class EditorScreen(EditorDrawing):
                 return self.save_as() if shift else self.save_key()
             elif k == pygame.K_n:
                 self.new()
+            elif k == pygame.K_b:
+                self.run_balance()
+            return None
+        if self.balance_key(event):
             return None
         if self.polygon and k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_BACKSPACE):
             if k == pygame.K_ESCAPE:
@@ -267,7 +274,12 @@ class EditorScreen(EditorDrawing):
         return None
 
     def update(self, dt: float) -> Transition | None:
-        """The toasts fade."""
+        """The toasts fade; a balance run that ends says so."""
+        run = self.balance
+        if run is not None and not run.running and not run.told:
+            run.told = True
+            if run.result is not None:
+                self.toast(f"balance: nearest the target, {run.result.best.opponent}", GOOD)
         for t in self.toasts:
             t.left -= dt
         self.toasts = [t for t in self.toasts if t.left > 0]

@@ -17,6 +17,7 @@ import pygame
 from skirmish.content.errors import ContentError
 from skirmish.content.scenario import Scenario
 from skirmish.ui.art import side_colour_map
+from skirmish.ui.editor.balance_panel import DEFAULT_BATTLES, BalanceRun
 from skirmish.ui.editor.document import EditorDoc
 from skirmish.ui.editor.fields import NEW_OBJECTIVE, NEW_TRIGGER, Field
 from skirmish.ui.screens.menu_state import user_scenarios_dir
@@ -111,6 +112,9 @@ class EditorState:
         self.hover: tuple[int, int] | None = None
         self.mouse = (-1, -1)
         self.dialog: Any = None  # the Save As prompt while it is open
+        self.balance: BalanceRun | None = None  # Ctrl+B: the balance figures being made or shown
+        battles = remembered.get("balance_battles")
+        self.balance_battles = battles if isinstance(battles, int) and 1 <= battles <= 1000 else DEFAULT_BATTLES
 
     def verdict(self) -> tuple[Scenario | None, list[ContentError]]:
         """The loader's check for drawing: the last one while a stroke or drag goes on, else a fresh one."""
@@ -120,7 +124,8 @@ class EditorState:
     def remember(self) -> None:
         """Keep the tool, brush and tile in the settings (saved with them)."""
         if hasattr(self.settings, "editor"):
-            self.settings.editor = {"tool": self.tool, "brush": self.brush, "tile": self.tile}
+            self.settings.editor = {"tool": self.tool, "brush": self.brush, "tile": self.tile,
+                                    "balance_battles": self.balance_battles}
 
     def set_tool(self, tool: str) -> None:
         """B brush, R rectangle, F fill, U units, Z rectangle zones, P polygon zones."""

@@ -1,0 +1,105 @@
+"""The editor's balance figures (issue 15 item 4), driven by posted events under SDL's dummy driver on a tiny
+scenario with a few battles: Ctrl+B runs `skirmish balance`'s engine in the background, the panel shows its
+table (the same figures as skirmish.sim.balance on the same file), an edit marks them stale, + and - set the
+battles a level, and Esc cancels a run and closes the panel."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from skirmish.sim.balance import balance
+from skirmish.ui.app import App
+from skirmish.ui.editor import EditorScreen
+from skirmish.ui.editor.balance_panel import BATTLES, next_battles, panel_rect
+from skirmish.ui.settings import Settings
+from tests.test_editor_board import _frames, _key, _open, _shot, _texts
+
+
+@pytest.fixture(autouse=True)
+def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+
+
+@pytest.fixture
+def app() -> Iterator[App]:
+    a = App(size=(1280, 800), settings=Settings(editor={"balance_battles": 2}))
+    yield a
+    a.close()
+
+
+def _until_done(app: App, ed: EditorScreen, limit: float = 240.0) -> None:
+    start = time.monotonic()
+    while ed.balance is not None and ed.balance.running:
+        assert time.monotonic() - start < limit, "the balance run did not end"
+        _frames(app)
+        time.sleep(0.02)
+    _frames(app, 2)
+
+
+def test_ctrl_b_shows_the_balance_table_and_an_edit_makes_it_stale(app: App, tmp_path: Path) -> None:
+    ed = _open(app, tmp_path)
+    assert ed.balance_battles == 2
+    before = _shot(app)
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    run = ed.balance
+    assert run is not None and run.battles == 2
+    assert run.running or run.result is not None
+    _until_done(app, ed)
+    assert run.result is not None and run.error is None and run.total == 12  # 5 levels and the mirror, 2 each
+    same = balance(run.path, battles=2)
+    assert run.result == same  # the engine of `skirmish balance`, not a copy
+    text = _texts(ed)
+    assert f"nearest the target 50%: {same.best.opponent}" in text
+    assert all(r.opponent in text for r in same.rows) and "fair by side" in text and "stale" not in text
+    panel = panel_rect(ed.panels.canvas, ed.fonts)
+    inside = (panel.x + 4, panel.y + 4)
+    assert _shot(app).get_at(inside) != before.get_at(inside)  # the panel is drawn over the map
+    # an edit: the figures are stale
+    ed.doc.set(("name", ), "Duel 2")
+    _frames(app)
+    assert "stale: the scenario was edited since" in _texts(ed)
+    # Esc closes the panel: the map shows again
+    _key(pygame.K_ESCAPE)
+    _frames(app)
+    assert ed.balance is None and _shot(app).get_at(inside) == before.get_at(inside)
+
+
+def test_battles_a_level_are_set_and_a_run_is_cancelled(app: App, tmp_path: Path) -> None:
+    ed = _open(app, tmp_path)
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    _until_done(app, ed)
+    for _ in range(len(BATTLES)):
+        _key(pygame.K_EQUALS, "+")
+    _frames(app)
+    assert ed.balance_battles == BATTLES[-1] and app.settings.editor["balance_battles"] == BATTLES[-1]
+    assert f"next run: {BATTLES[-1]}" in _texts(ed)
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    run = ed.balance
+    assert run is not None and run.battles == BATTLES[-1] and run.running
+    assert "Esc cancels" in _texts(ed)
+    _key(pygame.K_ESCAPE)
+    _frames(app)
+    run.thread.join(timeout=120)
+    _frames(app)
+    assert run.cancelled and run.result is None and run.done < run.total
+    assert "cancelled after" in _texts(ed) and ed.balance is run
+    _key(pygame.K_MINUS, "-")
+    _frames(app)
+    assert ed.balance_battles == BATTLES[-2]
+    assert next_battles(2, 1) == BATTLES[0] and next_battles(BATTLES[0], -1) == BATTLES[0]
+
+
+def test_a_scenario_with_problems_is_not_balanced(app: App, tmp_path: Path) -> None:
+    ed = _open(app, tmp_path)
+    ed.doc.set(("sides", 0, "units", 0, "weapons"), ["lasrifle"])
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    assert ed.balance is None and any("cannot balance" in t.text for t in ed.toasts)
