@@ -174,7 +174,7 @@ def test_paint_rectangle_fill_undo_and_redo_show_on_the_map(app: App, tmp_path: 
     _key(pygame.K_RIGHTBRACKET)
     _frames(app)
     app.close()
-    assert load_settings().editor == {"tool": "fill", "brush": 2, "tile": _tile("wall")}
+    assert load_settings().editor == {"tool": "fill", "brush": 2, "tile": _tile("wall"), "balance_battles": 20}
 
 
 def test_place_move_and_delete_a_unit_and_an_invalid_edit_is_shown(app: App, tmp_path: Path) -> None:
