@@ -176,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
         w = sub.add_parser(name, help=text)
         if name == "menu":
             w.add_argument("scenario", nargs="?", help="a scenario file to open in the menu, from anywhere "
-                           "(kept under recent files)")
+                           "(kept under recent files), or a folder: its scenarios (and its subfolders') are listed "
+                           "(kept in the settings)")
         else:
             w.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")
             w.add_argument("--seed", type=SEED, default=None, help="seed, 0 or more (default: the scenario's)")

@@ -7,6 +7,7 @@ import argparse
 import shlex
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skirmish.cli import display
@@ -43,11 +44,23 @@ def _controls(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
     return {s: ("human" if s == side else "ai") for s in sides}
 
 
+def _menu_folder(args: argparse.Namespace) -> str | None:
+    """`skirmish menu FOLDER`: the folder whose scenarios the menu lists (None for a file or nothing); a path
+    that does not exist exits 2."""
+    if args.command != "menu" or not args.scenario:
+        return None
+    path = Path(args.scenario).expanduser()
+    if not path.exists():
+        raise UserError(f"{args.scenario}: no such file or folder (give a scenario file or a folder of them)")
+    return str(path) if path.is_dir() else None
+
+
 def cmd_board(args: argparse.Namespace) -> int:
     """The board: watch (all AI), play (you against the AI, or hot-seat), or the start menu."""
     if getattr(args, "load", None):
         return board_load(args)
-    scenario = scenario_arg(args.scenario)  # a bad file exits 2 before any window opens (C-6), the menu's too
+    folder = _menu_folder(args)
+    scenario = scenario_arg(None if folder else args.scenario)  # a bad file exits 2 before any window opens (C-6)
     warn_notes(scenario)
     overrides = getattr(args, "ai", [])
     ai = ai_overrides(scenario, overrides)

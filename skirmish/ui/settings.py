@@ -40,10 +40,15 @@ class Settings:
     recent: list[str] = field(default_factory=list)  # scenario files opened from outside scenarios/, newest first
     chips: str = ""  # FI story chips of a person's side (X): "spend" as the AI does, "keep", "" as the scenario
     editor: dict[str, Any] = field(default_factory=dict)  # the scenario editor's tool, brush and tile (ui/editor)
+    folders: list[str] = field(default_factory=list)  # scenario folders opened in the menu, newest first
 
     def remember(self, path: str) -> None:
         """Put a scenario file at the front of the recent files (at most RECENT_MAX kept)."""
         self.recent = [path, *[p for p in self.recent if p != path]][:RECENT_MAX]
+
+    def remember_folder(self, path: str) -> None:
+        """Put a scenario folder at the front of the folders the menu lists (at most RECENT_MAX kept)."""
+        self.folders = [path, *[p for p in self.folders if p != path]][:RECENT_MAX]
 
     @property
     def path(self) -> Path:
@@ -90,6 +95,9 @@ def load_settings() -> Settings:
         recent = raw.get("recent", [])
         if isinstance(recent, list):
             s.recent = [p for p in recent if isinstance(p, str)][:RECENT_MAX]
+        folders = raw.get("folders", [])
+        if isinstance(folders, list):
+            s.folders = [p for p in folders if isinstance(p, str)][:RECENT_MAX]
     except (OSError, ValueError, TypeError) as exc:
         print(f"skirmish: ignoring settings file {path}: {exc}", file=sys.stderr)
         return Settings()

@@ -15,7 +15,7 @@ from skirmish.ui.screens.menu_state import OPTION_CHOICES, OPTION_KEYS, OPTION_T
 from skirmish.ui.widgets import ACCENT, BAD, DIM, PANEL_EDGE, TEXT, Button, wrap
 
 MENU_KEYS = ("↑↓ scenario · Tab/Space option · C D P I K V options · H who plays · 0-9 seed · R new seed · "
-             "O open a file · E edit · N new scenario · Enter start · Esc quit")
+             "O open a file or folder · E edit · N new scenario · Enter start · Esc quit")
 HOVER_BG = 25  # how much lighter a hovered row is
 
 
@@ -79,8 +79,8 @@ class MenuDrawing(MenuState):
         if tip is None and any(r.rect.collidepoint(self.mouse) for r in self.rows):
             tip = "click to choose this scenario (↑/↓ move through the list)"
         if tip is None and self.field.rect.collidepoint(self.mouse):
-            tip = ("click or press O, type or paste (Ctrl+V) a path: Enter opens a scenario (dropped files open too); "
-                   "a save (.json): Ctrl+O continues it, Ctrl+R replays it")
+            tip = ("click or press O, type or paste (Ctrl+V) a path: Enter opens a scenario, or lists a folder's "
+                   "(dropped files open too); a save (.json): Ctrl+O continues it, Ctrl+R replays it")
         if tip:
             page.text(f.small, tip, ACCENT, (m, y), width=page.surf.get_width() - 2 * m)
 
@@ -98,7 +98,7 @@ class MenuDrawing(MenuState):
         field_h = lh_n + 10
         block = lh_n + 4 + field_h + (4 + err_lines * lh_s if err_lines else 0)
         fy = inner.bottom - block
-        page.text(f.normal, "Open a file (O)", ACCENT, (inner.x, fy), width=inner.w)
+        page.text(f.normal, "Open a file or folder (O)", ACCENT, (inner.x, fy), width=inner.w)
         self.field.rect = pygame.Rect(inner.x, fy + lh_n + 4, inner.w, field_h)
         fr = self.field.rect
         hover = fr.collidepoint(self.mouse)

@@ -70,18 +70,19 @@ class Entry:
     name: str
     recent: bool  # opened from a file outside scenarios/ and the user's folder
     group: str = ""
+    where: str = ""  # a folder's file: the folder's name and the subfolder it lies in ("mine/hard")
 
     @property
     def key(self) -> str:
         """What settings.scenario remembers: a shipped scenario's path under scenarios/, another file's full path."""
-        if self.recent or self.group == "mine":
+        if self.recent or self.group in ("mine", "folder"):
             return str(self.path)
         return self.path.name if not self.group else f"{self.group}/{self.path.name}"
 
     @property
     def tag(self) -> str:
         """The word shown at the right of its row."""
-        return "file" if self.recent else self.group
+        return "file" if self.recent else self.where or self.group
 
 
 _NAMES: dict[tuple[str, float], str] = {}
@@ -115,14 +116,46 @@ def _yaml_files(folder: Path) -> list[Path]:
         return []
 
 
+MAX_FOLDER_FILES = 500  # a folder's scenario files the menu lists (a home folder given by mistake stays quick)
+
+
+def folder_files(folder: Path) -> list[Path]:
+    """The YAML files in a folder and its subfolders (hidden ones skipped), at most MAX_FOLDER_FILES, in path
+    order."""
+    out: list[Path] = []
+    for root, dirs, files in os.walk(folder, onerror=None):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        out += [Path(root) / f for f in sorted(files) if f.endswith((".yaml", ".yml")) and not f.startswith(".")]
+        if len(out) >= MAX_FOLDER_FILES:
+            break
+    return out[:MAX_FOLDER_FILES]
+
+
+def _folder_entries(folder: Path, listed: list[Entry]) -> list[Entry]:
+    """A folder's scenarios by name, each tagged with the folder (and subfolder) it lies in; files listed
+    already (shipped, the user's) are left out. A file that does not load is listed too: the menu shows why."""
+    out = []
+    for p in folder_files(folder):
+        if any(same_file(p, e.path) for e in listed):
+            continue
+        sub = p.parent.relative_to(folder).as_posix()
+        where = folder.name if sub == "." else f"{folder.name}/{sub}"
+        out.append(Entry(p, scenario_name(p), False, "folder", where))
+    return sorted(out, key=lambda e: (e.where, e.name.lower()))
+
+
 def menu_entries(settings: Settings) -> list[Entry]:
     """The shipped scenarios by name (scenarios/, then its fi/, fw/ and training/ folders), the user's own
-    (the editor's folder), then the recently opened files that still exist."""
+    (the editor's folder), the scenarios of the folders opened (`skirmish menu FOLDER`, the Open field), then
+    the recently opened files that still exist."""
     out: list[Entry] = []
     groups = [("", builtin_scenarios())] + [(g, _yaml_files(SCENARIOS_DIR / g)) for g in SUBFOLDERS]
     groups.append(("mine", _yaml_files(user_scenarios_dir())))
     for group, paths in groups:
         out += sorted((Entry(p, scenario_name(p), False, group) for p in paths), key=lambda e: e.name.lower())
+    for text in settings.folders:
+        if Path(text).is_dir():
+            out += _folder_entries(Path(text), out)
     for text in settings.recent:
         p = Path(text)
         if p.is_file() and not any(same_file(p, e.path) for e in out):
@@ -206,9 +239,11 @@ class MenuState:
         the selection alone and says why in the field's error line."""
         text = text.strip().strip("'\"")
         if not text:
-            self.field.error = "type or paste the path of a scenario file (.yaml)"
+            self.field.error = "type or paste the path of a scenario file (.yaml) or a folder of them"
             return False
         path = Path(text).expanduser()
+        if path.is_dir():
+            return self.open_folder(path)
         try:
             load_scenario(path)
         except ContentError as exc:
@@ -224,6 +259,24 @@ class MenuState:
             found = next(i for i, e in enumerate(self.entries) if same_file(e.path, path))
         self.field = PathField(rect=self.field.rect)
         self._select(found)
+        return True
+
+    def open_folder(self, folder: Path) -> bool:
+        """Open a folder of scenarios: its files (and its subfolders') join the list, remembered in the settings,
+        and the first is selected; a folder with none says so in the field's error line."""
+        root = folder.resolve()
+        if not folder_files(root):
+            self.field.text = str(folder)
+            self.field.error = f"{folder}: no scenario files (.yaml, .yml) in it or its subfolders"
+            return False
+        self.settings.remember_folder(str(root))
+        self.settings.save()
+        self.entries = menu_entries(self.settings)
+        inside = [i for i, e in enumerate(self.entries) if e.path.resolve().is_relative_to(root)]
+        self.field = PathField(rect=self.field.rect)
+        if inside:
+            self.index = -1  # the selection is reloaded even if it keeps its number
+            self._select(inside[0])
         return True
 
     def _cycle_option(self, key: str) -> None:
