@@ -354,8 +354,7 @@ class EditorDoc:
         return written
 
     def playable(self, folder: str = "play") -> Scenario:
-        """The scenario as it stands, written to a scratch folder (`folder` in it: play, balance) and loaded from
-        there, so that a battle played on it (and a record saved of it) holds exactly this text and these files."""
+        """The scenario as it stands, loaded from its scratch copy: a battle (and its record) holds exactly it."""
         return load_scenario(self.scratch_file(folder))
 
     def scratch_file(self, folder: str) -> Path:

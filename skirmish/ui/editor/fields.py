@@ -46,12 +46,6 @@ def side_fields(ruleset: str, side: int) -> list[Field]:
     return [Field(k, ("sides", side, k), k in TEXT_KEYS) for k in keys]
 
 
-def objective_fields(objectives: Any, side: int) -> list[Field]:
-    """A line a side's objective (`{kind, zone, unit, rounds, points, …}`)."""
-    count = len(objectives) if isinstance(objectives, list) else 0
-    return [Field(f"objective {i + 1}", ("sides", side, "objectives", i)) for i in range(count)]
-
-
 def zone_fields(zones: dict[str, Any], first: str | None) -> list[Field]:
     """Two lines a zone (its name, typed to rename it; its area), the selected one first."""
     names = sorted(zones, key=lambda n: (n != first, list(zones).index(n)))
@@ -59,12 +53,6 @@ def zone_fields(zones: dict[str, Any], first: str | None) -> list[Field]:
     for name in names:
         out += [Field("zone", ("@zone", name), True), Field("  area", ("zones", name))]
     return out
-
-
-def trigger_fields(triggers: Any) -> list[Field]:
-    """A line a trigger (`{name, when, then, once}` in YAML's inline form)."""
-    count = len(triggers) if isinstance(triggers, list) else 0
-    return [Field(f"trigger {i + 1}", ("triggers", i)) for i in range(count)]
 
 
 NEW_TRIGGER = {"when": {"round": 2}, "then": [{"message": "round 2 begins"}]}
