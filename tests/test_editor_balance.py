@@ -51,12 +51,13 @@ def test_ctrl_b_shows_the_balance_table_and_an_edit_makes_it_stale(app: App, tmp
     assert run is not None and run.battles == 2
     assert run.running or run.result is not None
     _until_done(app, ed)
-    assert run.result is not None and run.error is None and run.total == 12  # 5 levels and the mirror, 2 each
-    same = balance(run.path, battles=2)
-    assert run.result == same  # the engine of `skirmish balance`, not a copy
+    assert run.error is None and run.total == 24  # each side: 5 levels and the mirror, 2 battles each
+    same = tuple(balance(run.path, side, battles=2) for side in ("Blue", "Red"))
+    assert run.results == same  # the engine of `skirmish balance`, not a copy
     text = _texts(ed)
-    assert f"nearest the target 50%: {same.best.opponent}" in text
-    assert all(r.opponent in text for r in same.rows) and "fair by side" in text and "stale" not in text
+    assert f"nearest the target 50%: Blue: {same[0].best.opponent}" in text and f"Red: {same[1].best.opponent}" in text
+    assert all(r.opponent in text for r in same[0].rows) and "fair by side" in text and "stale" not in text
+    assert f"{same[1].rows[2].score:.0%} {same[1].rows[2].interval}" in text
     panel = panel_rect(ed.panels.canvas, ed.fonts)
     inside = (panel.x + 4, panel.y + 4)
     assert _shot(app).get_at(inside) != before.get_at(inside)  # the panel is drawn over the map
@@ -89,7 +90,7 @@ def test_battles_a_level_are_set_and_a_run_is_cancelled(app: App, tmp_path: Path
     _frames(app)
     run.thread.join(timeout=120)
     _frames(app)
-    assert run.cancelled and run.result is None and run.done < run.total
+    assert run.cancelled and run.results == () and run.done < run.total
     assert "cancelled after" in _texts(ed) and ed.balance is run
     _key(pygame.K_MINUS, "-")
     _frames(app)

@@ -254,7 +254,8 @@ class EditorActions(EditorState):
         except (ContentError, OSError) as exc:
             self.toast(f"cannot balance: {exc.text if isinstance(exc, ContentError) else exc}", BAD)
             return
-        self.balance = BalanceRun(path, self.balance_battles, self.doc.version).start()
+        sides = [side.name for side in scenario.spec.sides]
+        self.balance = BalanceRun(path, sides, self.balance_battles, self.doc.version).start()
 
     def balance_key(self, event: Any) -> bool:
         """Esc cancels a run (or closes the figures); + and - change the battles a level. Whether it was used."""

@@ -1,8 +1,8 @@
 """The editor's balance figures (issue 15 item 4, Ctrl+B): `skirmish balance`'s own engine
-(skirmish.sim.balance.balance) run on the scenario as it stands, in a background thread so the board keeps
-drawing; a progress bar while it runs, Esc cancels it (between two battles); then the table: the first side's
-score against each opponent AI level, the level nearest the target, and the mirror (fair by side). Figures
-from before the last edit are marked stale."""
+(skirmish.sim.balance.balance) run on the scenario as it stands for each side in turn, in a background thread
+so the board keeps drawing; a progress bar while it runs, Esc cancels it (between two battles); then the table:
+each side's score against each opponent AI level, the level nearest the target for each, and the mirror (fair
+by side). Figures from before the last edit are marked stale."""
 
 from __future__ import annotations
 
@@ -27,12 +27,14 @@ class Cancelled(Exception):
 
 
 class BalanceRun:
-    """One calibration of a scenario file, played in a daemon thread; its progress, result or error."""
+    """The calibration of a scenario file for each of its sides, played in a daemon thread; its progress, the
+    results (one Balance a side, in the sides' order) or the error."""
 
-    def __init__(self, path: Path, battles: int, version: int, target: float = 0.5) -> None:
-        self.path, self.battles, self.version, self.target = path, battles, version, target
+    def __init__(self, path: Path, sides: list[str], battles: int, version: int, target: float = 0.5) -> None:
+        self.path, self.sides, self.battles, self.version, self.target = path, sides, battles, version, target
         self.done, self.total = 0, 0
-        self.result: Balance | None = None
+        self._base = 0  # battles of the sides done before the one playing
+        self.results: tuple[Balance, ...] = ()
         self.error: str | None = None
         self.cancelled = False
         self.told = False  # the editor has said it ended
@@ -55,14 +57,23 @@ class BalanceRun:
         """Stop after the battle being played (the thread ends on its own)."""
         self._stop.set()
 
+    @property
+    def result(self) -> Balance | None:
+        """The first side's figures (with the mirror, the same in each), once every side's are in."""
+        return self.results[0] if self.results else None
+
     def _progress(self, done: int, total: int) -> None:
+        self.done, self.total = self._base + done, total * len(self.sides)
         if self._stop.is_set():
             raise Cancelled
-        self.done, self.total = done, total
 
     def _run(self) -> None:
         try:
-            self.result = balance(self.path, battles=self.battles, target=self.target, progress=self._progress)
+            out = []
+            for side in self.sides:
+                out.append(balance(self.path, side, battles=self.battles, target=self.target, progress=self._progress))
+                self._base = self.done
+            self.results = tuple(out)
         except Cancelled:
             self.cancelled = True
         except ContentError as exc:
@@ -79,10 +90,10 @@ def next_battles(current: int, step: int) -> int:
 
 
 def panel_rect(canvas: pygame.Rect, fonts: Fonts) -> pygame.Rect:
-    """Where the panel lies: over the canvas's bottom, as wide as it (up to 640 pixels)."""
+    """Where the panel lies: over the canvas's top (the toasts keep its bottom), up to 640 pixels wide."""
     w = min(640, canvas.w - 16)
     h = min(canvas.h - 16, fonts.small.get_linesize() * 16 + 24)
-    return pygame.Rect(canvas.right - w - 8, canvas.bottom - h - 8, w, h)
+    return pygame.Rect(canvas.right - w - 8, canvas.y + 8, w, h)
 
 
 def draw_balance(page: Page, fonts: Fonts, run: BalanceRun, rect: pygame.Rect, stale: bool,
@@ -113,39 +124,39 @@ def draw_balance(page: Page, fonts: Fonts, run: BalanceRun, rect: pygame.Rect, s
         notes.append((f"cannot play it: {run.error}", BAD))
     for text, colour in notes:
         y = page.para(f.small, text, colour, x, y, w, 2) + 2
-    b = run.result
-    if b is not None:
-        y = _table(page, fonts, b, x, y, w)
+    if run.results:
+        y = _table(page, fonts, run.results, x, y, w)
     if y + lh <= rect.bottom:
         page.text(f.small, f"+ / - battles a level (next run: {battles}) · Esc closes", DIM, (x, rect.bottom - lh - 4),
                   width=w)
     return bar
 
 
-def _table(page: Page, fonts: Fonts, b: Balance, x: int, y: int, w: int) -> int:
+def _table(page: Page, fonts: Fonts, results: tuple[Balance, ...], x: int, y: int, w: int) -> int:
     f = fonts
     lh = f.small.get_linesize()
-    cols = (0, int(w * 0.34), int(w * 0.50), int(w * 0.66))
-    y = page.para(f.small, f"{b.side} played by {b.ai} against each level on the other side(s); a draw scores "
-                  "1/sides", DIM, x, y, w, 2) + 2
+    first = results[0]
+    y = page.para(f.small, f"each side played by {first.ai} against each level on the other side(s): score "
+                  "(a draw 1/sides) and Wilson 95% interval", DIM, x, y, w, 2) + 2
+    name_w = int(w * 0.26)
+    col = (w - name_w) // len(results)
 
-    def row(cells: list[str], colour: tuple[int, int, int]) -> None:
-        for cell, cx in zip(cells, cols, strict=True):
-            page.text(f.small, cell, colour, (x + cx, y), width=w - cx)
+    def row(cells: list[str], colours: list[tuple[int, int, int]]) -> None:
+        page.text(f.small, cells[0], colours[0], (x, y), width=name_w - 4)
+        for i, (cell, colour) in enumerate(zip(cells[1:], colours[1:], strict=True)):
+            page.text(f.small, cell, colour, (x + name_w + i * col, y), width=col - 6)
 
-    row(["opponents' AI", "W-D-L", f"{b.side}", "Wilson 95%"], DIM)
+    row(["opponents' AI", *(b.side for b in results)], [DIM] * (len(results) + 1))
     y += lh
-    best = b.best
-    for r in b.rows:
-        row([r.opponent, f"{r.wins}-{r.draws}-{r.losses}", f"{r.score:.0%}", r.interval], ACCENT if r is best else TEXT)
+    for i, r in enumerate(first.rows):
+        cells = [f"{b.rows[i].score:.0%} {b.rows[i].interval}" for b in results]
+        colours = [ACCENT if b.rows[i] is b.best else TEXT for b in results]
+        row([r.opponent, *cells], [TEXT, *colours])
         y += lh
-    where = "inside" if b.on_target else "outside"
-    y = page.para(f.small, f"nearest the target {b.target:.0%}: {best.opponent} ({best.score:.0%}; the target is "
-                  f"{where} its interval)", ACCENT, x, y + 2, w, 2) + 2
-    row(["mirror: side", "W-D-L", "score", "Wilson 95%"], DIM)
+    nearest = " · ".join(f"{b.side}: {b.best.opponent} ({b.best.score:.0%}"
+                         f"{'' if b.on_target else ', outside its interval'})" for b in results)
+    y = page.para(f.small, f"nearest the target {first.target:.0%}: {nearest}", ACCENT, x, y + 2, w, 2) + 2
+    row(["mirror", *(f"{m.score:.0%} {m.interval}" for m in first.mirror)], [DIM] + [TEXT] * len(first.mirror))
     y += lh
-    for r in b.mirror:
-        row([r.side, f"{r.wins}-{r.draws}-{r.losses}", f"{r.score:.0%}", r.interval], TEXT)
-        y += lh
-    verdict = f"fair by side: {'fair' if b.fair else 'NOT fair'} (each side's share {b.fair_share:.0%})"
-    return page.para(f.small, verdict, GOOD if b.fair else BAD, x, y + 2, w, 2) + 2
+    verdict = f"fair by side: {'fair' if first.fair else 'NOT fair'} (each side's share {first.fair_share:.0%})"
+    return page.para(f.small, verdict, GOOD if first.fair else BAD, x, y + 2, w, 2) + 2

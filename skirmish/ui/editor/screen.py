@@ -278,8 +278,9 @@ class EditorScreen(EditorDrawing):
         run = self.balance
         if run is not None and not run.running and not run.told:
             run.told = True
-            if run.result is not None:
-                self.toast(f"balance: nearest the target, {run.result.best.opponent}", GOOD)
+            if run.results:
+                best = ", ".join(f"{b.side} {b.best.opponent}" for b in run.results)
+                self.toast(f"balance: nearest the target: {best}", GOOD)
         for t in self.toasts:
             t.left -= dt
         self.toasts = [t for t in self.toasts if t.left > 0]
