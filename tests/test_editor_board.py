@@ -433,6 +433,12 @@ def test_the_editor_fits_the_window_on_every_tab(size: tuple[int, int]) -> None:
             ed.tab = tab
             _frames(a, 1)
             assert layout_problems(ed.page, a.window.get_rect(), ed.buttons.buttons) == [], tab
+        ed.tab, ed.side = "side", 0
+        ed.add_objective()  # its form unfolded, as the trigger's is
+        ed.opened = ("sides", 0, "objectives", len(ed.doc.data["sides"][0]["objectives"]) - 1)
+        _frames(a, 1)
+        assert any(f.label.strip() == "delete this objective" for _, f in ed.panels.fields)
+        assert layout_problems(ed.page, a.window.get_rect(), ed.buttons.buttons) == []
         ed.tab = "unit"
         _frames(a, 1)
         ed.start_edit(next(f for _, f in ed.panels.fields if f.label == "weapons"))

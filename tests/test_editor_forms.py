@@ -17,7 +17,7 @@ from skirmish.ui.app import App
 from skirmish.ui.editor import EditorScreen
 from skirmish.ui.editor.objective_form import FormField, Refs, model_rows, objective_rows, trigger_rows
 from skirmish.ui.settings import Settings
-from tests.test_editor_board import DUEL, _click, _frames, _key, _open, _texts, _type
+from tests.test_editor_board import DUEL, _click, _frames, _key, _move, _open, _texts, _type
 
 
 @pytest.fixture(autouse=True)
@@ -184,3 +184,26 @@ def test_a_trigger_built_with_the_form(app: App, tmp_path: Path) -> None:
     _press(app, _row(ed, "trigger 1 +"))
     _press(app, _row(ed, "delete this trigger"))
     assert ed.doc.data["triggers"] == []
+
+
+def test_the_inspector_scrolls_with_the_wheel_and_to_an_unfolded_form(tmp_path: Path) -> None:
+    a = App(size=(900, 600), settings=Settings())
+    try:
+        ed = _open(a, tmp_path, WITH_ZONES)
+        ed.side, ed.tab = 0, "side"
+        ed.doc.set(("sides", 0, "objectives"), [{"kind": "survive", "rounds": r} for r in range(1, 9)])
+        _frames(a)
+        first = ed.panels.fields[0][1]
+        assert ed.scroll == 0 and first.label == "name"
+        assert "more (wheel)" in _texts(ed)
+        _move(ed.panels.inspector.center)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-3))
+        _frames(a)
+        assert ed.scroll == 3 and ed.panels.fields[0][1] != first and "▲ 3 more (wheel)" in _texts(ed)
+        # the last objective unfolded: scrolled so that its form shows whole, down to its delete row
+        ed.opened = ("sides", 0, "objectives", 7)
+        _frames(a)
+        labels = [f.label.strip() for _, f in ed.panels.fields]
+        assert "objective 8 −" in labels and labels[-1] == "delete this objective"
+    finally:
+        a.close()

@@ -278,10 +278,15 @@ class EditorDrawing(EditorActions):
             self.buttons.buttons.append(Button(label, action, rect=pygame.Rect(bx, rect.bottom - 34, bw, 28)))
             bx -= 6
         self.panels.fields, self.panels.choices = [], []
+        self.panels.inspector = rect
         lh = f.small.get_linesize()
         label_w = 96
-        for fd in fields:
+        fields = self._scrolled(fields, max(1, (rect.bottom - 40 - y) // (lh + 6) - 1))
+        if self.scroll:
+            y = page.text(f.small, f"▲ {self.scroll} more (wheel)", DIM, (x, y)).bottom + 4
+        for i, fd in enumerate(fields):
             if y + lh > rect.bottom - 40:
+                page.text(f.small, f"▼ {len(fields) - i} more (wheel)", DIM, (x, rect.bottom - 30), anchor="midleft")
                 break
             r = pygame.Rect(x, y, w, lh + 4)
             editing = self.editing is not None and self.editing.field == fd
@@ -309,6 +314,18 @@ class EditorDrawing(EditorActions):
                 break  # the equipment to add (a form's choices) takes the room of the lines below
         if self.editing is not None:
             self._choices(page, pygame.Rect(x, y + 4, w, rect.bottom - 44 - y))
+
+    def _scrolled(self, fields: list[Field], room: int) -> list[Field]:
+        """The inspector's lines from the first one scrolled to (the wheel); a form just unfolded is scrolled
+        into view whole when it can be."""
+        if (self.tab, self.opened) != self._scroll_for:
+            self._scroll_for = (self.tab, self.opened)
+            self.scroll = 0
+            mine = [i for i, fd in enumerate(fields) if self.opened and fd.keys[:len(self.opened)] == self.opened]
+            if mine and mine[-1] >= room:
+                self.scroll = min(mine[0], mine[-1] - room + 1)
+        self.scroll = max(0, min(self.scroll, len(fields) - 1))
+        return fields[self.scroll:]
 
     def _tab_fields(self, ruleset: str, sides: list[Any]) -> tuple[list[Field], str, list[tuple[str, Any]]]:
         """The shown tab's lines, a note above them, and its buttons (label, action)."""

@@ -46,6 +46,9 @@ class EditorScreen(EditorDrawing):
             return self._release(event)
         if event.type == pygame.MOUSEWHEEL and self.panels.canvas.collidepoint(self.mouse):
             self.zoom(event.y, self.mouse)
+        elif event.type == pygame.MOUSEWHEEL and self.panels.inspector.collidepoint(self.mouse):
+            self.scroll = max(0, self.scroll - event.y)
+            self.editing = None
         return None
 
     def _key(self, event: pygame.event.Event) -> Transition | None:

@@ -78,6 +78,7 @@ class Panels:
     tabs: list[tuple[pygame.Rect, str]] = field(default_factory=list)
     sides: list[tuple[pygame.Rect, int]] = field(default_factory=list)
     problems: list[tuple[pygame.Rect, str]] = field(default_factory=list)  # each error's lines and its key path
+    inspector: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
 
 
 class EditorState:
@@ -102,6 +103,8 @@ class EditorState:
         self.hover_corner: tuple[int, int] | None = None
         self.tab = "scenario"
         self.opened: tuple[str | int, ...] | None = None  # the objective or trigger whose form is unfolded
+        self.scroll = 0  # the inspector's lines scrolled past (the wheel)
+        self._scroll_for: tuple[Any, ...] = ("scenario", None)  # the tab and form the scroll was set for
         self.view = View()
         self.editing: Editing | None = None
         self.toasts: list[Toast] = []
