@@ -289,6 +289,8 @@ class EditorActions(EditorState):
             self._esc_armed = True
             self.toast("unsaved changes: Esc again leaves without saving (Ctrl+S saves)")
             return None  # type: ignore[return-value]
+        if self.balance is not None:
+            self.balance.cancel()  # its thread stops after the battle being played
         if self.back is None:
             return Quit()
         return Reset(self.back())
