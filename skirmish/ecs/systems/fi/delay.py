@@ -9,7 +9,9 @@ A phase asks its units in the R-5.1 order; around each unit's turn this puts the
 - `later` — after every turn that ends, each unit waiting `later` (but one that just had a turn) is offered a turn
   of its own: it acts, or waits `later` again, or ends it (it stops waiting). A wait held at the end of the round
   carries over and declares FAST (R-5.7), as any wait does.
-A waiter put out of action, or whose trigger names a unit put out of action, is not asked.
+A waiter put out of action, or whose trigger names a unit put out of action, is not asked; nor is one waiting for an
+enemy it does not see when that enemy's turn comes (the sight is checked again then, not only when the wait was
+declared): it keeps waiting, and no event tells of the unseen turn (fog).
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ def around(sys: FiSystems, eid: int) -> Iterator[int]:
                 if kind == "acts" and sys.w.peek(waiter, Identity).side_index == side:
                     after.append(waiter)  # a friend's turn: right after it
                     continue
+                if not sys.sight(waiter, eid).visible:
+                    continue  # R-5.7: an enemy's turn sets off only a waiter that sees it now; no event (fog), it waits on
                 contest = triggers.reflex_contest(sys, waiter, eid, preempt=kind == "preempt")
                 sys._event("trigger", sys.name(waiter), ("R-5.7", "R-3.8"), target=name, **contest,
                            trigger=f"{kind}:{name}")
