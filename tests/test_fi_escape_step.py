@@ -67,3 +67,11 @@ def test_the_legal_list_offers_each_open_step(tmp_path: Path) -> None:
     steps = {a.to for a in b.legal_actions("Foe").melee if getattr(a, "maneuver", "") == "escape"}
     assert steps == {None, (1, 0), (2, 0), (3, 0), (3, 1), (1, 2), (2, 2), (3, 2)}  # every neighbour but Me's 1,1
     b.close()
+
+
+def test_the_boards_fight_menu_names_the_step() -> None:
+    from skirmish.ui.fi_melee import describe
+
+    assert describe(parse_action("melee Foe Me maneuver=escape to=3,1")) == "escape, on a raise step to 3,1"
+    assert describe(parse_action("melee Foe Me maneuver=strike_low effects=target_falls")) == \
+        "strike low (target falls)"
