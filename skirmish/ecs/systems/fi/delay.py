@@ -53,6 +53,17 @@ def phase_turns(sys: FiSystems, turned: list[int], phase: int) -> Iterator[int]:
         yield from around(sys, eid)
 
 
+def step_turns(sys: FiSystems, step: int) -> Iterator[int]:
+    """Card hands (R-5.8): the units with a card at this step, in order, with the reserves waiting for a turn's
+    trigger (`acts:`, `preempt:`) or `later` put round them as above; each such waiter plays its reserve card
+    (`sys.reserve_turns`: `begin_card` starts its turn on the reserve)."""
+    for eid in sys.step_order(step):
+        for who in around(sys, eid):
+            if who != eid:
+                sys.reserve_turns.add(who)
+            yield who
+
+
 def around(sys: FiSystems, eid: int) -> Iterator[int]:
     """`eid`'s turn with the units waiting for it before and after it, then the `later` waiters offered."""
     name = sys.name(eid)
