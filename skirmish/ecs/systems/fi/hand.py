@@ -209,6 +209,7 @@ class FiHand(FiHandKeep):
         """After the round: unplayed cards are gone, a SHUFFLE card drawn into a hand shuffles (R-5.8)."""
         for h in self.hands.values():
             h.slots, h.current, h.rush, h.drawn, h.has_drawn = [], None, None, [], False
+        self.reserve_turns.clear()  # a reserve turn put in order but never begun does not outlive the round
         deck = self.ctx.deck
         if self.shuffle_at_end and deck is not None:
             deck.shuffle()
