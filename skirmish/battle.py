@@ -102,10 +102,17 @@ class Outcome:
     rounds: int
     seed: int
     casualties: dict[str, int]
+    bounty: dict[str, int] | None = None  # each side's unspent story chips as bounty points (R-8.5), else None
 
     def summary(self) -> str:
         """The C-1 summary line."""
         return f"result: winner={self.winner or 'draw'} rounds={self.rounds} seed={self.seed}"
+
+    def bounty_line(self) -> str | None:
+        """`bounty: Blue=3 Red=1` (R-8.5, a battle with story chips), printed before the C-1 line; else None."""
+        if self.bounty is None:
+            return None
+        return "bounty: " + " ".join(f"{side}={points}" for side, points in self.bounty.items())
 
 
 class Battle:
@@ -430,7 +437,11 @@ class Battle:
     def _result(self, winner: str | None, reason: str) -> None:
         """The outcome, and its result event (R-10.1)."""
         casualties = self._tally()[1] if self.play is None else self.play.casualties()
-        self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties)
+        chips = getattr(self.ctx, "chips", None)  # R-8.5: the unspent chips convert to bounty points at the end
+        bounty = chips.bounty() if chips is not None else None
+        self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties, bounty)
         extra = {} if self.play is None else self.play.result_fields()
+        if bounty is not None:
+            extra["bounty"] = bounty
         self._emit(ResultEvent(round=self.ctx.round, phase=None, actor=None, rules=("R-10.1",),
                                winner=winner, rounds=self.ctx.round, casualties=casualties, reason=reason, **extra))

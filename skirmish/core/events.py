@@ -396,11 +396,13 @@ class ResultEvent(Event):
     objective: str | None = None  # the objective that decided it (a scenario with objectives, issue 15)
     points: dict[str, int] | None = None  # each side's points then (a scenario with objectives)
     extracted: dict[str, int] | None = None  # units that left through an extraction zone, by side (not casualties)
+    bounty: dict[str, int] | None = None  # each side's unspent story chips as bounty points (R-8.5, option chips)
 
     def describe(self) -> str:
         points = f"; points {self.points}" if self.points is not None else ""
+        bounty = f"; bounty {self.bounty}" if self.bounty is not None else ""
         return (f"== winner: {self.winner or 'draw'} after {self.rounds} rounds ({self.reason}); "
-                f"casualties {self.casualties}{points}")
+                f"casualties {self.casualties}{points}{bounty}")
 
 
 from skirmish.core import scenario_events as _scenario_events  # noqa: E402, F401  (objective, scenario_trigger)

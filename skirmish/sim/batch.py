@@ -35,11 +35,16 @@ class BattleRow:
     casualties: tuple[int, ...]  # per side, in the sides' order
     objectives: str
     fallen: tuple[Cell, ...] = ()  # the cells of the units out of action at the end
+    bounty: tuple[int, ...] | None = None  # per side, a battle with story chips (R-8.5); None without
 
-    def cells(self) -> list[str]:
-        """The CSV cells (CSV_HEADER): per-side values as `side=value` joined by `;`."""
-        return [self.scenario, self.file, str(self.seed), _pairs(self.sides, self.ais), self.winner or "draw",
-                self.reason, str(self.rounds), _pairs(self.sides, self.casualties), self.objectives]
+    def cells(self, bounty: bool = False) -> list[str]:
+        """The CSV cells (CSV_HEADER, and the `bounty` column when `bounty`): per-side values as `side=value`
+        joined by `;` (an empty bounty cell for a battle without chips)."""
+        out = [self.scenario, self.file, str(self.seed), _pairs(self.sides, self.ais), self.winner or "draw",
+               self.reason, str(self.rounds), _pairs(self.sides, self.casualties), self.objectives]
+        if bounty:
+            out.append("" if self.bounty is None else _pairs(self.sides, self.bounty))
+        return out
 
 
 def _pairs(sides: Sequence[str], values: Sequence[object]) -> str:
@@ -112,7 +117,7 @@ def play_battle(path: str, label: str, seed: int, overrides: tuple[str, ...]) ->
         objectives = objective_states(b, result.reason)
     return BattleRow(sc.spec.name, label, seed, sides, tuple(ai_label(sc, s, o) for s, o in zip(sides, overrides,
                      strict=True)), out.winner, result.reason, out.rounds, tuple(out.casualties.get(s, 0) for s in sides),
-                     objectives, fallen)
+                     objectives, fallen, None if out.bounty is None else tuple(out.bounty.get(s, 0) for s in sides))
 
 
 def plan(paths: Sequence[tuple[str, str]], overrides: Mapping[str, tuple[str, ...]], battles: int,
@@ -123,11 +128,13 @@ def plan(paths: Sequence[tuple[str, str]], overrides: Mapping[str, tuple[str, ..
 
 
 def write_rows(rows: Sequence[BattleRow], out: TextIO) -> None:
-    """battles.csv's text: the header and one row per battle, in the jobs' order."""
+    """battles.csv's text: the header and one row per battle, in the jobs' order; a `bounty` column last only when
+    a battle had story chips (R-8.5), so a batch without chips writes the same bytes as before."""
+    bounty = any(r.bounty is not None for r in rows)
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(CSV_HEADER)
+    w.writerow([*CSV_HEADER, "bounty"] if bounty else CSV_HEADER)
     for r in rows:
-        w.writerow(r.cells())
+        w.writerow(r.cells(bounty))
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
@@ -135,6 +142,7 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
     with open(path, encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     for r in rows:
-        for key in ("ais", "casualties"):
-            r[key] = dict(item.split("=", 1) for item in r[key].split(";") if item)
+        for key in ("ais", "casualties", "bounty"):
+            if key in r:
+                r[key] = dict(item.split("=", 1) for item in r[key].split(";") if item)
     return rows

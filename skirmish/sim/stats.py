@@ -75,7 +75,7 @@ def scenario_summary(rows: Sequence[BattleRow], info: MapInfo) -> dict[str, Any]
     n = len(rows)
     sides = rows[0].sides if rows else ()
     wins = Counter(r.winner for r in rows)
-    return {
+    out: dict[str, Any] = {
         "scenario": rows[0].scenario if rows else "", "file": rows[0].file if rows else "", "battles": n,
         "seeds": [min(r.seed for r in rows), max(r.seed for r in rows)] if rows else [],
         "sides": list(sides), "ais": dict(zip(sides, rows[0].ais, strict=True)) if rows else {},
@@ -87,6 +87,10 @@ def scenario_summary(rows: Sequence[BattleRow], info: MapInfo) -> dict[str, Any]
         "objectives": objective_rates(rows),
         "fallen": {"map": info.name, "width": info.width, "height": info.height, "cells": fallen_grid(rows, info)},
     }
+    chipped = [r for r in rows if r.bounty is not None]
+    if chipped:  # only a scenario with story chips has the key (summary.json unchanged without)
+        out["bounty"] = {s: distribution([r.bounty[i] for r in chipped if r.bounty]) for i, s in enumerate(sides)}
+    return out
 
 
 def summarise(rows: Sequence[BattleRow], maps: Mapping[str, MapInfo]) -> dict[str, Any]:

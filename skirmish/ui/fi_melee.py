@@ -67,6 +67,9 @@ def describe(a: Action, view: BattleView | None = None) -> str:
     held = _held(view, a)
     if held and getattr(a, "weapon", None) == "":
         a = replace(a, weapon=held)  # type: ignore[call-arg]
+    if isinstance(a, fi.MeleeAttack) and a.maneuver:  # a martial arts maneuver, its effects, an Escape's step
+        return (a.maneuver.replace("_", " ") + (f" ({a.effects.replace('_', ' ')})" if a.effects else "")
+                + (f", on a raise step to {a.to[0]},{a.to[1]}" if a.to else ""))
     if isinstance(a, fi.MeleeAttack):
         lethal = {"no": ", non-lethal", "yes": ", lethal"}.get(a.lethal, "") or _kind(view, a)
         return f"blow ({_weapon(a.weapon)}{lethal})" + (f" at {a.called}" if a.called else "")

@@ -86,3 +86,12 @@ def fall_wind(read_cf: bool, total: int, d6: int) -> int:
     if read_cf:
         return max(2, d6)
     return 0 if total >= FALL_TN else 1
+
+
+DISARM_TAKES = 2  # seed "Disarm": a raise allows an opposed Strength roll to take the item, two raises take it
+RAISE = 5  # R-3.3: one raise per full 5 over the TN
+
+
+def raises(total: int, tn: int) -> int:
+    """The raises of a successful check (R-3.3: one per full 5 over the TN; 0 short of one)."""
+    return max(0, (total - tn) // RAISE)

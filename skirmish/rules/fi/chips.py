@@ -68,6 +68,11 @@ class ChipBin:
         self.chips[colour] += 1
 
 
+def bounty_points(hand: Mapping[str, int]) -> int:
+    """The bounty points a side's unspent chips convert to at the end (seed 000 "Bounty": blue 3, red 2, white 1)."""
+    return sum(BOUNTY[c] * int(hand.get(c, 0)) for c in COLOURS)
+
+
 def draws_for(held: Mapping[str, int], limit: int) -> int:
     """Chips a side draws at the start: up to `limit` less those it holds (seed: two held, one drawn)."""
     return max(0, limit - sum(held.values()))

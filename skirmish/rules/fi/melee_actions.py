@@ -36,6 +36,7 @@ class MeleeAttack(Action):
     spends: tuple[str, ...] | None = None
     maneuver: str = ""  # R-7.7 (option martial_arts): a maneuver of the attacker's discipline instead of Fighting
     effects: str = ""  # its enhanced effects, comma-separated: damage, defense, falls (docs/RULES-NOTES.md)
+    to: Cell | None = None  # an Escape's step: with a raise, the escaper moves to this adjacent cell
 
 
 @dataclass(frozen=True)

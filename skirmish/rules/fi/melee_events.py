@@ -121,6 +121,7 @@ class ManeuverEvent(Event):
     success: bool
     modifiers: list[Mod]
     draw: DrawRecord = field(metadata=FLAT)
+    raises: int | None = None  # a Disarm's success: its raises (R-3.3; one: a Strength contest to take the item, two: taken)
 
     def describe(self) -> str:
         mods = f" {mods_text(self.modifiers)}" if self.modifiers else ""
@@ -128,6 +129,9 @@ class ManeuverEvent(Event):
             self.maneuver, "done (R-7.7)")
         what = {"close": f"CLOSE on {self.target}", "open": f"OPEN the distance from {self.target}"}.get(
             self.maneuver, f"{self.maneuver.replace('_', ' ').upper()} {self.target}")
+        if self.raises:
+            done += (f", {self.raises} raise{'s' if self.raises > 1 else ''}: "
+                     + ("the item TAKEN" if self.raises >= 2 else "a Strength contest to take the item"))
         return (f"{self.where()} {self.actor or ''} tries to {what} with "
                 f"{self.weapon.replace('_', ' ')}: TN {self.tn} ({mods_text(self.tn_modifiers)}); {self.column}-"
                 f"{self.row} on {draw_text(self.draw)} reads {_read(self.cf, self.read, self.halved)}{mods} = "
@@ -146,7 +150,7 @@ class MeleeContestEvent(Event):
     """An entangle or trip (R-7.6), or a wriggle out of an entanglement: the actor's skill against the other's,
     highest wins (ties: the higher impulse, R-3.8); `success` for the actor."""
 
-    maneuver: str  # entangle | trip | wriggle
+    maneuver: str  # entangle | trip | wriggle | break hold|lift|lock | take (a Disarm's raise: Strength, R-7.7)
     target: str
     weapon: str
     column: str
@@ -166,7 +170,8 @@ class MeleeContestEvent(Event):
 
     def describe(self) -> str:
         done = {"entangle": f"{self.target} is ENTANGLED", "trip": f"{self.target} is TRIPPED and falls",
-                "wriggle": f"{self.actor} wriggles FREE"}[self.maneuver]
+                "wriggle": f"{self.actor} wriggles FREE", "take": f"{self.actor} TAKES the {self.weapon.replace('_', ' ')}"
+                }.get(self.maneuver, f"{self.actor} breaks FREE")  # `break hold|lift|lock`: out of a grip (R-7.7)
         mine = f"{self.result}{' ' + mods_text(self.modifiers) if self.modifiers else ''}"
         theirs = f"{self.other_result}{' ' + mods_text(self.other_modifiers) if self.other_modifiers else ''}"
         return (f"{self.where()} {self.actor or ''} {self.maneuver}s {self.target} ({self.weapon.replace('_', ' ')}): "

@@ -110,8 +110,10 @@ class ResultsScreen:
         if o.winner in self.colours:
             pygame.draw.rect(surf, self.colours[o.winner], (w // 2 - 80, t.bottom + 2, 160, 5), border_radius=2)
         reason = f" · {self.summary.reason}" if self.summary.reason else ""
+        bounty = ("" if o.bounty is None else  # the unspent story chips as bounty points
+                  " · bounty " + ", ".join(f"{side} {points}" for side, points in o.bounty.items()))
         sub = (f"{self.scenario.spec.name} · seed {o.seed} · {o.rounds} round{'s' if o.rounds != 1 else ''}"
-               f"{reason}")
+               f"{reason}{bounty}")
         y = page.text(f.normal, sub, TEXT, (w // 2, t.bottom + 10), anchor="midtop", width=w - 2 * m).bottom + 10
         # bottom: keys, log line, buttons
         lh_s = f.small.get_linesize()

@@ -207,23 +207,42 @@ class FiArts(FiGrapple):
         weapon = self.melee_weapon(eid, action.weapon)
         read, total, got = self._roll(eid, pool, tn_value, extra)
         success = not read.cf and total >= tn_value
+        raised = au.raises(total, tn_value) if success and action.maneuver == "disarm" else 0
         self._event("maneuver", self.name(eid), ("R-7.7", "R-7.1") + (("R-3.5",) if read.cf else ()),
                     maneuver=action.maneuver, target=action.target, weapon=weapon.id, tn=tn_value,
                     tn_modifiers=[m.to_json() for m in tn_mods], column=pool.column, row=pool.row, halved=False,
                     read=read.result, cf=read.cf, result=total, success=success,
-                    modifiers=[m.to_json() for m in got["mods"]], **got["draw"])
+                    modifiers=[m.to_json() for m in got["mods"]], **got["draw"], raises=raised or None)
         self.ctx.randomizer.settle()
         if not success:
             return
-        if action.maneuver == "disarm":  # the opponent loses hold of the item (seed): it is dropped
-            ms = self.w.get(tgt, MeleeState)
-            ms.carried.remove(ms.held)
-            ms.held = ms.carried[0] if ms.carried else "fists"
+        if action.maneuver == "disarm":  # the opponent loses hold of the item (seed): dropped, or taken on raises
+            self._disarmed(eid, tgt, raised)
         else:  # Takedown: the target falls; both are prone after it (seed)
             self.fall(tgt, action.maneuver, eid)
             if self.active(eid):
                 self.w.get(eid, MeleeState).down = True
                 self.w.get(eid, Status).prone = True
+
+    def _disarmed(self, eid: int, tgt: int, raised: int) -> None:
+        """The target loses hold of the item in its hand (seed "Disarm"); with a raise the practitioner tries an
+        opposed Strength roll (R-3.8) to take it, with two raises takes it: the item joins its carried weapons (its
+        hand keeps what it held)."""
+        ms = self.w.get(tgt, MeleeState)
+        item = ms.held
+        ms.carried.remove(item)
+        ms.held = ms.carried[0] if ms.carried else "fists"
+        taken = raised >= au.DISARM_TAKES
+        if raised == 1 and self.active(tgt):
+            mine = self.w.get(eid, Profile).traits["strength"]
+            theirs = self.w.get(tgt, Profile).traits["strength"]
+            taken, ev = self._contest(eid, tgt, CheckPool(mine[0], mine[1], "strength"), list(self.wound_mod(eid)),
+                                      CheckPool(theirs[0], theirs[1], "strength"), list(self.wound_mod(tgt)))
+            self._event("melee_contest", self.name(eid), ("R-7.7", "R-3.8"), maneuver="take",
+                        target=self.name(tgt), weapon=item, against=f"{self.name(tgt)}'s strength", success=taken,
+                        **ev)
+        if taken:
+            self.w.get(eid, MeleeState).carried.append(item)
 
     # ------------------------------------------------------------------ Block: an active defence
     def defend_check(self, eid: int, action: Defend) -> tuple[CheckPool, list[geo.Cell] | None, float]:

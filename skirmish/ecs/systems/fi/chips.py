@@ -28,6 +28,7 @@ from skirmish.rules.fi.chips import (
     ChipPolicy,
     ai_check_chip,
     ai_wound_chips,
+    bounty_points,
     check_allowed,
     counts,
     draws_for,
@@ -75,6 +76,11 @@ class ChipBank:
         if self.policy != self.first_policy:
             out["policy"] = dict(self.policy)
         return out
+
+    def bounty(self) -> dict[str, int]:
+        """Each side's unspent chips counted as bounty points as the battle ends (R-8.5, seed 000 "Bounty"), for
+        the `result` event."""
+        return {side: bounty_points(hand) for side, hand in self.hands.items()}
 
     def announce(self, sys: Any) -> None:
         """The `chips_drawn` events, once, at the start of round 1."""

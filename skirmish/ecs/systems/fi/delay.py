@@ -9,7 +9,9 @@ A phase asks its units in the R-5.1 order; around each unit's turn this puts the
 - `later` — after every turn that ends, each unit waiting `later` (but one that just had a turn) is offered a turn
   of its own: it acts, or waits `later` again, or ends it (it stops waiting). A wait held at the end of the round
   carries over and declares FAST (R-5.7), as any wait does.
-A waiter put out of action, or whose trigger names a unit put out of action, is not asked.
+A waiter put out of action, or whose trigger names a unit put out of action, is not asked; nor is one waiting for an
+enemy it does not see when that enemy's turn comes (the sight is checked again then, not only when the wait was
+declared): it keeps waiting, and no event tells of the unseen turn (fog).
 """
 
 from __future__ import annotations
@@ -51,6 +53,17 @@ def phase_turns(sys: FiSystems, turned: list[int], phase: int) -> Iterator[int]:
         yield from around(sys, eid)
 
 
+def step_turns(sys: FiSystems, step: int) -> Iterator[int]:
+    """Card hands (R-5.8): the units with a card at this step, in order, with the reserves waiting for a turn's
+    trigger (`acts:`, `preempt:`) or `later` put round them as above; each such waiter plays its reserve card
+    (`sys.reserve_turns`: `begin_card` starts its turn on the reserve)."""
+    for eid in sys.step_order(step):
+        for who in around(sys, eid):
+            if who != eid:
+                sys.reserve_turns.add(who)
+            yield who
+
+
 def around(sys: FiSystems, eid: int) -> Iterator[int]:
     """`eid`'s turn with the units waiting for it before and after it, then the `later` waiters offered."""
     name = sys.name(eid)
@@ -66,6 +79,8 @@ def around(sys: FiSystems, eid: int) -> Iterator[int]:
                 if kind == "acts" and sys.w.peek(waiter, Identity).side_index == side:
                     after.append(waiter)  # a friend's turn: right after it
                     continue
+                if not sys.sight(waiter, eid).visible:
+                    continue  # R-5.7: an enemy's turn sets off only a waiter that sees it now; no event (fog), it waits on
                 contest = triggers.reflex_contest(sys, waiter, eid, preempt=kind == "preempt")
                 sys._event("trigger", sys.name(waiter), ("R-5.7", "R-3.8"), target=name, **contest,
                            trigger=f"{kind}:{name}")

@@ -67,15 +67,26 @@ class FiHand(FiHandKeep):
     def begin_card(self, eid: int, step: int) -> bool:
         """A card of this unit comes up: start its turn on it (False: it cannot act, R-8.2)."""
         h = self.hand(eid)
-        slot = next((s for s in h.slots if s.step == step), None)
-        if slot is None or self.w.peek(eid, Health).out_of_action:
-            return False
-        h.slots.remove(slot)
-        h.current, h.acted_on_card, h.preparing = slot.card, False, False
+        slot = None
+        if eid in self.reserve_turns:  # a turn's trigger came (R-5.7, `delay.step_turns`): the reserve is played
+            self.reserve_turns.discard(eid)
+            if h.reserve is None or self.w.peek(eid, Health).out_of_action:
+                return False
+            card = h.reserve
+            self._lose_reserve(eid, "spent")
+            h.current, h.acted_on_card, h.preparing = card, False, False
+        else:
+            slot = next((s for s in h.slots if s.step == step), None)
+            if slot is None or self.w.peek(eid, Health).out_of_action:
+                return False
+            h.slots.remove(slot)
+            h.current, h.acted_on_card, h.preparing = slot.card, False, False
         self.card_begins(eid)  # its next action: an active defence ends (R-7.5)
         if self.w.peek(eid, Status).covering is not None:
             self.w.get(eid, Status).covering = None  # covering fire ends at its next card (R-6.12, R-5.8)
-        self._event("step", self.name(eid), ("R-5.8", "R-4.1"), step=step, card=slot.card.label, rushed=slot.rushed)
+        if slot is not None:
+            self._event("step", self.name(eid), ("R-5.8", "R-4.1"), step=step, card=slot.card.label,
+                        rushed=slot.rushed)
         turn = self.w.get(eid, Turn)
         turn.parts = []
         turn.moved_this_turn = turn.ran_this_turn = False
@@ -198,6 +209,7 @@ class FiHand(FiHandKeep):
         """After the round: unplayed cards are gone, a SHUFFLE card drawn into a hand shuffles (R-5.8)."""
         for h in self.hands.values():
             h.slots, h.current, h.rush, h.drawn, h.has_drawn = [], None, None, [], False
+        self.reserve_turns.clear()  # a reserve turn put in order but never begun does not outlive the round
         deck = self.ctx.deck
         if self.shuffle_at_end and deck is not None:
             deck.shuffle()

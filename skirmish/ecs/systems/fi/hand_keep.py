@@ -65,6 +65,7 @@ class FiHandKeep(FiMovement):
         self.shuffle_at_end = False  # a special card was drawn into a hand: shuffle after the round
         self.step_now = hr.TOP_STEP  # the step the count-down has called
         self.counting = False  # the count-down has begun this round (False while hands are drawn)
+        self.reserve_turns: set[int] = set()  # waiters whose turn trigger came: their next turn plays the reserve
 
     @property
     def cards_mode(self) -> bool:

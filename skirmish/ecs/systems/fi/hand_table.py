@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from skirmish.core.events import RoundEvent, TurnEvent
 from skirmish.core.flow import RoundTable, Step
 from skirmish.ecs.components import Declared, Health, Identity
+from skirmish.ecs.systems.fi import delay
 from skirmish.ecs.systems.fi.table import MAX_ACTIONS_PER_TURN
 from skirmish.rules.fi.hand import STEPS
 
@@ -56,8 +57,9 @@ def cards_table(sys: FiSystems) -> RoundTable:
                                declared=w.peek(eid, Declared).speed))
             return True
 
-        return Step(f"step {step}", begin=begin, order=lambda: sys.step_order(step), kind="act", who=who,
-                    start_turn=start_turn, answer=sys.apply, limit=MAX_ACTIONS_PER_TURN, may_end=True)
+        return Step(f"step {step}", begin=begin, order=lambda: delay.step_turns(sys, step), kind="act", who=who,
+                    start_turn=start_turn, answer=lambda e, a: delay.answer(sys, e, a), limit=MAX_ACTIONS_PER_TURN,
+                    may_end=True)
 
     def continuing(step: int) -> Step:
         return Step(f"continuing {step}", begin=lambda: sys.continuing(step))

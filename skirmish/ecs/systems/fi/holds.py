@@ -17,6 +17,7 @@ free end it. The numbers are skirmish.rules.fi.arts_holds; the layer sits over F
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from skirmish.core.errors import IllegalAction
@@ -124,9 +125,29 @@ class FiHolds(FiArts):
         return self.melee_parts(eid, weapon, m.id), tgt, tn_value, tn_mods, self.arts_pool(eid, use, m.name), extra
 
     def melee_check(self, eid: int, action: MeleeAttack) -> list[Part]:
+        if action.to is not None:
+            self._escape_step(eid, action)
         if action.maneuver in ah.HOLDS:
             return self._grip_numbers(eid, action)[0]
         return super().melee_check(eid, action)
+
+    def _escape_step(self, eid: int, action: MeleeAttack) -> geo.Cell:
+        """The step an Escape's raise may take instead of standing up (seed "Escape": "move up to 1 meter"): an
+        adjacent open cell, for an escaper on its feet and not lifted; IllegalAction naming R-7.7 otherwise."""
+        if action.maneuver != ah.ESCAPE:
+            raise IllegalAction("R-7.7: only an Escape takes a step (to=X,Y): its raise moves up to 1 m")
+        to = (int(action.to[0]), int(action.to[1])) if action.to is not None else self.w.cell(eid)
+        if not geo.adjacent(self.w.cell(eid), to):
+            raise IllegalAction("R-7.7: an Escape's step goes to an adjacent cell (up to 1 m)")
+        if self.melee_state(eid).down:
+            raise IllegalAction(f"R-7.7: {self.name(eid)} is on the ground: an Escape's raise stands it up instead")
+        holder = self.melee_state(eid).gripped_by
+        if holder is not None and self.w.has(holder) and self.melee_state(self.w.entity(holder)).grip == "lift":
+            raise IllegalAction("R-7.7: out of a Lift an Escape's raise is spent on not falling")
+        grid = self.ctx.grid
+        if not grid.inside(to) or not grid.passable(to) or to in self.w.occupied(except_eid=eid):
+            raise IllegalAction(f"R-7.7: cell {to[0]},{to[1]} is not open for an Escape's step")
+        return to
 
     def maneuver_odds(self, eid: int, action: Action, cards: list[Card] | None, seed: int) -> ManeuverOdds | None:
         if isinstance(action, MeleeAttack) and action.maneuver in ah.HOLDS:
@@ -163,7 +184,9 @@ class FiHolds(FiArts):
         self.ctx.randomizer.settle()
         if action.maneuver == ah.ESCAPE:
             if success:
-                self._escaped(eid, tgt, raised)
+                self._escaped(eid, tgt, raised, stand=action.to is None)
+                if raised and action.to is not None and self.active(eid):  # the raise moves instead (seed)
+                    self._escape_walk(eid, (int(action.to[0]), int(action.to[1])))
             return
         if not success:
             return
@@ -178,18 +201,25 @@ class FiHolds(FiArts):
             self._work_grip(eid, tgt)  # a lock, or a choke: both prone; then the choke or the first disabling try
             self.after_damage_check()
 
-    def _escaped(self, eid: int, holder: int, raised: bool) -> None:
-        """An escape made: the grip ends; a raise stands the escaper up (out of a Lift: it does not fall); out of a
-        Lift without a raise it falls (seed, Lift and Escape)."""
+    def _escaped(self, eid: int, holder: int, raised: bool, *, stand: bool = True) -> None:
+        """An escape made: the grip ends; a raise stands the escaper up (out of a Lift: it does not fall) unless it
+        is spent on a step (`stand` False); out of a Lift without a raise it falls (seed, Lift and Escape)."""
         kind = self.melee_state(holder).grip
         self.let_go(holder, f"{self.name(eid)} escaped" + (" with a raise" if raised else ""))
-        if raised:
+        if raised and stand:
             if self.melee_state(eid).down:
                 live = self.w.get(eid, MeleeState)
                 live.down = False
                 self.w.get(eid, Status).prone = False
         elif kind == "lift" and self.active(eid):
             self.fall(eid, "escape from a lift", holder)
+
+    def _escape_walk(self, eid: int, to: geo.Cell) -> None:
+        """An Escape's raise spent on a step of up to 1 m (R-7.7), the grip already let go."""
+        path = self.ctx.nav.route(self.w.cell(eid), to, self.w.occupied(except_eid=eid))
+        if path:
+            self.walk_path(eid, path, geo.path_cost(self.ctx.grid, path) * self.ctx.grid.cell_m, False, [],
+                           ("R-7.7",))
 
     def _work_grip(self, eid: int, tgt: int) -> None:
         """A choke's wind or a round of the disabling contest; both prone while it lasts (seed)."""
@@ -273,6 +303,10 @@ class FiHolds(FiArts):
         """Also Escape at the holder, and break free of a grip."""
         out = super().arts_actions(eid, engaged)
         by = self.melee_state(eid).gripped_by
+        x, y = self.w.cell(eid)
+        for a in [a for a in out if isinstance(a, MeleeAttack) and a.maneuver == ah.ESCAPE and a.target == by]:
+            out += [replace(a, to=(x + dx, y + dy)) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+                    if (dx or dy) and self.ctx.grid.inside((x + dx, y + dy))]  # a raise's step (checked later)
         if by is not None and self.melee_state(eid).entangled_by is None:
             out += [BreakFree(self.name(eid), "strength"), BreakFree(self.name(eid), "wriggle")]
         return out

@@ -79,7 +79,7 @@ def _waits(sys: FiSystems, eid: int, me: str, seen: list[str]) -> tuple[Wait, ..
     triggers, then `acts:` each friend in action and each enemy in sight (`seen`: fog, an enemy out of sight is
     not named) and `preempt:` each enemy in sight. `wait_check` is asked once for the unit (its turn, its
     declaration: the default trigger); what `trigger_check` adds for the others is
-    asked here by kind (a ranged weapon for `enemy_in_range`; no card hands for a turn's trigger), and its checks of
+    asked here by kind (a ranged weapon for `enemy_in_range`), and its checks of
     a named unit (another combatant, in action; an enemy to pre-empt) hold by construction of the names listed."""
     w = sys.w
     if not _ok(lambda: sys.wait_check(eid, Wait(me))):
@@ -88,8 +88,6 @@ def _waits(sys: FiSystems, eid: int, me: str, seen: list[str]) -> tuple[Wait, ..
     wpn = sys.weapon(eid)
     if wpn is not None and not wpn[0].thrown and wpn[0].range_inc_m:
         out.append(Wait(me, "enemy_in_range"))
-    if sys.ctx.initiative == "cards":
-        return tuple(out)  # R-5.8: a reserve card waits for a mover's trigger only
     out.append(Wait(me, wt.LATER))
     mine = w.peek(eid, Identity).side_index
     sees = set(seen)

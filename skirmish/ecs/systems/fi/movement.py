@@ -203,10 +203,8 @@ class FiMovement(FiThrowing):
 
     def trigger_check(self, eid: int, trig: waiting.Trigger) -> None:
         """Refuse a trigger naming what is not there (R-5.7): a cell off the map or in a wall, a unit that is not
-        another combatant in action (pre-empting: an enemy); under card hands only the move triggers (R-5.8: the
-        reserve card plays on a trigger)."""
-        if (trig.on_turn or trig.kind == waiting.LATER) and self.ctx.initiative == "cards":
-            raise IllegalAction(f"R-5.8: with card hands a reserve card waits for a move trigger, not {trig.text()!r}")
+        another combatant in action (pre-empting: an enemy). Under card hands the reserve card plays on any trigger
+        (R-5.8; a turn's trigger: `delay.step_turns`)."""
         if trig.cell is not None:
             grid = self.ctx.grid
             if not grid.inside(trig.cell) or not grid.passable(trig.cell):
