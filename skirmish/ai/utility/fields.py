@@ -59,10 +59,19 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
         shift = _ae_shift(w.ae, dist)
         kinds = (((ks.astype(np.int64) * 4096 + steps.astype(np.int64)) * 256 + shift.astype(np.int64)) * 2
                  + concealed[ks, cells])  # one integer per enemy and kind of cell (steps < 4096, shift < 256)
-        _, first, back = np.unique(kinds, return_index=True, return_inverse=True)
-        chances = np.array([hit_probability(view, me, enemies[int(ks[i])], mode="prepared", moved="walked",
-                                            at=(int(xs[cells[i]]), int(ys[cells[i]])))[0] for i in first.tolist()])
-        hit[ks, cells] = chances[back.ravel()]
+        if len(kinds) <= SMALL:  # a few pairs (most decisions weigh one cell): no sort, a dict of the kinds
+            ki, ci, kl = ks.tolist(), cells.tolist(), kinds.tolist()
+            first: dict[int, int] = {}
+            for i, kind in enumerate(kl):
+                first.setdefault(kind, i)
+            got = {kind: hit_probability(view, me, enemies[ki[i]], mode="prepared", moved="walked",
+                                         at=(int(xs[ci[i]]), int(ys[ci[i]])))[0] for kind, i in first.items()}
+            hit[ks, cells] = [got[kind] for kind in kl]
+        else:
+            _, firsts, back = np.unique(kinds, return_index=True, return_inverse=True)
+            chances = np.array([hit_probability(view, me, enemies[int(ks[i])], mode="prepared", moved="walked",
+                                                at=(int(xs[cells[i]]), int(ys[cells[i]])))[0] for i in firsts.tolist()])
+            hit[ks, cells] = chances[back.ravel()]
     value = hit * (1 - COVER_BY_LEVEL[level] * 0.7)
     fire[ys, xs] = np.where(visible, value, 0.0).max(axis=0)  # the best over the enemies seen, else 0
     seen = visible.sum(axis=0)
@@ -70,6 +79,9 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     with np.errstate(invalid="ignore", divide="ignore"):
         flank[ys, xs] = np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)
     return fire, flank
+
+
+SMALL = 64  # pairs (enemy, cell) seen up to which the kinds are told apart with a dict, not np.unique
 
 
 def _ae_shift(ae: int, dist: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
