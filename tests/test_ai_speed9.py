@@ -101,3 +101,23 @@ def test_curves_over_one_cells_rows_are_each_curve_at_one_number() -> None:
         assert got.shape == want.shape == (p, 1)
         assert np.array_equal(got, want, equal_nan=True)
         assert all(math.copysign(1.0, g) == math.copysign(1.0, w) for g, w in zip(got.ravel(), want.ravel(), strict=True))
+
+
+def test_an_options_trace_rounds_as_round_does_whatever_was_rounded_before() -> None:
+    import json
+
+    from skirmish.ai.utility.scoring import Consideration, Option
+    from skirmish.rules.actions import EndTurn
+
+    rng = np.random.default_rng(11)
+    values: list[Any] = [0.0, -0.0, 2, 2.0, True, 1.0, 1, False, 0.0004, -0.0004, 0.0005, 0.1235, math.nan, 1e-9,
+                         -1.0, 0.5]
+    values += rng.uniform(-1, 2, 40).round(4).tolist()
+    for _ in range(3):  # again and again: the second time from what was kept
+        for a in values:
+            for b in values[::-1]:
+                o = Option("x", EndTurn("u"), ("end",), [Consideration("c", a, b)])
+                got = o.to_json()["considerations"][0]
+                want = {"name": "c", "input": round(a, 3), "output": round(b, 3)}
+                assert json.dumps(got) == json.dumps(want), (a, b)
+                assert type(got["input"]) is type(want["input"]) and type(got["output"]) is type(want["output"])
