@@ -224,16 +224,24 @@ def _centres(s: Situation, known: list[UnitView], reach_m: float) -> list[geo.Ce
     one batch: `cell_ok` refuses the rest, R-6.12). `cell_ok` still answers for each cell kept."""
     grid, here, cell_m = s.view.grid, s.me.cell, s.view.grid.cell_m
     span = int(reach_m // cell_m)
-    centres = [c for c in dict.fromkeys((e.cell[0] + dx, e.cell[1] + dy) for e in known
-                                        for dx in range(-span, span + 1) for dy in range(-span, span + 1))
-               if 0 <= c[0] < grid.width and 0 <= c[1] < grid.height
-               and any(geo.distance_m(c, e.cell, cell_m) <= reach_m + 1e-9 for e in known)]
-    if not centres:
+    side = np.arange(-span, span + 1)
+    ex = np.array([int(e.cell[0]) for e in known], dtype=np.intp)
+    ey = np.array([int(e.cell[1]) for e in known], dtype=np.intp)
+    xs = (ex[:, None, None] + side[None, :, None] + 0 * side[None, None, :]).ravel()  # enemy, dx, dy: the loop order
+    ys = (ey[:, None, None] + 0 * side[None, :, None] + side[None, None, :]).ravel()
+    on = (xs >= 0) & (xs < grid.width) & (ys >= 0) & (ys < grid.height)
+    xs, ys = xs[on], ys[on]
+    _, first = np.unique(ys * grid.width + xs, return_index=True)
+    first.sort()  # each cell once, where it first comes
+    xs, ys = xs[first], ys[first]
+    hyp = geo.hypot_table(grid.width, grid.height)  # geo.distance_m's floats
+    near = (hyp[np.abs(ys[None, :] - ey[:, None]), np.abs(xs[None, :] - ex[:, None])] * cell_m
+            <= reach_m + 1e-9).any(axis=0)
+    xs, ys = xs[near], ys[near]
+    if not len(xs):
         return []
-    xs = np.fromiter((c[0] for c in centres), dtype=np.intp, count=len(centres))
-    ys = np.fromiter((c[1] for c in centres), dtype=np.intp, count=len(centres))
     seen = grid.sight_table.codes_from((int(here[0]), int(here[1])), xs, ys) & 1
-    return [c for c, v in zip(centres, seen.tolist(), strict=True) if v]
+    return [(x, y) for x, y, v in zip(xs.tolist(), ys.tolist(), seen.tolist(), strict=True) if v]
 
 
 def _area_worth(s: Situation, centre: geo.Cell, burst: int, known: list[UnitView], radius: float,
