@@ -31,11 +31,10 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from skirmish.ai.blast import FRIEND_WEIGHT, MOVED_MODIFIER, Spread, candidate_cells, plan_throws
 from skirmish.ai.curves import Curve
 from skirmish.ai.estimate import ShotEstimate, _per_hit, estimate_shot, pool_hit_chance, replaced
+from skirmish.ai.utility.cover_centres import centres as _centres
 from skirmish.ai.utility.scoring import HARM, Option, harm, shot_considerations
 from skirmish.ai.utility.squad import overwatching
 from skirmish.ecs.view import UnitView
@@ -215,33 +214,6 @@ def cover_options(s: Situation, stay: Callable[[Option], Option]) -> list[Option
 COVER_CENTRES = 3  # the areas weighed with every volume
 EXIT_M = 2.0  # an enemy this far outside an area steps into it when it leaves its place
 ENTER_P = 0.15  # how often an enemy beside the area is taken to step into it in its turn (measured: 6 in 99)
-
-
-def _centres(s: Situation, known: list[UnitView], reach_m: float) -> list[geo.Cell]:
-    """The cells whose area may be worth covering, in the order weighed: round each enemy known (in its order),
-    the square of cells up to `reach_m` away, each once; only those within `reach_m` of an enemy (`_area_worth`
-    finds nothing else in the area or beside it), on the map and in the unit's sight (the grid's sight table,
-    one batch: `cell_ok` refuses the rest, R-6.12). `cell_ok` still answers for each cell kept."""
-    grid, here, cell_m = s.view.grid, s.me.cell, s.view.grid.cell_m
-    span = int(reach_m // cell_m)
-    side = np.arange(-span, span + 1)
-    ex = np.array([int(e.cell[0]) for e in known], dtype=np.intp)
-    ey = np.array([int(e.cell[1]) for e in known], dtype=np.intp)
-    xs = (ex[:, None, None] + side[None, :, None] + 0 * side[None, None, :]).ravel()  # enemy, dx, dy: the loop order
-    ys = (ey[:, None, None] + 0 * side[None, :, None] + side[None, None, :]).ravel()
-    on = (xs >= 0) & (xs < grid.width) & (ys >= 0) & (ys < grid.height)
-    xs, ys = xs[on], ys[on]
-    _, first = np.unique(ys * grid.width + xs, return_index=True)
-    first.sort()  # each cell once, where it first comes
-    xs, ys = xs[first], ys[first]
-    hyp = geo.hypot_table(grid.width, grid.height)  # geo.distance_m's floats
-    near = (hyp[np.abs(ys[None, :] - ey[:, None]), np.abs(xs[None, :] - ex[:, None])] * cell_m
-            <= reach_m + 1e-9).any(axis=0)
-    xs, ys = xs[near], ys[near]
-    if not len(xs):
-        return []
-    seen = grid.sight_table.codes_from((int(here[0]), int(here[1])), xs, ys) & 1
-    return [(x, y) for x, y, v in zip(xs.tolist(), ys.tolist(), seen.tolist(), strict=True) if v]
 
 
 def _area_worth(s: Situation, centre: geo.Cell, burst: int, known: list[UnitView], radius: float,
