@@ -117,7 +117,10 @@ class Curve:
 def over_rows(curves: list[Curve], rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """`np.array([c(row) for c, row in zip(curves, rows)])`, rows of floats: the rows of linear and of logistic curves
     each worked out at once with their parameters as columns (the same operations on each element, so the same
-    numbers bit for bit); any other kind row by row."""
+    numbers bit for bit); any other kind row by row. One column (a decision that weighs only the unit's own cell)
+    is each curve at one number (`Curve.at`: the curve on a one-element array, bit for bit)."""
+    if rows.shape[1:] == (1,):
+        return np.array([[c.at(v)] for c, v in zip(curves, rows[:, 0].tolist(), strict=True)], dtype=np.float64)
     out = np.empty(rows.shape, dtype=np.float64)
     by_kind: dict[str, list[int]] = {}
     for i, c in enumerate(curves):
@@ -128,8 +131,8 @@ def over_rows(curves: list[Curve], rows: npt.NDArray[np.float64]) -> npt.NDArray
                 out[i] = curves[i](rows[i])
             continue
         arr = _clip(rows[idx], 0.0, 1.0)
-        m, k, b, shift = (np.array([[float(v)] for v in col]) for col in
-                          zip(*((curves[i].m, -curves[i].k, curves[i].b, curves[i].c) for i in idx), strict=True))
+        m, k, b, shift = np.array([(curves[i].m, -curves[i].k, curves[i].b, curves[i].c) for i in idx],
+                                  dtype=np.float64).T[:, :, None]
         d = arr - shift
         out[idx] = _clip(m * d + b if kind == "linear" else m / (1.0 + np.exp(k * d)) + b, 0.0, 1.0)
     return out

@@ -43,6 +43,10 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     at = np.array([(int(e.cell[0]), int(e.cell[1])) for e in enemies], dtype=np.intp)
     code = table.columns_many(tuple((x, y) for x, y in at.tolist()), xs, ys)  # one look for every enemy
     near = dists[:, ys, xs] if dists.ndim == 3 else dists
+    if len(ys) == 1:  # one cell (the unit's own: most decisions): the same arithmetic in plain floats
+        fire[ys[0], xs[0]], flank[ys[0], xs[0]] = _one_cell(view, me, enemies, code[:, 0].tolist(),
+                                                            near[:, 0].tolist(), (int(xs[0]), int(ys[0])))
+        return fire, flank
     visible = (code & 1).astype(bool) & (near <= w.max_range_m)
     lean = (code & 2).astype(bool)
     level = code >> 2
@@ -59,10 +63,19 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
         shift = _ae_shift(w.ae, dist)
         kinds = (((ks.astype(np.int64) * 4096 + steps.astype(np.int64)) * 256 + shift.astype(np.int64)) * 2
                  + concealed[ks, cells])  # one integer per enemy and kind of cell (steps < 4096, shift < 256)
-        _, first, back = np.unique(kinds, return_index=True, return_inverse=True)
-        chances = np.array([hit_probability(view, me, enemies[int(ks[i])], mode="prepared", moved="walked",
-                                            at=(int(xs[cells[i]]), int(ys[cells[i]])))[0] for i in first.tolist()])
-        hit[ks, cells] = chances[back.ravel()]
+        if len(kinds) <= SMALL:  # a few pairs (most decisions weigh one cell): no sort, a dict of the kinds
+            ki, ci, kl = ks.tolist(), cells.tolist(), kinds.tolist()
+            first: dict[int, int] = {}
+            for i, kind in enumerate(kl):
+                first.setdefault(kind, i)
+            got = {kind: hit_probability(view, me, enemies[ki[i]], mode="prepared", moved="walked",
+                                         at=(int(xs[ci[i]]), int(ys[ci[i]])))[0] for kind, i in first.items()}
+            hit[ks, cells] = [got[kind] for kind in kl]
+        else:
+            _, firsts, back = np.unique(kinds, return_index=True, return_inverse=True)
+            chances = np.array([hit_probability(view, me, enemies[int(ks[i])], mode="prepared", moved="walked",
+                                                at=(int(xs[cells[i]]), int(ys[cells[i]])))[0] for i in firsts.tolist()])
+            hit[ks, cells] = chances[back.ravel()]
     value = hit * (1 - COVER_BY_LEVEL[level] * 0.7)
     fire[ys, xs] = np.where(visible, value, 0.0).max(axis=0)  # the best over the enemies seen, else 0
     seen = visible.sum(axis=0)
@@ -70,6 +83,31 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     with np.errstate(invalid="ignore", divide="ignore"):
         flank[ys, xs] = np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)
     return fire, flank
+
+
+def _one_cell(view: BattleView, me: UnitView, enemies: list[UnitView], codes: list[int], near: list[float],
+              cell: geo.Cell) -> tuple[float, float]:
+    """`fire_fields` at one cell, enemy by enemy in plain floats (each enemy its own kind of cell: one hit chance
+    each; the same products, maximum and quotient as the arrays')."""
+    w = me.weapon
+    assert w is not None
+    best, seen, open_ = 0.0, 0, 0
+    for e, code, d in zip(enemies, codes, near, strict=True):
+        if not (code & 1 and d <= w.max_range_m):
+            continue
+        concealed = bool(code & 2) and not e.firing
+        if concealed and me.side not in e.known_to:
+            continue  # seen only round a corner, not firing, position unknown: unseen
+        level = code >> 2
+        hit = hit_probability(view, me, e, mode="prepared", moved="walked", at=cell)[0]
+        best = max(best, hit * (1 - _COVER[level] * 0.7))
+        seen += 1
+        open_ += level == 0
+    return best, (open_ / max(seen, 1) if seen > 0 else 0.0)
+
+
+_COVER = COVER_BY_LEVEL.tolist()  # by the sight codes' level, as floats
+SMALL = 64  # pairs (enemy, cell) seen up to which the kinds are told apart with a dict, not np.unique
 
 
 def _ae_shift(ae: int, dist: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from skirmish.ai.blast import FRIEND_WEIGHT, MOVED_MODIFIER, Spread, candidate_cells, plan_throws
 from skirmish.ai.curves import Curve
 from skirmish.ai.estimate import ShotEstimate, _per_hit, estimate_shot, pool_hit_chance, replaced
+from skirmish.ai.utility.cover_centres import centres as _centres
 from skirmish.ai.utility.scoring import HARM, Option, harm, shot_considerations
 from skirmish.ai.utility.squad import overwatching
 from skirmish.ecs.view import UnitView
@@ -180,14 +181,12 @@ def cover_options(s: Situation, stay: Callable[[Option], Option]) -> list[Option
     if not known:
         return []
     radius, cell_m = cover_rules.area_m(w), view.grid.cell_m
-    span = int((radius + EXIT_M) // cell_m)
-    centres = dict.fromkeys((e.cell[0] + dx, e.cell[1] + dy) for e in known
-                            for dx in range(-span, span + 1) for dy in range(-span, span + 1))
+    shots: dict[tuple[str, geo.Cell | None, int], ShotEstimate] = {}  # cover_shot's, kept for this decision
     weighed = []
-    for c in centres:
+    for c in _centres(s, known, radius + EXIT_M):
         if not legal.cell_ok("cover", c):
             continue
-        single = _area_worth(s, c, 0, known, radius, cell_m)
+        single = _area_worth(s, c, 0, known, radius, cell_m, shots)
         if single[0] > 0:
             weighed.append((single[0], c))
     weighed.sort(key=lambda t: (-t[0], t[1][1], t[1][0]))
@@ -197,7 +196,7 @@ def cover_options(s: Situation, stay: Callable[[Option], Option]) -> list[Option
         for burst in legal.covers:
             if me.rounds < 2 * max(1, burst):  # keep rounds for the shot it covers with
                 continue
-            value, mat, who = _area_worth(s, c, burst, known, radius, cell_m)
+            value, mat, who = _area_worth(s, c, burst, known, radius, cell_m, shots)
             o = Option(f"cover {c[0]},{c[1]}" + (f" burst {burst}" if burst else "") + f" ({who})",
                        CoverFire(me.name, c, burst=burst), ("cover", c))
             o.add("shot in hand is poor", 1 - min(1.0, here / POOR_SHOT), POOR)
@@ -218,23 +217,30 @@ ENTER_P = 0.15  # how often an enemy beside the area is taken to step into it in
 
 
 def _area_worth(s: Situation, centre: geo.Cell, burst: int, known: list[UnitView], radius: float,
-                cell_m: float) -> tuple[float, float, str]:
+                cell_m: float, shots: dict[tuple[str, geo.Cell | None, int], ShotEstimate] | None = None,
+                ) -> tuple[float, float, str]:
     """(harm, material, who) of covering the area round `centre` with `burst`: each enemy inside it that the unit
     sees is pinned (BREAK_P x the covering shot should it break out, PIN_WORTH x its threat); each one beside it
-    (within EXIT_M) steps in with ENTER_P and draws the shot where it enters (at the centre)."""
+    (within EXIT_M) steps in with ENTER_P and draws the shot where it enters (at the centre). `shots` keeps the
+    covering shots worked out (by enemy, the cell it is shot at, None where it stands, and burst)."""
     view, me = s.view, s.me
+    shots = {} if shots is None else shots
     hurt, mat, who = 0.0, 0.0, []
     for e in known:
         d = geo.distance_m(centre, e.cell, cell_m)
         if d > radius + EXIT_M + 1e-9:
             continue
         if d <= radius + 1e-9 and not e.ghost and view.sight(me, e).visible:
-            est = cover_shot(s, e, burst)
+            est = shots.get((e.name, None, burst))
+            if est is None:
+                est = shots[(e.name, None, burst)] = cover_shot(s, e, burst)
             hurt += BREAK_P * harm(est) + PIN_WORTH * s.danger(e)
             mat += BREAK_P * material(est, e) + PIN_WORTH * WOUND * s.danger(e)
             who.append(f"pins {e.name}")
             continue
-        est = cover_shot(s, replaced(e, cell=centre, ghost=False), burst)
+        est = shots.get((e.name, centre, burst))
+        if est is None:
+            est = shots[(e.name, centre, burst)] = cover_shot(s, replaced(e, cell=centre, ghost=False), burst)
         if est.hit > 0:
             hurt += ENTER_P * harm(est)
             mat += ENTER_P * material(est, e)

@@ -132,14 +132,32 @@ class Option:
 
     def to_json(self) -> dict[str, Any]:
         """Trace form (each consideration's `Consideration.to_json`, written out here: a decision traces dozens)."""
+        r3 = _ROUNDED.get
         out: dict[str, Any] = {"option": self.label, "action": str(self.action), "score": round(self.score, 4),
-                               "considerations": [{"name": n, "input": round(i, 3), "output": round(v, 3)}
+                               "considerations": [{"name": n, "input": (r3(i) if type(i) is float else None) or _round3(i),
+                                                   "output": (r3(v) if type(v) is float else None) or _round3(v)}
                                                   for n, i, v in self.considerations]}
         if self.bonus != 1.0:
             out["momentum"] = round(self.bonus, 3)
         if self.noise != 1.0:
             out["noise"] = round(self.noise, 3)
         return out
+
+
+_ROUNDED: dict[float, float] = {}  # round(x, 3) by x, for the traces (the same inputs and outputs recur: cell parts)
+ROUNDED_KEPT = 1 << 14
+
+
+def _round3(x: float) -> float:
+    """round(x, 3), kept for a float x whose rounding is not 0 (a 0.0 or -0.0 answer is worked out each time: a
+    kept 0.0 would answer -0.0 too, and falls through `_ROUNDED.get(x) or`; an int or a bool rounds to itself and
+    is never looked up, as 2 would find 2.0)."""
+    r = round(x, 3)
+    if r and type(x) is float:
+        if len(_ROUNDED) >= ROUNDED_KEPT:
+            _ROUNDED.clear()
+        _ROUNDED[x] = r
+    return r
 
 
 _HIT = Curve("linear", m=0.3, b=0.7)  # the shot considerations' fixed curves (made once)
