@@ -224,7 +224,8 @@ class FiShooting(FiRound):
         w = self.w
         if not trigger:
             part = replace(self.attack_part(eid, weapon, action.mode), shots=max(1, rounds))
-            w.get(eid, Turn).parts = self.check_parts(eid, part)
+            w.get(eid, Turn).parts = parts = self.check_parts(eid, part)
+            two_weapons.count_shot(self, eid, parts, part.shots)  # each hand's shots in the action
         w.get(eid, Turn).acted = True
         ws.rounds -= rounds or action.burst or 1
         if weapon.energy:  # checked in shot_setup: never above the generator
