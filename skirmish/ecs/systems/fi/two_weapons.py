@@ -1,10 +1,11 @@
 """Two weapons (R-6.12; the seed's "Two Weapons" and "Two handed ranged weapons"): a unit whose scenario entry says
 `two_weapons: true` holds its first fired weapon in its main hand and its next one in the other. Every attack it
 makes takes −2; a shot with the off hand (`shoot U T hand=off`) −4 more (−6 in all); a two-handed weapon fired
-with one hand −2 more. Each hand fires up to its weapon's rate of fire in one attack action; each shot is its own
-task, and each hand fires no more than its own weapon's rate of fire in one action (`Status.hand_shots` counts
-them: a shot past its hand's rate starts a new attack action). The off hand's weapon is made the active one for its
-shot and put back after (checks change nothing). `offhand_shots` lists the off hand's shots for legality."""
+with one hand −2 more (the numbers: skirmish.rules.fi.two_hands). Both hands share one attack action, at the slower
+weapon's speed; each shot is its own task, and each hand fires no more than its own weapon's rate of fire in the
+action (`Status.hand_shots` counts them: a shot past its hand's rate starts a new attack action). The off hand's
+weapon is made the active one for its shot and put back after (checks change nothing). `offhand_shots` lists the
+off hand's shots for legality (LegalActions.offhand)."""
 
 from __future__ import annotations
 
