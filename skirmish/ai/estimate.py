@@ -31,6 +31,7 @@ from skirmish.rulesets.fi import (
     damage_row,
     expected_hit_probability,
     fits,
+    hand_penalty,
     shot_numbers,
     wound_penalty,
 )
@@ -117,7 +118,8 @@ def _hit_numbers(view: BattleView, me: UnitView, w: Weapon, target: UnitView, si
     # (shot_numbers: range_tn, ae_bonus), and the target's name only in the modifiers' texts: so they are kept
     # by those, the weapon and everything else they read.
     key = (id(w), math.floor(dist / w.range_inc_m + 1e-9), ae_shift(w, dist), mode, burst, moved, ready, me.aim,
-           target.size, dodge, target.moved_m, sight.concealed, base, me.trait("dexterity"), me.skills, me.wounds)
+           target.size, dodge, target.moved_m, sight.concealed, base, me.trait("dexterity"), me.skills, me.wounds,
+           me.off_hand is not None)
     kept = _hits_kept.get(key)
     if kept is not None and kept[0] is w:
         return kept[1]
@@ -128,6 +130,8 @@ def _hit_numbers(view: BattleView, me: UnitView, w: Weapon, target: UnitView, si
     target_tn, _, mods = shot_numbers(w, facts, base)
     pool = skill_pool(me.trait("dexterity"), dict(me.skills), w.skill)
     mod = sum(m.value for m in (*pool.modifiers, *mods)) + wound_penalty(me.wounds)
+    if me.off_hand is not None:  # two weapons (R-6.12): every shot -2, the main hand's here (the off hand's: two_guns)
+        mod += hand_penalty(w, False)
     out = (pool_hit_chance(pool.column, pool.row, target_tn, mod, pool.halve), target_tn, mod)
     if len(_hits_kept) >= _HITS_KEPT:
         _hits_kept.clear()
@@ -178,7 +182,8 @@ def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str
            me.ready_target == target.name, me.aim, target.size,
            target.declared == "dodge" and view.round > 0 and dict(target.skills).get("dodge", 0),
            target.moved_m, sight.concealed, view.scope, me.trait("dexterity"), me.skills, me.wounds, target.armour,
-           target.screen_type, target.screen_points, target.wounds, target.ct, sight.cover, sight.cover_av)
+           target.screen_type, target.screen_points, target.wounds, target.ct, sight.cover, sight.cover_av,
+           me.off_hand is not None)
     kept = _shots_kept.get(key)
     if kept is not None and kept[0] is w:
         return kept[1]

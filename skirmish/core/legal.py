@@ -166,6 +166,9 @@ class LegalActions:
     # The shots that are more than one shot at one target, listed whole (FI: double taps, R-6.12; bursts split
     # between two of the listed targets, default dice, R-6.3); not in `actions()`, as `melee`.
     ranged: tuple[Shoot, ...] = ()
+    # The shots of the weapon in the other hand (FI two weapons, `hand=off`: single, bursts, double taps),
+    # listed whole; not in `actions()` (the RL table's `off_shot` block, env/fi_actions.py). FI: LazyActions.
+    offhand: Sequence[Shoot] = ()
     covers: tuple[int, ...] = ()  # the bursts covering fire may be laid with now (0: single shots; FI)
     launches: bool = False  # the weapon in hand launches at a cell now (FI)
     # Whether a cell may be named: cell_ok("cover" | "launch", cell); a question, as the cells are too many to list.
@@ -218,6 +221,12 @@ class LegalActions:
         if isinstance(action, Move):
             return tuple(action.to) in self.walk or tuple(action.to) in self.run
         if isinstance(action, Shoot):
+            if action.hand == "off" and not (action.also or action.split):  # a called single shot as a listed one's
+                plain = Shoot(action.unit, action.target, mode=action.mode, burst=action.burst,
+                              double_tap=action.double_tap, hand="off")
+                called_ok = action.called is None or (not action.burst and not action.double_tap
+                                                      and action.called in self.called)
+                return called_ok and plain in self.offhand
             if action.double_tap or action.also or action.split or action.hand:
                 return action in self.ranged
             plain = Shoot(action.unit, action.target, mode=action.mode, burst=action.burst)

@@ -165,4 +165,5 @@ class Status:
     known_to: frozenset[str] = frozenset()  # sides that know where it is (R-6.1 concealment)
     mounted: bool = False  # fires from a mount or a moving vehicle (R-6.1: -2), from the scenario's `mounted`
     two_weapons: bool = False  # holds a weapon in each hand, from the scenario's `two_weapons`
+    hand_shots: tuple[int, int, int] = (0, 0, 0)  # two weapons: (turn parts then, main, off hand shots) in the action
     covering: tuple[int, int, int] | None = None  # covering fire: the area's cell and the burst

@@ -308,7 +308,7 @@ def _witness(table: SightTable, seers: Sequence[Cell], cell: Cell, exposed: bool
 # tests/test_knowledge_speed.py changes each of these alone and finds the same answer.
 _SEEN_SETS = frozenset({"last_seen", "ct", "stunned", "rounds", "magazines", "jammed", "tacpack_generator",
                         "screen_type", "screen_points", "shot_points", "waiting", "ready_target", "aim", "throwables",
-                        "turn_parts", "full"})
+                        "turn_parts", "full", "off_rounds", "off_jammed"})
 _GHOST_SETS = _SEEN_SETS | {"cell", "facing", "prone", "out_of_action", "dead", "wounds", "armour", "moved_m", "cover",
                             "firing", "ghost"}
 _SEEN_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _SEEN_SETS)
@@ -321,6 +321,7 @@ def _unknown(u: UnitView, side: str) -> dict[str, Any]:
     return {"ct": u.ct_max, "stunned": False, "rounds": 0, "magazines": 0, "jammed": False,
             "tacpack_generator": 0, "screen_type": "none", "screen_points": 0, "shot_points": 0,
             "waiting": None, "covering": None, "ready_target": None, "aim": 0, "throwables": (), "turn_parts": (),
+            "off_rounds": 0, "off_jammed": False,  # two weapons: the other hand's weapon shows, its rounds do not
             "known_to": (side,) if side in u.known_to else (), "full": False}
 
 

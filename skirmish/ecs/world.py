@@ -51,7 +51,21 @@ def _loadout(c: dict[type[Any], Any], armoury: Armoury) -> dict[str, Any]:
                 rounds=ws.rounds if ws else 0, magazines=ws.magazines if ws else 0,
                 jammed=ws.jammed if ws else False,
                 throwables=tuple((armoury.weapons[w.weapon_id], w.rounds) for w in load.weapons
-                                 if armoury.weapons[w.weapon_id].thrown and w.rounds > 0))
+                                 if armoury.weapons[w.weapon_id].thrown and w.rounds > 0),
+                **_off_hand(c, load, armoury))
+
+
+def _off_hand(c: dict[type[Any], Any], load: Loadout, armoury: Armoury) -> dict[str, Any]:
+    """Two weapons (FI R-6.12): the weapon in the other hand (the second fired weapon carried), its rounds and
+    breakdown, for a unit whose `Status.two_weapons` holds (fixed from the scenario); {} for anyone else."""
+    st = c.get(Status)
+    if st is None or not st.two_weapons:
+        return {}
+    fired = [w for w in load.weapons if not armoury.weapons[w.weapon_id].thrown]
+    if len(fired) < 2:
+        return {}
+    ws = fired[1]
+    return {"off_hand": armoury.weapons[ws.weapon_id], "off_rounds": ws.rounds, "off_jammed": ws.jammed}
 
 
 def _armour(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:

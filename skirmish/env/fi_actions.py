@@ -3,14 +3,16 @@ melee and card hands"): the blocks of `ActionTable` unchanged, then, after them 
 
     blow[target, weapon, lethal] · charge[target, weapon, y, x] · close[target, weapon] · open[target] ·
     entangle[target, weapon] · trip[target, weapon] · defend[skill, cell] · break[how] · rise ·
-    hand[speed, keep] · reserve[speed]
+    hand[speed, keep] · reserve[speed] · off_shot[target, mode, burst]
 
 `weapon` is one of `weapons`: "" (the weapon in hand) first, then every hand-to-hand weapon the scenario's units
 carry at the start, then "fists" (R-7.1). `lethal` is "" (the weapon's own way: lethal where it chooses) or "no"
 (non-lethal, R-7.4). A charge's cell is where it strikes from (R-5.4); a defence's cell is its step (index 0:
 standing, -4, R-7.5); `skill` one of fighting, dodge, block (R-7.7). A `hand` entry is one of `keeps`: the steps
 kept (none: the default keep) and the card rushed to an earlier step (R-5.8); `reserve` holds the reserve as the
-only card (`forgo=yes`).
+only card (`forgo=yes`). An `off_shot` is a shot with the weapon in the other hand of a unit holding two (R-6.12,
+`shoot … hand=off`; `burst` one of the base table's `bursts`, 0 a single shot; no called or double-tapped off-hand
+shot has an index).
 
 The mask is FI legality's list (`LegalActions.melee`, card hands in `declare`), and the aliases the battle accepts
 besides: a blow, Close, entangle, trip or charge that names the weapon already in hand is the same as naming none,
@@ -29,7 +31,7 @@ import numpy.typing as npt
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView
 from skirmish.env.actions import ActionTable
-from skirmish.rules.actions import Action
+from skirmish.rules.actions import Action, Shoot
 from skirmish.rulesets.fi import (
     BreakFree,
     Charge,
@@ -79,7 +81,8 @@ class FiActionTable(ActionTable):
                        ("blow", (u, wp, len(LETHAL))), ("charge", (u, wp, height, width)), ("close", (u, wp)),
                        ("open", (u,)), ("entangle", (u, wp)), ("trip", (u, wp)),
                        ("defend", (len(DEFEND_SKILLS), 1 + cells)), ("break", (len(BREAK_HOWS),)), ("rise", ()),
-                       ("hand", (len(HAND_SPEEDS), len(self.keeps))), ("reserve", (len(HAND_SPEEDS),))])
+                       ("hand", (len(HAND_SPEEDS), len(self.keeps))), ("reserve", (len(HAND_SPEEDS),)),
+                       ("off_shot", (u, len(self.modes), len(self.bursts)))])  # two weapons (R-6.12)
         self._weapon_index = {w: i for i, w in enumerate(self.weapons)}
         self._keep_index = {k: i for i, k in enumerate(self.keeps)}
 
@@ -131,6 +134,13 @@ class FiActionTable(ActionTable):
             return self._at("break", self.break_hows.index(action.how))
         if isinstance(action, Rise):
             return self._at("rise")
+        if isinstance(action, Shoot) and action.hand == "off":
+            if action.called or action.double_tap or action.also or action.split or action.spends is not None:
+                raise KeyError(f"no index for {action}")
+            return self._at("off_shot", self._unit_index[action.target], self.modes.index(action.mode),
+                            self._burst_index[action.burst])
+        if isinstance(action, Shoot) and action.hand not in ("", "main"):
+            raise KeyError(f"no index for {action}")
         return super().encode(action)
 
     def decode(self, index: int, unit: str) -> Action:
@@ -157,13 +167,16 @@ class FiActionTable(ActionTable):
             return Hand(unit, speed=self.hand_speeds[p[0]], keep=",".join(str(s) for s in steps), rush=rush)
         if name == "reserve":
             return Hand(unit, speed=self.hand_speeds[p[0]], forgo="yes")
+        if name == "off_shot":
+            return Shoot(unit, self.units[p[0]], mode=self.modes[p[1]], burst=self.bursts[p[2]], hand="off")
         return super().decode(index, unit)
 
     # ------------------------------------------------------------------ the mask
     def listed(self, legal: LegalActions) -> set[int]:
-        """The indices of the melee actions and hands `legal` lists (those the table has a place for)."""
+        """The indices of the melee actions, hands and off-hand shots `legal` lists (those the table has a place for)."""
         out: set[int] = set()
-        for a in (*map(_plain, legal.melee), *(d for d in legal.declare if isinstance(d, Hand))):
+        offhand = (a for a in legal.offhand if not a.double_tap)  # (read only for a unit holding two weapons)
+        for a in (*map(_plain, legal.melee), *(d for d in legal.declare if isinstance(d, Hand)), *offhand):
             try:
                 out.add(self.encode(a))
             except (KeyError, ValueError):

@@ -157,3 +157,7 @@ from skirmish.rules.fi.unintended import Figure as LineFigure  # noqa: E402
 from skirmish.rules.fi.unintended import candidates as line_candidates  # noqa: E402
 
 __all__ += ["TAP_SKILL", "LineFigure", "cover_rules", "line_candidates", "plan_split", "second_read", "tap_modifiers"]
+
+from skirmish.rules.fi.two_hands import hand_penalty  # noqa: E402  (two weapons, R-6.12: the AIs' estimates)
+
+__all__ += ["hand_penalty"]

@@ -339,3 +339,17 @@ def _area(surf: pygame.Surface, cam: Any, cell: tuple[int, int], radius_m: float
         surf.blit(shade, (cx - tile // 2, cy - tile // 2))
     cx, cy = cam.centre(cell)
     pygame.draw.circle(surf, colour, (cx, cy), int((radius_m / cell_m + 0.5) * tile), 2)
+
+def off_hand_shots(u: UnitView, unit: str, target: str, called: str | None) -> list[Shoot]:
+    """Two weapons (R-6.12): the off hand's shots at `target` for the attack menu (ui/battle/menus.py), from the
+    weapon the view shows in the other hand (`UnitView.off_hand`): each mode, its bursts and double taps; none for a
+    unit with one weapon in hand. The menu asks `Battle.odds` of each (a refusal is shown as its line)."""
+    w = u.off_hand
+    if w is None:
+        return []
+    out = [Shoot(unit, target, mode=mode, called=called, hand="off") for mode in ("snap", "prepared", "aimed")]
+    if called is None:
+        out += [Shoot(unit, target, mode=mode, burst=b, hand="off") for b in w.bursts for mode in ("snap", "prepared")]
+    if w.double_tap:
+        out += [Shoot(unit, target, mode=mode, called=called, double_tap=True, hand="off") for mode in ("snap", "prepared")]
+    return out

@@ -351,6 +351,9 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         t = view.unit(action.target)
         one = estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved)
         est = turn_of_fire(view, me, t, one, action.mode, action.burst, me.moved) if w.mixed else repeated(one, repeats)
+        if action.hand == "off":  # two weapons: the off hand's shot, and the main's after it (two_guns.py)
+            from skirmish.ai.utility.two_guns import off_turn_estimate
+            est = off_turn_estimate(view, me, t, action, est)
         attack, kills = material(est, t), {t.name: est.kill}
         if w.strays:  # the rounds that miss it, on whoever stands on the line
             attack += repeats * stray_material(view, me, t, action.mode, action.burst, one.hit, w.friendly,

@@ -35,11 +35,18 @@ def place_launch(draw: Draw, setup: ShotSetup, grid: geo.GridMap, firer: geo.Cel
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LaunchEvent(ThrowEvent):
     """A launched explosive (R-6.10, R-6.9): the fields of a throw (`item` is the launcher); `left` is the
-    rounds left in it."""
+    rounds left in it; `breakdown` True when the card broke the launcher down after it fired (R-4.8)."""
 
     _verb = "fires the"
     _from = "the launcher"
     _times = "launched x"
+
+    breakdown: bool | None = None  # R-4.8: the card's breakdown broke the launcher down after the launch
+
+    def describe(self) -> str:
+        line = ThrowEvent.describe(self)
+        return line + (f"; the {self.item.replace('_', ' ')} breaks down (R-4.8: a reload clears it)"
+                       if self.breakdown else "")
 
     def headline(self) -> str:
         where_to = "on target" if self.hit else f"scatters to {self.landed[0]},{self.landed[1]}"

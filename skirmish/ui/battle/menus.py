@@ -20,6 +20,7 @@ from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Reload, Shoot,
 from skirmish.rulesets.fi import CALLED_SHOTS, ShotOdds, ThrowOdds
 from skirmish.ui import fi_melee, fi_wait
 from skirmish.ui.battle.state import BattleState
+from skirmish.ui.fi_ranged import off_hand_shots
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, elide, place_beside, wrap
 
@@ -157,14 +158,11 @@ class BattleMenus(BattleState):
         if u.weapon is not None and u.weapon.double_tap:  # two shots off one card
             for mode in ("snap", "prepared"):
                 candidates.append(Shoot(m.unit, m.target, mode=mode, called=m.called, double_tap=True))
-        off = [Shoot(m.unit, m.target, mode=mode, called=m.called, hand="off") for mode in ("snap", "prepared", "aimed")]
         shots: list[AttackOption] = []
-        for a in candidates + off:
+        for a in candidates + off_hand_shots(u, m.unit, m.target, m.called):
             try:
                 shots.append(AttackOption(a, self.session.battle.odds(a), None))
             except IllegalAction as exc:
-                if a.hand == "off" and "in each hand" in str(exc):
-                    continue  # two weapons: only for a unit holding one in each hand
                 shots.append(AttackOption(a, None, str(exc)))
         near = [o for o in melee if not isinstance(o.action, fi_melee.fi.Charge)]
         if melee and all(o.refusal for o in shots):  # no shot but a close fight (or a charge): that alone

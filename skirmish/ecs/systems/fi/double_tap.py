@@ -31,7 +31,7 @@ def setup(sys: FiShooting, eid: int, action: Shoot, trigger: bool = False) -> tu
     if ws.rounds < 2:
         raise IllegalAction(f"R-6.12: {ws.rounds} round(s) left, 2 needed for a double tap; reload")
     if not trigger:  # both shots in one attack action, or a new one (the single's check held one shot)
-        sys.check_parts(eid, replace(sys.attack_part(eid, weapon, action.mode), shots=2))
+        sys.check_parts(eid, replace(sys.attack_part(eid, weapon, action.mode, 2), shots=2))
     tp = sys.w.peek(eid, Tacpack)
     if weapon.energy and tp.spent + 2 * weapon.power > tp.generator:
         raise IllegalAction(f"R-6.13: the tacpack has {max(0, tp.generator - tp.spent)} point(s) left this round; "

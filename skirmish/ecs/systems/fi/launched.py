@@ -1,17 +1,19 @@
 """Launched grenades in a battle (R-6.10, R-6.9): `launch U X,Y` with a launcher in hand. The rules are in
-skirmish.rules.fi.ranged_launch; the burst is a thrown explosive's (FiThrowing.caught and _blast_hit)."""
+skirmish.rules.fi.ranged_launch; the burst is a thrown explosive's (FiThrowing.caught and _blast_hit); the card's
+breakdown is read for the launcher after it fires (R-4.8, `broke_down`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from skirmish.core.errors import IllegalAction
-from skirmish.ecs.components import Declared, Turn
+from skirmish.ecs.components import Declared, Turn, WeaponState
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Launch
 from skirmish.rules.checks import tn
-from skirmish.rules.fi.ranged import ShotFacts, ShotSetup, shot_numbers
+from skirmish.rules.fi.ranged import ShotFacts, ShotSetup, breaks, shot_numbers
 from skirmish.rules.fi.ranged_launch import LaunchEvent, place_launch  # noqa: F401  (registers the event)
+from skirmish.rules.randomizer import Draw
 
 if TYPE_CHECKING:
     from skirmish.ecs.systems.fi.thrown import FiThrowing
@@ -67,4 +69,13 @@ def launch(sys: FiThrowing, eid: int, action: Launch) -> None:
     grid = sys.ctx.grid
     here, aim = w.cell(eid), (int(action.at[0]), int(action.at[1]))
     sys.explode(eid, "launch", ["R-6.10", "R-6.1", "R-3.3"], setup, ws, aim,
-                lambda draw: place_launch(draw, setup, grid, here, aim))
+                lambda draw: place_launch(draw, setup, grid, here, aim), reliability=weapon.reliability)
+
+
+def broke_down(ws: WeaponState, draw: Draw, reliability: str | None) -> dict[str, bool]:
+    """R-4.8 after a launch: the card's breakdown letter at or right of the launcher's reliability breaks it down
+    (`ws.jammed`: no launch until a reload action clears it); {"breakdown": True} for the event then, else {}."""
+    if reliability is None or not breaks(draw.fields.breakdown, reliability):
+        return {}
+    ws.jammed = True
+    return {"breakdown": True}

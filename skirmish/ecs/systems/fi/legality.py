@@ -70,6 +70,7 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
         aims=aims, reload=_ok(lambda: sys.reload_check(eid)),
         waits=(waits := _waits(sys, eid, me, seen)), wait_cells=_wait_cells(sys) if waits else frozenset(),
         screens=screens, melee=melee, contests=sys.contest_options(eid, me, seen),
+        offhand=ranged_legal.offhand(sys, eid, me, seen, fresh),  # two weapons: the other hand's shots
         **ranged_legal.listed(sys, eid, me, shots),  # double taps, split bursts, covering fire, launches (issue 14)
     )
 

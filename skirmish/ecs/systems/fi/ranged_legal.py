@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from skirmish.core.errors import IllegalAction
-from skirmish.ecs.systems.fi import covering, double_tap, launched, split
+from skirmish.core.legal import LazyActions
+from skirmish.ecs.components import Status
+from skirmish.ecs.systems.fi import covering, double_tap, launched, split, two_weapons
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Launch, Shoot
 
@@ -64,6 +67,15 @@ def listed(sys: FiSystems, eid: int, me: str, shots: list[Shoot]) -> dict[str, A
     if out.get("covers") or out["launches"]:
         out["cell_ok"] = _cells(sys, eid)
     return out
+
+
+def offhand(sys: FiSystems, eid: int, me: str, seen: list[str],
+            fresh: Callable[[], bool]) -> LazyActions[Shoot] | tuple[()]:
+    """The LegalActions field `offhand`: the shots of the weapon in the other hand (R-6.12, `hand=off`), worked out
+    when first read (LazyActions), for a unit holding a weapon in each hand; () for anyone else (one look-up)."""
+    if not sys.w.peek(eid, Status).two_weapons:
+        return ()
+    return LazyActions(partial(two_weapons.offhand_shots, sys, eid, me, list(seen)), fresh)
 
 
 def _cells(sys: FiSystems, eid: int) -> Callable[[str, geo.Cell], bool]:

@@ -182,9 +182,10 @@ class FiShooting(FiRound):
             return False
         return self.sight(eid, tgt).visible
 
-    def attack_part(self, eid: int, weapon: Weapon, mode: str) -> Part:
-        """`eid`'s attack part with `weapon`: a two-gun unit's hands share one action (R-6.12)."""
-        return two_weapons.attack_part(self, eid, weapon, mode) or self._attack_part(weapon, mode)
+    def attack_part(self, eid: int, weapon: Weapon, mode: str, shots: int = 1) -> Part:
+        """`eid`'s attack part with `weapon` for `shots` shots: a two-gun unit's hands share one action, each up to
+        its own rate of fire (R-6.12)."""
+        return two_weapons.attack_part(self, eid, weapon, mode, shots) or self._attack_part(weapon, mode)
 
     @staticmethod
     def _attack_part(weapon: Weapon, mode: str) -> Part:
@@ -223,8 +224,9 @@ class FiShooting(FiRound):
         adds no part to the turn."""
         w = self.w
         if not trigger:
-            part = replace(self.attack_part(eid, weapon, action.mode), shots=max(1, rounds))
-            w.get(eid, Turn).parts = self.check_parts(eid, part)
+            part = replace(self.attack_part(eid, weapon, action.mode, max(1, rounds)), shots=max(1, rounds))
+            w.get(eid, Turn).parts = parts = self.check_parts(eid, part)
+            two_weapons.count_shot(self, eid, parts, part.shots)  # each hand's shots in the action (R-6.12)
         w.get(eid, Turn).acted = True
         ws.rounds -= rounds or action.burst or 1
         if weapon.energy:  # checked in shot_setup: never above the generator

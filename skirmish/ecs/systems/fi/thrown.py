@@ -18,6 +18,7 @@ from skirmish.ecs.components import (
     Turn,
     WeaponState,
 )
+from skirmish.ecs.systems.fi import launched
 from skirmish.ecs.systems.fi.base import _Hits
 from skirmish.ecs.systems.fi.shooting import FiShooting
 from skirmish.rules import geometry as geo
@@ -158,10 +159,11 @@ class FiThrowing(FiShooting):
                      lambda draw: thr.place_throw(draw, setup, grid, here, aim))
 
     def explode(self, eid: int, kind: str, rules: list[str], setup: ShotSetup, ws: WeaponState, aim: geo.Cell,
-                place_with: Callable[[Draw], thr.Placement]) -> None:
+                place_with: Callable[[Draw], thr.Placement], reliability: str | None = None) -> None:
         """A thrown (`throw`) or launched (`launch`) explosive whose action is spent: one draw places it (its attack
         check may take a story chip, R-8.5), a miss scatters (R-6.10); the event; each combatant the burst reaches
-        draws a card for its damage (R-6.9, R-6.8)."""
+        draws a card for its damage (R-6.9, R-6.8). `reliability` (a launcher's): the card's breakdown is read for it
+        after the launch, as a shot's (R-4.8); a thrown grenade is not equipment that breaks down."""
         w, weapon = self.w, setup.weapon
         here = w.cell(eid)
         draw = self.ctx.randomizer.draw()
@@ -177,6 +179,8 @@ class FiThrowing(FiShooting):
         face = w.get(eid, Facing)
         face.dx, face.dy = (aim[0] > here[0]) - (aim[0] < here[0]), (aim[1] > here[1]) - (aim[1] < here[1])
         rules = rules + (["R-4.9"] if scatter else []) + (["R-3.5"] if place.cf else [])
+        broke = launched.broke_down(ws, draw, reliability)  # R-4.8, after the shot ({} when it did not)
+        rules += ["R-4.8"] if broke else []
         victims = self.caught(land, weapon)
         self._event(
             kind, self.name(eid), tuple(rules), item=weapon.id, at=list(aim), distance_m=round(setup.distance_m, 2),
@@ -184,7 +188,7 @@ class FiThrowing(FiShooting):
             halved=setup.halve, read=place.read, cf=place.cf, result=place.total, hit=place.hit,
             scatter=scatter.to_json() if scatter else None, landed=list(land), radius_m=weapon.blast_m,
             reach_m=thr.blast_reach_m(weapon), caught=[self.name(v) for v, _, _ in victims], left=ws.rounds,
-            modifiers=[m.to_json() for m in setup.result_mods], **draw.record(),
+            modifiers=[m.to_json() for m in setup.result_mods], **draw.record(), **broke,
         )
         self.ctx.randomizer.settle()
         for victim, dist, sight in victims:
