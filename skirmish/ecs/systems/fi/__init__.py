@@ -214,7 +214,7 @@ class FiSystems(FiMelee, FiHand, FiMind):
     def side_views(self, sides: tuple[str, ...]) -> Knowledge:
         """Fog of war as Future Imperfect sees it: R-6.1 sight and the sides' knowledge of positions
         (skirmish.ecs.knowledge; docs/RULES-NOTES.md "Side views"); kept so odds read what the asker knows."""
-        self.knowledge = Knowledge(sides)
+        self.knowledge = Knowledge(sides, self.ctx.armoury)
         return self.knowledge
 
     def draws(self) -> int:
