@@ -29,3 +29,12 @@ def test_down_odds_do_not_read_the_targets_true_ct(tmp_path: Path) -> None:
         assert worn.out_of_action == fresh.out_of_action  # the side cannot know the CT it has lost
         assert worn.ct == fresh.ct and not worn.ct_known
         assert "CT ?" in worn.label() and "down ≥" in worn.label()
+
+
+def test_odds_answer_for_the_unit_the_action_names(tmp_path: Path) -> None:
+    blue = f"[{_unit('Me', 0, skill=1)}, {_unit('Ace', 3, skill=5)}]"
+    with battle_at(tmp_path, ROWS, blue, f"[{_unit('Them', 8)}]") as b:
+        assert b.pending.unit == "Me"
+        mine, aces = b.odds(Shoot("Me", "Them", mode="aimed")), b.odds(Shoot("Ace", "Them", mode="aimed"))
+        assert aces.hit > mine.hit  # nearer and far better: not Me's odds again
+        assert aces == b.sys.odds(b.world.entity("Ace"), Shoot("Ace", "Them", mode="aimed"), b.seed)
