@@ -35,11 +35,14 @@ def test_an_open_corner_is_contact(tmp_path: Path) -> None:
 
 
 def test_an_attack_at_an_unseen_enemy_names_sight_not_its_state(tmp_path: Path) -> None:
-    from skirmish.ecs.components import Health
+    from skirmish.ecs.components import Health, Status
 
     rows = ["......", "......", "######", "......"]
     with battle_at(tmp_path, rows, f"[{{name: Me, at: [1, 1], {KNIFE}}}]",
                    f"[{{name: Them, at: [1, 3], {KNIFE}}}]") as b:
-        b.world.get(b.world.entity("Them"), Health).unconscious = True  # down where Blue cannot see it
+        them = b.world.entity("Them")
+        b.world.get(them, Status).known_to = frozenset()  # moved unseen: Blue no longer knows where it stands
+        b.world.get(them, Health).unconscious = True  # and went down there
+        b.knowledge.update(b.world, b.ctx.grid, b.ctx.round)
         refusal = b.check(MeleeAttack("Me", "Them"))
         assert refusal is not None and refusal.rule == "R-6.1" and "out of action" not in str(refusal), refusal

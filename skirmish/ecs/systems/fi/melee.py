@@ -131,14 +131,17 @@ class FiMeleeBase(FiMovement):
         return tgt
 
     def unseen_check(self, eid: int, target: str) -> None:
-        """Refuse a hand-to-hand action at an enemy the actor's side does not see now (R-6.1, fog): the refusal
-        names sight only, never the enemy's real state or place (docs/RULES-NOTES.md "Side views")."""
+        """Refuse a hand-to-hand action at an enemy the actor's side neither sees now nor knows the position of
+        (R-6.1, fog; a charge may go at a known position): the refusal names sight only, never the enemy's real
+        state or place (docs/RULES-NOTES.md "Side views")."""
         k = getattr(self, "knowledge", None)
         if k is None or not self.w.has(target):
             return
-        side = self.w.peek(eid, Identity).side_index
-        if self.w.peek(self.w.entity(target), Identity).side_index != side and target not in k.seen.get(k.sides[side], ()):
-            raise IllegalAction(f"R-6.1: {target} is not in sight of {self.name(eid)}'s side")
+        side, tgt = self.w.peek(eid, Identity).side_index, self.w.entity(target)
+        mine = k.sides[side]
+        if self.w.peek(tgt, Identity).side_index != side and target not in k.seen.get(mine, ()) \
+                and mine not in self.w.peek(tgt, Status).known_to:
+            raise IllegalAction(f"R-6.1: {target} is not in sight of {self.name(eid)}'s side, nor is where it stands known")
 
     def melee_tn(self, eid: int, tgt: int, weapon: MeleeWeapon) -> tuple[int, list[Modifier]]:
         """The TN of a hand-to-hand roll by `eid` holding `weapon` against `tgt` (R-7.1, R-7.2, R-7.5)."""
