@@ -38,3 +38,23 @@ def test_a_move_into_an_unseen_enemy_stops_where_it_is_found(tmp_path: Path) -> 
         assert b.view().unit("Them").cell == (4, 0)  # nobody shares a cell
         assert "Blue" in b.world.peek(b.world.entity("Them"), Status).known_to  # found: Blue knows where it is
         assert "runs into Them" in bump.describe()
+
+
+def test_future_world_moves_stop_where_an_unseen_enemy_is_found(tmp_path: Path) -> None:
+    from tests.test_fw_battle import battle, chars, fw_text
+
+    unit = "{{name: {}, at: [{}, 0], characteristics: {}, skills: {{rifle: 50}}, weapons: [heavy_rifle]}}"
+    text = fw_text(f"[{unit.format('Ann', 1, chars(14))}]", f"[{unit.format('Reb', 4, chars(10))}]",
+                   ["intent Ann none"], ["intent Reb none"], rows=ROWS)
+    with battle(tmp_path, text) as b:
+        while not (b.pending.unit == "Ann" and b.pending.kind != "intent"):
+            b.step()
+        b.world.get(b.world.entity("Reb"), Status).known_to = frozenset({"Red"})  # Blue has lost it
+        b.knowledge.update(b.world, b.ctx.grid, b.ctx.round)
+        assert {m.to for m in b.legal_actions("Ann").moves()} >= {(4, 0), (5, 0)}
+        assert b.check(Move("Ann", (4, 0))) is None
+        b.submit(Move("Ann", (4, 0)))
+        bump = next(e for e in b.log if e.type == "fw_bumped")
+        assert (bump.actor, bump.target, bump.blocked) == ("Ann", "Reb", [4, 0])
+        assert b.view().unit("Ann").cell == tuple(bump.at) != (4, 0)
+        assert "Blue" in b.world.peek(b.world.entity("Reb"), Status).known_to
