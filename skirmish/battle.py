@@ -267,13 +267,17 @@ class Battle:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def odds(self, action: Action) -> Any:
-        """The odds of a shot or throw by the unit whose turn it is, without making it (the ruleset's odds
-        type: for Future Imperfect ShotOdds or ThrowOdds, for fw a Preview); IllegalAction if the rules refuse it.
-        A ruleset whose odds are asked at other requests than "act" names their kinds in `odds_requests`."""
+        """The odds of a shot or throw by the unit the action names (`action.unit`), without making it (the
+        ruleset's odds type: for Future Imperfect ShotOdds or ThrowOdds, for fw a Preview), as that unit's side
+        knows the target; IllegalAction if the rules refuse it, or while no unit is asked to act. A ruleset whose
+        odds are asked at other requests than "act" names their kinds in `odds_requests`."""
         req = self.pending
-        if req is not None and req.kind in getattr(self.sys, "odds_requests", ()):
-            return self.sys.odds(self.world.entity(req.unit), action, self.seed)
-        return self.sys.odds(self._pending_eid(), action, self.seed)
+        if req is None or (req.kind not in getattr(self.sys, "odds_requests", ()) and req.kind == "declare"):
+            raise IllegalAction("no unit is taking its turn")
+        unit = getattr(action, "unit", None) or req.unit
+        if not self.world.has(unit):
+            raise IllegalAction(f"no unit called {unit!r}")
+        return self.sys.odds(self.world.entity(unit), action, self.seed)
 
     def move_refusal(self) -> str | None:
         """Why the unit whose turn it is may not move now, or None if some move fits its declaration."""

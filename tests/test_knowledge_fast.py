@@ -18,7 +18,7 @@ from skirmish.battle import Battle
 from skirmish.content.scenario import builtin_scenarios, load_scenario
 from skirmish.content.tiled import from_ascii
 from skirmish.ecs.components import Facing, Health, Status
-from skirmish.ecs.knowledge import Knowledge, Sighting, _armour, _seen_by
+from skirmish.ecs.knowledge import Knowledge, Sighting, _armour, _seen_by, in_hand
 from skirmish.ecs.world import World
 from skirmish.rules.geometry import GridMap
 
@@ -81,7 +81,7 @@ class _PlainKnowledge:
                 if name in seen or (known and before is None):
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), sts.prone, hp.out_of_action, hp.dead,
-                                            hp.wounds, _armour(world, eid))
+                                            hp.wounds, _armour(world, eid), in_hand(world, eid))
                 elif known and (before.cell, before.round) != (cell, round_no):  # type: ignore[union-attr]
                     memory[name] = dataclasses.replace(before, cell=cell, round=round_no)  # type: ignore[type-var]
             self.seen[side] = seen

@@ -58,7 +58,7 @@ def test_kept_side_views_equal_fresh_ones_through_battles() -> None:
                     break
                 before = dict(b.knowledge._enemy_views.get(req.side, {}))
                 view = b.observe(req.side)
-                fresh = Knowledge(b.knowledge.sides)
+                fresh = Knowledge(b.knowledge.sides, b.knowledge.armoury)
                 fresh.seen, fresh.last = b.knowledge.seen, b.knowledge.last
                 assert view.units == fresh.observe(b.view(), req.side).units
                 after = b.knowledge._enemy_views.get(req.side, {})

@@ -59,9 +59,9 @@ def test_sim_writes_every_file(made: Path) -> None:
 
 def test_battles_csv_has_a_row_per_battle_as_the_battle_ended(made: Path) -> None:
     rows = read_rows(made / "battles.csv")
-    assert [(r["file"], r["seed"]) for r in rows] == [(str(p), str(s)) for p in (KILLHOUSE, CANAL) for s in range(3, 9)]
+    assert [(r["file"], r["seed"]) for r in rows] == [(p.name, str(s)) for p in (KILLHOUSE, CANAL) for s in range(3, 9)]
     assert {r["scenario"] for r in rows} == {"Killhouse drill", "Canal crossing"}
-    drill = [r for r in rows if r["file"] == str(KILLHOUSE)]
+    drill = [r for r in rows if r["file"] == KILLHOUSE.name]
     assert all(r["ais"] == {"Blue": "utility", "Red": "rush"} for r in drill)  # the override, the scenario's own
     for r in drill[:2]:  # each row is the battle itself: played again here, the same end
         sc = load_scenario(KILLHOUSE)
@@ -124,7 +124,7 @@ def test_a_bad_scenario_is_reported_and_skipped(tmp_path: Path, capsys: pytest.C
     assert any("missing.yaml" in ln and "skipped" in ln for ln in lines), err
     assert "Traceback" not in err
     rows = read_rows(out / "battles.csv")
-    assert {r["file"] for r in rows} == {str(KILLHOUSE)} and len(rows) == 2
+    assert {r["file"] for r in rows} == {KILLHOUSE.name} and len(rows) == 2
     assert "Killhouse drill" in text
 
 

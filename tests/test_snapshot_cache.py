@@ -13,7 +13,7 @@ from skirmish.ai.controllers import make_ai
 from skirmish.battle import Battle
 from skirmish.content.scenario import builtin_scenarios, load_scenario
 from skirmish.ecs.components import Facing, Health, Position, Status
-from skirmish.ecs.knowledge import Knowledge, Sighting, _armour, ghost, seen_enemy
+from skirmish.ecs.knowledge import Knowledge, Sighting, _armour, ghost, in_hand, seen_enemy
 from skirmish.ecs.view import BattleView
 
 
@@ -28,7 +28,7 @@ def _fresh_side_units(b: Battle, side: str) -> tuple[object, ...]:
         elif u.name in b.knowledge.seen[side]:
             out.append(seen_enemy(u, side, view.round, hide))
         elif u.name in b.knowledge.last[side]:
-            out.append(ghost(u, side, b.knowledge.last[side][u.name], hide))
+            out.append(ghost(u, side, b.knowledge.last[side][u.name], hide, b.ctx.armoury))
     return tuple(out)
 
 
@@ -49,7 +49,7 @@ def _check(b: Battle) -> None:
             eid = b.world.entity(name)
             hp, st, face = b.world.peek(eid, Health), b.world.peek(eid, Status), b.world.peek(eid, Facing)
             now = Sighting(b.world.cell(eid), b.ctx.round, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
-                           hp.wounds, _armour(b.world, eid))
+                           hp.wounds, _armour(b.world, eid), in_hand(b.world, eid))
             assert b.knowledge.last[side][name] == now
 
 

@@ -368,12 +368,11 @@ def test_without_line_of_sight_the_attack_menu_shows_one_refusal(tmp_path: Path)
     _frames(app, 5)
     _click(_screen_pos(screen, (9, 0)))
     _frames(app, 2)
-    assert screen.attack is not None and len(screen.attack.options) >= 3
-    assert all(o.refusal for o in screen.attack.options)
-    lines, choosable = screen.attack_lines(screen.session.view())
-    assert not choosable and len(lines) == 2 and "sight" in lines[1][0]
-    assert screen.attack.rows == []
-    assert screen.attack.rect.h < 80  # one line under the heading, not nine
+    # Out of sight the enemy is a ghost on Blue's board (at its known cell): no target, so no menu of refusals,
+    # one line saying so (fix9: a ghost is not a target).
+    assert [u.ghost for u in screen.view_now().units if u.side == "Red"] == [True]
+    assert screen.attack is None
+    assert sum("not in sight" in t.text for t in screen.toasts) == 1
     app.close()
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ecs.components import Armour, Facing, Health, Position, Status
+from skirmish.ecs.components import Armour, Facing, Health, Loadout, Position, Status
 from skirmish.ecs.fi_mind import CAUSES
 from skirmish.ecs.view import BattleView, UnitView, replace_unit
 from skirmish.ecs.world import World
@@ -33,7 +33,7 @@ from skirmish.rules.sight_table import SightTable
 
 # The component types a look (cell, in action, firing, known_to) and a sighting (and `_armour`) read: a unit none
 # of these has been handed out of since it was last read is as it was then, for every side.
-_SHOWN = frozenset({Position, Health, Status, Facing, Armour})
+_SHOWN = frozenset({Position, Health, Status, Facing, Armour, Loadout})
 
 HIDDEN = "hidden"  # what a declaration reads as to the other sides before initiative is flipped (R-5.1)
 
@@ -41,7 +41,7 @@ HIDDEN = "hidden"  # what a declaration reads as to the other sides before initi
 @dataclass(frozen=True)
 class Sighting:
     """What one side last knew of one enemy: the cell and round its position was last known, and what showed
-    of it when it was last seen (facing, prone, down, dead, wounds, the armour it wears)."""
+    of it when it was last seen (facing, prone, down, dead, wounds, the armour it wears, the weapon in hand)."""
 
     cell: Cell
     round: int
@@ -51,11 +51,18 @@ class Sighting:
     dead: bool
     wounds: int
     armour: tuple[tuple[str, str, int], ...]
+    weapon: str = ""  # the id of the weapon in hand ("" none): a ghost holds it, not what it took up unseen
 
     def to_json(self) -> list[Any]:
         """A plain form for state hashes."""
         return [list(self.cell), self.round, list(self.facing), self.prone, self.out_of_action, self.dead,
-                self.wounds, [list(a) for a in self.armour]]
+                self.wounds, [list(a) for a in self.armour], self.weapon]
+
+
+def in_hand(world: World, eid: int) -> str:
+    """The id of the weapon a unit holds active now, as a sighting keeps it ("" if it carries none)."""
+    load = world.peek(eid, Loadout)
+    return load.weapons[load.active].weapon_id if load.weapons else ""
 
 
 def _armour(world: World, eid: int) -> tuple[tuple[str, str, int], ...]:
@@ -70,8 +77,9 @@ def _armour(world: World, eid: int) -> tuple[tuple[str, str, int], ...]:
 class Knowledge:
     """Every side's knowledge of the others in one battle: who it sees now and its last sighting of each."""
 
-    def __init__(self, sides: tuple[str, ...]) -> None:
+    def __init__(self, sides: tuple[str, ...], armoury: Any = None) -> None:
         self.sides = sides
+        self.armoury = armoury  # the battle's weapons by id (a ghost's weapon in hand; None: a ghost holds none)
         self.seen: dict[str, frozenset[str]] = {s: frozenset() for s in sides}  # enemies each side sees now
         self.last: dict[str, dict[str, Sighting]] = {s: {} for s in sides}  # side -> enemy -> last sighting
         # enemy -> ((its hand-outs of _SHOWN, the round), the sighting read then): what shows of it, for any side
@@ -180,7 +188,7 @@ class Knowledge:
                         continue
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
-                                            hp.wounds, _armour(world, eid))
+                                            hp.wounds, _armour(world, eid), in_hand(world, eid))
                     self._sighted[name] = (sighted, memory[name])
                 elif known and before is not None:
                     if (before.cell, before.round) != (cell, round_no):  # else it stands as it is
@@ -188,7 +196,7 @@ class Knowledge:
                 elif known:  # the start: every miniature is on the table (docs/RULES-NOTES.md, R-6.1)
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
-                                            hp.wounds, _armour(world, eid))
+                                            hp.wounds, _armour(world, eid), in_hand(world, eid))
             self.seen[side] = seen
 
     def _look(self, table: SightTable, side: str, seers: tuple[Cell, ...],
@@ -267,7 +275,8 @@ class Knowledge:
                     kept[at] = (u, sighting, when, k[3])
                 units.append(k[3])
                 continue
-            e = seen_enemy(u, side, view.round, hide) if sighting is None else ghost(u, side, sighting, hide)
+            e = seen_enemy(u, side, view.round, hide) if sighting is None else \
+                ghost(u, side, sighting, hide, self.armoury)
             kept[at] = (u, sighting, when, e)
             units.append(e)
         out = object.__new__(BattleView)  # dataclasses.replace(view, units=..., viewer=side), without __init__
@@ -310,7 +319,7 @@ _SEEN_SETS = frozenset({"last_seen", "ct", "stunned", "rounds", "magazines", "ja
                         "screen_type", "screen_points", "shot_points", "waiting", "ready_target", "aim", "throwables",
                         "turn_parts", "full", "off_rounds", "off_jammed"})
 _GHOST_SETS = _SEEN_SETS | {"cell", "facing", "prone", "out_of_action", "dead", "wounds", "armour", "moved_m", "cover",
-                            "firing", "ghost"}
+                            "firing", "ghost", "weapon"}
 _SEEN_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _SEEN_SETS)
 _GHOST_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _GHOST_SETS)
 
@@ -333,10 +342,10 @@ def seen_enemy(u: UnitView, side: str, round_no: int, hide_declared: bool) -> Un
     return replace_unit(u, {"declared": declared, "last_seen": round_no, **_unknown(u, side)})
 
 
-def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool) -> UnitView:
-    """An enemy `side` does not see now, at its last known cell with what showed of it then. Its declaration
-    and initiative phase are known as a seen enemy's are (revealed when initiative is flipped, R-5.1); its
-    cover and movement this round are not."""
+def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool, armoury: Any = None) -> UnitView:
+    """An enemy `side` does not see now, at its last known cell with what showed of it then (the ranged weapon
+    in hand then, looked up in `armoury`). Its declaration and initiative phase are known as a seen enemy's are
+    (revealed when initiative is flipped, R-5.1); its cover and movement this round are not."""
     declared = HIDDEN if hide_declared and u.declared is not None else u.declared
     unseen: dict[str, Any] = {}  # FI's states of mind and melee state now are not seen (what it causes is roster)
     if u.mind:
@@ -345,8 +354,16 @@ def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool) -> UnitView:
         unseen["melee"] = None
     return replace_unit(u, dict(
         cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
-        wounds=s.wounds, armour=s.armour, declared=declared, moved_m=0.0, cover="none", firing=False, ghost=True,
+        wounds=s.wounds, armour=s.armour, weapon=_held(s, armoury), declared=declared, moved_m=0.0, cover="none",
+        firing=False, ghost=True,
         last_seen=s.round, **_unknown(u, side), **unseen))
+
+
+def _held(s: Sighting, armoury: Any) -> Any:
+    """The ranged weapon a ghost shows in hand: the one its sighting saw (None for a thrown one, as the view
+    lists those apart, or without an armoury to look it up in). Never the unit's weapon now."""
+    w = armoury.weapons.get(s.weapon) if armoury is not None and s.weapon else None
+    return None if w is None or w.thrown else w
 
 
 def hide_declarations(view: BattleView, reveal: set[str]) -> BattleView:

@@ -54,14 +54,23 @@ class Play(Triggers, Deployment):
             self.inside = self._inside()
 
     def check(self, point: str) -> None:
-        """Objectives (sides in order, then theirs), then triggers in file order."""
+        """Objectives (sides in order, then theirs), then triggers in file order. Once a `wins` objective is done,
+        only the other `wins` objectives are looked at in the same check: done for two sides at once is a draw."""
         if self.b.outcome is not None:
             return
-        for o in self.objectives:
-            if o.state == "open":
-                self._objective(o, point)
-            if self.b.outcome is not None:  # a `wins` or `loses` objective has decided it
-                return
+        won: list[tuple[ObjectiveState, str]] = []
+        self._won = won
+        try:
+            for o in self.objectives:
+                if o.state == "open" and (not won or o.spec.wins):
+                    self._objective(o, point)
+                if self.b.outcome is not None:  # a `loses` objective has decided it
+                    return
+        finally:
+            self._won = None
+        if won:
+            self._decide(won)
+            return
         now = self._inside()
         for i, trig in enumerate(self.triggers):
             if self.b.outcome is not None:
@@ -144,6 +153,9 @@ class Play(Triggers, Deployment):
         b._emit(ObjectiveEvent(round=b.ctx.round, phase=b.ctx.phase, actor=None, rules=(), side=o.side,
                                objective=o.name, kind=o.spec.kind, state=state, points=o.spec.points, why=why))
         if state == "done" and o.spec.wins:
+            if self._won is not None:  # in a check: decided once every `wins` objective has been looked at
+                self._won.append((o, why))
+                return
             self.decider = o.name
             b.finish(o.side, f"objective {o.name} done: {why}")
         elif state == "failed" and o.spec.loses:
@@ -152,6 +164,17 @@ class Play(Triggers, Deployment):
             best = max(others.values())
             top = [s for s, p in others.items() if p == best]
             b.finish(top[0] if len(top) == 1 else None, f"objective {o.name} failed: {why}")
+
+    def _decide(self, won: list[tuple[ObjectiveState, str]]) -> None:
+        """`wins` objectives done in one check: their side wins, or, done for more than one side, a draw (no side's
+        objective comes first because the file lists it first; docs/FILES.md)."""
+        first, why = won[0]
+        self.decider = first.name
+        if len({o.side for o, _ in won}) == 1:
+            self.b.finish(first.side, f"objective {first.name} done: {why}")
+            return
+        names = " and ".join(f"{o.name} ({o.side})" for o, _ in won)
+        self.b.finish(None, f"objectives {names} done at once: a draw")
 
     def final(self) -> None:
         """The battle ends: settle the open objectives by the state now."""

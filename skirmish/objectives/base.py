@@ -47,6 +47,7 @@ class PlayBase:
         self.arriving: list[tuple[str, str, str, list[Any]]] = []  # (trigger, side, zone, units) for next round
         self.ai: dict[str, tuple[str | None, tuple[str, ...]]] = {}  # side -> (personality, orders) from triggers
         self.decider: str | None = None  # the objective that decided the battle
+        self._won: list[tuple[ObjectiveState, str]] | None = None  # `wins` objectives done in the check under way (`check`)
         self.inside = self._inside()  # zone -> the standing units in it, at the last check
 
     # ------------------------------------------------------------------ reading the world

@@ -3,6 +3,7 @@ backend, and write battles.csv, summary.json and the plots into a folder, all of
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack, suppress
@@ -20,7 +21,7 @@ EVERY_SIDE = "*"  # `--ai AI` without a side: every side of every scenario
 
 @dataclass(frozen=True)
 class Entry:
-    """A scenario that loaded: its file (absolute, for the workers), its label (as named), each side's AI
+    """A scenario that loaded: its file (absolute, for the workers), its label (`stable_name`), each side's AI
     override ("" for the scenario's own) and its map for the heat map."""
 
     path: str
@@ -41,6 +42,19 @@ def parse_ais(values: Sequence[str]) -> dict[str, str]:
             raise ValueError(f"--ai {item!r}: expected SIDE=AI (or AI for every side)")
         out[side.strip()] = spec.strip()
     return out
+
+
+def stable_name(path: Path) -> str:
+    """The name battles.csv and summary.json give a scenario file, the same from whatever folder the run starts
+    (docs/SIM.md): its path under the repo's scenarios/ (`training/first_steps.yaml`), else its file name and the
+    first 8 hex digits of the SHA-256 of its bytes (`drill.yaml#1a2b3c4d`)."""
+    from skirmish.content.scenario import SCENARIOS_DIR
+
+    real = path.resolve()
+    try:
+        return real.relative_to(SCENARIOS_DIR.resolve()).as_posix()
+    except ValueError:
+        return f"{real.name}#{hashlib.sha256(real.read_bytes()).hexdigest()[:8]}"
 
 
 def load(files: Sequence[str], ais: Mapping[str, str]) -> tuple[list[Entry], list[str]]:
@@ -76,7 +90,14 @@ def load(files: Sequence[str], ais: Mapping[str, str]) -> tuple[list[Entry], lis
         grid = sc.grid
         walls = tuple((int(x), int(y)) for y, x in zip(*(grid.move_cost == 0).nonzero(), strict=True))
         info = stats.MapInfo(grid.name, grid.width, grid.height, walls)
-        entries.append(Entry(str(Path(name).resolve()), name, tuple(sides), overrides, info))
+        try:
+            label = stable_name(Path(name))
+        except OSError as exc:
+            failed.append(f"{name}: {exc.strerror or exc}")
+            continue
+        if any(e.label == label for e in entries):  # the same text under the same name elsewhere: played once
+            continue
+        entries.append(Entry(str(Path(name).resolve()), label, tuple(sides), overrides, info))
     return entries, failed
 
 
@@ -114,6 +135,7 @@ def check_folder(folder: str, names: Sequence[str] = ()) -> Path:
 
 
 FILES = ("battles.csv", "summary.json", "win_rates.png", "lengths.png", "casualties.png")
+HEAT_MAP_PREFIX = "fallen-"  # with .png: the heat maps, the only other files sim writes (and clears) in --out
 
 
 def outputs(entries: Sequence[Entry]) -> list[str]:
@@ -139,6 +161,10 @@ def write(folder: Path, rows: Sequence[BattleRow], entries: Sequence[Entry]) -> 
             with suppress(OSError):
                 folder.rmdir()
         raise
+    for old in folder.glob(f"{HEAT_MAP_PREFIX}*.png"):  # an earlier result's heat maps, sim's own: gone with it
+        if old not in targets and old.is_file():
+            with suppress(OSError):
+                old.unlink()
     return targets
 
 

@@ -124,6 +124,21 @@ class MoveStoppedEvent(Event):
     at: list[int]
 
 
+@register("bumped")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BumpedEvent(Event):
+    """A move stopped short at `at`: its next step, `blocked`, held `target`, an enemy the mover's side had not seen
+    nor placed (fog, R-6.1, R-5.6); the enemy's place is known to the mover's side from now on."""
+
+    at: list[int]
+    blocked: list[int]
+    target: str
+
+    def describe(self) -> str:
+        return (f"{self.where()} {self.actor or ''} runs into {self.target}, unseen until now, at "
+                f"{self.blocked[0]},{self.blocked[1]}: stops at {self.at[0]},{self.at[1]}{self.rules_text()}")
+
+
 @register("trigger")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TriggerEvent(Event):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from skirmish.rules import geometry as geo
 from skirmish.rules.checks import COLUMN_NUMBER, Modifier
 from skirmish.rules.equipment import Dice, MeleeWeapon, Speed, Weapon
 from skirmish.rules.fi.damage import DEAD_AT, HEAD_WOUNDS_KILL
@@ -38,6 +39,13 @@ class Fighter:
     skills: dict[str, int]
     weapon: MeleeWeapon = UNARMED
     down: bool = False
+
+
+def in_contact(grid: geo.GridMap, a: geo.Cell, b: geo.Cell) -> bool:
+    """Whether figures in cells `a` and `b` are within 1 m for hand-to-hand (R-1.3): neighbouring cells (diagonals
+    too) that see each other, so a diagonal pair across a closed wall corner is not (fw's contact rule, R-9.2;
+    docs/RULES-NOTES.md "Contact across a wall corner")."""
+    return geo.adjacent(a, b) and geo.sight(grid, a, b).visible
 
 
 def fighting_level(f: Fighter) -> tuple[int, str]:

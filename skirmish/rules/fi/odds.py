@@ -30,18 +30,20 @@ class ShotOdds:
     out_of_action: float  # P(the target is dead, incapacitated or knocked out afterwards)
     samples: int
     exact: bool
+    ct_known: bool = True  # False: the asker's side does not know the target's CT (fog): `out_of_action` is
+    # worked out on its estimate, the CT full, so it is the least it may be
 
     def label(self) -> str:
-        """Short text for a menu line."""
+        """Short text for a menu line (an unknown CT: "down ≥N% (CT ?)")."""
         mark = "" if self.exact else "≈"
-        return (f"{mark}hit {self.hit:.0%}  dmg {self.damage:.0%}  "
-                f"{self.wounds:.1f}W {self.ct:.1f}CT  down {self.out_of_action:.0%}")
+        down = f"down {self.out_of_action:.0%}" if self.ct_known else f"down ≥{self.out_of_action:.0%} (CT ?)"
+        return f"{mark}hit {self.hit:.0%}  dmg {self.damage:.0%}  {self.wounds:.1f}W {self.ct:.1f}CT  {down}"
 
 
 def shot_odds(setup: ShotSetup, target: TargetState, *, cards: Sequence[Card] | None,
-              wounds: int, ct: int, seed: int = 0) -> ShotOdds:
+              wounds: int, ct: int, seed: int = 0, ct_known: bool = True) -> ShotOdds:
     """Odds of one shot; `cards` is the pile that may be drawn (None: dice mode). The target has
-    `wounds` and `ct` now."""
+    `wounds` and `ct` now (`ct_known` False: `ct` is the asker's estimate, see ShotOdds)."""
     outcomes = []
     if cards:
         pile = list(cards)
@@ -72,4 +74,5 @@ def shot_odds(setup: ShotSetup, target: TargetState, *, cards: Sequence[Card] | 
         out_of_action=down / n,
         samples=n,
         exact=exact,
+        ct_known=ct_known,
     )

@@ -115,6 +115,21 @@ class FwDeclareEvent(_FwEvent):
         return f"R{self.round} {self.actor} declares {acts}; {_split_text(self.split)}{self.rules_text()}"
 
 
+@register("fw_bumped")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FwBumpedEvent(_FwEvent):
+    """A move stopped at `at`: its next cell, `blocked`, held `target`, an enemy figure the mover's side had not seen
+    nor placed (fog); its place is known to the mover's side from now on."""
+
+    at: list[int]
+    blocked: list[int]
+    target: str
+
+    def describe(self) -> str:
+        return (f"{self.where()} {self.actor} runs into {self.target}, unseen until now, at {self.blocked[0]},"
+                f"{self.blocked[1]}: stops at {self.at[0]},{self.at[1]}{self.rules_text()}")
+
+
 @register("fw_move")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FwMoveEvent(_FwEvent):

@@ -99,6 +99,11 @@ class BattleMenus(BattleState):
             self.toast("nothing to undo: only a move not yet followed by any draw can be taken back", DIM)
 
     def _open_attack(self, unit: str, target: str) -> None:
+        seen = next((u for u in self.view_now().units if u.name == target), None)
+        if seen is None or seen.ghost:  # a last-known position is no target (fog): say only what the side knows
+            self.attack = None
+            self.toast(f"{target} is not in sight: last seen there in round {seen.last_seen if seen else '?'}", DIM)
+            return
         self.target = target
         self.attack = AttackMenu(unit, target)
         self._fill_attack()

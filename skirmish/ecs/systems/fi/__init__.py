@@ -21,7 +21,7 @@ from skirmish.core.errors import IllegalAction, Refusal
 from skirmish.core.events import Event
 from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
-from skirmish.ecs.components import Health, Turn
+from skirmish.ecs.components import Health, Identity, Profile, Turn
 from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.systems.fi import covering, hand_table, launched, legality, split, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
@@ -99,6 +99,8 @@ class FiSystems(FiMelee, FiHand, FiMind):
             self.contest_check(eid, action)
         elif not self.melee_gate(eid, action):  # melee, charges and maneuvers (R-7, R-5.4)
             raise IllegalAction(f"{action.verb} is not an action in a turn")
+
+    knowledge: Knowledge | None = None  # the sides' knowledge (side_views), when a battle made it
 
     applied = 0  # actions applied so far (a legal list's lazy parts are read while none more is: legality)
 
@@ -211,8 +213,9 @@ class FiSystems(FiMelee, FiHand, FiMind):
 
     def side_views(self, sides: tuple[str, ...]) -> Knowledge:
         """Fog of war as Future Imperfect sees it: R-6.1 sight and the sides' knowledge of positions
-        (skirmish.ecs.knowledge; docs/RULES-NOTES.md "Side views")."""
-        return Knowledge(sides)
+        (skirmish.ecs.knowledge; docs/RULES-NOTES.md "Side views"); kept so odds read what the asker knows."""
+        self.knowledge = Knowledge(sides, self.ctx.armoury)
+        return self.knowledge
 
     def draws(self) -> int:
         """Card or dice resolutions made so far."""
@@ -274,13 +277,11 @@ class FiSystems(FiMelee, FiHand, FiMind):
             else:
                 self.melee_check(eid, action)
                 msetup, mtarget, mtgt, _, _ = self.melee_setup(eid, action)
-            hp = self.w.get(mtgt, Health)
-            return shot_odds(msetup, mtarget, cards=self._pile(), wounds=hp.wounds, ct=hp.ct, seed=seed)
+            return shot_odds(msetup, mtarget, cards=self._pile(), seed=seed, **self._known_health(eid, mtgt))
         if isinstance(action, Shoot) and action.also:  # a split burst: each target's shot (R-6.3)
             plan, shots = split.setups(self, eid, action)
             return SplitOdds(tuple((share.target, shot_odds(setup, target, cards=self._pile(), seed=seed,
-                                                            wounds=self.w.get(tgt, Health).wounds,
-                                                            ct=self.w.get(tgt, Health).ct))
+                                                            **self._known_health(eid, tgt)))
                                    for share, (setup, target, tgt) in zip(plan.shares, shots, strict=True)))
         if isinstance(action, Launch):  # a launched grenade: a throw's odds, scattered as a launch (R-6.10)
             people = [Bystander(i.name, self.w.cell(e), self.armoured(e)) for e, i in self.w.units()
@@ -290,8 +291,7 @@ class FiSystems(FiMelee, FiHand, FiMind):
                               place=place_launch)
         if isinstance(action, Shoot):
             setup, target, tgt = self.shot_setup(eid, action)
-            hp = self.w.get(tgt, Health)
-            return shot_odds(setup, target, cards=self._pile(), wounds=hp.wounds, ct=hp.ct, seed=seed)
+            return shot_odds(setup, target, cards=self._pile(), seed=seed, **self._known_health(eid, tgt))
         if isinstance(action, Throw):
             thrown = self.throw_setup(eid, action)
             people = [Bystander(i.name, self.w.cell(e), self.armoured(e)) for e, i in self.w.units()
@@ -299,6 +299,19 @@ class FiSystems(FiMelee, FiHand, FiMind):
             return throw_odds(thrown, self.ctx.grid, self.w.cell(eid), (int(action.at[0]), int(action.at[1])),
                               people, cards=self._pile(), seed=seed)
         raise IllegalAction(f"no odds for {action.verb}: only shots, throws, blows and maneuvers are rolled against")
+
+    def _known_health(self, eid: int, tgt: int) -> dict[str, Any]:
+        """The target's wounds and CT as `eid`'s side knows them, for odds (fog, docs/RULES-NOTES.md "Side views"):
+        a friend's as they are; an enemy's wounds as they showed when last seen, its CT (and stun) never shown,
+        so estimated full (`ct_known` False)."""
+        hp = self.w.peek(tgt, Health)
+        side = self.w.peek(eid, Identity).side_index
+        k = self.knowledge
+        if k is None or self.w.peek(tgt, Identity).side_index == side:
+            return {"wounds": hp.wounds, "ct": hp.ct}
+        last = k.last.get(k.sides[side], {}).get(self.name(tgt))
+        return {"wounds": last.wounds if last is not None else hp.wounds, "ct": self.w.peek(tgt, Profile).ct_max,
+                "ct_known": False}
 
     def move_refusal(self, eid: int) -> str | None:
         """Why `eid` may not move now, or None if some move (a walk, or a run, the only move under FAST,

@@ -140,17 +140,19 @@ class ChipBank:
 
     # -------------------------------------------------------------------------------------------- hooks
     def check_draw(self, sys: Any, eid: int, draw: Any, halve: bool = False, *, target: int | None = None,
-                   banned: str | None = None, kind: str = "check") -> Any:
+                   banned: str | None = None, kind: str = "check", kept: Read | None = None) -> Any:
         """A draw whose first check (a shot's, a blow's or a maneuver's attack check, a concussion save, an
         initiative read, a Reflex contest of a trigger, a Bravery test, a psychological contest) may take a chip from
         the side of `eid`, the one checking; `halve`: the read is halved (unskilled, R-3.6); `target`: the result the
         chip would be spent to reach when it is not the check's own TN (initiative: the last phase's, not to
         hesitate); `banned`: why no chip may be spent on it (a terror test, R-8.4) — an order for one is refused;
-        `kind`: which of a scripted side's orders it takes (CHECK_KINDS: check, initiative, contest, bravery)."""
+        `kind`: which of a scripted side's orders it takes (CHECK_KINDS: check, initiative, contest, bravery);
+        `kept`: the first check's read already made on `draw` (a contest reads both cards first, in the order it
+        does without chips), offered to the chip instead of reading again."""
         side = sys.ctx.side_names[sys.w.get(eid, Identity).side_index]
         if self.policy[side] == "none":
             return draw
-        return _ChipDraw(self, sys, sys.name(eid), side, draw, halve, target, banned, kind)
+        return _ChipDraw(self, sys, sys.name(eid), side, draw, halve, target, banned, kind, kept)
 
     def flush(self, sys: Any) -> None:
         """Emit the chip events of the draw just resolved (before its attack event)."""
@@ -194,7 +196,8 @@ class _ChipDraw:
     """A draw whose first check (the attack's) may take one chip; every other read goes to the draw kept."""
 
     def __init__(self, bank: ChipBank, sys: Any, unit: str, side: str, draw: Any, halve: bool,
-                 target: int | None = None, banned: str | None = None, kind: str = "check") -> None:
+                 target: int | None = None, banned: str | None = None, kind: str = "check",
+                 kept: Read | None = None) -> None:
         self._bank, self._sys, self._unit, self._side = bank, sys, unit, side
         self._draw = draw
         self._halve = halve
@@ -202,6 +205,7 @@ class _ChipDraw:
         self._banned = banned
         self._kind = kind
         self._checked = False
+        self._kept = kept
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._draw, name)
@@ -219,7 +223,8 @@ class _ChipDraw:
         return int(self._draw.impulse)
 
     def check(self, column: str, row: int, target: int, modifier: int, want_bumps: bool = True) -> Read:
-        read: Read = self._draw.check(column, row, target, modifier, want_bumps)
+        read: Read = self._draw.check(column, row, target, modifier, want_bumps) if self._kept is None or \
+            self._checked else self._kept
         if self._checked:
             return read
         self._checked = True

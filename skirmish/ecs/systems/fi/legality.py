@@ -196,7 +196,7 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
     walk_m, run_m = sys.move_allowance(eid)
     here = w.cell(eid)
     # geo.reach_field with the other figures' cells blocked, kept (read-only)
-    field = sys.ctx.reach.field_among(grid, here, run_m / grid.cell_m, w.occupied(except_eid=eid))
+    field = sys.ctx.reach.field_among(grid, here, run_m / grid.cell_m, sys.known_occupied(eid))  # fog: as the side knows
     ys, xs = np.nonzero(np.isfinite(field))
     away = (xs != here[0]) | (ys != here[1])  # staying put is not a move
     # each cell's float test, all at once; a walk that does not fit any more is covered at a run (plan_move)

@@ -55,12 +55,12 @@ class FiMeleeBase(FiMovement):
         """The enemies in action within 1 m of a unit (R-1.3): those it is engaged with."""
         here, side = self.w.cell(eid), self.w.peek(eid, Identity).side_index
         return [e for e, i in self.w.units() if i.side_index != side and not self.w.peek(e, Health).out_of_action
-                and geo.adjacent(here, self.w.cell(e))]
+                and ml.in_contact(self.ctx.grid, here, self.w.cell(e))]
 
     def closed(self, a: int, d: int) -> str | None:
         """Who is inside whose guard between attacker `a` and defender `d` (R-7.2): "attacker" when `a` has closed
         on `d`'s longer weapon, "defender" when `d` has closed on `a`'s, None otherwise (or when not adjacent)."""
-        if not geo.adjacent(self.w.cell(a), self.w.cell(d)):
+        if not ml.in_contact(self.ctx.grid, self.w.cell(a), self.w.cell(d)):
             return None
         wa, wd = self.melee_weapon(a), self.melee_weapon(d)
         if self.name(d) in self.melee_state(a).inside and wd.length > wa.length:
@@ -110,7 +110,8 @@ class FiMeleeBase(FiMovement):
         me = self.name(eid)
         for e, _ in self.w.units():
             ms = self.melee_state(e)
-            keep = [n for n in ms.inside if self.w.has(n) and geo.adjacent(self.w.cell(e), self.w.cell(self.w.entity(n)))]
+            keep = [n for n in ms.inside if self.w.has(n)
+                    and ml.in_contact(self.ctx.grid, self.w.cell(e), self.w.cell(self.w.entity(n)))]
             if keep != ms.inside and (e == eid or me in ms.inside):
                 self.w.get(e, MeleeState).inside = keep
 
@@ -122,10 +123,25 @@ class FiMeleeBase(FiMovement):
             raise IllegalAction("R-8.1: out of action")
         if self.w.peek(eid, Declared).speed == "dodge":
             raise IllegalAction("R-5.4: a dodging combatant makes no attacks")
+        self.unseen_check(eid, target)
         tgt = self.enemy_named(eid, target)
-        if adjacent and not geo.adjacent(self.w.cell(eid), self.w.cell(tgt)):
-            raise IllegalAction(f"R-1.3: {target} is not within 1 m (an adjacent cell) of {self.name(eid)}")
+        if adjacent and not ml.in_contact(self.ctx.grid, self.w.cell(eid), self.w.cell(tgt)):
+            raise IllegalAction(f"R-1.3: {target} is not within 1 m of {self.name(eid)} (an adjacent cell, not across "
+                                f"a closed wall corner)")
         return tgt
+
+    def unseen_check(self, eid: int, target: str) -> None:
+        """Refuse a hand-to-hand action at an enemy the actor's side neither sees now nor knows the position of
+        (R-6.1, fog; a charge may go at a known position): the refusal names sight only, never the enemy's real
+        state or place (docs/RULES-NOTES.md "Side views")."""
+        k = getattr(self, "knowledge", None)
+        if k is None or not self.w.has(target):
+            return
+        side, tgt = self.w.peek(eid, Identity).side_index, self.w.entity(target)
+        mine = k.sides[side]
+        if self.w.peek(tgt, Identity).side_index != side and target not in k.seen.get(mine, ()) \
+                and mine not in self.w.peek(tgt, Status).known_to:
+            raise IllegalAction(f"R-6.1: {target} is not in sight of {self.name(eid)}'s side, nor is where it stands known")
 
     def melee_tn(self, eid: int, tgt: int, weapon: MeleeWeapon) -> tuple[int, list[Modifier]]:
         """The TN of a hand-to-hand roll by `eid` holding `weapon` against `tgt` (R-7.1, R-7.2, R-7.5)."""
@@ -142,7 +158,7 @@ class FiMeleeBase(FiMovement):
         """Check a blow and work out its numbers (R-7.1–R-7.5): the shot `resolve_shot` reads, the target's state,
         the target, lethal or not, and the damage read with why. Only reads. `at`: a charge's end cell."""
         tgt = self.foe(eid, action.target, adjacent=at is None)
-        if at is not None and not geo.adjacent(tuple(at), self.w.cell(tgt)):  # type: ignore[arg-type]
+        if at is not None and not ml.in_contact(self.ctx.grid, tuple(at), self.w.cell(tgt)):  # type: ignore[arg-type]
             raise IllegalAction(f"R-5.4: a charge ends within 1 m of its target; {at[0]},{at[1]} is not next to "
                                 f"{action.target}")
         weapon = self.melee_weapon(eid, action.weapon)

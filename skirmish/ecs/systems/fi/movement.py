@@ -58,7 +58,7 @@ class FiMovement(FiThrowing):
         here = self.w.cell(eid)
         if tuple(to) == here:
             raise IllegalAction(f"R-5.6: {self.name(eid)} is already at {to[0]},{to[1]}: a move goes somewhere")
-        occupied = self.w.occupied(except_eid=eid)
+        occupied = self.known_occupied(eid)  # fog: an unseen enemy's cell is not known to be taken (walk_path)
         if to in occupied:
             raise IllegalAction(f"cell {to[0]},{to[1]} is taken")
         path = self.ctx.nav.route(here, to, occupied)
@@ -73,6 +73,22 @@ class FiMovement(FiThrowing):
         if not running and not self.fits(eid, Part("move")):
             running = True  # a walk would be too slow for the declaration now; covering the ground at a run may not be
         return path, metres, running
+
+    def known_occupied(self, eid: int) -> set[geo.Cell]:
+        """The cells `eid`'s side knows are taken (its friends', and the enemies' it sees now or knows the place of,
+        `known_to`): a move is planned on these, and stops short where it runs into an enemy it did not know of
+        (`walk_path`; docs/RULES-NOTES.md "Moving into an unseen enemy")."""
+        occupied = self.w.occupied(except_eid=eid)
+        k = getattr(self, "knowledge", None)
+        if k is None:
+            return occupied
+        mine = self.w.peek(eid, Identity).side_index
+        side = k.sides[mine]
+        seen = k.seen.get(side, ())
+        for e, ident in self.w.units():
+            if ident.side_index != mine and ident.name not in seen and side not in self.w.peek(e, Status).known_to:
+                occupied.discard(self.w.cell(e))
+        return occupied
 
     def move(self, eid: int, action: Move) -> None:
         """Walk or run along a route, step by step, letting waiting enemies react (R-5.6, R-5.7)."""
@@ -103,6 +119,8 @@ class FiMovement(FiThrowing):
         for a, b in itertools.pairwise(path):
             if not self.active(eid):
                 break
+            if self._bumps(eid, a, b):
+                break
             pos.x, pos.y = b
             face.dx, face.dy = b[0] - a[0], b[1] - a[1]
             turn.moved_m += geo.step_cost(grid, a, b) * grid.cell_m
@@ -117,6 +135,19 @@ class FiMovement(FiThrowing):
         for waiter in beaten:
             self._late_trigger(waiter, eid)
         self.refresh_cover()
+
+    def _bumps(self, eid: int, a: geo.Cell, b: geo.Cell) -> bool:
+        """The next step is into a cell an enemy the mover's side did not know of stands in: the move stops at `a`,
+        where the enemy is discovered (its place now known to the mover's side), as moving into contact does."""
+        for e, ident in self.w.units():
+            if e != eid and self.w.cell(e) == b:
+                side = self.ctx.side_names[self.w.peek(eid, Identity).side_index]
+                st = self.w.get(e, Status)
+                st.known_to = st.known_to | {side}
+                self._event("bumped", self.name(eid), ("R-5.6", "R-6.1"), at=list(a), blocked=list(b),
+                            target=ident.name)
+                return True
+        return False
 
     def _late_trigger(self, waiter: int, mover: int) -> None:
         """A waiter beaten in the Reflex contest acts after the mover's move: it fires if it still sees the

@@ -69,14 +69,13 @@ def reflex_contest(sys: FiMovement, waiter: int, other: int, *, preempt: bool = 
     mw = sum(m.value for m in sys.wound_mod(waiter)) + (wt.PREEMPT_MOD if preempt else 0)
     mo = sum(m.value for m in sys.wound_mod(other))
     chips = sys.ctx.chips
-    if chips is None:
-        rw = draw_w.check(pw[0], pw[1], 0, 0)
-        ro = draw_o.check(po[0], po[1], 0, 0)
-    else:  # a chip may turn the contest; the waiter reads against the other's result, which is read first
-        draw_o = chips.check_draw(sys, other, draw_o, kind="contest")
+    rw = draw_w.check(pw[0], pw[1], 0, 0)  # both cards read as they are, in one order, chips or not
+    ro = draw_o.check(po[0], po[1], 0, 0)
+    if chips is not None:  # a chip may turn the contest; the other's first, then the waiter's against it
+        draw_o = chips.check_draw(sys, other, draw_o, kind="contest", kept=ro)
         ro = draw_o.check(po[0], po[1], 0, mo)
         beat = 0 if ro.cf else ro.result + mo
-        draw_w = chips.check_draw(sys, waiter, draw_w, kind="contest")
+        draw_w = chips.check_draw(sys, waiter, draw_w, kind="contest", kept=rw)
         rw = draw_w.check(pw[0], pw[1], beat + 1, mw)
     tw = 0 if rw.cf else rw.result + mw
     to = 0 if ro.cf else ro.result + mo

@@ -14,6 +14,7 @@ from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Identity
 from skirmish.ecs.systems.fw import car_legality, cell_throw, mounts
 from skirmish.ecs.systems.fw import cars as gcars
+from skirmish.ecs.systems.fw.fog_moves import known_occupied
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, EndTurn, Move
 from skirmish.rules.fw import melee as mel
@@ -220,7 +221,7 @@ def move_refusal(sys: FwBase, eid: int, to: geo.Cell) -> tuple[str | None, list[
     here = sys.w.cell(eid)
     if to == here:
         return "R-9.2: a move goes somewhere (end stays put)", [], 0.0, False
-    occupied = sys.w.occupied(except_eid=eid)
+    occupied = known_occupied(sys, eid)  # fog: an unseen enemy's cell is not known to be taken (fog_moves.bump)
     if to in occupied:
         return f"cell {to[0]},{to[1]} is taken", [], 0.0, False
     plan = sys.plan(eid)
@@ -243,7 +244,7 @@ def _field(sys: FwBase, eid: int) -> npt.NDArray[np.float64]:
     """Movement cost in cells from the figure to every cell within its move (others' cells blocked)."""
     grid = sys.ctx.grid
     blocked = np.zeros((grid.height, grid.width), dtype=bool)
-    for x, y in sys.w.occupied(except_eid=eid):
+    for x, y in known_occupied(sys, eid):
         blocked[y, x] = True
     return reach_field(grid, sys.w.cell(eid), sys.kit(eid).move_m / grid.cell_m, blocked)
 
@@ -256,7 +257,7 @@ def move_cells(sys: FwBase, eid: int) -> frozenset[geo.Cell]:
         return gcars.fly_cells(sys, eid) if gcars.is_driver(sys, eid) else frozenset()
     grid = sys.ctx.grid
     here = sys.w.cell(eid)
-    occupied = sys.w.occupied(except_eid=eid)
+    occupied = known_occupied(sys, eid)
     plan = sys.plan(eid)
     out = set()
     if plan.jump:

@@ -16,7 +16,8 @@ from skirmish.core.flow import RoundTable, Step
 from skirmish.ecs.components import Facing, Identity, Position, Status
 from skirmish.ecs.fw_components import FwCar, FwRound
 from skirmish.ecs.systems.fw import cars as gcars
-from skirmish.ecs.systems.fw import legality, mounts, resolve
+from skirmish.ecs.systems.fw import fog_moves, legality, mounts, resolve
+from skirmish.rules import geometry as geo
 from skirmish.rules.actions import EndTurn, Move
 from skirmish.rules.fw.actions import ATTACKS, CAR_ACTS, FwIntent
 from skirmish.rules.fw.checks import half_dex
@@ -147,6 +148,10 @@ def move(sys: FwSystems, eid: int, action: Any) -> bool:
         _seen_moving(sys)
         return True
     w = sys.w
+    path, found = fog_moves.bump(sys, eid, path)  # an enemy it did not know of stops it where it is found
+    if found is not None:
+        grid = sys.ctx.grid
+        metres = geo.distance_m(path[0], path[-1], grid.cell_m) if leap else geo.path_cost(grid, path) * grid.cell_m
     pos, face = w.get(eid, Position), w.get(eid, Facing)
     a, b = path[-2] if len(path) > 1 else path[0], path[-1]
     face.dx, face.dy = max(-1, min(1, b[0] - a[0])), max(-1, min(1, b[1] - a[1]))
@@ -163,4 +168,6 @@ def move(sys: FwSystems, eid: int, action: Any) -> bool:
         gcars.refresh(sys)
     sys.event("fw_move", me.name, ("R-9.2", "R-9.11"), path=[list(c) for c in path], metres=round(metres, 2),
               allowance=allowance, jump=leap)
+    if found is not None:
+        sys.event("fw_bumped", me.name, ("R-9.2", "R-9.11"), at=list(path[-1]), blocked=list(found[0]), target=found[1])
     return True
