@@ -24,7 +24,7 @@ from skirmish.battle import Request
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Action, ActionParseError, EndTurn, Shoot, Throw, parse_action
+from skirmish.rules.actions import Action, ActionParseError, CoverFire, EndTurn, Shoot, Throw, parse_action
 
 WIDTH = 6  # the utility AI's options weighed (its choice and five runners-up), besides every legal shot
 RUNNERS_UP = 3  # runners-up a decision's trace keeps (as the utility AI's)
@@ -137,6 +137,12 @@ class SearchAI:
                 seen.add(shot)
                 out.append(Candidate(shot, {"option": _label(shot), "action": str(shot), "score": floor,
                                             "considerations": []}, floor))
+        if self.w.more:  # every split burst and double tap listed, and covering fire over each enemy in sight
+            for extra in [*legal.ranged, *covers(view, me, legal)]:
+                if extra not in seen:
+                    seen.add(extra)
+                    out.append(Candidate(extra, {"option": str(extra), "action": str(extra), "score": floor,
+                                                 "considerations": []}, floor))
         for throw in throws(view, me, legal):
             if throw not in seen:
                 seen.add(throw)
@@ -203,6 +209,19 @@ def throws(view: BattleView, me: UnitView, legal: LegalActions) -> list[Throw]:
         for at in sorted(aims & cells):
             if all(geo.distance_m(f.cell, at, grid.cell_m) > danger for f in ours):
                 out.append(Throw(me.name, at, item))
+    return out
+
+
+def covers(view: BattleView, me: UnitView, legal: LegalActions) -> list[CoverFire]:
+    """Covering fire (R-6.12) over each enemy in sight, in each volume the battle allows that leaves the rounds
+    for the shot it covers with (as the utility AI keeps them, `ranged_extra.cover_options`)."""
+    if not legal.covers or legal.cell_ok is None or me.weapon is None:
+        return []
+    out = []
+    for e in view.enemies(me):
+        if e.ghost or e.out_of_action or not view.sight(me, e).visible or not legal.cell_ok("cover", e.cell):
+            continue
+        out += [CoverFire(me.name, e.cell, burst=b) for b in legal.covers if me.rounds >= 2 * max(1, b)]
     return out
 
 
