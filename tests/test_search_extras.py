@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from skirmish.ai.estimate import estimate_shot
+from skirmish.ai.estimate import estimate_shot, replaced
 from skirmish.ai.search import Replies, SearchAI, Weights, exchange
 from skirmish.ai.search.extras import pinned_hit, split_shares, tap_shot
 from skirmish.ai.search.model import material
+from skirmish.ai.search.volley import combined, follow_up
 from skirmish.rules.actions import CoverFire, EndTurn, Shoot
 from skirmish.rulesets.fi import cover_rules
 from tests.conftest import battle_at
@@ -58,6 +59,16 @@ def test_a_double_tap_counts_both_shots_off_the_card(tmp_path: Path) -> None:
         got = exchange(view, me, tap, replies, Weights(extras=True))
         assert got.attack == pytest.approx(material(two, foe))
         assert got.attack != pytest.approx(exchange(view, me, tap, replies, Weights()).attack)
+        # With the turn of fire (`Weights.mixed`): after a tap the turn holds four prepared shots, not five (the
+        # tap took the action's second shot, R-6.3); the battle's own count, after the tap is fired
+        ready = estimate_shot(view, replaced(me, ready_target="Foe"), foe, mode="prepared")
+        turn = exchange(view, me, tap, replies, Weights(extras=True, mixed=True))
+        assert turn.attack == pytest.approx(material(combined([two, *[ready] * 4]), foe))
+        plain = exchange(view, me, Shoot("Me", "Foe", mode="prepared"), replies, Weights(mixed=True))
+        assert plain.attack > turn.attack  # six plain shots at full dice beat the tap and four
+        b.submit(tap)
+        after = b.observe("Blue").unit("Me")
+        assert len(follow_up(after, "prepared", 0)) + 1 == 4
 
 
 def test_covering_fire_pins_the_enemy_it_covers_and_the_replies_say_so(tmp_path: Path) -> None:

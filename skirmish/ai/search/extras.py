@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.ai.estimate import ShotEstimate, estimate_shot, pool_hit_chance, replaced
 from skirmish.ai.search.strays import stray_material
-from skirmish.ai.search.volley import turn_of_fire
+from skirmish.ai.search.volley import combined, follow_up, turn_of_fire
 from skirmish.ai.utility.ranged_extra import BREAK_P, ENTER_P, EXIT_M, both, material, scaled
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -154,6 +154,25 @@ def pin_ratio(view: BattleView, e: UnitView, friends: list[UnitView]) -> float:
     return pinned_hit(e, est) / est.hit if est.hit > 0 else 1.0
 
 
+def tap_turn(view: BattleView, me: UnitView, t: UnitView, tap: ShotEstimate, mode: str) -> ShotEstimate:
+    """A double tap and the attacks the turn allows after it at `t` (R-5.5, R-6.3): as after a single shot, less
+    the rate of fire's second shot the tap took in its action (a weapon firing two an action), and the two rounds
+    it spent; the weapon then readied at the target (R-6.2)."""
+    w = me.weapon
+    assert w is not None
+    rest = follow_up(me, mode, 0)
+    rest = rest[1:] if w.rof >= 2 else rest
+    rest = rest[:max(0, me.rounds - 2)]
+    if not rest:
+        return tap
+    ready = replaced(me, ready_target=t.name)
+    kept: dict[str, ShotEstimate] = {}
+    for m in rest:
+        if m not in kept:
+            kept[m] = estimate_shot(view, ready, t, mode=m, moved=me.moved)
+    return combined([tap, *(kept[m] for m in rest)])
+
+
 def extra_shot(view: BattleView, me: UnitView, action: Shoot, w: Weights, present: dict[str, float]
                ) -> tuple[float, dict[str, float]]:
     """(material, kill chances) of a split burst (R-6.3) or a double tap (R-6.12) and the fire the turn allows
@@ -168,8 +187,10 @@ def extra_shot(view: BattleView, me: UnitView, action: Shoot, w: Weights, presen
     attack, kills = 0.0, {}
     for i, (u, est) in enumerate(shares):
         first = est
-        if i == 0 and w.mixed:
-            est = turn_of_fire(view, me, u, est, action.mode, 0 if action.double_tap else action.burst, me.moved)
+        if i == 0 and w.mixed and action.double_tap:
+            est = tap_turn(view, me, u, est, action.mode)
+        elif i == 0 and w.mixed:
+            est = turn_of_fire(view, me, u, est, action.mode, action.burst, me.moved)
         attack += material(est, u)
         kills[u.name] = est.kill
         if w.strays:
