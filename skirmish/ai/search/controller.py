@@ -32,8 +32,10 @@ RUNNERS_UP = 3  # runners-up a decision's trace keeps (as the utility AI's)
 # act first next round too), enemies out of sight walking into it at half weight, our next shot at the best
 # enemy still standing, a move's attacks as often as the turn still allows them, a shot with the turn of fire
 # the timing lets follow it in any modes (`volley`, R-5.4/R-5.5) and the rounds it sends past its target on whoever
-# stands on the line (`strays`, R-6.11) (docs/results/ladder.txt).
-DEFAULT = Weights(order=True, tie=1.0, closing=0.5, standing=True, move_volley=True, mixed=True, strays=True)
+# stands on the line (`strays`, R-6.11), and split bursts, double taps and covering fire with its pin priced as the
+# rules read them (`extras`, `cover`: `ai/search/extras.py`, R-6.3/R-6.12) (docs/results/ladder.txt).
+DEFAULT = Weights(order=True, tie=1.0, closing=0.5, standing=True, move_volley=True, mixed=True, strays=True,
+                  extras=True, cover=True)
 
 
 @dataclass
