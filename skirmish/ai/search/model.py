@@ -16,7 +16,7 @@ random source.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -27,6 +27,7 @@ from skirmish.ai.search.plan import Plan
 from skirmish.ai.search.strays import stray_material
 from skirmish.ai.search.throwing import throw_material
 from skirmish.ai.search.volley import turn_of_fire
+from skirmish.ai.utility.ranged_extra import scaled
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, CoverFire, Declare, Move, Reload, SetTacpack, Shoot, Throw
@@ -195,15 +196,12 @@ class Replies:
             est = _reply_shot(self.view, e, moved)
             if est.hit <= 0 and self.closing > 0:  # out of its sight: it may walk to where it sees us
                 est = self._closing(e, moved)
+            base = self.base[e.name]
+            if e.name in pins or e.name in self.pinned:  # heads down: its shots -2, not its blows
+                est = scaled(est, pinned_hit(e, est))
+                base *= pin_ratio(self.view, e, self.view.friends(self.me)) if e.name not in self.pinned else 1.0
             if e.melee is not None and e.melee.carried:  # its blow, if it is worse (R-7, R-5.4; issue 14)
                 est = _melee_reply(self.view, e, moved, est)
-            base = self.base[e.name]
-            if (e.name in pins or e.name in self.pinned) and est.hit > 0:  # heads down: its shots -2
-                r = pinned_hit(e, est) / est.hit
-                est = replace(est, hit=r * est.hit, damage=r * est.damage, wounds=r * est.wounds, ct=r * est.ct,
-                              kill=r * est.kill)
-                if e.name not in self.pinned:
-                    base *= pin_ratio(self.view, e, self.view.friends(self.me))
             on_me = material(est, moved)
             total += n * weight * max(base, on_me)
             if on_me >= base:
