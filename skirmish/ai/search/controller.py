@@ -24,7 +24,7 @@ from skirmish.battle import Request
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Action, ActionParseError, EndTurn, Shoot, Throw, parse_action
+from skirmish.rules.actions import Action, ActionParseError, CoverFire, EndTurn, Shoot, Throw, parse_action
 
 WIDTH = 6  # the utility AI's options weighed (its choice and five runners-up), besides every legal shot
 RUNNERS_UP = 3  # runners-up a decision's trace keeps (as the utility AI's)
@@ -32,8 +32,10 @@ RUNNERS_UP = 3  # runners-up a decision's trace keeps (as the utility AI's)
 # act first next round too), enemies out of sight walking into it at half weight, our next shot at the best
 # enemy still standing, a move's attacks as often as the turn still allows them (R-5.5), a shot with the turn of fire
 # the timing lets follow it in any modes (`volley`, R-5.4/R-5.5) and the rounds it sends past its target on whoever
-# stands on the line (`strays`, R-6.11) (docs/results/ladder.txt).
-DEFAULT = Weights(order=True, tie=1.0, closing=0.5, standing=True, move_volley=True, mixed=True, strays=True)
+# stands on the line (`strays`, R-6.11), and split bursts, double taps and covering fire with its pin priced as the
+# rules read them (`extras`, `cover`: `ai/search/extras.py`, R-6.3/R-6.12) (docs/results/ladder.txt).
+DEFAULT = Weights(order=True, tie=1.0, closing=0.5, standing=True, move_volley=True, mixed=True, strays=True,
+                  extras=True, cover=True)
 
 
 @dataclass
@@ -137,6 +139,12 @@ class SearchAI:
                 seen.add(shot)
                 out.append(Candidate(shot, {"option": _label(shot), "action": str(shot), "score": floor,
                                             "considerations": []}, floor))
+        if self.w.more:  # every split burst and double tap listed, and covering fire over each enemy in sight
+            for extra in [*legal.ranged, *covers(view, me, legal)]:
+                if extra not in seen:
+                    seen.add(extra)
+                    out.append(Candidate(extra, {"option": str(extra), "action": str(extra), "score": floor,
+                                                 "considerations": []}, floor))
         for throw in throws(view, me, legal):
             if throw not in seen:
                 seen.add(throw)
@@ -203,6 +211,19 @@ def throws(view: BattleView, me: UnitView, legal: LegalActions) -> list[Throw]:
         for at in sorted(aims & cells):
             if all(geo.distance_m(f.cell, at, grid.cell_m) > danger for f in ours):
                 out.append(Throw(me.name, at, item))
+    return out
+
+
+def covers(view: BattleView, me: UnitView, legal: LegalActions) -> list[CoverFire]:
+    """Covering fire (R-6.12) over each enemy in sight, in each volume the battle allows that leaves the rounds
+    for the shot it covers with (as the utility AI keeps them, `ranged_extra.cover_options`)."""
+    if not legal.covers or legal.cell_ok is None or me.weapon is None:
+        return []
+    out = []
+    for e in view.enemies(me):
+        if e.ghost or e.out_of_action or not view.sight(me, e).visible or not legal.cell_ok("cover", e.cell):
+            continue
+        out += [CoverFire(me.name, e.cell, burst=b) for b in legal.covers if me.rounds >= 2 * max(1, b)]
     return out
 
 

@@ -21,17 +21,20 @@ from functools import lru_cache
 from typing import Literal
 
 from skirmish.ai.estimate import ShotEstimate, estimate_shot, fits_kept, replaced
+from skirmish.ai.search.extras import cover_attack, extra_shot, friends_pins, pin_ratio, pinned_hit
 from skirmish.ai.search.order import closing_shot, turns_before
 from skirmish.ai.search.plan import Plan
 from skirmish.ai.search.strays import stray_material
 from skirmish.ai.search.throwing import throw_material
 from skirmish.ai.search.volley import turn_of_fire
+from skirmish.ai.utility.ranged_extra import scaled
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Action, Aim, Declare, Move, Reload, SetTacpack, Shoot, Throw
+from skirmish.rules.actions import Action, Aim, CoverFire, Declare, Move, Reload, SetTacpack, Shoot, Throw
 from skirmish.rulesets.fi import INCAPACITATED_AT, Part
 
 MELEE_VERBS = frozenset({"melee", "charge", "close", "open", "defend", "break", "rise", "contest"})
+GRAPPLE_VERBS = frozenset({"entangle", "trip"})  # R-7.6: weighed with `Weights.extras` (melee_options.melee_exchange)
 WOUND = 1 / INCAPACITATED_AT  # an expected wound, in units put out of action (R-8.1)
 
 
@@ -53,6 +56,9 @@ class Weights:
     strays: bool = False  # a shot's missed rounds striking figures on its line of fire (R-6.11, `strays`)
     mixed: bool = False  # a shot and the longest turn of attacks the timing allows after it, any modes (`volley`)
     mixed_move: bool = False  # the same for a move's attack (with `move_volley`)
+    extras: bool = False  # split bursts, double taps, entangle and trip priced as the rules read them (`extras`)
+    cover: bool = False  # covering fire's pins (-2 on the pinned enemies' replies) and its shot (`extras`)
+    more: bool = False  # every split burst and double tap the battle lists weighed, not only the proposed ones
 
 
 @dataclass(frozen=True)
@@ -157,6 +163,7 @@ class Replies:
     present: dict[str, float]
     turns: dict[str, float] = field(default_factory=dict)
     closing: float = 0.0
+    pinned: frozenset[str] = frozenset()  # enemies our friends' covering fire pins now (`Weights.cover`, R-6.12)
 
     @staticmethod
     def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
@@ -168,13 +175,19 @@ class Replies:
         friends = view.friends(me)
         base = {e.name: max((_reply_material(view, e, f) for f in friends), default=0.0) for e in enemies}
         turns = turns_before(view, me, enemies, w.tie) if w.order else {}
-        return Replies(view, me, base, enemies, present, turns, w.closing)
+        pinned = friends_pins(view, me) if w.cover else frozenset()
+        if pinned:  # their replies on our other units at -2 too (R-6.12)
+            base = {e.name: base[e.name] * (pin_ratio(view, e, friends) if e.name in pinned else 1.0)
+                    for e in enemies}
+        return Replies(view, me, base, enemies, present, turns, w.closing, pinned)
 
-    def against(self, moved: UnitView, spared: dict[str, float]) -> tuple[float, float]:
+    def against(self, moved: UnitView, spared: dict[str, float], pins: frozenset[str] = frozenset()
+                ) -> tuple[float, float]:
         """(expected material the replies take, the chance `moved` stands through them): each enemy, weighted
         by the chance it is still in action (`spared`), by how surely it is there and by the turns it takes
         before our unit's next one, shoots the one of us it harms most (from a walk nearer when it does not see
-        `moved`, at `closing`'s weight: it may not come)."""
+        `moved`, at `closing`'s weight: it may not come); a pinned enemy (by our friends' covering fire, or by
+        `pins`: the candidate's own) at its shots' -2 (R-6.12)."""
         total, survive = 0.0, 1.0
         for e in self.enemies:
             weight, n = spared.get(e.name, 1.0) * self.present[e.name], self.turns.get(e.name, 1.0)
@@ -183,11 +196,15 @@ class Replies:
             est = _reply_shot(self.view, e, moved)
             if est.hit <= 0 and self.closing > 0:  # out of its sight: it may walk to where it sees us (R-5.6)
                 est = self._closing(e, moved)
+            base = self.base[e.name]
+            if e.name in pins or e.name in self.pinned:  # heads down: its shots -2, not its blows (R-6.12)
+                est = scaled(est, pinned_hit(e, est))
+                base *= pin_ratio(self.view, e, self.view.friends(self.me)) if e.name not in self.pinned else 1.0
             if e.melee is not None and e.melee.carried:  # its blow, if it is worse (R-7, R-5.4; issue 14)
                 est = _melee_reply(self.view, e, moved, est)
             on_me = material(est, moved)
-            total += n * weight * max(self.base[e.name], on_me)
-            if on_me >= self.base[e.name]:
+            total += n * weight * max(base, on_me)
+            if on_me >= base:
                 survive *= (1 - weight * est.kill) ** n
         return total, survive
 
@@ -201,6 +218,7 @@ class Replies:
 
 
 _NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+
 
 
 def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present: dict[str, float],
@@ -337,6 +355,7 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     elsewhere is a run; `repeats`: a shot that the turn lets the unit take this many times, `repeated`)."""
     attack, kills = 0.0, {}
     after = me
+    pins: frozenset[str] = frozenset()
     if isinstance(action, Move):
         cell: geo.Cell = (int(action.to[0]), int(action.to[1]))
         running = cell not in walks
@@ -347,6 +366,13 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         if est_after is not None and target is not None:
             attack, kills = there * material(est_after, view.unit(target)), {target: there * est_after.kill}
             after = replaced(after, firing=True)
+    elif isinstance(action, Shoot) and w.extras and (action.also or action.double_tap):
+        attack, kills = extra_shot(view, me, action, w, replies.present)
+        after = replaced(me, firing=True, ready_target=action.target,
+                         rounds=max(0, me.rounds - max(2 if action.double_tap else 1, action.burst)))
+    elif isinstance(action, CoverFire) and w.cover:
+        attack, pins = cover_attack(view, me, action, replies.present)
+        after = replaced(me, firing=True)
     elif isinstance(action, Shoot):
         t = view.unit(action.target)
         one = estimate_shot(view, me, t, mode=action.mode, burst=action.burst, moved=me.moved)
@@ -374,14 +400,15 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replaced(me, rounds=me.weapon.magazine, jammed=False)
     elif isinstance(action, SetTacpack):
         after = replaced(me, screen_type=action.screen, screen_points=action.points)
-    elif action.verb in MELEE_VERBS:  # hand to hand and contests (R-7, R-8.4): the utility AI's melee numbers
+    elif action.verb in MELEE_VERBS or (w.extras and action.verb in GRAPPLE_VERBS):  # hand to hand (R-7, R-8.4)
         from skirmish.ai.utility.melee_options import melee_exchange
 
         got = melee_exchange(view, me, action, material)
         if got is not None:
             attack, kills, after = got
     spared = {name: 1 - k for name, k in kills.items()}
-    reply, survive = replies.against(after, spared)
+    reply, survive = replies.against(after, spared, pins)
     follow = survive * next_shot(view, after, spared, replies.present, w.standing)
     rest = plan.value(view, after, kills) if plan is not None and w.plan else 0.0
     return Exchange(attack, reply, follow, survive, rest)
+
