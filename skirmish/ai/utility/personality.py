@@ -47,6 +47,14 @@ class Personality:
     material: bool = True  # ranks attacking or not by expected material (the search tier's model, issue 12)
     declare_slow: bool = True  # SLOW where the considerations chose NORMAL or FAST (options.slow_first, issue 12)
     look_ahead: int = 0  # its best options (this many) weighed again one exchange ahead (the search tier); 0: not
+    # the rest of ranged combat and hand to hand (issue 14 item 7; ranged_extra.py, grapple_options.py): each a
+    # rung's switch (issue 12 item 4), on for every personality but normal's middle rung
+    use_cover_fire: bool = True  # covering fire that pins when its best shot is poor
+    use_split: bool = True  # bursts split between two enemies
+    use_double_tap: bool = True  # both shots off one card
+    use_launch: bool = True  # launched grenades, the landing-cell search
+    mind_the_line: bool = True  # friends on the line of fire weighed, poor bursts through them not fired
+    use_grapple: bool = True  # entangle and trip when they beat the blow
 
     @staticmethod
     def parse(raw: dict[str, Any]) -> Personality:
