@@ -32,7 +32,7 @@ def _decide(tmp_path: Path, blue: str, red: str, ai: str = "utility") -> tuple[A
     """Me's first action chosen by `ai` (its trace widened for the utility AI), with the view it read."""
     with battle_at(tmp_path, ROWS, blue, red) as b:
         view, req = b.view(), b.pending
-        ctrl = UtilityAI(replace(PERSONALITIES["normal"], runners_up=40)) if ai == "utility" else make_ai(ai)
+        ctrl = UtilityAI(replace(PERSONALITIES["hard"], runners_up=40)) if ai == "utility" else make_ai(ai)  # the full rung
         action, trace = ctrl.decide_traced(view, req)
         assert req.legal().allows(action), action
         assert b.check(action) is None

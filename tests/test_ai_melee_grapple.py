@@ -36,7 +36,7 @@ RIFLE = ('traits: {strength: III-2, dexterity: III-3, reflexes: III-2, vigor: II
 def _decide(tmp_path: Path, blue: str, red: str) -> tuple[Any, dict[str, Any], Any, Any]:
     with battle_at(tmp_path, ROWS, blue, red) as b:
         view, req = b.view(), b.pending
-        action, trace = UtilityAI(replace(PERSONALITIES["normal"], runners_up=40)).decide_traced(view, req)
+        action, trace = UtilityAI(replace(PERSONALITIES["hard"], runners_up=40)).decide_traced(view, req)  # grapples on
         assert req.legal().allows(action) and b.check(action) is None, action
         return action, trace, view, req.legal()
 

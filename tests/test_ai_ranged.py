@@ -22,7 +22,7 @@ OPEN = ["...................."] * 4
 
 
 def _decide(b: Any, view: Any = None, request: Any = None) -> tuple[Any, list[dict[str, Any]]]:
-    ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=80))
+    ai = UtilityAI(replace(PERSONALITIES["hard"], runners_up=80))  # every extra on (the ladder: hard's)
     action, trace = ai.decide_traced(view or b.view(), request or b.pending)
     return action, [trace["chosen"], *trace["runners_up"]]
 

@@ -42,11 +42,11 @@ def test_the_material_scale_fires_the_burst_where_the_product_runs_for_cover(tmp
     with battle_at(tmp_path, ROWS, BLUE, RED) as b:
         view, req = b.view(), b.pending
         me = view.unit("Me")
-        product = UtilityAI(replace(PERSONALITIES["normal"], material=False, runners_up=40))
+        product = UtilityAI(replace(PERSONALITIES["hard"], material=False, runners_up=40))
         a0, t0 = product.decide_traced(view, req)
         assert a0 == Move("Me", (6, 3)), t0["chosen"]
         assert not any(_material(o) for o in [t0["chosen"], *t0["runners_up"]])  # the scale is off
-        ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=40))
+        ai = UtilityAI(replace(PERSONALITIES["hard"], runners_up=40))  # the scale: the top rung's (the ladder)
         action, trace = ai.decide_traced(view, req)
         assert isinstance(action, Shoot) and action.target in ("R1", "R2") and action.burst == 10, trace["chosen"]
         weighed = [o for o in [trace["chosen"], *trace["runners_up"]] if _material(o)]
@@ -76,7 +76,7 @@ def test_only_the_attacks_and_the_best_alternatives_are_weighed(tmp_path: Path) 
     that stays (the considerations still choose where to go when no shot is involved)."""
     with battle_at(tmp_path, ROWS, BLUE, RED) as b:
         view, req = b.view(), b.pending
-        ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=400))
+        ai = UtilityAI(replace(PERSONALITIES["hard"], runners_up=400))
         _, trace = ai.decide_traced(view, req)
         options = [trace["chosen"], *trace["runners_up"]]
         weighed = [o for o in options if _material(o)]
@@ -92,7 +92,7 @@ def test_only_the_attacks_and_the_best_alternatives_are_weighed(tmp_path: Path) 
 
 
 def test_candidates_and_easy_keep_the_product(tmp_path: Path) -> None:
-    """With nothing that attacks there is nothing to rank; easy does not use the scale (the ladder)."""
+    """With nothing that attacks there is nothing to rank; easy and normal do not use the scale (the ladder)."""
     from skirmish.ai.curves import Curve
     from skirmish.ai.utility.scoring import Option
     from skirmish.rules.actions import EndTurn
@@ -104,7 +104,8 @@ def test_candidates_and_easy_keep_the_product(tmp_path: Path) -> None:
     later = Option("go", Move("Me", (3, 3)), ("move", (3, 3), "walk"))
     ranked = [quiet[1], snap, quiet[0], later, shot]  # best first, as the reasoner sorts them
     assert candidates(ranked) == [snap, shot, quiet[1], quiet[0]]  # attacks, the best quiet move, the best stay
-    assert PERSONALITIES["easy"].material is False and PERSONALITIES["normal"].material is True
+    assert PERSONALITIES["easy"].material is False and PERSONALITIES["normal"].material is False  # the ladder
+    assert PERSONALITIES["hard"].material is True
 
 
 def test_an_energy_weapon_counts_only_the_shots_its_tacpack_pays_for() -> None:

@@ -87,7 +87,7 @@ def test_the_side_ahead_at_round_18_with_a_shot_in_range_takes_it(tmp_path: Path
         req = b.pending
         assert req is not None and req.kind == "act"
         late = _as(b.view(), round_no=18)
-        action, trace = UtilityAI().decide_traced(late, req)
+        action, trace = UtilityAI("hard").decide_traced(late, req)  # the material scale's pick: the top rung's
         assert trace["intent"].startswith("pressing"), trace["intent"]
         assert isinstance(action, Shoot) and action.target == "R1", trace["chosen"]
 

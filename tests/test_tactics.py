@@ -205,7 +205,7 @@ def test_a_unit_fires_again_while_its_turn_allows_and_values_the_turn(tmp_path: 
         assert shots_this_turn(me, Shoot("Me", "R1", mode="prepared", burst=10)) == 3  # 30 rounds loaded
         assert shots_this_turn(me, Shoot("Me", "R1", mode="aimed")) == 1
         assert shots_this_turn(replace(me, rounds=12), Shoot("Me", "R1", mode="prepared", burst=10)) == 1
-        ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=60))
+        ai = UtilityAI(replace(PERSONALITIES["hard"], runners_up=60))
         action, trace = ai.decide_traced(view, req)
         assert isinstance(action, Shoot) and action.mode == "prepared", trace["chosen"]
         assert _inputs(trace["chosen"])["material: shots this turn"] == 3

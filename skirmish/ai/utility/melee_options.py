@@ -113,7 +113,7 @@ def melee_options(s: Situation, plan: Cells, stay: Callable[[Option], Option]) -
         elif isinstance(a, Entangle | Trip):
             grapples.append(a)
     out += [o for _, o in blows.values()] + [o for _, o in charges.values()]
-    if grapples:  # when it beats the blow (grapple_options.py)
+    if grapples and s.p.use_grapple:  # when it beats the blow (grapple_options.py)
         out += grapple_options(s, grapples, {n: h for n, (h, _) in blows.items()}, stay)
     defence = _defend(s, plan, defends) if defends else None
     if defence is not None:

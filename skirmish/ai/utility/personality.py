@@ -3,8 +3,9 @@
 A difficulty level is a personality (easy, normal, hard); scenarios and the CLI name one as
 `utility:<name>`. Every weight lives here, so a new personality is a new entry, not new code. The ladder
 (issue 12): easy plays blunter (no squad features, fewer moves weighed, no fire and move, hesitant rounds,
-misjudged options, every draw fixed by the round, unit and option), hard looks one exchange ahead (the
-search tier over its options); the fields that do it default to normal's behaviour.
+misjudged options, every draw fixed by the round, unit and option), normal plays a squad by its considerations,
+hard looks one exchange ahead (the search tier over its options) and weighs the rest of ranged combat and the
+grapples; the fields default to the top rung's utility behaviour (hard, aggressive and cautious).
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ class Personality:
     material: bool = True  # ranks attacking or not by expected material (the search tier's model, issue 12)
     declare_slow: bool = True  # SLOW where the considerations chose NORMAL or FAST (options.slow_first, issue 12)
     look_ahead: int = 0  # its best options (this many) weighed again one exchange ahead (the search tier); 0: not
+    # the rest of ranged combat and hand to hand (issue 14 item 7; ranged_extra.py, grapple_options.py): each a
+    # rung's switch (issue 12 item 4), on for every personality but normal's middle rung
+    use_cover_fire: bool = True  # covering fire that pins (R-6.12) when its best shot is poor
+    use_split: bool = True  # bursts split between two enemies (R-6.3)
+    use_double_tap: bool = True  # both shots off one card (R-6.12)
+    use_launch: bool = True  # launched grenades, the landing-cell search (R-6.10)
+    mind_the_line: bool = True  # friends on the line of fire weighed, poor bursts through them not fired (R-6.11)
+    use_grapple: bool = True  # entangle and trip when they beat the blow (R-7.6)
 
     @staticmethod
     def parse(raw: dict[str, Any]) -> Personality:
@@ -86,11 +95,15 @@ class Personality:
         return Curve("linear", m=0.2 + 0.4 * self.focus, b=0.8 - 0.4 * self.focus)
 
 
+# The middle rung (issue 12 item 4, ninth session; docs/AI.md "Difficulty ladder"): a squad that picks by its
+# considerations, without the search tier's material scale or the rest of ranged combat and the grapples, which
+# only the top rung (and the two characters) weighs.
+MIDDLE = dict(material=False, use_cover_fire=False, use_split=False, use_double_tap=False, use_launch=False,
+              mind_the_line=False, use_grapple=False)
 PERSONALITIES: dict[str, Personality] = {
     "easy": Personality("easy", focus=0.1, use_commitment=False, use_grenades=False, use_squad=False, top_moves=3,
-                        moves_with_a_shot=False, hesitate=0.85, noise=0.3, material=False,
-                        declare_slow=False),
-    "normal": Personality("normal"),
+                        moves_with_a_shot=False, hesitate=0.85, noise=0.3, declare_slow=False, **MIDDLE),
+    "normal": Personality("normal", **MIDDLE),
     "hard": Personality("hard", look_ahead=6),
     "aggressive": Personality("aggressive", aggression=0.85, caution=0.3, focus=0.6),
     "cautious": Personality("cautious", aggression=0.25, caution=0.85, focus=0.6),

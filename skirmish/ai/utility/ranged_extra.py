@@ -145,7 +145,7 @@ def friends_on_line(s: Situation, target: UnitView, est: ShotEstimate, burst: in
 def mind_the_line(s: Situation, o: Option, target: UnitView, est: ShotEstimate, burst: int) -> bool:
     """Weigh friends on the line into a shot option: False when it must not be fired (a burst through a friend
     at poor odds); else its "friends clear of the line" and the friends' material, when any are on it."""
-    hurt, mat = friends_on_line(s, target, est, burst)
+    hurt, mat = friends_on_line(s, target, est, burst) if s.p.mind_the_line else (0.0, 0.0)  # (a rung's switch)
     if hurt <= 0:
         return True
     if burst and est.hit < POOR_ODDS:
@@ -406,7 +406,9 @@ def extra_options(s: Situation, stay: Callable[[Option], Option]) -> list[Option
     """Every option of the rest of ranged combat the battle lists for the unit now."""
     if s.me.weapon is None:
         return []
-    out = cover_options(s, stay)
+    p = s.p  # the rung's switches (personality.py, issue 12 item 4)
+    out = cover_options(s, stay) if p.use_cover_fire else []
     if s.me.can_fire:
-        out += [stay(o) for o in split_options(s) + tap_options(s) + launch_options(s)]
+        for on, offer in ((p.use_split, split_options), (p.use_double_tap, tap_options), (p.use_launch, launch_options)):
+            out += [stay(o) for o in offer(s)] if on else []
     return out
