@@ -104,3 +104,27 @@ def test_a_scenario_with_problems_is_not_balanced(app: App, tmp_path: Path) -> N
     _key(pygame.K_b, mod=pygame.KMOD_CTRL)
     _frames(app)
     assert ed.balance is None and any("cannot balance" in t.text for t in ed.toasts)
+
+
+def test_a_second_run_after_an_edit_plays_the_edited_scenario(app: App, tmp_path: Path) -> None:
+    """The battles are played from a scratch copy of the scenario: a run after an edit must not play the
+    copy an earlier run loaded (skirmish.sim.batch caches a scenario by its path)."""
+    from skirmish.sim.batch import _scenario
+
+    ed = _open(app, tmp_path)
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    _until_done(app, ed)
+    first = ed.balance
+    assert first is not None and first.error is None
+    ed.doc.set(("victory", "max_rounds"), 1)
+    ed.doc.set(("sides", 1, "units", 0, "at"), [2, 1])  # Red next to Blue: the battles go otherwise
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    _until_done(app, ed)
+    run = ed.balance
+    assert run is not None and run is not first and run.error is None
+    _scenario.cache_clear()
+    fresh = tuple(balance(run.path, side, battles=2) for side in ("Blue", "Red"))
+    assert run.results == fresh
+    assert run.results != first.results

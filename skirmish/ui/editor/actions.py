@@ -250,7 +250,9 @@ class EditorActions(EditorState):
             self.toast(f"cannot balance: {len(errors)} problems (see the panel)", BAD)
             return
         try:
-            path = self.doc.scratch_file("balance")
+            # a folder per version: the battles load the scenario once per path (skirmish.sim.batch._scenario),
+            # so a run after an edit must not reuse the path an earlier run played
+            path = self.doc.scratch_file(f"balance-{self.doc.version}")
         except (ContentError, OSError) as exc:
             self.toast(f"cannot balance: {exc.text if isinstance(exc, ContentError) else exc}", BAD)
             return
