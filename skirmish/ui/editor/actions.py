@@ -152,12 +152,17 @@ class EditorActions(EditorState):
         refs = self.refs()
         if f.apply == "objective":
             old = self.doc.get(f.keys[:-1])
-            self.doc.set(f.keys[:-1], fit_objective(old if isinstance(old, dict) else {}, text, refs))
+            own = tuple(str(u.get("name")) for si, _, u in self.doc.units() if si == f.keys[1])
+            self.doc.set(f.keys[:-1], fit_objective(old if isinstance(old, dict) else {}, text, refs, own))
         elif f.apply == "when":
             self.doc.set(f.keys, new_condition(text, self.doc.get(f.keys), refs))
         else:
             first = next((u for _, _, u in self.doc.units()), None)
-            self.doc.set(f.keys, new_effect(text, self.doc.get(f.keys), refs, first))
+            taken = {*refs.units, *(str(u.get("name")) for t in self.doc.data.get("triggers") or [] if isinstance(t, dict)
+                                    for e in t.get("then") or [] if isinstance(e, dict)
+                                    and isinstance(e.get("reinforce"), dict)
+                                    for u in e["reinforce"].get("units") or [] if isinstance(u, dict))}
+            self.doc.set(f.keys, new_effect(text, self.doc.get(f.keys), refs, first, taken))
 
     def _set_map(self, key: str, text: str) -> None:
         if key == "map name":
