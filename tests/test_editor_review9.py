@@ -63,3 +63,22 @@ def test_two_reinforcements_made_with_the_form_have_names_of_their_own(app: App,
     _key(pygame.K_s, mod=pygame.KMOD_CTRL)
     _frames(app)
     assert scenario is not None and load_scenario(tmp_path / "duel.yaml").spec == scenario.spec
+
+
+def test_a_problem_in_an_objective_or_trigger_unfolds_its_form(app: App, tmp_path: Path) -> None:
+    """A zone deleted that an objective and a trigger name: a click on each problem shows the form of the
+    objective or trigger it names, unfolded, the key's row among the rows drawn."""
+    ed = _open(app, tmp_path, WITH_ZONES)
+    ed.doc.set(("sides", 1, "objectives"), [{"kind": "eliminate"}, {"kind": "reach", "zone": "exit"}])
+    ed.doc.set(("triggers",), [{"when": {"round": 2}, "then": [{"message": "hi"}]},
+                               {"when": {"enters": "exit"}, "then": [{"message": "in"}]}])
+    ed.doc.delete_zone("exit")
+    _frames(app, 2)
+    where = {w: r for r, w in ed.panels.problems}
+    assert set(where) == {"sides[1].objectives[1].zone", "triggers[1].when.enters"}, list(where)
+    _press(app, where["sides[1].objectives[1].zone"])
+    assert ed.tab == "side" and ed.side == 1 and ed.opened == ("sides", 1, "objectives", 1)
+    assert any(f.keys == ("sides", 1, "objectives", 1, "zone") for _, f in ed.panels.fields)
+    _press(app, next(r for r, w in ed.panels.problems if w == "triggers[1].when.enters"))
+    assert ed.tab == "triggers" and ed.opened == ("triggers", 1)
+    assert any(f.keys == ("triggers", 1, "when", "enters") for _, f in ed.panels.fields)

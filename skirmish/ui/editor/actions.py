@@ -193,6 +193,11 @@ class EditorActions(EditorState):
         """A click on a problem: show what its key path names (a unit, a side, a zone, a trigger, the scenario)."""
         unit = re.match(r"sides\[(\d+)\]\.units\[(\d+)\]", where)
         side = re.match(r"sides\[(\d+)\]", where)
+        form = re.match(r"sides\[(\d+)\]\.objectives\[(\d+)\]|triggers\[(\d+)\]", where)
+        if form:  # an objective's or a trigger's problem: its form unfolded
+            keys: tuple[str | int, ...] = (("sides", int(form[1]), "objectives", int(form[2])) if form[1] is not None
+                                           else ("triggers", int(form[3])))
+            self.opened = keys if self.doc.get(keys) is not None else self.opened
         if unit and self.doc.get(("sides", int(unit[1]), "units", int(unit[2]))) is not None:
             self.select((int(unit[1]), int(unit[2])))
         elif side and self.doc.get(("sides", int(side[1]))) is not None:
