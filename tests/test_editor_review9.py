@@ -82,3 +82,28 @@ def test_a_problem_in_an_objective_or_trigger_unfolds_its_form(app: App, tmp_pat
     _press(app, next(r for r, w in ed.panels.problems if w == "triggers[1].when.enters"))
     assert ed.tab == "triggers" and ed.opened == ("triggers", 1)
     assert any(f.keys == ("triggers", 1, "when", "enters") for _, f in ed.panels.fields)
+
+
+def test_enters_turned_to_leaves_keeps_its_zone_and_side(app: App, tmp_path: Path) -> None:
+    """`side` and the zone go with leaves as with enters: turning one into the other keeps them (a kind row
+    drops only the keys the new kind does not take); undo brings the enters back."""
+    ed = _open(app, tmp_path, WITH_ZONES)
+    ed.tab = "triggers"
+    _frames(app)
+    _press(app, next(b.rect for b in ed.buttons.buttons if b.label == "+ trigger"))
+    _press(app, _row(ed, "when"))
+    _press(app, _choice(ed, "enters"))
+    _press(app, _row(ed, "enters"))
+    _press(app, _choice(ed, "exit"))
+    _press(app, _row(ed, "side"))
+    _press(app, _choice(ed, "Red"))
+    _press(app, _row(ed, "when"))
+    _press(app, _choice(ed, "leaves"))
+    assert ed.doc.data["triggers"][0]["when"] == {"leaves": "exit", "side": "Red"}
+    _press(app, _row(ed, "when"))
+    _press(app, _choice(ed, "round"))
+    assert ed.doc.data["triggers"][0]["when"] == {"round": 2}
+    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    assert ed.doc.data["triggers"][0]["when"] == {"enters": "exit", "side": "Red"}

@@ -212,8 +212,11 @@ def _effect_rows(kind: str, keys: Keys, refs: Refs) -> list[FormField]:
 
 def new_condition(kind: str, old: Any, refs: Refs) -> dict[str, Any]:
     """A `when` of `kind`, with a value to start from (the first zone, unit, side or objective)."""
-    if kind == which(old, CONDITIONS):
+    was = which(old, CONDITIONS)
+    if kind == was:
         return dict(old)
+    if kind in SIDE_OF and was in SIDE_OF:  # enters <-> leaves: the zone and `side` go with both
+        return {kind: old[was], **({"side": old["side"]} if "side" in old else {})}
     first = {"round": 2, "enters": next(iter(refs.zones), "zone"), "leaves": next(iter(refs.zones), "zone"),
              "falls": next(iter(refs.units), "unit"), "objective": next(iter(refs.objectives), "objective"),
              "casualties": {"side": next(iter(refs.sides), "side"), "at_least": 1}}
