@@ -107,3 +107,18 @@ def test_enters_turned_to_leaves_keeps_its_zone_and_side(app: App, tmp_path: Pat
     _key(pygame.K_z, mod=pygame.KMOD_CTRL)
     _frames(app)
     assert ed.doc.data["triggers"][0]["when"] == {"enters": "exit", "side": "Red"}
+
+
+def test_a_unit_kept_across_kinds_only_where_it_may_stand(app: App, tmp_path: Path) -> None:
+    """kill Red-1 turned to protect: protect takes one of the side's own (Blue-1), not the enemy it had; turned
+    to reach the own unit is kept (reach may name one), and to kill again an enemy comes back."""
+    ed = _open(app, tmp_path, WITH_ZONES)
+    ed.side, ed.tab = 0, "side"
+    _frames(app)
+    _press(app, next(b.rect for b in ed.buttons.buttons if b.label == "+ objective"))
+    for kind, want in (("kill", {"unit": "Red-1"}), ("protect", {"unit": "Blue-1"}),
+                       ("reach", {"zone": "relay", "unit": "Blue-1"}), ("kill", {"unit": "Red-1"})):
+        _press(app, _row(ed, "kind"))
+        _press(app, _choice(ed, kind))
+        assert ed.doc.data["sides"][0]["objectives"] == [{"kind": kind, **want}]
+        assert ed.doc.check()[1] == [], kind

@@ -142,13 +142,15 @@ def objective_rows(data: dict[str, Any], side: int, refs: Refs, opened: Keys | N
 def fit_objective(obj: dict[str, Any], kind: str, refs: Refs, own: tuple[str, ...] = ()) -> dict[str, Any]:
     """An objective turned to `kind`: the keys it takes kept (Objective._needs says which), the ones it needs
     filled in (the first zone, 3 rounds; for kill the first enemy unit, for protect the first of `own`, the
-    side's units)."""
+    side's units); a unit kept only where it may stand (kill's an enemy, the others' one of `own`)."""
     out = {k: v for k, v in obj.items() if k in ("name", "units", "points", "wins", "loses")}
     out = {"kind": kind, **out}
     if kind in ZONE_KINDS:
         out["zone"] = obj.get("zone") or (refs.zones[0] if refs.zones else "zone")
-    if kind in (*UNIT_KINDS, "reach", "extract") and obj.get("unit"):
-        out["unit"] = obj["unit"]
+    unit = obj.get("unit")
+    fits = not own or (unit in own) != (kind == "kill")  # kill an enemy; protect, reach, extract one's own
+    if kind in (*UNIT_KINDS, "reach", "extract") and unit and fits:
+        out["unit"] = unit
     elif kind in UNIT_KINDS:
         mine = [u for u in refs.units if (u in own) == (kind == "protect")]
         out["unit"] = next(iter(mine or refs.units), "unit")
