@@ -93,3 +93,27 @@ def test_a_link_to_itself_in_a_folder_does_not_break_the_menu(app: App, tmp_path
         assert menu.scenario is None and menu.error is not None and "loop.yaml" in menu.error
     finally:
         again.close()
+
+
+def test_a_remembered_folder_since_removed_is_left_out_at_start(app: App, tmp_path: Path) -> None:
+    import shutil
+
+    root = tmp_path / "mine"
+    root.mkdir()
+    (root / "a.yaml").write_text(DUEL.replace("name: Duel", "name: Gone duel"), encoding="utf-8")
+    menu = app.open_menu(root)
+    _frames(app, 1)
+    assert menu.entry.name == "Gone duel"
+    menu.settings.scenario = menu.entry.key
+    menu.settings.save()
+    shutil.rmtree(root)
+    again = App(size=(1280, 800), settings=load_settings())
+    try:
+        _frames(again, 2)
+        from skirmish.ui.screens import MenuScreen
+
+        assert isinstance(again.screen, MenuScreen) and again.screen.scenario is not None
+        entries = menu_entries(again.settings)
+        assert again.settings.folders == [str(root.resolve())] and not any(e.group == "folder" for e in entries)
+    finally:
+        again.close()
