@@ -117,3 +117,25 @@ def test_a_remembered_folder_since_removed_is_left_out_at_start(app: App, tmp_pa
         assert again.settings.folders == [str(root.resolve())] and not any(e.group == "folder" for e in entries)
     finally:
         again.close()
+
+
+def test_a_deep_subfolders_tag_leaves_room_for_the_name(tmp_path: Path) -> None:
+    """The row's tag (the folder and subfolder a file lies in) is cut to the row, its end kept: the name is
+    drawn and nothing leaves the window."""
+    from skirmish.ui.layout import layout_problems
+
+    deep = tmp_path / "missions" / "a_rather_long_folder_name" / "another_long_subfolder_name" / "and_one_more"
+    deep.mkdir(parents=True)
+    (deep / "x.yaml").write_text(DUEL.replace("name: Duel", "name: Deep duel"), encoding="utf-8")
+    a = App(size=(1024, 700), settings=Settings())
+    try:
+        menu = a.open_menu(tmp_path / "missions")
+        _frames(a, 2)
+        assert menu.entry.name == "Deep duel" and menu.page is not None
+        assert layout_problems(menu.page, a.window.get_rect(), menu.buttons.buttons) == []
+        row = next(r.rect for r in menu.rows if r.index == menu.index)
+        drawn = [(t, r) for t, r in menu.page.lines if row.contains(r)]
+        assert any(t.startswith("Deep") for t, _ in drawn)
+        assert any(t.endswith("and_one_more") for t, _ in drawn)
+    finally:
+        a.close()
