@@ -104,3 +104,72 @@ def test_a_scenario_with_problems_is_not_balanced(app: App, tmp_path: Path) -> N
     _key(pygame.K_b, mod=pygame.KMOD_CTRL)
     _frames(app)
     assert ed.balance is None and any("cannot balance" in t.text for t in ed.toasts)
+
+
+def test_a_second_run_after_an_edit_plays_the_edited_scenario(app: App, tmp_path: Path) -> None:
+    """The battles are played from a scratch copy of the scenario: a run after an edit must not play the
+    copy an earlier run loaded (skirmish.sim.batch caches a scenario by its path)."""
+    from skirmish.sim.batch import _scenario
+
+    ed = _open(app, tmp_path)
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    _until_done(app, ed)
+    first = ed.balance
+    assert first is not None and first.error is None
+    ed.doc.set(("victory", "max_rounds"), 1)
+    ed.doc.set(("sides", 1, "units", 0, "at"), [2, 1])  # Red next to Blue: the battles go otherwise
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    _until_done(app, ed)
+    run = ed.balance
+    assert run is not None and run is not first and run.error is None
+    _scenario.cache_clear()
+    fresh = tuple(balance(run.path, side, battles=2) for side in ("Blue", "Red"))
+    assert run.results == fresh
+    assert run.results != first.results
+
+
+def test_leaving_the_editor_while_a_run_plays_stops_it_quietly(app: App, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Menu button while the figures are being made: the run is cancelled, its thread ends on its own
+    (after the battle being played) and raises nothing later; the menu keeps drawing."""
+    import threading
+
+    from skirmish.ui.screens import MenuScreen
+
+    raised: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
+    ed = _open(app, tmp_path)
+    ed.balance_battles = 50
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    run = ed.balance
+    assert run is not None and run.running
+    menu_button = next(b.rect for b in ed.buttons.buttons if b.label.startswith("Menu"))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=menu_button.center, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=menu_button.center, button=1))
+    _frames(app, 2)
+    assert isinstance(app.screen, MenuScreen) and run.stopping
+    run.thread.join(timeout=120)
+    _frames(app, 2)
+    assert not run.running and run.cancelled and run.results == () and raised == []
+    assert not any(t.name == "skirmish-balance" and t.is_alive() for t in threading.enumerate())
+
+
+def test_ctrl_b_during_a_run_cancels_it_and_starts_again(app: App, tmp_path: Path) -> None:
+    ed = _open(app, tmp_path)
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    first = ed.balance
+    assert first is not None and first.running
+    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    run = ed.balance
+    assert run is not None and run is not first and first.stopping
+    _until_done(app, ed)
+    first.thread.join(timeout=120)
+    assert first.cancelled and first.results == ()
+    assert run.error is None and not run.cancelled
+    assert run.results == tuple(balance(run.path, side, battles=2) for side in ("Blue", "Red"))
+    assert "cancelled" not in _texts(ed) and "fair by side" in _texts(ed)

@@ -118,7 +118,7 @@ def test_an_objective_built_with_the_form(app: App, tmp_path: Path) -> None:
     # kill: the zone and rounds go, a unit comes
     _press(app, _row(ed, "kind"))
     _press(app, _choice(ed, "kill"))
-    assert ed.doc.data["sides"][0]["objectives"][0] == {"kind": "kill", "points": 5, "wins": True, "unit": "Blue-1"}
+    assert ed.doc.data["sides"][0]["objectives"][0] == {"kind": "kill", "points": 5, "wins": True, "unit": "Red-1"}
     _press(app, _row(ed, "unit"))
     _press(app, _choice(ed, "Red-1"))
     assert ed.doc.check()[1] == []

@@ -72,7 +72,7 @@ def cmd_board(args: argparse.Namespace) -> int:
     problem = display.display_problem()
     if problem is not None:
         print(f"skirmish: no display ({problem}); playing the battle headless instead.", file=sys.stderr)
-        return play_headless(scenario, args.seed, overrides, name=getattr(args, "scenario", None))
+        return play_headless(scenario, args.seed, overrides, name=None if folder else getattr(args, "scenario", None))
     refused = _board_refusal(scenario)
     if refused is not None:
         raise refused

@@ -152,12 +152,17 @@ class EditorActions(EditorState):
         refs = self.refs()
         if f.apply == "objective":
             old = self.doc.get(f.keys[:-1])
-            self.doc.set(f.keys[:-1], fit_objective(old if isinstance(old, dict) else {}, text, refs))
+            own = tuple(str(u.get("name")) for si, _, u in self.doc.units() if si == f.keys[1])
+            self.doc.set(f.keys[:-1], fit_objective(old if isinstance(old, dict) else {}, text, refs, own))
         elif f.apply == "when":
             self.doc.set(f.keys, new_condition(text, self.doc.get(f.keys), refs))
         else:
             first = next((u for _, _, u in self.doc.units()), None)
-            self.doc.set(f.keys, new_effect(text, self.doc.get(f.keys), refs, first))
+            taken = {*refs.units, *(str(u.get("name")) for t in self.doc.data.get("triggers") or [] if isinstance(t, dict)
+                                    for e in t.get("then") or [] if isinstance(e, dict)
+                                    and isinstance(e.get("reinforce"), dict)
+                                    for u in e["reinforce"].get("units") or [] if isinstance(u, dict))}
+            self.doc.set(f.keys, new_effect(text, self.doc.get(f.keys), refs, first, taken))
 
     def _set_map(self, key: str, text: str) -> None:
         if key == "map name":
@@ -188,6 +193,11 @@ class EditorActions(EditorState):
         """A click on a problem: show what its key path names (a unit, a side, a zone, a trigger, the scenario)."""
         unit = re.match(r"sides\[(\d+)\]\.units\[(\d+)\]", where)
         side = re.match(r"sides\[(\d+)\]", where)
+        form = re.match(r"sides\[(\d+)\]\.objectives\[(\d+)\]|triggers\[(\d+)\]", where)
+        if form:  # an objective's or a trigger's problem: its form unfolded
+            keys: tuple[str | int, ...] = (("sides", int(form[1]), "objectives", int(form[2])) if form[1] is not None
+                                           else ("triggers", int(form[3])))
+            self.opened = keys if self.doc.get(keys) is not None else self.opened
         if unit and self.doc.get(("sides", int(unit[1]), "units", int(unit[2]))) is not None:
             self.select((int(unit[1]), int(unit[2])))
         elif side and self.doc.get(("sides", int(side[1]))) is not None:
@@ -250,7 +260,9 @@ class EditorActions(EditorState):
             self.toast(f"cannot balance: {len(errors)} problems (see the panel)", BAD)
             return
         try:
-            path = self.doc.scratch_file("balance")
+            # a folder per version: the battles load the scenario once per path (skirmish.sim.batch._scenario),
+            # so a run after an edit must not reuse the path an earlier run played
+            path = self.doc.scratch_file(f"balance-{self.doc.version}")
         except (ContentError, OSError) as exc:
             self.toast(f"cannot balance: {exc.text if isinstance(exc, ContentError) else exc}", BAD)
             return

@@ -13,6 +13,7 @@ loader's check (the problems panel) names any key that is wrong."""
 from __future__ import annotations
 
 import types
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
@@ -138,17 +139,21 @@ def objective_rows(data: dict[str, Any], side: int, refs: Refs, opened: Keys | N
     return out
 
 
-def fit_objective(obj: dict[str, Any], kind: str, refs: Refs) -> dict[str, Any]:
+def fit_objective(obj: dict[str, Any], kind: str, refs: Refs, own: tuple[str, ...] = ()) -> dict[str, Any]:
     """An objective turned to `kind`: the keys it takes kept (Objective._needs says which), the ones it needs
-    filled in (the first zone, the first enemy unit, 3 rounds)."""
+    filled in (the first zone, 3 rounds; for kill the first enemy unit, for protect the first of `own`, the
+    side's units); a unit kept only where it may stand (kill's an enemy, the others' one of `own`)."""
     out = {k: v for k, v in obj.items() if k in ("name", "units", "points", "wins", "loses")}
     out = {"kind": kind, **out}
     if kind in ZONE_KINDS:
         out["zone"] = obj.get("zone") or (refs.zones[0] if refs.zones else "zone")
-    if kind in (*UNIT_KINDS, "reach", "extract") and obj.get("unit"):
-        out["unit"] = obj["unit"]
+    unit = obj.get("unit")
+    fits = not own or (unit in own) != (kind == "kill")  # kill an enemy; protect, reach, extract one's own
+    if kind in (*UNIT_KINDS, "reach", "extract") and unit and fits:
+        out["unit"] = unit
     elif kind in UNIT_KINDS:
-        out["unit"] = next(iter(refs.units), "unit")
+        mine = [u for u in refs.units if (u in own) == (kind == "protect")]
+        out["unit"] = next(iter(mine or refs.units), "unit")
     if kind in ("hold", "survive"):
         out["rounds"] = obj.get("rounds") or (3 if kind == "survive" else None)
         if out["rounds"] is None:
@@ -209,20 +214,27 @@ def _effect_rows(kind: str, keys: Keys, refs: Refs) -> list[FormField]:
 
 def new_condition(kind: str, old: Any, refs: Refs) -> dict[str, Any]:
     """A `when` of `kind`, with a value to start from (the first zone, unit, side or objective)."""
-    if kind == which(old, CONDITIONS):
+    was = which(old, CONDITIONS)
+    if kind == was:
         return dict(old)
+    if kind in SIDE_OF and was in SIDE_OF:  # enters <-> leaves: the zone and `side` go with both
+        return {kind: old[was], **({"side": old["side"]} if "side" in old else {})}
     first = {"round": 2, "enters": next(iter(refs.zones), "zone"), "leaves": next(iter(refs.zones), "zone"),
              "falls": next(iter(refs.units), "unit"), "objective": next(iter(refs.objectives), "objective"),
              "casualties": {"side": next(iter(refs.sides), "side"), "at_least": 1}}
     return {kind: first[kind]}
 
 
-def new_effect(kind: str, old: Any, refs: Refs, unit: dict[str, Any] | None) -> dict[str, Any]:
-    """An effect of `kind`, with values to start from (reinforcements: a copy of `unit`, the scenario's first)."""
+def new_effect(kind: str, old: Any, refs: Refs, unit: dict[str, Any] | None,
+               taken: Collection[str] = ()) -> dict[str, Any]:
+    """An effect of `kind`, with values to start from (reinforcements: a copy of `unit`, the scenario's first,
+    named anew: not one of `taken`, the names of the units and reinforcements there are)."""
     if kind == which(old, EFFECTS):
         return dict(old)
     side, zone = next(iter(refs.sides), "side"), next(iter(refs.zones), "zone")
-    copy = {**(unit or {}), "name": f"{(unit or {}).get('name', 'Reinforcement')}-R"}
+    base = f"{(unit or {}).get('name', 'Reinforcement')}-R"
+    name = next(n for n in (base if i == 1 else f"{base}{i}" for i in range(1, len(taken) + 2)) if n not in taken)
+    copy = {**(unit or {}), "name": name}
     first: dict[str, Any] = {
         "reinforce": {"side": side, "zone": zone, "units": [copy]},
         "message": "reinforcements are coming", "ai": {"side": side, "personality": "aggressive"},

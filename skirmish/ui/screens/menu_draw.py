@@ -127,7 +127,8 @@ class MenuDrawing(MenuState):
             pygame.draw.rect(surf, bg, r, border_radius=5)
             tag_w = 0
             if e.tag:
-                tag = page.text(f.small, e.tag, DIM, (r.right - 8, r.centery), anchor="midright")
+                shown = elide_left(f.small, e.tag, r.w // 2)  # a deep subfolder's tag: its end, half the row
+                tag = page.text(f.small, shown, DIM, (r.right - 8, r.centery), anchor="midright")
                 tag_w = tag.w + 8
             page.text(f.normal, e.name, TEXT, (r.x + 10, r.centery), anchor="midleft", width=r.w - 20 - tag_w)
             self.rows.append(ListRow(r, i))

@@ -105,8 +105,16 @@ def same_file(a: Path, b: Path) -> bool:
     """Whether two paths name the same file (False if either cannot be resolved)."""
     try:
         return a.resolve() == b.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python 3.11's Path.resolve)
         return False
+
+
+def resolved(path: Path) -> Path:
+    """The path with its links followed, or as it is when it cannot be (a symlink loop, a missing folder)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path
 
 
 def _yaml_files(folder: Path) -> list[Path]:
@@ -119,25 +127,28 @@ def _yaml_files(folder: Path) -> list[Path]:
 MAX_FOLDER_FILES = 500  # a folder's scenario files the menu lists (a home folder given by mistake stays quick)
 
 
-def folder_files(folder: Path) -> list[Path]:
-    """The YAML files in a folder and its subfolders (hidden ones skipped), at most MAX_FOLDER_FILES, in path
-    order."""
+def folder_files(folder: Path, limit: int | None = None) -> list[Path]:
+    """The YAML files in a folder and its subfolders (hidden ones skipped), at most `limit` (MAX_FOLDER_FILES),
+    in path order."""
+    limit = MAX_FOLDER_FILES if limit is None else limit
     out: list[Path] = []
     for root, dirs, files in os.walk(folder, onerror=None):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         out += [Path(root) / f for f in sorted(files) if f.endswith((".yaml", ".yml")) and not f.startswith(".")]
-        if len(out) >= MAX_FOLDER_FILES:
+        if len(out) >= limit:
             break
-    return out[:MAX_FOLDER_FILES]
+    return out[:limit]
 
 
 def _folder_entries(folder: Path, listed: list[Entry]) -> list[Entry]:
     """A folder's scenarios by name, each tagged with the folder (and subfolder) it lies in; files listed
     already (shipped, the user's) are left out. A file that does not load is listed too: the menu shows why."""
     out = []
+    seen = {resolved(e.path) for e in listed}
     for p in folder_files(folder):
-        if any(same_file(p, e.path) for e in listed):
+        if resolved(p) in seen:  # listed already, or reached twice in the folder (a link)
             continue
+        seen.add(resolved(p))
         sub = p.parent.relative_to(folder).as_posix()
         where = folder.name if sub == "." else f"{folder.name}/{sub}"
         out.append(Entry(p, scenario_name(p), False, "folder", where))
@@ -265,15 +276,19 @@ class MenuState:
         """Open a folder of scenarios: its files (and its subfolders') join the list, remembered in the settings,
         and the first is selected; a folder with none says so in the field's error line."""
         root = folder.resolve()
-        if not folder_files(root):
+        files = folder_files(root, MAX_FOLDER_FILES + 1)
+        if not files:
             self.field.text = str(folder)
             self.field.error = f"{folder}: no scenario files (.yaml, .yml) in it or its subfolders"
             return False
         self.settings.remember_folder(str(root))
         self.settings.save()
         self.entries = menu_entries(self.settings)
-        inside = [i for i, e in enumerate(self.entries) if e.path.resolve().is_relative_to(root)]
+        inside = [i for i, e in enumerate(self.entries) if resolved(e.path).is_relative_to(root)]
         self.field = PathField(rect=self.field.rect)
+        if len(files) > MAX_FOLDER_FILES:
+            self.field.error = (f"{folder}: more than {MAX_FOLDER_FILES} scenario files; the first "
+                                f"{MAX_FOLDER_FILES} (in path order) are listed")
         if inside:
             self.index = -1  # the selection is reloaded even if it keeps its number
             self._select(inside[0])
