@@ -157,3 +157,8 @@ from skirmish.rules.fi.unintended import Figure as LineFigure  # noqa: E402
 from skirmish.rules.fi.unintended import candidates as line_candidates  # noqa: E402
 
 __all__ += ["TAP_SKILL", "LineFigure", "cover_rules", "line_candidates", "plan_split", "second_read", "tap_modifiers"]
+
+# The martial arts maneuvers rolled as a blow: the board's attack menu aims only these at a called location.
+from skirmish.rules.fi.arts_use import BLOWS as MANEUVER_BLOWS  # noqa: E402
+
+__all__ += ["MANEUVER_BLOWS"]

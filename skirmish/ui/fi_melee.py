@@ -140,8 +140,8 @@ def enemy_lines(battle: Any, view: BattleView, unit: str, target: str, called: s
         if getattr(a, "target", None) != target or isinstance(a, fi.Charge):
             continue
         near = True
-        if isinstance(a, fi.MeleeAttack) and called:
-            a = replace(a, called=called)  # a maneuver stays that maneuver, aimed at the location
+        if isinstance(a, fi.MeleeAttack) and called and (not a.maneuver or a.maneuver in fi.MANEUVER_BLOWS):
+            a = replace(a, called=called)  # a maneuver stays that maneuver; only a blow is aimed
         out.append(_odds(battle, a))
     if not near:
         out += [_odds(battle, a) for a in charges(battle, unit, target)]
