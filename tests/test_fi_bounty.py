@@ -44,6 +44,8 @@ def test_unspent_chips_are_the_result_events_bounty_and_run_prints_them(tmp_path
     kept = scenario(tmp_path, [INIT, shot_card(4), SAVE, INIT, INIT], x_orders="[]", t_orders="[]")
     code, out, _ = cli("run", str(kept))
     assert code == 0 and out.splitlines()[-2] == "bounty: Xenes=4 Thugs=2"
+    code, out, _ = cli("run", str(path), "--quiet")  # --quiet: the C-1 result line alone, bounty or not
+    assert code == 0 and len(out.splitlines()) == 1 and out.startswith("result: winner=")
 
 
 def test_a_battle_without_chips_has_no_bounty(tmp_path: Path) -> None:

@@ -75,3 +75,31 @@ def test_the_boards_fight_menu_names_the_step() -> None:
     assert describe(parse_action("melee Foe Me maneuver=escape to=3,1")) == "escape, on a raise step to 3,1"
     assert describe(parse_action("melee Foe Me maneuver=strike_low effects=target_falls")) == \
         "strike low (target falls)"
+
+
+def test_a_step_round_a_wall_corner_is_refused_not_walked_the_long_way(tmp_path: Path) -> None:
+    """A diagonal step that cuts a wall's corner is no step at all (R-5.6): it was accepted and walked round the
+    corner, two cells (4 m) for the seed's "up to 1 m"."""
+    rows = ("......", "...#..", "......")  # a wall at 3,1: Foe at 2,1 may not step to 3,2 (nor 3,0)
+    b = _battle(tmp_path, [INIT, _card(4, III_2=9), INIT, INIT], "[%s]" % (WRESTLER % ("Me", 1)),
+                "[%s]" % (WRESTLER % ("Foe", 2)), ["declare Me normal", "melee Me Foe maneuver=hold"],
+                ["declare Foe normal"], rows=rows, extra="options: {martial_arts: true}")
+    while not (b.pending is not None and b.pending.kind == "act" and b.pending.unit == "Foe"):
+        b.step()
+    steps = {a.to for a in b.legal_actions("Foe").melee if getattr(a, "maneuver", "") == "escape"}
+    assert steps == {None, (1, 0), (2, 0), (1, 2), (2, 2)}
+    refusal = b.check(parse_action("melee Foe Me maneuver=escape to=3,2"))
+    assert refusal is not None and refusal.rule == "R-7.7" and "not open" in refusal.reason, refusal
+    b.close()
+
+
+@pytest.mark.parametrize("to, says", [("4,1", "adjacent cell"), ("1,1", "not open"), ("5,1", "adjacent cell")])
+def test_a_scripted_step_elsewhere_is_refused_as_it_is_applied(tmp_path: Path, to: str, says: str) -> None:
+    """The step is checked when the order is carried out, not only when asked (`Battle.check`): a scripted escape to
+    a far cell walked 8 m there, and one to the holder's cell walked into it (two figures in one cell)."""
+    b = _escape(tmp_path, 10, f"melee Foe Me maneuver=escape to={to}")
+    [refused] = [e for e in _of(b, "refused") if e.actor == "Foe"]
+    assert refused.reason.startswith("R-7.7") and says in refused.reason, refused.reason
+    assert not [e for e in _of(b, "move") if e.actor == "Foe"] and b.view().unit("Foe").cell == (2, 1)
+    assert b.view().unit("Me").cell == (1, 1)
+    b.close()

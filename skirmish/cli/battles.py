@@ -50,7 +50,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if record_path is not None:
             record.save(battle, record_path, sources, record.controller_labels(scenario, ai_overrides(scenario, args.ai)))
     if not args.json:
-        bounty = outcome.bounty_line()
+        bounty = None if args.quiet else outcome.bounty_line()  # --quiet: the result line alone (C-1)
         out.write((f"{bounty}\n" if bounty else "") + outcome.summary() + "\n")
     return 0
 
@@ -82,7 +82,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if outcome is None:
         print(f"skirmish replay: {rec.label}: saved in round {battle.ctx.round}, before the battle's end", file=sys.stderr)
     elif not args.json:
-        bounty = outcome.bounty_line()
+        bounty = None if args.quiet else outcome.bounty_line()  # --quiet: the result line alone (C-1)
         out.write((f"{bounty}\n" if bounty else "") + outcome.summary() + "\n")
     return 0
 

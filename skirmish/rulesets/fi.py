@@ -161,3 +161,8 @@ __all__ += ["TAP_SKILL", "LineFigure", "cover_rules", "line_candidates", "plan_s
 from skirmish.rules.fi.two_hands import hand_penalty  # noqa: E402  (two weapons, R-6.12: the AIs' estimates)
 
 __all__ += ["hand_penalty"]
+
+# The martial arts maneuvers rolled as a blow (R-7.7): the board's attack menu aims only these at a called location.
+from skirmish.rules.fi.arts_use import BLOWS as MANEUVER_BLOWS  # noqa: E402
+
+__all__ += ["MANEUVER_BLOWS"]

@@ -69,7 +69,7 @@ def describe(a: Action, view: BattleView | None = None) -> str:
         a = replace(a, weapon=held)  # type: ignore[call-arg]
     if isinstance(a, fi.MeleeAttack) and a.maneuver:  # a martial arts maneuver, its effects, an Escape's step
         return (a.maneuver.replace("_", " ") + (f" ({a.effects.replace('_', ' ')})" if a.effects else "")
-                + (f", on a raise step to {a.to[0]},{a.to[1]}" if a.to else ""))
+                + (f" at {a.called}" if a.called else "") + (f", on a raise step to {a.to[0]},{a.to[1]}" if a.to else ""))
     if isinstance(a, fi.MeleeAttack):
         lethal = {"no": ", non-lethal", "yes": ", lethal"}.get(a.lethal, "") or _kind(view, a)
         return f"blow ({_weapon(a.weapon)}{lethal})" + (f" at {a.called}" if a.called else "")
@@ -140,8 +140,8 @@ def enemy_lines(battle: Any, view: BattleView, unit: str, target: str, called: s
         if getattr(a, "target", None) != target or isinstance(a, fi.Charge):
             continue
         near = True
-        if isinstance(a, fi.MeleeAttack) and called:
-            a = fi.MeleeAttack(a.unit, a.target, weapon=a.weapon, lethal=a.lethal, called=called)
+        if isinstance(a, fi.MeleeAttack) and called and (not a.maneuver or a.maneuver in fi.MANEUVER_BLOWS):
+            a = replace(a, called=called)  # a maneuver stays that maneuver; only a blow is aimed
         out.append(_odds(battle, a))
     if not near:
         out += [_odds(battle, a) for a in charges(battle, unit, target)]

@@ -189,8 +189,10 @@ class LogFog:
     @staticmethod
     def _saw(e: Event, side: str, truth: BattleView, sides_of: dict[str, str], seen: frozenset[str],
              layer: FogLayer) -> bool:
-        if e.actor in seen or sides_of.get(str(getattr(e, "target", None)), "") == side:
+        if e.actor in seen:
             return True
+        if e.type != "trigger_lost" and sides_of.get(str(getattr(e, "target", None)), "") == side:
+            return True  # done to the side's own (a trigger held out of sight is not, nothing happened)
         clear = layer.mask(seers(truth, side), truth.grid)
         cells = [tuple(c) for c in e.path] if isinstance(e, MoveEvent) else []
         actor = truth.find(e.actor)

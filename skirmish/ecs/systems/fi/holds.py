@@ -145,7 +145,8 @@ class FiHolds(FiArts):
         if holder is not None and self.w.has(holder) and self.melee_state(self.w.entity(holder)).grip == "lift":
             raise IllegalAction("R-7.7: out of a Lift an Escape's raise is spent on not falling")
         grid = self.ctx.grid
-        if not grid.inside(to) or not grid.passable(to) or to in self.w.occupied(except_eid=eid):
+        if (not grid.inside(to) or not geo.can_step(grid, self.w.cell(eid), to)  # no corner cut (R-5.6)
+                or to in self.w.occupied(except_eid=eid)):
             raise IllegalAction(f"R-7.7: cell {to[0]},{to[1]} is not open for an Escape's step")
         return to
 
@@ -157,6 +158,8 @@ class FiHolds(FiArts):
 
     # ------------------------------------------------------------------ making and working a grip
     def melee(self, eid: int, action: MeleeAttack) -> None:
+        if action.to is not None:
+            self._escape_step(eid, action)  # checked as it is carried out too (a scripted order is not asked first)
         if action.maneuver not in ah.HOLDS:
             before = self.melee_state(eid).gripping
             super().melee(eid, action)
@@ -216,8 +219,8 @@ class FiHolds(FiArts):
 
     def _escape_walk(self, eid: int, to: geo.Cell) -> None:
         """An Escape's raise spent on a step of up to 1 m (R-7.7), the grip already let go."""
-        path = self.ctx.nav.route(self.w.cell(eid), to, self.w.occupied(except_eid=eid))
-        if path:
+        path = [self.w.cell(eid), to]  # the one step checked (`_escape_step`), never a route round to it
+        if geo.can_step(self.ctx.grid, path[0], to) and to not in self.w.occupied(except_eid=eid):
             self.walk_path(eid, path, geo.path_cost(self.ctx.grid, path) * self.ctx.grid.cell_m, False, [],
                            ("R-7.7",))
 
