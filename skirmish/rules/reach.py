@@ -78,32 +78,58 @@ class ReachCache:
         """`field(grid, start, limit, blocked)` with `blocked` the cells in `figures` (figures other than the one
         at `start`), answered from the same kept field while the figures among the cells its search looked at
         are the same ones: a set of a few cells compared, where `field` compares whole-map arrays. The cells
-        looked at are kept as one byte per cell of the map (`near`, row by row), read per figure."""
+        looked at are kept as one byte per cell of the map (`near`, row by row), read per figure.
+
+        A new field is the map's (`shared_field`), its key made from the figures' cells read in `within_reach`'s
+        bytes (the same sorted cells as `shared_field` finds in whole-map arrays), so no array is built, copied or
+        compared unless the map has not worked the field out yet."""
         key = (start, limit)
-        kept = self._among.get(key) if self._grid is grid else None
         w = grid.width
-        if kept is not None:
-            near, was, field = kept
-            if frozenset(c for c in figures if near[c[1] * w + c[0]] and c != start) == was:
-                self._among[key] = self._among.pop(key)  # now the last asked for
-                return field
-        blocked = np.zeros((grid.height, grid.width), dtype=bool)
-        if figures:
-            xs, ys = zip(*figures, strict=True)
-            blocked[list(ys), list(xs)] = True
-        field = self.field(grid, start, limit, blocked)  # clears what is kept here if the map is another
+        if self._grid is grid:
+            kept = self._among.get(key)
+            if kept is not None:
+                near, was, field = kept
+                if frozenset(c for c in figures if near[c[1] * w + c[0]] and c != start) == was:
+                    self._among[key] = self._among.pop(key)  # now the last asked for
+                    return field
+        else:
+            self._kept.clear()
+            self._among.clear()
+            self._grid = grid
+        reads = within_reach_bytes(grid, start, limit)
+        s = start[1] * w + start[0]
+        shut = {s}
+        for x, y in figures:
+            i = y * w + x
+            if reads[i]:
+                shut.add(i)
+        field = shared_field(grid, start, limit, None, tuple(sorted(shut)), figures)
         if len(self._among) > self.size:  # drop the half asked for longest ago
             for old in list(self._among)[: len(self._among) // 2]:
                 del self._among[old]
-        near = self._kept[key].near.tobytes()  # C order: cell (x, y) at y * width + x
+        near = ring_bytes(grid, field)  # C order: cell (x, y) at y * width + x
         self._among[key] = (near, frozenset(c for c in figures if near[c[1] * w + c[0]] and c != start), field)
         return field
+
+
+def ring_bytes(grid: geo.GridMap, field: Field) -> bytes:
+    """`ring(np.isfinite(field)).tobytes()` for a field the map keeps (`shared_field`), kept beside it."""
+    rings: dict[int, tuple[Field, bytes]] = grid.kept.setdefault("reach_rings", {})
+    k = rings.get(id(field))
+    if k is not None and k[0] is field:
+        return k[1]
+    if len(rings) >= max(16, SHARED_CELLS_KEPT // (grid.width * grid.height)):
+        rings.clear()
+    near = ring(np.isfinite(field)).tobytes()
+    rings[id(field)] = (field, near)
+    return near
 
 
 SHARED_CELLS_KEPT = 1 << 21  # cells of reach fields shared per map (8 bytes each) before they start again
 
 
-def shared_field(grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_]) -> Field:
+def shared_field(grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_] | None,
+                 shut: tuple[int, ...] | None = None, figures: Collection[geo.Cell] = ()) -> Field:
     """`geo.reach_field(grid, start, limit, blocked)`, read-only, kept per map (`GridMap.kept`) for every
     ReachCache, AI and battle on it, by the start, the limit and the blocked cells the search could look at.
 
@@ -111,13 +137,24 @@ def shared_field(grid: geo.GridMap, start: geo.Cell, limit: float, blocked: npt.
     step costs its length times the move cost of the cell entered), so it reads the blocks only on those cells
     and the ring around them (`near`, `within_reach`): blocks elsewhere cannot change the field, and the same
     blocks there give the same field bit for bit. Battles on one map start from the same cells, so their first
-    moves ask the same questions."""
+    moves ask the same questions.
+
+    `shut` (`ReachCache.field_among`): those cells already found (`np.flatnonzero(blocked & near)`, sorted), with
+    `blocked` None: then it is made from `figures` and the start only if the field is worked out."""
     kept: dict[str, Any] = grid.kept
     fields: dict[tuple[geo.Cell, float, tuple[int, ...]], Field] = kept.setdefault("reach_fields", {})
-    near = within_reach(grid, start, limit)
-    key = (start, limit, tuple(np.flatnonzero(blocked & near).tolist()))
+    if shut is None:
+        assert blocked is not None
+        shut = tuple(np.flatnonzero(blocked & within_reach(grid, start, limit)).tolist())
+    key = (start, limit, shut)
     field = fields.get(key)
     if field is None:
+        if blocked is None:
+            blocked = np.zeros((grid.height, grid.width), dtype=bool)
+            if figures:
+                xs, ys = zip(*figures, strict=True)
+                blocked[list(ys), list(xs)] = True
+            blocked[start[1], start[0]] = True
         if len(fields) >= max(16, SHARED_CELLS_KEPT // (grid.width * grid.height)):
             fields.clear()
         field = fields[key] = geo.reach_field(grid, start, limit, blocked)
@@ -143,6 +180,17 @@ def within_reach(grid: geo.GridMap, start: geo.Cell, limit: float) -> npt.NDArra
         ys, xs = np.ogrid[: grid.height, : grid.width]
         d = geo.hypot_table(grid.width, grid.height)[np.abs(ys - start[1]), np.abs(xs - start[0])]
         near = nears[(start, limit)] = d <= limit / cheapest + 1.5
+    return near
+
+
+def within_reach_bytes(grid: geo.GridMap, start: geo.Cell, limit: float) -> bytes:
+    """`within_reach(grid, start, limit).tobytes()` (a byte per cell, row by row), kept per map the same way."""
+    kept: dict[tuple[geo.Cell, float], bytes] = grid.kept.setdefault("reach_near_bytes", {})
+    near = kept.get((start, limit))
+    if near is None:
+        if len(kept) >= max(16, SHARED_CELLS_KEPT // (grid.width * grid.height)):
+            kept.clear()
+        near = kept[(start, limit)] = within_reach(grid, start, limit).tobytes()
     return near
 
 
