@@ -177,10 +177,21 @@ class Play(Triggers, Deployment):
         self.b.finish(None, f"objectives {names} done at once: a draw")
 
     def final(self) -> None:
-        """The battle ends: settle the open objectives by the state now."""
+        """The battle ends: settle the open objectives by the state now (`wins` objectives done for two sides here
+        are a draw, as in `check`)."""
+        won: list[tuple[ObjectiveState, str]] = []
+        self._won = won
+        try:
+            self._final(won)
+        finally:
+            self._won = None
+        if won and self.b.outcome is None:
+            self._decide(won)
+
+    def _final(self, won: list[tuple[ObjectiveState, str]]) -> None:
         units = self._units()
         for o in self.objectives:
-            if o.state != "open":
+            if o.state != "open" or (won and not o.spec.wins):
                 continue
             s = o.spec
             own_up = [(eid, i) for eid, i, up in units if up and i.side == o.side]

@@ -69,7 +69,8 @@ class FiMelee(FiHolds):
             if ident.side_index == side or self.w.peek(e, Health).out_of_action:
                 continue
             x, y = self.w.cell(e)
-            cells = [(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (x + dx, y + dy) in reach]
+            cells = [(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (x + dx, y + dy) in reach
+                     and ml.in_contact(self.ctx.grid, (x + dx, y + dy), (x, y))]  # not across a closed corner
             if not cells:
                 continue
             for wid in weapons:

@@ -109,6 +109,10 @@ class FiMovement(FiThrowing):
         pinners = covering.pinned_by(self, eid)  # R-6.12: where the move begins (firing still as it was)
         self.w.get(eid, Status).firing = False
         grid = self.ctx.grid
+        found = self._found_on(eid, path)  # an unseen enemy on the route: the move covers the cells before it
+        if found is not None:
+            path = path[:found[0]]
+            metres = geo.path_cost(grid, path) * grid.cell_m
         self._event("move", self.name(eid), tuple(dict.fromkeys(("R-5.6",) + (("R-5.4",) if running else ()) + rules)),
                     path=[list(c) for c in path], metres=round(metres, 2), running=running)
         pos = self.w.get(eid, Position)
@@ -119,8 +123,6 @@ class FiMovement(FiThrowing):
         for a, b in itertools.pairwise(path):
             if not self.active(eid):
                 break
-            if self._bumps(eid, a, b):
-                break
             pos.x, pos.y = b
             face.dx, face.dy = b[0] - a[0], b[1] - a[1]
             turn.moved_m += geo.step_cost(grid, a, b) * grid.cell_m
@@ -130,24 +132,31 @@ class FiMovement(FiThrowing):
                 self._event("move_stopped", self.name(eid), ("R-8.1",), at=list(b))
                 break
             before_last = a
+        if found is not None and self.active(eid):
+            self._bump(eid, path[-1], found)
         triggers.land_held(self)  # a tie was simultaneous: the waiter's damage lands now the move is made
         self._update_known(eid, before_last)
         for waiter in beaten:
             self._late_trigger(waiter, eid)
         self.refresh_cover()
 
-    def _bumps(self, eid: int, a: geo.Cell, b: geo.Cell) -> bool:
-        """The next step is into a cell an enemy the mover's side did not know of stands in: the move stops at `a`,
-        where the enemy is discovered (its place now known to the mover's side), as moving into contact does."""
-        for e, ident in self.w.units():
-            if e != eid and self.w.cell(e) == b:
-                side = self.ctx.side_names[self.w.peek(eid, Identity).side_index]
-                st = self.w.get(e, Status)
-                st.known_to = st.known_to | {side}
-                self._event("bumped", self.name(eid), ("R-5.6", "R-6.1"), at=list(a), blocked=list(b),
-                            target=ident.name)
-                return True
-        return False
+    def _found_on(self, eid: int, path: list[geo.Cell]) -> tuple[int, int] | None:
+        """The first step of a checked route into a cell another figure stands in (an enemy the mover's side did not
+        know of: the route was worked out on the cells it knows are taken), as (its index in `path`, the figure)."""
+        taken = {self.w.cell(e): e for e, _ in self.w.units() if e != eid}
+        for i in range(1, len(path)):
+            if path[i] in taken:
+                return i, taken[path[i]]
+        return None
+
+    def _bump(self, eid: int, at: geo.Cell, found: tuple[int, int]) -> None:
+        """The mover stopped at `at`, before the cell the enemy it did not know of stands in: the enemy is
+        discovered (its place now known to the mover's side), as moving into contact does."""
+        e = found[1]
+        st = self.w.get(e, Status)
+        st.known_to = st.known_to | {self.ctx.side_names[self.w.peek(eid, Identity).side_index]}
+        self._event("bumped", self.name(eid), ("R-5.6", "R-6.1"), at=list(at), blocked=list(self.w.cell(e)),
+                    target=self.name(e))
 
     def _late_trigger(self, waiter: int, mover: int) -> None:
         """A waiter beaten in the Reflex contest acts after the mover's move: it fires if it still sees the

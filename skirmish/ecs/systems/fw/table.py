@@ -154,7 +154,8 @@ def move(sys: FwSystems, eid: int, action: Any) -> bool:
         metres = geo.distance_m(path[0], path[-1], grid.cell_m) if leap else geo.path_cost(grid, path) * grid.cell_m
     pos, face = w.get(eid, Position), w.get(eid, Facing)
     a, b = path[-2] if len(path) > 1 else path[0], path[-1]
-    face.dx, face.dy = max(-1, min(1, b[0] - a[0])), max(-1, min(1, b[1] - a[1]))
+    if a != b:  # it faces the way it went; one that stayed where it stood (a leap onto an unseen enemy) as it was
+        face.dx, face.dy = max(-1, min(1, b[0] - a[0])), max(-1, min(1, b[1] - a[1]))
     pos.x, pos.y = b
     body = sys.change_body(eid)
     body.moved_m += metres
