@@ -46,4 +46,7 @@ sides:
 def test_unspent_chips_change_no_event(tmp_path: Path, seed: int) -> None:
     off, on = _events(tmp_path, seed, False), _events(tmp_path, seed, True)
     assert any(e["type"] == "trigger" for e in off)
+    # with chips on the result event counts the unspent chips as bounty: none were held, so none are worth any
+    assert on[-1]["type"] == "result" and on[-1].pop("bounty") == {"Alpha": 0, "Beta": 0}
+    assert "bounty" not in off[-1]
     assert on == off
