@@ -157,3 +157,8 @@ from skirmish.rules.fi.unintended import Figure as LineFigure  # noqa: E402
 from skirmish.rules.fi.unintended import candidates as line_candidates  # noqa: E402
 
 __all__ += ["TAP_SKILL", "LineFigure", "cover_rules", "line_candidates", "plan_split", "second_read", "tap_modifiers"]
+
+# Mounts in play (R-6.1; issue 14 item 6): the verbs, the kinds table and a rider's allowance for the AIs and board.
+from skirmish.rules.fi.mounts import MOUNT_KINDS, Dismount, Mount, walk_run  # noqa: E402
+
+__all__ += ["MOUNT_KINDS", "Dismount", "Mount", "walk_run"]
