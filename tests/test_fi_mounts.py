@@ -196,3 +196,60 @@ def test_outriders_runs_deterministically_with_mounts(tmp_path: Path) -> None:
         assert Event.from_json(json.loads(line)).to_line() == line
     lines = [json.loads(line) for line in raw]
     assert any(e["type"] in ("mount", "dismount") for e in lines)
+
+
+# ---------------------------------------------------------------------------------------------- a seeded soak
+class _Stirrer:
+    """The utility AI, with now and then a random listed mount or dismount instead (seeded: deterministic)."""
+
+    def __init__(self, seed: int) -> None:
+        import random
+
+        from skirmish.ai.controllers import make_ai
+
+        self.ai = make_ai("utility")
+        self.rng = random.Random(seed)
+        self.taken = 0
+
+    def decide(self, view: Any, request: Any) -> Any:
+        listed = request.legal().mounts if request.kind == "act" else ()
+        if listed and self.rng.random() < 0.5:
+            self.taken += 1
+            return self.rng.choice(listed)
+        return self.ai.decide(view, request)
+
+
+def _invariants(b: Battle) -> None:
+    w = b.world
+    riders = {m.rider for m in w.mounts.values() if m.rider is not None}
+    units = {w.cell(e) for e, _ in w.units()}
+    for m in w.mounts.values():
+        if m.rider is None:
+            assert m.cell not in units, m  # a riderless mount's cell holds no figure
+        else:
+            assert w.peek(w.entity(m.rider), Status).mounted, m
+    cells = [m.cell for m in w.mounts.values() if m.rider is None]
+    assert len(cells) == len(set(cells))
+    for e, ident in w.units():  # (every mounted figure of outriders rides a mount of the scenario)
+        assert w.peek(e, Status).mounted == (ident.name in riders), ident.name
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_outriders_soak_with_random_mounting_under_the_invariants(seed: int) -> None:
+    from skirmish.content.scenario import load_scenario
+
+    sc = load_scenario(ROOT / "scenarios" / "fi" / "outriders.yaml")
+    logs = []
+    for _ in range(2):
+        stir = _Stirrer(seed)
+        with Battle(sc, seed=seed, controllers={s.name: stir for s in sc.spec.sides}) as b:  # type: ignore[dict-item]
+            steps = 0
+            while not b.is_over() and steps < 3000:
+                b.step()
+                _invariants(b)
+                steps += 1
+            assert b.is_over()
+            assert not any(e.type == "refused" for e in b.log.events)
+            logs.append([e.to_line() for e in b.log.events])
+            assert stir.taken > 0 and any(e.type in ("mount", "dismount") for e in b.log.events)
+    assert logs[0] == logs[1]  # same scenario and seed: the same events
