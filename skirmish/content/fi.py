@@ -28,6 +28,7 @@ from skirmish.rules.fi import melee_actions as _melee_actions  # noqa: F401  (re
 from skirmish.rules.fi import mind as _mind  # noqa: F401  (registers the `contest` verb for scripted orders)
 from skirmish.rules.fi.arts_data import parse_levels, parse_martial_arts, skill_discipline
 from skirmish.rules.fi.chips import BIN, COLOURS, parse_chip_order
+from skirmish.rules.fi.mounts import MOUNT_KINDS  # (and registers the mount and dismount verbs and events)
 
 ARTS_FILE = "fi_martial_arts.yaml"
 
@@ -227,7 +228,7 @@ def check_refs(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
     check_melee(spec, grid, bad)
     check_unit_arts(spec, grid, bad)
     check_chips(spec, bad)
-    check_mounts(spec, grid, bad)  # mounts in play (R-6.1, skirmish.content.fi_mounts)
+    check_mounts(spec, grid, bad, MOUNT_KINDS)  # mounts in play (R-6.1, skirmish.content.fi_mounts)
 
 
 def _join(at: str, where: str) -> str:

@@ -1,13 +1,13 @@
 """Future Imperfect scenario key `mounts:` (docs/FILES.md; docs/RULES-NOTES.md "Mounts"): the mounts that stand on
-the map when the battle begins, each `{name, kind, at: [x, y], move_m}` (`kind` one of rules.fi.mounts.MOUNT_KINDS;
-`move_m`, the walk in metres, defaults to the kind's). A mount may share its cell only with a unit marked
-`mounted: true`, which starts the battle riding it. Checked on load (C-6): unknown kind, off the map, a cell no one
-can stand on, two mounts or a mount and an unmounted unit on one cell, a name a unit or another mount has, a rider
-on two mounts."""
+the map when the battle begins, each `{name, kind, at: [x, y], move_m}` (`kind` one of rules.fi.mounts.MOUNT_KINDS,
+which skirmish.content.fi passes in; `move_m`, the walk in metres, defaults to the kind's). A mount may share its
+cell only with a unit marked `mounted: true`, which starts the battle riding it. Checked on load (C-6): unknown
+kind, off the map, a cell no one can stand on, two mounts or a mount and an unmounted unit on one cell, a name a
+unit or another mount has."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from pydantic import Field, StrictInt
@@ -15,10 +15,6 @@ from pydantic import Field, StrictInt
 from skirmish.content.errors import quote
 from skirmish.content.limits import Name
 from skirmish.content.schema import _Strict
-from skirmish.rules.fi import mounts as _mounts
-from skirmish.rules.fi.mounts import MOUNT_KINDS
-
-assert _mounts  # registers the mount and dismount verbs and events
 
 MAX_MOUNTS = 40
 
@@ -31,10 +27,6 @@ class MountSpec(_Strict):
     at: tuple[StrictInt, StrictInt]
     move_m: StrictInt | None = Field(None, ge=1, le=200, description="walk in metres per action (default: the kind's)")
 
-    def walk(self) -> int:
-        """The mount's walk in metres (R-5.6: its run is twice it)."""
-        return self.move_m if self.move_m is not None else MOUNT_KINDS[self.kind].move_m
-
 
 MOUNT_FIELDS: dict[str, Any] = {
     "mounts": (list[MountSpec], Field(default_factory=list, max_length=MAX_MOUNTS,
@@ -42,18 +34,9 @@ MOUNT_FIELDS: dict[str, Any] = {
 }
 
 
-def riders(spec: Any) -> dict[str, str]:
-    """Mount name -> the unit riding it when the battle begins (a `mounted: true` unit on the mount's cell)."""
-    on: dict[tuple[int, int], str] = {}
-    for side in spec.sides:
-        for u in side.units:
-            if getattr(u, "mounted", False):
-                on[(u.at[0], u.at[1])] = u.name
-    return {m.name: on[(m.at[0], m.at[1])] for m in getattr(spec, "mounts", []) if (m.at[0], m.at[1]) in on}
-
-
-def check_mounts(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
-    """The scenario's mounts against the kinds table, the map and its units (C-6 messages at the file's keys)."""
+def check_mounts(spec: Any, grid: Any, bad: Callable[[str, str], None], kinds: Collection[str]) -> None:
+    """The scenario's mounts against the kinds table (`kinds`: their ids), the map and its units (C-6 messages at
+    the file's keys)."""
     mounts = getattr(spec, "mounts", [])
     if not mounts:
         return
@@ -67,8 +50,8 @@ def check_mounts(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
     cells: dict[tuple[int, int], str] = {}
     for i, m in enumerate(mounts):
         where = f"mounts[{i}]"
-        if m.kind not in MOUNT_KINDS:
-            bad(f"{where}.kind", f"unknown mount kind {quote(m.kind)}; known: {', '.join(MOUNT_KINDS)}")
+        if m.kind not in kinds:
+            bad(f"{where}.kind", f"unknown mount kind {quote(m.kind)}; known: {', '.join(kinds)}")
         if m.name in names:
             bad(f"{where}.name", f"{quote(m.name)} names a unit too; a mount needs a name of its own")
         elif m.name in seen:
