@@ -48,7 +48,8 @@ def _goal_m(view: BattleView, me: UnitView, goals: tuple[geo.Cell, ...]) -> floa
 
 def mount_options(view: BattleView, me: UnitView, listed: tuple[object, ...], goals: tuple[geo.Cell, ...],
                   stay: Callable[[Option], Option]) -> list[Option]:
-    """Mounting each listed mount, or dismounting to the listed cell the enemy sees least of, scored."""
+    """Mounting each listed mount where the mount saves more than the action it costs, or dismounting to the listed
+    cell the enemy sees least of, scored."""
     if not listed:
         return []
     far = _goal_m(view, me, goals)
@@ -68,6 +69,8 @@ def mount_options(view: BattleView, me: UnitView, listed: tuple[object, ...], go
                 continue
             ground = max(0.0, far - fight_m)  # what is left to cover before the fight
             saved = ground / foot - ground / (2 * m.move_m)  # turns the mount saves on it
+            if saved <= 1:  # not even the action mounting costs: not an option (nor a dismount's undoing)
+                continue
             o = Option(f"mount {m.name}", a, ("mount", m.name))
             o.add("ground the mount saves", min(1.0, max(0.0, (saved - 1) / 3)), _PAYS)
             o.add("shots at -2 from the saddle", 1.0, _SADDLE)
