@@ -253,3 +253,22 @@ def test_outriders_soak_with_random_mounting_under_the_invariants(seed: int) -> 
             logs.append([e.to_line() for e in b.log.events])
             assert stir.taken > 0 and any(e.type in ("mount", "dismount") for e in b.log.events)
     assert logs[0] == logs[1]  # same scenario and seed: the same events
+
+
+def test_a_record_with_mounting_replays(tmp_path: Path) -> None:
+    """Scripted orders mount, ride and dismount; the record replays to the same lines (C-2)."""
+    text = ascii_scenario(["." * 30] * 4, "[" + unit("Me", 1, 1) + "]", "[" + unit("Foe", 28, 3) + "]",
+                          max_rounds=2)
+    orders = ("    orders: ['declare Me slow', 'mount Me Bike-1', 'end Me', 'declare Me slow', 'move Me 16,1', "
+              "'dismount Me to=16,2']\n")  # (round 2: a move and a NORMAL action together are SLOW, R-5.5)
+    text = text.replace("    units: [{name: Me", orders + "    units: [{name: Me", 1)
+    path = tmp_path / "t.yaml"
+    path.write_text(text + "mounts: [{name: Bike-1, kind: bike, at: [2, 1]}]\n")
+    record = str(tmp_path / "r.json")
+    code, out, err = cli("run", str(path), "--record", record)
+    assert code == 0, err
+    assert "Me mounts Bike-1" in out and "Me dismounts from Bike-1 to 16,2; Bike-1 stands at 16,1" in out, out
+    code, replayed, err = cli("replay", record)
+    assert code == 0, err
+    assert [line for line in replayed.splitlines() if "mounts" in line] == \
+        [line for line in out.splitlines() if "mounts" in line]
