@@ -17,6 +17,7 @@ from pydantic import AfterValidator, Field, StrictBool, StrictInt, field_validat
 from skirmish.content.armoury import shipped
 from skirmish.content.errors import ContentError, quote
 from skirmish.content.fi_mind import Fearsome, FiSide, Surprise, fearsome_key, surprise_key
+from skirmish.content.fi_mounts import MOUNT_FIELDS, check_mounts
 from skirmish.content.limits import Name, OrderText
 from skirmish.content.parts import SchemaParts, register_parts
 from skirmish.content.schema import RulesetOptions, UnitSpec
@@ -27,6 +28,7 @@ from skirmish.rules.fi import melee_actions as _melee_actions  # noqa: F401  (re
 from skirmish.rules.fi import mind as _mind  # noqa: F401  (registers the `contest` verb for scripted orders)
 from skirmish.rules.fi.arts_data import parse_levels, parse_martial_arts, skill_discipline
 from skirmish.rules.fi.chips import BIN, COLOURS, parse_chip_order
+from skirmish.rules.fi.mounts import MOUNT_KINDS  # (and registers the mount and dismount verbs and events)
 
 ARTS_FILE = "fi_martial_arts.yaml"
 
@@ -226,6 +228,7 @@ def check_refs(spec: Any, grid: Any, bad: Callable[[str, str], None]) -> None:
     check_melee(spec, grid, bad)
     check_unit_arts(spec, grid, bad)
     check_chips(spec, bad)
+    check_mounts(spec, grid, bad, MOUNT_KINDS)  # mounts in play (R-6.1, skirmish.content.fi_mounts)
 
 
 def _join(at: str, where: str) -> str:
@@ -234,4 +237,4 @@ def _join(at: str, where: str) -> str:
 
 FI_PARTS = register_parts(SchemaParts("fi", "Future Imperfect", Options, Unit, RETIRED_OPTIONS,
                                       refs=check_refs, data_files=(("disciplines", check_arts_file),),
-                                      side_base=Side))
+                                      side_base=Side, fields=MOUNT_FIELDS))

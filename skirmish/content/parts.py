@@ -49,6 +49,8 @@ class SchemaParts:
     # marks one, check(parsed YAML, label) -> its summary line, or ContentError), e.g. FI's martial arts.
     data_files: tuple[tuple[str, Callable[[Any, str], str]], ...] = ()
     side_base: type[SideSpec] = SideSpec  # the sides' model, e.g. with the ruleset's own AIs (its `units` are `unit`)
+    # The ruleset's own top-level scenario keys: name -> (type, pydantic Field), e.g. FI's `mounts:`.
+    fields: Mapping[str, tuple[Any, Any]] = field(default_factory=dict)
     side: type[SideSpec] = field(init=False, repr=False)
     scenario: type[ScenarioSpec] = field(init=False, repr=False)
 
@@ -62,10 +64,12 @@ class SchemaParts:
                                  units=(units, Field(min_length=1, max_length=MAX_UNITS_PER_SIDE)))
         tag: Any = Literal[self.name]
         triggers: Any = list[trigger_model(self.unit)]  # type: ignore[misc]  # reinforcements are `unit`s
+        extra: Any = dict(self.fields)
         scenario: Any = create_model("ScenarioSpec", __base__=ScenarioSpec, __module__=self.unit.__module__,
                                      ruleset=(tag, self.name), options=(self.options, self.options()),
                                      sides=(list[side], Field(min_length=2, max_length=MAX_SIDES)),
-                                     triggers=(triggers, Field(default_factory=list, max_length=MAX_TRIGGERS)))
+                                     triggers=(triggers, Field(default_factory=list, max_length=MAX_TRIGGERS)),
+                                     **extra)
         object.__setattr__(self, "side", side)
         object.__setattr__(self, "scenario", scenario)
 

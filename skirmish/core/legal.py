@@ -171,6 +171,7 @@ class LegalActions:
     offhand: Sequence[Shoot] = ()
     covers: tuple[int, ...] = ()  # the bursts covering fire may be laid with now (0: single shots; FI R-6.12)
     launches: bool = False  # the weapon in hand launches at a cell now (FI R-6.10)
+    mounts: tuple[Action, ...] = ()  # mounting and dismounting (FI R-6.1 mounts), listed whole; not in `actions()`
     # Whether a cell may be named: cell_ok("cover" | "launch", cell); a question, as the cells are too many to list.
     cell_ok: Callable[[str, Cell], bool] | None = field(default=None, compare=False, repr=False)
 
@@ -255,7 +256,7 @@ class LegalActions:
             return action in self.waits
         if isinstance(action, SetTacpack):
             return action in self.screens
-        return action in self.melee or action in self.contests
+        return action in self.melee or action in self.contests or action in self.mounts
 
     def count(self) -> int:
         """How many actions are listed (called-shot variants not counted)."""

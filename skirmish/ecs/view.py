@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from skirmish.ecs.fi_mounts import MountView
 from skirmish.rules.equipment import Weapon
 from skirmish.rules.geometry import Cell, GridMap, Sight, unit_sight
 
@@ -204,6 +205,9 @@ class BattleView:
     # The units that left the battle through an extraction zone (still in `units`, out of action where they
     # left): a side's own, and the enemies it sees now; all of them in the all-seeing view.
     extracted: tuple[str, ...] = ()
+    # Future Imperfect mounts the viewer knows of (ecs/fi_mounts.py; a side sees those in sight, docs/RULES-NOTES.md
+    # "Mounts"); a ridden one stands at its rider's cell.
+    mounts: tuple[MountView, ...] = ()
 
     def zone(self, name: str) -> tuple[Cell, ...]:
         """A zone's cells (KeyError if the scenario has no such zone)."""
@@ -258,5 +262,8 @@ class BattleView:
         return unit_sight(self.grid, at or frm.cell, to.cell, to.firing, frm.side in to.known_to)
 
     def occupied(self, except_name: str | None = None) -> set[Cell]:
-        """Cells standing combatants (and bodies) fill."""
-        return {u.cell for u in self.units if u.name != except_name}
+        """Cells standing combatants (and bodies) fill, and riderless mounts."""
+        out = {u.cell for u in self.units if u.name != except_name}
+        if self.mounts:
+            out.update(m.cell for m in self.mounts if m.rider is None)
+        return out

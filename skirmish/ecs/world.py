@@ -24,6 +24,7 @@ from skirmish.ecs.components import (
     Tacpack,
     Turn,
 )
+from skirmish.ecs.fi_mounts import MountState, MountView
 from skirmish.ecs.view import BattleView, UnitView, replace_unit, unit_view
 from skirmish.rules.equipment import Armoury
 from skirmish.rules.geometry import Cell, GridMap
@@ -164,6 +165,7 @@ class World:
         self._watches: dict[frozenset[type[Any]], dict[int, int]] = {}
         self._armoury: Armoury | None = None
         self._changing = 0
+        self.mounts: dict[str, MountState] = {}  # Future Imperfect mounts (ecs/fi_mounts.py), in scenario order
 
     def _on(self) -> None:
         if esper.current_world != self.name:
@@ -285,8 +287,20 @@ class World:
         return (p.x, p.y)
 
     def occupied(self, except_eid: int | None = None) -> set[Cell]:
-        """Cells filled by combatants other than one; a fallen combatant still fills its cell."""
-        return {(c[Position].x, c[Position].y) for e, c in self._db.items() if e != except_eid and Position in c}
+        """Cells filled by combatants other than one, and by riderless mounts; a fallen combatant still fills its
+        cell."""
+        out = {(c[Position].x, c[Position].y) for e, c in self._db.items() if e != except_eid and Position in c}
+        if self.mounts:
+            out.update(m.cell for m in self.mounts.values() if m.rider is None)
+        return out
+
+    def mount_views(self) -> tuple[MountView, ...]:
+        """The mounts frozen: a ridden one at its rider's cell."""
+        out = []
+        for m in self.mounts.values():
+            cell = m.cell if m.rider is None else self.cell(self._by_name[m.rider])
+            out.append(MountView(m.name, m.kind, m.move_m, cell, m.rider))
+        return tuple(out)
 
     def view(self, eid: int, armoury: Armoury) -> UnitView:
         """Freeze one unit."""
@@ -354,7 +368,7 @@ class World:
         view = object.__new__(BattleView)  # BattleView(...) without the frozen dataclass's __init__
         view.__dict__.update(round=round_no, phase=phase, grid=grid, units=units, sides=sides, scope=scope,
                              max_rounds=max_rounds, viewer=None, zones=(), objectives=(), ai_orders=(),
-                             extracted=())
+                             extracted=(), mounts=self.mount_views() if self.mounts else ())
         return view
 
     def fresh_units(self, armoury: Armoury) -> tuple[UnitView, ...]:

@@ -166,3 +166,8 @@ __all__ += ["hand_penalty"]
 from skirmish.rules.fi.arts_use import BLOWS as MANEUVER_BLOWS  # noqa: E402
 
 __all__ += ["MANEUVER_BLOWS"]
+
+# Mounts in play (R-6.1; issue 14 item 6): the verbs, the kinds table and a rider's allowance for the AIs and board.
+from skirmish.rules.fi.mounts import MOUNT_KINDS, Dismount, Mount, walk_run  # noqa: E402
+
+__all__ += ["MOUNT_KINDS", "Dismount", "Mount", "walk_run"]

@@ -3,6 +3,8 @@ story chips. Registered as FI's commands (replacing HandCommands, which it exten
 
 - F opens the fight menu of the unit whose turn it is (active defence, breaking free, rising: skirmish/ui/fi_melee.py);
   the attack menu's melee lines, contests (P) and a charge by dragging onto an enemy are the battle screen's menus.
+- J mount mode (R-6.1 mounts, skirmish/ui/fi_mount.py): the legal mount and dismount cells outlined, a click takes
+  one; the mounts the view holds are drawn on the board.
 - Engaged figures get a red tick between them (R-7.1).
 - Story chips (R-8.5, option `chips`): the chips of the side at the board are shown (white, red, blue) over the
   board's top left with how they are spent; X switches a person's side between "spend" (as the AI spends them: a
@@ -27,6 +29,8 @@ from skirmish.ecs.view import BattleView
 from skirmish.rulesets import fi
 from skirmish.ui.commands import register
 from skirmish.ui.fi_melee import MELEE_MARKS, draw_engaged
+from skirmish.ui.fi_mount import HELP as MOUNT_HELP
+from skirmish.ui.fi_mount import MountMode, draw_mounts
 from skirmish.ui.fi_ranged import RangedModes, draw_covered
 from skirmish.ui.hand import HandCommands
 from skirmish.ui.widgets import ACCENT, DIM, PANEL_BG, PANEL_EDGE, TEXT, Button
@@ -43,6 +47,7 @@ class FiCommands(HandCommands):
         self.chip_box = pygame.Rect(0, 0, 0, 0)  # where the chips were drawn last frame (screen coordinates)
         self.chip_rects: dict[str, pygame.Rect] = {}  # each colour's chip
         self.ranged = RangedModes(screen)  # launch (L), covering fire (K), split burst (S): skirmish/ui/fi_ranged.py
+        self.mounting = MountMode(screen)  # J: mount and dismount (R-6.1 mounts): skirmish/ui/fi_mount.py
 
     # ------------------------------------------------------------------ chips
     def chip_side(self) -> str | None:
@@ -93,7 +98,7 @@ class FiCommands(HandCommands):
 
     # ------------------------------------------------------------------ the screen's questions
     def key(self, event: pygame.event.Event) -> bool:
-        if hasattr(self.screen, "_open_fight") and self.ranged.key(event.key):
+        if hasattr(self.screen, "_open_fight") and (self.ranged.key(event.key) or self.mounting.key(event.key)):
             return True
         if super().key(event):
             return True
@@ -113,6 +118,9 @@ class FiCommands(HandCommands):
             return True
         if event.key == pygame.K_x:
             self.toggle_chips()
+            return True
+        if event.key == pygame.K_j:
+            self.mounting.toggle()
             return True
         return False
 
@@ -148,7 +156,7 @@ class FiCommands(HandCommands):
         return f" · chips {n}: {held['policy']} (X)"
 
     def mouse_down(self, pos: tuple[int, int], unit: Any) -> bool:
-        if hasattr(self.screen, "_open_fight") and self.ranged.click(pos, unit):
+        if hasattr(self.screen, "_open_fight") and (self.mounting.click(pos) or self.ranged.click(pos, unit)):
             return True
         return super().mouse_down(pos, unit)
 
@@ -170,12 +178,15 @@ class FiCommands(HandCommands):
                 "(bluff, intimidate, taunt × focused, cautious)",
                 "Story chips (option chips): X your side spends them (a miss the entry above turns; wounds that would "
                 "put one out of action) or keeps them",
-                "Melee marks: " + " · ".join(f"{k} {v}" for k, v in MELEE_MARKS)]
+                "Melee marks: " + " · ".join(f"{k} {v}" for k, v in MELEE_MARKS),
+                "Mounts: " + MOUNT_HELP]
 
     # ------------------------------------------------------------------ drawing
     def draw_board(self, surf: pygame.Surface, view: BattleView, at: dict[str, tuple[float, float]]) -> None:
         draw_engaged(surf, self.screen.board.cam, view, at)
+        draw_mounts(surf, self.screen.board.cam, view, at)  # the mounts the view holds (R-6.1 mounts)
         if hasattr(self.screen, "_open_fight"):
+            self.mounting.draw(surf)
             if self.ranged.mode is not None and (self.ranged._req() is None or self.screen.throwing is not None):
                 self.ranged.leave()  # the turn is over, or throw mode took over
             self.ranged.draw_board(surf, view, self.screen.board.colours)

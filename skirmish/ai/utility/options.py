@@ -21,6 +21,7 @@ from skirmish.ai.utility.attacks import aim_options, shoot_options, shot_after, 
 from skirmish.ai.utility.intent import GoalFields, Intent, side_intent
 from skirmish.ai.utility.maps import MapCache, TacticalMaps, need_routes, route_threat
 from skirmish.ai.utility.melee_options import contest_options, melee_options
+from skirmish.ai.utility.mounts import mount_options, riding_walk_m, saddle_cost
 from skirmish.ai.utility.personality import Personality
 from skirmish.ai.utility.ranged_extra import extra_options
 from skirmish.ai.utility.scoring import (
@@ -235,6 +236,10 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
         opts.append(stay(o, plan, me.cell, p))
     if w is not None and me.can_fire and not me.attacked:
         opts += [stay(o, plan, me.cell, p) for o in aim_options(s)]
+    if legal.mounts:  # mounting and dismounting (R-6.1 mounts), weighed as staying here
+        goals = tuple(g.cell for g in intent.goals)
+        saddle_cost(opts, view, me, goals)  # a rider near the fight: staying up costs the -2 of later shots
+        opts += mount_options(view, me, legal.mounts, goals, lambda o: stay(o, plan, me.cell, p))
     return opts, heat
 
 
@@ -263,7 +268,7 @@ def plan_cells(s: Situation) -> Cells:
         (s.p.moves_with_a_shot or not targets(view, me, me.cell))
     if thinks and cells and not me.attacked and (view.enemies(me) or intent.goals):
         col, _ = me.trait("dexterity")
-        walk = SIDES[col] / grid.cell_m
+        walk = (riding_walk_m(view, me) or SIDES[col]) / grid.cell_m  # a rider at its mount's pace (R-6.1 mounts)
         run = walk if me.declared == "dodge" else 2 * walk
         blocked = np.zeros(shape, dtype=bool)
         for x, y in view.occupied(me.name):

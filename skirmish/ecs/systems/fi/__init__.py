@@ -23,7 +23,7 @@ from skirmish.core.flow import Request, RoundTable
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Health, Identity, Profile, Turn
 from skirmish.ecs.knowledge import Knowledge
-from skirmish.ecs.systems.fi import covering, hand_table, launched, legality, split, table
+from skirmish.ecs.systems.fi import covering, hand_table, launched, legality, mounts, split, table
 from skirmish.ecs.systems.fi.base import Ctx, spawn_unit
 from skirmish.ecs.systems.fi.chips import ChipBank
 from skirmish.ecs.systems.fi.hand import FiHand
@@ -50,6 +50,7 @@ from skirmish.rules.fi.chips import ChipPolicy
 from skirmish.rules.fi.melee_actions import Charge, MeleeAttack
 from skirmish.rules.fi.melee_odds import ManeuverOdds
 from skirmish.rules.fi.mind import Contest
+from skirmish.rules.fi.mounts import Dismount, Mount
 from skirmish.rules.fi.odds import ShotOdds, shot_odds
 from skirmish.rules.fi.ranged_launch import place_launch
 from skirmish.rules.fi.ranged_split import SplitOdds
@@ -97,6 +98,8 @@ class FiSystems(FiMelee, FiHand, FiMind):
             self.wait_check(eid, action)
         elif isinstance(action, Contest):
             self.contest_check(eid, action)
+        elif isinstance(action, Mount | Dismount):  # mounts in play (R-6.1, ecs/systems/fi/mounts.py)
+            mounts.check(self, eid, action)
         elif not self.melee_gate(eid, action):  # melee, charges and maneuvers (R-7, R-5.4)
             raise IllegalAction(f"{action.verb} is not an action in a turn")
 
@@ -147,6 +150,8 @@ class FiSystems(FiMelee, FiHand, FiMind):
             return done
         elif isinstance(action, Contest):
             self.contest(eid, action)
+        elif isinstance(action, Mount | Dismount):
+            mounts.apply(self, eid, action)
         else:
             self.check(eid, action)  # a declaration or anything else that is not an action in a turn: refused
         self.after_action(eid, action)  # card hands: a reserve flushed, aim counters lost (R-5.8)
@@ -213,8 +218,9 @@ class FiSystems(FiMelee, FiHand, FiMind):
 
     def side_views(self, sides: tuple[str, ...]) -> Knowledge:
         """Fog of war as Future Imperfect sees it: R-6.1 sight and the sides' knowledge of positions
-        (skirmish.ecs.knowledge; docs/RULES-NOTES.md "Side views"); kept so odds read what the asker knows."""
-        self.knowledge = Knowledge(sides, self.ctx.armoury)
+        (skirmish.ecs.knowledge; docs/RULES-NOTES.md "Side views"), with the mounts a side sees (R-6.1 mounts); kept so
+        odds read what the asker knows."""
+        self.knowledge = mounts.MountKnowledge(sides, self.ctx.armoury)
         return self.knowledge
 
     def draws(self) -> int:
@@ -255,6 +261,7 @@ class FiSystems(FiMelee, FiHand, FiMind):
             **({"melee": melee} if (melee := self.melee_hash()) else {}),
             **self.mind_state(),  # only when a state of mind is set (R-8.3, R-8.4)
             **({"chips": self.ctx.chips.state()} if self.ctx.chips is not None else {}),
+            **mounts.state(self),  # only when the battle has mounts
         }
 
     def _pile(self) -> list[Card] | None:
@@ -366,6 +373,7 @@ def setup(scenario: Scenario, rng: random.Random, world: World, emit: Callable[[
             spawn_unit(ctx, unit, side.name, si, order)
             order += 1
     sys.init_minds(spec)  # surprised sides and units, fearsome units (R-8.3, R-8.4)
+    mounts.init(sys, spec)  # the scenario's mounts, a `mounted: true` unit on one riding it (R-6.1)
     sys.face_enemies()
     sys.refresh_cover()
     return sys

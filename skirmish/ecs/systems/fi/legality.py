@@ -12,7 +12,7 @@ import numpy as np
 from skirmish.core.errors import IllegalAction
 from skirmish.core.legal import LazyActions, LazyCells, LegalActions
 from skirmish.ecs.components import Declared, Health, Identity, Loadout, Profile, Tacpack, Turn
-from skirmish.ecs.systems.fi import ranged_legal
+from skirmish.ecs.systems.fi import mounts, ranged_legal
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, SetTacpack, Shoot, Throw, Wait
 from skirmish.rules.deck import LOCATIONS
@@ -72,6 +72,7 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
         screens=screens, melee=melee, contests=sys.contest_options(eid, me, seen),
         offhand=ranged_legal.offhand(sys, eid, me, seen, fresh),  # two weapons: the other hand's shots
         **ranged_legal.listed(sys, eid, me, shots),  # double taps, split bursts, covering fire, launches (issue 14)
+        mounts=mounts.listed(sys, eid),  # mounting and dismounting (R-6.1 mounts)
     )
 
 

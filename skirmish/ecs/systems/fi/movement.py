@@ -16,7 +16,7 @@ from skirmish.ecs.components import (
     Tacpack,
     Turn,
 )
-from skirmish.ecs.systems.fi import covering, triggers
+from skirmish.ecs.systems.fi import covering, mounts, triggers
 from skirmish.ecs.systems.fi.thrown import FiThrowing
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import (
@@ -38,11 +38,16 @@ class FiMovement(FiThrowing):
 
     # ------------------------------------------------------------------ movement
     def move_allowance(self, eid: int) -> tuple[float, float]:
-        """(walk, run) in metres this turn (R-5.6); a dodging combatant only walks (R-5.4)."""
-        col, _ = self.w.get(eid, Profile).traits["dexterity"]
-        walk = walk_m(SIDES[col])
+        """(walk, run) in metres this turn (R-5.6): a rider's its mount's (R-6.1 mounts); a dodging combatant only
+        walks (R-5.4)."""
+        ridden = mounts.allowance(self, eid) if self.w.mounts else None
+        if ridden is not None:
+            walk, run = ridden
+        else:
+            col, _ = self.w.get(eid, Profile).traits["dexterity"]
+            walk, run = walk_m(SIDES[col]), run_m(SIDES[col])
         dec = self.w.get(eid, Declared)
-        return walk, walk if dec.speed == "dodge" else run_m(SIDES[col])
+        return walk, walk if dec.speed == "dodge" else run
 
     def plan_move(self, eid: int, to: geo.Cell) -> tuple[list[geo.Cell], float, bool]:
         """Route, metres and whether it is a run; raises IllegalAction with the reason."""
