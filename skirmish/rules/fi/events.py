@@ -208,6 +208,7 @@ class ReloadEvent(Event):
     cleared: bool | None = None
     rounds: int
     magazines: int | None = None
+    hand: str | None = None  # "off": the weapon in the other hand's (R-6.12 two weapons)
 
     def describe(self) -> str:
         if self.cleared:
