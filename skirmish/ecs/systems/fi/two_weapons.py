@@ -108,20 +108,24 @@ def count_shot(sys: FiShooting, eid: int, parts: list[Part], shots: int) -> None
 
 
 def reload_hand(sys: FiShooting, eid: int) -> str:
-    """The hand a two-gun unit's reloading action serves (R-6.12, R-4.8): the main hand's weapon while it needs one
-    (broken down, a reload under way, or short of a full magazine with a spare), else the off hand's when it does
-    ("off"); "" (the weapon in hand) for anyone else."""
+    """The hand a two-gun unit's reloading action serves (R-6.12, R-4.8): of the hands whose weapon needs one (broken
+    down, a reload under way, or short of a full magazine with a spare), the broken-down one, else the one with a
+    reload under way, else the emptier (the main hand on a tie): "off" for the off hand's; "" (the weapon in hand)
+    otherwise and for anyone else."""
     off = off_hand(sys, eid)
     if off is None:
         return ""
     load, arm = sys.w.peek(eid, Loadout), sys.ctx.armoury.weapons
 
-    def needs(i: int) -> bool:
+    def need(i: int) -> tuple[bool, bool, float] | None:
         ws = load.weapons[i]
         weapon = arm[ws.weapon_id]
-        return not weapon.thrown and (ws.jammed or ws.reload_stage > 0 or (ws.rounds < weapon.magazine
-                                                                             and ws.magazines > 0))
-    return "off" if needs(off) and not needs(load.active) else ""
+        if weapon.thrown or not (ws.jammed or ws.reload_stage > 0 or (ws.rounds < weapon.magazine
+                                                                        and ws.magazines > 0)):
+            return None
+        return ws.jammed, ws.reload_stage > 0, 1 - ws.rounds / max(1, weapon.magazine)
+    main, other = need(load.active), need(off)
+    return "off" if other is not None and (main is None or other > main) else ""
 
 
 def offhand_shots(sys: FiShooting, eid: int, me: str, targets: list[str]) -> tuple[Shoot, ...]:
