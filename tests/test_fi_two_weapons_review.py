@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from skirmish.ecs.components import Loadout
 from skirmish.rules.actions import Shoot, parse_action
 from tests.test_fi_two_weapons_legal import _battle
@@ -74,3 +76,67 @@ def test_the_utility_ai_reloads_an_empty_off_hand_with_no_target(tmp_path: Path)
         reload = next(o for o in [trace["chosen"], *trace["runners_up"]] if o["option"] == "reload")
         spent = next(c for c in reload["considerations"] if c["name"] == "magazine spent")
         assert float(spent["input"]) == 1.0
+
+
+def test_under_card_hands_an_off_hand_shot_readies_the_off_hands_weapon(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Under `initiative: cards` (R-5.8) an aimed off-hand shot not ready on its target readies the weapon in the
+    other hand (R-6.2: a rifle's 3 steps a count, aimed twice), not the main hand's pistol (1 step a count)."""
+    from tests.test_fi_hand_examples import TRAITS, at, events, foe, of, reads, scenario
+    me = (f"{{name: Me, at: [0, 1], traits: {TRAITS.format(dex='III-2', ref='II-2')}, two_weapons: true, "
+          f"skills: {{'shooting:pistol': 3, 'shooting:rifle': 3}}, weapons: [slug_pistol, blast_rifle]}}")
+    cards = [reads("II", 2, 8), at(10, 1), at(6, 2), at(2, 3), reads("II", 2, "CF")]
+    orders = ["hand Me keep=10,6", "shoot Me Klackon mode=aimed hand=off", "end Me"]
+    evs = events(scenario(tmp_path, cards, me, foe(), orders), capsys)
+    readying = [e for e in of(evs, "aim_step", "Me") if not e["ready"]]
+    assert readying and readying[0]["steps"] == 6, readying
+
+
+def test_a_launch_breaks_down_in_dice_mode_too(tmp_path: Path) -> None:
+    """R-4.8 in dice mode (the breakdown field sampled from the deck model, RULES-NOTES): some seed's launch breaks
+    the grenade launcher (reliability R) down; it then launches nothing until a reload clears it, and a launch that
+    did not break keeps the event as before (no `breakdown` key)."""
+    from skirmish.ai.controllers import ScriptedController
+    from skirmish.battle import Battle
+    from skirmish.content.scenario import parse_scenario
+    from skirmish.rules.actions import Launch
+    traits = "{strength: III-2, dexterity: III-2, reflexes: III-3, vigor: III-2, acuity: III-2}"
+    broke = whole = 0
+    for seed in range(1, 150):
+        text = f"""
+name: launch breakdown dice
+seed: {seed}
+options: {{concussion_saves: false, randomizer: dice}}
+map: {{ascii: ["................", "................", "................"]}}
+victory: {{max_rounds: 1}}
+sides:
+  - name: Crew
+    controller: scripted
+    orders: ["declare Gunner slow"]
+    units:
+      - {{name: Gunner, at: [0, 1], weapons: [grenade_launcher], skills: {{'shooting:launcher': 3}}, traits: {traits}}}
+  - name: Raiders
+    controller: idle
+    units:
+      - {{name: Near, at: [15, 1], traits: {traits}, wounds: 0}}
+"""
+        sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
+        b = Battle(sc, controllers={s.name: ScriptedController(s.orders) for s in sc.spec.sides})  # type: ignore[arg-type]
+        while b.pending is not None and not (b.pending.unit == "Gunner" and b.pending.kind == "act"):
+            b.step()
+        if b.pending is None:
+            b.close()
+            continue
+        b.submit(Launch("Gunner", (15, 1)))
+        ev = next(e for e in b.log if e.type == "launch")
+        if ev.breakdown:
+            refused = b.check(Launch("Gunner", (15, 1)))
+            assert refused is not None and "R-4.8" in str(refused) and b.legal_actions("Gunner").reload
+            broke += 1
+        else:
+            assert "breakdown" not in ev.to_json()
+            whole += 1
+        b.close()
+        if broke and whole:
+            break
+    assert broke and whole
