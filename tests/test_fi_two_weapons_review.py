@@ -121,7 +121,7 @@ sides:
       - {{name: Near, at: [15, 1], traits: {traits}, wounds: 0}}
 """
         sc = parse_scenario(text, str(tmp_path / "t.yaml"), base=tmp_path)
-        b = Battle(sc, controllers={s.name: ScriptedController(s.orders) for s in sc.spec.sides})  # type: ignore[arg-type]
+        b = Battle(sc, controllers={s.name: ScriptedController(s.orders) for s in sc.spec.sides})
         while b.pending is not None and not (b.pending.unit == "Gunner" and b.pending.kind == "act"):
             b.step()
         if b.pending is None:
@@ -129,7 +129,7 @@ sides:
             continue
         b.submit(Launch("Gunner", (15, 1)))
         ev = next(e for e in b.log if e.type == "launch")
-        if ev.breakdown:
+        if ev.to_json().get("breakdown"):
             refused = b.check(Launch("Gunner", (15, 1)))
             assert refused is not None and "R-4.8" in str(refused) and b.legal_actions("Gunner").reload
             broke += 1
