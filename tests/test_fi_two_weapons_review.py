@@ -24,13 +24,15 @@ def test_the_off_hands_weapon_is_reloaded_and_cleared(tmp_path: Path) -> None:
     b.submit(parse_action("reload Me"))
     ev = [e for e in b.log if e.type == "reload"][-1]
     assert ev.hand == "off" and (off.rounds > 0 or off.reload_stage == 1) and load.weapons[0].reload_stage == 0
+    assert "reloads the off hand's weapon" in ev.describe() and type(ev).from_json(ev.to_json()) == ev
     b.close()
     b = _battle(tmp_path, "[blast_pistol, slug_pistol]")
     load = b.world.get(b.world.entity("Me"), Loadout)
     load.weapons[1].jammed = True
     assert b.check(parse_action("reload Me")) is None
     b.submit(parse_action("reload Me"))
-    assert not load.weapons[1].jammed and [e for e in b.log if e.type == "reload"][-1].cleared
+    cleared = [e for e in b.log if e.type == "reload"][-1]
+    assert not load.weapons[1].jammed and cleared.cleared and "breakdown of the off hand's weapon" in cleared.describe()
     b.close()
 
 
