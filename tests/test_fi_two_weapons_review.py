@@ -142,3 +142,16 @@ sides:
         if broke and whole:
             break
     assert broke and whole
+
+
+def test_a_shot_named_for_the_main_hand_is_allowed_as_the_battle_accepts_it(tmp_path: Path) -> None:
+    """`shoot U T hand=main` is the plain shot (the battle accepts it, R-6.12): legality allows what the battle
+    accepts, for a unit with a weapon in each hand and for one without."""
+    for two in (True, False):
+        b = _battle(tmp_path / str(two), "[blast_pistol, slug_pistol]", two=two)
+        legal = b.legal_actions("Me")
+        for mode in ("snap", "prepared", "aimed"):
+            for called in (None, "head"):
+                a = Shoot("Me", "A", mode=mode, hand="main", called=called)
+                assert legal.allows(a) == (b.check(a) is None), a
+        b.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, TypeVar
 
 from skirmish.rules.actions import (
@@ -221,6 +221,8 @@ class LegalActions:
         if isinstance(action, Move):
             return tuple(action.to) in self.walk or tuple(action.to) in self.run
         if isinstance(action, Shoot):
+            if action.hand == "main":  # the main hand's shots are the plain ones (FI ), as the battle takes them
+                action = replace(action, hand="")
             if action.hand == "off" and not (action.also or action.split):  # a called single shot as a listed one's
                 plain = Shoot(action.unit, action.target, mode=action.mode, burst=action.burst,
                               double_tap=action.double_tap, hand="off")
