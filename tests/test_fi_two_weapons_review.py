@@ -155,3 +155,18 @@ def test_a_shot_named_for_the_main_hand_is_allowed_as_the_battle_accepts_it(tmp_
                 a = Shoot("Me", "A", mode=mode, hand="main", called=called)
                 assert legal.allows(a) == (b.check(a) is None), a
         b.close()
+
+
+def test_called_double_taps_and_spends_are_allowed_as_the_battle_accepts_them(tmp_path: Path) -> None:
+    """A double tap called at a location (it holds for both shots, R-6.12) or with bump spends, from either hand:
+    legality allows exactly what `Battle.check` accepts (before, allows refused every called double tap)."""
+    b = _battle(tmp_path, "[slug_pistol, slug_pistol]", declare="slow")
+    legal = b.legal_actions("Me")
+    for hand in ("", "main", "off"):
+        for mode in ("snap", "prepared", "aimed"):
+            for called in (None, "head", "belly"):
+                for spends in (None, ("damage",)):
+                    a = Shoot("Me", "A", mode=mode, hand=hand, double_tap=True, called=called, spends=spends)
+                    assert legal.allows(a) == (b.check(a) is None), a
+    assert legal.allows(Shoot("Me", "A", mode="snap", double_tap=True, called="head"))
+    b.close()
