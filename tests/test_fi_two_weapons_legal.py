@@ -47,7 +47,7 @@ def test_the_off_hands_shots_are_listed_as_the_battle_accepts_them(tmp_path: Pat
     assert any(a.double_tap for a in legal.offhand)  # the slug pistol double taps
     assert all(a.hand == "off" for a in legal.offhand)
     assert legal.allows(Shoot("Me", "A", mode="snap", hand="off", called="head"))  # a called single shot
-    assert not legal.allows(Shoot("Me", "A", mode="snap", hand="main"))  # the main hand's are the plain shots
+    assert legal.allows(Shoot("Me", "A", mode="snap", hand="main"))  # the main hand's are the plain shots
     _agree(b, legal)
     b.close()
 

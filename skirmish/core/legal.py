@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, TypeVar
 
 from skirmish.rules.actions import (
@@ -222,12 +222,15 @@ class LegalActions:
         if isinstance(action, Move):
             return tuple(action.to) in self.walk or tuple(action.to) in self.run
         if isinstance(action, Shoot):
-            if action.hand == "off" and not (action.also or action.split):  # a called single shot as a listed one's
+            if action.hand == "main":  # the main hand's shots are the plain ones (FI ), as the battle takes them
+                action = replace(action, hand="")
+            if (action.hand == "off" or action.double_tap) and not (action.also or action.split):
+                # an off-hand shot or a double tap, called or with spends, as the listed one's (a called location
+                # holds for both shots of a tap, R-6.12)
                 plain = Shoot(action.unit, action.target, mode=action.mode, burst=action.burst,
-                              double_tap=action.double_tap, hand="off")
-                called_ok = action.called is None or (not action.burst and not action.double_tap
-                                                      and action.called in self.called)
-                return called_ok and plain in self.offhand
+                              double_tap=action.double_tap, hand=action.hand)
+                called_ok = action.called is None or (not action.burst and action.called in self.called)
+                return called_ok and plain in (self.offhand if action.hand == "off" else self.ranged)
             if action.double_tap or action.also or action.split or action.hand:
                 return action in self.ranged
             plain = Shoot(action.unit, action.target, mode=action.mode, burst=action.burst)

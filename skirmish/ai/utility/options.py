@@ -201,8 +201,10 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
         opts += tacpack_options(s)
     if w is not None and legal.reload:
         o = Option("reload", Reload(me.name), ("reload",))
-        o.add("magazine spent", 1.0 if me.jammed else 1 - me.rounds / max(1, w.magazine),
-              Curve("polynomial", k=2.5))
+        spent = 1.0 if me.jammed else 1 - me.rounds / max(1, w.magazine)
+        if me.off_hand is not None:  # two weapons: a reload serves the emptier hand
+            spent = max(spent, 1.0 if me.off_jammed else 1 - me.off_rounds / max(1, me.off_hand.magazine))
+        o.add("magazine spent", spent, Curve("polynomial", k=2.5))
         o.add("safe to do it", 1 - min(1.0, here_threat), Curve("linear", m=0.7, b=0.3))
         opts.append(o)
     opts += shots

@@ -223,11 +223,14 @@ class ReloadEvent(Event):
     cleared: bool | None = None
     rounds: int
     magazines: int | None = None
+    hand: str | None = None  # "off": the weapon in the other hand's (R-6.12 two weapons)
 
     def describe(self) -> str:
+        off = " of the off hand's weapon" if self.hand == "off" else ""
         if self.cleared:
-            return f"{self.where()} {self.actor or ''} clears the breakdown{self.rules_text()}"
-        return (f"{self.where()} {self.actor or ''} reloads ({self.stage}/{self.of})"
+            return f"{self.where()} {self.actor or ''} clears the breakdown{off}{self.rules_text()}"
+        off = " the off hand's weapon" if off else ""
+        return (f"{self.where()} {self.actor or ''} reloads{off} ({self.stage}/{self.of})"
                 f"{' - loaded' if self.done else ''}{self.rules_text()}")
 
 

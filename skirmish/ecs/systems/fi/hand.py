@@ -14,6 +14,7 @@ from typing import Any
 
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Health, Identity, Profile, Readiness, Status, Turn
+from skirmish.ecs.systems.fi import two_weapons
 from skirmish.ecs.systems.fi.hand_keep import FiHandKeep, HandState
 from skirmish.rules.actions import Action, Aim, EndTurn, Shoot, Wait
 from skirmish.rules.checks import tn
@@ -170,6 +171,10 @@ class FiHand(FiHandKeep):
         if not self.cards_mode or trigger or charge:
             super().shoot(eid, action, trigger=trigger, charge=charge)
             return
+        with two_weapons.hand(self, eid, action.hand):  # an off-hand shot readies that hand's weapon
+            self._card_shot(eid, action)
+
+    def _card_shot(self, eid: int, action: Shoot) -> None:
         h = self.hand(eid)
         card = -1 if h.current is None else h.current.number
         weapon, _ = self.weapon(eid) or (None, None)

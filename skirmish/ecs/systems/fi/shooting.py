@@ -352,7 +352,12 @@ class FiShooting(FiRound):
         self._event("aim", self.name(eid), ("R-6.2",), target=action.target, aim=rd.aim)
 
     def reload_check(self, eid: int) -> list[Part]:
-        """Refuse a reloading action the rules do not allow now (R-6.12); the turn's parts with it."""
+        """Refuse a reloading action the rules do not allow now (R-6.12); the turn's parts with it. A two-gun unit's
+        serves the off hand when only its weapon needs one (two_weapons.reload_hand)."""
+        with two_weapons.hand(self, eid, two_weapons.reload_hand(self, eid)):
+            return self._reload_check(eid)
+
+    def _reload_check(self, eid: int) -> list[Part]:
         wpn = self.weapon(eid)
         if wpn is None:
             raise IllegalAction("no weapon")
@@ -368,13 +373,18 @@ class FiShooting(FiRound):
     def reload(self, eid: int) -> None:
         """One reloading action: clears a breakdown, or takes a magazine out / puts one in (R-6.12)."""
         self.w.get(eid, Turn).parts = self.reload_check(eid)
+        which = two_weapons.reload_hand(self, eid)
+        with two_weapons.hand(self, eid, which):
+            self._reload(eid, {"hand": which} if which else {})
+
+    def _reload(self, eid: int, hand: dict[str, str]) -> None:
         self.w.get(eid, Turn).acted = True
         weapon, ws = self.weapon(eid)  # type: ignore[misc]
         rd = self.w.get(eid, Readiness)
         rd.target, rd.aim = None, 0
         if ws.jammed:
             ws.jammed = False
-            self._event("reload", self.name(eid), ("R-4.8",), cleared=True, rounds=ws.rounds)
+            self._event("reload", self.name(eid), ("R-4.8",), cleared=True, rounds=ws.rounds, **hand)
             return
         ws.reload_stage += 1
         done = ws.reload_stage >= weapon.reload_actions
@@ -384,7 +394,7 @@ class FiShooting(FiRound):
             ws.rounds = weapon.magazine
         self._event("reload", self.name(eid), ("R-6.12",), stage=ws.reload_stage if not done else
                     weapon.reload_actions, of=weapon.reload_actions, done=done, rounds=ws.rounds,
-                    magazines=ws.magazines)
+                    magazines=ws.magazines, **hand)
 
     def tacpack_check(self, eid: int, action: SetTacpack) -> list[Part]:
         """Refuse a generator split the rules do not allow now (R-6.13, R-5.3); the turn's parts with it."""

@@ -107,6 +107,27 @@ def count_shot(sys: FiShooting, eid: int, parts: list[Part], shots: int) -> None
     sys.w.get(eid, Status).hand_shots = (len(parts), main + (0 if is_off else shots), off_n + (shots if is_off else 0))
 
 
+def reload_hand(sys: FiShooting, eid: int) -> str:
+    """The hand a two-gun unit's reloading action serves (R-6.12, R-4.8): of the hands whose weapon needs one (broken
+    down, a reload under way, or short of a full magazine with a spare), the broken-down one, else the one with a
+    reload under way, else the emptier (the main hand on a tie): "off" for the off hand's; "" (the weapon in hand)
+    otherwise and for anyone else."""
+    off = off_hand(sys, eid)
+    if off is None:
+        return ""
+    load, arm = sys.w.peek(eid, Loadout), sys.ctx.armoury.weapons
+
+    def need(i: int) -> tuple[bool, bool, float] | None:
+        ws = load.weapons[i]
+        weapon = arm[ws.weapon_id]
+        if weapon.thrown or not (ws.jammed or ws.reload_stage > 0 or (ws.rounds < weapon.magazine
+                                                                        and ws.magazines > 0)):
+            return None
+        return ws.jammed, ws.reload_stage > 0, 1 - ws.rounds / max(1, weapon.magazine)
+    main, other = need(load.active), need(off)
+    return "off" if other is not None and (main is None or other > main) else ""
+
+
 def offhand_shots(sys: FiShooting, eid: int, me: str, targets: list[str]) -> tuple[Shoot, ...]:
     """Every off-hand shot (`hand=off`: single, each burst, double tap) at `targets` (enemies in action and in sight)
     that `shot_setup` accepts, in the order (target, mode, burst, double tap); () for a unit without a weapon in
