@@ -47,12 +47,13 @@ def test_covering_fire_weighs_the_same_areas_as_over_every_cell_round_the_enemie
         offered += len(fast)
         return fast
 
-    from skirmish.ai.controllers import make_ai
-
     monkeypatch.setattr(ranged_extra, "cover_options", both)
-    # normal (the MIDDLE rung) covers no longer: aggressive keeps every extra of ranged combat (docs/AI.md ladder)
+    from dataclasses import replace
+
+    from skirmish.ai.utility import PERSONALITIES, UtilityAI
+    covers = replace(PERSONALITIES["normal"], use_cover_fire=True)  # normal's rung leaves covering fire to hard
     for name, seed in (("depot_breach.yaml", 1), ("depot_breach.yaml", 4), ("canal_crossing.yaml", 2)):
-        for _ in played(name, seed, 400, ai=make_ai("utility:aggressive")):
+        for _ in played(name, seed, 400, ai=UtilityAI(covers)):
             pass
     assert compared >= 30 and offered >= 10
 

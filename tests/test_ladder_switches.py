@@ -86,17 +86,38 @@ def test_friends_on_the_line_only_with_the_switch() -> None:
 
 def test_the_rungs_are_data() -> None:
     """Every switch is a field read from data (`Personality.parse`); the top rung and the two characters keep every
-    one, easy none, and normal plays without the material scale and the extras that only the top rung weighs
-(docs/AI.md's ladder)."""
+    one, easy none, and normal plays with the material scale but without the extras that only the top rung weighs,
+    fewer move cells and a little misjudgement (docs/AI.md's ladder)."""
     names = {f.name for f in fields(Personality)}
     assert set(SWITCHES) <= names
     assert Personality.parse({"use_split": False, "use_cover_fire": False}) == replace(
         Personality(), use_split=False, use_cover_fire=False)
     for name in ("hard", "aggressive", "cautious"):
         assert all(getattr(PERSONALITIES[name], s) for s in SWITCHES), name
-    normal = PERSONALITIES["normal"]
-    assert not all(getattr(normal, s) for s in SWITCHES)
+    normal, easy, hard = PERSONALITIES["normal"], PERSONALITIES["easy"], PERSONALITIES["hard"]
+    assert not any(getattr(normal, s) for s in SWITCHES)
     assert normal.use_squad and normal.use_commitment and normal.declare_slow  # normal still plays a squad (item 2)
-    assert not normal.material and PERSONALITIES["hard"].material  # the search tier's scale: the top rung's
+    assert normal.material and hard.material and not easy.material  # the scale keeps normal's fights short
+    assert easy.top_moves < normal.top_moves < hard.top_moves and easy.noise > normal.noise > hard.noise == 0.0
     for s in SWITCHES:  # easy never weighs what normal leaves
-        assert getattr(PERSONALITIES["easy"], s) <= getattr(normal, s), s
+        assert getattr(easy, s) <= getattr(normal, s), s
+
+
+def test_normal_misjudges_by_the_round_unit_and_option(tmp_path: Path) -> None:
+    """Normal misjudges each option by a factor in [0.9, 1.1] drawn from the round, unit and option (`noise`; hard
+    not at all): the trace shows the factor, and the same decision gives the same factors (no random source)."""
+    rows = ["...................."] * 6
+    blue = f"[{{name: Me, at: [0, 2], {SMG}}}]"
+    red = f"[{{name: R, at: [14, 3], traits: {T}}}]"
+
+    def trace(tmp: Path, p: Personality) -> dict[str, Any]:
+        with battle_at(tmp, rows, blue, red) as b:
+            return UtilityAI(replace(p, runners_up=300)).decide_traced(b.view(), b.pending)[1]
+
+    got = [trace(tmp_path / name, PERSONALITIES[name]) for name in ("normal", "hard")]
+    again = trace(tmp_path / "again", PERSONALITIES["normal"])
+    assert got[0] == again
+    opts = [got[0]["chosen"], *got[0]["runners_up"]]
+    factors = [o["noise"] for o in opts if "noise" in o]
+    assert factors and all(0.9 <= f <= 1.1 for f in factors) and len(set(factors)) > 1
+    assert not any("noise" in o for o in [got[1]["chosen"], *got[1]["runners_up"]])

@@ -92,7 +92,7 @@ def test_only_the_attacks_and_the_best_alternatives_are_weighed(tmp_path: Path) 
 
 
 def test_candidates_and_easy_keep_the_product(tmp_path: Path) -> None:
-    """With nothing that attacks there is nothing to rank; easy and normal do not use the scale (the ladder)."""
+    """With nothing that attacks there is nothing to rank; easy does not use the scale (the ladder)."""
     from skirmish.ai.curves import Curve
     from skirmish.ai.utility.scoring import Option
     from skirmish.rules.actions import EndTurn
@@ -104,8 +104,8 @@ def test_candidates_and_easy_keep_the_product(tmp_path: Path) -> None:
     later = Option("go", Move("Me", (3, 3)), ("move", (3, 3), "walk"))
     ranked = [quiet[1], snap, quiet[0], later, shot]  # best first, as the reasoner sorts them
     assert candidates(ranked) == [snap, shot, quiet[1], quiet[0]]  # attacks, the best quiet move, the best stay
-    assert PERSONALITIES["easy"].material is False and PERSONALITIES["normal"].material is False  # the ladder
-    assert PERSONALITIES["hard"].material is True
+    assert PERSONALITIES["easy"].material is False  # the ladder: easy picks by its considerations alone
+    assert PERSONALITIES["normal"].material is True and PERSONALITIES["hard"].material is True
 
 
 def test_an_energy_weapon_counts_only_the_shots_its_tacpack_pays_for() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from skirmish.ai.estimate import estimate_shot
 from skirmish.ai.utility import UtilityAI
 from skirmish.ai.utility.options import KEEP_SHOT, RETREAT_WORTH, _no_shot_worth
-from skirmish.ai.utility.personality import PERSONALITIES
+from skirmish.ai.utility.personality import PERSONALITIES, TOP_MOVES
 from skirmish.ai.utility.scoring import GOING_SPAN, harm
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Move, Shoot
@@ -25,6 +25,11 @@ RIFLE = f'traits: {TRAITS}, skills: {{"shooting:rifle": 3}}, weapons: [assault_r
 
 def _inputs(o: dict[str, Any]) -> dict[str, float]:
     return {str(c["name"]): float(c["input"]) for c in o["considerations"]}
+
+
+# normal's considerations alone: every move cell weighed in full and no misjudgement (normal's `top_moves` 4 and
+# `noise` 0.1 are the ladder's, tests/test_ladder_switches.py)
+_CONSIDERED = replace(PERSONALITIES["normal"], noise=0.0, top_moves=TOP_MOVES)
 
 
 def test_a_unit_with_a_good_shot_does_not_walk_off_it_for_a_worse_one(tmp_path: Path) -> None:
@@ -42,7 +47,7 @@ def test_a_unit_with_a_good_shot_does_not_walk_off_it_for_a_worse_one(tmp_path: 
         me = view.unit("Me")
         assert geo.sight(view.grid, (10, 0), me.cell).cover == "low"  # behind the wall
         here = max(harm(estimate_shot(view, me, view.unit("R1"), mode="prepared", burst=n)) for n in (0, 3, 5, 10))
-        ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=300))
+        ai = UtilityAI(replace(_CONSIDERED, runners_up=300))
         action, trace = ai.decide_traced(view, req)
         assert isinstance(action, Shoot) and action.mode in ("prepared", "aimed"), trace["chosen"]
         moves = [o for o in trace["runners_up"] if o["action"].startswith("move")]
@@ -85,7 +90,7 @@ def test_a_side_going_in_makes_progress_not_a_detour_to_cover(tmp_path: Path) ->
         view, req = b.view(), b.pending
         units = tuple(dataclasses.replace(u, ghost=True, last_seen=17) if u.side == "Red" else u for u in view.units)
         late = dataclasses.replace(view, units=units, viewer="Blue", round=18)
-        ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=40))
+        ai = UtilityAI(replace(_CONSIDERED, runners_up=40))
         action, trace = ai.decide_traced(late, req)
         assert trace["intent"].startswith("pressing"), trace["intent"]
         assert isinstance(action, Move), trace["chosen"]

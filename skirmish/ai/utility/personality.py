@@ -96,14 +96,17 @@ class Personality:
 
 
 # The middle rung (issue 12 item 4, ninth session; docs/AI.md "Difficulty ladder"): a squad that picks by its
-# considerations, without the search tier's material scale or the rest of ranged combat and the grapples, which
-# only the top rung (and the two characters) weighs.
-MIDDLE = dict(material=False, use_cover_fire=False, use_split=False, use_double_tap=False, use_launch=False,
-              mind_the_line=False, use_grapple=False)
+# considerations and the material scale, without the rest of ranged combat and the grapples (which only the top
+# rung and the two characters weigh), weighing fewer move cells and misjudging a little (ladder9c: the material
+# scale off made normal dawdle, battles two rounds longer, and lose Killhouse hands to `rush`; these keep its
+# fights as short as before and leave it below hard).
+EXTRAS_OFF = dict(use_cover_fire=False, use_split=False, use_double_tap=False, use_launch=False, mind_the_line=False,
+                  use_grapple=False)
 PERSONALITIES: dict[str, Personality] = {
     "easy": Personality("easy", focus=0.1, use_commitment=False, use_grenades=False, use_squad=False, top_moves=3,
-                        moves_with_a_shot=False, hesitate=0.85, noise=0.3, declare_slow=False, **MIDDLE),
-    "normal": Personality("normal", **MIDDLE),
+                        moves_with_a_shot=False, hesitate=0.85, noise=0.3, declare_slow=False, material=False,
+                        **EXTRAS_OFF),
+    "normal": Personality("normal", top_moves=4, noise=0.1, **EXTRAS_OFF),
     "hard": Personality("hard", look_ahead=6),
     "aggressive": Personality("aggressive", aggression=0.85, caution=0.3, focus=0.6),
     "cautious": Personality("cautious", aggression=0.25, caution=0.85, focus=0.6),
