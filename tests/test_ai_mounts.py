@@ -16,7 +16,8 @@ WIDE = ["." * 60] * 3 + ["." * 30 + "#" * 3 + "." * 27] * 3 + ["." * 60] * 3
 
 def _decide(b: Any) -> tuple[Any, dict[str, Any]]:
     view, req = b.observe("Blue"), b.pending
-    ctrl = UtilityAI(replace(PERSONALITIES["normal"], runners_up=40))
+    # normal weighed on merit: no misjudging noise and every move cell in full (its rung's handicaps, docs/AI.md)
+    ctrl = UtilityAI(replace(PERSONALITIES["normal"], runners_up=40, noise=0.0, top_moves=8))
     action, trace = ctrl.decide_traced(view, req)
     assert req.legal().allows(action), action
     assert b.check(action) is None

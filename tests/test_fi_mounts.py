@@ -187,7 +187,7 @@ def test_outriders_runs_deterministically_with_mounts(tmp_path: Path) -> None:
     path = str(ROOT / "scenarios" / "fi" / "outriders.yaml")
     runs = []
     for _ in range(2):
-        code, out, err = cli("run", path, "--json", "--seed", "3")
+        code, out, err = cli("run", path, "--json", "--seed", "6")  # seed 6: 3 mount/dismount events today
         assert code == 0, err
         runs.append(out)
     assert runs[0] == runs[1]
