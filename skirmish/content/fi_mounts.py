@@ -46,6 +46,10 @@ def check_mounts(spec: Any, grid: Any, bad: Callable[[str, str], None], kinds: C
         for u in side.units:
             units[(u.at[0], u.at[1])] = u
             names.add(u.name)
+    for trig in getattr(spec, "triggers", None) or ():  # a trigger's reinforcements are units too (names only)
+        for eff in trig.then:
+            if getattr(eff, "reinforce", None) is not None:
+                names.update(u.name for u in eff.reinforce.units)
     seen: dict[str, int] = {}
     cells: dict[tuple[int, int], str] = {}
     for i, m in enumerate(mounts):

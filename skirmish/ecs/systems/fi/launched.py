@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from skirmish.core.errors import IllegalAction
-from skirmish.ecs.components import Declared, Turn, WeaponState
+from skirmish.ecs.components import Declared, Status, Turn, WeaponState
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Launch
 from skirmish.rules.checks import tn
@@ -48,7 +48,8 @@ def launch_setup(sys: FiThrowing, eid: int, action: Launch) -> ShotSetup:
     sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
     turn = w.peek(eid, Turn)
     moved = ("ran" if turn.ran_this_turn else "walked") if turn.moved_this_turn else "none"
-    facts = ShotFacts(distance_m=dist, mode="prepared", firer_moved=moved, target=f"{at[0]},{at[1]}")
+    facts = ShotFacts(distance_m=dist, mode="prepared", firer_moved=moved, target=f"{at[0]},{at[1]}",
+                      firer_mounted=w.peek(eid, Status).mounted)  # a rider's launch is a shot from the saddle: -2
     target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", sys.ctx.scope))  # type: ignore[arg-type]
     pool = sys.skill_pool(eid, weapon.skill, "dexterity")
     mods = list(pool.modifiers) + list(sys.wound_mod(eid)) + list(sys.mind_mods(eid)) + shot_mods  # annoyed

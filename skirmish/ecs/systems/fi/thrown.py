@@ -15,6 +15,7 @@ from skirmish.ecs.components import (
     Loadout,
     Profile,
     Readiness,
+    Status,
     Turn,
     WeaponState,
 )
@@ -82,6 +83,8 @@ class FiThrowing(FiShooting):
         if turn.moved_this_turn:
             mods.append(Modifier(-2, "running attack (R-5.4)") if turn.ran_this_turn
                         else Modifier(-1, "thrower walked (R-6.1)"))
+        if w.peek(eid, Status).mounted:  # a rider's throw: R-6.1's firer modifiers, as the walk's above
+            mods.append(Modifier(-2, "firer mounted (R-6.1)"))
         setup = ShotSetup(weapon=weapon, column=pool.column, row=pool.row, halve=pool.halve, tn=target_tn,
                           tn_mods=(range_mod,), result_mods=tuple(mods), distance_m=dist)
         return setup
