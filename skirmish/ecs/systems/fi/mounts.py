@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.core.errors import IllegalAction
-from skirmish.ecs.components import Facing, Position, Readiness, Status, Turn
+from skirmish.ecs.components import Facing, Health, Position, Readiness, Status, Turn
 from skirmish.ecs.fi_mounts import MountState, MountView
 from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.view import BattleView
@@ -45,6 +45,21 @@ def ridden_by(sys: FiBase, name: str) -> MountState | None:
         if m.rider == name:
             return m
     return None
+
+
+def unknown_cells(sys: FiBase, side: str) -> set[geo.Cell]:
+    """The cells of the riderless mounts `side` does not know stand there (its knowledge, `MountKnowledge`): a move
+    is planned as if they were open and stops short on finding one (`FiMovement._found_on`)."""
+    k = getattr(sys, "knowledge", None)
+    if not isinstance(k, MountKnowledge):
+        return set()
+    known = k.knows(side)
+    out = set()
+    for m in sys.w.mounts.values():
+        seen = known.get(m.name)
+        if m.rider is None and (seen is None or seen.rider is not None or seen.cell != m.cell):
+            out.add(m.cell)
+    return out
 
 
 def allowance(sys: FiBase, eid: int) -> tuple[float, float] | None:
@@ -171,30 +186,49 @@ def state(sys: FiSystems) -> dict[str, Any]:
 class MountKnowledge(Knowledge):
     """Future Imperfect side views with mounts: a side knows a mount its figures in action see now (R-6.1 sight,
     as a figure is seen) and one its own figure rides; one it saw before and sees no more stays where it was
-    last seen, riderless as far as it knows (docs/RULES-NOTES.md "Mounts")."""
+    last seen, riderless as far as it knows (docs/RULES-NOTES.md "Mounts"). What a side knows is kept at every
+    `update` (after every answer the battle takes, as the units' sightings are), never only when a view is asked
+    for, so it depends on the battle alone; it is part of the battle's state (`state`)."""
 
     def __init__(self, sides: tuple[str, ...], armoury: Any = None) -> None:
         super().__init__(sides, armoury)
         self._mount_memory: dict[str, dict[str, MountView]] = {s: {} for s in sides}
 
+    def update(self, world: Any, grid: Any, round_no: int) -> None:
+        super().update(world, grid, round_no)
+        if not world.mounts:
+            return
+        views = world.mount_views()
+        sides = {i.name: i.side for _, i in world.units()}
+        for side in self.sides:
+            seers = [world.cell(e) for e, i in world.units() if i.side == side and not world.peek(e, Health).out_of_action]
+            memory = self._mount_memory[side]
+            for m in views:
+                own = m.rider is not None and sides.get(m.rider) == side
+                if own or any(geo.unit_sight(grid, at, m.cell, False, False).visible for at in seers):
+                    memory[m.name] = m
+                elif m.name in memory:
+                    last = memory[m.name]
+                    if last.rider is not None and sides.get(last.rider) != side:  # gone from sight: riderless there
+                        memory[m.name] = MountView(last.name, last.kind, last.move_m, last.cell, None)
+
+    def knows(self, side: str) -> dict[str, MountView]:
+        """The mounts `side` knows of, by name, as it knows them."""
+        return self._mount_memory.get(side, {})
+
+    def state(self) -> dict[str, Any]:
+        out = super().state()
+        if any(self._mount_memory.values()):  # (only with mounts: every other battle's state stands)
+            for side in self.sides:
+                out[side]["mounts"] = [[m.name, list(m.cell), m.rider] for _, m in sorted(self._mount_memory[side].items())]
+        return out
+
     def observe(self, view: BattleView, side: str) -> BattleView:
         out = super().observe(view, side)
         if not view.mounts:
             return out
-        mine = [u for u in view.units if u.side == side and not u.out_of_action]
-        sides = {u.name: u.side for u in view.units}
-        memory = self._mount_memory.setdefault(side, {})
-        shown: list[MountView] = []
-        for m in view.mounts:
-            own = m.rider is not None and sides.get(m.rider) == side
-            if own or any(geo.unit_sight(view.grid, u.cell, m.cell, False, False).visible for u in mine):
-                memory[m.name] = m
-                shown.append(m)
-            elif m.name in memory:
-                last = memory[m.name]
-                shown.append(MountView(last.name, last.kind, last.move_m, last.cell, None)
-                             if last.rider is not None and sides.get(last.rider) != side else last)
-        out.__dict__["mounts"] = tuple(shown)
+        memory = self._mount_memory.get(side, {})
+        out.__dict__["mounts"] = tuple(memory[m.name] for m in view.mounts if m.name in memory)
         return out
 
 

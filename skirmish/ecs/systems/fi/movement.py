@@ -93,6 +93,8 @@ class FiMovement(FiThrowing):
         for e, ident in self.w.units():
             if ident.side_index != mine and ident.name not in seen and side not in self.w.peek(e, Status).known_to:
                 occupied.discard(self.w.cell(e))
+        if self.w.mounts:  # a riderless mount the side does not know of stands there unknown too (R-6.1 mounts)
+            occupied -= mounts.unknown_cells(self, side)
         return occupied
 
     def move(self, eid: int, action: Move) -> None:
@@ -145,19 +147,26 @@ class FiMovement(FiThrowing):
             self._late_trigger(waiter, eid)
         self.refresh_cover()
 
-    def _found_on(self, eid: int, path: list[geo.Cell]) -> tuple[int, int] | None:
+    def _found_on(self, eid: int, path: list[geo.Cell]) -> tuple[int, int | str] | None:
         """The first step of a checked route into a cell another figure stands in (an enemy the mover's side did not
         know of: the route was worked out on the cells it knows are taken), as (its index in `path`, the figure)."""
-        taken = {self.w.cell(e): e for e, _ in self.w.units() if e != eid}
+        taken: dict[geo.Cell, int | str] = {self.w.cell(e): e for e, _ in self.w.units() if e != eid}
+        if self.w.mounts:  # and a riderless mount it did not know of (R-6.1 mounts): found by its name
+            taken.update((m.cell, m.name) for m in self.w.mounts.values() if m.rider is None)
         for i in range(1, len(path)):
             if path[i] in taken:
                 return i, taken[path[i]]
         return None
 
-    def _bump(self, eid: int, at: geo.Cell, found: tuple[int, int]) -> None:
+    def _bump(self, eid: int, at: geo.Cell, found: tuple[int, int | str]) -> None:
         """The mover stopped at `at`, before the cell the enemy it did not know of stands in: the enemy is
-        discovered (its place now known to the mover's side), as moving into contact does."""
+        discovered (its place now known to the mover's side), as moving into contact does. A riderless mount it
+        did not know of (found by name) stops it the same way; the side sees it from next to it."""
         e = found[1]
+        if isinstance(e, str):
+            cell = self.w.mounts[e].cell
+            self._event("bumped", self.name(eid), ("R-5.6", "R-6.1"), at=list(at), blocked=list(cell), target=e)
+            return
         st = self.w.get(e, Status)
         st.known_to = st.known_to | {self.ctx.side_names[self.w.peek(eid, Identity).side_index]}
         self._event("bumped", self.name(eid), ("R-5.6", "R-6.1"), at=list(at), blocked=list(self.w.cell(e)),
