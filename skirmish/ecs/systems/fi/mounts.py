@@ -11,6 +11,7 @@ from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Facing, Health, Position, Readiness, Status, Turn
 from skirmish.ecs.fi_mounts import MountState, MountView
 from skirmish.ecs.knowledge import Knowledge
+from skirmish.ecs.systems.fi import covering, triggers
 from skirmish.ecs.view import BattleView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action
@@ -123,7 +124,10 @@ def check(sys: FiSystems, eid: int, action: Action) -> list[Part]:
 
 def apply(sys: FiSystems, eid: int, action: Action) -> None:
     """Mount or dismount (checked first): the figure steps onto the mount's cell, or off it to `to`, and is
-    mounted (every shot −2, R-6.1) or on foot; readiness and aim are lost as by a move (R-6.2)."""
+    mounted (every shot −2, R-6.1) or on foot; readiness and aim are lost as by a move (R-6.2). The step sets off
+    the move triggers of the enemies that see it as a move's step does (R-5.7: `enemy_moves` where it stood, the
+    others at the cell it steps to; a waiter that wins fires first, one beaten after), and draws covering fire
+    entering a covered area (R-6.12). A figure put out of action before it steps stays where it was."""
     parts = check(sys, eid, action)
     me = sys.name(eid)
     turn = sys.w.get(eid, Turn)
@@ -131,6 +135,22 @@ def apply(sys: FiSystems, eid: int, action: Action) -> None:
     here = sys.w.cell(eid)
     rd = sys.w.get(eid, Readiness)
     rd.target, rd.aim = None, 0
+    pinners = covering.pinned_by(sys, eid)  # R-6.12: where the step begins
+    beaten: list[int] = []  # waiters the figure beat in the Reflex contest: they act once it has stepped (R-5.7)
+    sys._check_triggers(eid, beaten, None)  # `enemy_moves`: where it stood
+    if sys.active(eid):
+        to = _step(sys, eid, action, me, here)
+        sys._check_triggers(eid, beaten, to)
+        covering.stepped(sys, eid, here, to, pinners)
+    triggers.land_held(sys)  # a tie was simultaneous: the waiter's damage lands now the step is made
+    sys._update_known(eid, here)
+    for waiter in beaten:
+        sys._late_trigger(waiter, eid)
+    sys.refresh_cover()
+
+
+def _step(sys: FiSystems, eid: int, action: Action, me: str, here: geo.Cell) -> geo.Cell:
+    """The step onto the mount or off it, and its event; the cell stepped to."""
     pos, face = sys.w.get(eid, Position), sys.w.get(eid, Facing)
     if isinstance(action, Mount):
         m = sys.w.mounts[action.mount]
@@ -140,18 +160,17 @@ def apply(sys: FiSystems, eid: int, action: Action) -> None:
         sys.w.get(eid, Status).mounted = True
         sys._event("mount", me, RULES, mount=m.name, kind=m.kind, start=list(here), at=list(m.cell),
                    move_m=m.move_m)
-    else:
-        assert isinstance(action, Dismount) and action.to is not None
-        ridden = ridden_by(sys, me)
-        assert ridden is not None
-        to = (int(action.to[0]), int(action.to[1]))
-        ridden.rider, ridden.cell = None, here
-        pos.x, pos.y = to
-        face.dx, face.dy = to[0] - here[0], to[1] - here[1]
-        sys.w.get(eid, Status).mounted = False
-        sys._event("dismount", me, RULES, mount=ridden.name, at=list(here), to=list(to))
-    sys._update_known(eid, here)
-    sys.refresh_cover()
+        return m.cell
+    assert isinstance(action, Dismount) and action.to is not None
+    ridden = ridden_by(sys, me)
+    assert ridden is not None
+    to = (int(action.to[0]), int(action.to[1]))
+    ridden.rider, ridden.cell = None, here
+    pos.x, pos.y = to
+    face.dx, face.dy = to[0] - here[0], to[1] - here[1]
+    sys.w.get(eid, Status).mounted = False
+    sys._event("dismount", me, RULES, mount=ridden.name, at=list(here), to=list(to))
+    return to
 
 
 def listed(sys: FiSystems, eid: int) -> tuple[Action, ...]:
