@@ -3,7 +3,7 @@ melee and card hands"): the blocks of `ActionTable` unchanged, then, after them 
 
     blow[target, weapon, lethal] · charge[target, weapon, y, x] · close[target, weapon] · open[target] ·
     entangle[target, weapon] · trip[target, weapon] · defend[skill, cell] · break[how] · rise ·
-    hand[speed, keep] · reserve[speed] · off_shot[target, mode, burst]
+    hand[speed, keep] · reserve[speed] · off_shot[target, mode, burst] [· mount[mount] · dismount[y, x]]
 
 `weapon` is one of `weapons`: "" (the weapon in hand) first, then every hand-to-hand weapon the scenario's units
 carry at the start, then "fists" (R-7.1). `lethal` is "" (the weapon's own way: lethal where it chooses) or "no"
@@ -12,7 +12,9 @@ standing, -4, R-7.5); `skill` one of fighting, dodge, block (R-7.7). A `hand` en
 kept (none: the default keep) and the card rushed to an earlier step (R-5.8); `reserve` holds the reserve as the
 only card (`forgo=yes`). An `off_shot` is a shot with the weapon in the other hand of a unit holding two (R-6.12,
 `shoot … hand=off`; `burst` one of the base table's `bursts`, 0 a single shot; no called or double-tapped off-hand
-shot has an index).
+shot has an index). A scenario with `mounts:` (R-6.1) has two blocks more, last: `mount[m]` climbs onto the scenario's
+mount m (in the file's order), `dismount[y, x]` steps off to the cell (R-6.1 mounts); without mounts the table is as
+it was.
 
 The mask is FI legality's list (`LegalActions.melee`, card hands in `declare`), and the aliases the battle accepts
 besides: a blow, Close, entangle, trip or charge that names the weapon already in hand is the same as naming none,
@@ -37,9 +39,11 @@ from skirmish.rulesets.fi import (
     Charge,
     Close,
     Defend,
+    Dismount,
     Entangle,
     Hand,
     MeleeAttack,
+    Mount,
     Open,
     Rise,
     Trip,
@@ -71,7 +75,8 @@ class FiActionTable(ActionTable):
     """`ActionTable` with Future Imperfect's melee and card-hand blocks after its own (see the module)."""
 
     def __init__(self, width: int, height: int, units: Sequence[str], bursts: Sequence[int],
-                 items: Sequence[str], max_generator: int, weapons: Sequence[str] = ()) -> None:
+                 items: Sequence[str], max_generator: int, weapons: Sequence[str] = (),
+                 mounts: Sequence[str] = ()) -> None:
         super().__init__(width, height, units, bursts, items, max_generator)
         self.weapons = ("", *sorted(w for w in set(weapons) if w not in ("", "fists")), "fists")
         self.defend_skills, self.break_hows, self.lethal, self.hand_speeds = DEFEND_SKILLS, BREAK_HOWS, LETHAL, HAND_SPEEDS
@@ -82,18 +87,23 @@ class FiActionTable(ActionTable):
                        ("open", (u,)), ("entangle", (u, wp)), ("trip", (u, wp)),
                        ("defend", (len(DEFEND_SKILLS), 1 + cells)), ("break", (len(BREAK_HOWS),)), ("rise", ()),
                        ("hand", (len(HAND_SPEEDS), len(self.keeps))), ("reserve", (len(HAND_SPEEDS),)),
-                       ("off_shot", (u, len(self.modes), len(self.bursts)))])  # two weapons (R-6.12)
+                       ("off_shot", (u, len(self.modes), len(self.bursts))),  # two weapons (R-6.12)
+                       *([("mount", (len(mounts),)), ("dismount", (height, width))] if mounts else [])])  # R-6.1
+        self.mounts = tuple(mounts)
+        self._mount_index = {m: i for i, m in enumerate(self.mounts)}
         self._weapon_index = {w: i for i, w in enumerate(self.weapons)}
         self._keep_index = {k: i for i, k in enumerate(self.keeps)}
 
     @classmethod
-    def for_views(cls, views: Sequence[BattleView], bursts: Sequence[int]) -> FiActionTable:
-        """As `ActionTable.for_views`, with the hand-to-hand weapons each side's own units carry at the start."""
+    def for_views(cls, views: Sequence[BattleView], bursts: Sequence[int], mounts: Sequence[str] = ()) -> FiActionTable:
+        """As `ActionTable.for_views`, with the hand-to-hand weapons each side's own units carry at the start and the
+        scenario's mounts by name (its `mounts:`, every one, seen or not)."""
         base = ActionTable.for_views(views, bursts)
         first = views[0]
         mine = [u for v, side in zip(views, first.sides, strict=True) for u in v.units if u.side == side]
         weapons = {w.id for u in mine if u.melee is not None for w in u.melee.carried}
-        return cls(base.width, base.height, base.units, base.bursts, base.items, base.points - 1, sorted(weapons))
+        return cls(base.width, base.height, base.units, base.bursts, base.items, base.points - 1, sorted(weapons),
+                   mounts)
 
     # ------------------------------------------------------------------ index <-> action
     def _cell_index(self, cell: Any) -> int:
@@ -139,6 +149,12 @@ class FiActionTable(ActionTable):
                 raise KeyError(f"no index for {action}")
             return self._at("off_shot", self._unit_index[action.target], self.modes.index(action.mode),
                             self._burst_index[action.burst])
+        if isinstance(action, Mount) and self.mounts:
+            return self._at("mount", self._mount_index[action.mount])
+        if isinstance(action, Dismount) and self.mounts and action.to is not None:
+            return self._at("dismount", int(action.to[1]), int(action.to[0]))
+        if isinstance(action, Mount | Dismount):
+            raise KeyError(f"no index for {action}")
         if isinstance(action, Shoot) and action.hand not in ("", "main"):
             raise KeyError(f"no index for {action}")
         return super().encode(action)
@@ -169,14 +185,19 @@ class FiActionTable(ActionTable):
             return Hand(unit, speed=self.hand_speeds[p[0]], forgo="yes")
         if name == "off_shot":
             return Shoot(unit, self.units[p[0]], mode=self.modes[p[1]], burst=self.bursts[p[2]], hand="off")
+        if name == "mount":
+            return Mount(unit, self.mounts[p[0]])
+        if name == "dismount":
+            return Dismount(unit, to=(p[1], p[0]))
         return super().decode(index, unit)
 
     # ------------------------------------------------------------------ the mask
     def listed(self, legal: LegalActions) -> set[int]:
-        """The indices of the melee actions, hands and off-hand shots `legal` lists (those the table has a place for)."""
+        """The indices of the melee actions, hands, off-hand shots, mounts and dismounts `legal` lists (those the table
+        has a place for)."""
         out: set[int] = set()
         offhand = (a for a in legal.offhand if not a.double_tap)  # (read only for a unit holding two weapons)
-        for a in (*map(_plain, legal.melee), *(d for d in legal.declare if isinstance(d, Hand)), *offhand):
+        for a in (*map(_plain, legal.melee), *(d for d in legal.declare if isinstance(d, Hand)), *offhand, *legal.mounts):
             try:
                 out.add(self.encode(a))
             except (KeyError, ValueError):

@@ -56,7 +56,8 @@ def _fi_table(scenario: Scenario, views: Sequence[BattleView]) -> Any:
     from skirmish.env.fi_actions import FiActionTable
 
     bursts = {b for w in scenario.armoury.weapons.values() for b in w.bursts}
-    return FiActionTable.for_views(views, sorted(bursts))
+    mounts = [m.name for m in getattr(scenario.spec, "mounts", None) or ()]  # mounts: their block, last
+    return FiActionTable.for_views(views, sorted(bursts), mounts)
 
 
 def _fi_observer(views: Sequence[BattleView]) -> Any:
