@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.core.errors import IllegalAction
-from skirmish.ecs.components import Facing, Health, Position, Readiness, Status, Turn
+from skirmish.ecs.components import Facing, Health, Identity, Position, Readiness, Status, Turn
 from skirmish.ecs.fi_mounts import MountState, MountView
 from skirmish.ecs.knowledge import Knowledge
 from skirmish.ecs.systems.fi import covering, triggers
@@ -71,6 +71,16 @@ def allowance(sys: FiBase, eid: int) -> tuple[float, float] | None:
     return None if m is None else walk_run(m.move_m)
 
 
+def _known_cell(sys: FiBase, eid: int, name: str) -> geo.Cell | None:
+    """Where `eid`'s side knows the mount `name` stands (None: it does not know it; every mount's cell without side
+    views)."""
+    k = getattr(sys, "knowledge", None)
+    if not isinstance(k, MountKnowledge):
+        return sys.w.mounts[name].cell
+    seen = k.knows(k.sides[sys.w.peek(eid, Identity).side_index]).get(name)
+    return None if seen is None else seen.cell
+
+
 def _adjacent(a: geo.Cell, b: geo.Cell) -> bool:
     return a != b and max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
 
@@ -89,11 +99,17 @@ def check(sys: FiSystems, eid: int, action: Action) -> list[Part]:
             raise IllegalAction(f"R-6.1: no mount named {action.mount!r} (mounts: {known})")
         if sys.w.peek(eid, Status).mounted:
             raise IllegalAction(f"R-6.1: {me} is already mounted")
-        if m.rider is not None:
+        if not _adjacent(here, m.cell):  # (where it stands only as far as the side knows: fog)
+            known = _known_cell(sys, eid, m.name)
+            where = f" at {known[0]},{known[1]}" if known is not None else ""
+            raise IllegalAction(f"R-6.1: {m.name}{where} is not adjacent to {me} at {here[0]},{here[1]}: a figure "
+                                "mounts from a next cell")
+        if not geo.can_step(sys.ctx.grid, here, m.cell):
+            raise IllegalAction(f"R-5.6: the step from {here[0]},{here[1]} onto {m.name} cuts a wall's corner")
+        if m.rider is not None:  # (next to it: its rider is in sight)
             raise IllegalAction(f"R-6.1: {m.name} is taken: {m.rider} rides it")
-        if not _adjacent(here, m.cell):
-            raise IllegalAction(f"R-6.1: {m.name} at {m.cell[0]},{m.cell[1]} is not adjacent to {me} at "
-                                f"{here[0]},{here[1]}: a figure mounts from a next cell")
+        if sys.w.peek(eid, Status).prone:
+            raise IllegalAction(f"R-6.1: {me} is down: a figure mounts on its feet")
         engaged = sys.engaged_with(eid)
         if engaged:
             raise IllegalAction(f"R-7.1: {me} is engaged in melee with {sys.name(engaged[0])}: no mounting while engaged")
@@ -115,6 +131,8 @@ def check(sys: FiSystems, eid: int, action: Action) -> list[Part]:
                                 "steps off to a next cell")
         if not grid.inside(to) or not grid.passable(to):
             raise IllegalAction(f"R-6.1: no one can stand at {to[0]},{to[1]}")
+        if not geo.can_step(grid, here, to):
+            raise IllegalAction(f"R-5.6: the step from {here[0]},{here[1]} to {to[0]},{to[1]} cuts a wall's corner")
         if to in sys.w.occupied(except_eid=eid):
             raise IllegalAction(f"R-6.1: cell {to[0]},{to[1]} is taken")
     else:
@@ -135,7 +153,8 @@ def apply(sys: FiSystems, eid: int, action: Action) -> None:
     here = sys.w.cell(eid)
     rd = sys.w.get(eid, Readiness)
     rd.target, rd.aim = None, 0
-    pinners = covering.pinned_by(sys, eid)  # R-6.12: where the step begins
+    pinners = covering.pinned_by(sys, eid)  # R-6.12: where the step begins (firing still as it was)
+    sys.w.get(eid, Status).firing = False  # R-6.1: a step ends the exposure of having fired, as a move's does
     beaten: list[int] = []  # waiters the figure beat in the Reflex contest: they act once it has stepped (R-5.7)
     sys._check_triggers(eid, beaten, None)  # `enemy_moves`: where it stood
     if sys.active(eid):
