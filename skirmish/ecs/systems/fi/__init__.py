@@ -110,6 +110,8 @@ class FiSystems(FiMelee, FiHand, FiMind):
     def apply(self, eid: int, action: Action) -> bool:
         """Check and apply one action of a turn; True when the turn is over."""
         done = self._apply(eid, action)
+        if self.w.mounts:  # a rider down comes off its mount (R-6.1 mounts)
+            mounts.unseat_fallen(self)
         self.applied += 1
         return done
 

@@ -5,6 +5,7 @@ covering.py's are: the mounts put on the world from the scenario, the checks and
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from skirmish.core.errors import IllegalAction
@@ -192,6 +193,67 @@ def _step(sys: FiSystems, eid: int, action: Action, me: str, here: geo.Cell) -> 
     return to
 
 
+def unseat_fallen(sys: FiSystems) -> None:
+    """Every rider down comes off its mount (docs/RULES-NOTES.md "Mounts"): one tripped or thrown (R-7.6, R-7.7),
+    knocked prone (a choke or lock, R-7.7) or put out of action (R-8.1, which leaves it prone). It lands on the next
+    open cell behind it (opposite its facing; else the open cell nearest that way), prone as it fell, and loses
+    readiness and aim as by a move (R-6.2); the mount stays riderless on its cell. With no open cell round it, it
+    stays in the saddle until one opens. A figure withdrawn from the battle (extracted) leaves on its mount.
+    Called after every action and as held damage lands (a tie, R-5.7), in the mounts' order."""
+    w = sys.w
+    for m in w.mounts.values():
+        if m.rider is None or not w.has(m.rider):
+            continue
+        eid = w.entity(m.rider)
+        hp, st = w.peek(eid, Health), w.peek(eid, Status)
+        if not (st.prone or hp.dead or hp.incapacitated):
+            continue
+        here = w.cell(eid)
+        to = _landing(sys, eid, here)
+        if to is None:
+            continue
+        cause, rules = _cause(sys, eid)
+        m.rider, m.cell = None, here
+        pos = w.get(eid, Position)
+        pos.x, pos.y = to
+        w.get(eid, Status).mounted = False
+        rd = w.get(eid, Readiness)
+        rd.target, rd.aim = None, 0
+        sys._event("unseated", sys.name(eid), rules, mount=m.name, at=list(here),
+                   to=list(to), cause=cause)
+        sys._update_known(eid, here)
+        sys.refresh_cover()
+
+
+def _cause(sys: FiSystems, eid: int) -> tuple[str, tuple[str, ...]]:
+    """Why a rider comes off, and the rules that say so."""
+    hp = sys.w.peek(eid, Health)
+    if hp.dead or hp.incapacitated or hp.out_of_action:
+        return "out of action", ("R-6.1", "R-8.1")
+    if sys.melee_state(eid).down:
+        return "down", ("R-6.1", "R-7.6")
+    return "prone", ("R-6.1",)
+
+
+def _landing(sys: FiBase, eid: int, at: geo.Cell) -> geo.Cell | None:
+    """The open cell next to `at` a rider falls to: behind it first (opposite its facing), then the nearest that
+    way (geometry's neighbour order breaks ties); a step that cuts a wall's corner is not taken (R-5.6)."""
+    grid, face = sys.ctx.grid, sys.w.peek(eid, Facing)
+    bx, by = -face.dx, -face.dy
+    if not (bx or by):
+        bx, by = 0, 1
+    taken = sys.w.occupied(except_eid=eid)
+    best: tuple[float, int, geo.Cell] | None = None
+    for i, (dx, dy) in enumerate(geo.NEIGHBOURS_8):
+        c = (at[0] + dx, at[1] + dy)
+        if not grid.inside(c) or c in taken or not geo.can_step(grid, at, c):
+            continue
+        key = (-(dx * bx + dy * by) / math.hypot(dx, dy), i, c)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[2]
+
+
 def listed(sys: FiSystems, eid: int) -> tuple[Action, ...]:
     """Every mount and dismount the unit may take now (each put to `check`)."""
     if not sys.w.mounts or not sys.active(eid):
@@ -270,4 +332,4 @@ class MountKnowledge(Knowledge):
         return out
 
 
-__all__ = ["MountKnowledge", "allowance", "apply", "check", "init", "listed", "ridden_by", "state"]
+__all__ = ["MountKnowledge", "allowance", "apply", "check", "init", "listed", "ridden_by", "state", "unseat_fallen"]
