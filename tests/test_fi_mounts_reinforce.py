@@ -22,7 +22,7 @@ def _trigger(*units: str) -> str:
 
 
 def _rider(name: str, x: int, y: int, mounted: bool = True) -> str:
-    return "{name: %s, at: [%d, %d], traits: %s%s}" % (name, x, y, T, ", mounted: true" if mounted else "")
+    return f"{{name: {name}, at: [{x}, {y}], traits: {T}{', mounted: true' if mounted else ''}}}"
 
 
 def _to_round(b, n: int) -> None:  # type: ignore[no-untyped-def]

@@ -84,7 +84,7 @@ def test_no_mount_step_cuts_a_walls_corner(tmp_path: Path, blue: list[str], moun
     b = battle(tmp_path, mounts, blue, [unit("Foe", 18, 4)], rows=PAST_A_WALL)
     act = parse_action(action)
     assert act not in b.legal_actions("Me").mounts
-    with pytest.raises(IllegalAction, match="R-5.6"):
+    with pytest.raises(IllegalAction, match=r"R-5\.6"):
         b.submit(act)
 
 

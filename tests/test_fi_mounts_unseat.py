@@ -109,7 +109,7 @@ def test_a_prone_figure_does_not_mount(tmp_path: Path) -> None:
     b = battle(tmp_path, "[{name: B, kind: bike, at: [2, 1]}]", [unit("Me", 1, 1)], [unit("Foe", 18, 4)])
     b.world.get(b.world.entity("Me"), Status).prone = True
     assert not b.legal_actions("Me").mounts
-    with pytest.raises(IllegalAction, match="R-6.1: Me is down"):
+    with pytest.raises(IllegalAction, match=r"R-6\.1: Me is down"):
         b.submit(parse_action("mount Me B"))
 
 

@@ -236,6 +236,8 @@ class FiSystems(FiMelee, FiHand, FiMind):
         if getattr(self.ctx, "arts", None) is not None and getattr(unit, "martial_arts", None):
             self.ctx.arts[unit.name] = martial_arts_pools(unit)
         eid = spawn_unit(self.ctx, unit, side, self.ctx.side_names.index(side), order)
+        if self.ctx.mounts_due:  # a mounted reinforcement comes on its mount (R-6.1 mounts)
+            mounts.arrive(self, eid)
         self.refresh_cover()
         return eid
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from skirmish.content.fi_mounts import due_mounts
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Facing, Health, Identity, Position, Readiness, Status, Turn
 from skirmish.ecs.fi_mounts import MountState, MountView
@@ -30,15 +31,34 @@ READY = Part("ready", int(Speed.NORMAL))  # mounting or dismounting: a NORMAL ac
 
 def init(sys: FiSystems, spec: Any) -> None:
     """Put the scenario's mounts on the world; a `mounted: true` unit on a mount's cell rides it (checked on load,
-    skirmish.content.fi_mounts)."""
+    skirmish.content.fi_mounts). A mount at the cell a trigger's mounted reinforcement asks for waits off the map
+    for it (`arrive`)."""
     mounts = getattr(spec, "mounts", None)
     if not mounts:
         return
     on = {sys.w.cell(e): i.name for e, i in sys.w.units() if sys.w.peek(e, Status).mounted}
+    due = due_mounts(spec)
+    sys.ctx.mount_order = tuple(m.name for m in mounts)
     for m in mounts:
         cell = (m.at[0], m.at[1])
         move = m.move_m if m.move_m is not None else MOUNT_KINDS[m.kind].move_m
-        sys.w.mounts[m.name] = MountState(m.name, m.kind, move, cell, on.get(cell))
+        if m.name in due:
+            sys.ctx.mounts_due[due[m.name]] = MountState(m.name, m.kind, move, cell, None)
+        else:
+            sys.w.mounts[m.name] = MountState(m.name, m.kind, move, cell, on.get(cell))
+
+
+def arrive(sys: FiBase, eid: int) -> None:
+    """A trigger's reinforcement has come: its mount, if one waits for it, comes under it where it stands (the
+    world's mounts kept in the scenario's order)."""
+    m = sys.ctx.mounts_due.pop(sys.name(eid), None)
+    if m is None:
+        return
+    m.cell, m.rider = sys.w.cell(eid), sys.name(eid)
+    sys.w.get(eid, Status).mounted = True
+    placed = {**sys.w.mounts, m.name: m}
+    sys.w.mounts.clear()
+    sys.w.mounts.update((n, placed[n]) for n in sys.ctx.mount_order if n in placed)
 
 
 def ridden_by(sys: FiBase, name: str) -> MountState | None:
@@ -101,8 +121,8 @@ def check(sys: FiSystems, eid: int, action: Action) -> list[Part]:
         if sys.w.peek(eid, Status).mounted:
             raise IllegalAction(f"R-6.1: {me} is already mounted")
         if not _adjacent(here, m.cell):  # (where it stands only as far as the side knows: fog)
-            known = _known_cell(sys, eid, m.name)
-            where = f" at {known[0]},{known[1]}" if known is not None else ""
+            seen_at = _known_cell(sys, eid, m.name)
+            where = f" at {seen_at[0]},{seen_at[1]}" if seen_at is not None else ""
             raise IllegalAction(f"R-6.1: {m.name}{where} is not adjacent to {me} at {here[0]},{here[1]}: a figure "
                                 "mounts from a next cell")
         if not geo.can_step(sys.ctx.grid, here, m.cell):
@@ -332,4 +352,4 @@ class MountKnowledge(Knowledge):
         return out
 
 
-__all__ = ["MountKnowledge", "allowance", "apply", "check", "init", "listed", "ridden_by", "state", "unseat_fallen"]
+__all__ = ["MountKnowledge", "allowance", "apply", "arrive", "check", "init", "listed", "ridden_by", "state", "unseat_fallen"]
