@@ -41,7 +41,7 @@ def test_an_enemy_rider_seen_only_while_firing_shows_with_its_mount(tmp_path: Pa
     st.known_to = frozenset({"Red"})  # Blue lost its place
     _look(b)
     assert _seen(b) == (((9, 2), True), [("H", (9, 2), None)])  # a ghost, and its mount as last seen
-    st.firing = True  # it fires round the corner: seen
+    b.world.get(b.world.entity("Lancer"), Status).firing = True  # it fires round the corner: seen
     _look(b)
     assert _seen(b) == (((9, 2), False), [("H", (9, 2), "Lancer")])
 

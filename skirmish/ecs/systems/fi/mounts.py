@@ -305,7 +305,8 @@ def state(sys: FiSystems) -> dict[str, Any]:
 
 class MountKnowledge(Knowledge):
     """Future Imperfect side views with mounts: a side knows a mount its figures in action see now (R-6.1 sight,
-    as a figure is seen) and one its own figure rides; one it saw before and sees no more stays where it was
+    as a figure is seen), one its own figure rides, and one under an enemy rider it sees now (round a corner too:
+    firing, or its place known, R-6.6); one it saw before and sees no more stays where it was
     last seen, riderless as far as it knows (docs/RULES-NOTES.md "Mounts"). What a side knows is kept at every
     `update` (after every answer the battle takes, as the units' sightings are), never only when a view is asked
     for, so it depends on the battle alone; it is part of the battle's state (`state`)."""
@@ -323,9 +324,11 @@ class MountKnowledge(Knowledge):
         for side in self.sides:
             seers = [world.cell(e) for e, i in world.units() if i.side == side and not world.peek(e, Health).out_of_action]
             memory = self._mount_memory[side]
+            riders = self.seen[side]  # enemies seen now, round a corner too (firing, or their place known)
             for m in views:
                 own = m.rider is not None and sides.get(m.rider) == side
-                if own or any(geo.unit_sight(grid, at, m.cell, False, False).visible for at in seers):
+                with_rider = m.rider is not None and m.rider in riders  # a rider seen shows its mount (R-6.6)
+                if own or with_rider or any(geo.unit_sight(grid, at, m.cell, False, False).visible for at in seers):
                     memory[m.name] = m
                 elif m.name in memory:
                     last = memory[m.name]
