@@ -57,8 +57,9 @@ class EditorActions(EditorState):
         """A field's line as shown."""
         if isinstance(f, FormField):
             value = self.doc.get(f.keys)
-            if f.kind == "toggle":
-                return "yes" if (f.default if value is None else value) else "no"
+            if f.kind == "toggle":  # left out: the model's default; a required key shows it is not set
+                shown = f.default if value is None else value
+                return "" if shown is None else "yes" if shown else "no"
             if f.kind == "action":
                 return ""
             if f.apply in ("when", "effect"):
@@ -72,6 +73,8 @@ class EditorActions(EditorState):
 
     def hint_of(self, f: Field) -> str:
         """What an unset line shows instead of its value."""
+        if isinstance(f, FormField) and f.kind == "toggle" and f.default is None:
+            return "not set (required): click for yes"
         return unset_hint(str(self.doc.data.get("ruleset", "fi")), f.keys)
 
     def start_edit(self, f: Field) -> None:
@@ -89,6 +92,8 @@ class EditorActions(EditorState):
                 self._apply(e.field, e.text.strip())
             elif e.field.keys[0] == "@map":
                 self._set_map(str(e.field.keys[1]), e.text)
+            elif len(e.field.keys) == 5 and e.field.keys[::2] == ("sides", "units", "name"):  # objectives follow
+                self.doc.rename_unit(int(e.field.keys[1]), int(e.field.keys[3]), e.text)
             elif e.field.keys[0] == "@zone":
                 self.doc.rename_zone(str(e.field.keys[1]), e.text.strip())
                 self.zone = e.text.strip()
@@ -134,9 +139,10 @@ class EditorActions(EditorState):
         self.editing = None
         if f.kind == "open":
             self.opened = None if self.opened == f.keys else f.keys
-        elif f.kind == "toggle":
+        elif f.kind == "toggle":  # back to the model's default: the key is left out again (not written)
             value = self.doc.get(f.keys)
-            self.doc.set(f.keys, not (f.default if value is None else value))
+            flipped = not (f.default if value is None else value)
+            self.doc.set(f.keys, None if flipped == f.default else flipped)
         elif f.apply == "delete":
             self.doc.set(f.keys, None)
             if f.keys == self.opened:

@@ -27,7 +27,7 @@ from skirmish.content.tiled import MAPS_DIR, check_size, read_json, shipped_tile
 from skirmish.content.tiled_write import scenario_text, write_scenario, write_tmj
 from skirmish.fileio import OutputError, write_text
 from skirmish.rules.geometry import GridMap, Terrain
-from skirmish.ui.editor.basics import DEFAULT_TILE, NEW_SIZE, Cell, new_unit, renamed, shipped
+from skirmish.ui.editor.basics import DEFAULT_TILE, NEW_SIZE, Cell, new_unit, renamed, shipped, unit_renamed
 
 UNDO_DEPTH = 200
 
@@ -236,6 +236,30 @@ class EditorDoc:
         """Take a unit off (its side may be left empty: the check says so)."""
         self.change()
         del self.data["sides"][side]["units"][index]
+
+    def rename_unit(self, side: int, index: int, new: str) -> None:
+        """Rename a unit and every objective, trigger and order that names it (basics.unit_renamed), in one undo
+        step; ValueError for an empty name or one that a unit, a reinforcement or a mount has."""
+        old = str(self.data["sides"][side]["units"][index].get("name", ""))
+        new = new.strip()
+        if new == old:
+            return
+        taken = {str(u.get("name")) for _, _, u in self.units()} | self.other_names()
+        if not new or new in taken:
+            raise ValueError(f"a unit name, not empty and not another unit's, reinforcement's or mount's, got {new!r}")
+        self.change()
+        self.data = unit_renamed(self.data, old, new) if old else self.data
+        self.data["sides"][side]["units"][index]["name"] = new
+
+    def other_names(self) -> set[str]:
+        """The names of the triggers' reinforcements and of the mounts (a unit's name must differ from them)."""
+        out = {str(m.get("name")) for m in self.data.get("mounts") or [] if isinstance(m, dict)}
+        for t in self.data.get("triggers") or []:
+            for e in (t.get("then") or []) if isinstance(t, dict) else []:
+                r = e.get("reinforce") if isinstance(e, dict) else None
+                out |= {str(u.get("name")) for u in (r.get("units") or []) if isinstance(u, dict)} if isinstance(
+                    r, dict) else set()
+        return out
 
     def set(self, keys: tuple[str | int, ...], value: Any) -> None:
         """Set a field by its key path (("sides", 0, "units", 2, "skills"), …); None removes it."""
