@@ -19,6 +19,7 @@ from skirmish.ui.editor.fields import (
     unit_fields,
     zone_fields,
 )
+from skirmish.ui.editor.mounts import NOT_FI, NOTE, draw_editor_mounts, mount_fields
 from skirmish.ui.editor.objective_form import FormField, objective_rows, trigger_rows
 from skirmish.ui.editor.state import TABS
 from skirmish.ui.editor.zones import draw_zones
@@ -27,7 +28,7 @@ from skirmish.ui.overlay_text import draw_help, draw_toasts
 from skirmish.ui.screens.base import draw_panel
 from skirmish.ui.widgets import ACCENT, BAD, DIM, GOOD, PANEL_EDGE, TEXT, Button, wrap
 
-EDITOR_KEYS = ("B brush · R rectangle · F fill · U units · Z zone · P polygon zone · [ ] brush size · right-click "
+EDITOR_KEYS = ("B brush · R rectangle · F fill · U units · Z zone · P polygon zone · M mounts · [ ] brush size · right-click "
                "picks a tile · Del delete · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · Ctrl+B balance · T test play · H help · "
                "Esc menu")
 HELP = [
@@ -45,6 +46,9 @@ HELP = [
     "Z zone: drag a rectangle (a click on a zone selects it) · P polygon: click its corners (cell corners), Enter "
     "or the first corner closes it, Backspace takes the last back, Esc drops it · Zones tab: click a name to "
     "rename it (objectives, deployment and triggers follow), an area to type it; Delete removes the selected",
+    "M mounts (Future Imperfect): click an empty cell to place one (under a unit: it rides it), drag one to move it "
+    "(its rider with it), click one to select it; Mounts tab: its name, kind (horse, beast, bike), cell and walk; "
+    "Delete removes the selected one",
     "Side tab: click an objective to unfold its form: kind, zone, unit … picked from lists, numbers typed, wins and "
     "loses toggled; the YAML line is the advanced way · Triggers tab: the same for each trigger: when (round, "
     "enters, leaves, falls, casualties, objective) and each effect (reinforce, message, ai, door, end), + effect",
@@ -61,7 +65,8 @@ TOOL_BUTTONS = (  # (tool, label, tip): the left panel's tool buttons
     ("brush", "Brush B", "B: paint cells with the chosen tile"), ("rect", "Rect R", "R: drag a rectangle of the tile"),
     ("fill", "Fill F", "F: fill an area of one tile"), ("unit", "Unit U", "U: place, move and select units"),
     ("zone", "Zone Z", "Z: drag a rectangle zone; click a zone to select it"),
-    ("poly", "Poly P", "P: click a polygon zone's corners; Enter (or the first corner) closes it"))
+    ("poly", "Poly P", "P: click a polygon zone's corners; Enter (or the first corner) closes it"),
+    ("mount", "Mount M", "M: place, move and select mounts (Future Imperfect)"))
 SHORT = 3  # letters of a unit's name on its token
 
 
@@ -132,7 +137,7 @@ class EditorDrawing(EditorActions):
             tool = Button(label, partial(self.set_tool, name), rect=r, active=self.tool == name, tip=tip, small=True)
             self.buttons.buttons.append(tool)
             page.buttons([tool])
-        y += 2 * (tool_h + 4) + 6
+        y += (len(TOOL_BUTTONS) + 2) // 3 * (tool_h + 4) + 6
         y = page.text(f.normal, "Tiles", ACCENT, (x, y)).bottom + 4
         self.panels.palette = []
         row_h = f.small.get_linesize() + (4 if rect.h >= 560 else 0)
@@ -194,6 +199,7 @@ class EditorDrawing(EditorActions):
                 pygame.draw.line(surf, (0, 0, 0), (v.origin[0] + x0 * v.tile, py), (v.origin[0] + x1 * v.tile, py))
         pygame.draw.rect(surf, PANEL_EDGE, (v.origin[0] - 1, v.origin[1] - 1, w * v.tile + 2, h * v.tile + 2), 1)
         draw_zones(surf, self)
+        draw_editor_mounts(surf, self)
         self._units(surf)
         self._marks(surf)
         surf.set_clip(clip)
@@ -344,6 +350,11 @@ class EditorDrawing(EditorActions):
             note = ("Z drag a rectangle, P click corners (Enter closes) to draw a zone; click one on the map to "
                     "select it; Delete removes it") if not zones else "click a zone's name to rename it"
             return zone_fields(zones, self.zone), note, []
+        if self.tab == "mounts":
+            mounts = self.doc.mounts()
+            note = NOT_FI if ruleset != "fi" else NOTE if not mounts else "click a mount's name to rename it"
+            self.mount = self.mount if self.mount is not None and self.mount < len(mounts) else None
+            return mount_fields(mounts, self.mount), note, []
         if self.tab == "triggers":
             triggers = self.doc.data.get("triggers")
             note = ("click a trigger to unfold its form" if triggers else

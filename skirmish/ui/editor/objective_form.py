@@ -46,7 +46,7 @@ class FormField(Field):
     options: tuple[str, ...] = ()
     apply: str = ""
     tip: str = ""
-    default: Any = None  # a toggle's value when the key is left out
+    default: Any = None  # a toggle's value when the key is left out (None: the key is required, as a door's `open`)
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,8 @@ def model_rows(model: type[BaseModel], keys: Keys, refs: Refs, indent: str = "  
             out.append(FormField(f"{indent}{name}", here, kind="line", tip=tip))
             out += model_rows(nested[0], here, refs, indent + "  ")
         elif parts == [bool]:
-            out.append(FormField(f"{indent}{name}", here, kind="toggle", tip=tip, default=bool(info.default)))
+            out.append(FormField(f"{indent}{name}", here, kind="toggle", tip=tip,
+                                 default=None if info.is_required() else bool(info.default)))
         elif name in REFERENCES and parts == [str]:
             out.append(FormField(f"{indent}{name}", here, True, kind="choice", options=refs.of(name), tip=tip))
         elif literals:

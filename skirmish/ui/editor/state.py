@@ -24,12 +24,12 @@ from skirmish.ui.screens.menu_state import user_scenarios_dir
 from skirmish.ui.settings import Settings
 from skirmish.ui.widgets import TEXT, ButtonRow, Fonts, Toast
 
-TOOLS = ("brush", "rect", "fill", "unit", "zone", "poly")
+TOOLS = ("brush", "rect", "fill", "unit", "zone", "poly", "mount")
 TOOL_KEYS = {pygame.K_b: "brush", pygame.K_r: "rect", pygame.K_f: "fill", pygame.K_u: "unit", pygame.K_z: "zone",
-             pygame.K_p: "poly"}
+             pygame.K_p: "poly", pygame.K_m: "mount"}
 BRUSHES = (1, 2, 3, 5)
 MIN_TILE, MAX_TILE = 4, 64
-TABS = ("scenario", "side", "unit", "zones", "triggers")
+TABS = ("scenario", "side", "unit", "zones", "triggers", "mounts")
 
 
 def user_dir() -> Path:
@@ -99,6 +99,7 @@ class EditorState:
         self.side = 0
         self.selected: tuple[int, int] | None = None
         self.zone: str | None = None  # the zone selected (the zones tab shows it first)
+        self.mount: int | None = None  # the mount selected (the mounts tab shows it first)
         self.polygon: list[tuple[int, int]] = []  # a polygon zone being drawn: its vertices, cell corners
         self.hover_corner: tuple[int, int] | None = None
         self.tab = "scenario"
@@ -131,11 +132,13 @@ class EditorState:
                                     "balance_battles": self.balance_battles}
 
     def set_tool(self, tool: str) -> None:
-        """B brush, R rectangle, F fill, U units, Z rectangle zones, P polygon zones."""
+        """B brush, R rectangle, F fill, U units, Z rectangle zones, P polygon zones, M mounts."""
         self.tool = tool
         self.polygon = []
         if tool in ("zone", "poly"):
             self.tab = "zones"
+        elif tool == "mount":
+            self.tab = "mounts"
         self.remember()
 
     def set_tile(self, tid: int) -> None:
@@ -210,6 +213,13 @@ class EditorState:
             self.doc.delete_zone(self.zone)
             self.toast(f"deleted zone {self.zone} (Ctrl+Z brings it back)")
             self.zone = None
+            return
+        if self.tab == "mounts" and self.mount is not None and self.mount < len(self.doc.mounts()):
+            name = self.doc.mounts()[self.mount].get("name")
+            rider = self.doc.rider_of(self.mount)
+            self.doc.delete_mount(self.mount)
+            self.toast(f"deleted {name}" + (" (its rider is set down)" if rider else "") + " (Ctrl+Z brings it back)")
+            self.mount = None
             return
         if self.selected is None:
             return
