@@ -59,7 +59,7 @@ def test_a_defence_step_onto_an_unseen_enemy_is_listed_bumps_and_takes_the_minus
 def _held(tmp_path: Path, read: int, order: str) -> Battle:
     """Me (at 1,1) holds Foe (at 2,1), Lurk (Me's side) at 3,1; Foe's Escape (III-1) reads `read` against 5."""
     return _battle(tmp_path, [INIT, _card(4, III_2=9), _card(5, III_1=read), INIT, INIT, INIT, INIT],
-                   "[%s, %s]" % (WRESTLER % ("Me", 1), PLAIN % ("Lurk", 3)), "[%s]" % (WRESTLER % ("Foe", 2)),
+                   f"[{WRESTLER % ('Me', 1)}, {PLAIN % ('Lurk', 3)}]", "[%s]" % (WRESTLER % ("Foe", 2)),
                    ["declare Me normal", "declare Lurk normal", "melee Me Foe maneuver=hold"],
                    ["declare Foe normal", order], extra="options: {martial_arts: true}")
 
