@@ -110,7 +110,7 @@ def _melee_reply(view: BattleView, e: UnitView, f: UnitView, shot: ShotEstimate)
 
     if not mm.armed(e) or mm.melee_threat(view, e, f) <= 0:
         return shot
-    blow, _ = mm.best_blow(view, e, f, charge=not geo.adjacent(e.cell, f.cell))
+    blow, _ = mm.best_blow(view, e, f, charge=not mm.touching(view, e.cell, f.cell))
     return blow if material(blow, f) > material(shot, f) else shot
 
 
