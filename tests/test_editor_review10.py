@@ -84,9 +84,12 @@ def test_unit_renamed_touches_only_the_fields_that_name_units() -> None:
         "intent X shoot target=2,2 then=aim then_target=2,2 dccm=1 dccm_at=2,2 mount=2,2",
         "melee X 2,2 weapon=2,2", "mount X 2,2", "wait X preempt:2,2", "defend X fighting to=2,2"]}]}
     out = unit_renamed(data, "2,2", "Kim")["sides"][0]["orders"]
-    assert out == ["move Kim 2,2", "shoot X Kim also=Kim mode=snap", "contest X Kim kind=taunt",
+    assert out == ["move Kim 2,2", "shoot X Kim also=2,2 mode=snap", "contest X Kim kind=taunt",
                    "intent X shoot target=Kim then=aim then_target=Kim dccm=1 dccm_at=Kim mount=2,2",
                    "melee X Kim weapon=2,2", "mount X 2,2", "wait X preempt:Kim", "defend X fighting to=2,2"]
+    # (`also=2,2` names the units "2" and "2": a name with a comma is never in such a list)
+    burst = {"sides": [{"orders": ["shoot X A also=B,A mode=A"]}]}
+    assert unit_renamed(burst, "A", "Kim")["sides"][0]["orders"] == ["shoot X Kim also=B,Kim mode=A"]
 
 
 def test_a_name_the_order_grammar_cannot_hold_as_it_is_is_written_so_it_reads_back(app: App, tmp_path: Path) -> None:

@@ -147,6 +147,9 @@ class EditorActions(EditorState):
         if f.kind == "open":
             self.opened = None if self.opened == f.keys else f.keys
         elif f.kind == "toggle":  # back to the model's default: the key is left out again (not written)
+            if not isinstance(self.doc.get(f.keys[:-1]), dict):  # `door: relay`: no mapping to set a key in
+                self.toast(f"{f.keys[-2]} is not a mapping ({{key: value}}): type it in the YAML row", BAD)
+                return
             value = self.doc.get(f.keys)
             flipped = not (f.default if value is None else value)
             self.doc.set(f.keys, None if flipped == f.default else flipped)

@@ -278,7 +278,9 @@ class EditorScreen(EditorDrawing):
         elif drag["kind"] == "unit" and self.doc.inside(cell) and cell != drag["start"]:
             if self.doc.unit_at(cell) is None:
                 side, index = drag["unit"]
-                self.doc.move_unit(side, index, cell)
+                why = self.doc.move_unit(side, index, cell)
+                if why is not None:
+                    self.toast(why)
             else:
                 self.toast("a unit stands there already")
         return None
