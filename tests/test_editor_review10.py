@@ -5,6 +5,7 @@ quick names against the loader's and scenarios of one name, and a rider dragged 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,10 +17,11 @@ from skirmish.rules.actions import parse_action
 from skirmish.ui.app import App
 from skirmish.ui.editor import EditorDoc, EditorScreen
 from skirmish.ui.editor.basics import unit_renamed
+from skirmish.ui.editor.draw import HELP
 from skirmish.ui.screens.folder_list import quick_title
 from skirmish.ui.screens.menu_state import menu_listing
 from skirmish.ui.settings import Settings
-from tests.test_editor_board import DUEL, _centre, _down, _frames, _key, _move, _texts, _type, _up
+from tests.test_editor_board import DUEL, _centre, _click, _down, _frames, _key, _move, _texts, _type, _up
 from tests.test_editor_forms import WITH_ZONES, _open, _press, _row
 
 OUTRIDERS = SCENARIOS_DIR / "fi" / "outriders.yaml"
@@ -187,3 +189,88 @@ def test_a_rider_dragged_onto_another_mount_is_refused(app: App) -> None:
     _frames(app)
     assert ed.doc.data["sides"][0]["units"][0]["at"] == [4, 5] and ed.doc.data["mounts"][2]["at"] == [4, 5]
     assert any("stands there" in t.text for t in ed.toasts) and ed.doc.check()[1] == []
+
+
+# ------------------------------------------------------------------------------------------------ leftovers
+FOLLOWED = REINFORCED.replace("    colour: red\n", "    colour: red\n    objectives: [{kind: kill, unit: R-1}]\n") + (
+    "  - {when: {round: 3}, then: [{ai: {side: Blue, orders: [protect R-1]}}]}\n")
+
+
+def test_a_reinforcement_renamed_in_its_trigger_form_is_followed(app: App, tmp_path: Path) -> None:
+    ed = _open(app, tmp_path, FOLLOWED)
+    assert ed.doc.check()[1] == []
+    before = ed.doc.data
+    ed.tab, ed.opened = "triggers", ("triggers", 0)
+    _frames(app)
+    _press(app, _row(ed, "name 1"))
+    assert ed.editing is not None and ed.editing.text == "R-1"
+    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
+    _type("Late")
+    _key(pygame.K_RETURN)
+    _frames(app)
+    d = ed.doc.data
+    assert d["triggers"][0]["then"][0]["reinforce"]["units"][0]["name"] == "Late"
+    assert d["triggers"][1]["when"] == {"falls": "Late"} and d["sides"][1]["objectives"] == [
+        {"kind": "kill", "unit": "Late"}]
+    assert d["triggers"][2]["then"][0]["ai"]["orders"] == ["protect Late"] and ed.doc.check()[1] == []
+    # a unit's name is refused, the line kept open with why
+    _press(app, _row(ed, "name 1"))
+    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
+    _type("Blue-1")
+    _key(pygame.K_RETURN)
+    _frames(app)
+    assert ed.editing is not None and "another unit" in (ed.editing.error or "")
+    _key(pygame.K_ESCAPE)
+    # one undo step
+    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    _frames(app)
+    assert ed.doc.data == before
+
+
+def test_k_chooses_the_kind_of_mount_before_placing(app: App, tmp_path: Path) -> None:
+    ed = _open(app, tmp_path, "ruleset: fi\n" + DUEL)
+    _key(pygame.K_k, "k")
+    _frames(app)
+    assert ed.tool == "mount" and ed.mount_kind == "beast" and "next mount: beast (K)" in _texts(ed)
+    _key(pygame.K_k, "k")
+    _frames(app)
+    _click(_centre(ed, (3, 1)))
+    _frames(app)
+    assert ed.doc.data["mounts"] == [{"name": "Bike-1", "kind": "bike", "at": [3, 1]}]
+    _click(_centre(ed, (6, 1)))
+    _frames(app)
+    assert ed.doc.data["mounts"][1]["kind"] == "bike" and ed.doc.check()[1] == []
+    assert app.settings.editor["mount_kind"] == "bike"  # remembered with the tool
+    _key(pygame.K_k, "k")
+    _frames(app)
+    assert ed.mount_kind == "horse"
+    _key(pygame.K_h, "h")
+    _frames(app)
+    assert ed.show_help and any("K chooses the kind" in line for line in HELP) and "M mounts (K kind)" in _texts(ed)
+
+
+def test_k_in_a_future_world_scenario_says_mounts_are_future_imperfects(app: App) -> None:
+    ed = app.open_editor(SCENARIOS_DIR / "fw" / "scout_run.yaml")
+    _frames(app, 2)
+    _key(pygame.K_k, "k")
+    _frames(app)
+    assert ed.mount_kind is None and any("Future Imperfect's" in t.text for t in ed.toasts)
+
+
+@pytest.mark.parametrize("size", ((1280, 800), (900, 600)))
+def test_the_inspectors_tab_labels_are_whole(size: tuple[int, int]) -> None:
+    a = App(size=size, settings=Settings())
+    try:
+        ed = a.open_editor(OUTRIDERS)
+        _frames(a, 2)
+        lines = [t for t, _ in ed.page.lines]
+        for label in ("Scenario", "Side", "Unit", "Zones", "Triggers", "Mounts"):
+            assert label in lines, (label, [t for t in lines if "…" in t])
+        rects = [r for r, _ in ed.panels.tabs]
+        assert all(r.right + 4 <= b.x for r, b in itertools.pairwise(rects))
+        assert rects[-1].right <= ed.panels.inspector.right - 8
+        _click(ed.panels.tabs[-1][0].center)
+        _frames(a)
+        assert ed.tab == "mounts"
+    finally:
+        a.close()

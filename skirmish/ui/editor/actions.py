@@ -99,6 +99,9 @@ class EditorActions(EditorState):
                 self._set_map(str(e.field.keys[1]), e.text)
             elif len(e.field.keys) == 5 and e.field.keys[::2] == ("sides", "units", "name"):  # objectives follow
                 self.doc.rename_unit(int(e.field.keys[1]), int(e.field.keys[3]), e.text)
+            elif e.field.keys[0] == "triggers" and e.field.keys[-4:-2] == ("reinforce", "units") and \
+                    e.field.keys[-1] == "name":  # a reinforcement's name: what names it follows
+                self.doc.rename_reinforcement(e.field.keys[:-1], e.text)
             elif e.field.keys[0] == "@mount":
                 self.doc.rename_mount(int(e.field.keys[1]), e.text)
             elif e.field.keys[0] == "@zone":

@@ -197,6 +197,8 @@ def trigger_rows(data: dict[str, Any], refs: Refs, opened: Keys | None) -> list[
                                  tip=Effect.__doc__ or ""))
             if kind:
                 out += _effect_rows(kind, here, refs)
+            if kind == "reinforce":
+                out += _reinforcement_names(effect, here)
             out.append(FormField(f"    delete then {j + 1}", here, kind="action", apply="delete",
                                  tip="remove this effect"))
         out.append(FormField("  + effect", (*keys, "then"), kind="action", apply="add-effect",
@@ -211,6 +213,14 @@ def _effect_rows(kind: str, keys: Keys, refs: Refs) -> list[FormField]:
     if nested:
         return model_rows(nested[0], (*keys, kind), refs, "    ")
     return model_rows(Effect, keys, refs, "    ", (kind,))
+
+
+def _reinforcement_names(effect: Any, keys: Keys) -> list[Field]:
+    """A line per reinforcement under its `units`: its name, typed to rename it (what names it follows, as a
+    unit's rename in the Unit tab)."""
+    units = effect["reinforce"].get("units") if isinstance(effect.get("reinforce"), dict) else None
+    return [Field(f"      name {i + 1}", (*keys, "reinforce", "units", i, "name"), True)
+            for i, u in enumerate(units if isinstance(units, list) else []) if isinstance(u, dict)]
 
 
 def new_condition(kind: str, old: Any, refs: Refs) -> dict[str, Any]:

@@ -90,6 +90,8 @@ class EditorScreen(EditorDrawing):
             return self.to_menu()
         if k == pygame.K_h:
             self.toggle_help()
+        elif k == pygame.K_k:
+            self.cycle_mount_kind()
         elif k in TOOL_KEYS:
             self.set_tool(TOOL_KEYS[k])
         elif k == pygame.K_LEFTBRACKET:
