@@ -22,7 +22,7 @@ from skirmish.ui.screens.folder_list import quick_title
 from skirmish.ui.screens.menu_state import menu_listing
 from skirmish.ui.settings import Settings
 from tests.test_editor_board import DUEL, _centre, _click, _down, _frames, _key, _move, _texts, _type, _up
-from tests.test_editor_forms import WITH_ZONES, _open, _press, _row
+from tests.test_editor_forms import WITH_ZONES, _choice, _open, _press, _row
 
 OUTRIDERS = SCENARIOS_DIR / "fi" / "outriders.yaml"
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
@@ -274,3 +274,17 @@ def test_the_inspectors_tab_labels_are_whole(size: tuple[int, int]) -> None:
         assert ed.tab == "mounts"
     finally:
         a.close()
+
+
+def test_a_reinforcement_copied_from_a_rider_is_no_rider(app: App) -> None:
+    """+ effect → reinforce copies the scenario's first unit: in outriders the Sergeant, who rides the horse; the
+    copy arrives on foot (as a unit placed like a rider is no rider: pieces.place_unit)."""
+    ed = app.open_editor(OUTRIDERS)
+    _frames(app, 2)
+    ed.add_trigger()
+    ed.tab = "triggers"
+    _frames(app)
+    _press(app, _row(ed, "then 1"))
+    _press(app, _choice(ed, "reinforce"))
+    units = ed.doc.data["triggers"][-1]["then"][0]["reinforce"]["units"]
+    assert units[0]["name"] == "Sergeant-R" and "mounted" not in units[0]
