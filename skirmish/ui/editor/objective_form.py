@@ -245,7 +245,8 @@ def new_effect(kind: str, old: Any, refs: Refs, unit: dict[str, Any] | None,
     side, zone = next(iter(refs.sides), "side"), next(iter(refs.zones), "zone")
     base = f"{(unit or {}).get('name', 'Reinforcement')}-R"
     name = next(n for n in (base if i == 1 else f"{base}{i}" for i in range(1, len(taken) + 2)) if n not in taken)
-    copy = {**(unit or {}), "name": name}
+    copy = {k: v for k, v in (unit or {}).items() if k != "mounted"}  # a rider's copy arrives on foot
+    copy["name"] = name
     first: dict[str, Any] = {
         "reinforce": {"side": side, "zone": zone, "units": [copy]},
         "message": "reinforcements are coming", "ai": {"side": side, "personality": "aggressive"},
