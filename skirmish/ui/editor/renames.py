@@ -15,8 +15,7 @@ import shlex
 from dataclasses import fields, replace
 from typing import Any
 
-import skirmish.rules.fw.actions  # registers `intent` in the codec
-import skirmish.rulesets.fi  # noqa: F401  (registers Future Imperfect's verbs: melee, mount, contest, …)
+import skirmish.rulesets  # noqa: F401  (both rulesets: their verbs in the codec, fi's melee, mount, … fw's intent)
 from skirmish.content.objectives import parse_ai_order
 from skirmish.rules.actions import _POSITIONAL, Action, ActionParseError, parse_action
 
