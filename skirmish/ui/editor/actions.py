@@ -99,6 +99,9 @@ class EditorActions(EditorState):
                 self._set_map(str(e.field.keys[1]), e.text)
             elif len(e.field.keys) == 5 and e.field.keys[::2] == ("sides", "units", "name"):  # objectives follow
                 self.doc.rename_unit(int(e.field.keys[1]), int(e.field.keys[3]), e.text)
+            elif e.field.keys[0] == "triggers" and e.field.keys[-4:-2] == ("reinforce", "units") and \
+                    e.field.keys[-1] == "name":  # a reinforcement's name: what names it follows
+                self.doc.rename_reinforcement(e.field.keys[:-1], e.text)
             elif e.field.keys[0] == "@mount":
                 self.doc.rename_mount(int(e.field.keys[1]), e.text)
             elif e.field.keys[0] == "@zone":
@@ -147,6 +150,9 @@ class EditorActions(EditorState):
         if f.kind == "open":
             self.opened = None if self.opened == f.keys else f.keys
         elif f.kind == "toggle":  # back to the model's default: the key is left out again (not written)
+            if not isinstance(self.doc.get(f.keys[:-1]), dict):  # `door: relay`: no mapping to set a key in
+                self.toast(f"{f.keys[-2]} is not a mapping ({{key: value}}): type it in the YAML row", BAD)
+                return
             value = self.doc.get(f.keys)
             flipped = not (f.default if value is None else value)
             self.doc.set(f.keys, None if flipped == f.default else flipped)

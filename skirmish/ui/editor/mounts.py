@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from skirmish.ui.editor.state import EditorState
 
 NOT_FI = "mounts are Future Imperfect's (`mounts:`); a Future*World side has grav cars (its `cars` line)"
-NOTE = ("M mounts: click an empty cell to place one (under a unit: it rides it), drag one to move it (its rider "
-        "with it), click one to select it; Delete removes the selected one · click a name to rename it, a kind to "
-        "pick another")
+NOTE = ("M mounts: click an empty cell to place one (K chooses its kind: horse, beast, bike), under a unit: it "
+        "rides it; drag one to move it (its rider with it), click one to select it; Delete removes the selected one "
+        "· click a name to rename it, a kind to pick another")
 
 
 def mount_fields(mounts: list[dict[str, Any]], first: int | None) -> list[Field]:
@@ -77,7 +77,7 @@ def draw_editor_mounts(surf: pygame.Surface, ed: EditorState) -> None:
 
 def mount_press(ed: EditorState, cell: tuple[int, int]) -> None:
     """The M tool's click on the map: a mount there is selected (and may be dragged), an empty cell gets a new
-    mount of the selected one's kind (else the last one's, else a horse)."""
+    mount of the kind chosen with K (else the selected one's, else the last one's, else a horse)."""
     if str(ed.doc.data.get("ruleset", "fi")) != "fi":
         ed.toast(NOT_FI)
         return
@@ -86,10 +86,7 @@ def mount_press(ed: EditorState, cell: tuple[int, int]) -> None:
         ed.mount, ed.tab, ed.editing = here, "mounts", None
         ed.drag = {"kind": "mount", "mount": here, "start": cell}
         return
-    mounts = ed.doc.mounts()
-    like = mounts[ed.mount] if ed.mount is not None and ed.mount < len(mounts) else (mounts[-1] if mounts else {})
-    kind = str(like.get("kind")) if like.get("kind") in MOUNT_KINDS else MOUNT_KINDS[0]
-    ed.mount = ed.doc.place_mount(cell, kind)
+    ed.mount = ed.doc.place_mount(cell, ed.next_mount_kind())
     ed.tab, ed.editing = "mounts", None
     rider = ed.doc.rider_of(ed.mount)
     name = ed.doc.mounts()[ed.mount]["name"]

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from skirmish.rulesets.fi import MOUNT_KINDS as _KINDS
-from skirmish.ui.editor.basics import Cell, new_unit, unit_renamed
+from skirmish.ui.editor.basics import Cell, mount_renamed, new_unit, unit_renamed
 
 MOUNT_KINDS = tuple(_KINDS)  # horse, beast, bike: the rules' table (skirmish/rules/fi/mounts.py)
 
@@ -65,19 +65,24 @@ class Pieces:
         units.append(template)
         return len(units) - 1
 
-    def move_unit(self, side: int, index: int, cell: Cell) -> None:
-        """Put a unit on another cell: a rider's mount goes with it; onto a riderless mount, it rides it."""
+    def move_unit(self, side: int, index: int, cell: Cell) -> str | None:
+        """Put a unit on another cell: a rider's mount goes with it (not onto another mount); onto a riderless
+        mount, it rides it. Why not, or None."""
         unit = self.data["sides"][side]["units"][index]
         at = unit.get("at")
         if list(at or []) == [cell[0], cell[1]]:
-            return
+            return None
         ridden = self.mount_at(tuple(at)) if unit.get("mounted") and isinstance(at, list) and len(at) == 2 else None
+        there = self.mount_at(cell)
+        if ridden is not None and there is not None:
+            return f"{self.data['mounts'][there].get('name')} stands there already (a rider brings its mount)"
         self.change()
         unit["at"] = [cell[0], cell[1]]
         if ridden is not None:
             self.data["mounts"][ridden]["at"] = [cell[0], cell[1]]
-        elif self.mount_at(cell) is not None:
+        elif there is not None:
             unit["mounted"] = True
+        return None
 
     def delete_unit(self, side: int, index: int) -> None:
         """Take a unit off (its side may be left empty: the check says so)."""
@@ -94,9 +99,30 @@ class Pieces:
         taken = {str(u.get("name")) for _, _, u in self.units()} | self.other_names()
         if not new or new in taken:
             raise ValueError(f"a unit name, not empty and not another unit's, reinforcement's or mount's, got {new!r}")
+        data = unit_renamed(self.data, old, new) if old else self.data  # ValueError: an order cannot hold it
         self.change()
-        self.data = unit_renamed(self.data, old, new) if old else self.data
+        self.data = data
         self.data["sides"][side]["units"][index]["name"] = new
+
+    def rename_reinforcement(self, keys: tuple[str | int, ...], new: str) -> None:
+        """Rename a trigger's reinforcement (`keys`: its unit's path, triggers/T/then/E/reinforce/units/U) and
+        every objective, trigger and order that names it, in one undo step; ValueError as for a unit."""
+        unit = self.get(keys)
+        if not isinstance(unit, dict):
+            raise KeyError(keys)
+        old, new = str(unit.get("name", "")), new.strip()
+        if new == old:
+            return
+        taken = {str(u.get("name")) for _, _, u in self.units()} | self.other_names()
+        if not new or new in taken:
+            raise ValueError(f"a unit name, not empty and not another unit's, reinforcement's or mount's, got {new!r}")
+        data = unit_renamed(self.data, old, new) if old else copy.deepcopy(self.data)
+        self.change()
+        self.data = data
+        self.get(keys)["name"] = new
+
+    def get(self, keys: tuple[str | int, ...]) -> Any:  # EditorDoc's
+        raise NotImplementedError
 
     def other_names(self) -> set[str]:
         """The names of the triggers' reinforcements and of the mounts (a unit's name must differ from them)."""
@@ -133,7 +159,7 @@ class Pieces:
     def place_mount(self, cell: Cell, kind: str) -> int:
         """A new mount of `kind` at `cell`, named `Horse-1`, `Bike-2`, … (a name no unit or mount has); a unit
         standing there rides it. Its index."""
-        taken = {str(m.get("name")) for m in self.mounts()} | {str(u.get("name")) for _, _, u in self.units()}
+        taken = {str(u.get("name")) for _, _, u in self.units()} | self.other_names()
         stem, n = kind.title(), 1
         while f"{stem}-{n}" in taken:
             n += 1
@@ -176,14 +202,17 @@ class Pieces:
 
     def rename_mount(self, index: int, new: str) -> None:
         """Rename a mount (nothing else names it in a scenario: scripted `mount U NAME` orders aside, which
-        follow); ValueError for an empty name or one a unit or another mount has."""
+        follow); ValueError for an empty name or one a unit, a reinforcement or another mount has (the loader's
+        rule, skirmish.content.fi_mounts)."""
         old = str(self.data["mounts"][index].get("name", ""))
         new = new.strip()
         if new == old:
             return
-        taken = {str(m.get("name")) for m in self.mounts()} | {str(u.get("name")) for _, _, u in self.units()}
+        taken = {str(u.get("name")) for _, _, u in self.units()} | self.other_names()
         if not new or new in taken:
-            raise ValueError(f"a mount name, not empty and not a unit's or another mount's, got {new!r}")
+            raise ValueError(f"a mount name, not empty and not a unit's, a reinforcement's or another mount's, "
+                             f"got {new!r}")
+        data = mount_renamed(self.data, old, new) if old else self.data  # `mount U NAME` orders
         self.change()
-        self.data = unit_renamed(self.data, old, new) if old else self.data  # `mount U NAME` orders
+        self.data = data
         self.data["mounts"][index]["name"] = new

@@ -90,6 +90,8 @@ class EditorScreen(EditorDrawing):
             return self.to_menu()
         if k == pygame.K_h:
             self.toggle_help()
+        elif k == pygame.K_k:
+            self.cycle_mount_kind()
         elif k in TOOL_KEYS:
             self.set_tool(TOOL_KEYS[k])
         elif k == pygame.K_LEFTBRACKET:
@@ -278,7 +280,9 @@ class EditorScreen(EditorDrawing):
         elif drag["kind"] == "unit" and self.doc.inside(cell) and cell != drag["start"]:
             if self.doc.unit_at(cell) is None:
                 side, index = drag["unit"]
-                self.doc.move_unit(side, index, cell)
+                why = self.doc.move_unit(side, index, cell)
+                if why is not None:
+                    self.toast(why)
             else:
                 self.toast("a unit stands there already")
         return None

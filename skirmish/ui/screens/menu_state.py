@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pygame
@@ -158,7 +158,16 @@ def menu_listing(settings: Settings) -> tuple[list[Entry], dict[str, str]]:
         p = Path(text)
         if p.is_file() and not any(same_file(p, e.path) for e in out):
             out.append(Entry(p, scenario_name(p), True, "file"))
-    return out, cuts
+    return told_apart(out), cuts
+
+
+def told_apart(entries: list[Entry]) -> list[Entry]:
+    """Entries whose rows would read the same (one name, one tag: two copies of a scenario in a folder) with
+    their file's name after the name: "Duel (duel_copy.yaml)"."""
+    count: dict[tuple[str, str], int] = {}
+    for e in entries:
+        count[(e.name, e.tag)] = count.get((e.name, e.tag), 0) + 1
+    return [replace(e, name=f"{e.name} ({e.path.name})") if count[(e.name, e.tag)] > 1 else e for e in entries]
 
 
 @dataclass
