@@ -230,7 +230,7 @@ class FiRound(FiBase):
             dec.phase = None
             dec.hesitating = False
             turn = self.w.get(eid, Turn)
-            turn.moved_m = 0.0
+            turn.moved_m = turn.rate_m = 0.0
             tp = self.w.get(eid, Tacpack)
             tp.shot_points = 0
             tp.screen_av = tp.screen_points
