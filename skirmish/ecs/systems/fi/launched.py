@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def launch_setup(sys: FiThrowing, eid: int, action: Launch) -> ShotSetup:
     """Check a launch and work out its TN and modifiers (R-6.10, R-6.1); IllegalAction naming the rule. With
     `hand=off`, the other hand's launcher's (R-6.12)."""
-    with two_weapons.hand(sys, eid, action.hand):  # type: ignore[arg-type]
+    with two_weapons.hand(sys, eid, action.hand):
         return _setup(sys, eid, action)
 
 
@@ -62,7 +62,7 @@ def _setup(sys: FiThrowing, eid: int, action: Launch) -> ShotSetup:
     target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", sys.ctx.scope))  # type: ignore[arg-type]
     pool = sys.skill_pool(eid, weapon.skill, "dexterity")
     mods = (list(pool.modifiers) + list(sys.wound_mod(eid)) + list(sys.mind_mods(eid)) + shot_mods  # annoyed (R-8.4)
-            + two_weapons.modifiers(sys, eid, weapon))  # type: ignore[arg-type]  # a weapon in each hand (R-6.12)
+            + two_weapons.modifiers(sys, eid, weapon))  # a weapon in each hand (R-6.12)
     return ShotSetup(weapon=weapon, column=pool.column, row=pool.row, halve=pool.halve, tn=target_tn,
                      tn_mods=tuple(tn_mods), result_mods=tuple(mods), distance_m=dist)
 
@@ -71,13 +71,13 @@ def launch(sys: FiThrowing, eid: int, action: Launch) -> None:
     """Launch: one draw places it (a miss scatters by the launched multiplier, R-6.10); each combatant the burst
     reaches draws a card for its damage (R-6.9, R-6.8)."""
     setup = launch_setup(sys, eid, action)
-    with two_weapons.hand(sys, eid, action.hand):  # type: ignore[arg-type]
+    with two_weapons.hand(sys, eid, action.hand):
         weapon = setup.weapon
         w = sys.w
         ws = sys.weapon(eid)[1]  # type: ignore[index]
         turn = w.get(eid, Turn)
         turn.parts = parts = sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
-        two_weapons.count_shot(sys, eid, parts, 1)  # type: ignore[arg-type]  # each hand's shots in the action (R-6.12)
+        two_weapons.count_shot(sys, eid, parts, 1)  # each hand's shots in the action (R-6.12)
         turn.acted = True
         grid = sys.ctx.grid
         here, aim = w.cell(eid), (int(action.at[0]), int(action.at[1]))
