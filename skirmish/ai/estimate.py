@@ -118,14 +118,15 @@ def _hit_numbers(view: BattleView, me: UnitView, w: Weapon, target: UnitView, si
     # (shot_numbers: range_tn, ae_bonus), and the target's name only in the modifiers' texts: so they are kept
     # by those, the weapon and everything else they read.
     key = (id(w), math.floor(dist / w.range_inc_m + 1e-9), ae_shift(w, dist), mode, burst, moved, ready, me.aim,
-           target.size, dodge, target.moved_m, sight.concealed, base, me.trait("dexterity"), me.skills, me.wounds,
-           me.off_hand is not None)
+           target.size, dodge, target.moved_m, target.rate_m, sight.concealed, base, me.trait("dexterity"), me.skills,
+           me.wounds, me.off_hand is not None)
     kept = _hits_kept.get(key)
     if kept is not None and kept[0] is w:
         return kept[1]
     facts = ShotFacts(
         distance_m=dist, mode=mode, burst=burst, firer_moved=moved, ready=ready, aims=me.aim, target=target.name,
-        target_size=target.size, target_dodge=dodge, target_moved_m=target.moved_m, concealed=sight.concealed,
+        target_size=target.size, target_dodge=dodge, target_moved_m=target.moved_m, target_rate_m=target.rate_m,
+        concealed=sight.concealed,  # the target's speed too (shot_numbers.fast_target: faster than Rate 20, −4)
     )
     target_tn, _, mods = shot_numbers(w, facts, base)
     pool = skill_pool(me.trait("dexterity"), dict(me.skills), w.skill)
@@ -181,7 +182,7 @@ def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str
     key = (id(w), math.floor(dist / w.range_inc_m + 1e-9), ae_shift(w, dist), mode, burst, moved,
            me.ready_target == target.name, me.aim, target.size,
            target.declared == "dodge" and view.round > 0 and dict(target.skills).get("dodge", 0),
-           target.moved_m, sight.concealed, view.scope, me.trait("dexterity"), me.skills, me.wounds, target.armour,
+           target.moved_m, target.rate_m, sight.concealed, view.scope, me.trait("dexterity"), me.skills, me.wounds, target.armour,
            target.screen_type, target.screen_points, target.wounds, target.ct, sight.cover, sight.cover_av,
            me.off_hand is not None)
     kept = _shots_kept.get(key)

@@ -354,8 +354,8 @@ def _witness(table: SightTable, seers: Sequence[Cell], cell: Cell, exposed: bool
 _SEEN_SETS = frozenset({"last_seen", "ct", "stunned", "rounds", "magazines", "jammed", "tacpack_generator",
                         "screen_type", "screen_points", "shot_points", "waiting", "ready_target", "aim", "throwables",
                         "turn_parts", "full", "off_rounds", "off_jammed"})
-_GHOST_SETS = _SEEN_SETS | {"cell", "facing", "prone", "out_of_action", "dead", "wounds", "armour", "moved_m", "cover",
-                            "firing", "ghost", "weapon"}
+_GHOST_SETS = _SEEN_SETS | {"cell", "facing", "prone", "out_of_action", "dead", "wounds", "armour", "moved_m", "rate_m",
+                            "cover", "firing", "ghost", "weapon"}
 _SEEN_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _SEEN_SETS)
 _GHOST_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _GHOST_SETS)
 
@@ -390,8 +390,8 @@ def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool, armoury: Any
         unseen["melee"] = None
     return replace_unit(u, dict(
         cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
-        wounds=s.wounds, armour=s.armour, weapon=_held(s, armoury), declared=declared, moved_m=0.0, cover="none",
-        firing=False, ghost=True,
+        wounds=s.wounds, armour=s.armour, weapon=_held(s, armoury), declared=declared, moved_m=0.0, rate_m=0.0,
+        cover="none", firing=False, ghost=True,
         last_seen=s.round, **_unknown(u, side), **unseen))
 
 

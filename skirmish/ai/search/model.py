@@ -25,12 +25,12 @@ from skirmish.ai.search.extras import cover_attack, extra_shot, friends_pins, pi
 from skirmish.ai.search.order import closing_shot, turns_before
 from skirmish.ai.search.plan import Plan
 from skirmish.ai.search.strays import stray_material
-from skirmish.ai.search.throwing import throw_material
+from skirmish.ai.search.throwing import launch_material, throw_material
 from skirmish.ai.search.volley import turn_of_fire
 from skirmish.ai.utility.ranged_extra import scaled
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Action, Aim, CoverFire, Declare, Move, Reload, SetTacpack, Shoot, Throw
+from skirmish.rules.actions import Action, Aim, CoverFire, Declare, Launch, Move, Reload, SetTacpack, Shoot, Throw
 from skirmish.rulesets.fi import INCAPACITATED_AT, Part
 
 MELEE_VERBS = frozenset({"melee", "charge", "close", "open", "defend", "break", "rise", "contest"})
@@ -359,8 +359,9 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     if isinstance(action, Move):
         cell: geo.Cell = (int(action.to[0]), int(action.to[1]))
         running = cell not in walks
-        moved_m = me.moved_m + geo.distance_m(me.cell, cell, view.grid.cell_m)
-        after = replaced(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
+        step_m = geo.distance_m(me.cell, cell, view.grid.cell_m)
+        after = replaced(me, cell=cell, ready_target=None, aim=0, moved_m=me.moved_m + step_m,
+                         rate_m=max(me.rate_m, step_m))  # the replies read its speed (faster than Rate 20: −4)
         est_after, target, there = shot_after_move(view, me, after, running, replies.present, w.move_volley,
                                                    w.mixed_move)
         if est_after is not None and target is not None:
@@ -387,6 +388,8 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replaced(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
         attack, kills = throw_material(view, me, action, w, replies.present)
+    elif isinstance(action, Launch):  # either hand's launcher
+        attack, kills = launch_material(view, me, action, w, replies.present)
     elif isinstance(action, Declare):
         after = replaced(me, declared=action.speed)  # a DODGE makes the replies harder, and allows no attack
         est_now, target = shot_this_round(view, after, action.speed)

@@ -36,7 +36,7 @@ from skirmish.ai.utility.scoring import (
     targets,
 )
 from skirmish.ai.utility.squad import dodge_need, overwatching, stance
-from skirmish.ai.utility.two_guns import two_gun_options
+from skirmish.ai.utility.two_guns import off_launch_options, two_gun_options
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -212,6 +212,8 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
         opts += extra_options(s, lambda o: stay(o, plan, me.cell, p))
     if me.off_hand is not None and legal.offhand:  # two weapons: the other hand's shots (R-6.12, two_guns.py)
         opts += [stay(o, plan, me.cell, p) for o in two_gun_options(s)]
+    if legal.off_launches:  # the other hand's launcher (R-6.12, R-6.10; two_guns.py)
+        opts += [stay(o, plan, me.cell, p) for o in off_launch_options(s)]
     if p.use_grenades and me.throwables and not me.attacked:
         opts += [stay(o, plan, me.cell, p) for o in throw_options(s)]
     # hand to hand and the mind (R-7, R-8.4; issue 14), where they matter: each weighs its legal list only then

@@ -231,8 +231,10 @@ class FiRound(FiBase):
             dec.speed = None  # the next round's declaration is made afresh
             dec.phase = None
             dec.hesitating = False
-            if self.w.peek(eid, Turn).moved_m != 0.0:  # handed out only to change (World.get)
-                self.w.get(eid, Turn).moved_m = 0.0
+            turn = self.w.peek(eid, Turn)
+            if turn.moved_m != 0.0 or turn.rate_m != 0.0:  # handed out only to change (World.get)
+                turn = self.w.get(eid, Turn)
+                turn.moved_m = turn.rate_m = 0.0
             tp = self.w.peek(eid, Tacpack)
             if tp.shot_points != 0 or tp.screen_av != tp.screen_points:
                 tp = self.w.get(eid, Tacpack)
