@@ -67,7 +67,7 @@ class Exchange:
 
     attack: float  # what our action takes from the enemy now
     reply: float  # what the enemy's replies take from us afterwards
-    follow: float  # what our unit's next shot takes, times the chance it is still standing
+    follow: float  # what our unit's next shot takes, times the chance it is still standing (0 if `Weights.follow` is 0)
     survive: float  # the chance our unit stands through the replies
     plan: float = 0.0  # the rest of the round after it: units put out of action, enemies less ours (`plan.Plan`)
 
@@ -408,7 +408,9 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
             attack, kills, after = got
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared, pins)
-    follow = survive * next_shot(view, after, spared, replies.present, w.standing)
+    # our next shot, worked out only where it is weighed (the utility AI's material scale weighs it at 0: `value`
+    # is then the same number without it, and its exchanges never show it)
+    follow = survive * next_shot(view, after, spared, replies.present, w.standing) if w.follow else 0.0
     rest = plan.value(view, after, kills) if plan is not None and w.plan else 0.0
     return Exchange(attack, reply, follow, survive, rest)
 

@@ -101,9 +101,15 @@ def weights() -> Weights:
     """The search tier's weights without our next shot (`FOLLOW`): this action's exchange only; the search tier
     (`hard`, `search`) also counts the shot the unit has from where it ends (imported when used: the search
     package builds on this one)."""
-    from skirmish.ai.search.model import Weights
+    global _WEIGHTS
+    if _WEIGHTS is None:  # made once (a frozen value)
+        from skirmish.ai.search.model import Weights
 
-    return Weights(follow=FOLLOW)
+        _WEIGHTS = Weights(follow=FOLLOW)
+    return _WEIGHTS
+
+
+_WEIGHTS: Weights | None = None
 
 
 def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: LegalActions,
@@ -121,8 +127,12 @@ def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: 
     w = w or weights()
     replies = Replies.of(view, me, w)
     best, best_value = cands[0], float("-inf")
+    repeats: dict[tuple[str, int], int] = {}  # shots_this_turn by the shot's mode and burst (all it reads of it)
     for o in cands:
-        n = shots_this_turn(me, o.action) if isinstance(o.action, Shoot) else 1
+        n = 1
+        if isinstance(o.action, Shoot):
+            got = repeats.get((o.action.mode, o.action.burst))
+            n = repeats[(o.action.mode, o.action.burst)] = shots_this_turn(me, o.action) if got is None else got
         ex = exchange(view, me, o.action, replies, w, legal.walk, repeats=n)
         if o.attack_material is not None or o.friend_material:  # what the model does not read (ranged_extra.py)
             n = special_repeats(me, o.action, n)
