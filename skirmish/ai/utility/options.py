@@ -284,7 +284,7 @@ def plan_cells(s: Situation) -> Cells:
         mask |= moves
     mask[me.cell[1], me.cell[0]] = True
     approach = s.maps.walk_m
-    if intent.goals:
+    if intent.goals and moves.any():  # (on the unit's own cell alone closing in is 0.5 whatever the walk: now - now)
         fields = s.goal_fields if s.goal_fields is not None else GoalFields()
         approach = fields.towards(grid, intent.goals)
     s.maps.need(mask)  # sight, cover and threat on these cells (worked out as decisions need them)
