@@ -121,12 +121,12 @@ def candidate_cells(view: BattleView, me: UnitView, weapon: Weapon, legal: Itera
     if not seen:
         return []
     reach = (weapon.blast_m + grid.cell_m / 2) / grid.cell_m
-    every = _cell_array(legal)  # (n, 2): x, y (in the set's order)
+    every = _near_legal(legal, seen, reach)  # (n, 2): x, y (every legal cell near an enemy among them)
     if not len(every):
         return []
     en = np.array(seen)
-    # The cells near an enemy, then in reading order: the cells (and every number below) that sorting all of
-    # them first and keeping the near ones gives, in the same order (a cell's distances read only itself).
+    # The legal cells near an enemy, then in reading order: the cells (and every number below) that sorting all
+    # of them first and keeping the near ones gives, in the same order (a cell's distances read only itself).
     near_any = np.hypot(every[:, None, 0] - en[None, :, 0], every[:, None, 1] - en[None, :, 1]).min(axis=1)
     arr = every[near_any <= reach + 1e-9]
     if not len(arr):
@@ -143,27 +143,16 @@ def candidate_cells(view: BattleView, me: UnitView, weapon: Weapon, legal: Itera
     return [cells[i] for i in keep.tolist()]
 
 
-CELL_ARRAYS_KEPT = 256  # legal throw-cell sets kept as arrays per map (`_cell_array`) before starting again
-
-
-def _cell_array(legal: Iterable[geo.Cell]) -> npt.NDArray[np.int64]:
-    """The cells as an (n, 2) array of x, y. A frozen set of cells (the battle's throw cells, kept by the map per
-    thrower's cell, or a `LazyCells`' set) is turned into one once and kept by the set itself (held with it)."""
+def _near_legal(legal: Iterable[geo.Cell], seen: list[geo.Cell], reach: float) -> npt.NDArray[np.int64]:
+    """The legal cells within `reach` cells of an enemy in `seen`, and maybe a few more, as an (n, 2) array of x, y:
+    for a set (the battle's throw cells), the cells of the squares round the enemies that are in it (a few dozen
+    look-ups, not every legal cell turned into an array); any other iterable, every cell."""
     cells = legal.cells() if isinstance(legal, LazyCells) else legal
-    if not isinstance(cells, frozenset):
+    if not isinstance(cells, (frozenset, set)):
         return np.array(list(cells), dtype=np.int64).reshape(-1, 2)
-    got = _CELL_ARRAYS.get(id(cells))
-    if got is not None and got[0] is cells:
-        return got[1]
-    out = np.array(list(cells), dtype=np.int64).reshape(-1, 2)
-    out.flags.writeable = False
-    if len(_CELL_ARRAYS) >= CELL_ARRAYS_KEPT:
-        _CELL_ARRAYS.clear()
-    _CELL_ARRAYS[id(cells)] = (cells, out)
-    return out
-
-
-_CELL_ARRAYS: dict[int, tuple[frozenset[geo.Cell], npt.NDArray[np.int64]]] = {}
+    r = int(reach) + 1  # every cell within `reach` of an enemy lies in the square of this half-side round it
+    near = {(x + dx, y + dy) for x, y in seen for dx in range(-r, r + 1) for dy in range(-r, r + 1)}
+    return np.array([c for c in near if c in cells], dtype=np.int64).reshape(-1, 2)
 
 
 def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[geo.Cell],
