@@ -35,7 +35,7 @@ def _follow_up(speed: int, weapon: str, rof: int, declared: str | None, parts: t
     ok: set[tuple[str, ...]] = set()
     level: list[tuple[tuple[str, ...], list[Part]]] = [((), start)]
     for _ in range(min(MOST, most)):
-        level = [(seq + (mode,), turn) for seq, before in level for mode in MODES
+        level = [((*seq, mode), turn) for seq, before in level for mode in MODES
                  for turn in (add_part(before, attack[mode]),) if fits(declared, turn)]
         if not level:
             break
