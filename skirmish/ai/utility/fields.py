@@ -80,8 +80,7 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     fire[ys, xs] = np.where(visible, value, 0.0).max(axis=0)  # the best over the enemies seen, else 0
     seen = visible.sum(axis=0)
     open_ = (visible & (level == 0)).sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        flank[ys, xs] = np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)
+    flank[ys, xs] = np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)  # (over at least 1: nothing to silence)
     return fire, flank
 
 

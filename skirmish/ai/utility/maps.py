@@ -109,8 +109,7 @@ class TacticalMaps:
         cover_sum = np.add.accumulate(cov, axis=0)[-1]
         threat = np.add.accumulate(drawn, axis=0)[-1]
         self.seen_by[ys, xs] = seen
-        with np.errstate(invalid="ignore", divide="ignore"):
-            self.cover[ys, xs] = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)
+        self.cover[ys, xs] = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)  # (over at least 1)
         self.threat[ys, xs] = threat
         self._done[ys, xs] = True
 
