@@ -14,9 +14,9 @@ import numpy as np
 from skirmish.ai.blast import candidate_cells
 from skirmish.ai.search import order, volley
 from skirmish.ai.search.model import Replies, Weights, exchange
+from skirmish.ai.utility.cell_scoring import score_cells
 from skirmish.ai.utility.options import Situation, plan_cells
 from skirmish.ai.utility.reasoner import UtilityAI, fresh
-from skirmish.ai.utility.scoring import score_cells
 from skirmish.ai.utility.squad import crossfire, crossfire_at, stance
 from skirmish.rules.actions import EndTurn, Shoot
 from skirmish.rules.fi.timing import add_part, fits

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from skirmish.ai.curves import Curve
 from skirmish.ai.estimate import estimate_shot, fits_kept
 from skirmish.ai.utility.attacks import aim_options, shoot_options, shot_after, throw_options
+from skirmish.ai.utility.cell_scoring import score_cells
 from skirmish.ai.utility.intent import GoalFields, Intent, side_intent
 from skirmish.ai.utility.maps import MapCache, TacticalMaps, need_routes, route_threat
 from skirmish.ai.utility.melee_options import contest_options, melee_options
@@ -33,7 +34,6 @@ from skirmish.ai.utility.scoring import (
     Option,
     danger,
     harm,
-    score_cells,
     shot_considerations,
     targets,
 )
