@@ -202,3 +202,27 @@ def test_an_exchange_without_our_next_shot_is_the_same_value() -> None:
             assert ex0.value(zero) == ex0.attack - ex0.reply
             compared += 1
     assert compared >= 50
+
+
+def test_next_turn_shots_equal_a_fresh_turns_count() -> None:
+    """The exchange's count of next turn's shots reads the unit as a fresh SLOW turn would (no parts, the tacpack's
+    shot points back), without building that unit for every weapon."""
+    from skirmish.ai.estimate import replaced
+    from skirmish.ai.search.model import _next_turn_shots
+    from skirmish.ai.utility.material import shots_this_turn
+
+    compared = energy = 0
+    for name, seed in (*BATTLES, ("fi/gunslingers.yaml", 6), ("fi/outriders.yaml", 7)):
+        for step, b, _ in played(name, seed, 120):
+            if step % 5:
+                continue
+            for me in b.view().units:
+                if me.weapon is None:
+                    continue
+                fresh = replaced(me, declared="slow", turn_parts=(), shot_points=0)
+                for mode, burst in product(("prepared", "snap", "aimed"), (0, *me.weapon.bursts)):
+                    want = shots_this_turn(fresh, Shoot(me.name, "", mode=mode, burst=burst))
+                    assert _next_turn_shots(me, mode, burst) == want
+                    compared += 1
+                    energy += me.weapon.energy
+    assert compared >= 500 and energy > 0

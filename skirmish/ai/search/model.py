@@ -255,10 +255,11 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present:
 def _next_turn_shots(me: UnitView, mode: str, burst: int) -> int:
     """How often a SLOW turn next round takes this attack: `shots_this_turn` on a fresh turn (no parts taken, the
     tacpack's shot points back, R-6.13), so the rate of fire (R-6.3), rounds and power count as they do now."""
-    from skirmish.ai.utility.material import shots_this_turn
+    from skirmish.ai.utility.material import repeats_of
 
-    fresh = replaced(me, declared="slow", turn_parts=(), shot_points=0)
-    return shots_this_turn(fresh, Shoot(me.name, "", mode=mode, burst=burst))
+    w = me.weapon  # (the fresh turn's power read from the view as it would be: only an energy weapon asks)
+    power = replaced(me, shot_points=0).power_left if w is not None and w.energy else None
+    return repeats_of(me, mode, burst, power, "slow", ())
 
 
 @lru_cache(maxsize=256)

@@ -61,14 +61,20 @@ def shots_this_turn(me: UnitView, shot: Shoot) -> int:
     combines with nothing; R-6.3: shots up to the rate of fire share one action), the rounds loaded last and,
     for an energy weapon, the tacpack power left this round (R-6.13: every round of a burst draws the weapon's
     power)."""
+    return repeats_of(me, shot.mode, shot.burst, None, me.declared, me.turn_parts)
+
+
+def repeats_of(me: UnitView, mode: str, burst: int, power: int | None, declared: str | None,
+               turn_parts: tuple[Part, ...]) -> int:
+    """`shots_this_turn` of a `mode` shot of `burst` with the turn so far `turn_parts` under `declared`, and `power`
+    tacpack points free for an energy weapon (None: the unit's `power_left` now)."""
     w = me.weapon
     if w is None:
         return 1
-    rounds = me.rounds // max(1, shot.burst)
+    rounds = me.rounds // max(1, burst)
     if w.energy:
-        rounds = min(rounds, me.power_left // max(1, w.shot_power(shot.burst)))
-    return _repeats(int(w.speed), shot.mode, w.id, max(1, w.rof), min(MAX_REPEATS, rounds), me.declared,
-                    me.turn_parts)
+        rounds = min(rounds, (me.power_left if power is None else power) // max(1, w.shot_power(burst)))
+    return _repeats(int(w.speed), mode, w.id, max(1, w.rof), min(MAX_REPEATS, rounds), declared, turn_parts)
 
 
 @lru_cache(maxsize=4096)
