@@ -67,7 +67,7 @@ class Exchange:
 
     attack: float  # what our action takes from the enemy now
     reply: float  # what the enemy's replies take from us afterwards
-    follow: float  # what our unit's next shot takes, times the chance it is still standing
+    follow: float  # what our unit's next shot takes, times the chance it is still standing (0 if `Weights.follow` is 0)
     survive: float  # the chance our unit stands through the replies
     plan: float = 0.0  # the rest of the round after it: units put out of action, enemies less ours (`plan.Plan`)
 
@@ -255,10 +255,11 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present:
 def _next_turn_shots(me: UnitView, mode: str, burst: int) -> int:
     """How often a SLOW turn next round takes this attack: `shots_this_turn` on a fresh turn (no parts taken, the
     tacpack's shot points back, R-6.13), so the rate of fire (R-6.3), rounds and power count as they do now."""
-    from skirmish.ai.utility.material import shots_this_turn
+    from skirmish.ai.utility.material import repeats_of
 
-    fresh = replaced(me, declared="slow", turn_parts=(), shot_points=0)
-    return shots_this_turn(fresh, Shoot(me.name, "", mode=mode, burst=burst))
+    w = me.weapon  # (the fresh turn's power read from the view as it would be: only an energy weapon asks)
+    power = replaced(me, shot_points=0).power_left if w is not None and w.energy else None
+    return repeats_of(me, mode, burst, power, "slow", ())
 
 
 @lru_cache(maxsize=256)
@@ -411,7 +412,9 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
             attack, kills, after = got
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared, pins)
-    follow = survive * next_shot(view, after, spared, replies.present, w.standing)
+    # our next shot, worked out only where it is weighed (the utility AI's material scale weighs it at 0: `value`
+    # is then the same number without it, and its exchanges never show it)
+    follow = survive * next_shot(view, after, spared, replies.present, w.standing) if w.follow else 0.0
     rest = plan.value(view, after, kills) if plan is not None and w.plan else 0.0
     return Exchange(attack, reply, follow, survive, rest)
 
