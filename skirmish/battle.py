@@ -151,7 +151,8 @@ class Battle:
         self._answers_sha = hashlib.sha256()  # the answers so far, as text, folded in by state_hash()
         self._answers_hashed = 0
         self.outcome: Outcome | None = None
-        self._tallied: tuple[tuple[int, int], dict[str, int], dict[str, int]] | None = None  # _tally, kept
+        # _tally, kept: (the stamp, standing, casualties, whether more than one side has anyone standing)
+        self._tallied: tuple[tuple[int, int], dict[str, int], dict[str, int], bool] | None = None
         # Callbacks at round, step and turn boundaries and after each action (core.flow); pass `hooks` to
         # have them from the first request on (the battle asks its first question as it is made).
         self.hooks = hooks.copy() if hooks is not None else Hooks()
@@ -406,6 +407,8 @@ class Battle:
         standing wins, with `victory.eliminate` or without it (without it, taking enemies out is not a way
         to win while more than one side stands; objectives come with their issue). The reason says what
         really happened."""
+        if not round_over and self._tallied is not None and self._tallied[3] and self._tallied[0] == self._stamp():
+            return False  # nobody has been handed a Health since more than one side was found standing
         standing = self._tally()[0]
         alive = [s for s, n in standing.items() if n > 0]
         fallen = [s for s in self.sides if s not in alive]
@@ -422,11 +425,16 @@ class Battle:
 
     def _tally(self) -> tuple[dict[str, int], dict[str, int]]:
         """(standing, casualties) per side, counted again only after a Health hand-out (World.watch)."""
-        health = self.world.watch(_HEALTH)
-        stamp = (sum(health.values()), len(health))
+        stamp = self._stamp()
         if self._tallied is None or self._tallied[0] != stamp:
-            self._tallied = (stamp, *self._count())
+            standing, casualties = self._count()
+            self._tallied = (stamp, standing, casualties, sum(1 for n in standing.values() if n > 0) > 1)
         return dict(self._tallied[1]), dict(self._tallied[2])
+
+    def _stamp(self) -> tuple[int, int]:
+        """The Health hand-outs so far and the units counted (World.watch): the same stamp, the same tally."""
+        health = self.world.watch(_HEALTH)
+        return sum(health.values()), len(health)
 
     def _count(self) -> tuple[dict[str, int], dict[str, int]]:
         standing: dict[str, int] = {s: 0 for s in self.sides}

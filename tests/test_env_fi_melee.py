@@ -101,7 +101,7 @@ def test_the_new_blocks_come_after_the_old_ones_and_round_trip() -> None:
         bursts = {b for w in aec.game.scenario.armoury.weapons.values() for b in w.bursts}
         old = ActionTable.for_views(views, sorted(bursts))
         assert table.blocks[:len(old.blocks)] == old.blocks  # every earlier index stands
-        assert [b.name for b in table.blocks[len(old.blocks):]] == [*NEW, "off_shot"]  # (two weapons: last)
+        assert [b.name for b in table.blocks[len(old.blocks):]] == [*NEW, "off_shot", "launch"]  # (two weapons, launches: last)
         for name in NEW:
             block = table.block[name]
             for i in range(block.start, block.stop, max(1, block.size // 97)):

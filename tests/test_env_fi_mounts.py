@@ -26,15 +26,15 @@ def test_the_mount_blocks_are_last_and_round_trip() -> None:
     assert isinstance(table, FiActionTable)
     mount, dismount = table.block["mount"], table.block["dismount"]
     assert table.blocks[-2:] == [mount, dismount] or tuple(table.blocks[-2:]) == (mount, dismount)
-    assert mount.start == table.block["off_shot"].stop and dismount.start == mount.stop
+    assert mount.start == table.block["launch"].stop and dismount.start == mount.stop
     assert table.mounts == ("Bike-1", "Bike-2", "Horse") and dismount.shape == (table.height, table.width)
     for i in range(mount.start, dismount.stop):
         a = table.decode(i, "Scout")
         assert isinstance(a, Mount | Dismount) and table.encode(a) == i
     assert table.decode(mount.start + 2, "Scout") == Mount("Scout", "Horse")
     assert table.decode(dismount.start + 3 * table.width + 5, "Scout") == Dismount("Scout", to=(5, 3))
-    plain = raw_env(GUNSLINGERS, seed=1).table  # no mounts: no blocks, the table as it was
-    assert "mount" not in plain.block and plain.blocks[-1] is plain.block["off_shot"]
+    plain = raw_env(GUNSLINGERS, seed=1).table  # no mounts: no blocks, the table ends with `launch`
+    assert "mount" not in plain.block and plain.blocks[-1] is plain.block["launch"]
     with pytest.raises(KeyError):
         plain.encode(Mount("Calloway", "Bike-1"))
 

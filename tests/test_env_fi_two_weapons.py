@@ -23,7 +23,8 @@ def test_the_off_hand_block_is_last_and_round_trips() -> None:
     table = raw_env(GUNSLINGERS, seed=1).table
     assert isinstance(table, FiActionTable)
     block = table.block["off_shot"]
-    assert table.blocks[-1] is block and block.start == table.block["reserve"].stop
+    assert table.blocks[-2] is block and block.start == table.block["reserve"].stop  # the launch block after it
+    assert table.blocks[-1].name == "launch" and table.blocks[-1].start == block.stop
     assert block.shape == (len(table.units), len(table.modes), len(table.bursts))
     for i in range(block.start, block.stop):
         a = table.decode(i, "Calloway")

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from skirmish.ai.estimate import SCATTER_THROWN, effect_pmf, per_hit_now
+from skirmish.core.legal import LazyCells
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.checks import tn
@@ -120,11 +121,18 @@ def candidate_cells(view: BattleView, me: UnitView, weapon: Weapon, legal: Itera
     if not seen:
         return []
     reach = (weapon.blast_m + grid.cell_m / 2) / grid.cell_m
-    cells = sorted(legal, key=lambda c: (c[1], c[0]))
-    if not cells:
+    every = _near_legal(legal, seen, reach)  # (n, 2): x, y (every legal cell near an enemy among them)
+    if not len(every):
         return []
-    arr = np.array(cells)
     en = np.array(seen)
+    # The legal cells near an enemy, then in reading order: the cells (and every number below) that sorting all
+    # of them first and keeping the near ones gives, in the same order (a cell's distances read only itself).
+    near_any = np.hypot(every[:, None, 0] - en[None, :, 0], every[:, None, 1] - en[None, :, 1]).min(axis=1)
+    arr = every[near_any <= reach + 1e-9]
+    if not len(arr):
+        return []
+    arr = arr[np.lexsort((arr[:, 0], arr[:, 1]))]  # reading order: by y, then x (the cells are distinct)
+    cells: list[geo.Cell] = [(x, y) for x, y in arr.tolist()]
     d = np.hypot(arr[:, None, 0] - en[None, :, 0], arr[:, None, 1] - en[None, :, 1])  # (cells, enemies)
     near = d.min(axis=1)
     keep = np.nonzero(near <= reach + 1e-9)[0]
@@ -133,6 +141,18 @@ def candidate_cells(view: BattleView, me: UnitView, weapon: Weapon, legal: Itera
         order = np.lexsort((keep, near[keep], -inside))[:MAX_CANDIDATES]
         keep = np.sort(keep[order])
     return [cells[i] for i in keep.tolist()]
+
+
+def _near_legal(legal: Iterable[geo.Cell], seen: list[geo.Cell], reach: float) -> npt.NDArray[np.int64]:
+    """The legal cells within `reach` cells of an enemy in `seen`, and maybe a few more, as an (n, 2) array of x, y:
+    for a set (the battle's throw cells), the cells of the squares round the enemies that are in it (a few dozen
+    look-ups, not every legal cell turned into an array); any other iterable, every cell."""
+    cells = legal.cells() if isinstance(legal, LazyCells) else legal
+    if not isinstance(cells, (frozenset, set)):
+        return np.array(list(cells), dtype=np.int64).reshape(-1, 2)
+    r = int(reach) + 1  # every cell within `reach` of an enemy lies in the square of this half-side round it
+    near = {(x + dx, y + dy) for x, y in seen for dx in range(-r, r + 1) for dy in range(-r, r + 1)}
+    return np.array([c for c in near if c in cells], dtype=np.int64).reshape(-1, 2)
 
 
 def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[geo.Cell],
@@ -145,7 +165,10 @@ def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[
     if n == 0:
         z = np.zeros(0)
         return ThrowPlan(weapon, (), z, z, z, z, ())
-    spread = spread or (lambda d: throw_spread(me, weapon, d, view.scope))
+    if spread is None:  # throw_spread's, with what it reads of the thrower read once
+        fixed = (me.trait("strength")[0], me.trait("dexterity"), me.skill(weapon.skill),
+                 -min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0))
+        spread = lambda d: _spread(*fixed, d, view.scope)  # noqa: E731
     spreads = [spread(geo.distance_m(me.cell, c, grid.cell_m)) for c in cells]
     covers = np.array([s.covers(weapon.blast_m) for s in spreads])
     aim_idx, lx, ly, prob = landings(grid, me.cell, cells, spreads)
@@ -243,17 +266,22 @@ def burst_harm(grid: geo.GridMap, weapon: Weapon, landings: Sequence[geo.Cell], 
     if not landings or not people:
         return harm_sum, kills
     cells = np.array(landings)
+    wkey = _weapon_key(weapon)
     for u in people:
-        reach = (weapon.blast_m if armoured(u) else thr.blast_reach_m(weapon)) / grid.cell_m
+        arm = armoured(u)
+        reach = (weapon.blast_m if arm else thr.blast_reach_m(weapon)) / grid.cell_m
         d = np.hypot(cells[:, 0] - u.cell[0], cells[:, 1] - u.cell[1])
+        target: _Target | None = None
         for i in np.nonzero(d <= reach + 1e-9)[0].tolist():
             land = landings[i]
             dist = float(d[i]) * grid.cell_m
-            column = thr.blast_column(weapon, dist, armoured(u))
+            column = thr.blast_column(weapon, dist, arm)
             s = geo.sight(grid, land, u.cell)
             if column is None or not s.visible or s.lean:
                 continue
-            h, k = hit_harm(weapon, column, u, s.cover, s.cover_av, dist)
+            if target is None:
+                target = _target(u)
+            h, k = _kept_harm(weapon, wkey, column, target, s.cover, s.cover_av, dist)
             harm_sum[i] += h
             kills[i] += k
     return harm_sum, kills
@@ -262,9 +290,22 @@ def burst_harm(grid: geo.GridMap, weapon: Weapon, landings: Sequence[geo.Cell], 
 def hit_harm(weapon: Weapon, column: str, u: UnitView, cover: str, cover_av: int, dist: float) -> tuple[float, float]:
     """(harm, kill chance) of one combatant caught by a burst at `column` (R-6.9, R-6.8): harm on the shots'
     scale (`scoring.harm`: expected wounds and CT at a sixth, over three, plus the kill chance, capped at 1)."""
-    target = _Target(u.armour, u.size, u.wounds, u.ct, u.screen_type, u.screen_points)
-    key = (weapon.id, weapon.damage, weapon.reduced, weapon.weapon_class, tuple(sorted(weapon.pn.items())),
-           weapon.ae, column, target, cover, cover_av, round(dist, 3))  # everything per_hit_now reads of the weapon
+    return _kept_harm(weapon, _weapon_key(weapon), column, _target(u), cover, cover_av, dist)
+
+
+def _weapon_key(weapon: Weapon) -> tuple[object, ...]:
+    """Everything per_hit_now reads of the weapon (`hit_harm`'s memo key)."""
+    return (weapon.id, weapon.damage, weapon.reduced, weapon.weapon_class, tuple(sorted(weapon.pn.items())), weapon.ae)
+
+
+def _target(u: UnitView) -> _Target:
+    return _Target(u.armour, u.size, u.wounds, u.ct, u.screen_type, u.screen_points)
+
+
+def _kept_harm(weapon: Weapon, wkey: tuple[object, ...], column: str, target: _Target, cover: str, cover_av: int,
+               dist: float) -> tuple[float, float]:
+    """`hit_harm` with the weapon's key and the target made (`burst_harm` makes them once per weapon and person)."""
+    key = (*wkey, column, target, cover, cover_av, round(dist, 3))
     got = _HARM.get(key)
     if got is None:
         if len(_HARM) > HARM_KEPT:

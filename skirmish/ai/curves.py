@@ -166,6 +166,11 @@ def combine(outputs: list[Value]) -> Value:
     """Product of compensated consideration outputs (0 if any output is 0)."""
     total: Value = 1.0
     n = len(outputs)
+    if n <= 1:
+        for o in outputs:
+            total = total * o
+        return total
+    mod = 1.0 - 1.0 / n  # `compensate(o, n)` written out: the same operations, in the same order
     for o in outputs:
-        total = total * compensate(o, n)
+        total = total * (o + (1.0 - o) * mod * o)
     return total

@@ -118,14 +118,15 @@ def _hit_numbers(view: BattleView, me: UnitView, w: Weapon, target: UnitView, si
     # (shot_numbers: range_tn, ae_bonus), and the target's name only in the modifiers' texts: so they are kept
     # by those, the weapon and everything else they read.
     key = (id(w), math.floor(dist / w.range_inc_m + 1e-9), ae_shift(w, dist), mode, burst, moved, ready, me.aim,
-           target.size, dodge, target.moved_m, sight.concealed, base, me.trait("dexterity"), me.skills, me.wounds,
-           me.off_hand is not None)
+           target.size, dodge, target.moved_m, target.rate_m, sight.concealed, base, me.trait("dexterity"), me.skills,
+           me.wounds, me.off_hand is not None)
     kept = _hits_kept.get(key)
     if kept is not None and kept[0] is w:
         return kept[1]
     facts = ShotFacts(
         distance_m=dist, mode=mode, burst=burst, firer_moved=moved, ready=ready, aims=me.aim, target=target.name,
-        target_size=target.size, target_dodge=dodge, target_moved_m=target.moved_m, concealed=sight.concealed,
+        target_size=target.size, target_dodge=dodge, target_moved_m=target.moved_m, target_rate_m=target.rate_m,
+        concealed=sight.concealed,  # the target's speed too (shot_numbers.fast_target: faster than Rate 20, −4)
     )
     target_tn, _, mods = shot_numbers(w, facts, base)
     pool = skill_pool(me.trait("dexterity"), dict(me.skills), w.skill)
@@ -181,7 +182,7 @@ def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str
     key = (id(w), math.floor(dist / w.range_inc_m + 1e-9), ae_shift(w, dist), mode, burst, moved,
            me.ready_target == target.name, me.aim, target.size,
            target.declared == "dodge" and view.round > 0 and dict(target.skills).get("dodge", 0),
-           target.moved_m, sight.concealed, view.scope, me.trait("dexterity"), me.skills, me.wounds, target.armour,
+           target.moved_m, target.rate_m, sight.concealed, view.scope, me.trait("dexterity"), me.skills, me.wounds, target.armour,
            target.screen_type, target.screen_points, target.wounds, target.ct, sight.cover, sight.cover_av,
            me.off_hand is not None)
     kept = _shots_kept.get(key)
@@ -257,18 +258,26 @@ def per_hit_now(w: Weapon, target: UnitView, cover: str, cover_av: int, conceale
         for level_p, dice in ((full, w.damage), (reduced, w.reduced)):
             if level_p <= 0:
                 continue
-            pmf = effect_pmf(SIDES[dice.column], damage_row(w, dice.row, loc, dist))
-            d = np.arange(len(pmf))
-            size = max(1, target.size)
-            wd, cd = d // size, d % size
+            d_p, d_wounds, d_ct, d_kill = _hit_sums(dice.column, damage_row(w, dice.row, loc, dist), max(1, target.size),
+                                                    target.wounds, target.ct, loc == "head")
             weight = p_loc * pass_p * level_p
-            dmg_p += weight * float(pmf[d > 0].sum())
-            wounds += weight * float((pmf * wd).sum())
-            ct += weight * float((pmf * cd).sum())
-            head_kill = (wd >= 2) if loc == "head" else np.zeros_like(wd, dtype=bool)
-            out = (target.wounds + wd >= INCAPACITATED_AT) | (target.ct - cd <= 0) | head_kill
-            kill += weight * float(pmf[out].sum())
+            dmg_p += weight * d_p
+            wounds += weight * d_wounds
+            ct += weight * d_ct
+            kill += weight * d_kill
     return dmg_p, wounds, ct, kill
+
+
+@lru_cache(maxsize=4096)
+def _hit_sums(column: str, row: int, size: int, wounds: int, ct: int, head: bool) -> tuple[float, float, float, float]:
+    """What one hit's damage roll gives (`per_hit_now`, per location and level): P(damage), E[wounds], E[CT] and
+    P(out of action), from the effect dice (kept: it reads only these)."""
+    pmf = effect_pmf(SIDES[column], row)
+    d = np.arange(len(pmf))
+    wd, cd = d // size, d % size
+    head_kill = (wd >= 2) if head else np.zeros_like(wd, dtype=bool)
+    out = (wounds + wd >= INCAPACITATED_AT) | (ct - cd <= 0) | head_kill
+    return float(pmf[d > 0].sum()), float((pmf * wd).sum()), float((pmf * cd).sum()), float(pmf[out].sum())
 
 
 SCATTER_THROWN = {1: 18 / 54, 2: 20 / 54, 3: 16 / 54}  # thrown multipliers over deck A (R-4.9)

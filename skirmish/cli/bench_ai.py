@@ -16,13 +16,13 @@ decision to time the AI's call (about 0.4 ms, 1.5-2%, of a `hold` battle). Their
 
 from __future__ import annotations
 
-import gc
 import statistics
 import time
 from dataclasses import dataclass, field
 
 from skirmish.cli.common import UserError, scenario_arg
 from skirmish.content.scenario import SCENARIOS_DIR, Scenario, default_scenario_path
+from skirmish.core.batch_gc import batch_gc
 
 SCALING_LARGE = "bench/battalion_sweep.yaml"  # 24 v 24, for benches only (not among the scenarios tests loop
 # over: its battles cost seconds each); the small one is the default (4 v 4)
@@ -88,13 +88,9 @@ def play(scenario: Scenario, ai: str, battles: int) -> AIBench:
     out = AIBench(scenario.name, ai, max(len(s.units) for s in scenario.spec.sides))
     _import_lazy_modules(ai)
     out.clock_s = clock_cost()
-    gc.collect()
-    gc.freeze()  # what the process holds before the battles (modules, the scenario) is never scanned again
-    try:
+    with batch_gc():  # what the process holds before the battles is never scanned again; fewer young collections
         for seed in range(battles):
             _play_one(scenario, ai, seed, out)
-    finally:
-        gc.unfreeze()
     return out
 
 

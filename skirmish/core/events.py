@@ -393,7 +393,7 @@ class ResultEvent(Event):
     rounds: int
     casualties: dict[str, int]
     reason: str
-    objective: str | None = None  # the objective that decided it (a scenario with objectives, issue 15)
+    objective: str | None = None  # the objective that decided it; in a draw what made the draw (objectives, issue 15)
     points: dict[str, int] | None = None  # each side's points then (a scenario with objectives)
     extracted: dict[str, int] | None = None  # units that left through an extraction zone, by side (not casualties)
     bounty: dict[str, int] | None = None  # each side's unspent story chips as bounty points (R-8.5, option chips)
@@ -401,7 +401,8 @@ class ResultEvent(Event):
     def describe(self) -> str:
         points = f"; points {self.points}" if self.points is not None else ""
         bounty = f"; bounty {self.bounty}" if self.bounty is not None else ""
-        return (f"== winner: {self.winner or 'draw'} after {self.rounds} rounds ({self.reason}); "
+        rounds = f"{self.rounds} round{'' if self.rounds == 1 else 's'}"
+        return (f"== winner: {self.winner or 'draw'} after {rounds} ({self.reason}); "
                 f"casualties {self.casualties}{points}{bounty}")
 
 

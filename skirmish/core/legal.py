@@ -171,8 +171,10 @@ class LegalActions:
     offhand: Sequence[Shoot] = ()
     covers: tuple[int, ...] = ()  # the bursts covering fire may be laid with now (0: single shots; FI)
     launches: bool = False  # the weapon in hand launches at a cell now (FI)
+    off_launches: bool = False  # the launcher in the other hand launches now (FI two weapons, `hand=off`)
     mounts: tuple[Action, ...] = ()  # mounting and dismounting (FI mounts), listed whole; not in `actions()`
-    # Whether a cell may be named: cell_ok("cover" | "launch", cell); a question, as the cells are too many to list.
+    # Whether a cell may be named: cell_ok("cover" | "launch" | "off_launch", cell); a question, as the cells are too
+    # many to list ("off_launch": the other hand's launcher, its range).
     cell_ok: Callable[[str, Cell], bool] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -243,7 +245,10 @@ class LegalActions:
             cell = (int(action.at[0]), int(action.at[1]))
             if isinstance(action, CoverFire):
                 return action.burst in self.covers and self.cell_ok is not None and self.cell_ok("cover", cell)
-            return self.launches and self.cell_ok is not None and self.cell_ok("launch", cell)
+            if action.hand == "off":  # the other hand's launcher
+                return self.off_launches and self.cell_ok is not None and self.cell_ok("off_launch", cell)
+            return (self.launches and action.hand in ("", "main") and self.cell_ok is not None
+                    and self.cell_ok("launch", cell))
         if isinstance(action, Reload):
             return self.reload
         if isinstance(action, EndTurn):

@@ -152,6 +152,7 @@ class Turn:
     moved_this_turn: bool = False
     ran_this_turn: bool = False
     moved_m: float = 0.0
+    rate_m: float = 0.0  # the metres of its fastest move this round (the seed's Rate: a target faster than 20, −4)
     acted: bool = False
 
 

@@ -26,6 +26,7 @@ class MeleeState:
     grip_effect: str | None = None  # "choke" (a hold) or "disable" (a lock) when it carries one
     grip_bonus: int = 0  # the disabling contest's cumulative +1 (seed "Disable")
     gripped_by: str | None = None  # the unit that holds, lifts or locks it
+    start: tuple[str, ...] = ()  # `carried` as the scenario gave it: a disarm or a breakdown shows as a change (hash)
 
     def plain(self) -> bool:
         """True when nothing has happened to it in melee (the state hash leaves such units out)."""

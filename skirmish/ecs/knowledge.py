@@ -16,7 +16,9 @@ docs/RULES-NOTES.md ("Side views") lists the fields.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -99,6 +101,14 @@ class Knowledge:
         # side -> (enemy, hide) -> (the enemy's view, its sighting or None if seen now, the round if seen now else
         # -1, what side sees)
         self._enemy_views: dict[str, dict[tuple[str, bool], tuple[UnitView, Sighting | None, int, UnitView]]] = {}
+        # side -> how many times `update` has changed what it knows (a sighting in `last`): with `seen` the same
+        # object, the side's view of a unit the snapshot did not change stands (`observe`)
+        self._changed: dict[str, int] = dict.fromkeys(sides, 0)
+        # side -> (the snapshot's units, the side's view of each (None: absent), hide, round, seen, its `last`, the
+        # count in `_changed` and the sightings kept, the units out): the last `observe`, patched where the
+        # snapshot's units changed
+        self._observed: dict[str, tuple[tuple[UnitView, ...], list[UnitView | None], bool, int, frozenset[str],
+                                        dict[str, Sighting], tuple[int, int], tuple[UnitView, ...]]] = {}
 
     def update(self, world: World, grid: GridMap, round_no: int) -> None:
         """Look again for every side (R-6.1): an enemy in sight of one of the side's combatants in action is
@@ -184,19 +194,24 @@ class Knowledge:
                     sighted = (stamp[0], round_no)
                     last = self._sighted.get(name)
                     if last is not None and last[0] == sighted:
-                        memory[name] = last[1]
+                        if memory.get(name) is not last[1]:
+                            memory[name] = last[1]
+                            self._changed[side] += 1
                         continue
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid), in_hand(world, eid))
                     self._sighted[name] = (sighted, memory[name])
+                    self._changed[side] += 1
                 elif known and before is not None:
                     if (before.cell, before.round) != (cell, round_no):  # else it stands as it is
                         memory[name] = dataclasses.replace(before, cell=cell, round=round_no)
+                        self._changed[side] += 1
                 elif known:  # the start: every miniature is on the table (docs/RULES-NOTES.md, R-6.1)
                     face = world.peek(eid, Facing)
                     memory[name] = Sighting(cell, round_no, (face.dx, face.dy), st.prone, hp.out_of_action, hp.dead,
                                             hp.wounds, _armour(world, eid), in_hand(world, eid))
+                    self._changed[side] += 1
             self.seen[side] = seen
 
     def _look(self, table: SightTable, side: str, seers: tuple[Cell, ...],
@@ -247,42 +262,63 @@ class Knowledge:
             raise KeyError(f"no side {side!r} (sides: {', '.join(self.sides)})")
         hide = view.phase is None  # declaring (or between rounds): initiative is not flipped yet
         seen, memory = self.seen[side], self.last[side]
-        units: list[UnitView] = []
+        given = view.units
+        changed = (self._changed[side], len(memory))
+        last = self._observed.get(side)
+        # Each unit as `side` knows it is a function of the snapshot's view of it, what the side knows (`seen`, the
+        # sightings in `last`: `_changed` counts what `update` changed there), whether declarations are hidden and
+        # the round: with those as at the side's last look, only the units whose view the snapshot changed (not
+        # the same object) are made again.
+        if last is not None and last[4] is seen and last[6] == changed and last[5] is memory and last[2] == hide \
+                and last[3] == view.round and len(last[0]) == len(given):
+            if last[0] is given:
+                units = last[7]
+                shown = last[1]
+            else:
+                shown = list(last[1])
+                for i in itertools.compress(itertools.count(), map(operator.is_not, given, last[0])):
+                    shown[i] = self._as_known(given[i], side, seen, memory, hide, view.round)
+                units = tuple([u for u in shown if u is not None])
+        else:
+            shown = [self._as_known(u, side, seen, memory, hide, view.round) for u in given]
+            units = tuple([u for u in shown if u is not None])
+        self._observed[side] = (given, shown, hide, view.round, seen, memory, changed, units)
+        out = object.__new__(BattleView)  # dataclasses.replace(view, units=..., viewer=side), without __init__
+        out.__dict__.update(view.__dict__)
+        out.__dict__.update(units=units, viewer=side)
+        return out
+
+    def _as_known(self, u: UnitView, side: str, seen: frozenset[str], memory: dict[str, Sighting], hide: bool,
+                  round_no: int) -> UnitView | None:
+        """One unit of the all-seeing view as `side` knows it (`observe`): its own in full, an enemy seen now, a
+        ghost, or None for an enemy it has never known."""
+        if u.side == side:
+            return u
+        name = u.name
+        if name in seen:
+            sighting = None
+        else:
+            sighting = memory.get(name)
+            if sighting is None:
+                return None
+        # The enemy as `side` sees it is a function of the view `u`, the sighting and whether declarations are
+        # hidden (and the round, for one seen now): kept per hiding (it flips twice a round) while the sighting
+        # is the same object and `u` the same, or changed only in fields the answer does not read (World.snapshot
+        # keeps a unit's view while nothing changed it; `_SEEN_SETS`, `_GHOST_SETS`).
         kept = self._enemy_views.get(side)
         if kept is None:
             kept = self._enemy_views[side] = {}
-        for u in view.units:
-            if u.side == side:
-                units.append(u)
-                continue
-            name = u.name
-            if name in seen:
-                sighting = None
-            else:
-                sighting = memory.get(name)
-                if sighting is None:
-                    continue
-            # The enemy as `side` sees it is a function of the view `u`, the sighting and whether declarations are
-            # hidden (and the round, for one seen now): kept per hiding (it flips twice a round) while the sighting
-            # is the same object and `u` the same, or changed only in fields the answer does not read (World.snapshot
-            # keeps a unit's view while nothing changed it; `_SEEN_SETS`, `_GHOST_SETS`).
-            at = (name, hide)
-            when = view.round if sighting is None else -1
-            k = kept.get(at)
-            if k is not None and k[1] is sighting and k[2] == when and (
-                    k[0] is u or _same_in(k[0], u, _SEEN_READS if sighting is None else _GHOST_READS)):
-                if k[0] is not u:  # changed only where the enemy as `side` sees it does not read: it stands
-                    kept[at] = (u, sighting, when, k[3])
-                units.append(k[3])
-                continue
-            e = seen_enemy(u, side, view.round, hide) if sighting is None else \
-                ghost(u, side, sighting, hide, self.armoury)
-            kept[at] = (u, sighting, when, e)
-            units.append(e)
-        out = object.__new__(BattleView)  # dataclasses.replace(view, units=..., viewer=side), without __init__
-        out.__dict__.update(view.__dict__)
-        out.__dict__.update(units=tuple(units), viewer=side)
-        return out
+        at = (name, hide)
+        when = round_no if sighting is None else -1
+        k = kept.get(at)
+        if k is not None and k[1] is sighting and k[2] == when and (
+                k[0] is u or _same_in(k[0], u, _SEEN_READS if sighting is None else _GHOST_READS)):
+            if k[0] is not u:  # changed only where the enemy as `side` sees it does not read: it stands
+                kept[at] = (u, sighting, when, k[3])
+            return k[3]
+        e = seen_enemy(u, side, round_no, hide) if sighting is None else ghost(u, side, sighting, hide, self.armoury)
+        kept[at] = (u, sighting, when, e)
+        return e
 
 
 def _same_in(a: UnitView, b: UnitView, names: tuple[str, ...]) -> bool:
@@ -318,8 +354,8 @@ def _witness(table: SightTable, seers: Sequence[Cell], cell: Cell, exposed: bool
 _SEEN_SETS = frozenset({"last_seen", "ct", "stunned", "rounds", "magazines", "jammed", "tacpack_generator",
                         "screen_type", "screen_points", "shot_points", "waiting", "ready_target", "aim", "throwables",
                         "turn_parts", "full", "off_rounds", "off_jammed"})
-_GHOST_SETS = _SEEN_SETS | {"cell", "facing", "prone", "out_of_action", "dead", "wounds", "armour", "moved_m", "cover",
-                            "firing", "ghost", "weapon"}
+_GHOST_SETS = _SEEN_SETS | {"cell", "facing", "prone", "out_of_action", "dead", "wounds", "armour", "moved_m", "rate_m",
+                            "cover", "firing", "ghost", "weapon"}
 _SEEN_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _SEEN_SETS)
 _GHOST_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _GHOST_SETS)
 
@@ -354,8 +390,8 @@ def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool, armoury: Any
         unseen["melee"] = None
     return replace_unit(u, dict(
         cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
-        wounds=s.wounds, armour=s.armour, weapon=_held(s, armoury), declared=declared, moved_m=0.0, cover="none",
-        firing=False, ghost=True,
+        wounds=s.wounds, armour=s.armour, weapon=_held(s, armoury), declared=declared, moved_m=0.0, rate_m=0.0,
+        cover="none", firing=False, ghost=True,
         last_seen=s.round, **_unknown(u, side), **unseen))
 
 

@@ -86,6 +86,8 @@ class UnitView:
     # Future Imperfect's covering fire: the covered area's cell and the burst (0: single shots) while it
     # holds; an intention, so None for an enemy in a side's view (as `waiting`).
     covering: tuple[int, int, int] | None = None
+    # The metres of its fastest move this round (FI's target speed: faster than Rate 20, −4; shot_numbers.fast_target)
+    rate_m: float = 0.0
     # Two weapons (FI, a scenario unit's `two_weapons`): the weapon in the other hand (`shoot … hand=off`), its
     # rounds and breakdown; an enemy's is seen as the weapon in its main hand is (rounds 0, not jammed: unknown).
     off_hand: Weapon | None = None

@@ -95,7 +95,7 @@ def _readiness(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
 
 def _turn(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:
     turn = c[Turn]
-    return dict(moved_m=turn.moved_m, turn_parts=tuple(turn.parts))
+    return dict(moved_m=turn.moved_m, rate_m=turn.rate_m, turn_parts=tuple(turn.parts))
 
 
 def _cover(c: dict[type[Any], Any], _a: Armoury) -> dict[str, Any]:

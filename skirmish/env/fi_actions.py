@@ -3,7 +3,8 @@ melee and card hands"): the blocks of `ActionTable` unchanged, then, after them 
 
     blow[target, weapon, lethal] · charge[target, weapon, y, x] · close[target, weapon] · open[target] ·
     entangle[target, weapon] · trip[target, weapon] · defend[skill, cell] · break[how] · rise ·
-    hand[speed, keep] · reserve[speed] · off_shot[target, mode, burst] [· mount[mount] · dismount[y, x]]
+    hand[speed, keep] · reserve[speed] · off_shot[target, mode, burst] · launch[hand, y, x]
+    [· mount[mount] · dismount[y, x]]
 
 `weapon` is one of `weapons`: "" (the weapon in hand) first, then every hand-to-hand weapon the scenario's units
 carry at the start, then "fists" (R-7.1). `lethal` is "" (the weapon's own way: lethal where it chooses) or "no"
@@ -12,9 +13,11 @@ standing, -4, R-7.5); `skill` one of fighting, dodge, block (R-7.7). A `hand` en
 kept (none: the default keep) and the card rushed to an earlier step (R-5.8); `reserve` holds the reserve as the
 only card (`forgo=yes`). An `off_shot` is a shot with the weapon in the other hand of a unit holding two (R-6.12,
 `shoot … hand=off`; `burst` one of the base table's `bursts`, 0 a single shot; no called or double-tapped off-hand
-shot has an index). A scenario with `mounts:` (R-6.1) has two blocks more, last: `mount[m]` climbs onto the scenario's
-mount m (in the file's order), `dismount[y, x]` steps off to the cell (R-6.1 mounts); without mounts the table is as
-it was.
+shot has an index). A `launch` fires a launcher at a cell (R-6.10), `hand` one of `launch_hands`: "" the
+weapon in hand, "off" the launcher in the other hand (R-6.12, `launch … hand=off`); its mask is every cell
+`LegalActions.cell_ok` takes for the hand the battle lists (`launches`, `off_launches`). A scenario with `mounts:`
+(R-6.1) has two blocks more, last (after `launch`): `mount[m]` climbs onto the scenario's mount m (in the file's
+order), `dismount[y, x]` steps off to the cell (R-6.1 mounts); without mounts the table ends with `launch`.
 
 The mask is FI legality's list (`LegalActions.melee`, card hands in `declare`), and the aliases the battle accepts
 besides: a blow, Close, entangle, trip or charge that names the weapon already in hand is the same as naming none,
@@ -33,7 +36,7 @@ import numpy.typing as npt
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView
 from skirmish.env.actions import ActionTable
-from skirmish.rules.actions import Action, Shoot
+from skirmish.rules.actions import Action, Launch, Shoot
 from skirmish.rulesets.fi import (
     BreakFree,
     Charge,
@@ -53,6 +56,7 @@ TOP_STEP = 14  # card steps 14 .. 0 (R-5.8)
 DEFEND_SKILLS = ("fighting", "dodge", "block")  # R-7.5's two, and a martial art's Block (R-7.7)
 BREAK_HOWS = ("strength", "wriggle")  # R-7.6
 LETHAL = ("", "no")  # the weapon's own way, or non-lethal (R-7.4)
+LAUNCH_HANDS = ("", "off")  # the weapon in hand, the launcher in the other hand (R-6.10, R-6.12)
 HAND_SPEEDS = ("normal", "dodge")  # with card hands only DODGE means anything (R-5.8)
 Keep = tuple[tuple[int, ...], str]  # the steps kept (sorted; () the default) and the rush ("s@at" or "")
 
@@ -88,7 +92,9 @@ class FiActionTable(ActionTable):
                        ("defend", (len(DEFEND_SKILLS), 1 + cells)), ("break", (len(BREAK_HOWS),)), ("rise", ()),
                        ("hand", (len(HAND_SPEEDS), len(self.keeps))), ("reserve", (len(HAND_SPEEDS),)),
                        ("off_shot", (u, len(self.modes), len(self.bursts))),  # two weapons (R-6.12)
+                       ("launch", (len(LAUNCH_HANDS), height, width)),  # either hand's launcher (R-6.10)
                        *([("mount", (len(mounts),)), ("dismount", (height, width))] if mounts else [])])  # R-6.1
+        self.launch_hands = LAUNCH_HANDS
         self.mounts = tuple(mounts)
         self._mount_index = {m: i for i, m in enumerate(self.mounts)}
         self._weapon_index = {w: i for i, w in enumerate(self.weapons)}
@@ -144,6 +150,11 @@ class FiActionTable(ActionTable):
             return self._at("break", self.break_hows.index(action.how))
         if isinstance(action, Rise):
             return self._at("rise")
+        if isinstance(action, Launch):
+            hand = "" if action.hand == "main" else action.hand
+            if hand not in LAUNCH_HANDS or not (0 <= action.at[0] < self.width and 0 <= action.at[1] < self.height):
+                raise KeyError(f"no index for {action}")
+            return self._at("launch", LAUNCH_HANDS.index(hand), int(action.at[1]), int(action.at[0]))
         if isinstance(action, Shoot) and action.hand == "off":
             if action.called or action.double_tap or action.also or action.split or action.spends is not None:
                 raise KeyError(f"no index for {action}")
@@ -183,6 +194,8 @@ class FiActionTable(ActionTable):
             return Hand(unit, speed=self.hand_speeds[p[0]], keep=",".join(str(s) for s in steps), rush=rush)
         if name == "reserve":
             return Hand(unit, speed=self.hand_speeds[p[0]], forgo="yes")
+        if name == "launch":
+            return Launch(unit, (p[2], p[1]), hand=LAUNCH_HANDS[p[0]])
         if name == "off_shot":
             return Shoot(unit, self.units[p[0]], mode=self.modes[p[1]], burst=self.bursts[p[2]], hand="off")
         if name == "mount":
@@ -202,6 +215,11 @@ class FiActionTable(ActionTable):
                 out.add(self.encode(a))
             except (KeyError, ValueError):
                 continue  # a maneuver, a BONUS step: not in the table
+        ok = legal.cell_ok
+        for i, (kind, on) in enumerate((("launch", legal.launches), ("off_launch", legal.off_launches))):
+            if on and ok is not None:  # every cell the hand's launcher may be fired at (R-6.10)
+                out.update(self._at("launch", i, y, x) for y in range(self.height) for x in range(self.width)
+                           if ok(kind, (x, y)))
         return out
 
     def aliases(self, legal: LegalActions, check: Callable[[Action], Any]) -> set[int]:

@@ -24,7 +24,12 @@ from skirmish.objectives.triggers import Triggers
 if TYPE_CHECKING:
     from skirmish.content.scenario import Scenario
 
-__all__ = ["Play", "PlayBase", "deployed", "uses_objectives"]
+__all__ = ["NOBODY_STANDING", "POINTS_EQUAL", "Play", "PlayBase", "deployed", "uses_objectives"]
+
+# What a draw's `result` names as its `objective` when no objective made it (docs/EVENTS.md); the round limit of a
+# scenario with triggers only is "round limit", and `wins` objectives done for two sides at once are named together.
+POINTS_EQUAL = "points equal"
+NOBODY_STANDING = "nobody standing"
 
 
 def uses_objectives(scenario: Scenario) -> bool:
@@ -163,16 +168,22 @@ class Play(Triggers, Deployment):
             others = {s: p for s, p in self.points().items() if s != o.side}
             best = max(others.values())
             top = [s for s, p in others.items() if p == best]
-            b.finish(top[0] if len(top) == 1 else None, f"objective {o.name} failed: {why}")
+            if len(top) == 1:
+                b.finish(top[0], f"objective {o.name} failed: {why}")
+                return
+            self.decider = POINTS_EQUAL  # the others' points made it a draw, not this objective
+            b.finish(None, f"objective {o.name} failed: {why}; {POINTS_EQUAL}: "
+                     + ", ".join(f"{s} {others[s]}" for s in top))
 
     def _decide(self, won: list[tuple[ObjectiveState, str]]) -> None:
         """`wins` objectives done in one check: their side wins, or, done for more than one side, a draw (no side's
         objective comes first because the file lists it first; docs/FILES.md)."""
         first, why = won[0]
-        self.decider = first.name
         if len({o.side for o, _ in won}) == 1:
+            self.decider = first.name
             self.b.finish(first.side, f"objective {first.name} done: {why}")
             return
+        self.decider = " and ".join(o.name for o, _ in won)  # a draw: every objective that made it
         names = " and ".join(f"{o.name} ({o.side})" for o, _ in won)
         self.b.finish(None, f"objectives {names} done at once: a draw")
 
@@ -226,6 +237,8 @@ class Play(Triggers, Deployment):
             reason = "round limit" if len(on_board) > 1 else \
                 (f"nobody left standing: {', '.join(s for s in self.b.sides if s not in on_board)}" if on_board
                  else "nobody left standing on any side")
+            if winner is None:  # a draw names what made it (docs/EVENTS.md `result`)
+                self.decider = "round limit" if on_board else NOBODY_STANDING
             self.b.finish(winner, reason)
             return True
         self.final()
@@ -240,9 +253,12 @@ class Play(Triggers, Deployment):
         done = [o for o in self.objectives if o.state == "done" and o.side == winner]
         if done:
             self.decider = max(done, key=lambda o: o.spec.points).name
+        elif winner is None:
+            self.decider = POINTS_EQUAL  # no objective made the draw: the points did
         why = "round limit" if len(on_board) > 1 else "nobody left on the board" + (f" but {on_board[0]}" if on_board
                                                                                    else "")
-        self.b.finish(winner, f"{why}; points " + ", ".join(f"{s} {points[s]}" for s in self.b.sides))
+        said = "points" if winner is not None else f"{POINTS_EQUAL}:"
+        self.b.finish(winner, f"{why}; {said} " + ", ".join(f"{s} {points[s]}" for s in self.b.sides))
         return True
 
     def reinforcements_due(self) -> set[str]:

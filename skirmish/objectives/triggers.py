@@ -73,6 +73,8 @@ class Triggers(PlayBase):
                     cells=[list(c) for c in cells])
             elif eff.end is not None:
                 say("end", eff.end.reason)
+                if eff.end.winner == "draw" and b.outcome is None:
+                    self.decider = f"trigger {name}"  # a draw names what made it (docs/EVENTS.md `result`)
                 b.finish(None if eff.end.winner == "draw" else eff.end.winner, eff.end.reason)
 
     def _arrive(self, trigger: str, side: str, zone: str, units: list[Any]) -> None:

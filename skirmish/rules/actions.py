@@ -97,10 +97,11 @@ class Throw(Action):
 @dataclass(frozen=True)
 class Launch(Action):
     """Launch an explosive from the weapon in hand at a cell (R-6.10): a miss scatters by the card's launched
-    multiplier, the burst catches everyone near (R-6.9)."""
+    multiplier, the burst catches everyone near (R-6.9). `hand=off`: the launcher in the other hand (R-6.12)."""
 
     verb: ClassVar[str] = "launch"
     at: Cell = (0, 0)
+    hand: str = ""  # "off": the launcher in the other hand of a unit holding two weapons (R-6.12)
 
 
 @dataclass(frozen=True)

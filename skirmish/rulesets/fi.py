@@ -15,7 +15,7 @@ from skirmish.ecs.systems.fi import FiSystems, setup
 from skirmish.rules.fi import hand as hand_rules
 from skirmish.rules.fi import initiative, melee, ranged_cover, thrown, unintended, waiting
 from skirmish.rules.fi.chips import POLICIES as CHIP_POLICIES
-from skirmish.rules.fi.chips import ChipPolicy
+from skirmish.rules.fi.chips import ChipPolicy, parse_chip_order
 from skirmish.rules.fi.damage import INCAPACITATED_AT, wound_penalty
 from skirmish.rules.fi.events import (
     AimEvent,
@@ -96,6 +96,7 @@ __all__ += [  # Future Imperfect injury and the mind (R-8.3, R-8.4, issue 14)
 ]
 __all__ += ["waiting"]  # R-5.7 triggers: the board's wait menu (issue 14)
 __all__ += ["CHIP_POLICIES", "SKILL_TRAIT", "ChipPolicy", "chips_of"]  # the board's contests and story chips (issue 14)
+__all__ += ["parse_chip_order"]  # the editor: a chip order follows a unit renamed
 __all__ += ["SplitOdds", "ranged_cover"]  # the board's split bursts and covering fire (issue 14)
 __all__ += ["unintended"]  # R-6.11's pure rules: the search tier weighs the rounds a shot sends past its target
 
@@ -161,6 +162,11 @@ __all__ += ["TAP_SKILL", "LineFigure", "cover_rules", "line_candidates", "plan_s
 from skirmish.rules.fi.two_hands import hand_penalty  # noqa: E402  (two weapons, R-6.12: the AIs' estimates)
 
 __all__ += ["hand_penalty"]
+
+# Target speed (the seed's "faster than Rate 20: -4"; docs/RULES-NOTES.md "Target speed"): the board's attack menu.
+from skirmish.rules.fi.shot_numbers import FAST_TARGET_M, FAST_TARGET_MOD, fast_target  # noqa: E402
+
+__all__ += ["FAST_TARGET_M", "FAST_TARGET_MOD", "fast_target"]
 
 # The martial arts maneuvers rolled as a blow (R-7.7): the board's attack menu aims only these at a called location.
 from skirmish.rules.fi.arts_use import BLOWS as MANEUVER_BLOWS  # noqa: E402

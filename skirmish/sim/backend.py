@@ -22,6 +22,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
+from skirmish.core.batch_gc import batch_gc, batch_worker_gc
+
 T = TypeVar("T")
 Progress = Callable[[int, int], None]
 BACKENDS = ("local", "ray")
@@ -55,6 +57,12 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _worker_start() -> None:
+    """A local worker: Ctrl-C left to the parent, and the collector set for a batch (core/batch_gc.py)."""
+    _ignore_sigint()
+    batch_worker_gc()
+
+
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Stop a pool at once: drop the queued jobs and kill the workers (jobs in flight are abandoned)."""
     workers = [p for p in (getattr(pool, "_processes", None) or {}).values() if p is not None]
@@ -75,12 +83,13 @@ def local_map(play: Callable[..., T], jobs: Sequence[tuple[Any, ...]], workers: 
     if progress:
         progress(0, len(jobs))
     if workers <= 1:
-        for i, job in enumerate(jobs):
-            results[i] = play(*job)
-            if progress:
-                progress(i + 1, len(jobs))
+        with batch_gc():
+            for i, job in enumerate(jobs):
+                results[i] = play(*job)
+                if progress:
+                    progress(i + 1, len(jobs))
         return results
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start)
     try:
         futures = {pool.submit(play, *job): i for i, job in enumerate(jobs)}
         for done, fut in enumerate(as_completed(futures), 1):

@@ -112,7 +112,7 @@ def register(ruleset: str, make: Callable[[Any], Commands]) -> None:
 
 def commands_for(ruleset: str, screen: Any) -> Commands:
     """The commands of the ruleset a battle plays (the base `Commands` when it registered none)."""
-    if not REGISTRY:
+    if ruleset not in REGISTRY:  # (not `if not REGISTRY`: one ruleset's board imported first left out the other's)
         import skirmish.ui.fi_board  # registers Future Imperfect's: card hands, melee, chips
         import skirmish.ui.fw  # noqa: F401
     return REGISTRY.get(ruleset, Commands)(screen)

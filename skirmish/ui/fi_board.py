@@ -135,9 +135,12 @@ class FiCommands(HandCommands):
         """L launch and K covering fire beside the screen's own buttons, for a unit with a firearm in hand."""
         me = self.screen.session.view().unit(req.unit)
         w = me.weapon
+        r = self.ranged
+        if me.off_hand is not None and me.off_hand.launched and (w is None or not w.launched):  # R-6.12: the off hand's
+            return [Button("L launch (off hand)" + (" (Esc)" if r.mode == "launch" else ""), self.ranged.toggle_launch,
+                           active=r.mode == "launch", tip="launch mode with the launcher in the other hand")]
         if w is None or w.thrown:
             return []
-        r = self.ranged
         if w.launched:
             return [Button("L launch" + (" (Esc)" if r.mode == "launch" else ""), self.ranged.toggle_launch,
                            active=r.mode == "launch", tip="launch mode: the burst and its odds under the pointer")]
@@ -167,7 +170,8 @@ class FiCommands(HandCommands):
 
     def help(self, lines: list[str]) -> list[str]:
         return [*super().help(lines),
-                "   L launch mode (a launcher in hand): the burst and its odds under the pointer, click launches",
+                "   L launch mode (a launcher in hand; L again: the off hand's): the burst and its odds under the "
+                "pointer, click launches",
                 "   K covering fire: the area under the pointer, K again the next volume (single, bursts), click "
                 "declares it · covered areas are outlined in the side's colour",
                 "   S in the attack menu: split the burst; click 1-2 more enemies, B burst, N snap/prepared, Enter "

@@ -26,7 +26,8 @@ import pygame
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.actions import CoverFire, Launch, Shoot
-from skirmish.rulesets.fi import blast_reach_m, ranged_cover
+from skirmish.rules.equipment import Weapon
+from skirmish.rulesets.fi import blast_reach_m, fast_target, ranged_cover
 from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, wrap
 
 SPLIT_MAX = 3  # targets of a split burst (R-6.3's examples split between two or three)
@@ -54,6 +55,7 @@ class RangedModes:
     mode: str | None = None
     owner: str = ""  # the unit the mode was started for: the mode ends with its turn
     cover_burst: int = 0
+    hand: str = ""  # launch mode: "off" for the launcher in the other hand (R-6.12 two weapons)
     split: Split | None = None
     _cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)
 
@@ -87,24 +89,29 @@ class RangedModes:
         return self._cache[key]
 
     def leave(self) -> None:
-        self.mode, self.split = None, None
+        self.mode, self.split, self.hand = None, None, ""
 
     # ------------------------------------------------------------------ keys
     def toggle_launch(self) -> None:
-        """L: launch mode on or off (a launcher in hand only)."""
+        """L: launch mode with the launcher in hand, then (L again) with the one in the other hand of a unit holding
+        two weapons (R-6.12, `hand=off`), then off."""
         me = self._me()
         if me is None:
             return
-        if self.mode == "launch":
+        hands = [h for h, w in (("", me.weapon), ("off", me.off_hand)) if w is not None and w.launched]
+        nxt = hands.index(self.hand) + 1 if self.mode == "launch" and self.hand in hands else 0
+        if self.mode == "launch" and nxt >= len(hands):
             self.leave()
             return
-        if me.weapon is None or not me.weapon.launched:
+        if not hands:
             self.screen.toast(f"{me.name} holds no launcher (R-6.10)", DIM)
             return
         self.leave()
-        self.mode, self.owner = "launch", me.name
+        self.mode, self.owner, self.hand = "launch", me.name, hands[nxt]
         self.screen.attack, self.screen.throwing = None, None
-        self.screen.toast(f"launch: {me.weapon.name} - click a cell (Esc cancels)", DIM)
+        w = launcher(me, self.hand)
+        self.screen.toast(f"launch: {'off hand ' if self.hand else ''}{w.name if w else ''} - click a cell (Esc "
+                          f"cancels)", DIM)
 
     def cycle_cover(self) -> None:
         """K: covering fire with single shots, then each burst of the weapon in hand, then off."""
@@ -188,7 +195,7 @@ class RangedModes:
     def cell_action(self, cell: tuple[int, int]) -> Launch | CoverFire:
         req = self._req()
         unit = req.unit if req is not None else ""
-        return Launch(unit, cell) if self.mode == "launch" else CoverFire(unit, cell, burst=self.cover_burst)
+        return Launch(unit, cell, hand=self.hand) if self.mode == "launch" else CoverFire(unit, cell, burst=self.cover_burst)
 
     def _split_click(self, unit: UnitView | None) -> bool:
         s = self.split
@@ -239,9 +246,9 @@ class RangedModes:
         if self.mode == "cover":
             ok = self._ask("check", self.cell_action(hover)) is None
             _area(surf, cam, hover, ranged_cover.area_m(me.weapon), cell_m, COVER_C if ok else (230, 70, 60), 70)
-        elif self.mode == "launch":
+        elif self.mode == "launch" and (w := launcher(me, self.hand)) is not None:
             ok = not isinstance(self._ask("odds", self.cell_action(hover)), str)
-            self.screen.board._draw_blast(surf, hover, me.weapon.blast_m / cell_m, blast_reach_m(me.weapon) / cell_m, ok)
+            self.screen.board._draw_blast(surf, hover, w.blast_m / cell_m, blast_reach_m(w) / cell_m, ok)
 
     def lines(self) -> list[tuple[str, tuple[int, int, int]]]:
         """The mode's box: what is chosen and its odds (or the rule refusing it)."""
@@ -277,7 +284,9 @@ class RangedModes:
     def _title(self, me: UnitView) -> str:
         weapon = me.weapon.name if me.weapon is not None else ""
         if self.mode == "launch":
-            return f"{me.name}: launch ({weapon}) · click a cell · L/Esc leaves"
+            w = launcher(me, self.hand)
+            off = "off hand " if self.hand == "off" else ""
+            return f"{me.name}: launch ({off}{w.name if w else weapon}) · click a cell · L/Esc leaves"
         return f"{me.name}: covering fire ({weapon}), {_volume(self.cover_burst)} · K volume · Esc leaves"
 
     def draw_panel(self, surf: pygame.Surface) -> None:
@@ -353,3 +362,15 @@ def off_hand_shots(u: UnitView, unit: str, target: str, called: str | None) -> l
     if w.double_tap:
         out += [Shoot(unit, target, mode=mode, called=called, double_tap=True, hand="off") for mode in ("snap", "prepared")]
     return out
+
+
+def speed_note(target: UnitView) -> str:
+    """The attack menu's word on a target moving fast (the seed's target speed: faster than Rate 20, −4; its odds
+    count it), "" for any other."""
+    fast = fast_target(target.rate_m)
+    return f" · {target.name} moving fast: {fast.value:+d} ({target.rate_m:.0f} m in an action)" if fast else ""
+
+
+def launcher(me: UnitView, hand: str) -> Weapon | None:
+    """The launcher launch mode fires: the weapon in hand, or with `hand` "off" the other hand's (R-6.12)."""
+    return me.off_hand if hand == "off" else me.weapon

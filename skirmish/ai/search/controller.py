@@ -163,9 +163,8 @@ class SearchAI:
         out: list[Candidate] = []
         seen: set[Action] = set()
         for o in [trace["chosen"], *trace["runners_up"]]:
-            try:
-                a = parse_action(str(o["action"]))
-            except ActionParseError:
+            a = _parsed(str(o["action"]))
+            if a is None:
                 continue
             if a not in seen and legal.allows(a):
                 seen.add(a)
@@ -187,6 +186,27 @@ class SearchAI:
                 est = estimate_shot(view, me, t, mode=a.mode, burst=a.burst, moved=me.moved)
                 k = (view.round, a.target)
                 committed[k] = max(0.0, committed.get(k, 0.0) + sign * (est.wounds + est.ct / 6))
+
+
+PARSED_KEPT = 4096  # action texts `_parsed` keeps before it starts again
+
+
+def _parsed(text: str) -> Action | None:
+    """`parse_action(text)`, None where it raises ActionParseError; kept by the text (an action is a frozen value,
+    and the proposer traces the same few actions decision after decision)."""
+    if text in _PARSED:
+        return _PARSED[text]
+    try:
+        a: Action | None = parse_action(text)
+    except ActionParseError:
+        a = None
+    if len(_PARSED) >= PARSED_KEPT:
+        _PARSED.clear()
+    _PARSED[text] = a
+    return a
+
+
+_PARSED: dict[str, Action | None] = {}
 
 
 def throws(view: BattleView, me: UnitView, legal: LegalActions) -> list[Throw]:

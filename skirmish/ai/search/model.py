@@ -25,12 +25,12 @@ from skirmish.ai.search.extras import cover_attack, extra_shot, friends_pins, pi
 from skirmish.ai.search.order import closing_shot, turns_before
 from skirmish.ai.search.plan import Plan
 from skirmish.ai.search.strays import stray_material
-from skirmish.ai.search.throwing import throw_material
+from skirmish.ai.search.throwing import launch_material, throw_material
 from skirmish.ai.search.volley import turn_of_fire
 from skirmish.ai.utility.ranged_extra import scaled
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Action, Aim, CoverFire, Declare, Move, Reload, SetTacpack, Shoot, Throw
+from skirmish.rules.actions import Action, Aim, CoverFire, Declare, Launch, Move, Reload, SetTacpack, Shoot, Throw
 from skirmish.rulesets.fi import INCAPACITATED_AT, Part
 
 MELEE_VERBS = frozenset({"melee", "charge", "close", "open", "defend", "break", "rise", "contest"})
@@ -67,7 +67,7 @@ class Exchange:
 
     attack: float  # what our action takes from the enemy now
     reply: float  # what the enemy's replies take from us afterwards
-    follow: float  # what our unit's next shot takes, times the chance it is still standing
+    follow: float  # what our unit's next shot takes, times the chance it is still standing (0 if `Weights.follow` is 0)
     survive: float  # the chance our unit stands through the replies
     plan: float = 0.0  # the rest of the round after it: units put out of action, enemies less ours (`plan.Plan`)
 
@@ -110,7 +110,7 @@ def _melee_reply(view: BattleView, e: UnitView, f: UnitView, shot: ShotEstimate)
 
     if not mm.armed(e) or mm.melee_threat(view, e, f) <= 0:
         return shot
-    blow, _ = mm.best_blow(view, e, f, charge=not geo.adjacent(e.cell, f.cell))
+    blow, _ = mm.best_blow(view, e, f, charge=not mm.touching(view, e.cell, f.cell))
     return blow if material(blow, f) > material(shot, f) else shot
 
 
@@ -255,10 +255,11 @@ def next_shot(view: BattleView, me: UnitView, spared: dict[str, float], present:
 def _next_turn_shots(me: UnitView, mode: str, burst: int) -> int:
     """How often a SLOW turn next round takes this attack: `shots_this_turn` on a fresh turn (no parts taken, the
     tacpack's shot points back, R-6.13), so the rate of fire (R-6.3), rounds and power count as they do now."""
-    from skirmish.ai.utility.material import shots_this_turn
+    from skirmish.ai.utility.material import repeats_of
 
-    fresh = replaced(me, declared="slow", turn_parts=(), shot_points=0)
-    return shots_this_turn(fresh, Shoot(me.name, "", mode=mode, burst=burst))
+    w = me.weapon  # (the fresh turn's power read from the view as it would be: only an energy weapon asks)
+    power = replaced(me, shot_points=0).power_left if w is not None and w.energy else None
+    return repeats_of(me, mode, burst, power, "slow", ())
 
 
 @lru_cache(maxsize=256)
@@ -359,8 +360,9 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
     if isinstance(action, Move):
         cell: geo.Cell = (int(action.to[0]), int(action.to[1]))
         running = cell not in walks
-        moved_m = me.moved_m + geo.distance_m(me.cell, cell, view.grid.cell_m)
-        after = replaced(me, cell=cell, ready_target=None, aim=0, moved_m=moved_m)
+        step_m = geo.distance_m(me.cell, cell, view.grid.cell_m)
+        after = replaced(me, cell=cell, ready_target=None, aim=0, moved_m=me.moved_m + step_m,
+                         rate_m=max(me.rate_m, step_m))  # the replies read its speed (faster than Rate 20: −4)
         est_after, target, there = shot_after_move(view, me, after, running, replies.present, w.move_volley,
                                                    w.mixed_move)
         if est_after is not None and target is not None:
@@ -387,6 +389,8 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
         after = replaced(me, firing=True, ready_target=t.name, rounds=max(0, me.rounds - max(1, action.burst)))
     elif isinstance(action, Throw):
         attack, kills = throw_material(view, me, action, w, replies.present)
+    elif isinstance(action, Launch):  # either hand's launcher (R-6.10, R-6.12)
+        attack, kills = launch_material(view, me, action, w, replies.present)
     elif isinstance(action, Declare):
         after = replaced(me, declared=action.speed)  # a DODGE makes the replies harder (R-5.4), and allows no attack
         est_now, target = shot_this_round(view, after, action.speed)
@@ -408,7 +412,9 @@ def exchange(view: BattleView, me: UnitView, action: Action, replies: Replies, w
             attack, kills, after = got
     spared = {name: 1 - k for name, k in kills.items()}
     reply, survive = replies.against(after, spared, pins)
-    follow = survive * next_shot(view, after, spared, replies.present, w.standing)
+    # our next shot, worked out only where it is weighed (the utility AI's material scale weighs it at 0: `value`
+    # is then the same number without it, and its exchanges never show it)
+    follow = survive * next_shot(view, after, spared, replies.present, w.standing) if w.follow else 0.0
     rest = plan.value(view, after, kills) if plan is not None and w.plan else 0.0
     return Exchange(attack, reply, follow, survive, rest)
 

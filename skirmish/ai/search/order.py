@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numpy.typing as npt
 
 from skirmish.ai.estimate import ShotEstimate, estimate_shot
 from skirmish.ai.reach import walk_field
@@ -63,15 +64,35 @@ def closing_cell(view: BattleView, e: UnitView, to: Cell) -> Cell | None:
         return None
     if math.hypot(to[0] - e.cell[0], to[1] - e.cell[1]) <= 1:
         return None
-    field = walk_field(grid, e.cell)
-    ys, xs = np.nonzero(field <= walk)
+    # A function of the map, the enemy's cell, its walk and `to` alone: kept with the map (the search weighs the
+    # same enemies against the same cells for every candidate), and the cells its walk reaches kept per walk.
+    kept: dict[tuple[Cell, float, Cell], Cell | None] = grid.kept.setdefault("ai_closing_cells", {})
+    key = (e.cell, walk, to)
+    if key in kept:
+        return kept[key]
+    walks: dict[tuple[Cell, float], tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]] = \
+        grid.kept.setdefault("ai_closing_walks", {})
+    got = walks.get((e.cell, walk))
+    if got is None:
+        field = walk_field(grid, e.cell)
+        ys, xs = np.nonzero(field <= walk)
+        if len(walks) >= CLOSING_KEPT:
+            walks.clear()
+        got = walks[(e.cell, walk)] = (ys, xs, field[ys, xs])
+    ys, xs, cost = got
     near = np.hypot(xs - to[0], ys - to[1])
     near[(xs == to[0]) & (ys == to[1])] = np.inf
-    best = np.lexsort((field[ys, xs], near))[0]  # nearest, then the shorter walk; row order breaks the rest
-    at = (int(xs[best]), int(ys[best]))
+    best = np.lexsort((cost, near))[0]  # nearest, then the shorter walk; row order breaks the rest
+    at: Cell | None = (int(xs[best]), int(ys[best]))
     if at == e.cell or not math.isfinite(near[best]):
-        return None
+        at = None
+    if len(kept) >= CLOSING_KEPT * 16:
+        kept.clear()
+    kept[key] = at
     return at
+
+
+CLOSING_KEPT = 1024  # walks (and 16 times as many answers) `closing_cell` keeps per map before it starts again
 
 
 def closing_shot(view: BattleView, e: UnitView, target: UnitView) -> ShotEstimate | None:

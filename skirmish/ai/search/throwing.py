@@ -1,8 +1,9 @@
-"""A throw as the search tier weighs it (R-6.9, R-6.10): the chance the burst lands on the aimed cell times the harm
+"""A throw or a launch as the search tier weighs it (R-6.9, R-6.10): the chance the burst lands on the aimed cell times the harm
 of the weapon's damage dice on everyone the blast reaches there, our own side's counted against it."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -11,9 +12,12 @@ from skirmish.ai.blast import armoured
 from skirmish.ai.estimate import effect_pmf, throw_chance
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
-from skirmish.rules.actions import Throw
+from skirmish.rules.actions import Launch, Throw
+from skirmish.rules.checks import skill_pool, tn
 from skirmish.rules.deck import SIDES
-from skirmish.rulesets.fi import INCAPACITATED_AT
+from skirmish.rules.dice import pool_pmf
+from skirmish.rules.equipment import Weapon
+from skirmish.rulesets.fi import INCAPACITATED_AT, hand_penalty
 from skirmish.rulesets.fi import thrown as thr
 
 if TYPE_CHECKING:
@@ -34,13 +38,52 @@ def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights,
         weapon = me.throwables[0][0]
     if weapon is None:
         return 0.0, {}
+    p = throw_chance(me, weapon, geo.distance_m(me.cell, action.at, view.grid.cell_m), view.scope)
+    return _burst_material(view, me, weapon, action.at, p, w, present)
+
+
+def launch_material(view: BattleView, me: UnitView, action: Launch, w: Weights,
+                    present: dict[str, float]) -> tuple[float, dict[str, float]]:
+    """A launch's material as a throw's (`throw_material`), the launcher in the hand `action` names (R-6.10,
+    R-6.12): the chance its burst covers the aimed cell is a shot's TN by range increments on the launcher's skill
+    pool, a miss scattering the card's launched multiplier x margin (`launch_chance`)."""
+    weapon = me.off_hand if action.hand == "off" else me.weapon
+    if weapon is None or not weapon.launched:
+        return 0.0, {}
+    p = launch_chance(me, weapon, geo.distance_m(me.cell, action.at, view.grid.cell_m), view.scope,
+                      action.hand == "off")
+    return _burst_material(view, me, weapon, action.at, p, w, present)
+
+
+def launch_chance(me: UnitView, weapon: Weapon, dist: float, scope: str, off: bool) -> float:
+    """Chance a launch's burst still covers the aimed cell (R-6.10): on target, or scattered (launched multiplier
+    x margin) no farther than its radius; the firer's wounds, its move this turn and two weapons' penalties
+    (R-6.12, `off`: the other hand's) counted."""
+    from skirmish.ai.blast import MOVED_MODIFIER
+    from skirmish.ai.utility.ranged_extra import launched_p
+
+    target = tn("standard", scope) + math.floor(dist / weapon.range_inc_m + 1e-9)  # type: ignore[arg-type]
+    pool = skill_pool(me.trait("dexterity"), dict(me.skills), weapon.skill)
+    mod = (sum(m.value for m in pool.modifiers) - min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0)
+           + (hand_penalty(weapon, off) if me.off_hand is not None else 0))
+    total = 0.0
+    for v, p in pool_pmf(SIDES[pool.column], pool.row, target - mod):
+        if v <= 0:
+            continue  # a CF scatters from the firer
+        margin = target - ((v // 2 if pool.halve else v) + mod)
+        total += p if margin <= 0 else p * sum(q for mult, q in launched_p() if mult * margin <= weapon.blast_m)
+    return total
+
+
+def _burst_material(view: BattleView, me: UnitView, weapon: Weapon, at: geo.Cell, p: float, w: Weights,
+                    present: dict[str, float]) -> tuple[float, dict[str, float]]:
+    """The material of a burst at `at` that covers it with chance `p` (see `throw_material`)."""
     grid = view.grid
-    p = throw_chance(me, weapon, geo.distance_m(me.cell, action.at, grid.cell_m), view.scope)
     total, kills = 0.0, {}
     for u in view.units:
         if u.out_of_action:
             continue
-        column = thr.in_blast(grid, weapon, action.at, u.cell, armoured=armoured(u))  # AV left (R-6.9)
+        column = thr.in_blast(grid, weapon, at, u.cell, armoured=armoured(u))  # AV left (R-6.9)
         if column is None:
             continue
         pmf = effect_pmf(SIDES[column], max(1, weapon.damage.row))

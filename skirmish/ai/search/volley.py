@@ -29,20 +29,27 @@ def _follow_up(speed: int, weapon: str, rof: int, declared: str | None, parts: t
     start = add_part(list(parts), Part("attack", speed, first, weapon=weapon, rof=rof))
     if not fits(declared, start):
         return ()
-    best: tuple[str, ...] = ()
-    for n in range(min(MOST, most), 0, -1):
-        for seq in sorted(product(MODES, repeat=n), key=lambda s: -s.count("prepared")):
-            turn = start
-            for mode in seq:
-                turn = add_part(turn, Part("attack", speed, mode, weapon=weapon, rof=rof))
-                if not fits(declared, turn):
-                    break
-            else:
-                best = seq
-                break
-        if best:
+    # A sequence can follow when the turn fits after each of its attacks: every such sequence, grown attack by attack
+    # from the ones that fit (each turn checked once, not once per longer sequence that starts with it).
+    attack = {mode: Part("attack", speed, mode, weapon=weapon, rof=rof) for mode in MODES}
+    ok: set[tuple[str, ...]] = set()
+    level: list[tuple[tuple[str, ...], list[Part]]] = [((), start)]
+    for _ in range(min(MOST, most)):
+        level = [((*seq, mode), turn) for seq, before in level for mode in MODES
+                 for turn in (add_part(before, attack[mode]),) if fits(declared, turn)]
+        if not level:
             break
-    return best
+        ok.update(seq for seq, _ in level)
+    # The longest, and of those the first with the most prepared attacks in the order of `product`.
+    for n in range(min(MOST, most), 0, -1):
+        for seq in _ORDER[n]:
+            if seq in ok:
+                return seq
+    return ()
+
+
+# Each length's sequences of modes in the order they are preferred: more prepared attacks first, else `product`'s.
+_ORDER = {n: sorted(product(MODES, repeat=n), key=lambda s: -s.count("prepared")) for n in range(1, MOST + 1)}
 
 
 def follow_up(me: UnitView, first: str, burst: int) -> tuple[str, ...]:

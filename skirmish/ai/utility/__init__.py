@@ -8,10 +8,10 @@ every reachable cell is scored at once, which also gives the board its heat map.
 
 The rooms: `personality` (weights and the curves they shape, as data), `maps` (threat, cover and reach maps
 and their caches), `options` (the candidate actions, from what the battle says is legal), `scoring` (the
-considerations), `intent` (the side's intent from its view, issue 12), `squad` (the squad's considerations:
-spacing, crossfire, overwatch, wounded units), `material` (the final pick between attacking and not, on the
-search tier's additive scale of expected material) and `reasoner` (the controller: choose, remember habits,
-trace).
+considerations; `cell_scoring` those of the cells an action may end in), `intent` (the side's intent from its
+view, issue 12), `squad` (the squad's considerations: spacing, crossfire, overwatch, wounded units), `material`
+(the final pick between attacking and not, on the search tier's additive scale of expected material) and
+`reasoner` (the controller: choose, remember habits, trace).
 """
 
 from skirmish.ai.utility.intent import Goal, Intent, side_intent

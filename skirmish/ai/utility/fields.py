@@ -80,9 +80,19 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     fire[ys, xs] = np.where(visible, value, 0.0).max(axis=0)  # the best over the enemies seen, else 0
     seen = visible.sum(axis=0)
     open_ = (visible & (level == 0)).sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        flank[ys, xs] = np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)
+    flank[ys, xs] = np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)  # (over at least 1: nothing to silence)
     return fire, flank
+
+
+def fire_at(view: BattleView, me: UnitView, cell: geo.Cell, enemies: list[UnitView], near: list[float]
+            ) -> tuple[float, float]:
+    """`fire_fields` at one cell, (line of fire, flanking) as floats: `near[k]` the metres from the cell to enemy k
+    (the numbers `fire_fields` gives there, bit for bit: the same sight look and `_one_cell`)."""
+    if me.weapon is None or not enemies:
+        return 0.0, 0.0
+    at = tuple((int(e.cell[0]), int(e.cell[1])) for e in enemies)
+    code = view.grid.sight_table.columns_many(at, np.array([cell[0]], dtype=np.intp), np.array([cell[1]], dtype=np.intp))
+    return _one_cell(view, me, enemies, code[:, 0].tolist(), near, cell)
 
 
 def _one_cell(view: BattleView, me: UnitView, enemies: list[UnitView], codes: list[int], near: list[float],

@@ -202,10 +202,10 @@ def side_intent(view: BattleView, me: UnitView, aggression: float, goals: Sequen
         mode, push = "fall back", 0.0
     elif lead >= AHEAD or (late and lead > -BEHIND):
         urgency = 1.0 if late else 0.0
-        mode, push = "press", float(np.clip(0.6 + 0.3 * urgency + 0.5 * max(0.0, lead), 0.0, 1.0))
+        mode, push = "press", min(max(0.6 + 0.3 * urgency + 0.5 * max(0.0, lead), 0.0), 1.0)  # np.clip's numbers
     elif in_sight:
         clock = view.round / view.max_rounds if view.max_rounds else 0.0
-        mode, push = "engage", float(np.clip(aggression + 0.6 * clock ** 2 + 0.4 * lead - 0.2, 0.0, 1.0))
+        mode, push = "engage", min(max(aggression + 0.6 * clock ** 2 + 0.4 * lead - 0.2, 0.0), 1.0)
     elif ghosts and any("last known place" in g.why for g in places):
         mode, push = "search", 0.75
     else:

@@ -109,8 +109,7 @@ class TacticalMaps:
         cover_sum = np.add.accumulate(cov, axis=0)[-1]
         threat = np.add.accumulate(drawn, axis=0)[-1]
         self.seen_by[ys, xs] = seen
-        with np.errstate(invalid="ignore", divide="ignore"):
-            self.cover[ys, xs] = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)
+        self.cover[ys, xs] = np.where(seen > 0, cover_sum / np.maximum(seen, 1), 1.0)  # (over at least 1)
         self.threat[ys, xs] = threat
         self._done[ys, xs] = True
 
@@ -147,8 +146,7 @@ class SideMask:
         self._pending = {name: (cell, limit) for name, cell, limit in units}
         self._blocked = blocked if blocked is not None else np.zeros_like(self.known)
         self._reach = reach
-        self._open = grid.move_cost > 0
-        self._cheapest = float(grid.move_cost[self._open].min()) if self._open.any() else 1.0  # a step's least cost
+        self._open, self._cheapest = _open_cells(grid)  # passable cells, and a step's least cost
 
     def within(self, name: str, cell: geo.Cell, limit: float, blocked: npt.NDArray[np.bool_], field: Field) -> bool:
         """Mark the cells of `field`, a reach from the unit's cell within `limit` round `blocked`, as in the mask
@@ -204,6 +202,16 @@ class SideMask:
                     break
             inside = self.known[ys, xs]
         return inside
+
+
+def _open_cells(grid: geo.GridMap) -> tuple[npt.NDArray[np.bool_], float]:
+    """The map's passable cells and the least cost of a step, kept with the map (they read nothing else)."""
+    got: tuple[npt.NDArray[np.bool_], float] | None = grid.kept.get("ai_open_cells")
+    if got is None:
+        passable = grid.move_cost > 0
+        passable.flags.writeable = False
+        got = grid.kept["ai_open_cells"] = (passable, float(grid.move_cost[passable].min()) if passable.any() else 1.0)
+    return got
 
 
 def _cells_mask(shape: tuple[int, ...], ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
@@ -397,7 +405,8 @@ class MapCache:
             near = SideMask(grid, units, blocked, partial(_kept_field, self._reach, grid))
             m = self._maps[me.side] = build_maps(view, me, key, near, self._walk_from, lazy=True,
                                                      nearest=self._nearest)
-        return m.need_at(*_here(me))
+        x, y = me.cell
+        return m if m._done[y, x] else m.need_at(*_here(me))  # (its own cell: worked out once)
 
 
 def _kept_field(reach: ReachCache, grid: geo.GridMap, cell: geo.Cell, limit: float,

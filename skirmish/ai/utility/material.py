@@ -61,14 +61,20 @@ def shots_this_turn(me: UnitView, shot: Shoot) -> int:
     combines with nothing; R-6.3: shots up to the rate of fire share one action), the rounds loaded last and,
     for an energy weapon, the tacpack power left this round (R-6.13: every round of a burst draws the weapon's
     power)."""
+    return repeats_of(me, shot.mode, shot.burst, None, me.declared, me.turn_parts)
+
+
+def repeats_of(me: UnitView, mode: str, burst: int, power: int | None, declared: str | None,
+               turn_parts: tuple[Part, ...]) -> int:
+    """`shots_this_turn` of a `mode` shot of `burst` with the turn so far `turn_parts` under `declared`, and `power`
+    tacpack points free for an energy weapon (None: the unit's `power_left` now)."""
     w = me.weapon
     if w is None:
         return 1
-    rounds = me.rounds // max(1, shot.burst)
+    rounds = me.rounds // max(1, burst)
     if w.energy:
-        rounds = min(rounds, me.power_left // max(1, w.shot_power(shot.burst)))
-    return _repeats(int(w.speed), shot.mode, w.id, max(1, w.rof), min(MAX_REPEATS, rounds), me.declared,
-                    me.turn_parts)
+        rounds = min(rounds, (me.power_left if power is None else power) // max(1, w.shot_power(burst)))
+    return _repeats(int(w.speed), mode, w.id, max(1, w.rof), min(MAX_REPEATS, rounds), declared, turn_parts)
 
 
 @lru_cache(maxsize=4096)
@@ -101,9 +107,15 @@ def weights() -> Weights:
     """The search tier's weights without our next shot (`FOLLOW`): this action's exchange only; the search tier
     (`hard`, `search`) also counts the shot the unit has from where it ends (imported when used: the search
     package builds on this one)."""
-    from skirmish.ai.search.model import Weights
+    global _WEIGHTS
+    if _WEIGHTS is None:  # made once (a frozen value)
+        from skirmish.ai.search.model import Weights
 
-    return Weights(follow=FOLLOW)
+        _WEIGHTS = Weights(follow=FOLLOW)
+    return _WEIGHTS
+
+
+_WEIGHTS: Weights | None = None
 
 
 def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: LegalActions,
@@ -121,8 +133,12 @@ def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: 
     w = w or weights()
     replies = Replies.of(view, me, w)
     best, best_value = cands[0], float("-inf")
+    repeats: dict[tuple[str, int], int] = {}  # shots_this_turn by the shot's mode and burst (all it reads of it)
     for o in cands:
-        n = shots_this_turn(me, o.action) if isinstance(o.action, Shoot) else 1
+        n = 1
+        if isinstance(o.action, Shoot):
+            got = repeats.get((o.action.mode, o.action.burst))
+            n = repeats[(o.action.mode, o.action.burst)] = shots_this_turn(me, o.action) if got is None else got
         ex = exchange(view, me, o.action, replies, w, legal.walk, repeats=n)
         if o.attack_material is not None or o.friend_material:  # what the model does not read (ranged_extra.py)
             n = special_repeats(me, o.action, n)

@@ -59,9 +59,15 @@ def closed(a: UnitView, d: UnitView, wa: MeleeWeapon | None = None) -> str | Non
     return None
 
 
+def touching(view: BattleView, a: geo.Cell, b: geo.Cell) -> bool:
+    """Whether figures in cells `a` and `b` are within 1 m for hand-to-hand, as the rules read it (R-1.3,
+    `melee.in_contact`): neighbouring cells that see each other, so not diagonally across a closed wall corner."""
+    return ml.in_contact(view.grid, a, b)
+
+
 def held(view: BattleView, u: UnitView) -> str | None:
     """Why a unit may not move now (None: it may), as the engine's `held_reason` (R-7.2, R-7.6): entangled, down
-    after a trip, or closed on by an adjacent enemy inside its longer weapon."""
+    after a trip, or closed on by an enemy in contact (`touching`) inside its longer weapon."""
     mv = u.melee
     if mv is None:
         return None
@@ -70,15 +76,15 @@ def held(view: BattleView, u: UnitView) -> str | None:
     if mv.down:
         return "down"
     for e in view.enemies(u):
-        if not e.ghost and not e.out_of_action and geo.adjacent(u.cell, e.cell) and closed(u, e) == "defender":
+        if not e.ghost and not e.out_of_action and touching(view, u.cell, e.cell) and closed(u, e) == "defender":
             return "closed on"
     return None
 
 
 def engaged(view: BattleView, u: UnitView, at: geo.Cell | None = None) -> list[UnitView]:
-    """The enemies in action within 1 m of `at` (the unit's cell): those it is engaged with (R-1.3)."""
+    """The enemies in action within 1 m of `at` (the unit's cell): those it is engaged with (R-1.3, `touching`)."""
     here = at or u.cell
-    return [e for e in view.enemies(u) if not e.ghost and not e.out_of_action and geo.adjacent(here, e.cell)]
+    return [e for e in view.enemies(u) if not e.ghost and not e.out_of_action and touching(view, here, e.cell)]
 
 
 def blow_tn(view: BattleView, me: UnitView, t: UnitView, weapon: MeleeWeapon, *, close: str | None = "view",
@@ -138,7 +144,7 @@ def melee_threat(view: BattleView, e: UnitView, me: UnitView) -> float:
         return 0.0
     run = 2 * SIDES[e.trait("dexterity")[0]]
     dist = geo.distance_m(e.cell, me.cell, view.grid.cell_m)
-    near = geo.adjacent(e.cell, me.cell)
+    near = touching(view, e.cell, me.cell)
     if not near and (not armed(e) or dist > run + view.grid.cell_m):
         return 0.0
     est, _ = best_blow(view, e, me, charge=not near)

@@ -347,7 +347,7 @@ def melee_exchange(view: BattleView, me: UnitView, action: Action,
 
 def _reply(view: BattleView, t: UnitView, me: UnitView) -> ShotEstimate:
     """The enemy's next attack on `me`: its blow if it is engaged or could charge, else its prepared shot."""
-    blow, _ = mm.best_blow(view, t, me, charge=not geo.adjacent(t.cell, me.cell))
+    blow, _ = mm.best_blow(view, t, me, charge=not mm.touching(view, t.cell, me.cell))
     shot = estimate_shot(view, t, me, mode="prepared") if t.weapon is not None else mm.NO_BLOW
     if mm.melee_threat(view, t, me) > 0 and harm(blow) >= harm(shot):
         return blow

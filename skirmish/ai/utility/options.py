@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -18,6 +20,7 @@ import numpy.typing as npt
 from skirmish.ai.curves import Curve
 from skirmish.ai.estimate import estimate_shot, fits_kept
 from skirmish.ai.utility.attacks import aim_options, shoot_options, shot_after, throw_options
+from skirmish.ai.utility.cell_scoring import score_cells
 from skirmish.ai.utility.intent import GoalFields, Intent, side_intent
 from skirmish.ai.utility.maps import MapCache, TacticalMaps, need_routes, route_threat
 from skirmish.ai.utility.melee_options import contest_options, melee_options
@@ -31,12 +34,11 @@ from skirmish.ai.utility.scoring import (
     Option,
     danger,
     harm,
-    score_cells,
     shot_considerations,
     targets,
 )
 from skirmish.ai.utility.squad import dodge_need, overwatching, stance
-from skirmish.ai.utility.two_guns import two_gun_options
+from skirmish.ai.utility.two_guns import off_launch_options, two_gun_options
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -212,6 +214,8 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
         opts += extra_options(s, lambda o: stay(o, plan, me.cell, p))
     if me.off_hand is not None and legal.offhand:  # two weapons: the other hand's shots (R-6.12, two_guns.py)
         opts += [stay(o, plan, me.cell, p) for o in two_gun_options(s)]
+    if legal.off_launches:  # the other hand's launcher (R-6.12, R-6.10; two_guns.py)
+        opts += [stay(o, plan, me.cell, p) for o in off_launch_options(s)]
     if p.use_grenades and me.throwables and not me.attacked:
         opts += [stay(o, plan, me.cell, p) for o in throw_options(s)]
     # hand to hand and the mind (R-7, R-8.4; issue 14), where they matter: each weighs its legal list only then
@@ -248,6 +252,7 @@ def act_options(s: Situation) -> tuple[list[Option], npt.NDArray[np.float64] | N
 CARRIED_WAIT = Curve("linear", m=0.85, b=0.15)  # a wait that would leave the weapon silent next round: x0.15
 
 
+@lru_cache(maxsize=16)
 def fires_when_fast(speed: int) -> bool:
     """True if a weapon of this speed has an attack a FAST declaration allows (R-5.3, R-5.4: snap one faster
     than the weapon, prepared at its speed; a SLOW weapon fires prepared only)."""
@@ -278,13 +283,13 @@ def plan_cells(s: Situation) -> Cells:
         limit = run if legal.run else walk
         reach = s.cache.reach_field(grid, me.cell, limit, blocked)  # each route's cost
         s.maps.near.within(me.name, me.cell, limit, blocked, reach)  # these cells are near the side (its maps' mask)
-        xs, ys = zip(*cells, strict=True)
-        moves[list(ys), list(xs)] = True
+        at = np.fromiter(chain.from_iterable(cells), dtype=np.intp, count=2 * len(cells)).reshape(-1, 2)  # x, y
+        moves[at[:, 1], at[:, 0]] = True
         moves &= np.isfinite(reach)
         mask |= moves
     mask[me.cell[1], me.cell[0]] = True
     approach = s.maps.walk_m
-    if intent.goals:
+    if intent.goals and moves.any():  # (on the unit's own cell alone closing in is 0.5 whatever the walk: now - now)
         fields = s.goal_fields if s.goal_fields is not None else GoalFields()
         approach = fields.towards(grid, intent.goals)
     s.maps.need(mask)  # sight, cover and threat on these cells (worked out as decisions need them)

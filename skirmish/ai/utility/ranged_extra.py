@@ -48,6 +48,7 @@ from skirmish.rulesets.fi import (
     TAP_SKILL,
     LineFigure,
     cover_rules,
+    hand_penalty,
     line_candidates,
     plan_split,
     second_read,
@@ -345,13 +346,14 @@ def tap_options(s: Situation) -> list[Option]:
 # ---------------------------------------------------------------------------------------------- launches
 
 
-def launch_spread(s: Situation) -> Callable[[float], Spread]:
+def launch_spread(s: Situation, off: bool = False) -> Callable[[float], Spread]:
     """The landing distribution of a launch over a distance (R-6.10): a shot's TN (R-6.1) by range increments,
-    the Dexterity pool with the launcher's skill, a miss scattering launched multiplier x margin."""
+    the Dexterity pool with the launcher's skill, a miss scattering launched multiplier x margin; a unit holding
+    two weapons takes their penalty (R-6.12, `off`: the launcher in the other hand, `s.me` the unit with it in hand)."""
     me, w = s.me, s.me.weapon
     assert w is not None
     column, row, halve = _pool(me)
-    mod = -min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0)
+    mod = -min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0) + (hand_penalty(w, off) if me.off_hand is not None else 0)
     base = tn("standard", s.view.scope)  # type: ignore[arg-type]
 
     def spread(dist: float) -> Spread:
@@ -373,26 +375,28 @@ def launch_spread(s: Situation) -> Callable[[float], Spread]:
     return spread
 
 
-def launch_options(s: Situation) -> list[Option]:
-    """A launch at the cell with the most expected harm to the enemies in sight net of friends (R-6.9, R-6.10)."""
+def launch_options(s: Situation, hand: str = "") -> list[Option]:
+    """A launch at the cell with the most expected harm to the enemies in sight net of friends (R-6.9, R-6.10);
+    `hand` "off": the launcher in the other hand (R-6.12; `s.me` the unit with it in hand, two_guns.py)."""
     view, me, legal = s.view, s.me, s.legal
     w = me.weapon
-    if w is None or not legal.launches or legal.cell_ok is None or me.rounds < 1:
+    kind, listed = ("off_launch", legal.off_launches) if hand == "off" else ("launch", legal.launches)
+    if w is None or not listed or legal.cell_ok is None or me.rounds < 1 or me.jammed:
         return []
     reach = int(w.max_range_m / view.grid.cell_m) + 1
     box = [(x, y) for e in view.enemies(me) if not e.ghost
            for x in range(e.cell[0] - 2, e.cell[0] + 3) for y in range(e.cell[1] - 2, e.cell[1] + 3)
            if abs(x - me.cell[0]) <= reach and abs(y - me.cell[1]) <= reach]
-    cells = [c for c in dict.fromkeys(box) if legal.cell_ok("launch", c)]
-    plan = plan_throws(view, me, w, candidate_cells(view, me, w, cells), launch_spread(s))
+    cells = [c for c in dict.fromkeys(box) if legal.cell_ok(kind, c)]
+    plan = plan_throws(view, me, w, candidate_cells(view, me, w, cells), launch_spread(s, hand == "off"))
     i = plan.best()
     if i is None:
         return []
     cell = plan.cells[i]
     enemy, friend = float(plan.enemy_harm[i]), float(plan.friend_harm[i])
     caught = [view.unit(n) for n in plan.caught[i]]
-    o = Option(f"launch at {cell[0]},{cell[1]} ({', '.join(plan.caught[i]) or 'scatter'})", Launch(me.name, cell),
-               ("launch", cell))
+    o = Option(f"launch{' off hand' if hand == 'off' else ''} at {cell[0]},{cell[1]} "
+               f"({', '.join(plan.caught[i]) or 'scatter'})", Launch(me.name, cell, hand=hand), ("launch", cell))
     o.add("burst covers the cell", float(plan.covers[i]), Curve("linear", m=0.3, b=0.7))
     o.add("expected harm", min(1.0, float(plan.net[i])), HARM)
     o.add("kill chance", min(1.0, float(plan.enemy_kill[i])), s.p.kill_curve())

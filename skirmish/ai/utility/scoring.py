@@ -1,13 +1,12 @@
 """The utility AI's considerations: an option's axes (a raw input in [0, 1] through a response curve),
-how they combine into its score, and the considerations shared by many options — what a shot is worth,
-and how good a cell is to end an action in (every reachable cell scored at once with numpy).
+how they combine into its score, and the considerations shared by many options — what a shot is worth (how good a
+cell is to end an action in, every reachable cell scored at once, is cell_scoring.py's; `CellParts` keeps them).
 
 Considerations are pure functions of the view, the unit and the option (STYLE 9).
 """
 
 from __future__ import annotations
 
-import math
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,14 +15,9 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ai.curves import CLIP, Curve, combine, combine_rows, over_rows
+from skirmish.ai.curves import Curve, combine, combine_rows, over_rows
 from skirmish.ai.estimate import ShotEstimate, hit_probability
-from skirmish.ai.utility.distance import metres_from
-from skirmish.ai.utility.fields import fire_fields
-from skirmish.ai.utility.intent import Intent
-from skirmish.ai.utility.maps import TacticalMaps
 from skirmish.ai.utility.personality import Personality, draw
-from skirmish.ai.utility.squad import crossfire, regroup, spacing
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action
@@ -40,6 +34,8 @@ class CellParts(dict[str, tuple[npt.NDArray[np.float64], Curve]]):
     (`scored`), each scored cell's inputs and curve outputs kept, so an option ending in a scored cell reads its
     considerations (`at`) instead of putting each input through its curve again."""
 
+    _one: tuple[geo.Cell, list[float], list[float]] | None = None  # `one`'s cell, inputs and outputs
+
     def score(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp], shape: tuple[int, int]) -> npt.NDArray[np.float64]:
         """The cells (xs, ys) scored: each part's input there through its curve (a row per part, in the parts' order;
         `curves.over_rows`), kept with the inputs, and their product after the compensation factor
@@ -50,11 +46,25 @@ class CellParts(dict[str, tuple[npt.NDArray[np.float64], Curve]]):
         self._outs = over_rows([curve for _, curve in self.values()], self._raws)
         return combine_rows(self._outs)
 
+    @staticmethod
+    def one(cell: geo.Cell, shape: tuple[int, int], rows: list[tuple[str, float, Curve]], outs: list[float]) -> CellParts:
+        """The parts of one scored cell (`_score_one`): each part's raw input a map holding it at `cell` (NaN
+        elsewhere: no other cell is worked out), its curve, and the inputs and outputs kept for `at`."""
+        x, y = cell
+        block = np.full((len(rows), *shape), np.nan)
+        block[:, y, x] = [v for _, v, _ in rows]
+        out = CellParts({name: (block[i], curve) for i, (name, _, curve) in enumerate(rows)})
+        out._one = (cell, [v for _, v, _ in rows], outs)
+        return out
+
     def at(self, cell: geo.Cell) -> list[Consideration]:
         """The cell considerations of `cell` in the parts' order: `Option.add(name, float(raw[cell]), curve)` for
         each part; for a scored cell the kept numbers (the curves' outputs over the scored cells, element by
         element, are `Curve.at`'s, bit for bit: tests/test_ai_speed.py)."""
         x, y = cell
+        one = self._one
+        if one is not None and one[0] == cell:
+            return [_new(Consideration, t) for t in zip(self, one[1], one[2], strict=True)]
         j = int(self._index[y, x]) if hasattr(self, "_index") else -1
         if j < 0:
             o = Option("", None, ())  # type: ignore[arg-type]
@@ -181,83 +191,6 @@ def shot_considerations(o: Option, est: ShotEstimate, threat: float, p: Personal
     if me.weapon is not None and me.weapon.bursts:  # emptying the magazine costs a reload later
         o.add("rounds left after", max(0, me.rounds - burst) / max(1, me.weapon.magazine), _ROUNDS)
     return o
-
-
-_FIRE = Curve("logistic", m=0.6, k=8, c=0.2, b=0.4)  # the cell considerations' fixed curves (made once, so
-_FIRE_GHOST = Curve("logistic", m=0.25, k=8, c=0.2, b=0.75)  # the outputs they keep, Curve.at, last)
-_BAND = Curve("normal", m=0.4, k=0.35, c=1.0, b=0.6)
-_FLANK = Curve("linear", m=0.3, b=0.7)
-_SPACING = Curve("logistic", m=0.35, k=30, c=0.5, b=0.65)
-_CROSSFIRE = Curve("linear", m=0.25, b=0.75)
-_REGROUP = Curve("linear", m=0.3, b=0.7)
-
-
-def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMaps, ok: npt.NDArray[np.bool_],
-                reach: npt.NDArray[np.float64], intent: Intent, approach: npt.NDArray[np.float64],
-                stance: str) -> tuple[npt.NDArray[np.float64], CellParts]:
-    """Every cell in `ok` at once: cover, threat, range band, flanking, line of fire, closing in (on
-    `approach`, the walking distance in metres to what the side's intent makes for; away from it when the
-    unit's `stance` is "retreat", indifferent when "hold", squad.stance), and the squad's cell considerations
-    (spacing against blasts, crossfire, regrouping)."""
-    grid = view.grid
-    w = me.weapon
-    enemies = view.enemies(me)
-    h, wd = grid.height, grid.width
-    shape = (h, wd)
-    ys, xs = np.nonzero(ok)  # the cells scored: every per-cell input is read only there
-    dists = np.stack([metres_from(grid, e.cell)[ys, xs] for e in enemies]) if enemies \
-        else np.full((1, len(ys)), np.inf)  # metres from each cell scored to each enemy
-    seen = [k for k, e in enumerate(enemies) if not e.ghost]
-    ideal = 1.5 * (w.range_inc_m if w is not None else 10.0)
-    # The range band counts the enemies in sight: a last known place is where to go, not to stand off from.
-    band = np.ones(shape)
-    if seen:
-        band[ys, xs] = CLIP(1 - np.abs(dists[seen].min(axis=0) - ideal) / (ideal * 2), 0, 1)
-    fire, flank = fire_fields(view, me, ok, enemies, dists)
-    push = intent.push
-    retreat = stance == "retreat"
-    going = intent.mode in ("press", "advance", "search") and (intent.late or not seen)
-    now = float(approach[me.cell[1], me.cell[0]])
-    span = GOING_SPAN if going and not retreat and stance != "hold" else 40.0  # metres from 0.5 to 1 of closing
-    closing = CLIP(0.5 + (now - np.where(np.isfinite(approach), approach, now)) / span, 0, 1) \
-        if math.isfinite(now) else np.full(shape, 0.5)
-    if retreat:
-        close_curve = Curve("linear", m=-0.6, b=0.8)
-    elif stance == "hold":
-        close_curve = Curve("linear", m=0.0, b=0.6)
-    elif intent.mode in ("press", "advance", "search") and (intent.late or not seen):  # going to find the enemy,
-        # or the clock runs out: progress decides (0.55 staying, 1 for 20 m closer); else shots and cover do
-        close_curve = Curve("linear", m=0.5 + 0.4 * push, b=0.5 - 0.4 * push)
-    else:
-        close_curve = Curve("linear", m=0.2 + 0.7 * push, b=0.6 - 0.45 * push)
-    cover_curve, threat_curve = p.safety_curves()
-    if retreat:
-        threat_curve = Curve("polynomial", m=1.0, k=2.5)
-    elif intent.mode in ("press", "advance", "search") and (intent.late or not seen):  # going in: some risk
-        keep = 1 - 0.5 * push
-        cover_curve = Curve("linear", m=cover_curve.m * keep, b=1 - cover_curve.m * keep)
-        threat_curve = Curve("polynomial", m=keep, k=threat_curve.k, b=1 - keep)
-    squad = p.use_squad
-    parts = CellParts({
-        "cover from enemies that see it": (maps.cover, cover_curve),
-        "low threat": (np.exp(-maps.threat), threat_curve),
-        "line of fire": (fire, _FIRE if seen else _FIRE_GHOST),
-        "range band": (band, _BAND),
-        "flanking": (flank, _FLANK),
-        "closing in": (closing, close_curve),
-    })
-    if squad:  # the squad's cell considerations (a personality without them, e.g. easy, plays each unit alone)
-        parts["spacing against blasts"] = (spacing(view, me, shape, p.spacing_m, (ys, xs)), _SPACING)
-    cross = crossfire(view, me, shape, (ys, xs)) if squad else None
-    if cross is not None and not retreat:
-        parts["crossfire with friends"] = (cross, _CROSSFIRE)
-    if intent.mode == "fall back" and squad:
-        near = regroup(view, me, shape)
-        if near is not None:
-            parts["regroup"] = (near, _REGROUP)
-    total = np.full(shape, -1.0)  # each cell: combine([curve(raw[cell]) for raw, curve in parts]), element by element
-    total[ys, xs] = parts.score(ys, xs, shape) - 0.002 * reach[ys, xs]  # shorter moves break ties
-    return total, parts
 
 
 def danger(view: BattleView, t: UnitView, me: UnitView) -> float:

@@ -69,6 +69,21 @@ def crossfire(view: BattleView, me: UnitView, shape: tuple[int, int],
     return out
 
 
+def crossfire_at(view: BattleView, me: UnitView, cell: tuple[int, int]) -> float | None:
+    """`crossfire` at one cell (x, y), as a float (the same numbers: numpy's arctan2 and cosine on each friend's
+    angle, the best of them); None where `crossfire` is None."""
+    friends = view.friends(me)
+    enemies = [e for e in view.enemies(me) if not e.ghost]
+    if not friends or not enemies:
+        return None
+    e = min(enemies, key=lambda u: ((u.cell[0] - me.cell[0]) ** 2 + (u.cell[1] - me.cell[1]) ** 2, u.name))
+    theta = bearing_from(view.grid, e.cell)[cell[1], cell[0]]
+    phis = [np.arctan2(f.cell[1] - e.cell[1], f.cell[0] - e.cell[0]) for f in friends if f.cell != e.cell]
+    if not phis:
+        return 0.0
+    return max(0.0, float(max((1 - np.cos(theta - phi)) / 2 for phi in phis)))
+
+
 def regroup(view: BattleView, me: UnitView, shape: tuple[int, int]) -> Field | None:
     """Raw input per cell: nearness to the friends' centre (1 on it, 0 from 30 m); None with no friend."""
     friends = view.friends(me)

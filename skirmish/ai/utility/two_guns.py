@@ -14,15 +14,20 @@ Only what the battle lists (`LegalActions.offhand`) becomes an option:
 - after the main hand has fired: the off hand's shot alone, in the mode of the action going on (a shot in another
   mode would be a new action), at OFF_MIN_HIT or better.
 
+An off hand holding a launcher (R-6.10) does not shoot: `off_launch_options` offers a launch with it
+(`launch … hand=off`, when the battle lists `LegalActions.off_launches`), the grenade-cell search of a main-hand
+launch (ranged_extra.launch_options) with the off hand's penalties (−2, −4, a two-handed launcher's −2).
+
 `off_estimate` is the off hand's shot from the side's view; the search tier prices a `hand=off` shot with
 `off_turn_estimate` (ai/search/model.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from skirmish.ai.estimate import ShotEstimate, estimate_shot, pool_hit_chance, replaced
-from skirmish.ai.utility.ranged_extra import _pool, both, mind_the_line, scaled
+from skirmish.ai.utility.ranged_extra import _pool, both, launch_options, mind_the_line, scaled
 from skirmish.ai.utility.scoring import Option, shot_considerations
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules.actions import Shoot
@@ -59,6 +64,15 @@ def off_turn_estimate(view: BattleView, me: UnitView, target: UnitView, shot: Sh
     hand's shot (`main`, at the same target and mode) that follows it in the same action."""
     off = off_estimate(view, me, target, shot.mode, shot.burst)
     return off if me.attacked or not me.can_fire else both(off, main)
+
+
+def off_launch_options(s: Situation) -> list[Option]:
+    """A launch with the launcher in the other hand (R-6.12, R-6.10), when the battle lists one and the
+    personality launches (`use_launch`)."""
+    me = s.me
+    if not s.p.use_launch or me.off_hand is None or not me.off_hand.launched or not s.legal.off_launches:
+        return []
+    return launch_options(replace(s, me=off_view(me)), hand="off")
 
 
 def _action_mode(me: UnitView) -> str | None:

@@ -35,16 +35,20 @@ def place_launch(draw: Draw, setup: ShotSetup, grid: geo.GridMap, firer: geo.Cel
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LaunchEvent(ThrowEvent):
     """A launched explosive (R-6.10, R-6.9): the fields of a throw (`item` is the launcher); `left` is the
-    rounds left in it; `breakdown` True when the card broke the launcher down after it fired (R-4.8)."""
+    rounds left in it; `breakdown` True when the card broke the launcher down after it fired (R-4.8); `hand` "off"
+    when the launcher was the one in the other hand (R-6.12)."""
 
     _verb = "fires the"
     _from = "the launcher"
     _times = "launched x"
 
     breakdown: bool | None = None  # R-4.8: the card's breakdown broke the launcher down after the launch
+    hand: str | None = None  # "off": the launcher in the other hand (R-6.12 two weapons; a reload of that hand clears it)
 
     def describe(self) -> str:
         line = ThrowEvent.describe(self)
+        if self.hand == "off":
+            line = line.replace(f" {self._verb} ", f" {self._verb} off hand's ", 1)
         return line + (f"; the {self.item.replace('_', ' ')} breaks down (R-4.8: a reload clears it)"
                        if self.breakdown else "")
 

@@ -26,6 +26,12 @@ CALLED_LOCATION = {
 CALLED_SHOTS = ("head", "chest", "vitals", "belly", "left_arm", "right_arm", "left_leg", "right_leg", "torso",
                 "left_hand", "right_hand", "left_foot", "right_foot", "eye", "heart")
 MAX_ROW = 7
+# Target speed (seed 000_…, Ranged Combat, "Target Speed": "Any time a target is moving faster than a relative Rate
+# of 20, subtract 4 from your roll"; RULES.md is silent, docs/RULES-NOTES.md "Target speed"): a target whose fastest
+# move this round covered more than FAST_TARGET_M metres in its one action (the move event's `metres`: a Rate in
+# metres an action, as R-5.6's walk and run) takes FAST_TARGET_MOD, besides R-6.1's −1 per 3 m moved.
+FAST_TARGET_M = 20.0
+FAST_TARGET_MOD = -4
 
 
 def range_tn(distance_m: float, weapon: Weapon, base: int = 5) -> tuple[int, Modifier]:
@@ -60,6 +66,7 @@ class ShotFacts:
     target_size: int = 6
     target_dodge: int = 0  # Dodge level if the target is dodging (R-5.4)
     target_moved_m: float = 0.0
+    target_rate_m: float = 0.0  # the metres of the target's fastest move this round (its Rate: FAST_TARGET_M)
     concealed: bool = False
     firer_mounted: bool = False  # R-6.1: firing from a mount or a moving vehicle, -2
 
@@ -85,6 +92,9 @@ def shot_numbers(weapon: Weapon, facts: ShotFacts, base: int) -> tuple[int, list
         mods.append(Modifier(-2, "firer mounted (R-6.1)"))
     if facts.target_moved_m >= 3:
         mods.append(Modifier(-int(facts.target_moved_m // 3), f"target moved {facts.target_moved_m:.0f} m this round"))
+    fast = fast_target(facts.target_rate_m)
+    if fast is not None:
+        mods.append(fast)
     if facts.mode == "snap" and not facts.ready:
         mods.append(Modifier(-weapon.aim_penalty, f"snap attack, not readied (aim {weapon.aim_bonus}/"
                              f"{weapon.aim_penalty}, R-6.2)"))
@@ -102,6 +112,14 @@ def shot_numbers(weapon: Weapon, facts: ShotFacts, base: int) -> tuple[int, list
         mods.append(Modifier(spread, f"area weapon: AE {weapon.ae} less {ae_shift(weapon, facts.distance_m)} "
                              f"row shift at {facts.distance_m:.0f} m (R-6.9)"))
     return tn_value, tn_mods, mods
+
+
+def fast_target(rate_m: float) -> Modifier | None:
+    """The target-speed modifier (seed 000's "Target Speed"): FAST_TARGET_MOD when the target's fastest move this
+    round covered more than FAST_TARGET_M metres, else None."""
+    if rate_m <= FAST_TARGET_M + 1e-9:
+        return None
+    return Modifier(FAST_TARGET_MOD, f"target faster than Rate {FAST_TARGET_M:g} ({rate_m:.0f} m in an action)")
 
 
 def called_penalty(location: str) -> Modifier:

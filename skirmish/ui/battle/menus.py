@@ -20,7 +20,7 @@ from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Reload, Shoot,
 from skirmish.rulesets.fi import CALLED_SHOTS, ShotOdds, ThrowOdds
 from skirmish.ui import fi_melee, fi_wait
 from skirmish.ui.battle.state import BattleState
-from skirmish.ui.fi_ranged import off_hand_shots
+from skirmish.ui.fi_ranged import off_hand_shots, speed_note
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, elide, place_beside, wrap
 
@@ -338,7 +338,7 @@ class BattleMenus(BattleState):
         elif m.page == "contests":
             head = f"{m.unit} → {m.target}: contests · {', '.join(tgt.mind) or 'calm'} (P attacks)"
         else:
-            head = (f"{m.unit} → {m.target}, {dist:.0f} m · called: {m.called or 'none'} (C) · P contests"
+            head = (f"{m.unit} → {m.target}, {dist:.0f} m{speed_note(tgt)} · called: {m.called or 'none'} (C) · P contests"
                     + (" · S split" if me.weapon is not None and me.weapon.bursts else "")
                     + self.commands.menu_note(m.unit))  # FI: the side's story chips and how they are spent (X)
         lines: list[tuple[str, tuple[int, int, int]]] = [(head, ACCENT)]

@@ -13,6 +13,7 @@ from skirmish.ui.editor.balance_panel import BalanceRun, next_battles
 from skirmish.ui.editor.basics import shipped
 from skirmish.ui.editor.dialog import PathDialog
 from skirmish.ui.editor.fields import Field, choices, parse, show, unset_hint, with_item
+from skirmish.ui.editor.mounts import walk_hint
 from skirmish.ui.editor.objective_form import (
     CONDITIONS,
     EFFECTS,
@@ -57,14 +58,17 @@ class EditorActions(EditorState):
         """A field's line as shown."""
         if isinstance(f, FormField):
             value = self.doc.get(f.keys)
-            if f.kind == "toggle":
-                return "yes" if (f.default if value is None else value) else "no"
+            if f.kind == "toggle":  # left out: the model's default; a required key shows it is not set
+                shown = f.default if value is None else value
+                return "" if shown is None else "yes" if shown else "no"
             if f.kind == "action":
                 return ""
             if f.apply in ("when", "effect"):
                 return which(value, CONDITIONS if f.apply == "when" else EFFECTS)
         if f.keys[0] == "@zone":
             return str(f.keys[1])
+        if f.keys[0] == "@mount":
+            return str(self.doc.get(("mounts", f.keys[1], "name")) or "")
         if f.keys[0] == "@map":
             w, h = self.doc.size
             return {"map name": self.doc.map_name, "cell_m": f"{self.doc.cell_m:g}", "size": f"{w}x{h}"}[str(f.keys[1])]
@@ -72,6 +76,10 @@ class EditorActions(EditorState):
 
     def hint_of(self, f: Field) -> str:
         """What an unset line shows instead of its value."""
+        if isinstance(f, FormField) and f.kind == "toggle" and f.default is None:
+            return "not set (required): click for yes"
+        if f.keys[0] == "mounts" and f.keys[-1] == "move_m":
+            return walk_hint(self.doc.get(f.keys[:2]))
         return unset_hint(str(self.doc.data.get("ruleset", "fi")), f.keys)
 
     def start_edit(self, f: Field) -> None:
@@ -89,6 +97,13 @@ class EditorActions(EditorState):
                 self._apply(e.field, e.text.strip())
             elif e.field.keys[0] == "@map":
                 self._set_map(str(e.field.keys[1]), e.text)
+            elif len(e.field.keys) == 5 and e.field.keys[::2] == ("sides", "units", "name"):  # objectives follow
+                self.doc.rename_unit(int(e.field.keys[1]), int(e.field.keys[3]), e.text)
+            elif e.field.keys[0] == "triggers" and e.field.keys[-4:-2] == ("reinforce", "units") and \
+                    e.field.keys[-1] == "name":  # a reinforcement's name: what names it follows
+                self.doc.rename_reinforcement(e.field.keys[:-1], e.text)
+            elif e.field.keys[0] == "@mount":
+                self.doc.rename_mount(int(e.field.keys[1]), e.text)
             elif e.field.keys[0] == "@zone":
                 self.doc.rename_zone(str(e.field.keys[1]), e.text.strip())
                 self.zone = e.text.strip()
@@ -134,9 +149,13 @@ class EditorActions(EditorState):
         self.editing = None
         if f.kind == "open":
             self.opened = None if self.opened == f.keys else f.keys
-        elif f.kind == "toggle":
+        elif f.kind == "toggle":  # back to the model's default: the key is left out again (not written)
+            if not isinstance(self.doc.get(f.keys[:-1]), dict):  # `door: relay`: no mapping to set a key in
+                self.toast(f"{f.keys[-2]} is not a mapping ({{key: value}}): type it in the YAML row", BAD)
+                return
             value = self.doc.get(f.keys)
-            self.doc.set(f.keys, not (f.default if value is None else value))
+            flipped = not (f.default if value is None else value)
+            self.doc.set(f.keys, None if flipped == f.default else flipped)
         elif f.apply == "delete":
             self.doc.set(f.keys, None)
             if f.keys == self.opened:
@@ -193,6 +212,7 @@ class EditorActions(EditorState):
         """A click on a problem: show what its key path names (a unit, a side, a zone, a trigger, the scenario)."""
         unit = re.match(r"sides\[(\d+)\]\.units\[(\d+)\]", where)
         side = re.match(r"sides\[(\d+)\]", where)
+        mount = re.match(r"mounts\[(\d+)\]", where)
         form = re.match(r"sides\[(\d+)\]\.objectives\[(\d+)\]|triggers\[(\d+)\]", where)
         if form:  # an objective's or a trigger's problem: its form unfolded
             keys: tuple[str | int, ...] = (("sides", int(form[1]), "objectives", int(form[2])) if form[1] is not None
@@ -202,6 +222,8 @@ class EditorActions(EditorState):
             self.select((int(unit[1]), int(unit[2])))
         elif side and self.doc.get(("sides", int(side[1]))) is not None:
             self.side, self.tab, self.selected, self.editing = int(side[1]), "side", None, None
+        elif mount and self.doc.get(("mounts", int(mount[1]))) is not None:  # a mount's problem: it selected
+            self.tab, self.mount, self.editing = "mounts", int(mount[1]), None
         elif where.startswith("zones"):
             self.tab, self.editing = "zones", None
         elif where.startswith("triggers"):

@@ -1,5 +1,5 @@
 """What the editor's document starts from: a new unit of each ruleset, which files are shipped (never written
-by Ctrl+S), and the zone references a rename follows."""
+by Ctrl+S), and the zone references a rename follows (a unit's and a mount's: renames.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from skirmish.content.scenario import SCENARIOS_DIR
 from skirmish.content.tiled import EMBEDDED_DIR, MAPS_DIR
+from skirmish.ui.editor.renames import mount_renamed, unit_renamed
 
 NEW_SIZE = (24, 16)
 DEFAULT_TILE = "ground"  # what a new map and the cells a resize adds are made of
@@ -46,3 +47,6 @@ def renamed(node: Any, old: str, new: str) -> Any:
     if isinstance(node, str) and node in (f"hold {old}", f"reach {old}"):
         return node.split(" ", 1)[0] + " " + new
     return node
+
+
+__all__ = ["DEFAULT_TILE", "NEW_SIZE", "Cell", "mount_renamed", "new_unit", "renamed", "shipped", "unit_renamed"]

@@ -9,11 +9,9 @@ writing a file; it is saved in the form it came in (a Tiled `.tmj` beside the sc
 from __future__ import annotations
 
 import copy
-import re
 import tempfile
 import warnings
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +26,7 @@ from skirmish.content.tiled_write import scenario_text, write_scenario, write_tm
 from skirmish.fileio import OutputError, write_text
 from skirmish.rules.geometry import GridMap, Terrain
 from skirmish.ui.editor.basics import DEFAULT_TILE, NEW_SIZE, Cell, new_unit, renamed, shipped
+from skirmish.ui.editor.pieces import Pieces
 
 UNDO_DEPTH = 200
 
@@ -38,7 +37,7 @@ class _State:
     data: dict[str, Any]
 
 
-class EditorDoc:
+class EditorDoc(Pieces):
     """A scenario open in the editor."""
 
     def __init__(self, data: dict[str, Any], grid: GridMap, path: Path | None, *,
@@ -187,55 +186,6 @@ class EditorDoc:
     def ascii_rows(self) -> list[str]:
         """The map in the tileset's glyphs, a string a row."""
         return ["".join(self.glyphs[int(t)] for t in row) for row in self.layout]
-
-    # ------------------------------------------------------------------ units
-    def units(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
-        """(side index, unit index, unit) in file order."""
-        for si, side in enumerate(self.data.get("sides", [])):
-            for ui, unit in enumerate(side.get("units", [])):
-                yield si, ui, unit
-
-    def unit_at(self, cell: Cell) -> tuple[int, int] | None:
-        """The unit standing on a cell, if any."""
-        for si, ui, unit in self.units():
-            at = unit.get("at")
-            if isinstance(at, list) and tuple(at) == tuple(cell):
-                return si, ui
-        return None
-
-    def unique_name(self, base: str) -> str:
-        """`base` with the lowest free number: Blue-3."""
-        names = {str(u.get("name")) for _, _, u in self.units()}
-        stem = re.sub(r"-\d+$", "", base)
-        n = 1
-        while f"{stem}-{n}" in names:
-            n += 1
-        return f"{stem}-{n}"
-
-    def place_unit(self, side: int, cell: Cell) -> int:
-        """A new unit of side `side` at `cell`, like the side's last one (its kit and traits), named anew;
-        returns its index."""
-        sides = self.data["sides"]
-        units = sides[side].setdefault("units", [])
-        ruleset = str(self.data.get("ruleset", "fi"))
-        template = copy.deepcopy(units[-1]) if units else new_unit(ruleset, "x", cell)
-        template["name"] = self.unique_name(str(template.get("name") or sides[side].get("name") or "Unit"))
-        template["at"] = [cell[0], cell[1]]
-        self.change()
-        units.append(template)
-        return len(units) - 1
-
-    def move_unit(self, side: int, index: int, cell: Cell) -> None:
-        """Put a unit on another cell."""
-        unit = self.data["sides"][side]["units"][index]
-        if list(unit.get("at", [])) != [cell[0], cell[1]]:
-            self.change()
-            unit["at"] = [cell[0], cell[1]]
-
-    def delete_unit(self, side: int, index: int) -> None:
-        """Take a unit off (its side may be left empty: the check says so)."""
-        self.change()
-        del self.data["sides"][side]["units"][index]
 
     def set(self, keys: tuple[str | int, ...], value: Any) -> None:
         """Set a field by its key path (("sides", 0, "units", 2, "skills"), …); None removes it."""

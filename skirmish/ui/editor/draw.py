@@ -19,17 +19,18 @@ from skirmish.ui.editor.fields import (
     unit_fields,
     zone_fields,
 )
+from skirmish.ui.editor.mounts import NOT_FI, NOTE, draw_editor_mounts, mount_fields
 from skirmish.ui.editor.objective_form import FormField, objective_rows, trigger_rows
-from skirmish.ui.editor.state import TABS
+from skirmish.ui.editor.state import TABS, tab_widths
 from skirmish.ui.editor.zones import draw_zones
 from skirmish.ui.layout import Page, elide_left
 from skirmish.ui.overlay_text import draw_help, draw_toasts
 from skirmish.ui.screens.base import draw_panel
 from skirmish.ui.widgets import ACCENT, BAD, DIM, GOOD, PANEL_EDGE, TEXT, Button, wrap
 
-EDITOR_KEYS = ("B brush · R rectangle · F fill · U units · Z zone · P polygon zone · [ ] brush size · right-click "
-               "picks a tile · Del delete · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · Ctrl+B balance · T test play · H help · "
-               "Esc menu")
+EDITOR_KEYS = ("B brush · R rectangle · F fill · U units · Z zone · P polygon zone · M mounts (K kind) · [ ] brush "
+               "size · right-click picks a tile · Del delete · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · Ctrl+B "
+               "balance · T test play · H help · Esc menu")
 HELP = [
     "B brush: drag to paint the chosen tile; [ and ] change its size (1, 2, 3, 5 cells)",
     "R rectangle: drag from corner to corner · F fill: click an area to fill it with the tile",
@@ -45,6 +46,9 @@ HELP = [
     "Z zone: drag a rectangle (a click on a zone selects it) · P polygon: click its corners (cell corners), Enter "
     "or the first corner closes it, Backspace takes the last back, Esc drops it · Zones tab: click a name to "
     "rename it (objectives, deployment and triggers follow), an area to type it; Delete removes the selected",
+    "M mounts (Future Imperfect): click an empty cell to place one (under a unit: it rides it), K chooses the kind "
+    "placed (horse, beast, bike; shown on the left), drag one to move it (its rider with it), click one to select "
+    "it; Mounts tab: its name, kind, cell and walk; Delete removes the selected one",
     "Side tab: click an objective to unfold its form: kind, zone, unit … picked from lists, numbers typed, wins and "
     "loses toggled; the YAML line is the advanced way · Triggers tab: the same for each trigger: when (round, "
     "enters, leaves, falls, casualties, objective) and each effect (reinforce, message, ai, door, end), + effect",
@@ -61,7 +65,8 @@ TOOL_BUTTONS = (  # (tool, label, tip): the left panel's tool buttons
     ("brush", "Brush B", "B: paint cells with the chosen tile"), ("rect", "Rect R", "R: drag a rectangle of the tile"),
     ("fill", "Fill F", "F: fill an area of one tile"), ("unit", "Unit U", "U: place, move and select units"),
     ("zone", "Zone Z", "Z: drag a rectangle zone; click a zone to select it"),
-    ("poly", "Poly P", "P: click a polygon zone's corners; Enter (or the first corner) closes it"))
+    ("poly", "Poly P", "P: click a polygon zone's corners; Enter (or the first corner) closes it"),
+    ("mount", "Mount M", "M: place, move and select mounts (Future Imperfect)"))
 SHORT = 3  # letters of a unit's name on its token
 
 
@@ -132,7 +137,7 @@ class EditorDrawing(EditorActions):
             tool = Button(label, partial(self.set_tool, name), rect=r, active=self.tool == name, tip=tip, small=True)
             self.buttons.buttons.append(tool)
             page.buttons([tool])
-        y += 2 * (tool_h + 4) + 6
+        y += (len(TOOL_BUTTONS) + 2) // 3 * (tool_h + 4) + 6
         y = page.text(f.normal, "Tiles", ACCENT, (x, y)).bottom + 4
         self.panels.palette = []
         row_h = f.small.get_linesize() + (4 if rect.h >= 560 else 0)
@@ -147,7 +152,9 @@ class EditorDrawing(EditorActions):
                       width=r.w - row_h - 6)
             self.panels.palette.append((r, tid))
             y += row_h + 2
-        y = page.text(f.small, f"brush {self.brush}×{self.brush} ([ ])", DIM, (x, y + 4)).bottom + 8
+        tool_line = f"next mount: {self.next_mount_kind()} (K)" if self.tool == "mount" else \
+            f"brush {self.brush}×{self.brush} ([ ])"
+        y = page.text(f.small, tool_line, DIM, (x, y + 4)).bottom + 8
         y = page.text(f.normal, "Sides (new units join)", ACCENT, (x, y), width=rect.w - 16).bottom + 4
         self.panels.sides = []
         colours = self.colours()
@@ -194,6 +201,7 @@ class EditorDrawing(EditorActions):
                 pygame.draw.line(surf, (0, 0, 0), (v.origin[0] + x0 * v.tile, py), (v.origin[0] + x1 * v.tile, py))
         pygame.draw.rect(surf, PANEL_EDGE, (v.origin[0] - 1, v.origin[1] - 1, w * v.tile + 2, h * v.tile + 2), 1)
         draw_zones(surf, self)
+        draw_editor_mounts(surf, self)
         self._units(surf)
         self._marks(surf)
         surf.set_clip(clip)
@@ -258,12 +266,13 @@ class EditorDrawing(EditorActions):
         draw_panel(surf, rect)
         x, y, w = rect.x + 8, rect.y + 6, rect.w - 16
         self.panels.tabs = []
-        tab_w = (w - 4 * (len(TABS) - 1)) // len(TABS)
-        for i, tab in enumerate(TABS):
-            r = pygame.Rect(x + i * (tab_w + 4), y, tab_w, f.small.get_linesize() + 8)
+        tx = x
+        for tab, tab_w in zip(TABS, tab_widths([f.small.size(t.title())[0] + 4 for t in TABS], w, 4), strict=True):
+            r = pygame.Rect(tx, y, tab_w, f.small.get_linesize() + 8)
             pygame.draw.rect(surf, (120, 96, 40) if tab == self.tab else (52, 58, 72), r, border_radius=4)
             page.text(f.small, tab.title(), TEXT, r.center, anchor="center", width=tab_w - 4)
             self.panels.tabs.append((r, tab))
+            tx += tab_w + 4
         y += f.small.get_linesize() + 16
         ruleset = str(self.doc.data.get("ruleset", "fi"))
         sides = self.doc.data.get("sides", [])
@@ -344,6 +353,11 @@ class EditorDrawing(EditorActions):
             note = ("Z drag a rectangle, P click corners (Enter closes) to draw a zone; click one on the map to "
                     "select it; Delete removes it") if not zones else "click a zone's name to rename it"
             return zone_fields(zones, self.zone), note, []
+        if self.tab == "mounts":
+            mounts = self.doc.mounts()
+            note = NOT_FI if ruleset != "fi" else NOTE if not mounts else "click a mount's name to rename it"
+            self.mount = self.mount if self.mount is not None and self.mount < len(mounts) else None
+            return mount_fields(mounts, self.mount), note, []
         if self.tab == "triggers":
             triggers = self.doc.data.get("triggers")
             note = ("click a trigger to unfold its form" if triggers else

@@ -46,7 +46,7 @@ class FormField(Field):
     options: tuple[str, ...] = ()
     apply: str = ""
     tip: str = ""
-    default: Any = None  # a toggle's value when the key is left out
+    default: Any = None  # a toggle's value when the key is left out (None: the key is required, as a door's `open`)
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,8 @@ def model_rows(model: type[BaseModel], keys: Keys, refs: Refs, indent: str = "  
             out.append(FormField(f"{indent}{name}", here, kind="line", tip=tip))
             out += model_rows(nested[0], here, refs, indent + "  ")
         elif parts == [bool]:
-            out.append(FormField(f"{indent}{name}", here, kind="toggle", tip=tip, default=bool(info.default)))
+            out.append(FormField(f"{indent}{name}", here, kind="toggle", tip=tip,
+                                 default=None if info.is_required() else bool(info.default)))
         elif name in REFERENCES and parts == [str]:
             out.append(FormField(f"{indent}{name}", here, True, kind="choice", options=refs.of(name), tip=tip))
         elif literals:
@@ -196,6 +197,8 @@ def trigger_rows(data: dict[str, Any], refs: Refs, opened: Keys | None) -> list[
                                  tip=Effect.__doc__ or ""))
             if kind:
                 out += _effect_rows(kind, here, refs)
+            if kind == "reinforce":
+                out += _reinforcement_names(effect, here)
             out.append(FormField(f"    delete then {j + 1}", here, kind="action", apply="delete",
                                  tip="remove this effect"))
         out.append(FormField("  + effect", (*keys, "then"), kind="action", apply="add-effect",
@@ -210,6 +213,14 @@ def _effect_rows(kind: str, keys: Keys, refs: Refs) -> list[FormField]:
     if nested:
         return model_rows(nested[0], (*keys, kind), refs, "    ")
     return model_rows(Effect, keys, refs, "    ", (kind,))
+
+
+def _reinforcement_names(effect: Any, keys: Keys) -> list[Field]:
+    """A line per reinforcement under its `units`: its name, typed to rename it (what names it follows, as a
+    unit's rename in the Unit tab)."""
+    units = effect["reinforce"].get("units") if isinstance(effect.get("reinforce"), dict) else None
+    return [Field(f"      name {i + 1}", (*keys, "reinforce", "units", i, "name"), True)
+            for i, u in enumerate(units if isinstance(units, list) else []) if isinstance(u, dict)]
 
 
 def new_condition(kind: str, old: Any, refs: Refs) -> dict[str, Any]:
@@ -234,7 +245,8 @@ def new_effect(kind: str, old: Any, refs: Refs, unit: dict[str, Any] | None,
     side, zone = next(iter(refs.sides), "side"), next(iter(refs.zones), "zone")
     base = f"{(unit or {}).get('name', 'Reinforcement')}-R"
     name = next(n for n in (base if i == 1 else f"{base}{i}" for i in range(1, len(taken) + 2)) if n not in taken)
-    copy = {**(unit or {}), "name": name}
+    copy = {k: v for k, v in (unit or {}).items() if k != "mounted"}  # a rider's copy arrives on foot
+    copy["name"] = name
     first: dict[str, Any] = {
         "reinforce": {"side": side, "zone": zone, "units": [copy]},
         "message": "reinforcements are coming", "ai": {"side": side, "personality": "aggressive"},

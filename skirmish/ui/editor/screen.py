@@ -9,6 +9,7 @@ import pygame
 
 from skirmish.ui.editor.document import EditorDoc
 from skirmish.ui.editor.draw import EditorDrawing
+from skirmish.ui.editor.mounts import mount_press, mount_release
 from skirmish.ui.editor.objective_form import FormField
 from skirmish.ui.editor.state import TOOL_KEYS
 from skirmish.ui.editor.zones import corner_at, zone_at
@@ -24,7 +25,7 @@ class EditorScreen(EditorDrawing):
     def new(self) -> None:
         """Ctrl+N: a new scenario (this one is kept if saved; Ctrl+Z does not bring it back)."""
         self.doc = EditorDoc.new(str(self.doc.data.get("ruleset", "fi")))
-        self.selected, self.editing, self.tab, self.opened = None, None, "scenario", None
+        self.selected, self.editing, self.tab, self.opened, self.mount = None, None, "scenario", None, None
         if self.balance is not None:
             self.balance.cancel()
             self.balance = None
@@ -89,6 +90,8 @@ class EditorScreen(EditorDrawing):
             return self.to_menu()
         if k == pygame.K_h:
             self.toggle_help()
+        elif k == pygame.K_k:
+            self.cycle_mount_kind()
         elif k in TOOL_KEYS:
             self.set_tool(TOOL_KEYS[k])
         elif k == pygame.K_LEFTBRACKET:
@@ -115,6 +118,8 @@ class EditorScreen(EditorDrawing):
         self.editing = None
         if self.selected is not None and self.doc.get(("sides", self.selected[0], "units", self.selected[1])) is None:
             self.selected = None
+        if self.mount is not None and self.mount >= len(self.doc.mounts()):
+            self.mount = None
 
     def _field_key(self, event: pygame.event.Event) -> Transition | None:
         """Typing an inspector line: Enter sets it, Esc leaves it unchanged."""
@@ -166,6 +171,8 @@ class EditorScreen(EditorDrawing):
                 index = self.doc.place_unit(side, cell)
                 self.select((side, index))
                 self.toast(f"placed {self.doc.get(('sides', side, 'units', index, 'name'))}")
+        elif self.tool == "mount":
+            mount_press(self, cell)
         elif self.tool == "brush":
             self.drag = {"kind": "brush"}
             self._stroke(cell)
@@ -268,10 +275,14 @@ class EditorScreen(EditorDrawing):
             n = self.doc.rect(drag["start"], end, self.tile)
             if n:
                 self.toast(f"{n} cells of {self.doc.tiles[self.tile].name}")
+        elif drag["kind"] == "mount":
+            mount_release(self, drag, cell)
         elif drag["kind"] == "unit" and self.doc.inside(cell) and cell != drag["start"]:
             if self.doc.unit_at(cell) is None:
                 side, index = drag["unit"]
-                self.doc.move_unit(side, index, cell)
+                why = self.doc.move_unit(side, index, cell)
+                if why is not None:
+                    self.toast(why)
             else:
                 self.toast("a unit stands there already")
         return None

@@ -20,16 +20,29 @@ from skirmish.ui.art import side_colour_map
 from skirmish.ui.editor.balance_panel import DEFAULT_BATTLES, BalanceRun
 from skirmish.ui.editor.document import EditorDoc
 from skirmish.ui.editor.fields import NEW_OBJECTIVE, NEW_TRIGGER, Field
+from skirmish.ui.editor.mounts import NOT_FI
+from skirmish.ui.editor.pieces import MOUNT_KINDS
 from skirmish.ui.screens.menu_state import user_scenarios_dir
 from skirmish.ui.settings import Settings
 from skirmish.ui.widgets import TEXT, ButtonRow, Fonts, Toast
 
-TOOLS = ("brush", "rect", "fill", "unit", "zone", "poly")
+TOOLS = ("brush", "rect", "fill", "unit", "zone", "poly", "mount")
 TOOL_KEYS = {pygame.K_b: "brush", pygame.K_r: "rect", pygame.K_f: "fill", pygame.K_u: "unit", pygame.K_z: "zone",
-             pygame.K_p: "poly"}
+             pygame.K_p: "poly", pygame.K_m: "mount"}
 BRUSHES = (1, 2, 3, 5)
 MIN_TILE, MAX_TILE = 4, 64
-TABS = ("scenario", "side", "unit", "zones", "triggers")
+TABS = ("scenario", "side", "unit", "zones", "triggers", "mounts")
+
+
+def tab_widths(labels: list[int], total: int, gap: int) -> list[int]:
+    """The inspector's tabs' widths: each its label's width and an even share of what is left, so every label is
+    whole when they fit in `total` (six tabs at 1280 px: "Scenario" was cut to "Scena…" with even widths);
+    else even widths (the labels cut)."""
+    n = len(labels)
+    free = total - gap * (n - 1) - sum(labels)
+    if free < 0:
+        return [(total - gap * (n - 1)) // n] * n
+    return [w + free // n + (1 if i < free % n else 0) for i, w in enumerate(labels)]
 
 
 def user_dir() -> Path:
@@ -93,12 +106,15 @@ class EditorState:
         self.back = back  # the start menu (the app supplies it)
         remembered = settings.editor if isinstance(getattr(settings, "editor", None), dict) else {}
         self.tool: str = remembered["tool"] if remembered.get("tool") in TOOLS else "brush"
+        kind = remembered.get("mount_kind")
+        self.mount_kind: str | None = kind if kind in MOUNT_KINDS else None  # K: the kind the M tool places
         self.brush: int = remembered["brush"] if remembered.get("brush") in BRUSHES else 1
         tile = remembered.get("tile")
         self.tile = tile if isinstance(tile, int) and 0 <= tile < len(doc.tiles) else 0
         self.side = 0
         self.selected: tuple[int, int] | None = None
         self.zone: str | None = None  # the zone selected (the zones tab shows it first)
+        self.mount: int | None = None  # the mount selected (the mounts tab shows it first)
         self.polygon: list[tuple[int, int]] = []  # a polygon zone being drawn: its vertices, cell corners
         self.hover_corner: tuple[int, int] | None = None
         self.tab = "scenario"
@@ -128,15 +144,39 @@ class EditorState:
         """Keep the tool, brush and tile in the settings (saved with them)."""
         if hasattr(self.settings, "editor"):
             self.settings.editor = {"tool": self.tool, "brush": self.brush, "tile": self.tile,
-                                    "balance_battles": self.balance_battles}
+                                    "balance_battles": self.balance_battles,
+                                    **({"mount_kind": self.mount_kind} if self.mount_kind else {})}
 
     def set_tool(self, tool: str) -> None:
-        """B brush, R rectangle, F fill, U units, Z rectangle zones, P polygon zones."""
+        """B brush, R rectangle, F fill, U units, Z rectangle zones, P polygon zones, M mounts."""
         self.tool = tool
         self.polygon = []
         if tool in ("zone", "poly"):
             self.tab = "zones"
+        elif tool == "mount":
+            self.tab = "mounts"
         self.remember()
+
+    def next_mount_kind(self) -> str:
+        """The kind of mount the M tool places: the one chosen with K, else the selected mount's, else the last
+        one's, else a horse."""
+        if self.mount_kind in MOUNT_KINDS:
+            return str(self.mount_kind)
+        mounts = self.doc.mounts()
+        like = mounts[self.mount] if self.mount is not None and self.mount < len(mounts) else (
+            mounts[-1] if mounts else {})
+        return str(like.get("kind")) if like.get("kind") in MOUNT_KINDS else MOUNT_KINDS[0]
+
+    def cycle_mount_kind(self) -> None:
+        """K: the next kind of mount (horse, beast, bike: the rules' table) for the M tool to place; the M tool
+        is taken up."""
+        if str(self.doc.data.get("ruleset", "fi")) != "fi":
+            self.toast(NOT_FI)
+            return
+        kinds = MOUNT_KINDS
+        self.mount_kind = kinds[(kinds.index(self.next_mount_kind()) + 1) % len(kinds)]
+        self.set_tool("mount")
+        self.toast(f"M places a {self.mount_kind} (K: the next kind)")
 
     def set_tile(self, tid: int) -> None:
         """The tile the painting tools lay."""
@@ -210,6 +250,13 @@ class EditorState:
             self.doc.delete_zone(self.zone)
             self.toast(f"deleted zone {self.zone} (Ctrl+Z brings it back)")
             self.zone = None
+            return
+        if self.tab == "mounts" and self.mount is not None and self.mount < len(self.doc.mounts()):
+            name = self.doc.mounts()[self.mount].get("name")
+            rider = self.doc.rider_of(self.mount)
+            self.doc.delete_mount(self.mount)
+            self.toast(f"deleted {name}" + (" (its rider is set down)" if rider else "") + " (Ctrl+Z brings it back)")
+            self.mount = None
             return
         if self.selected is None:
             return

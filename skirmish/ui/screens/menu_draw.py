@@ -98,6 +98,12 @@ class MenuDrawing(MenuState):
         field_h = lh_n + 10
         block = lh_n + 4 + field_h + (4 + err_lines * lh_s if err_lines else 0)
         fy = inner.bottom - block
+        end = fy  # where the list ends: above a note when a folder's listing was cut short (folder_list's bounds)
+        cut = "; ".join(f"{k}: {v}" for k, v in self.cuts.items())
+        if cut:
+            cut_lines = min(3, len(wrap(f.small, "listing cut short: " + cut, inner.w)))
+            end = fy - cut_lines * lh_s - 6
+            page.para(f.small, "listing cut short: " + cut, BAD, inner.x, end, inner.w, cut_lines)
         page.text(f.normal, "Open a file or folder (O)", ACCENT, (inner.x, fy), width=inner.w)
         self.field.rect = pygame.Rect(inner.x, fy + lh_n + 4, inner.w, field_h)
         fr = self.field.rect
@@ -113,9 +119,9 @@ class MenuDrawing(MenuState):
             page.para(f.small, self.field.error, BAD, inner.x, fr.bottom + 4, inner.w, err_lines)
         # the list
         row_h = lh_n + 8
-        self.list_room = max(1, (fy - 8 - y) // (row_h + 4))
+        self.list_room = max(1, (end - 8 - y) // (row_h + 4))
         if len(self.entries) > self.list_room:  # leave a line to say how many more there are
-            self.list_room = max(1, (fy - 8 - y - lh_s - 4) // (row_h + 4))
+            self.list_room = max(1, (end - 8 - y - lh_s - 4) // (row_h + 4))
         self.list_top = max(0, min(self.list_top, len(self.entries) - self.list_room))
         self.rows = []
         for i in range(self.list_top, min(len(self.entries), self.list_top + self.list_room)):
@@ -134,7 +140,7 @@ class MenuDrawing(MenuState):
             self.rows.append(ListRow(r, i))
             y += row_h + 4
         hidden = len(self.entries) - len(self.rows)
-        if hidden > 0 and y + lh_s <= fy - 4:
+        if hidden > 0 and y + lh_s <= end - 4:
             page.text(f.small, f"{hidden} more: wheel or ↑/↓", DIM, (inner.x, y), width=inner.w)
 
     def _draw_details(self, page: Page, rect: pygame.Rect) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pygame
@@ -18,11 +18,11 @@ from skirmish.content.scenario import (
     Scenario,
     builtin_scenarios,
     load_scenario,
-    scenario_title,
 )
 from skirmish.ui.layout import Page
 from skirmish.ui.preview import MapPreview
 from skirmish.ui.screens.base import StartBattle, Transition
+from skirmish.ui.screens.folder_list import scan_folder, scenario_name
 from skirmish.ui.settings import Settings, config_dir
 from skirmish.ui.widgets import Button, ButtonRow, Fonts
 
@@ -85,22 +85,6 @@ class Entry:
         return "file" if self.recent else self.where or self.group
 
 
-_NAMES: dict[tuple[str, float], str] = {}
-
-
-def scenario_name(path: Path) -> str:
-    """A scenario file's `name:` (the file name if it has none or cannot be read), cached by modification
-    time; reading only the YAML keeps a long list quick."""
-    fallback = path.stem.replace("_", " ")
-    try:
-        key = (str(path), path.stat().st_mtime)
-    except OSError:
-        return fallback
-    if key not in _NAMES:
-        _NAMES[key] = scenario_title(path) or fallback  # bounded like the loader: a FIFO or a bomb cannot hurt
-    return _NAMES[key]
-
-
 def same_file(a: Path, b: Path) -> bool:
     """Whether two paths name the same file (False if either cannot be resolved)."""
     try:
@@ -129,23 +113,20 @@ MAX_FOLDER_FILES = 500  # a folder's scenario files the menu lists (a home folde
 
 def folder_files(folder: Path, limit: int | None = None) -> list[Path]:
     """The YAML files in a folder and its subfolders (hidden ones skipped), at most `limit` (MAX_FOLDER_FILES),
-    in path order."""
-    limit = MAX_FOLDER_FILES if limit is None else limit
-    out: list[Path] = []
-    for root, dirs, files in os.walk(folder, onerror=None):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        out += [Path(root) / f for f in sorted(files) if f.endswith((".yaml", ".yml")) and not f.startswith(".")]
-        if len(out) >= limit:
-            break
-    return out[:limit]
+    nearest first, within the bounds of skirmish.ui.screens.folder_list."""
+    return scan_folder(folder, MAX_FOLDER_FILES if limit is None else limit).files
 
 
-def _folder_entries(folder: Path, listed: list[Entry]) -> list[Entry]:
+def _folder_entries(folder: Path, listed: list[Entry], cuts: dict[str, str] | None = None) -> list[Entry]:
     """A folder's scenarios by name, each tagged with the folder (and subfolder) it lies in; files listed
-    already (shipped, the user's) are left out. A file that does not load is listed too: the menu shows why."""
+    already (shipped, the user's) are left out. A file that does not load is listed too: the menu shows why.
+    What cut the listing short goes in `cuts` under the folder."""
     out = []
     seen = {resolved(e.path) for e in listed}
-    for p in folder_files(folder):
+    listing = scan_folder(folder, MAX_FOLDER_FILES)
+    if cuts is not None and listing.cut(MAX_FOLDER_FILES):
+        cuts[str(folder)] = listing.cut(MAX_FOLDER_FILES)
+    for p in listing.files:
         if resolved(p) in seen:  # listed already, or reached twice in the folder (a link)
             continue
         seen.add(resolved(p))
@@ -156,22 +137,37 @@ def _folder_entries(folder: Path, listed: list[Entry]) -> list[Entry]:
 
 
 def menu_entries(settings: Settings) -> list[Entry]:
+    """menu_listing's entries."""
+    return menu_listing(settings)[0]
+
+
+def menu_listing(settings: Settings) -> tuple[list[Entry], dict[str, str]]:
     """The shipped scenarios by name (scenarios/, then its fi/, fw/ and training/ folders), the user's own
     (the editor's folder), the scenarios of the folders opened (`skirmish menu FOLDER`, the Open field), then
-    the recently opened files that still exist."""
+    the recently opened files that still exist; and for each folder whose listing was cut short, why."""
     out: list[Entry] = []
+    cuts: dict[str, str] = {}
     groups = [("", builtin_scenarios())] + [(g, _yaml_files(SCENARIOS_DIR / g)) for g in SUBFOLDERS]
     groups.append(("mine", _yaml_files(user_scenarios_dir())))
     for group, paths in groups:
         out += sorted((Entry(p, scenario_name(p), False, group) for p in paths), key=lambda e: e.name.lower())
     for text in settings.folders:
         if Path(text).is_dir():
-            out += _folder_entries(Path(text), out)
+            out += _folder_entries(Path(text), out, cuts)
     for text in settings.recent:
         p = Path(text)
         if p.is_file() and not any(same_file(p, e.path) for e in out):
             out.append(Entry(p, scenario_name(p), True, "file"))
-    return out
+    return told_apart(out), cuts
+
+
+def told_apart(entries: list[Entry]) -> list[Entry]:
+    """Entries whose rows would read the same (one name, one tag: two copies of a scenario in a folder) with
+    their file's name after the name: "Duel (duel_copy.yaml)"."""
+    count: dict[tuple[str, str], int] = {}
+    for e in entries:
+        count[(e.name, e.tag)] = count.get((e.name, e.tag), 0) + 1
+    return [replace(e, name=f"{e.name} ({e.path.name})") if count[(e.name, e.tag)] > 1 else e for e in entries]
 
 
 @dataclass
@@ -202,7 +198,7 @@ class MenuState:
         self.settings = settings
         self.start = start
         self.edit = edit  # the editor on a scenario file, or a new one (the app supplies it)
-        self.entries = menu_entries(settings)
+        self.entries, self.cuts = menu_listing(settings)  # cuts: the folders whose listing was cut short, why
         keys = [e.key for e in self.entries]
         wanted = settings.scenario if settings.scenario in keys else DEFAULT_SCENARIO
         self.index = keys.index(wanted) if wanted in keys else 0
@@ -266,7 +262,7 @@ class MenuState:
         if found is None or self.entries[found].recent:
             self.settings.remember(str(path.resolve()))
             self.settings.save()
-            self.entries = menu_entries(self.settings)
+            self.entries, self.cuts = menu_listing(self.settings)
             found = next(i for i, e in enumerate(self.entries) if same_file(e.path, path))
         self.field = PathField(rect=self.field.rect)
         self._select(found)
@@ -276,19 +272,17 @@ class MenuState:
         """Open a folder of scenarios: its files (and its subfolders') join the list, remembered in the settings,
         and the first is selected; a folder with none says so in the field's error line."""
         root = folder.resolve()
-        files = folder_files(root, MAX_FOLDER_FILES + 1)
-        if not files:
+        if not folder_files(root, 1):
             self.field.text = str(folder)
             self.field.error = f"{folder}: no scenario files (.yaml, .yml) in it or its subfolders"
             return False
         self.settings.remember_folder(str(root))
         self.settings.save()
-        self.entries = menu_entries(self.settings)
+        self.entries, self.cuts = menu_listing(self.settings)
         inside = [i for i, e in enumerate(self.entries) if resolved(e.path).is_relative_to(root)]
         self.field = PathField(rect=self.field.rect)
-        if len(files) > MAX_FOLDER_FILES:
-            self.field.error = (f"{folder}: more than {MAX_FOLDER_FILES} scenario files; the first "
-                                f"{MAX_FOLDER_FILES} (in path order) are listed")
+        if str(root) in self.cuts:
+            self.field.error = f"{folder}: the listing was cut short: {self.cuts[str(root)]}"
         if inside:
             self.index = -1  # the selection is reloaded even if it keeps its number
             self._select(inside[0])

@@ -107,7 +107,8 @@ def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> i
         Loadout(weapons, _first_fired(ctx.armoury, weapons)), tp, Declared(), Readiness(), Turn(),
         Status(prone=spec.prone or health.incapacitated, known_to=frozenset(ctx.side_names),
                mounted=spec.mounted, two_weapons=spec.two_weapons),
-        MeleeState(list(getattr(spec, "melee", ())), next(iter(getattr(spec, "melee", ())), "fists")),
+        MeleeState(list(getattr(spec, "melee", ())), next(iter(getattr(spec, "melee", ())), "fists"),
+                   start=tuple(getattr(spec, "melee", ()))),
         Mind(),  # set from the scenario by FiMind.init_minds (R-8.3, fear and terror)
     )
 

@@ -47,6 +47,24 @@ def _waiting(sys: FiSystems, kind: str, unit: str | None = None) -> list[int]:
     return sorted(out, key=lambda e: _key(sys, e))
 
 
+def _waiting_for(sys: FiSystems, unit: str) -> tuple[list[int], list[int]]:
+    """(`_waiting(sys, "preempt", unit)`, `_waiting(sys, "acts", unit)`) in one look over the units."""
+    pre: list[int] = []
+    acts: list[int] = []
+    for eid, _ in sys.w.units():
+        text = sys.w.peek(eid, Status).waiting
+        if not text or not (text.startswith("preempt") or text.startswith("acts")) or not sys.active(eid):
+            continue
+        trig = wt.parse(text)
+        if trig.unit == unit:
+            if trig.kind == "preempt":
+                pre.append(eid)
+            elif trig.kind == "acts":
+                acts.append(eid)
+    key = lambda e: _key(sys, e)  # noqa: E731
+    return sorted(pre, key=key), sorted(acts, key=key)
+
+
 def phase_turns(sys: FiSystems, turned: list[int], phase: int) -> Iterator[int]:
     """The units asked in a phase, in order, with the waiters for turn triggers and `later` put round them."""
     for eid in sys.phase_order(turned, phase):
@@ -72,8 +90,9 @@ def around(sys: FiSystems, eid: int) -> Iterator[int]:
     tied: list[int] = []  # simultaneous with `eid` (after the outright winners): their damage and its land after
     if sys.active(eid):
         side = sys.w.peek(eid, Identity).side_index
-        for kind in ("preempt", "acts"):
-            for waiter in _waiting(sys, kind, name):
+        # Both kinds read at once: nothing below changes who waits until every contest is made (`_waiting`).
+        for kind, waiters in zip(("preempt", "acts"), _waiting_for(sys, name), strict=True):
+            for waiter in waiters:
                 if waiter in before or waiter in tied or waiter in after:
                     continue
                 if kind == "acts" and sys.w.peek(waiter, Identity).side_index == side:

@@ -281,8 +281,11 @@ class FiGrapple(FiMeleeBase):
         """Spend the action on a Fighting or Dodge check that stands as the attackers' TN until this unit's next
         action (R-7.5); without a step of at least 1 m, −4."""
         pool, path, metres = self.defend_check(eid, action)
+        start = self.w.cell(eid)
         if path is not None:
             self.walk_path(eid, path, metres, False, [], ("R-7.5",))
+            if self.w.cell(eid) == start:  # the step ran into an enemy its side did not know of (`bumped`)
+                path = None
         if not self.active(eid):
             return
         extra = [*self.wound_mod(eid), *self.mind_mods(eid), *ml.defence_modifiers(path is not None)]

@@ -146,7 +146,7 @@ class FiHolds(FiArts):
             raise IllegalAction("R-7.7: out of a Lift an Escape's raise is spent on not falling")
         grid = self.ctx.grid
         if (not grid.inside(to) or not geo.can_step(grid, self.w.cell(eid), to)  # no corner cut (R-5.6)
-                or to in self.w.occupied(except_eid=eid)):
+                or to in self.known_occupied(eid)):  # fog: an unseen enemy's cell is open to the side (a bump)
             raise IllegalAction(f"R-7.7: cell {to[0]},{to[1]} is not open for an Escape's step")
         return to
 
@@ -218,9 +218,10 @@ class FiHolds(FiArts):
             self.fall(eid, "escape from a lift", holder)
 
     def _escape_walk(self, eid: int, to: geo.Cell) -> None:
-        """An Escape's raise spent on a step of up to 1 m (R-7.7), the grip already let go."""
+        """An Escape's raise spent on a step of up to 1 m (R-7.7), the grip already let go; into an enemy the side
+        did not know of, it stops where it stands (`bumped`, walk_path)."""
         path = [self.w.cell(eid), to]  # the one step checked (`_escape_step`), never a route round to it
-        if geo.can_step(self.ctx.grid, path[0], to) and to not in self.w.occupied(except_eid=eid):
+        if geo.can_step(self.ctx.grid, path[0], to) and to not in self.known_occupied(eid):
             self.walk_path(eid, path, geo.path_cost(self.ctx.grid, path) * self.ctx.grid.cell_m, False, [],
                            ("R-7.7",))
 

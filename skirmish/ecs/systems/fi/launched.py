@@ -1,6 +1,9 @@
-"""Launched grenades in a battle (R-6.10, R-6.9): `launch U X,Y` with a launcher in hand. The rules are in
-skirmish.rules.fi.ranged_launch; the burst is a thrown explosive's (FiThrowing.caught and _blast_hit); the card's
-breakdown is read for the launcher after it fires (R-4.8, `broke_down`)."""
+"""Launched grenades in a battle (R-6.10, R-6.9): `launch U X,Y` with a launcher in hand, `launch U X,Y hand=off`
+with the launcher in the other hand of a unit holding two weapons (R-6.12: its −2, the off hand's −4 and a
+two-handed launcher's −2, as a shot's; the off hand's rounds; both hands' shots share the attack action). The rules
+are in skirmish.rules.fi.ranged_launch; the burst is a thrown explosive's (FiThrowing.caught and _blast_hit); the
+card's breakdown is read for the launcher after it fires (R-4.8, `broke_down`): an off-hand launcher broken down
+is cleared by a reload of that hand (two_weapons.reload_hand)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.core.errors import IllegalAction
 from skirmish.ecs.components import Declared, Status, Turn, WeaponState
+from skirmish.ecs.systems.fi import two_weapons
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Launch
 from skirmish.rules.checks import tn
@@ -20,7 +24,13 @@ if TYPE_CHECKING:
 
 
 def launch_setup(sys: FiThrowing, eid: int, action: Launch) -> ShotSetup:
-    """Check a launch and work out its TN and modifiers (R-6.10, R-6.1); IllegalAction naming the rule."""
+    """Check a launch and work out its TN and modifiers (R-6.10, R-6.1); IllegalAction naming the rule. With
+    `hand=off`, the other hand's launcher's (R-6.12)."""
+    with two_weapons.hand(sys, eid, action.hand):
+        return _setup(sys, eid, action)
+
+
+def _setup(sys: FiThrowing, eid: int, action: Launch) -> ShotSetup:
     w = sys.w
     if not sys.active(eid):
         raise IllegalAction("R-8.1: out of action")
@@ -52,7 +62,8 @@ def launch_setup(sys: FiThrowing, eid: int, action: Launch) -> ShotSetup:
                       firer_mounted=w.peek(eid, Status).mounted)  # a rider's launch is a shot from the saddle: -2
     target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", sys.ctx.scope))  # type: ignore[arg-type]
     pool = sys.skill_pool(eid, weapon.skill, "dexterity")
-    mods = list(pool.modifiers) + list(sys.wound_mod(eid)) + list(sys.mind_mods(eid)) + shot_mods  # annoyed (R-8.4)
+    mods = (list(pool.modifiers) + list(sys.wound_mod(eid)) + list(sys.mind_mods(eid)) + shot_mods  # annoyed (R-8.4)
+            + two_weapons.modifiers(sys, eid, weapon))  # a weapon in each hand (R-6.12)
     return ShotSetup(weapon=weapon, column=pool.column, row=pool.row, halve=pool.halve, tn=target_tn,
                      tn_mods=tuple(tn_mods), result_mods=tuple(mods), distance_m=dist)
 
@@ -61,16 +72,19 @@ def launch(sys: FiThrowing, eid: int, action: Launch) -> None:
     """Launch: one draw places it (a miss scatters by the launched multiplier, R-6.10); each combatant the burst
     reaches draws a card for its damage (R-6.9, R-6.8)."""
     setup = launch_setup(sys, eid, action)
-    weapon = setup.weapon
-    w = sys.w
-    ws = sys.weapon(eid)[1]  # type: ignore[index]
-    turn = w.get(eid, Turn)
-    turn.parts = sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
-    turn.acted = True
-    grid = sys.ctx.grid
-    here, aim = w.cell(eid), (int(action.at[0]), int(action.at[1]))
-    sys.explode(eid, "launch", ["R-6.10", "R-6.1", "R-3.3"], setup, ws, aim,
-                lambda draw: place_launch(draw, setup, grid, here, aim), reliability=weapon.reliability)
+    with two_weapons.hand(sys, eid, action.hand):
+        weapon = setup.weapon
+        w = sys.w
+        ws = sys.weapon(eid)[1]  # type: ignore[index]
+        turn = w.get(eid, Turn)
+        turn.parts = parts = sys.check_parts(eid, sys.attack_part(eid, weapon, "prepared"))
+        two_weapons.count_shot(sys, eid, parts, 1)  # each hand's shots in the action (R-6.12)
+        turn.acted = True
+        grid = sys.ctx.grid
+        here, aim = w.cell(eid), (int(action.at[0]), int(action.at[1]))
+        rules = ["R-6.10", "R-6.1", "R-3.3"] + (["R-6.12"] if action.hand == "off" else [])
+        sys.explode(eid, "launch", rules, setup, ws, aim, lambda draw: place_launch(draw, setup, grid, here, aim),
+                    reliability=weapon.reliability, hand="off" if action.hand == "off" else None)
 
 
 def broke_down(ws: WeaponState, draw: Draw, reliability: str | None) -> dict[str, bool]:

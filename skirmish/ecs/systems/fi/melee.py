@@ -361,11 +361,14 @@ class FiMeleeBase(FiMovement):
         return None
 
     def melee_hash(self) -> dict[str, Any]:
-        """The melee state of every unit that has left the defaults (for the battle's state hash)."""
+        """The melee state of every unit that has left the defaults (for the battle's state hash): in a melee, with
+        another weapon in hand than its first, or carrying other weapons than it started with (a disarm, R-7.7, or a
+        breakdown, R-4.8: the hand may read the same, fists or a second club, docs/RECORDS.md)."""
         out = {}
         for e, ident in self.w.units():
             ms = self.melee_state(e)
-            if not ms.plain() or ms.held != (ms.carried[0] if ms.carried else "fists"):
+            if not ms.plain() or ms.held != (ms.carried[0] if ms.carried else "fists") or \
+                    tuple(ms.carried) != ms.start:
                 out[ident.name] = [ms.carried, ms.held, ms.inside, ms.entangled_by, ms.entangle_weapon, ms.down,
                                    ms.defence, *([ms.guard, ms.block] if ms.guard or ms.block else []),
                                    *([ms.gripping, ms.grip, ms.grip_effect, ms.grip_bonus, ms.gripped_by]

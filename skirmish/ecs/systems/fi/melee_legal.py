@@ -51,8 +51,10 @@ class FiMelee(FiHolds):
         return (*out, *self._charges(eid, me, weapons, reach))
 
     def _steps(self, eid: int) -> list[geo.Cell]:
+        """The cells an active defence may step to (R-7.5): neighbours where one may stand and that the side knows
+        free (fog: an unseen enemy's cell is listed, and the step into it stops as a bump, `walk_path`)."""
         x, y = self.w.cell(eid)
-        grid, taken = self.ctx.grid, self.w.occupied(except_eid=eid)
+        grid, taken = self.ctx.grid, self.known_occupied(eid)
         return [(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx or dy)
                 and grid.inside((x + dx, y + dy)) and grid.passable((x + dx, y + dy)) and (x + dx, y + dy) not in taken]
 

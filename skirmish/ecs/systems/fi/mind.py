@@ -355,4 +355,5 @@ class FiMind(FiMovement):
         away = frozenset(c for c in legal.walk | legal.run if self._farther(eid, source, c))
         return replace(legal, walk=legal.walk & away, run=legal.run & away, shots=(), called=(), throws=(),
                        aims=(), reload=False, waits=(), wait_cells=frozenset(), screens=(), contests=(), melee=(),
-                       ranged=(), covers=(), launches=False, cell_ok=None, mounts=())
+                       ranged=(), covers=(), launches=False, cell_ok=None, mounts=(), offhand=(),
+                       off_launches=False)

@@ -122,6 +122,7 @@ class FiMovement(FiThrowing):
             metres = geo.path_cost(grid, path) * grid.cell_m
         self._event("move", self.name(eid), tuple(dict.fromkeys(("R-5.6",) + (("R-5.4",) if running else ()) + rules)),
                     path=[list(c) for c in path], metres=round(metres, 2), running=running)
+        turn.rate_m = max(turn.rate_m, round(metres, 2))  # its Rate this round: the move's metres (shot_numbers.fast_target)
         pos = self.w.get(eid, Position)
         face = self.w.get(eid, Facing)
         before_last: geo.Cell | None = None

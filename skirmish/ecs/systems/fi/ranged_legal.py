@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from skirmish.core.errors import IllegalAction
 from skirmish.core.legal import LazyActions
-from skirmish.ecs.components import Status
+from skirmish.ecs.components import Loadout, Status
 from skirmish.ecs.systems.fi import covering, double_tap, launched, split, two_weapons
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Launch, Shoot
@@ -42,7 +42,7 @@ def listed(sys: FiSystems, eid: int, me: str, shots: list[Shoot]) -> dict[str, A
     if wpn is None:
         return {}
     weapon = wpn[0]
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"off_launches": _off_launches(sys, eid, me)}
     ranged: list[Shoot] = []
     singles = [s for s in shots if not s.burst]
     if weapon.double_tap and singles:
@@ -64,9 +64,20 @@ def listed(sys: FiSystems, eid: int, me: str, shots: list[Shoot]) -> dict[str, A
         out["covers"] = tuple(b for b in (0, *weapon.bursts) if _ok(lambda b=b: covering.firer_check(sys, eid, b)))  # type: ignore[misc]
     here = sys.w.cell(eid)
     out["launches"] = weapon.launched and _ok(lambda: launched.launch_setup(sys, eid, Launch(me, here)))
-    if out.get("covers") or out["launches"]:
+    if out.get("covers") or out["launches"] or out["off_launches"]:
         out["cell_ok"] = _cells(sys, eid)
     return out
+
+
+def _off_launches(sys: FiSystems, eid: int, me: str) -> bool:
+    """The LegalActions field `off_launches`: the other hand of a unit holding two weapons has a launcher that
+    launches now (launch_setup's firer checks, asked at the unit's own cell); False for anyone else (one look-up)."""
+    if not sys.w.peek(eid, Status).two_weapons:
+        return False
+    off = two_weapons.off_hand(sys, eid)
+    if off is None or not sys.ctx.armoury.weapons[sys.w.peek(eid, Loadout).weapons[off].weapon_id].launched:
+        return False
+    return _ok(lambda: launched.launch_setup(sys, eid, Launch(me, sys.w.cell(eid), hand="off")))
 
 
 def offhand(sys: FiSystems, eid: int, me: str, seen: list[str],
@@ -80,8 +91,12 @@ def offhand(sys: FiSystems, eid: int, me: str, seen: list[str],
 
 def _cells(sys: FiSystems, eid: int) -> Callable[[str, geo.Cell], bool]:
     """`cell_ok`: the per-cell checks of covering fire (covering.cell_check) and of a launch (launch_setup's: an
-    open cell on the map, in sight, within range), for the unit and its weapon as they are now."""
+    open cell on the map, in sight, within range), for the unit and its weapon as they are now; "off_launch" for
+    the launcher in its other hand (its range)."""
     weapon = sys.weapon(eid)[0]  # type: ignore[index]
+    off = two_weapons.off_hand(sys, eid)
+    off_range = -1.0 if off is None else \
+        sys.ctx.armoury.weapons[sys.w.peek(eid, Loadout).weapons[off].weapon_id].max_range_m
     grid = sys.ctx.grid
     here = sys.w.cell(eid)
 
@@ -89,8 +104,9 @@ def _cells(sys: FiSystems, eid: int) -> Callable[[str, geo.Cell], bool]:
         at = (int(cell[0]), int(cell[1]))
         if kind == "cover":
             return _ok(lambda: covering.cell_check(sys, eid, weapon, at))
-        if kind != "launch" or not grid.inside(at) or grid.blocks_sight[at[1], at[0]]:
+        if kind not in ("launch", "off_launch") or not grid.inside(at) or grid.blocks_sight[at[1], at[0]]:
             return False
-        return geo.sight(grid, here, at).visible and geo.distance_m(here, at, grid.cell_m) <= weapon.max_range_m + 1e-9
+        reach = weapon.max_range_m if kind == "launch" else off_range
+        return geo.sight(grid, here, at).visible and geo.distance_m(here, at, grid.cell_m) <= reach + 1e-9
 
     return ok

@@ -116,10 +116,12 @@ class FiRound(FiBase):
     # ------------------------------------------------------------------ turns
     def begin_turn(self, eid: int) -> bool:
         """Start a unit's turn; False if it cannot act (stunned loses this action, R-8.2)."""
-        turn = self.w.get(eid, Turn)
-        turn.parts = []
-        turn.moved_this_turn = turn.ran_this_turn = False
-        turn.acted = False
+        turn = self.w.peek(eid, Turn)
+        if turn.parts or turn.moved_this_turn or turn.ran_this_turn or turn.acted:  # else it is as it would be set
+            turn = self.w.get(eid, Turn)  # handed out only to change it (its view is made again)
+            turn.parts = []
+            turn.moved_this_turn = turn.ran_this_turn = False
+            turn.acted = False
         # Health and Status are handed out only to change them (World.get: a hand-out has the unit read again).
         if self.w.peek(eid, Status).covering is not None:
             self.w.get(eid, Status).covering = None  # covering fire ends as its next turn begins, lost or not (R-6.12)
@@ -229,11 +231,15 @@ class FiRound(FiBase):
             dec.speed = None  # the next round's declaration is made afresh (R-5.1)
             dec.phase = None
             dec.hesitating = False
-            turn = self.w.get(eid, Turn)
-            turn.moved_m = 0.0
-            tp = self.w.get(eid, Tacpack)
-            tp.shot_points = 0
-            tp.screen_av = tp.screen_points
+            turn = self.w.peek(eid, Turn)
+            if turn.moved_m != 0.0 or turn.rate_m != 0.0:  # handed out only to change (World.get)
+                turn = self.w.get(eid, Turn)
+                turn.moved_m = turn.rate_m = 0.0
+            tp = self.w.peek(eid, Tacpack)
+            if tp.shot_points != 0 or tp.screen_av != tp.screen_points:
+                tp = self.w.get(eid, Tacpack)
+                tp.shot_points = 0
+                tp.screen_av = tp.screen_points
             if not self.active(eid) and self.w.peek(eid, Status).waiting is not None:
                 self.w.get(eid, Status).waiting = None
 

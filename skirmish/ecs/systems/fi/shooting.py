@@ -136,6 +136,7 @@ class FiShooting(FiRound):
             distance_m=dist, mode=action.mode, burst=action.burst, called=action.called, firer_moved=moved,
             ready=rd.target == action.target, aims=rd.aim, target=action.target, target_size=tprof.size,
             target_dodge=tprof.skills.get("dodge", 0) if dodging else 0, target_moved_m=w.peek(tgt, Turn).moved_m,
+            target_rate_m=w.peek(tgt, Turn).rate_m,
             concealed=sight.concealed, firer_mounted=w.peek(eid, Status).mounted,
         )
         target_tn, tn_mods, shot_mods = shot_numbers(weapon, facts, tn("standard", self.ctx.scope))  # type: ignore[arg-type]

@@ -162,7 +162,8 @@ class FiThrowing(FiShooting):
                      lambda draw: thr.place_throw(draw, setup, grid, here, aim))
 
     def explode(self, eid: int, kind: str, rules: list[str], setup: ShotSetup, ws: WeaponState, aim: geo.Cell,
-                place_with: Callable[[Draw], thr.Placement], reliability: str | None = None) -> None:
+                place_with: Callable[[Draw], thr.Placement], reliability: str | None = None,
+                hand: str | None = None) -> None:
         """A thrown (`throw`) or launched (`launch`) explosive whose action is spent: one draw places it (its attack
         check may take a story chip, R-8.5), a miss scatters (R-6.10); the event; each combatant the burst reaches
         draws a card for its damage (R-6.9, R-6.8). `reliability` (a launcher's): the card's breakdown is read for it
@@ -192,6 +193,7 @@ class FiThrowing(FiShooting):
             scatter=scatter.to_json() if scatter else None, landed=list(land), radius_m=weapon.blast_m,
             reach_m=thr.blast_reach_m(weapon), caught=[self.name(v) for v, _, _ in victims], left=ws.rounds,
             modifiers=[m.to_json() for m in setup.result_mods], **draw.record(), **broke,
+            **({"hand": hand} if hand else {}),  # a launch by the other hand's launcher (R-6.12)
         )
         self.ctx.randomizer.settle()
         for victim, dist, sight in victims:

@@ -23,6 +23,7 @@ from skirmish.content.fw import default_height
 from skirmish.ecs.components import Facing, Identity, Position, Status
 from skirmish.ecs.fw_components import FwCar, FwCars
 from skirmish.ecs.fw_view import CarView, MountView
+from skirmish.ecs.systems.fw import fog_moves
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.fw import gravcar as gc
@@ -236,9 +237,11 @@ def extra_sightings(sys: FwBase) -> dict[str, set[int]]:
 
 
 # ---------------------------------------------------------------------------------------------- moving
-def fly_refusal(sys: FwBase, eid: int, to: geo.Cell) -> tuple[str | None, float]:
+def fly_refusal(sys: FwBase, eid: int, to: geo.Cell, taken: set[geo.Cell] | None = None) -> tuple[str | None, float]:
     """(why the driver may not fly its car to `to` now, or None; metres): the car drives this round, the cell is
-    on the map, where a car may set down and free, within its allowance, and nothing on the straight line is as
+    on the map, where a car may set down and free as the driver's side knows (`taken`, else
+    fog_moves.known_occupied: an unseen enemy's cell is not refused, a refusal would tell it is there; the car
+    sets down short of it, `fog_moves.landing`), within its allowance, and nothing on the straight line is as
     tall as its floor, nor does the ground rise or fall over 45 degrees between neighbouring cells of the line
     (`options.ground`; a flat map never refuses)."""
     ceid = car_of(sys, eid)
@@ -255,7 +258,7 @@ def fly_refusal(sys: FwBase, eid: int, to: geo.Cell) -> tuple[str | None, float]
         return "R-9.2: a move goes somewhere (end stays put)", 0.0
     if not grid.passable(to):
         return f"cell {to[0]},{to[1]} is {grid.terrain(to).name}: the {c.name} cannot set down there", 0.0
-    if to in sys.w.occupied(except_eid=ceid):
+    if to in (taken if taken is not None else fog_moves.known_occupied(sys, eid)):
         return f"cell {to[0]},{to[1]} is taken", 0.0
     metres = geo.distance_m(here, to, grid.cell_m)
     reach = allowance(sys, ceid)
@@ -282,13 +285,14 @@ def fly_cells(sys: FwBase, eid: int) -> frozenset[geo.Cell]:
     ceid = car_of(sys, eid)
     if ceid is None or not allowance(sys, ceid):
         return frozenset()
-    grid = sys.ctx.grid
+    grid, taken = sys.ctx.grid, fog_moves.known_occupied(sys, eid)
     return frozenset((x, y) for x in range(grid.width) for y in range(grid.height)
-                     if fly_refusal(sys, eid, (x, y))[0] is None)
+                     if fly_refusal(sys, eid, (x, y), taken)[0] is None)
 
 
 def fly(sys: FwBase, eid: int, to: geo.Cell, metres: float) -> None:
-    """Fly the driver's car to `to` with every rider (each moved `metres`: moving, R-9.4), and log it."""
+    """Fly the driver's car to `to` with every rider (each moved `metres`: moving, R-9.4), and log it (`to` the
+    car's own cell: it stayed, set down nowhere short of an unseen enemy, facing as it did)."""
     ceid = car_of(sys, eid)
     assert ceid is not None
     w = sys.w
@@ -302,18 +306,20 @@ def fly(sys: FwBase, eid: int, to: geo.Cell, metres: float) -> None:
         r = w.entity(name)
         p, face = w.get(r, Position), w.get(r, Facing)
         p.x, p.y = to
-        face.dx, face.dy = step
+        if to != here:
+            face.dx, face.dy = step
         sys.change_body(r).moved_m += metres
     refresh(sys)
-    sys.event("fw_drive", sys.name(eid), ("R-9.2", "R-9.12"), car=c.name, path=[list(here), list(to)],
+    path = [list(here), list(to)] if to != here else [list(here)]
+    sys.event("fw_drive", sys.name(eid), ("R-9.2", "R-9.12"), car=c.name, path=path,
               metres=round(metres, 2), allowance=float(allowance(sys, ceid)), riders=list(c.riders))
 
 
-def exit_cell(sys: FwBase, ceid: int) -> geo.Cell | None:
-    """Where a rider leaving the car stands: the first free cell beside it (orthogonal first), or None."""
+def exit_cell(sys: FwBase, ceid: int, taken: set[geo.Cell]) -> geo.Cell | None:
+    """Where a rider leaving the car steps: the first cell beside it (orthogonal first) not in `taken` (what the
+    rider's side knows is taken, fog_moves.known_occupied), or None."""
     grid = sys.ctx.grid
     x, y = sys.w.cell(ceid)
-    taken = sys.w.occupied()
     for dx, dy in geo.NEIGHBOURS_8:
         c = (x + dx, y + dy)
         if grid.inside(c) and grid.passable(c) and c not in taken and geo.can_step(grid, (x, y), c):
@@ -321,9 +327,9 @@ def exit_cell(sys: FwBase, ceid: int) -> geo.Cell | None:
     return None
 
 
-def board(sys: FwBase, eid: int, ceid: int, act: str) -> geo.Cell | None:
-    """A rider boards (`mount`) or leaves (`dismount`) the car now; the cell it stands on, or None if no cell
-    beside the car is free to leave to (nothing changes then)."""
+def board(sys: FwBase, eid: int, ceid: int, act: str, out: geo.Cell | None = None) -> geo.Cell:
+    """A rider boards (`mount`) or leaves (`dismount`, stepping to the free cell `out`) the car now; the cell it
+    stands on."""
     w = sys.w
     c = w.get(ceid, FwCar)
     name = sys.name(eid)
@@ -331,9 +337,7 @@ def board(sys: FwBase, eid: int, ceid: int, act: str) -> geo.Cell | None:
         cell = w.cell(ceid)
         c.riders.append(name)
     else:
-        out = exit_cell(sys, ceid)
-        if out is None:
-            return None
+        assert out is not None
         cell = out
         c.riders.remove(name)
     p = w.get(eid, Position)

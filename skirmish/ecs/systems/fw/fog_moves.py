@@ -38,3 +38,37 @@ def bump(sys: FwBase, eid: int, path: list[geo.Cell]) -> tuple[list[geo.Cell], t
             st.known_to = st.known_to | {sys.side(eid)}
             return path[:i], (path[i], sys.name(e))
     return path, None
+
+
+def found_at(sys: FwBase, eid: int, cell: geo.Cell) -> str | None:
+    """The name of another side's figure standing at `cell` (one `eid`'s side did not know of, since the cell was
+    offered as free), now placed for `eid`'s side; None when the cell is empty."""
+    for e in sys.figures():
+        if e != eid and sys.w.cell(e) == cell and sys.side(e) != sys.side(eid):
+            st = sys.w.get(e, Status)
+            st.known_to = st.known_to | {sys.side(eid)}
+            return sys.name(e)
+    return None
+
+
+def landing(sys: FwBase, eid: int, ceid: int, to: geo.Cell) -> tuple[geo.Cell, tuple[geo.Cell, str] | None]:
+    """Where a car flown to `to` (a cell its driver's side knows free, R-9.12) sets down: there, and None; or, when
+    an enemy figure the side did not know of stands there, the last cell back along its straight line where a car
+    may set down (the car's own cell: it stays), with that cell and figure, who is now placed for the side. An
+    unseen enemy in a cell passed over on the way back is placed too (the car came down over it)."""
+    here = sys.w.cell(ceid)
+    taken = sys.w.occupied(except_eid=ceid) - {here}
+    if to not in taken:
+        return to, None
+    who = found_at(sys, eid, to)
+    if who is None:  # (not a figure: every other entity's cell is known to be taken, and was refused)
+        raise AssertionError(f"a car flown to {to} found it taken by no figure")
+    grid = sys.ctx.grid
+    line = geo.cells_on_segment(grid, geo.centre(here), geo.centre(to))
+    stop = here
+    for cell in reversed(line[:line.index(to)] if to in line else line):
+        if cell == here or (grid.passable(cell) and cell not in taken):
+            stop = cell
+            break
+        found_at(sys, eid, cell)
+    return stop, (to, who)

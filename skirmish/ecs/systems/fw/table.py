@@ -144,8 +144,17 @@ def move(sys: FwSystems, eid: int, action: Any) -> bool:
     if why:
         raise IllegalAction(why)
     if sys.aboard(eid):  # the driver flies the car with its riders
-        gcars.fly(sys, eid, (int(action.to[0]), int(action.to[1])), metres)
+        ceid = gcars.car_of(sys, eid)
+        assert ceid is not None
+        here = sys.w.cell(ceid)
+        to, found = fog_moves.landing(sys, eid, ceid, (int(action.to[0]), int(action.to[1])))
+        if found is not None:  # it sets down short of an enemy its side did not know of (fog)
+            metres = geo.distance_m(here, to, sys.ctx.grid.cell_m)
+        gcars.fly(sys, eid, to, metres)
         _seen_moving(sys)
+        if found is not None:
+            sys.event("fw_bumped", sys.name(eid), ("R-9.2", "R-9.12"), at=list(to), blocked=list(found[0]),
+                      target=found[1])
         return True
     w = sys.w
     path, found = fog_moves.bump(sys, eid, path)  # an enemy it did not know of stops it where it is found
