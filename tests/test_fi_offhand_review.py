@@ -59,3 +59,52 @@ def test_an_off_hand_launch_is_recorded_and_replays(tmp_path: Path) -> None:
     assert code == 0, err
     assert again == out and "Gunner fires the off hand's grenade launcher at 8,1" in again
     assert parse_action("launch Gunner at=8,1 hand=off") == Launch("Gunner", (8, 1), hand="off")
+
+
+def _board(tmp_path: Path, weapons: str) -> tuple[object, object]:
+    from skirmish.ui.app import App
+    from tests.test_board_fi_ranged import _acting, _scenario
+
+    me = f"weapons: {weapons}, two_weapons: true, skills: {{'shooting:launcher': 4, 'shooting:pistol': 2}}"
+    app = App(scenario=_scenario(tmp_path, me), controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800))
+    return app, _acting(app)
+
+
+def test_the_board_offers_covering_fire_beside_the_off_hands_launcher(tmp_path: Path, monkeypatch:
+                                                                      pytest.MonkeyPatch) -> None:
+    """A pistol in hand and a launcher in the other: the pistol lays covering fire (K, R-6.12) as it did before
+    the launcher came into the other hand; the buttons offer both (arms10's button list dropped K's)."""
+    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+    _, screen = _board(tmp_path, "[slug_pistol, grenade_launcher]")
+    req = screen.session.human_request()  # type: ignore[attr-defined]
+    labels = [b.label for b in screen.commands.act_buttons(req)]  # type: ignore[attr-defined]
+    assert labels == ["L launch (off hand)", "K cover"], labels
+    assert screen.session.battle.check(  # type: ignore[attr-defined]
+        parse_action("cover Me 7,1")) is None  # the battle takes the pistol's covering fire
+
+
+def test_l_steps_from_the_launcher_in_hand_to_the_other_hands_and_off(tmp_path: Path, monkeypatch:
+                                                                      pytest.MonkeyPatch) -> None:
+    """Two launchers: L launches with the one in hand, L again with the other hand's (`hand=off`), L again leaves;
+    each mode's odds are the battle's for its hand (the off hand's lower: −4 and −2 more)."""
+    import pygame
+
+    from tests.test_board_fi_ranged import _at, _frames, _hover, _key
+
+    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+    app, screen = _board(tmp_path, "[grenade_launcher, grenade_launcher]")
+    modes = screen.commands.ranged  # type: ignore[attr-defined]
+    battle = screen.session.battle  # type: ignore[attr-defined]
+    aim = (7, 1)
+    _hover(_at(screen, aim))  # type: ignore[arg-type]
+    seen = []
+    for _ in range(3):
+        _key(pygame.K_l)
+        _frames(app, 2)  # type: ignore[arg-type]
+        seen.append((modes.mode, modes.hand))
+        if modes.mode == "launch":
+            odds = battle.odds(Launch("Me", aim, hand=modes.hand))
+            assert modes.lines()[1][0] == f"7,1: {odds.label()}"
+    assert seen == [("launch", ""), ("launch", "off"), (None, "")]
+    main, off = battle.odds(Launch("Me", aim)), battle.odds(Launch("Me", aim, hand="off"))
+    assert off.on_target < main.on_target
