@@ -21,7 +21,7 @@ from skirmish.ecs.components import (
 )
 from skirmish.ecs.systems.fi import launched
 from skirmish.ecs.systems.fi.base import _Hits
-from skirmish.ecs.systems.fi.shooting import FiShooting
+from skirmish.ecs.systems.fi.readying import FiReadying
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import (
     Throw,
@@ -42,7 +42,7 @@ from skirmish.rules.sight_table import table as sight_table
 THROW_CELLS_KEPT = 4096  # throw_cells answers kept per map content before they start again
 
 
-class FiThrowing(FiShooting):
+class FiThrowing(FiReadying):
     """Throws, scatter and blasts."""
 
     # ------------------------------------------------------------------ thrown explosives
