@@ -16,8 +16,8 @@ batch to begin sets the collector and keeps how it was; the last to end puts it 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 BATCH_GEN0 = 5000  # gen-0 threshold inside a batch (the default is 700)
