@@ -70,7 +70,8 @@ def test_a_walk_is_planned_on_where_the_side_last_saw_the_car_and_bumps_into_it(
     assert b.view().unit("Ann").cell == (7, 1)
     sled = gcars.named(b.sys, "Sled")
     assert sled is not None and gcars.car_view(b.sys, sled, "Blue").cell == (6, 1)  # found: Blue knows it there
-    assert b.observe("Blue").unit("Ann").ext.cars[1].cell == (6, 1)  # and the board draws it there
+    shown = {c.name: c.cell for c in b.observe("Blue").unit("Ann").ext.cars}
+    assert shown["Sled"] == (6, 1)  # and the board draws it there
 
 
 def test_a_flight_onto_the_unseen_cars_cell_sets_down_short_of_it(tmp_path: Path, unseen_sled: None) -> None:

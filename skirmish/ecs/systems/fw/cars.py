@@ -277,6 +277,25 @@ def car_seen(sys: FwBase, ceid: int, side: str) -> bool:
     return seen
 
 
+def known_cell(sys: FwBase, ceid: int, side: str) -> geo.Cell:
+    """Where `side` knows the car is (as `car_view` shows it): its own side's, and one a figure of `side` sees now,
+    where it stands; another side's unseen one where it was last seen (it may have flown off unseen)."""
+    last = sys.ctx.cars_last.get((side, ceid))
+    here = sys.w.cell(ceid)
+    if last is None or last.cell == here or car(sys, ceid).side == side or car_seen(sys, ceid, side):
+        return here
+    cell: geo.Cell = last.cell
+    return cell
+
+
+def place(sys: FwBase, ceid: int, side: str) -> None:
+    """`side` has found the car where it stands (a figure ran into it, a car set down short of it, a rider stepped
+    down against it): its view of the car is the car as it is now, and stays so until it is lost again."""
+    if known_cell(sys, ceid, side) != sys.w.cell(ceid):
+        del sys.ctx.cars_last[(side, ceid)]
+        refresh(sys)
+
+
 def refresh(sys: FwBase) -> None:
     """Show every figure the cars as its side sees them now (FwCars: the views are patched from it)."""
     if not sys.ctx.cars:
