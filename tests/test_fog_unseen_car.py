@@ -99,3 +99,18 @@ def test_a_rider_stepping_down_onto_the_unseen_cars_cell_stays_aboard(tmp_path: 
     (bump,) = of(b, "fw_bumped")
     assert (bump.actor, bump.at, bump.blocked, bump.target) == ("Rhee", [2, 3], [3, 3], "Sled")
     assert b.view().unit("Rhee").ext.aboard == "Skiff"
+
+
+def test_where_a_side_last_saw_a_car_is_in_the_state_hash(tmp_path: Path, unseen_sled: None) -> None:
+    """What each side knows of the others is battle state (docs/RECORDS.md): a side's last look at an enemy car
+    decides what it may be refused and what its AI plans on, so two battles that differ only there hash apart."""
+    text = _text([unit("Ann", (9, 1), 14)], "[]", [unit("Cid", (11, 4), 12)])
+    a, b = battle(tmp_path, text), battle(tmp_path, text)
+    _sled_goes(a, (6, 1))
+    _sled_goes(b, (6, 1))
+    assert a.state_hash() == b.state_hash()
+    sled = gcars.named(b.sys, "Sled")
+    assert sled is not None
+    gcars.place(b.sys, sled, "Blue")  # b's Blue has found the Sled at 6,1; a's still has it at 4,1
+    assert gcars.car_view(b.sys, sled, "Blue").cell == (6, 1) != gcars.car_view(a.sys, sled, "Blue").cell
+    assert a.state_hash() != b.state_hash()
