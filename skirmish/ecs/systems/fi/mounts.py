@@ -154,7 +154,7 @@ def check(sys: FiSystems, eid: int, action: Action) -> list[Part]:
             raise IllegalAction(f"R-6.1: no one can stand at {to[0]},{to[1]}")
         if not geo.can_step(grid, here, to):
             raise IllegalAction(f"R-5.6: the step from {here[0]},{here[1]} to {to[0]},{to[1]} cuts a wall's corner")
-        if to in sys.w.occupied(except_eid=eid):
+        if to in sys.known_occupied(eid):  # fog: an unseen enemy's cell is open to the side (the step bumps, `_step`)
             raise IllegalAction(f"R-6.1: cell {to[0]},{to[1]} is taken")
     else:
         raise IllegalAction(f"{action.verb} is not a mount action")
@@ -180,8 +180,9 @@ def apply(sys: FiSystems, eid: int, action: Action) -> None:
     sys._check_triggers(eid, beaten, None)  # `enemy_moves`: where it stood
     if sys.active(eid):
         to = _step(sys, eid, action, me, here)
-        sys._check_triggers(eid, beaten, to)
-        covering.stepped(sys, eid, here, to, pinners)
+        if to != here:  # (a dismount into an enemy its side did not know of is no step: `bumped`)
+            sys._check_triggers(eid, beaten, to)
+            covering.stepped(sys, eid, here, to, pinners)
     triggers.land_held(sys)  # a tie was simultaneous: the waiter's damage lands now the step is made
     sys._update_known(eid, here)
     for waiter in beaten:
@@ -190,7 +191,9 @@ def apply(sys: FiSystems, eid: int, action: Action) -> None:
 
 
 def _step(sys: FiSystems, eid: int, action: Action, me: str, here: geo.Cell) -> geo.Cell:
-    """The step onto the mount or off it, and its event; the cell stepped to."""
+    """The step onto the mount or off it, and its event; the cell stepped to. A dismount into a cell an enemy (or a
+    riderless mount) its side did not know of fills is not made: the rider stays mounted where it is, and the enemy
+    is found (`bumped`, as a move's step into it, `_found_on`)."""
     pos, face = sys.w.get(eid, Position), sys.w.get(eid, Facing)
     if isinstance(action, Mount):
         m = sys.w.mounts[action.mount]
@@ -205,6 +208,10 @@ def _step(sys: FiSystems, eid: int, action: Action, me: str, here: geo.Cell) -> 
     ridden = ridden_by(sys, me)
     assert ridden is not None
     to = (int(action.to[0]), int(action.to[1]))
+    found = sys._found_on(eid, [here, to])
+    if found is not None:
+        sys._bump(eid, here, found)
+        return here
     ridden.rider, ridden.cell = None, here
     pos.x, pos.y = to
     face.dx, face.dy = to[0] - here[0], to[1] - here[1]
