@@ -97,13 +97,13 @@ def special_repeats(me: UnitView, action: object, n: int) -> int:
     return 1
 
 
-def weights() -> Weights:
+def weights(reply: float = 1.0, utility: float = 0.3) -> Weights:
     """The search tier's weights without our next shot (`FOLLOW`): this action's exchange only; the search tier
     (`hard`, `search`) also counts the shot the unit has from where it ends (imported when used: the search
-    package builds on this one)."""
+    package builds on this one). `reply` and `utility` are a personality's (`scale_reply`, `scale_utility`)."""
     from skirmish.ai.search.model import Weights
 
-    return Weights(follow=FOLLOW)
+    return Weights(follow=FOLLOW, reply=reply, utility=utility)
 
 
 def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: LegalActions,

@@ -46,6 +46,8 @@ class Personality:
     moves_with_a_shot: bool = True  # considers moving when it has a target from where it stands (fire and move)
     hesitate: float = 0.0  # the share of rounds a unit does not think of moving (drawn from the round and unit)
     material: bool = True  # ranks attacking or not by expected material (the search tier's model, issue 12)
+    scale_reply: float = 1.0  # on that scale, the weight of the enemy's replies (the search tier's `Weights.reply`)
+    scale_utility: float = 0.3  # on that scale, the share of the options' utility score (`Weights.utility`)
     declare_slow: bool = True  # SLOW where the considerations chose NORMAL or FAST (options.slow_first, issue 12)
     look_ahead: int = 0  # its best options (this many) weighed again one exchange ahead (the search tier); 0: not
     # the rest of ranged combat and hand to hand (issue 14 item 7; ranged_extra.py, grapple_options.py): each a
