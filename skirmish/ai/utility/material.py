@@ -103,20 +103,19 @@ def special_repeats(me: UnitView, action: object, n: int) -> int:
     return 1
 
 
-def weights(reply: float = 1.0, utility: float = 0.3) -> Weights:
+def weights() -> Weights:
     """The search tier's weights without our next shot (`FOLLOW`): this action's exchange only; the search tier
     (`hard`, `search`) also counts the shot the unit has from where it ends (imported when used: the search
-    package builds on this one). `reply` and `utility` are a personality's (`scale_reply`, `scale_utility`)."""
-    key = (reply, utility)
-    made = _WEIGHTS.get(key)
-    if made is None:  # made once per pair (a frozen value)
+    package builds on this one)."""
+    global _WEIGHTS
+    if _WEIGHTS is None:  # made once (a frozen value)
         from skirmish.ai.search.model import Weights
 
-        made = _WEIGHTS[key] = Weights(follow=FOLLOW, reply=reply, utility=utility)
-    return made
+        _WEIGHTS = Weights(follow=FOLLOW)
+    return _WEIGHTS
 
 
-_WEIGHTS: dict[tuple[float, float], Weights] = {}
+_WEIGHTS: Weights | None = None
 
 
 def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: LegalActions,
