@@ -40,13 +40,7 @@ def declarations(unit: str) -> LegalActions:
 
 
 def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
-    """Everything the unit whose turn it is may do now (R-5.3–R-6.13), each domain checked by the systems (which
-    answer each timing part once meanwhile: `FiRound.listing`; the lazy parts are read later, checked afresh)."""
-    with sys.listing(eid):
-        return _turn_actions(sys, eid)
-
-
-def _turn_actions(sys: FiSystems, eid: int) -> LegalActions:
+    """Everything the unit whose turn it is may do now (R-5.3–R-6.13), each domain checked by the systems."""
     w = sys.w
     me = w.get(eid, Identity).name
     if w.peek(eid, Health).out_of_action:
@@ -161,26 +155,34 @@ class _Firer:
     dodging, `shot_firer_check` of a prepared shot, the prepared attack's timing) are the prepared shot's:
     ranged_legal lists `covers` with the same answers."""
 
-    __slots__ = ("_eid", "_kept", "_me", "_sys")
+    __slots__ = ("_eid", "_kept", "_me", "_parts", "_sys")
 
     def __init__(self, sys: FiSystems, eid: int, me: str) -> None:
         self._sys, self._eid, self._me = sys, eid, me
         self._kept: dict[tuple[str, int], bool] = {}
+        self._parts: dict[Part, bool] = {}  # the timing's answer per part (a mode's part is the same at every burst)
 
     def __call__(self, mode: str, burst: int) -> bool:
         key = (mode, burst)
         ok = self._kept.get(key)
         if ok is None:
-            ok = self._kept[key] = _ok(partial(_firer, self._sys, self._eid, Shoot(self._me, "", mode=mode, burst=burst)))
+            shot = Shoot(self._me, "", mode=mode, burst=burst)
+            ok = self._kept[key] = _ok(partial(_firer, self._sys, self._eid, shot, self._parts))
         return ok
 
 
-def _firer(sys: FiSystems, eid: int, shot: Shoot) -> None:
-    """`_Firer`'s checks of one shot; raises IllegalAction."""
+def _firer(sys: FiSystems, eid: int, shot: Shoot, parts: dict[Part, bool]) -> None:
+    """`_Firer`'s checks of one shot; raises IllegalAction. `parts` keeps the timing's answer per part (the timing
+    reads the part and the unit's turn, nothing of the shot's burst), asked once per part."""
     if not sys.active(eid):
         raise IllegalAction("R-8.1: out of action")
     weapon, _ = sys.shot_firer_check(eid, shot)
-    sys.check_parts(eid, sys.attack_part(eid, weapon, shot.mode))  # (answered once per part: FiRound.listing)
+    part = sys.attack_part(eid, weapon, shot.mode)
+    fits = parts.get(part)
+    if fits is None:
+        fits = parts[part] = _ok(lambda: sys.check_parts(eid, part))
+    if not fits:
+        raise IllegalAction("timing")
 
 
 def _aims(sys: FiSystems, eid: int, me: str, targets: list[str]) -> tuple[Aim, ...]:

@@ -4,8 +4,6 @@ bookkeeping (R-5.1–R-5.5)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from skirmish.core.errors import IllegalAction
@@ -140,37 +138,8 @@ class FiRound(FiBase):
     def _declared_speed(self, eid: int) -> Speed:
         return declared_speed(self.w.peek(eid, Declared).speed)
 
-    # While a legal list is made (`listing`): (the unit, its `check_parts` answers by part) — the list's
-    # checks ask the same part many times (each shot mode, covering fire, aims, waits) of a turn nothing changes.
-    _parts_kept: tuple[int, dict[Part, list[Part] | IllegalAction]] | None = None
-
-    @contextmanager
-    def listing(self, eid: int) -> Iterator[None]:
-        """While `eid`'s legal actions are listed (only read: its turn's parts and declaration stand),
-        `check_parts` answers each part once (the same list of parts, or the same refusal raised again)."""
-        before = self._parts_kept
-        self._parts_kept = (eid, {})
-        try:
-            yield
-        finally:
-            self._parts_kept = before
-
     def check_parts(self, eid: int, extra: Part) -> list[Part]:
         """The turn's parts with `extra` added, if the declared speed allows them (R-5.3–R-5.5, R-6.3)."""
-        kept = self._parts_kept
-        if kept is None or kept[0] != eid:
-            return self._check_parts(eid, extra)
-        got = kept[1].get(extra)
-        if got is None:
-            try:
-                got = kept[1][extra] = self._check_parts(eid, extra)
-            except IllegalAction as exc:
-                got = kept[1][extra] = exc
-        if isinstance(got, IllegalAction):
-            raise got.with_traceback(None)
-        return list(got)
-
-    def _check_parts(self, eid: int, extra: Part) -> list[Part]:
         parts = add_part(self.w.peek(eid, Turn).parts, extra)  # a new list: nothing changed
         try:
             check_turn(self._declared_speed(eid), parts)
