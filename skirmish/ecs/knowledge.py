@@ -166,6 +166,8 @@ class Knowledge:
                 seen = self._look(table, side, tuple(seers_of[side]),
                                   [(name, cell, st.firing or side in st.known_to)
                                    for _, name, s, cell, _, st in units if s != side])
+                if seen == was:  # the same enemies: the same object, so `observe` sees nothing changed here
+                    seen = was
             else:  # nobody moved, fell, fired or was found: who sees whom stands
                 seen = was
             # An enemy untouched since this side last looked at it (the same hand-outs, the same round, seen or

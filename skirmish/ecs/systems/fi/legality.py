@@ -53,8 +53,9 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
     seen = [name for _, name in enemies if sys.aim_target_ok(eid, name)]
     shots: list[Shoot] = []
     wpn = sys.weapon(eid)
+    firer = _Firer(sys, eid, me)
     if wpn is not None and not wpn[0].thrown:
-        shots = _shots(sys, eid, me, [t for t in seen if _in_range(sys, eid, t, wpn[0].max_range_m)], wpn[0].bursts)
+        shots = _shots(firer, me, [t for t in seen if _in_range(sys, eid, t, wpn[0].max_range_m)], wpn[0].bursts)
     called = LOCATIONS if any(not s.burst for s in shots) else ()
     aims = _aims(sys, eid, me, seen)
     tp = w.get(eid, Tacpack)
@@ -71,7 +72,7 @@ def turn_actions(sys: FiSystems, eid: int) -> LegalActions:
         waits=(waits := _waits(sys, eid, me, seen)), wait_cells=_wait_cells(sys) if waits else frozenset(),
         screens=screens, melee=melee, contests=sys.contest_options(eid, me, seen),
         offhand=ranged_legal.offhand(sys, eid, me, seen, fresh),  # two weapons: the other hand's shots (R-6.12)
-        **ranged_legal.listed(sys, eid, me, shots),  # double taps, split bursts, covering fire, launches (issue 14)
+        **ranged_legal.listed(sys, eid, me, shots, firer),  # double taps, split bursts, covering fire, launches (issue 14)
         mounts=mounts.listed(sys, eid),  # mounting and dismounting (R-6.1 mounts)
     )
 
@@ -133,30 +134,46 @@ def _in_range(sys: FiSystems, eid: int, target: str, max_range_m: float) -> bool
     return geo.distance_m(w.cell(eid), w.cell(w.entity(target)), sys.ctx.grid.cell_m) <= max_range_m + 1e-9
 
 
-def _shots(sys: FiSystems, eid: int, me: str, targets: list[str], bursts: tuple[int, ...]) -> list[Shoot]:
+def _shots(firer: _Firer, me: str, targets: list[str], bursts: tuple[int, ...]) -> list[Shoot]:
     """Every Shoot(me, target, mode, burst) that `shot_setup` accepts, in the order (target, mode, burst), of the
     `targets` that pass `shot_target_ok` (`turn_actions` asks it in two parts, sight then range).
 
     shot_setup's checks are of two kinds: about the target (`shot_target_ok`: it exists, is an enemy in
     action, in sight and in range) and about the firer's mode and burst (its weapon, rounds, tacpack, timing);
     neither kind reads the other's inputs, and nothing after them refuses. So the modes and bursts that pass
-    are found once, on the first target that passes, and every target that passes takes them all."""
-    kinds = [(mode, burst) for mode in ATTACK_MODES for burst in (0, *bursts)]
-    firer_ok: list[tuple[str, int]] | None = None  # the modes and bursts that pass, found on a target that does
-    out: list[Shoot] = []
-    for target in targets:
-        if firer_ok is None:  # shot_setup's other checks: the firer's (`shot_firer_check`), then the timing
-            tries = [Shoot(me, target, mode=m, burst=b) for m, b in kinds]
-            parts: dict[Part, bool] = {}  # the timing's answer per part (a mode's part is the same at every burst)
-            firer_ok = [(s.mode, s.burst) for s in tries if _ok(partial(_firer, sys, eid, s, parts))]
-        out.extend(Shoot(me, target, mode=m, burst=b) for m, b in firer_ok)
-    return out
+    are found once (`firer`), and every target that passes takes them all."""
+    if not targets:
+        return []
+    firer_ok = [(m, b) for m in ATTACK_MODES for b in (0, *bursts) if firer(m, b)]
+    return [Shoot(me, target, mode=m, burst=b) for target in targets for m, b in firer_ok]
+
+
+class _Firer:
+    """What `shot_setup` checks of a shot at a target that passes `shot_target_ok`, by (mode, burst): the firer's
+    checks (`shot_firer_check`, which reads nothing of the target), then the timing (nothing after them refuses);
+    each answered once per legal list. Covering fire's firer checks (covering.firer_check: in action, not
+    dodging, `shot_firer_check` of a prepared shot, the prepared attack's timing) are the prepared shot's:
+    ranged_legal lists `covers` with the same answers."""
+
+    __slots__ = ("_eid", "_kept", "_me", "_parts", "_sys")
+
+    def __init__(self, sys: FiSystems, eid: int, me: str) -> None:
+        self._sys, self._eid, self._me = sys, eid, me
+        self._kept: dict[tuple[str, int], bool] = {}
+        self._parts: dict[Part, bool] = {}  # the timing's answer per part (a mode's part is the same at every burst)
+
+    def __call__(self, mode: str, burst: int) -> bool:
+        key = (mode, burst)
+        ok = self._kept.get(key)
+        if ok is None:
+            shot = Shoot(self._me, "", mode=mode, burst=burst)
+            ok = self._kept[key] = _ok(partial(_firer, self._sys, self._eid, shot, self._parts))
+        return ok
 
 
 def _firer(sys: FiSystems, eid: int, shot: Shoot, parts: dict[Part, bool]) -> None:
-    """What `shot_setup` checks of a shot at a target that passes `shot_target_ok`: the firer's checks, then the
-    timing (nothing after them refuses); raises IllegalAction. `parts` keeps the timing's answer per part (the
-    timing reads the part and the unit's turn, nothing of the shot's burst), asked once per part."""
+    """`_Firer`'s checks of one shot; raises IllegalAction. `parts` keeps the timing's answer per part (the timing
+    reads the part and the unit's turn, nothing of the shot's burst), asked once per part."""
     if not sys.active(eid):
         raise IllegalAction("R-8.1: out of action")
     weapon, _ = sys.shot_firer_check(eid, shot)

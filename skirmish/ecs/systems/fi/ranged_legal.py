@@ -35,9 +35,11 @@ def _ok(check: Callable[[], object]) -> bool:
     return True
 
 
-def listed(sys: FiSystems, eid: int, me: str, shots: list[Shoot]) -> dict[str, Any]:
+def listed(sys: FiSystems, eid: int, me: str, shots: list[Shoot],
+           firer: Callable[[str, int], bool] | None = None) -> dict[str, Any]:
     """The LegalActions fields `ranged`, `covers`, `launches` and `cell_ok` of the unit whose turn it is, given the
-    single shots listed (`shots`)."""
+    single shots listed (`shots`); `firer(mode, burst)`, if given, is legality's answer to the firer's checks of a
+    shot (covering fire's are the prepared shot's: covering.firer_check), else they are asked here."""
     wpn = sys.weapon(eid)
     if wpn is None:
         return {}
@@ -61,7 +63,10 @@ def listed(sys: FiSystems, eid: int, me: str, shots: list[Shoot]) -> dict[str, A
                     ranged += [Shoot(me, a, mode=mode, burst=burst, also=(b,)) for a in names for b in names if a != b]
     out["ranged"] = tuple(ranged)
     if not (weapon.thrown or weapon.launched):
-        out["covers"] = tuple(b for b in (0, *weapon.bursts) if _ok(lambda b=b: covering.firer_check(sys, eid, b)))  # type: ignore[misc]
+        if firer is not None:
+            out["covers"] = tuple(b for b in (0, *weapon.bursts) if firer("prepared", b))
+        else:
+            out["covers"] = tuple(b for b in (0, *weapon.bursts) if _ok(lambda b=b: covering.firer_check(sys, eid, b)))  # type: ignore[misc]
     here = sys.w.cell(eid)
     out["launches"] = weapon.launched and _ok(lambda: launched.launch_setup(sys, eid, Launch(me, here)))
     if out.get("covers") or out["launches"] or out["off_launches"]:
