@@ -72,3 +72,48 @@ def test_pettingzoo_api_test_passes_on_the_outriders() -> None:
         aec.action_space(agent).seed(i)
         aec.observation_space(agent).seed(i)
     api_test(aec, num_cycles=300)
+
+
+# ---------------------------------------------------------------------------------------------- the observation
+def test_the_observation_has_mount_planes_only_with_mounts() -> None:
+    from skirmish.env import CHANNELS
+    from skirmish.env.observation import MOUNT_CHANNELS
+
+    aec = raw_env(OUTRIDERS, seed=1)
+    aec.reset()
+    assert aec.channels == (*CHANNELS, *MOUNT_CHANNELS) and MOUNT_CHANNELS == ("mount", "mounted", "mount_walk")
+    assert aec.observation_space("side_0")["observation"].shape == (10, 34, len(CHANNELS) + 3)
+    plain = raw_env(GUNSLINGERS, seed=1)  # no mounts: the planes as they were
+    plain.reset()
+    assert plain.channels == CHANNELS and plain.observation_space("side_0")["observation"].shape[2] == len(CHANNELS)
+    assert plain.observe("side_0")["observation"].shape[2] == len(CHANNELS)
+
+
+def _planes(aec, agent: str) -> dict[str, set[tuple[int, int]]]:  # type: ignore[no-untyped-def]
+    obs = aec.observe(agent)["observation"]
+    return {name: {(int(x), int(y)) for y, x in zip(*np.nonzero(obs[..., aec.channels.index(name)]), strict=True)}
+            for name in ("mount", "mounted", "mount_walk")}
+
+
+def test_the_mount_planes_show_the_sides_own_view() -> None:
+    aec = raw_env(OUTRIDERS, seed=1)
+    aec.reset()
+    obs = aec.observe("side_0")["observation"]
+    walk = aec.channels.index("mount_walk")
+    planes = _planes(aec, "side_0")
+    assert planes["mount"] == {(2, 3), (2, 6)}  # the two bikes, riderless
+    assert planes["mounted"] == {(4, 5)}  # the sergeant on the horse
+    assert planes["mount_walk"] == {(2, 3), (2, 6), (4, 5)}
+    assert obs[5, 4, walk] == pytest.approx(16 / 30) and obs[3, 2, walk] == pytest.approx(1.0)
+    rng = np.random.default_rng(4)
+    for _ in range(200):  # through a random masked battle: each side's planes are its own view's mounts
+        if aec.battle.pending is None:
+            break
+        for agent, side in aec.game.side_of.items():
+            view = aec.battle.observe(side)
+            planes = _planes(aec, agent)
+            assert planes["mount"] == {m.cell for m in view.mounts if m.rider is None}
+            assert planes["mounted"] == {m.cell for m in view.mounts if m.rider is not None}
+            assert planes["mount_walk"] == {m.cell for m in view.mounts}
+        mask = aec.observe(aec.agent_selection)["action_mask"]
+        aec.step(int(rng.choice(np.flatnonzero(mask))))

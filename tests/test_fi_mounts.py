@@ -122,8 +122,8 @@ def test_the_mount_moves_with_its_rider_and_a_dismount_leaves_it_filling_its_cel
 @pytest.mark.parametrize(("blue", "red", "mounts", "action", "rule"), [
     ([unit("Me", 1, 1)], [unit("Foe", 19, 4)], "[{name: B, kind: bike, at: [4, 1]}]", "mount Me B",
      "R-6.1: B at 4,1 is not adjacent to Me at 1,1"),
-    ([unit("Me", 1, 1), unit("Pal", 3, 1, ", mounted: true")], [unit("Foe", 19, 4)],
-     "[{name: B, kind: bike, at: [3, 1]}, {name: C, kind: bike, at: [2, 1]}]", "mount Me B",
+    ([unit("Me", 1, 1), unit("Pal", 2, 2, ", mounted: true")], [unit("Foe", 19, 4)],  # (next to it: a far mount's
+     "[{name: B, kind: bike, at: [2, 2]}, {name: C, kind: bike, at: [2, 1]}]", "mount Me B",  # rider is not named)
      "R-6.1: B is taken: Pal rides it"),
     ([unit("Me", 1, 1, ", mounted: true"), unit("Pal", 5, 1)], [unit("Foe", 19, 4)],
      "[{name: B, kind: bike, at: [1, 1]}, {name: C, kind: bike, at: [2, 1]}]", "mount Me C",

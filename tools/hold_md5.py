@@ -15,7 +15,7 @@ from pathlib import Path
 
 from skirmish.ai.controllers import make_ai
 from skirmish.battle import Battle
-from skirmish.content.scenario import load_scenario
+from skirmish.content.scenario import Scenario, load_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -30,12 +30,16 @@ def main(argv: list[str] | None = None) -> int:
     for path in sorted(SCENARIOS.rglob("*.yaml")):
         sc = load_scenario(path)
         for seed in seeds:
-            with Battle(sc, seed=seed, controllers={s.name: make_ai(args.ai) for s in sc.spec.sides}) as b:
-                b.run()
-                text = b.log.jsonl()
-            digest = hashlib.md5(text.encode("utf-8")).hexdigest()
+            digest = hashlib.md5(play(sc, seed, args.ai).encode("utf-8")).hexdigest()
             print(f"{path.relative_to(SCENARIOS)} s{seed} {digest}", flush=True)
     return 0
+
+
+def play(sc: Scenario, seed: int, ai: str) -> str:
+    """The event log of one battle with `ai` of the scenario's ruleset on every side (fw's own hold for fw)."""
+    with Battle(sc, seed=seed, controllers={s.name: make_ai(ai, sc.spec.ruleset) for s in sc.spec.sides}) as b:
+        b.run()
+        return b.log.jsonl()
 
 
 if __name__ == "__main__":

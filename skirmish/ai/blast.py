@@ -22,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from skirmish.ai.estimate import SCATTER_THROWN, effect_pmf, per_hit_now
+from skirmish.ai.estimate import SCATTER_THROWN, effect_pmf, firer_mounted, per_hit_now
 from skirmish.core.legal import LazyCells
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -30,6 +30,7 @@ from skirmish.rules.checks import tn
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf
 from skirmish.rules.equipment import Dice, Weapon
+from skirmish.rulesets.fi import MOUNTED_MOD
 from skirmish.rulesets.fi import thrown as thr
 
 FRIEND_WEIGHT = 1.5  # harm to a friend (or the thrower) counts this many times harm to an enemy
@@ -55,10 +56,12 @@ class Spread:
         return self.on + sum(p for m, p in self.near if m <= blast_m)
 
 
-def throw_spread(me: UnitView, weapon: Weapon, dist_m: float, scope: str) -> Spread:
-    """The landing distribution of a throw by `me` over `dist_m` (R-6.10), from its exact dice pool."""
+def throw_spread(me: UnitView, weapon: Weapon, dist_m: float, scope: str, mounted: bool = False) -> Spread:
+    """The landing distribution of a throw by `me` over `dist_m` (R-6.10), from its exact dice pool; `mounted`:
+    from the saddle (R-6.1, MOUNTED_MOD)."""
     return _spread(me.trait("strength")[0], me.trait("dexterity"), me.skill(weapon.skill),
-                   -min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0), dist_m, scope)
+                   -min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0) + (MOUNTED_MOD if mounted else 0), dist_m,
+                   scope)
 
 
 @lru_cache(maxsize=512)
@@ -166,8 +169,9 @@ def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[
         z = np.zeros(0)
         return ThrowPlan(weapon, (), z, z, z, z, ())
     if spread is None:  # throw_spread's, with what it reads of the thrower read once
+        mounted = firer_mounted(view, me)  # R-6.1: a rider's throw, −2
         fixed = (me.trait("strength")[0], me.trait("dexterity"), me.skill(weapon.skill),
-                 -min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0))
+                 -min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0) + (MOUNTED_MOD if mounted else 0))
         spread = lambda d: _spread(*fixed, d, view.scope)  # noqa: E731
     spreads = [spread(geo.distance_m(me.cell, c, grid.cell_m)) for c in cells]
     covers = np.array([s.covers(weapon.blast_m) for s in spreads])

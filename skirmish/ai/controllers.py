@@ -19,7 +19,7 @@ import numpy as np
 
 from skirmish.ai.baseline_cells import _best_cell
 from skirmish.ai.baseline_melee import flee, held_answer
-from skirmish.ai.estimate import fits_kept, throw_chance
+from skirmish.ai.estimate import firer_mounted, fits_kept, throw_chance
 from skirmish.ai.reach import ReachCache
 from skirmish.ai.utility.melee import held
 from skirmish.battle import Controller, Request
@@ -201,7 +201,7 @@ class BaselineAI:
             sheltered = view.sight(me, e).cover == "high" or not view.sight(me, e).visible
             if len(inside) < 2 and not sheltered:
                 continue
-            p = throw_chance(me, weapon, dist, view.scope)
+            p = throw_chance(me, weapon, dist, view.scope, firer_mounted(view, me))
             value = p * (len(inside) + (1.0 if sheltered else 0.0))
             if value >= 0.5 and (best is None or value > best[0]):
                 best = (value, aim)

@@ -25,6 +25,7 @@ from skirmish.rules.equipment import SCREEN_STOPS, Weapon
 from skirmish.rulesets.fi import (
     INCAPACITATED_AT,
     LOW_COVERED,
+    MOUNTED_MOD,
     Part,
     ShotFacts,
     ae_shift,
@@ -92,6 +93,12 @@ def _levels(pn: int, av: int) -> tuple[float, float, float]:
     return p, a, d
 
 
+def firer_mounted(view: BattleView, me: UnitView) -> bool:
+    """Whether `me` rides a mount in `view` (R-6.1: its shots, throws and launches take MOUNTED_MOD); a look over
+    the mounts the view holds (none in a battle without mounts)."""
+    return bool(view.mounts) and any(m.rider == me.name for m in view.mounts)
+
+
 def hit_probability(view: BattleView, me: UnitView, target: UnitView, *, mode: str = "prepared",
                     burst: int = 0, moved: str = "none", at: geo.Cell | None = None) -> tuple[float, int, int]:
     """(P(hit), TN, total modifier) of a shot by `me` (standing at `at`) with the rules' numbers."""
@@ -114,12 +121,13 @@ def _hit_numbers(view: BattleView, me: UnitView, w: Weapon, target: UnitView, si
     ready = me.ready_target == target.name
     dodge = dict(target.skills).get("dodge", 0) if target.declared == "dodge" and view.round > 0 else 0
     base = tn("standard", view.scope)  # type: ignore[arg-type]
+    mounted = bool(view.mounts) and firer_mounted(view, me)  # (no call in a battle without mounts)
     # The numbers read the distance only through the range increments it spans and an area weapon's row shift
     # (shot_numbers: range_tn, ae_bonus), and the target's name only in the modifiers' texts: so they are kept
     # by those, the weapon and everything else they read.
     key = (id(w), math.floor(dist / w.range_inc_m + 1e-9), ae_shift(w, dist), mode, burst, moved, ready, me.aim,
            target.size, dodge, target.moved_m, target.rate_m, sight.concealed, base, me.trait("dexterity"), me.skills,
-           me.wounds, me.off_hand is not None)
+           me.wounds, me.off_hand is not None, mounted)
     kept = _hits_kept.get(key)
     if kept is not None and kept[0] is w:
         return kept[1]
@@ -127,6 +135,7 @@ def _hit_numbers(view: BattleView, me: UnitView, w: Weapon, target: UnitView, si
         distance_m=dist, mode=mode, burst=burst, firer_moved=moved, ready=ready, aims=me.aim, target=target.name,
         target_size=target.size, target_dodge=dodge, target_moved_m=target.moved_m, target_rate_m=target.rate_m,
         concealed=sight.concealed,  # the target's speed too (shot_numbers.fast_target: faster than Rate 20, −4)
+        firer_mounted=mounted,  # R-6.1: a rider's shot, −2
     )
     target_tn, _, mods = shot_numbers(w, facts, base)
     pool = skill_pool(me.trait("dexterity"), dict(me.skills), w.skill)
@@ -184,7 +193,7 @@ def estimate_shot(view: BattleView, me: UnitView, target: UnitView, *, mode: str
            target.declared == "dodge" and view.round > 0 and dict(target.skills).get("dodge", 0),
            target.moved_m, target.rate_m, sight.concealed, view.scope, me.trait("dexterity"), me.skills, me.wounds, target.armour,
            target.screen_type, target.screen_points, target.wounds, target.ct, sight.cover, sight.cover_av,
-           me.off_hand is not None)
+           me.off_hand is not None, bool(view.mounts) and firer_mounted(view, me))
     kept = _shots_kept.get(key)
     if kept is not None and kept[0] is w:
         return kept[1]
@@ -283,13 +292,14 @@ def _hit_sums(column: str, row: int, size: int, wounds: int, ct: int, head: bool
 SCATTER_THROWN = {1: 18 / 54, 2: 20 / 54, 3: 16 / 54}  # thrown multipliers over deck A (R-4.9)
 
 
-def throw_chance(me: UnitView, weapon: Weapon, dist: float, scope: str) -> float:
+def throw_chance(me: UnitView, weapon: Weapon, dist: float, scope: str, mounted: bool = False) -> float:
     """Chance a throw's burst still covers the aimed cell: on target, or a scatter (multiplier × margin
-    metres, R-6.10) no longer than the radius. From the exact dice distribution of the thrower's pool."""
+    metres, R-6.10) no longer than the radius. From the exact dice distribution of the thrower's pool; `mounted`:
+    thrown from the saddle (R-6.1, MOUNTED_MOD)."""
     target_tn, _ = thr.throw_tn(dist, me.trait("strength")[0], tn("standard", scope))  # type: ignore[arg-type]
     col, training = me.trait("dexterity")
     level = me.skill(weapon.skill)
-    mod = -min(3, me.wounds)
+    mod = -min(3, me.wounds) + (MOUNTED_MOD if mounted else 0)
     halve = not level
     pmf = pool_pmf(SIDES[col], level or training, target_tn - mod)
     total = 0.0

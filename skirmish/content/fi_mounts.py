@@ -3,7 +3,8 @@ the map when the battle begins, each `{name, kind, at: [x, y], move_m}` (`kind` 
 which skirmish.content.fi passes in; `move_m`, the walk in metres, defaults to the kind's). A mount may share its
 cell only with a unit marked `mounted: true`, which starts the battle riding it. Checked on load (C-6): unknown
 kind, off the map, a cell no one can stand on, two mounts or a mount and an unmounted unit on one cell, a name a
-unit or another mount has."""
+unit or another mount has, two mounted reinforcements asking for one mount's cell. A mount at the cell a trigger's
+reinforcement `mounted: true` asks for comes with it (`due_mounts`)."""
 
 from __future__ import annotations
 
@@ -46,10 +47,14 @@ def check_mounts(spec: Any, grid: Any, bad: Callable[[str, str], None], kinds: C
         for u in side.units:
             units[(u.at[0], u.at[1])] = u
             names.add(u.name)
+    riders: dict[tuple[int, int], list[str]] = {}  # the cells mounted reinforcements ask for (their mount's, if any)
     for trig in getattr(spec, "triggers", None) or ():  # a trigger's reinforcements are units too (names only)
         for eff in trig.then:
             if getattr(eff, "reinforce", None) is not None:
                 names.update(u.name for u in eff.reinforce.units)
+                for u in eff.reinforce.units:
+                    if getattr(u, "mounted", False):
+                        riders.setdefault((u.at[0], u.at[1]), []).append(u.name)
     seen: dict[str, int] = {}
     cells: dict[tuple[int, int], str] = {}
     for i, m in enumerate(mounts):
@@ -74,3 +79,24 @@ def check_mounts(spec: Any, grid: Any, bad: Callable[[str, str], None], kinds: C
         if u is not None and not getattr(u, "mounted", False):
             bad(f"{where}.at", f"cell {x},{y} is taken by {u.name}, who is not `mounted: true` (a rider starts on "
                                "its mount's cell)")
+        if u is None and len(riders.get((x, y), ())) > 1:
+            bad(f"{where}.at", f"cell {x},{y} is asked for by two mounted reinforcements, "
+                               f"{' and '.join(riders[(x, y)][:2])}: a mount there comes with one rider")
+
+
+def due_mounts(spec: Any) -> dict[str, str]:
+    """The mounts that come with a trigger's reinforcement, by mount name -> the rider's name: a mount at the cell
+    a `mounted: true` reinforcement asks for (`at`), where no unit stands at the start (checked: one such rider)."""
+    mounts = getattr(spec, "mounts", None) or ()
+    if not mounts:
+        return {}
+    starting = {(u.at[0], u.at[1]) for side in spec.sides for u in side.units}
+    riders: dict[tuple[int, int], str] = {}
+    for trig in getattr(spec, "triggers", None) or ():
+        for eff in trig.then:
+            if getattr(eff, "reinforce", None) is not None:
+                for u in eff.reinforce.units:
+                    if getattr(u, "mounted", False):
+                        riders.setdefault((u.at[0], u.at[1]), u.name)
+    return {m.name: riders[(m.at[0], m.at[1])] for m in mounts
+            if (m.at[0], m.at[1]) in riders and (m.at[0], m.at[1]) not in starting}

@@ -7,29 +7,43 @@ everything alive before the batch (modules, scenarios, maps and what they keep) 
 (`gc.freeze`), so no collection scans it again, and raises the gen-0 threshold to BATCH_GEN0 for the batch;
 both are put back as they were when it ends. Measured in docs/results/bench.txt ("session 10, speedhold10"):
 about 2% of a hold battle's CPU at both sizes. It changes no battle: nothing a battle does reads the collector.
+
+The collector is the process's: batches may overlap (the editor's balance panel plays in a background thread, and
+Ctrl+B during a run cancels it and starts the next at once, while the cancelled one ends its battle). The first
+batch to begin sets the collector and keeps how it was; the last to end puts it back (revspeed10).
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 BATCH_GEN0 = 5000  # gen-0 threshold inside a batch (the default is 700)
 
+_lock = threading.Lock()
+_open: list[tuple[int, int, int]] = []  # the collector's thresholds before the batches going on (one per batch)
+
 
 @contextmanager
 def batch_gc(gen0: int = BATCH_GEN0) -> Iterator[None]:
-    """Freeze what the process holds now and raise the gen-0 threshold until the block ends."""
-    old = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(gen0, old[1], old[2])
+    """Freeze what the process holds now and raise the gen-0 threshold until the block ends (until the last of
+    overlapping blocks ends: the first one's thresholds are put back then, and everything frozen is let go)."""
+    with _lock:
+        _open.append(_open[0] if _open else gc.get_threshold())
+        if len(_open) == 1:
+            gc.collect()
+        gc.freeze()
+        gc.set_threshold(gen0, _open[0][1], _open[0][2])
     try:
         yield
     finally:
-        gc.set_threshold(*old)
-        gc.unfreeze()
+        with _lock:
+            old = _open.pop()
+            if not _open:
+                gc.set_threshold(*old)
+                gc.unfreeze()
 
 
 def batch_worker_gc(gen0: int = BATCH_GEN0) -> None:

@@ -48,8 +48,8 @@ class Game:
         with Battle(self.scenario) as probe:  # the layout depends on the scenario only, not on the seed
             views = [probe.observe(s) for s in self.sides]
         self.table = self.spec.table(self.scenario, views)
-        self.observer = self.spec.observer(views)
-        self.channels = self.spec.channels
+        self.observer = self.spec.observer(self.scenario, views)
+        self.channels = getattr(self.observer, "channels", self.spec.channels)  # (FI with mounts: their planes too)
         self.seed = seed
         self.casualty_reward = float(casualty_reward)
         self.rng: np.random.Generator | None = None  # draws the seeds of episodes reset without one

@@ -28,7 +28,11 @@ GLOBAL_CHANNELS = ("round", "phase_none", *(f"phase_{p}" for p in PHASES), "decl
 # result (/ 20); the cells the side's own covering fire holds (R-6.12; an enemy's is an intention, never shown).
 FI_CHANNELS = ("entangled", "tripped", "closed_in", "defence", "covered")
 CHANNELS = (*MAP_CHANNELS, *UNIT_CHANNELS, *GLOBAL_CHANNELS, *FI_CHANNELS)
-_CH = {name: i for i, name in enumerate(CHANNELS)}
+# Mounts (R-6.1 mounts), last and only in a scenario with `mounts:` (every other scenario's shape stands): the cells of
+# the riderless mounts the side's view holds, the cells of the riders it shows on a mount, and at each mount's cell
+# its walk (/ MOUNT_WALK_SCALE m).
+MOUNT_CHANNELS = ("mount", "mounted", "mount_walk")
+_CH = {name: i for i, name in enumerate((*CHANNELS, *MOUNT_CHANNELS))}
 
 COVER_AV_SCALE = 10.0  # cover and armour values are read as AV / 10, capped at 1
 MAGAZINES_SCALE = 4.0
@@ -37,6 +41,7 @@ MOVED_SCALE = 30.0  # metres
 THROWABLES_SCALE = 4.0
 RANGE_SCALE = 50.0  # range increment in metres
 DEFENCE_SCALE = 20.0  # an active defence's result
+MOUNT_WALK_SCALE = 30.0  # a mount's walk in metres (a bike's)
 _COVER = {"none": 0.0, "low": 0.5, "high": 1.0}
 
 
@@ -54,11 +59,14 @@ def map_planes(view: BattleView) -> npt.NDArray[np.float32]:
 
 
 class Observer:
-    """Writes one side's observation for one map; the map planes are computed once."""
+    """Writes one side's observation for one map; the map planes are computed once. `mounts`: the scenario has
+    mounts, and the observation their planes (MOUNT_CHANNELS, last)."""
 
-    def __init__(self, first: BattleView) -> None:
+    def __init__(self, first: BattleView, mounts: bool = False) -> None:
         self.grid = first.grid
-        self.shape = (first.grid.height, first.grid.width, len(CHANNELS))
+        self.mounts = mounts
+        self.channels = (*CHANNELS, *MOUNT_CHANNELS) if mounts else CHANNELS
+        self.shape = (first.grid.height, first.grid.width, len(self.channels))
         self._map = map_planes(first)
 
     def observe(self, view: BattleView, side: str, acting: str | None, declaring: bool) -> npt.NDArray[np.float32]:
@@ -76,6 +84,11 @@ class Observer:
         for u in own:
             if u.covering is not None and u.weapon is not None:
                 self._covered(out, u.covering, ranged_cover.area_m(u.weapon), view.grid.cell_m)
+        if self.mounts:
+            for m in view.mounts:  # (the side's view: those it sees, and where it last saw the others)
+                x, y = m.cell
+                out[y, x, _CH["mounted" if m.rider is not None else "mount"]] = 1.0
+                out[y, x, _CH["mount_walk"]] = min(m.move_m / MOUNT_WALK_SCALE, 1.0)
         return out
 
     def _covered(self, out: npt.NDArray[np.float32], covering: tuple[int, int, int], radius_m: float,

@@ -5,10 +5,10 @@ the rules themselves), so the environment's code names no ruleset.
 An env spec brings:
 - `table(scenario, views)`: the fixed index <-> Action table of a scenario (views: each side's at the start),
   with `size`, `blocks`, `block`, `encode`, `decode(index, unit)`, `describe` and `mask(legal, check)`;
-- `observer(views)`: writes one side's planes from its own view (`shape`, `observe(view, side, acting,
-  declaring)`);
-- `channels`: the observer's plane names, in channel order; `declare_kind`: the Request kind that is a
-  declaration (the "declaring" plane).
+- `observer(scenario, views)`: writes one side's planes from its own view (`shape`, `observe(view, side, acting,
+  declaring)`, and `channels` when the scenario adds planes: FI's mounts);
+- `channels`: the observer's plane names, in channel order (unless the observer has its own); `declare_kind`: the
+  Request kind that is a declaration (the "declaring" plane).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ class EnvSpec:
 
     ruleset: str
     table: Callable[[Scenario, Sequence[BattleView]], Any]
-    observer: Callable[[Sequence[BattleView]], Any]
-    channels: tuple[str, ...]
+    observer: Callable[[Scenario, Sequence[BattleView]], Any]
+    channels: tuple[str, ...]  # the planes' names (an observer with its own `channels` for a scenario has those)
     declare_kind: str
 
 
@@ -60,10 +60,10 @@ def _fi_table(scenario: Scenario, views: Sequence[BattleView]) -> Any:
     return FiActionTable.for_views(views, sorted(bursts), mounts)
 
 
-def _fi_observer(views: Sequence[BattleView]) -> Any:
+def _fi_observer(scenario: Scenario, views: Sequence[BattleView]) -> Any:
     from skirmish.env.observation import Observer
 
-    return Observer(views[0])
+    return Observer(views[0], mounts=bool(getattr(scenario.spec, "mounts", None)))  # R-6.1 mounts: their planes, last
 
 
 def _register() -> None:
@@ -74,7 +74,7 @@ def _register() -> None:
 
     register_spec(EnvSpec("fi", _fi_table, _fi_observer, CHANNELS, "declare"))
     register_spec(EnvSpec("fw", lambda _sc, views: FwActionTable.for_views(views),
-                          lambda views: FwObserver(views[0]), FW_CHANNELS, INTENT))
+                          lambda _sc, views: FwObserver(views[0]), FW_CHANNELS, INTENT))
 
 
 _register()

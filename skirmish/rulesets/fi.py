@@ -164,9 +164,9 @@ from skirmish.rules.fi.two_hands import hand_penalty  # noqa: E402  (two weapons
 __all__ += ["hand_penalty"]
 
 # Target speed (the seed's "faster than Rate 20: -4"; docs/RULES-NOTES.md "Target speed"): the board's attack menu.
-from skirmish.rules.fi.shot_numbers import FAST_TARGET_M, FAST_TARGET_MOD, fast_target  # noqa: E402
+from skirmish.rules.fi.shot_numbers import FAST_TARGET_M, FAST_TARGET_MOD, MOUNTED_MOD, fast_target  # noqa: E402
 
-__all__ += ["FAST_TARGET_M", "FAST_TARGET_MOD", "fast_target"]
+__all__ += ["FAST_TARGET_M", "FAST_TARGET_MOD", "MOUNTED_MOD", "fast_target"]
 
 # The martial arts maneuvers rolled as a blow: the board's attack menu aims only these at a called location.
 from skirmish.rules.fi.arts_use import BLOWS as MANEUVER_BLOWS  # noqa: E402

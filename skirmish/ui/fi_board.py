@@ -136,17 +136,19 @@ class FiCommands(HandCommands):
         me = self.screen.session.view().unit(req.unit)
         w = me.weapon
         r = self.ranged
+        out: list[Button] = []
         if me.off_hand is not None and me.off_hand.launched and (w is None or not w.launched):  # R-6.12: the off hand's
-            return [Button("L launch (off hand)" + (" (Esc)" if r.mode == "launch" else ""), self.ranged.toggle_launch,
-                           active=r.mode == "launch", tip="launch mode with the launcher in the other hand")]
+            out.append(Button("L launch (off hand)" + (" (Esc)" if r.mode == "launch" else ""),
+                              self.ranged.toggle_launch, active=r.mode == "launch",
+                              tip="launch mode with the launcher in the other hand"))
         if w is None or w.thrown:
-            return []
+            return out
         if w.launched:
             return [Button("L launch" + (" (Esc)" if r.mode == "launch" else ""), self.ranged.toggle_launch,
                            active=r.mode == "launch", tip="launch mode: the burst and its odds under the pointer")]
         cover = "K cover" + (f" {r.cover_burst or 'single'} (Esc)" if r.mode == "cover" else "")
-        return [Button(cover, self.ranged.cycle_cover, active=r.mode == "cover",
-                       tip="covering fire: point at the area, K again for the next volume")]
+        return [*out, Button(cover, self.ranged.cycle_cover, active=r.mode == "cover",  # the firearm in hand covers
+                             tip="covering fire: point at the area, K again for the next volume")]
 
     def menu_note(self, unit: str) -> str:
         """The attack menu's word on story chips: how many the side holds and whether they go on this attack."""

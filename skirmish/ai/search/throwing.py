@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skirmish.ai.blast import armoured
-from skirmish.ai.estimate import effect_pmf, throw_chance
+from skirmish.ai.estimate import effect_pmf, firer_mounted, throw_chance
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Launch, Throw
@@ -17,7 +17,7 @@ from skirmish.rules.checks import skill_pool, tn
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf
 from skirmish.rules.equipment import Weapon
-from skirmish.rulesets.fi import INCAPACITATED_AT, hand_penalty
+from skirmish.rulesets.fi import INCAPACITATED_AT, MOUNTED_MOD, hand_penalty
 from skirmish.rulesets.fi import thrown as thr
 
 if TYPE_CHECKING:
@@ -38,7 +38,8 @@ def throw_material(view: BattleView, me: UnitView, action: Throw, w: Weights,
         weapon = me.throwables[0][0]
     if weapon is None:
         return 0.0, {}
-    p = throw_chance(me, weapon, geo.distance_m(me.cell, action.at, view.grid.cell_m), view.scope)
+    p = throw_chance(me, weapon, geo.distance_m(me.cell, action.at, view.grid.cell_m), view.scope,
+                     firer_mounted(view, me))
     return _burst_material(view, me, weapon, action.at, p, w, present)
 
 
@@ -51,21 +52,21 @@ def launch_material(view: BattleView, me: UnitView, action: Launch, w: Weights,
     if weapon is None or not weapon.launched:
         return 0.0, {}
     p = launch_chance(me, weapon, geo.distance_m(me.cell, action.at, view.grid.cell_m), view.scope,
-                      action.hand == "off")
+                      action.hand == "off", firer_mounted(view, me))
     return _burst_material(view, me, weapon, action.at, p, w, present)
 
 
-def launch_chance(me: UnitView, weapon: Weapon, dist: float, scope: str, off: bool) -> float:
+def launch_chance(me: UnitView, weapon: Weapon, dist: float, scope: str, off: bool, mounted: bool = False) -> float:
     """Chance a launch's burst still covers the aimed cell (R-6.10): on target, or scattered (launched multiplier
-    x margin) no farther than its radius; the firer's wounds, its move this turn and two weapons' penalties
-    (R-6.12, `off`: the other hand's) counted."""
+    x margin) no farther than its radius; the firer's wounds, its move this turn, two weapons' penalties
+    (R-6.12, `off`: the other hand's) and the saddle's (R-6.1, `mounted`) counted."""
     from skirmish.ai.blast import MOVED_MODIFIER
     from skirmish.ai.utility.ranged_extra import launched_p
 
     target = tn("standard", scope) + math.floor(dist / weapon.range_inc_m + 1e-9)  # type: ignore[arg-type]
     pool = skill_pool(me.trait("dexterity"), dict(me.skills), weapon.skill)
     mod = (sum(m.value for m in pool.modifiers) - min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0)
-           + (hand_penalty(weapon, off) if me.off_hand is not None else 0))
+           + (hand_penalty(weapon, off) if me.off_hand is not None else 0) + (MOUNTED_MOD if mounted else 0))
     total = 0.0
     for v, p in pool_pmf(SIDES[pool.column], pool.row, target - mod):
         if v <= 0:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.ai.blast import FRIEND_WEIGHT, MOVED_MODIFIER, Spread, candidate_cells, plan_throws
 from skirmish.ai.curves import Curve
-from skirmish.ai.estimate import ShotEstimate, _per_hit, estimate_shot, pool_hit_chance, replaced
+from skirmish.ai.estimate import ShotEstimate, _per_hit, estimate_shot, firer_mounted, pool_hit_chance, replaced
 from skirmish.ai.utility.cover_centres import centres as _centres
 from skirmish.ai.utility.scoring import HARM, Option, harm, shot_considerations
 from skirmish.ai.utility.squad import overwatching
@@ -45,6 +45,7 @@ from skirmish.rules.deck import SIDES, builtin
 from skirmish.rules.dice import pool_pmf
 from skirmish.rulesets.fi import (
     INCAPACITATED_AT,
+    MOUNTED_MOD,
     TAP_SKILL,
     LineFigure,
     cover_rules,
@@ -354,6 +355,8 @@ def launch_spread(s: Situation, off: bool = False) -> Callable[[float], Spread]:
     assert w is not None
     column, row, halve = _pool(me)
     mod = -min(3, me.wounds) + MOVED_MODIFIER.get(me.moved, 0) + (hand_penalty(w, off) if me.off_hand is not None else 0)
+    if firer_mounted(s.view, me):  # a launch from the saddle
+        mod += MOUNTED_MOD
     base = tn("standard", s.view.scope)  # type: ignore[arg-type]
 
     def spread(dist: float) -> Spread:

@@ -93,3 +93,20 @@ class DismountEvent(Event):
     def describe(self) -> str:
         return (f"{self.where()} {self.actor or ''} dismounts from {self.mount} to {self.to[0]},{self.to[1]}; "
                 f"{self.mount} stands at {self.at[0]},{self.at[1]}{self.rules_text()}")
+
+
+@register("unseated")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnseatedEvent(Event):
+    """A rider down (tripped, thrown, knocked prone or put out of action) comes off its mount: from the mount's cell
+    `at`, where the mount stays riderless, to the next open cell `to`; `cause` says why ("out of action", "down",
+    "prone")."""
+
+    mount: str
+    at: list[int]
+    to: list[int]
+    cause: str
+
+    def describe(self) -> str:
+        return (f"{self.where()} {self.actor or ''} comes off {self.mount} ({self.cause}) to {self.to[0]},{self.to[1]}; "
+                f"{self.mount} stands at {self.at[0]},{self.at[1]}{self.rules_text()}")

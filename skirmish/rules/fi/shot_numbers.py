@@ -26,6 +26,7 @@ CALLED_LOCATION = {
 CALLED_SHOTS = ("head", "chest", "vitals", "belly", "left_arm", "right_arm", "left_leg", "right_leg", "torso",
                 "left_hand", "right_hand", "left_foot", "right_foot", "eye", "heart")
 MAX_ROW = 7
+MOUNTED_MOD = -2  # R-6.1: firing (or throwing) from a mount or a moving vehicle
 # Target speed (seed 000_…, Ranged Combat, "Target Speed": "Any time a target is moving faster than a relative Rate
 # of 20, subtract 4 from your roll"; RULES.md is silent, docs/RULES-NOTES.md "Target speed"): a target whose fastest
 # move this round covered more than FAST_TARGET_M metres in its one action (the move event's `metres`: a Rate in
@@ -89,7 +90,7 @@ def shot_numbers(weapon: Weapon, facts: ShotFacts, base: int) -> tuple[int, list
     elif facts.firer_moved == "walked":
         mods.append(Modifier(-1, "firer walked (R-6.1)"))
     if facts.firer_mounted:
-        mods.append(Modifier(-2, "firer mounted (R-6.1)"))
+        mods.append(Modifier(MOUNTED_MOD, "firer mounted (R-6.1)"))
     if facts.target_moved_m >= 3:
         mods.append(Modifier(-int(facts.target_moved_m // 3), f"target moved {facts.target_moved_m:.0f} m this round"))
     fast = fast_target(facts.target_rate_m)

@@ -10,16 +10,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-import numpy as np
 import pygame
 
 from skirmish.core.errors import IllegalAction
-from skirmish.ecs.view import BattleView, UnitView
+from skirmish.ecs.view import BattleView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, Aim, Declare, EndTurn, Reload, Shoot, Throw, Wait
 from skirmish.rulesets.fi import CALLED_SHOTS, ShotOdds, ThrowOdds
 from skirmish.ui import fi_melee, fi_wait
-from skirmish.ui.battle.state import BattleState
+from skirmish.ui.battle.reach import BattleReach
 from skirmish.ui.fi_ranged import off_hand_shots, speed_note
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.widgets import ACCENT, BAD, DIM, TEXT, Button, elide, place_beside, wrap
@@ -52,7 +51,7 @@ class AttackMenu:
     routes: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)  # charge routes by cell
 
 
-class BattleMenus(BattleState):
+class BattleMenus(BattleReach):
     """The choices a person makes on the board, and their odds."""
 
     # ------------------------------------------------------------------ choices → actions
@@ -236,47 +235,6 @@ class BattleMenus(BattleState):
     def _step(self) -> None:
         self.step_request = True
         self.paused = True
-
-    # ------------------------------------------------------------------ reach and route of a drag
-    def _reach_for(self, view: BattleView, unit: UnitView) -> tuple[np.ndarray, np.ndarray] | None:
-        key = (self.session.generation, len(self.session.battle.history), unit.name)
-        if self._reach_key != key:
-            self._reach_key = key
-            self._reach = None
-            legal = self.session.battle.legal_actions(unit.name)  # the rules' own answer (STYLE 13)
-            if legal.walk or legal.run:
-                grid = view.grid
-                walk = np.zeros((grid.height, grid.width), dtype=bool)
-                reach = np.zeros((grid.height, grid.width), dtype=bool)
-                for x, y in legal.walk:
-                    walk[y, x] = reach[y, x] = True
-                for x, y in legal.run:
-                    reach[y, x] = True
-                self._reach = (walk, reach)
-        return self._reach
-
-    def _charge_at(self, cell: tuple[int, int]) -> Action | None:
-        """The charge a drag dropped on `cell` makes (an enemy there it may charge), or None (R-5.4)."""
-        return fi_melee.charge_on(self.session.battle, self.view_now(), self.session.human_request(), cell)
-
-    def _route_to(self, cell: tuple[int, int]) -> tuple[list[tuple[int, int]], bool, str]:
-        key = (self.session.generation, len(self.session.battle.history), cell)
-        if self._route_key != key:
-            self._route_key = key
-            charge = self._charge_at(cell)
-            if charge is not None:  # onto an enemy: the charge's route to the cell it strikes from
-                try:
-                    path, metres, _ = self.session.battle.preview_move(charge.at)  # type: ignore[attr-defined]
-                    self._route = ([*path, cell], True, f"charge {metres:.1f} m")
-                    return self._route
-                except IllegalAction:
-                    pass
-            try:
-                path, metres, running = self.session.battle.preview_move(cell)
-                self._route = (path, True, f"{'run' if running else 'walk'} {metres:.1f} m")
-            except IllegalAction as exc:
-                self._route = ([], False, str(exc))
-        return self._route
 
     # ------------------------------------------------------------------ the bottom bar and the menus drawn
     def bottom_buttons(self) -> list[Button]:

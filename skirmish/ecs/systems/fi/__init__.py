@@ -110,6 +110,8 @@ class FiSystems(FiMelee, FiHand, FiMind):
     def apply(self, eid: int, action: Action) -> bool:
         """Check and apply one action of a turn; True when the turn is over."""
         done = self._apply(eid, action)
+        if self.w.mounts:  # a rider down comes off its mount (R-6.1 mounts)
+            mounts.unseat_fallen(self)
         self.applied += 1
         return done
 
@@ -234,6 +236,8 @@ class FiSystems(FiMelee, FiHand, FiMind):
         if getattr(self.ctx, "arts", None) is not None and getattr(unit, "martial_arts", None):
             self.ctx.arts[unit.name] = martial_arts_pools(unit)
         eid = spawn_unit(self.ctx, unit, side, self.ctx.side_names.index(side), order)
+        if self.ctx.mounts_due:  # a mounted reinforcement comes on its mount (R-6.1 mounts)
+            mounts.arrive(self, eid)
         self.refresh_cover()
         return eid
 

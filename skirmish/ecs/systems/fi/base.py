@@ -71,6 +71,9 @@ class Ctx:
     unintended_targets: bool = False  # R-6.11 (the scenario option, on by default there)
     open_cells: frozenset[geo.Cell] | None = None  # the map's cells someone could enter, once asked (R-5.7 waits)
     arts: dict[str, Any] = field(default_factory=dict)  # R-7.7 option martial_arts: unit -> its disciplines' pools
+    # R-6.1 mounts that come with a trigger's mounted reinforcement, by its name (ecs/systems/fi/mounts.py `arrive`)
+    mounts_due: dict[str, Any] = field(default_factory=dict)
+    mount_order: tuple[str, ...] = ()  # every mount of the scenario, in its order
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:

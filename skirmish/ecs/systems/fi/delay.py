@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from skirmish.ecs.components import Identity, Profile, Status
-from skirmish.ecs.systems.fi import triggers
+from skirmish.ecs.systems.fi import mounts, triggers
 from skirmish.rules.actions import Action
 from skirmish.rules.fi import initiative as ini
 from skirmish.rules.fi import waiting as wt
@@ -136,6 +136,8 @@ def land_tie(sys: FiSystems) -> None:
     if sys.tie_turn is not None:
         sys.holding, sys.tie_turn = False, None
         triggers.land_held(sys)
+        if sys.w.mounts:  # a rider the held damage put down comes off its mount (R-6.1 mounts)
+            mounts.unseat_fallen(sys)
 
 
 def answer(sys: FiSystems, eid: int, action: Action) -> bool:

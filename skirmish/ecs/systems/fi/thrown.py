@@ -21,7 +21,7 @@ from skirmish.ecs.components import (
 )
 from skirmish.ecs.systems.fi import launched
 from skirmish.ecs.systems.fi.base import _Hits
-from skirmish.ecs.systems.fi.shooting import FiShooting
+from skirmish.ecs.systems.fi.readying import FiReadying
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import (
     Throw,
@@ -32,6 +32,7 @@ from skirmish.rules.fi import thrown as thr
 from skirmish.rules.fi.ranged import (
     ShotSetup,
 )
+from skirmish.rules.fi.shot_numbers import MOUNTED_MOD
 from skirmish.rules.fi.timing import (
     Part,
 )
@@ -41,7 +42,7 @@ from skirmish.rules.sight_table import table as sight_table
 THROW_CELLS_KEPT = 4096  # throw_cells answers kept per map content before they start again
 
 
-class FiThrowing(FiShooting):
+class FiThrowing(FiReadying):
     """Throws, scatter and blasts."""
 
     # ------------------------------------------------------------------ thrown explosives
@@ -84,7 +85,7 @@ class FiThrowing(FiShooting):
             mods.append(Modifier(-2, "running attack (R-5.4)") if turn.ran_this_turn
                         else Modifier(-1, "thrower walked (R-6.1)"))
         if w.peek(eid, Status).mounted:  # a rider's throw: R-6.1's firer modifiers, as the walk's above
-            mods.append(Modifier(-2, "firer mounted (R-6.1)"))
+            mods.append(Modifier(MOUNTED_MOD, "firer mounted (R-6.1)"))
         setup = ShotSetup(weapon=weapon, column=pool.column, row=pool.row, halve=pool.halve, tn=target_tn,
                           tn_mods=(range_mod,), result_mods=tuple(mods), distance_m=dist)
         return setup

@@ -119,9 +119,13 @@ class FwSystems(FwBase):
         self.ctx.nav = Navigator.of(grid)
 
     def hash_state(self) -> dict[str, Any]:
-        """fw's own components (the battle hashes the shared ones) and the dice rolled so far."""
+        """fw's own components (the battle hashes the shared ones) and the dice rolled so far; with cars, what each
+        side last saw of the enemy's (cars.car_view's `cars_last`: where the side knows a car is, fog)."""
         kinds: tuple[type[Any], ...] = (FwBody, FwKit, FwRound) + ((FwCar,) if self.ctx.cars else ())
-        return {"fw": {t.__name__: self.w.query(t) for t in kinds}, "draws": self.ctx.draws}
+        out = {"fw": {t.__name__: self.w.query(t) for t in kinds}, "draws": self.ctx.draws}
+        if self.ctx.cars:
+            out["cars_last"] = [[side, ceid, view] for (side, ceid), view in sorted(self.ctx.cars_last.items())]
+        return out
 
     # ------------------------------------------------------------------ previews (nothing changes)
     odds_requests: tuple[str, ...] = (table.INTENT,)  # Battle.odds answers while a declaration is asked

@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Identity
-from skirmish.ecs.systems.fw import car_legality, cell_throw, mounts
+from skirmish.ecs.systems.fw import car_legality, car_moves, cell_throw, mounts
 from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.ecs.systems.fw.fog_moves import known_occupied
 from skirmish.rules import geometry as geo
@@ -216,7 +216,7 @@ def move_refusal(sys: FwBase, eid: int, to: geo.Cell) -> tuple[str | None, list[
         if not gcars.is_driver(sys, eid):
             why = f"R-9.12: {sys.name(eid)} rides the {gcars.car(sys, ceid).name}: it moves with the car"
             return why, [], 0.0, False
-        flight, metres = gcars.fly_refusal(sys, eid, to)
+        flight, metres = car_moves.fly_refusal(sys, eid, to)
         return flight, [sys.w.cell(eid), to], metres, False
     here = sys.w.cell(eid)
     if to == here:
@@ -254,7 +254,7 @@ def move_cells(sys: FwBase, eid: int) -> frozenset[geo.Cell]:
     if not sys.can_act(eid) or sys.engaged(eid):
         return frozenset()
     if sys.aboard(eid):
-        return gcars.fly_cells(sys, eid) if gcars.is_driver(sys, eid) else frozenset()
+        return car_moves.fly_cells(sys, eid) if gcars.is_driver(sys, eid) else frozenset()
     grid = sys.ctx.grid
     here = sys.w.cell(eid)
     occupied = known_occupied(sys, eid)

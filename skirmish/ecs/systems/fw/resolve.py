@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.ecs.components import Status
 from skirmish.ecs.fw_components import FwBody, FwRound
-from skirmish.ecs.systems.fw import arms, cell_throw, fog_moves, legality, mounts
+from skirmish.ecs.systems.fw import arms, car_moves, cell_throw, fog_moves, legality, mounts
 from skirmish.ecs.systems.fw import cars as gcars
 from skirmish.rules.fw import attack as fw_attack
 from skirmish.rules.fw import checks, gravcar, order
@@ -136,7 +136,7 @@ def _board(sys: FwBase, eid: int, act: str, target: str | None) -> list[Effect]:
             return []
     out = None
     if act == "dismount":  # to a cell its side knows free; an enemy it did not know of there stops it aboard (fog)
-        out = gcars.exit_cell(sys, ceid, fog_moves.known_occupied(sys, eid))
+        out = car_moves.exit_cell(sys, ceid, fog_moves.known_occupied(sys, eid))
         if out is None:
             sys.event("fw_idle", me, ("R-9.12",), act=act, reason=f"no free cell beside the {c.name} to step down to")
             return []
@@ -144,7 +144,7 @@ def _board(sys: FwBase, eid: int, act: str, target: str | None) -> list[Effect]:
         if who is not None:
             sys.event("fw_bumped", me, ("R-9.12",), at=list(sys.w.cell(ceid)), blocked=list(out), target=who)
             return []
-    cell = gcars.board(sys, eid, ceid, act, out)
+    cell = car_moves.board(sys, eid, ceid, act, out)
     sys.event("fw_board", me, ("R-9.12",), act=act, car=c.name, cell=list(cell), driver=gcars.driver(sys, ceid))
     return []
 

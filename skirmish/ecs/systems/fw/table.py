@@ -15,8 +15,8 @@ from skirmish.core.events import RoundEvent
 from skirmish.core.flow import RoundTable, Step
 from skirmish.ecs.components import Facing, Identity, Position, Status
 from skirmish.ecs.fw_components import FwCar, FwRound
+from skirmish.ecs.systems.fw import car_moves, fog_moves, legality, mounts, resolve
 from skirmish.ecs.systems.fw import cars as gcars
-from skirmish.ecs.systems.fw import fog_moves, legality, mounts, resolve
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import EndTurn, Move
 from skirmish.rules.fw.actions import ATTACKS, CAR_ACTS, FwIntent
@@ -150,7 +150,7 @@ def move(sys: FwSystems, eid: int, action: Any) -> bool:
         to, found = fog_moves.landing(sys, eid, ceid, (int(action.to[0]), int(action.to[1])))
         if found is not None:  # it sets down short of an enemy its side did not know of (fog)
             metres = geo.distance_m(here, to, sys.ctx.grid.cell_m)
-        gcars.fly(sys, eid, to, metres)
+        car_moves.fly(sys, eid, to, metres)
         _seen_moving(sys)
         if found is not None:
             sys.event("fw_bumped", sys.name(eid), ("R-9.2", "R-9.12"), at=list(to), blocked=list(found[0]),

@@ -9,21 +9,20 @@ the battle ends. Hooks (`battle.hooks`) run at round, step and turn boundaries a
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, is_dataclass
-from operator import attrgetter
-from typing import Any, Protocol
+from typing import Any
 
 from skirmish import rulesets
+from skirmish.battle.answers import Answer, Controller, Legal, Outcome, consult
+from skirmish.battle.ending import Ending
+from skirmish.battle.state import COMPONENT_TYPES, state_digest
 from skirmish.content.scenario import Scenario
 from skirmish.core.errors import IllegalAction, Refusal
-from skirmish.core.events import BattleStartEvent, DecisionEvent, Event, RefusedEvent, ResultEvent
+from skirmish.core.events import BattleStartEvent, DecisionEvent, Event, RefusedEvent
 from skirmish.core.flow import Hooks, Request, RoundTable, walk
 from skirmish.core.legal import LegalActions
-from skirmish.ecs import components as ecs_components
-from skirmish.ecs.components import Health, Identity
+from skirmish.ecs.components import Identity
 from skirmish.ecs.view import BattleView
 from skirmish.ecs.world import World
 from skirmish.log import EventLog
@@ -32,90 +31,12 @@ from skirmish.rules.actions import Action, EndTurn
 
 __all__ = ["Answer", "Battle", "Controller", "Outcome", "Request", "consult"]
 
-# Every component type, for state_hash (found once: a new component is hashed without being listed).
-_COMPONENT_TYPES = tuple(t for t in vars(ecs_components).values()
-                         if isinstance(t, type) and is_dataclass(t) and t.__module__ == ecs_components.__name__)
-
-_HEALTH = frozenset({Health})  # what `_tally` reads
-
 
 def _closed(event: Event) -> None:
     raise RuntimeError(f"the battle is closed: no event may be written ({event.type})")
 
 
-class _Legal:
-    """`Battle.legal_actions` for one pending request, worked out on the first call and kept (Request.legal);
-    once the request is answered it lets go of the battle and says "none", as legal_actions does then."""
-
-    __slots__ = ("_battle", "_unit", "_value")
-
-    def __init__(self, battle: Battle, unit: str) -> None:
-        self._battle: Battle | None = battle
-        self._unit = unit
-        self._value: LegalActions | None = None
-
-    def __call__(self) -> LegalActions:
-        if self._value is None:
-            self._value = LegalActions(self._unit, "none") if self._battle is None else \
-                self._battle.legal_actions(self._unit)
-        return self._value
-
-    def close(self) -> None:
-        """The request is answered: what was legal then is no longer."""
-        self._battle, self._value = None, None
-
-
-@dataclass(frozen=True)
-class Answer:
-    """One answer given to the battle, refused ones too (skirmish.record saves and replays them): the request,
-    the action, the AI's reasons, the round and phase it came in, and `direct` for `submit` (a person on the
-    board: no fallback after a refusal) rather than `answer`."""
-
-    request: Request
-    action: Action
-    trace: dict[str, Any] | None
-    round: int
-    phase: int | None
-    direct: bool = False
-
-
-def consult(ctrl: Controller, view: BattleView, req: Request) -> tuple[Action, dict[str, Any] | None]:
-    """Ask a controller; AIs that explain themselves (`decide_traced`) also return their reasons."""
-    traced = getattr(ctrl, "decide_traced", None)
-    if traced is not None:
-        action, trace = traced(view, req)
-        return action, trace
-    return ctrl.decide(view, req), None
-
-
-class Controller(Protocol):
-    """Anything that answers requests from a frozen view (AIs, scripts, the board)."""
-
-    def decide(self, view: BattleView, request: Request) -> Action: ...
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a battle ended."""
-
-    winner: str | None
-    rounds: int
-    seed: int
-    casualties: dict[str, int]
-    bounty: dict[str, int] | None = None  # each side's unspent story chips as bounty points (R-8.5), else None
-
-    def summary(self) -> str:
-        """The C-1 summary line."""
-        return f"result: winner={self.winner or 'draw'} rounds={self.rounds} seed={self.seed}"
-
-    def bounty_line(self) -> str | None:
-        """`bounty: Blue=3 Red=1` (R-8.5, a battle with story chips), printed before the C-1 line; else None."""
-        if self.bounty is None:
-            return None
-        return "bounty: " + " ".join(f"{side}={points}" for side, points in self.bounty.items())
-
-
-class Battle:
+class Battle(Ending):
     """One battle: owns its world, deck, random source and log."""
 
     def __init__(self, scenario: Scenario, seed: int | None = None,
@@ -151,8 +72,7 @@ class Battle:
         self._answers_sha = hashlib.sha256()  # the answers so far, as text, folded in by state_hash()
         self._answers_hashed = 0
         self.outcome: Outcome | None = None
-        # _tally, kept: (the stamp, standing, casualties, whether more than one side has anyone standing)
-        self._tallied: tuple[tuple[int, int], dict[str, int], dict[str, int], bool] | None = None
+        self._tallied = None  # the last count of who stands (Ending._tally)
         # Callbacks at round, step and turn boundaries and after each action (core.flow); pass `hooks` to
         # have them from the first request on (the battle asks its first question as it is made).
         self.hooks = hooks.copy() if hooks is not None else Hooks()
@@ -166,7 +86,7 @@ class Battle:
         if self.play is not None and deploy:  # a person's sides place their units first (docs/FILES.md)
             rows = self.play.with_deployment(rows, deploy)
         self._flow = walk(rows if table is None else table(rows), self.hooks, ended=self._ended, refused=self._refuse,
-                          ask=lambda unit: _Legal(self, unit))  # Request.legal: worked out if asked
+                          ask=lambda unit: Legal(self, unit))  # Request.legal: worked out if asked
         self.pending: Request | None = None
         self._refusal: str | None = None
         self._emit(BattleStartEvent(
@@ -248,24 +168,13 @@ class Battle:
         state = {
             "round": self.ctx.round, "phase": self.ctx.phase,
             "outcome": self.outcome.summary() if self.outcome else None,
-            "components": {t.__name__: self.world.query(t) for t in _COMPONENT_TYPES},
+            "components": {t.__name__: self.world.query(t) for t in COMPONENT_TYPES},
             **self.sys.hash_state(), "rng": self.rng.getstate(),
             "events": [self._log_hashed, self._log_sha.hexdigest()],
             "answers": [self._answers_hashed, self._answers_sha.hexdigest()],
             "knowledge": self.knowledge.state(),
         }
-
-        def plain(value: Any) -> Any:
-            if is_dataclass(value):
-                return attrgetter(*value.__dataclass_fields__)(value)  # the fields' values in their order
-            if isinstance(value, set | frozenset):
-                return sorted(value)
-            if hasattr(value, "item"):  # a numpy scalar
-                return value.item()
-            raise TypeError(f"state_hash: cannot write {type(value).__name__}")
-
-        text = json.dumps(state, sort_keys=True, separators=(",", ":"), default=plain)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return state_digest(state)
 
     def odds(self, action: Action) -> Any:
         """The odds of a shot or throw by the unit the action names (`action.unit`), without making it (the
@@ -367,11 +276,11 @@ class Battle:
         finally:
             self.world.end_changes()
         self.knowledge.update(self.world, self.ctx.grid, self.ctx.round)  # before any decision: every side looks again
-        if answered is not None and isinstance(answered.ask, _Legal):
+        if answered is not None and isinstance(answered.ask, Legal):
             answered.ask.close()
         if self.pending is not None and self.pending.ask is None:  # its legal actions, if asked (Request.legal)
             req = self.pending
-            self.pending = Request(req.kind, req.unit, req.side, req.error, _Legal(self, req.unit))
+            self.pending = Request(req.kind, req.unit, req.side, req.error, Legal(self, req.unit))
         if self._refusal is not None:
             reason, self._refusal = self._refusal, None
             raise IllegalAction(reason)
@@ -381,79 +290,3 @@ class Battle:
         self._refusal = reason = str(exc)
         self._emit(RefusedEvent(round=self.ctx.round, phase=self.ctx.phase, actor=self.world.get(eid, Identity).name,
                                 rules=(), action=str(action), reason=reason))
-
-    def finish(self, winner: str | None, reason: str) -> None:
-        """End the battle now with `winner` (None: a draw) and the reason the result event gives: for rows and
-        hooks that decide a battle (objectives, triggers). The round loop stops at its next end check: after
-        the turn in progress, or at the end of the round. A battle already over is left as it is."""
-        if self.outcome is not None:
-            return
-        if winner is not None and winner not in self.sides:
-            raise ValueError(f"no side {winner!r} (sides: {', '.join(self.sides)})")
-        self._result(winner, reason)
-
-    def _ended(self, round_end: bool) -> bool:
-        """Asked by the round loop after each turn (round_end False) and after each round's bookkeeping."""
-        if self.outcome is not None:  # a row or hook has decided it (finish)
-            return True
-        if self.play is not None:
-            return self.play.ended(round_end and self.scenario.spec.victory.max_rounds <= self.ctx.round)
-        return self._check_end(round_over=round_end and self.scenario.spec.victory.max_rounds <= self.ctx.round)
-
-    def _check_end(self, round_over: bool = False) -> bool:
-        """End the battle when at most one side has anyone standing, or at the round limit (a draw).
-
-        A side with nobody left can neither win nor draw: once every other side is down, the side still
-        standing wins, with `victory.eliminate` or without it (without it, taking enemies out is not a way
-        to win while more than one side stands; objectives come with their issue). The reason says what
-        really happened."""
-        if not round_over and self._tallied is not None and self._tallied[3] and self._tallied[0] == self._stamp():
-            return False  # nobody has been handed a Health since more than one side was found standing
-        standing = self._tally()[0]
-        alive = [s for s, n in standing.items() if n > 0]
-        fallen = [s for s in self.sides if s not in alive]
-        winner: str | None = None
-        if len(alive) <= 1:
-            winner = alive[0] if alive else None
-            reason = f"nobody left standing: {', '.join(fallen)}" if alive else "nobody left standing on any side"
-        elif round_over:
-            reason = "round limit"
-        else:
-            return False
-        self._result(winner, reason)
-        return True
-
-    def _tally(self) -> tuple[dict[str, int], dict[str, int]]:
-        """(standing, casualties) per side, counted again only after a Health hand-out (World.watch)."""
-        stamp = self._stamp()
-        if self._tallied is None or self._tallied[0] != stamp:
-            standing, casualties = self._count()
-            self._tallied = (stamp, standing, casualties, sum(1 for n in standing.values() if n > 0) > 1)
-        return dict(self._tallied[1]), dict(self._tallied[2])
-
-    def _stamp(self) -> tuple[int, int]:
-        """The Health hand-outs so far and the units counted (World.watch): the same stamp, the same tally."""
-        health = self.world.watch(_HEALTH)
-        return sum(health.values()), len(health)
-
-    def _count(self) -> tuple[dict[str, int], dict[str, int]]:
-        standing: dict[str, int] = {s: 0 for s in self.sides}
-        casualties: dict[str, int] = {s: 0 for s in self.sides}
-        for eid, ident in self.world.units():
-            if self.world.peek(eid, Health).out_of_action:
-                casualties[ident.side] += 1
-            else:
-                standing[ident.side] += 1
-        return standing, casualties
-
-    def _result(self, winner: str | None, reason: str) -> None:
-        """The outcome, and its result event (R-10.1)."""
-        casualties = self._tally()[1] if self.play is None else self.play.casualties()
-        chips = getattr(self.ctx, "chips", None)  # R-8.5: the unspent chips convert to bounty points at the end
-        bounty = chips.bounty() if chips is not None else None
-        self.outcome = Outcome(winner, self.ctx.round, self.seed, casualties, bounty)
-        extra = {} if self.play is None else self.play.result_fields()
-        if bounty is not None:
-            extra["bounty"] = bounty
-        self._emit(ResultEvent(round=self.ctx.round, phase=None, actor=None, rules=("R-10.1",),
-                               winner=winner, rounds=self.ctx.round, casualties=casualties, reason=reason, **extra))
