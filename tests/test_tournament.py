@@ -112,6 +112,24 @@ def test_marks_for_self_play_by_side_and_draws() -> None:
     assert tournament.marks(_games("utility:hard", "utility:easy", "A", even)) == []  # no target for the ladder
 
 
+def test_self_play_marks_count_each_mirrored_pair_once() -> None:
+    """A self-play pair is the same battle twice (same scenario, seed and AI on both sides): its interval counts
+    the pair once. 58 first-side wins in 100 pairs is [48.2%, 67.3%], which holds 50%; counted as 116 of 200
+    games it would read [51.1%, 64.7%] and seem to exclude 50%. Draws count per pair too."""
+    games = _games("utility", "utility", "A", [1.0, 0.0] * 58 + [0.0, 1.0] * 42)
+    first = _mark(tournament.marks(games), "utility", "first side", "A")
+    assert first.figure == pytest.approx(0.58) and first.games == 100
+    assert (first.lo, first.hi) == pytest.approx(tournament.wilson(58, 100))
+    assert first.lo < 0.5 < first.hi
+    drawn = _games("utility", "utility", "B", [0.5] * 16 + [1.0, 0.0] * 92)
+    draws = _mark(tournament.marks(drawn), "utility", "draws", "B")
+    assert draws.figure == pytest.approx(0.08) and draws.games == 100 and draws.met
+    assert (draws.lo, draws.hi) == pytest.approx(tournament.wilson(8, 100))  # 16 of 200 games: 8 of 100 pairs
+    odd = _games("utility", "utility", "C", [1.0, 1.0, 0.0])  # a pair whose battles differ (0.5), a lone game (0)
+    mark = _mark(tournament.marks(odd), "utility", "first side", "C")
+    assert mark.games == 2 and mark.figure == pytest.approx(0.25)
+
+
 def test_cli_prints_and_writes_the_marks(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """`skirmish tournament` prints the table against the targets and writes it to the CSV (results stubbed:
