@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import io
 import json
@@ -60,6 +61,33 @@ def root() -> Path:
     return ROOT
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "app(size=(w, h), settings={...}): the `app` fixture's window size (default "
+                            "1280x800) and the Settings fields it is made with (default: none)")
+
+
+@pytest.fixture
+def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The front end's settings, saves, logs and screenshots under the test's own folder ($SKIRMISH_CONFIG_DIR),
+    never the person's: a board, editor or menu test module takes it for every test with
+    `pytestmark = pytest.mark.usefixtures("isolated_config")`."""
+    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+
+
+@pytest.fixture
+def app(request: pytest.FixtureRequest, isolated_config: None) -> Iterator[Any]:
+    """The application on its menu (a skirmish.ui.app.App), closed after the test: 1280x800 with default settings,
+    or as the module or test marks it, e.g. `pytest.mark.app(size=(1280, 900), settings={"speed": 2.0})`."""
+    from skirmish.ui.app import App
+    from skirmish.ui.settings import Settings
+
+    mark = request.node.get_closest_marker("app")
+    options = dict(mark.kwargs) if mark is not None else {}
+    a = App(size=options.get("size", (1280, 800)), settings=Settings(**copy.deepcopy(options.get("settings", {}))))
+    yield a
+    a.close()
+
+
 @contextlib.contextmanager
 def alarm(seconds: float) -> Iterator[None]:
     """TimeoutError in the main thread after `seconds`: a hang (a blocking open of a FIFO, say) fails the
@@ -107,7 +135,6 @@ def one_line(err: str) -> str:
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err, err
     return lines[0]
-
 
 
 def ascii_scenario(rows: list[str], blue: str, red: str, *, ai: str | None = None,

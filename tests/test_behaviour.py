@@ -10,6 +10,7 @@ from typing import Any
 
 from skirmish.ai.behaviour import Figures, Setup, aggregate, behaviour
 from skirmish.core.events import DecisionEvent, Event, ResultEvent
+from skirmish.core.scenario_events import ObjectiveEvent
 from skirmish.rulesets.fi import AttackEvent, DeclareEvent, TacpackEvent, ThrowEvent
 from tests.conftest import cli
 
@@ -108,6 +109,29 @@ def test_battle_length_draws_and_reasons_aggregate_per_ai() -> None:
     total.add(draw["A"])
     total.add(win["A"])
     assert total.rounds == 27
+
+
+def objective(side: str, name: str, state: str) -> Event:
+    return ev(ObjectiveEvent, None, side=side, objective=name, kind="hold", state=state, why="")
+
+
+def test_the_kind_of_end_keeps_an_objectives_name_whole_and_drops_the_points() -> None:
+    """R-10.1: an objective's name may hold a colon (the default name is SIDE:KIND, docs/FILES.md), and a battle
+    with objectives ends on the round limit with each side's points after a semicolon (skirmish/objectives)."""
+    ends = [
+        [objective("A", "A:hold", "done"), result("A", 6, "objective A:hold done: 1 unit holding Relay")],
+        [objective("A", "Gate", "done"), objective("B", "Gate: north", "failed"),
+         result(None, 9, "objective Gate: north failed: too few left to make Gate; points equal: A 2")],
+        [objective("A", "A:reach", "done"), objective("B", "B:reach", "done"),
+         result(None, 4, "objectives A:reach (A) and B:reach (B) done at once: a draw")],
+        [objective("B", "B:survive", "done"), result("B", 12, "round limit; points A 1, B 3")],
+        [result(None, 12, "round limit; points equal: A 2, B 2")],
+        [result("A", 5, "nobody left standing: B")],
+    ]
+    kinds = [next(iter(behaviour(events, SETUP)["A"].reasons)) for events in ends]
+    assert kinds == ["objective A:hold done", "objective Gate: north failed",
+                     "objectives A:reach (A) and B:reach (B) done at once", "round limit", "round limit",
+                     "nobody left standing"]
 
 
 def _attacks_by_side(scenario: str, seed: int, ais: dict[str, str]) -> dict[str, int]:

@@ -20,24 +20,9 @@ from skirmish.ui.fi_board import CHIP_C, FiCommands
 from skirmish.ui.frame import TOP_H
 from tests.conftest import cli
 from tests.test_fi_chips import INIT, SAVE, scenario, shot_card
+from tests.ui_helpers import acting, frames, near, press
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-def _key(key: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
-
-
-def _frames(app: App, n: int) -> None:
-    for _ in range(n):
-        assert app.tick(1 / 60)
-
-
-def _near(px: tuple[int, ...], colour: tuple[int, int, int], tol: int = 40) -> bool:
-    return sum(abs(a - b) for a, b in zip(px[:3], colour, strict=True)) < tol
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _scenario(tmp_path: Path) -> Scenario:
@@ -49,28 +34,17 @@ def _scenario(tmp_path: Path) -> Scenario:
     return parse_scenario(text, str(path), base=tmp_path)
 
 
-def _to_turn(app: App, screen: BattleScreen) -> None:
-    for _ in range(300):
-        _frames(app, 1)
-        req = screen.session.human_request()
-        if req is not None and req.kind == "declare":
-            _key(pygame.K_2)
-        if req is not None and req.kind == "act" and not screen.anim.busy:
-            return
-    raise AssertionError("Xenes never acted")
-
-
 def _shoot(app: App, screen: BattleScreen) -> None:
     x, y = screen.board.cam.centre(screen.session.view().unit("Thug").cell)
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y + TOP_H), button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y + TOP_H), button=1))
-    _frames(app, 2)
+    frames(app, 2)
     m = screen.attack
     assert m is not None
     i = next(i for i, o in enumerate(m.options)
              if getattr(o.action, "mode", "") == "prepared" and getattr(o.action, "burst", 0) == 3)
-    _key(pygame.K_1 + i)
-    _frames(app, 4)
+    press(pygame.K_1 + i)
+    frames(app, 4)
 
 
 @pytest.mark.parametrize("keep", [False, True])
@@ -78,21 +52,21 @@ def test_chips_shown_and_spent_or_kept(tmp_path: Path, keep: bool) -> None:
     app = App(scenario=_scenario(tmp_path), controls={"Xenes": "human", "Thugs": "ai"}, size=(1280, 800))
     screen = app.screen
     assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FiCommands)
-    _to_turn(app, screen)
+    acting(app, who="Xenes")
     cmd = screen.commands
     shot = pygame.image.load(str(app.screenshot(tmp_path / "chips.png")))
     br = screen.board_rect()
     for colour in ("white", "blue", "red"):
         c = cmd.chip_rects[colour].move(br.x, br.y).center
-        assert _near(shot.get_at(c), CHIP_C[colour]), colour
+        assert near(shot.get_at(c), CHIP_C[colour]), colour
     battle = screen.session.battle
     assert fi.chips_of(battle, "Xenes") == {"hand": {"white": 1, "red": 0, "blue": 1}, "policy": "spend"}
-    _key(pygame.K_x)  # keep: a `chips` action in the turn, which goes on
-    _frames(app, 2)
+    press(pygame.K_x)  # keep: a `chips` action in the turn, which goes on
+    frames(app, 2)
     assert fi.chips_of(battle, "Xenes")["policy"] == "keep"
     if not keep:
-        _key(pygame.K_x)
-        _frames(app, 2)
+        press(pygame.K_x)
+        frames(app, 2)
     choice = "keep" if keep else "spend"
     assert fi.chips_of(battle, "Xenes")["policy"] == choice
     assert json.loads((tmp_path / "config" / "settings.json").read_text())["chips"] == choice

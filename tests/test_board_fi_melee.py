@@ -10,75 +10,31 @@ from pathlib import Path
 import pygame
 import pytest
 
-from skirmish.content.scenario import Scenario, load_scenario, parse_scenario
+from skirmish.content.scenario import load_scenario, parse_scenario
 from skirmish.ui.app import App
-from skirmish.ui.battle import BattleScreen
 from skirmish.ui.board import marks
 from skirmish.ui.fi_melee import ENGAGED_C
-from skirmish.ui.frame import TOP_H
 from skirmish.ui.widgets import ACCENT
+from tests.ui_helpers import acting, cell_px, click, events_of, frames, near, press
 
 MELEE = Path(__file__).parent / "data" / "melee"
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-def _key(key: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
-
-
-def _click(pos: tuple[int, int]) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-
-
-def _frames(app: App, n: int) -> None:
-    for _ in range(n):
-        assert app.tick(1 / 60)
-
-
-def _at(screen: BattleScreen, cell: tuple[int, int]) -> tuple[int, int]:
-    x, y = screen.board.cam.centre(cell)
-    return x, y + TOP_H
-
-
-def _near(px: tuple[int, ...], colour: tuple[int, int, int], tol: int = 40) -> bool:
-    return sum(abs(a - b) for a, b in zip(px[:3], colour, strict=True)) < tol
-
-
-def _acting(app: App, scenario: Scenario, human: str, speed: int = pygame.K_2) -> BattleScreen:
-    """Declare the person's units with `speed` until one of them acts."""
-    screen = app.screen
-    assert isinstance(screen, BattleScreen)
-    for _ in range(400):
-        _frames(app, 1)
-        req = screen.session.human_request()
-        if req is not None and req.kind == "act" and not screen.anim.busy:
-            return screen
-        if req is not None and req.kind == "declare":
-            _key(speed)
-    raise AssertionError(f"{human} never acted")
-
-
-def _events(screen: BattleScreen, kind: str) -> list:
-    return [e for e in screen.session.battle.log.events if e.type == kind]
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def test_a_blow_from_the_attack_menu_with_its_odds(tmp_path: Path) -> None:
     scenario = load_scenario(str(MELEE / "punch.yaml"))  # Antares punches the Canine at TN 7 (R-7.1)
     app = App(scenario=scenario, controls={"Crew": "human", "Bar": "ai"}, size=(1280, 800))
-    screen = _acting(app, scenario, "Crew")
+    screen = acting(app, who="Crew")
     canine = screen.session.view().unit("Canine")
     # Engaged figures are ticked in red between them.
     shot = pygame.image.load(str(app.screenshot(tmp_path / "engaged.png")))
-    a, b = _at(screen, screen.session.view().unit("Antares").cell), _at(screen, canine.cell)
+    a, b = cell_px(screen, screen.session.view().unit("Antares").cell), cell_px(screen, canine.cell)
     mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
-    assert any(_near(shot.get_at((mid[0] + d, mid[1] + d)), ENGAGED_C) for d in range(-3, 4))
-    _click(_at(screen, canine.cell))
-    _frames(app, 2)
+    assert any(near(shot.get_at((mid[0] + d, mid[1] + d)), ENGAGED_C) for d in range(-3, 4))
+    click(cell_px(screen, canine.cell))
+    frames(app, 2)
     m = screen.attack
     assert m is not None and m.target == "Canine"
     lines, choosable = screen.attack_lines(screen.session.view())
@@ -86,9 +42,9 @@ def test_a_blow_from_the_attack_menu_with_its_odds(tmp_path: Path) -> None:
     odds = screen.session.battle.odds(m.options[0].action)
     assert f"hit {odds.hit:.0%}" in lines[1][0]
     shot = pygame.image.load(str(app.screenshot(tmp_path / "menu.png")))
-    assert _near(shot.get_at((m.rect.x + m.rect.w // 2, m.rect.y)), ACCENT)  # the menu's frame drawn
-    _key(pygame.K_1)
-    _frames(app, 4)
+    assert near(shot.get_at((m.rect.x + m.rect.w // 2, m.rect.y)), ACCENT)  # the menu's frame drawn
+    press(pygame.K_1)
+    frames(app, 4)
     blows = [e for e in screen.session.battle.log.events if e.actor == "Antares" and "R-7.1" in e.rules]
     assert blows, [e.type for e in screen.session.battle.log.events]
     app.close()
@@ -97,63 +53,63 @@ def test_a_blow_from_the_attack_menu_with_its_odds(tmp_path: Path) -> None:
 def test_contests_on_p_and_active_defence_on_f(tmp_path: Path) -> None:
     scenario = load_scenario(str(MELEE / "punch.yaml"))
     app = App(scenario=scenario, controls={"Crew": "human", "Bar": "ai"}, size=(1280, 800))
-    screen = _acting(app, scenario, "Crew")
-    _click(_at(screen, screen.session.view().unit("Canine").cell))
-    _frames(app, 1)
-    _key(pygame.K_p)
-    _frames(app, 1)
+    screen = acting(app, who="Crew")
+    click(cell_px(screen, screen.session.view().unit("Canine").cell))
+    frames(app, 1)
+    press(pygame.K_p)
+    frames(app, 1)
     lines, _ = screen.attack_lines(screen.session.view())
     assert "contests" in lines[0][0]
     assert [t.split(":")[0] for t, _ in lines[1:]] == [
         "1  bluff, focused", "2  bluff, cautious", "3  intimidate, focused", "4  intimidate, cautious",
         "5  taunt, focused", "6  taunt, cautious"]
     assert "intimidate II+0 vs bravery III+0" in lines[3][0]  # the two skill dice (R-8.4)
-    _key(pygame.K_p)  # back to the attacks
-    _frames(app, 1)
+    press(pygame.K_p)  # back to the attacks
+    frames(app, 1)
     assert screen.attack_lines(screen.session.view())[0][1][0].startswith("1  blow")
-    _key(pygame.K_ESCAPE)
-    _key(pygame.K_f)  # the fight menu: active defence (R-7.5)
-    _frames(app, 2)
+    press(pygame.K_ESCAPE)
+    press(pygame.K_f)  # the fight menu: active defence (R-7.5)
+    frames(app, 2)
     assert screen.attack is not None and screen.attack.own
     lines, _ = screen.attack_lines(screen.session.view())
     assert lines[1][0].startswith("1  defend: fighting, standing (-4)")
     shot = pygame.image.load(str(app.screenshot(tmp_path / "fight.png")))
-    assert _near(shot.get_at((screen.attack.rect.centerx, screen.attack.rect.y)), ACCENT)
-    _key(pygame.K_1)
-    _frames(app, 4)
-    assert [e.actor for e in _events(screen, "defend")] == ["Antares"]
+    assert near(shot.get_at((screen.attack.rect.centerx, screen.attack.rect.y)), ACCENT)
+    press(pygame.K_1)
+    frames(app, 4)
+    assert [e.actor for e in events_of(screen, "defend")] == ["Antares"]
     app.close()
 
 
 def test_a_contest_from_the_menu(tmp_path: Path) -> None:
     scenario = load_scenario(str(MELEE / "punch.yaml"))
     app = App(scenario=scenario, controls={"Crew": "human", "Bar": "ai"}, size=(1280, 800))
-    screen = _acting(app, scenario, "Crew")
-    _click(_at(screen, screen.session.view().unit("Canine").cell))
-    _frames(app, 1)
-    _key(pygame.K_p)
-    _key(pygame.K_5)  # taunt, focused
-    _frames(app, 4)
-    contests = _events(screen, "contest")
+    screen = acting(app, who="Crew")
+    click(cell_px(screen, screen.session.view().unit("Canine").cell))
+    frames(app, 1)
+    press(pygame.K_p)
+    press(pygame.K_5)  # taunt, focused
+    frames(app, 4)
+    contests = events_of(screen, "contest")
     assert [(e.actor, e.kind) for e in contests] == [("Antares", "taunt")]
     app.close()
 
 
-def _kayla(tmp_path: Path) -> tuple[App, Scenario]:
+def _kayla(tmp_path: Path) -> App:
     text = (MELEE / "charge.yaml").read_text(encoding="utf-8")  # Kayla charges Kyr-2 with her vibro knife (R-5.4)
     text = text.replace('orders: ["declare Sid fast", "declare Kayla fast", "charge Sid Kyr-1 at=4,0 ranged=yes",\n'
                         '             "charge Kayla Kyr-2 at=7,2"]', "orders: []")
     start = text.index("      - {name: Sid")
     text = text[:start] + text[text.index("      - {name: Kayla"):]
     scenario = parse_scenario(text, str(tmp_path / "charge.yaml"), base=MELEE)
-    return App(scenario=scenario, controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800)), scenario
+    return App(scenario=scenario, controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800))
 
 
 def test_a_charge_from_the_menu_shows_its_route(tmp_path: Path) -> None:
-    app, scenario = _kayla(tmp_path)
-    screen = _acting(app, scenario, "Crew", speed=pygame.K_1)
-    _click(_at(screen, screen.session.view().unit("Kyr-2").cell))
-    _frames(app, 2)
+    app = _kayla(tmp_path)
+    screen = acting(app, pygame.K_1, who="Crew")
+    click(cell_px(screen, screen.session.view().unit("Kyr-2").cell))
+    frames(app, 2)
     m = screen.attack
     assert m is not None
     i = next(i for i, o in enumerate(m.options) if o.action.verb == "charge")
@@ -163,31 +119,31 @@ def test_a_charge_from_the_menu_shows_its_route(tmp_path: Path) -> None:
     route = screen.session.battle.preview_move((7, 2))[0]
     assert not screen._overlays(screen.view_now()).route  # no line under the pointer: no route
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=m.rows[i].center, rel=(1, 0), buttons=(0, 0, 0)))
-    _frames(app, 2)
+    frames(app, 2)
     assert screen._overlays(screen.view_now()).route == [*route, (8, 2)]  # the charge line's route, to the enemy
-    _key(pygame.K_1 + i)
-    _frames(app, 6)
+    press(pygame.K_1 + i)
+    frames(app, 6)
     assert screen.session.view().unit("Kayla").cell == (7, 2)
     assert any(e.actor == "Kayla" and "R-5.4" in e.rules for e in screen.session.battle.log.events)
     app.close()
 
 
 def test_a_charge_by_drag(tmp_path: Path) -> None:
-    app, scenario = _kayla(tmp_path)
-    screen = _acting(app, scenario, "Crew", speed=pygame.K_1)  # FAST: a charge (R-5.4)
+    app = _kayla(tmp_path)
+    screen = acting(app, pygame.K_1, who="Crew")  # FAST: a charge (R-5.4)
     view = screen.session.view()
     kayla, kyr = view.unit("Kayla"), view.unit("Kyr-2")
     before = pygame.image.load(str(app.screenshot(tmp_path / "before.png")))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=_at(screen, kayla.cell), button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=_at(screen, kyr.cell), rel=(1, 0), buttons=(1, 0, 0)))
-    _frames(app, 2)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=cell_px(screen, kayla.cell), button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=cell_px(screen, kyr.cell), rel=(1, 0), buttons=(1, 0, 0)))
+    frames(app, 2)
     path, ok, label = screen._route_to(kyr.cell)
     assert ok and label.startswith("charge ") and path[-1] == kyr.cell and path[-2] == (7, 2)
     during = pygame.image.load(str(app.screenshot(tmp_path / "drag.png")))
-    x, y = _at(screen, (4, 2))  # on the charge's route: drawn over
+    x, y = cell_px(screen, (4, 2))  # on the charge's route: drawn over
     assert before.get_at((x, y)) != during.get_at((x, y))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=_at(screen, kyr.cell), button=1))
-    _frames(app, 6)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=cell_px(screen, kyr.cell), button=1))
+    frames(app, 6)
     charges = [e for e in screen.session.battle.log.events if e.actor == "Kayla" and "R-5.4" in e.rules]
     assert charges, [(e.type, e.actor) for e in screen.session.battle.log.events]
     assert screen.session.view().unit("Kayla").cell == (7, 2)
@@ -216,9 +172,9 @@ sides:
 """
     scenario = parse_scenario(text, str(tmp_path / "net.yaml"), base=tmp_path)
     app = App(scenario=scenario, controls={"Kyr": "human", "Crew": "ai"}, size=(1280, 800))
-    screen = _acting(app, scenario, "Kyr")
-    _click(_at(screen, screen.session.view().unit("Chuk").cell))
-    _frames(app, 2)
+    screen = acting(app, who="Kyr")
+    click(cell_px(screen, screen.session.view().unit("Chuk").cell))
+    frames(app, 2)
     m = screen.attack
     assert m is not None
     names = [t.split(":")[0][3:] for t, _ in screen.attack_lines(screen.session.view())[0][1:]]
@@ -227,8 +183,8 @@ sides:
     i = names.index("entangle (net)")
     odds = screen.session.battle.odds(m.options[i].action)
     assert f"success {odds.success:.0%}" in screen.attack_lines(screen.session.view())[0][i + 1][0]
-    _key(pygame.K_1 + i)
-    _frames(app, 4)
+    press(pygame.K_1 + i)
+    frames(app, 4)
     grapples = [e for e in screen.session.battle.log.events if e.actor == "Kyr-1" and "R-7.6" in e.rules]
     assert grapples
     chuk = screen.session.view().unit("Chuk")

@@ -14,12 +14,10 @@ import pytest
 from skirmish.rules.actions import Shoot
 from skirmish.ui.app import App
 from skirmish.ui.widgets import TEXT
-from tests.test_board_fi_ranged import _acting, _at, _click, _frames, _scenario
+from tests.test_board_fi_ranged import _scenario
+from tests.ui_helpers import acting, cell_px, click, frames
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _texty(surf: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int]) -> int:
@@ -31,10 +29,10 @@ def _texty(surf: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int]
 def test_the_off_hands_double_tap_from_the_attack_menu(tmp_path: Path) -> None:
     me = "weapons: [blast_pistol, slug_pistol], skills: {'shooting:pistol': 3}, two_weapons: true"
     app = App(scenario=_scenario(tmp_path, me), controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800))
-    screen = _acting(app)
+    screen = acting(app)
     assert screen.session.view().unit("Me").off_hand is not None
-    _click(_at(screen, screen.session.view().unit("Kyr-1").cell))
-    _frames(app, 2)
+    click(cell_px(screen, screen.session.view().unit("Kyr-1").cell))
+    frames(app, 2)
     assert screen.attack is not None
     opts = screen.attack.options
     offs = [(i, o) for i, o in enumerate(opts) if isinstance(o.action, Shoot) and o.action.hand == "off"]
@@ -49,8 +47,8 @@ def test_the_off_hands_double_tap_from_the_attack_menu(tmp_path: Path) -> None:
     assert _texty(shot, row, TEXT) > 20  # drawn as a choosable line
     lines = [text for text, _ in screen.attack_lines(screen.view_now())[0]]
     assert any("off hand snap double tap: hit" in text for text in lines)
-    _click(row.center)
-    _frames(app, 60)
+    click(row.center)
+    frames(app, 60)
     attacks = [e for e in screen.session.battle.log.events if e.type == "attack" and e.actor == "Me"]
     assert [(e.weapon, e.double_tap) for e in attacks[:2]] == [("slug_pistol", 1), ("slug_pistol", 2)]
     assert any(m["reason"] == "off hand (R-6.12)" and m["value"] == -4 for m in attacks[0].modifiers)
@@ -59,9 +57,9 @@ def test_the_off_hands_double_tap_from_the_attack_menu(tmp_path: Path) -> None:
 def test_one_weapon_in_hand_no_off_hand_lines(tmp_path: Path) -> None:
     me = "weapons: [blast_pistol, slug_pistol], skills: {'shooting:pistol': 3}"  # two carried, not one in each hand
     app = App(scenario=_scenario(tmp_path, me), controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800))
-    screen = _acting(app)
-    _click(_at(screen, screen.session.view().unit("Kyr-1").cell))
-    _frames(app, 2)
+    screen = acting(app)
+    click(cell_px(screen, screen.session.view().unit("Kyr-1").cell))
+    frames(app, 2)
     assert screen.attack is not None and screen.attack.options
     assert not [o for o in screen.attack.options if isinstance(o.action, Shoot) and o.action.hand]
     lines = [text for text, _ in screen.attack_lines(screen.view_now())[0]]

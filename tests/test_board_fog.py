@@ -17,6 +17,7 @@ from skirmish.ui.app import App
 from skirmish.ui.battle import HELP, BattleScreen
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.settings import Settings
+from tests.ui_helpers import frames, press, rgb_dist
 
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
 FOGGY = f"""
@@ -44,22 +45,11 @@ sides:
 """
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _scenario(tmp_path: Path) -> Scenario:
     return parse_scenario(FOGGY, str(tmp_path / "foggy.yaml"), base=tmp_path)
-
-
-def _key(key: int, unicode: str = "") -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=unicode, scancode=0))
-
-
-def _frames(app: App, n: int) -> None:
-    for _ in range(n):
-        assert app.tick(1 / 60)
 
 
 def _shot(app: App, path: Path) -> pygame.Surface:
@@ -86,10 +76,6 @@ def _floor(screen: BattleScreen, cell: tuple[int, int]) -> tuple[int, int]:
     return x + screen.board.cam.tile // 3, y + TOP_H + screen.board.cam.tile // 3
 
 
-def _dist(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    return sum(abs(int(p) - int(q)) for p, q in zip(a[:3], b[:3], strict=True))
-
-
 def _watch_until_sneak_moved(tmp_path: Path) -> tuple[App, BattleScreen]:
     app = App(scenario=_scenario(tmp_path), controls={"Watch": "ai", "Raid": "ai"}, settings=Settings(speed=8.0),
               size=(1000, 650))
@@ -100,8 +86,8 @@ def _watch_until_sneak_moved(tmp_path: Path) -> tuple[App, BattleScreen]:
         moved = any(isinstance(a, Move) and a.unit == "Sneak" for a in screen.session.battle.history)
         if moved and not screen.anim.busy:
             break
-    _key(pygame.K_SPACE, " ")  # pause where the move left things
-    _frames(app, 2)
+    press(pygame.K_SPACE, " ")  # pause where the move left things
+    frames(app, 2)
     assert screen.paused and screen.session.view().unit("Sneak").cell == (0, 5)
     return app, screen
 
@@ -113,38 +99,38 @@ def test_v_looks_through_each_sides_eyes(tmp_path: Path) -> None:
         raid = screen.board.colours["Raid"]
         now, was = screen.session.view().unit("Sneak").facing, (1, -1)  # it faced the Gunner before its move
         seeing = _shot(app, tmp_path / "all.png")
-        assert _dist(seeing.get_at(_disc(screen, (0, 5), now)), raid) < 60  # Sneak where it really is
-        assert _dist(seeing.get_at(_disc(screen, (2, 4), was)), raid) > 150  # nothing where it was
+        assert rgb_dist(seeing.get_at(_disc(screen, (0, 5), now)), raid) < 60  # Sneak where it really is
+        assert rgb_dist(seeing.get_at(_disc(screen, (2, 4), was)), raid) > 150  # nothing where it was
 
-        _key(pygame.K_v, "v")
-        _frames(app, 2)
+        press(pygame.K_v, "v")
+        frames(app, 2)
         assert screen.eyes == "Watch" and screen.view_now().viewer == "Watch"
         ghost = screen.view_now().unit("Sneak")
         assert ghost.ghost and ghost.cell == (2, 4) and ghost.last_seen == 1 and ghost.facing == was
         fogged = _shot(app, tmp_path / "watch-eyes.png")
         # The ghost is drawn, faint, at the last known cell; nothing shows where Sneak really is.
         at_ghost = fogged.get_at(_disc(screen, (2, 4), was))
-        assert _dist(at_ghost, raid) < _dist(seeing.get_at(_disc(screen, (2, 4), was)), raid) - 60, at_ghost
-        assert _dist(fogged.get_at(_disc(screen, (0, 5), now)), raid) > 150
+        assert rgb_dist(at_ghost, raid) < rgb_dist(seeing.get_at(_disc(screen, (2, 4), was)), raid) - 60, at_ghost
+        assert rgb_dist(fogged.get_at(_disc(screen, (0, 5), now)), raid) > 150
         # Cells the Gunner cannot see are darker than all-seeing; cells it sees are not.
         clear = seen_cells(screen.session.scenario.grid, [(9, 0)])
         assert not clear[5, 6] and clear[1, 3]
         dark, light = fogged.get_at(_floor(screen, (6, 5))), seeing.get_at(_floor(screen, (6, 5)))
         assert sum(dark[:3]) < sum(light[:3]) - 60, (dark, light)
-        assert _dist(fogged.get_at(_floor(screen, (3, 1))), seeing.get_at(_floor(screen, (3, 1)))) < 10
+        assert rgb_dist(fogged.get_at(_floor(screen, (3, 1))), seeing.get_at(_floor(screen, (3, 1)))) < 10
 
-        _key(pygame.K_v, "v")
-        _frames(app, 2)
+        press(pygame.K_v, "v")
+        frames(app, 2)
         assert screen.eyes == "Raid"
         raid_eyes = _shot(app, tmp_path / "raid-eyes.png")
-        assert _dist(raid_eyes.get_at(_disc(screen, (0, 5), now)), raid) < 60  # its own miniature, in full
+        assert rgb_dist(raid_eyes.get_at(_disc(screen, (0, 5), now)), raid) < 60  # its own miniature, in full
         assert screen.view_now().unit("Gunner").ghost  # known where it stands, not seen
 
-        _key(pygame.K_v, "v")
-        _frames(app, 2)
+        press(pygame.K_v, "v")
+        frames(app, 2)
         assert screen.eyes is None
         again = _shot(app, tmp_path / "all-again.png")
-        assert _dist(again.get_at(_floor(screen, (6, 5))), light) < 10
+        assert rgb_dist(again.get_at(_floor(screen, (6, 5))), light) < 10
     finally:
         app.close()
 
@@ -154,10 +140,10 @@ def test_a_persons_side_is_always_fogged(tmp_path: Path) -> None:
     screen = app.screen
     assert isinstance(screen, BattleScreen)
     try:
-        _frames(app, 3)
+        frames(app, 3)
         assert screen.eyes == "Watch" and screen.view_now().viewer == "Watch"
-        _key(pygame.K_v, "v")  # no all-seeing for a player
-        _frames(app, 2)
+        press(pygame.K_v, "v")  # no all-seeing for a player
+        frames(app, 2)
         assert screen.eyes == "Watch" and any("Watch sees" in t.text for t in screen.toasts)
         assert screen.paused is False and not screen.session.is_over()
         shot = _shot(app, tmp_path / "human.png")
@@ -181,12 +167,12 @@ def test_the_log_hides_what_a_side_did_not_see(tmp_path: Path) -> None:
         assert move in screen.log_fog.hidden_for("Watch", events, sides_of)  # it walked where the Gunner cannot see
         assert move not in screen.log_fog.hidden_for("Raid", events, sides_of)
         assert not screen.log_fog.hidden_for(None, events, sides_of)
-        _key(pygame.K_v, "v")
-        _frames(app, 2)
+        press(pygame.K_v, "v")
+        frames(app, 2)
         _shot(app, tmp_path / "watch.png")
         assert not any("Sneak walks" in text for _, _, text in screen.log_panel._rows)
-        _key(pygame.K_v, "v")
-        _frames(app, 2)
+        press(pygame.K_v, "v")
+        frames(app, 2)
         assert screen.eyes == "Raid"
         _shot(app, tmp_path / "raid.png")
         assert any("Sneak walks" in text for _, _, text in screen.log_panel._rows), (screen.eyes, screen.log_panel._rows)
@@ -205,7 +191,7 @@ def test_a_click_finds_no_enemy_the_persons_side_does_not_see(tmp_path: Path) ->
     screen = app.screen
     assert isinstance(screen, BattleScreen)
     try:
-        _frames(app, 3)
+        frames(app, 3)
         screen.session.submit(Declare("Gunner", "normal"))
         for _ in range(3000):
             app.tick(1 / 60)
@@ -225,7 +211,7 @@ def test_a_click_finds_no_enemy_the_persons_side_does_not_see(tmp_path: Path) ->
             x, y = _floor(screen, cell)
             pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)))
             pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(x, y)))
-            _frames(app, 2)
+            frames(app, 2)
 
         click((0, 5))
         assert screen.selected != "Sneak" and screen.attack is None

@@ -11,12 +11,10 @@ import pytest
 from skirmish.rules.actions import Declare, EndTurn
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
-from tests.test_board_fog import _floor, _frames, _scenario
+from tests.test_board_fog import _floor, _scenario
+from tests.ui_helpers import frames
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _until(app: App, screen: BattleScreen, done: object) -> None:
@@ -32,7 +30,7 @@ def test_a_ghost_opens_no_attack_menu(tmp_path: Path) -> None:
     screen = app.screen
     assert isinstance(screen, BattleScreen)
     try:
-        _frames(app, 3)
+        frames(app, 3)
         screen.session.submit(Declare("Gunner", "normal"))
         _until(app, screen, lambda: (r := screen.session.human_request()) is not None and r.kind == "act")
         screen.session.submit(EndTurn("Gunner"))  # Sneak slips away unseen to (0, 5); its ghost stays at (2, 4)
@@ -44,7 +42,7 @@ def test_a_ghost_opens_no_attack_menu(tmp_path: Path) -> None:
         x, y = _floor(screen, (2, 4))
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)))
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(x, y)))
-        _frames(app, 2)
+        frames(app, 2)
         assert screen.selected == "Sneak"  # the ghost is still selected (its card: last seen)
         assert screen.attack is None  # but it is no target
         said = " ".join(t.text for t in screen.toasts)

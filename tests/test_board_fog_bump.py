@@ -14,7 +14,8 @@ from skirmish.rules.actions import Declare, Move
 from skirmish.ui.anim import MoveAnim
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
-from tests.test_board_fog import TRAITS, _frames
+from tests.test_board_fog import TRAITS
+from tests.ui_helpers import frames
 
 YARD = f"""
 name: Bump yard
@@ -34,9 +35,7 @@ sides:
 """
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def test_the_board_keeps_a_bumped_mover_where_it_stopped(tmp_path: Path) -> None:
@@ -45,7 +44,7 @@ def test_the_board_keeps_a_bumped_mover_where_it_stopped(tmp_path: Path) -> None
     screen = app.screen
     assert isinstance(screen, BattleScreen)
     try:
-        _frames(app, 3)
+        frames(app, 3)
         screen.session.submit(Declare("Me", "normal"))
         for _ in range(3000):
             app.tick(1 / 60)

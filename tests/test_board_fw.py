@@ -25,6 +25,7 @@ from skirmish.ui.screens import ResultsScreen
 from skirmish.ui.settings import Settings
 from skirmish.ui.widgets import ACCENT, BAD
 from tests.conftest import ROOT, cli
+from tests.ui_helpers import cell_px, click, frames, near, press
 
 RELAY = ROOT / "scenarios" / "fw" / "relay_station.yaml"
 DUEL = """
@@ -57,34 +58,13 @@ sides:
 """
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _duel(tmp_path: Path) -> Scenario:
     path = tmp_path / "fw_duel.yaml"  # on disk too: a save reads the scenario's files again
     path.write_text(DUEL, encoding="utf-8")
     return parse_scenario(DUEL, str(path), base=tmp_path)
-
-
-def _key(key: int, unicode: str = "", mod: int = 0) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0))
-
-
-def _click(pos: tuple[int, int]) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-
-
-def _frames(app: App, n: int) -> None:
-    for _ in range(n):
-        assert app.tick(1 / 60)
-
-
-def _at(screen: BattleScreen, cell: tuple[int, int]) -> tuple[int, int]:
-    x, y = screen.board.cam.centre(cell)
-    return x, y + TOP_H
 
 
 def _button(commands: FwCommands, label: str, nth: int = 0) -> tuple[int, int]:
@@ -94,15 +74,11 @@ def _button(commands: FwCommands, label: str, nth: int = 0) -> tuple[int, int]:
     return found[nth].rect.center
 
 
-def _near(px: tuple[int, ...], colour: tuple[int, int, int], tol: int = 40) -> bool:
-    return sum(abs(a - b) for a, b in zip(px[:3], colour, strict=True)) < tol
-
-
 def _playing(tmp_path: Path) -> tuple[App, BattleScreen, FwCommands]:
     app = App(scenario=_duel(tmp_path), controls={"Blue": "human", "Red": "ai"}, size=(1280, 800))
     screen = app.screen
     assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
-    _frames(app, 4)
+    frames(app, 4)
     req = screen.session.human_request()
     assert req is not None and (req.kind, req.unit) == ("intent", "Ash")
     return app, screen, screen.commands
@@ -112,10 +88,10 @@ def test_a_declaration_made_in_the_panel_reaches_the_battle_as_shown(tmp_path: P
     app, screen, panel = _playing(tmp_path)
     d = panel.current()
     assert d is not None and (d.screen, d.points, d.total) == ("diffusion", 4, 4)  # the kit's usual split
-    _click(_button(panel, "shoot"))  # a blaster shot draws 4 points: 8 of G 8
-    _frames(app, 2)
-    _click(_at(screen, (9, 3)))  # the target, clicked on the map
-    _frames(app, 2)
+    click(_button(panel, "shoot"))  # a blaster shot draws 4 points: 8 of G 8
+    frames(app, 2)
+    click(cell_px(screen, (9, 3)))  # the target, clicked on the map
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.act, d.target, d.shots, d.total) == ("shoot", "Rook", 4, 8)
     # the exact odds are shown before committing, as the battle gives them (one odds path with the AIs'): the
@@ -124,8 +100,8 @@ def test_a_declaration_made_in_the_panel_reaches_the_battle_as_shown(tmp_path: P
     lines = panel.odds_lines(d)
     assert len(lines) == 1 and p.text in lines[0] and f"hit {p.chance}.0%" in lines[0]
     assert "its screen kinetic 4" in lines[0]  # Rook's usual split (Blue cannot see its declaration)
-    _key(pygame.K_RETURN)  # declare (the bottom bar's "Enter declare")
-    _frames(app, 3)
+    press(pygame.K_RETURN)  # declare (the bottom bar's "Enter declare")
+    frames(app, 3)
     assert screen.session.battle.history[0] == d.intent()
     declared = [e for e in screen.session.battle.log.events if e.type == "fw_declare" and e.actor == "Ash"]
     assert len(declared) == 1 and declared[0].acts[0]["act"] == "shoot" and declared[0].acts[0]["target"] == "Rook"
@@ -137,36 +113,36 @@ def test_a_declaration_made_in_the_panel_reaches_the_battle_as_shown(tmp_path: P
 def test_the_split_is_never_set_above_g_and_the_panel_says_why(tmp_path: Path) -> None:
     app, _screen, panel = _playing(tmp_path)
     for _ in range(4):  # 4 of 8 -> 8 of 8
-        _click(_button(panel, "+"))
-        _frames(app, 1)
+        click(_button(panel, "+"))
+        frames(app, 1)
     d = panel.current()
     assert d is not None and (d.points, d.total) == (8, 8) and panel.refused is None
-    _click(_button(panel, "+"))  # a ninth point
-    _frames(app, 1)
+    click(_button(panel, "+"))  # a ninth point
+    frames(app, 1)
     d = panel.current()
     assert d is not None and (d.points, d.total) == (8, 8)
     assert panel.refused == "R-9.8: 9 points allocated, the generator gives 8"
-    _click(_button(panel, "shoot"))  # a shot's 4 points on top of a full screen: refused too
-    _frames(app, 1)
+    click(_button(panel, "shoot"))  # a shot's 4 points on top of a full screen: refused too
+    frames(app, 1)
     d = panel.current()
     assert d is not None and d.act == "none" and panel.refused is not None and panel.refused.startswith("R-9.8")
     shot = pygame.image.load(str(app.screenshot(tmp_path / "refused.png")))
     rect = panel.rect
-    assert rect.w > 200 and _near(shot.get_at((rect.x + rect.w // 2, rect.y))[:3], ACCENT)  # the panel's frame
+    assert rect.w > 200 and near(shot.get_at((rect.x + rect.w // 2, rect.y))[:3], ACCENT)  # the panel's frame
     reds = sum(1 for x in range(rect.x, rect.right, 2) for y in range(rect.bottom - 40, rect.bottom, 2)
-               if _near(shot.get_at((x, y))[:3], BAD, 60))
+               if near(shot.get_at((x, y))[:3], BAD, 60))
     assert reds > 10  # the refusal, in red at the panel's foot
-    _key(pygame.K_1, "1")  # shoot by key: refused the same way, the split unchanged
-    _frames(app, 1)
+    press(pygame.K_1, "1")  # shoot by key: refused the same way, the split unchanged
+    frames(app, 1)
     assert panel.current() == d
     app.close()
 
 
 def test_the_movement_segment_by_drag(tmp_path: Path) -> None:
     app, screen, _panel = _playing(tmp_path)
-    _key(pygame.K_RETURN)  # declare no action, the usual screen
+    press(pygame.K_RETURN)  # declare no action, the usual screen
     for _ in range(60):
-        _frames(app, 1)
+        frames(app, 1)
         req = screen.session.human_request()
         if req is not None and req.kind == "move" and not screen.anim.busy:  # Rook's move has played
             break
@@ -174,15 +150,15 @@ def test_the_movement_segment_by_drag(tmp_path: Path) -> None:
     assert req is not None and (req.kind, req.unit) == ("move", "Ash")
     start, dest = (1, 1), (4, 4)
     assert dest in screen.session.battle.legal_actions("Ash").walk
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=_at(screen, start), button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=_at(screen, dest), rel=(1, 1), buttons=(1, 0, 0)))
-    _frames(app, 2)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=cell_px(screen, start), button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=cell_px(screen, dest), rel=(1, 1), buttons=(1, 0, 0)))
+    frames(app, 2)
     shot = pygame.image.load(str(app.screenshot(tmp_path / "drag.png")))
-    x, y = _at(screen, (3, 0))  # a free cell in reach: shaded green
+    x, y = cell_px(screen, (3, 0))  # a free cell in reach: shaded green
     r, g, b = shot.get_at((x, y))[:3]
     assert g > r and g > b
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=_at(screen, dest), button=1))
-    _frames(app, 3)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=cell_px(screen, dest), button=1))
+    frames(app, 3)
     moves = [e for e in screen.session.battle.log.events if e.type == "fw_move" and e.actor == "Ash"]
     assert len(moves) == 1 and tuple(moves[0].path[-1]) == dest
     app.close()
@@ -194,13 +170,13 @@ def test_an_fw_battle_watched_to_the_end(tmp_path: Path) -> None:
               settings=Settings(speed=8.0), size=(1280, 800))
     screen = app.screen
     assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
-    _frames(app, 2)
+    frames(app, 2)
     shot = pygame.image.load(str(app.screenshot(tmp_path / "start.png")))
     view = screen.session.view()
     for u in view.units:  # an HP bar under every token, in the colour of its HP (all whole: green)
         x, y = screen.board.cam.centre(u.cell)
         r = screen.board.token_radius()
-        assert _near(shot.get_at((x - r + 2, y + r + 2 + TOP_H + 1))[:3], hp_colour(u.ext)), u.name
+        assert near(shot.get_at((x - r + 2, y + r + 2 + TOP_H + 1))[:3], hp_colour(u.ext)), u.name
     for _ in range(20000):
         app.tick(1 / 60)
         if isinstance(app.screen, ResultsScreen):
@@ -226,10 +202,10 @@ def test_an_fw_record_on_the_replay_viewer(tmp_path: Path) -> None:
     app = App(replay=ReplaySession(rec), settings=Settings(speed=8.0, reasons=False), size=(1280, 800))
     screen = app.screen
     assert isinstance(screen, ReplayScreen) and isinstance(screen.commands, FwCommands)
-    _key(pygame.K_SPACE, " ")  # pause
-    _frames(app, 1)
-    _key(pygame.K_END)
-    _frames(app, 2)
+    press(pygame.K_SPACE, " ")  # pause
+    frames(app, 1)
+    press(pygame.K_END)
+    frames(app, 2)
     with record.resume(rec) as battle:
         final = battle.view()
     shown = screen.replay.view()
@@ -240,7 +216,7 @@ def test_an_fw_record_on_the_replay_viewer(tmp_path: Path) -> None:
     u = hurt[0]
     x, y = screen.board.cam.centre(u.cell)
     r = screen.board.token_radius()
-    assert _near(shot.get_at((x - r + 1, y + r + 2 + TOP_H + 1))[:3], hp_colour(u.ext))
+    assert near(shot.get_at((x - r + 1, y + r + 2 + TOP_H + 1))[:3], hp_colour(u.ext))
     app.close()
 
 
@@ -252,18 +228,18 @@ def test_hot_seat_hands_over_and_keeps_each_sides_declaration_from_the_other(tmp
     app = App(scenario=_duel(tmp_path), controls={"Blue": "human", "Red": "human"}, size=(1280, 800))
     screen = app.screen
     assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
-    _frames(app, 3)
-    _key(pygame.K_RETURN)  # Ash declares its usual split
-    _frames(app, 3)
+    frames(app, 3)
+    press(pygame.K_RETURN)  # Ash declares its usual split
+    frames(app, 3)
     assert screen.handover == "Red"  # the board is covered until it is passed on
-    _key(pygame.K_SPACE)
-    _frames(app, 2)
+    press(pygame.K_SPACE)
+    frames(app, 2)
     assert screen.handover is None and screen.viewer == "Red"
     d = screen.commands.current()
     assert d is not None and d.unit == "Rook"
     assert screen.view_now().unit("Ash").ext.full is False  # Red does not see Ash's split
-    _key(pygame.K_RETURN)
-    _frames(app, 3)
+    press(pygame.K_RETURN)
+    frames(app, 3)
     events = screen.session.battle.log.events
     sides = {"Ash": "Blue", "Rook": "Red"}
     hidden_blue = screen.log_fog.hidden_for("Blue", events, sides)
@@ -278,10 +254,10 @@ def test_an_fw_battle_saved_on_the_board_continues_from_its_record(tmp_path: Pat
     from skirmish.ui.session import Session
 
     app, screen, panel = _playing(tmp_path)
-    _click(_button(panel, "react"))
-    _frames(app, 2)
-    _key(pygame.K_RETURN)
-    _frames(app, 3)
+    click(_button(panel, "react"))
+    frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 3)
     path = tmp_path / "fw_save.json"
     screen.session.save(path)
     again = Session.from_record(record.load(path), ai={"Red": "hold"})

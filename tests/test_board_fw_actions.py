@@ -29,7 +29,8 @@ from skirmish.ui.replay import ReplayScreen
 from skirmish.ui.replay_session import ReplaySession
 from skirmish.ui.settings import Settings
 from skirmish.ui.widgets import ACCENT, BAD, TEXT
-from tests.test_board_fw import _at, _button, _click, _frames, _key, _near
+from tests.test_board_fw import _button
+from tests.ui_helpers import cell_px, click, frames, near, press
 
 CHARS = "{STR: 13, CON: 12, SIZ: 11, INT: 12, POW: 13, DEX: 15}"
 RED = [f"{{name: Rook, at: [8, 3], characteristics: {CHARS}, skills: {{rifle: 45}}, armour: [tinsel],"
@@ -65,9 +66,7 @@ sides:
     return parse_scenario(text, str(path), base=tmp_path)
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _play(tmp_path: Path, blue: str, red: list[str] = RED, rows: list[str] = OPEN) -> tuple[App, BattleScreen,
@@ -75,24 +74,24 @@ def _play(tmp_path: Path, blue: str, red: list[str] = RED, rows: list[str] = OPE
     app = App(scenario=_scenario(tmp_path, [blue], red, rows), controls={"Blue": "human", "Red": "ai"}, size=(1280, 800))
     screen = app.screen
     assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
-    _frames(app, 4)
+    frames(app, 4)
     req = screen.session.human_request()
     assert req is not None and (req.kind, req.unit) == ("intent", "Ash")
     return app, screen, screen.commands
 
 
-def _until(app: App, screen: BattleScreen, done: Any, frames: int = 3000) -> None:
+def _until(app: App, screen: BattleScreen, done: Any, limit: int = 3000) -> None:
     """Play on (staying put in each movement segment, a person's other figures declaring their usual split) until
-    `done()`."""
-    for _ in range(frames):
+    `done()`, for at most `limit` frames."""
+    for _ in range(limit):
         if done():
             return
         req = screen.session.human_request()
         if req is not None and req.kind == "move" and not screen.anim.busy:
-            _key(pygame.K_e, "e")
+            press(pygame.K_e, "e")
         elif req is not None and req.kind == "intent" and not screen.anim.busy:
-            _key(pygame.K_RETURN)
-        _frames(app, 1)
+            press(pygame.K_RETURN)
+        frames(app, 1)
     raise AssertionError("the battle never got there")
 
 
@@ -104,19 +103,19 @@ def test_a_force_sword_strike_declared_and_resolved(tmp_path: Path) -> None:
     ash = (f"{{name: Ash, at: [7, 3], characteristics: {CHARS}, skills: {{force_sword: 50}}, armour: [chitin],"
            " weapons: [force_sword], tacpack: {generator: 6, screen: kinetic, screen_points: 3}}")
     app, screen, panel = _play(tmp_path, ash)
-    _key(pygame.K_3, "3")  # melee
-    _frames(app, 1)
-    _click(_at(screen, (8, 3)))  # Rook, beside Ash
-    _frames(app, 2)
+    press(pygame.K_3, "3")  # melee
+    frames(app, 1)
+    click(cell_px(screen, (8, 3)))  # Rook, beside Ash
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.act, d.target, d.weapon, d.shots, d.total) == ("melee", "Rook", "force_sword", 3, 6)
     p = screen.session.battle.odds(FwIntent("Ash", "melee", "Rook"))
     (line,) = panel.odds_lines(d)
     assert p.text in line and "in reach" in line and line.startswith("melee Rook (force sword, 50%")
     shot = pygame.image.load(str(app.screenshot(tmp_path / "strike.png")))
-    assert _near(shot.get_at(_button(panel, "melee"))[:3], (150, 120, 40), 200)  # drawn (the chosen button)
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    assert near(shot.get_at(_button(panel, "melee"))[:3], (150, 120, 40), 200)  # drawn (the chosen button)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     assert screen.session.battle.history[0] == FwIntent("Ash", "melee", "Rook", screen="kinetic", points=3)
     _until(app, screen, lambda: _events(screen, "fw_attack"))
     (strike,) = _events(screen, "fw_attack")
@@ -129,10 +128,10 @@ def test_a_grenade_aimed_with_its_blast_drawn_and_whom_it_may_catch(tmp_path: Pa
     ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{throw: 50, rifle: 50}}, armour: [chitin],"
            " weapons: [heavy_rifle, fragmentation_grenade], tacpack: {generator: 6, screen: kinetic, screen_points: 4}}")
     app, screen, panel = _play(tmp_path, ash)
-    _key(pygame.K_4, "4")  # throw: the weapon switches to the grenade
-    _frames(app, 1)
-    _click(_at(screen, (8, 3)))
-    _frames(app, 3)
+    press(pygame.K_4, "4")  # throw: the weapon switches to the grenade
+    frames(app, 1)
+    click(cell_px(screen, (8, 3)))
+    frames(app, 3)
     d = panel.current()
     assert d is not None and (d.act, d.target, d.weapon) == ("throw", "Rook", "fragmentation_grenade")
     p = screen.session.battle.odds(FwIntent("Ash", "throw", "Rook"))
@@ -146,14 +145,14 @@ def test_a_grenade_aimed_with_its_blast_drawn_and_whom_it_may_catch(tmp_path: Pa
     assert p.text in line and "12 m of 15 m" in line
     assert f"may also catch Ash (yours) {caught['Ash']}, Moss {caught['Moss']}" in line
     shot = pygame.image.load(str(app.screenshot(tmp_path / "blast.png")))
-    x, y = _at(screen, (8, 3))
+    x, y = cell_px(screen, (8, 3))
     r = round(6 / 2 * screen.board.cam.tile)  # 6 m at 2 m a cell
     edge = [shot.get_at((x + dx, y))[:3] for dx in range(r - 2, r + 2)]
-    assert any(_near(px, BLAST_EDGE, 60) for px in edge), edge  # the radius, drawn round the aim point
+    assert any(near(px, BLAST_EDGE, 60) for px in edge), edge  # the radius, drawn round the aim point
     inside = shot.get_at((x, y - r // 2 - 4))[:3]
     assert inside[0] > inside[2] + 30  # the blast's orange wash
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     _until(app, screen, lambda: _events(screen, "fw_throw"))
     (throw,) = _events(screen, "fw_throw")
     assert throw.target == "Rook" and throw.weapon == "fragmentation_grenade" and throw.radius_m == 6
@@ -162,8 +161,8 @@ def test_a_grenade_aimed_with_its_blast_drawn_and_whom_it_may_catch(tmp_path: Pa
     _until(app, screen, lambda: screen.session.view().round == 2 and panel.current() is not None)
     d = panel.current()
     assert d is not None and d.unit == "Ash" and "fragmentation grenade x0" in [b.label for b in panel.controls]
-    _key(pygame.K_4, "4")  # its next declaration: no grenade left to throw (R-9.10)
-    _frames(app, 1)
+    press(pygame.K_4, "4")  # its next declaration: no grenade left to throw (R-9.10)
+    frames(app, 1)
     assert panel.refused == "R-9.10: Ash has no grenade left"
     # the record replays the throw with its arc and blast
     path = tmp_path / "throw.json"
@@ -177,13 +176,13 @@ def test_a_grenade_aimed_with_its_blast_drawn_and_whom_it_may_catch(tmp_path: Pa
     groups = replay.commands.on_event(throw, cells)
     assert isinstance(groups[0][0], ThrowArc) and isinstance(groups[1][0], BlastAnim)
     assert groups[1][0].radius == 3.0
-    _key(pygame.K_SPACE, " ")  # pause, then step action by action until the throw plays
-    _frames(app, 1)
+    press(pygame.K_SPACE, " ")  # pause, then step action by action until the throw plays
+    frames(app, 1)
     played: set[str] = set()
     for _ in range(200):
-        _key(pygame.K_PERIOD, ".")
+        press(pygame.K_PERIOD, ".")
         for _ in range(40):
-            _frames(app, 1)
+            frames(app, 1)
             played |= {type(a).__name__ for a in replay.anim.current}
             if "BlastAnim" in played:
                 break
@@ -203,36 +202,36 @@ def test_a_seeker_launched_with_its_acquisition_shown(tmp_path: Path) -> None:
            " tacpack: {generator: 6, screen: kinetic, screen_points: 4, effectors: 3, sensors: 3}}")
     red = [RED[0].replace("generator: 4, screen", "generator: 4, effectors: 4, screen")]
     app, screen, panel = _play(tmp_path, ash, red)
-    _click(_button(panel, "launch"))
-    _frames(app, 1)
-    _click(_at(screen, (8, 3)))
-    _frames(app, 2)
+    click(_button(panel, "launch"))
+    frames(app, 1)
+    click(cell_px(screen, (8, 3)))
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.act, d.target, d.weapon) == ("launch", "Rook", "seeker_missile")
     p = screen.session.battle.odds(FwIntent("Ash", "launch", "Rook"))
     (line,) = panel.odds_lines(d)
     assert p.chance == 100 and "acquires 100.0%" in line  # Rook's CM is hidden: taken as 0 (R-9.10)
     assert "should it run CM 1: 90%, CM 2: 80%, CM 3: 70%, CM 4: 60%" in line  # its 4 effectors
-    _click(_button(panel, "-", 0))  # a screen point off, one DCCM point on, beamed at Rook
-    _frames(app, 1)
-    _click(_button(panel, "+", 2))
-    _frames(app, 1)
+    click(_button(panel, "-", 0))  # a screen point off, one DCCM point on, beamed at Rook
+    frames(app, 1)
+    click(_button(panel, "+", 2))
+    frames(app, 1)
     d = panel.current()
     assert d is not None and (d.dccm, d.dccm_at) == (1, None)
     assert "DCCM 1: click an enemy in sight to beam it at (R-9.9)" in panel.odds_lines(d)
-    _key(pygame.K_RETURN)  # not yet: the battle's own check refuses, and the panel says why in red
-    _frames(app, 2)
+    press(pygame.K_RETURN)  # not yet: the battle's own check refuses, and the panel says why in red
+    frames(app, 2)
     assert panel.current() == d and panel.refused == "R-9.9: DCCM is beamed at one target in line of sight"
     shot = pygame.image.load(str(app.screenshot(tmp_path / "seeker.png")))
     assert sum(1 for x in range(panel.rect.x, panel.rect.right, 2) for y in range(panel.rect.bottom - 36,
-               panel.rect.bottom, 2) if _near(shot.get_at((x, y))[:3], BAD, 60)) > 10
-    _click(_at(screen, (8, 3)))  # Rook again: now where the DCCM is beamed too
-    _frames(app, 2)
+               panel.rect.bottom, 2) if near(shot.get_at((x, y))[:3], BAD, 60)) > 10
+    click(cell_px(screen, (8, 3)))  # Rook again: now where the DCCM is beamed too
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.target, d.dccm, d.dccm_at) == ("Rook", 1, "Rook")
     assert "should it run CM 2: 90%, CM 3: 80%, CM 4: 70%" in panel.odds_lines(d)[0]
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     _until(app, screen, lambda: _events(screen, "fw_attack"))
     (launch,) = _events(screen, "fw_attack")
     assert (launch.act, launch.weapon, launch.target) == ("launch", "seeker_missile", "Rook")
@@ -246,37 +245,37 @@ def test_ew_programs_are_set_within_the_generator_and_the_effectors(tmp_path: Pa
     app, screen, panel = _play(tmp_path, ash)
     cm_plus, sensors_plus = 1, 3  # the tacpack row's "+" buttons: screen, CM, DCCM, sensors, jump
     for _ in range(2):
-        _click(_button(panel, "+", cm_plus))
-        _frames(app, 1)
+        click(_button(panel, "+", cm_plus))
+        frames(app, 1)
     d = panel.current()
     assert d is not None and (d.cm, d.total) == (2, 6) and panel.refused is None
-    _click(_button(panel, "+", cm_plus))  # a seventh point: refused by the generator, the split kept
-    _frames(app, 1)
+    click(_button(panel, "+", cm_plus))  # a seventh point: refused by the generator, the split kept
+    frames(app, 1)
     assert panel.current() == d and panel.refused == "R-9.8: 7 points allocated, the generator gives 6"
-    _click(_button(panel, "-", 0))  # a screen point off: a third CM point is within G but not the effectors
-    _frames(app, 1)
-    _click(_button(panel, "+", cm_plus))
-    _frames(app, 1)
+    click(_button(panel, "-", 0))  # a screen point off: a third CM point is within G but not the effectors
+    frames(app, 1)
+    click(_button(panel, "+", cm_plus))
+    frames(app, 1)
     d = panel.current()
     assert d is not None and d.cm == 2 and panel.refused == "R-9.9: CM and DCCM need 3 effector points, the computer has 2"
     assert any(line.startswith("CM 2 (R-9.9)") for line in panel.odds_lines(d))
-    _click(_button(panel, "+", sensors_plus))  # a second program beside CM: only in a whole round of programming
-    _frames(app, 1)
+    click(_button(panel, "+", sensors_plus))  # a second program beside CM: only in a whole round of programming
+    frames(app, 1)
     assert panel.current() == d and panel.refused is not None and panel.refused.startswith("R-9.9: one EW program")
-    _key(pygame.K_8, "8")  # program: the whole round
-    _frames(app, 1)
-    _click(_button(panel, "+", sensors_plus))
-    _frames(app, 1)
+    press(pygame.K_8, "8")  # program: the whole round
+    frames(app, 1)
+    click(_button(panel, "+", sensors_plus))
+    frames(app, 1)
     d = panel.current()
     assert d is not None and (d.act, d.cm, d.sensors, d.total) == ("program", 2, 1, 6) and panel.refused is None
     assert "sensors 1 (R-9.9): register enemies out of sight within 15 m" in "\n".join(panel.odds_lines(d))
     shot = pygame.image.load(str(app.screenshot(tmp_path / "sensors.png")))
-    x, y = _at(screen, (2, 3))
+    x, y = cell_px(screen, (2, 3))
     r = round(15 / 2 * screen.board.cam.tile)
     ring = [shot.get_at((x + r + dx, y + dy))[:3] for dx in range(-3, 4) for dy in range(-3, 4)]
-    assert any(_near(px, SENSOR_COLOUR, 60) for px in ring)  # the sensors' reach, round Ash
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    assert any(near(px, SENSOR_COLOUR, 60) for px in ring)  # the sensors' reach, round Ash
+    press(pygame.K_RETURN)
+    frames(app, 2)
     (declared,) = _events(screen, "fw_declare")
     assert (declared.split["cm"], declared.split["sensors"]) == (2, 1) and declared.acts[0]["act"] == "program"
     app.close()
@@ -292,15 +291,15 @@ def test_a_weapon_switched_and_two_actions_at_dex_and_half_dex(tmp_path: Path) -
     screen = app.screen
     assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
     panel = screen.commands
-    _frames(app, 4)
-    _key(pygame.K_1, "1")
-    _frames(app, 1)
-    _click(_at(screen, (8, 3)))
-    _frames(app, 2)
+    frames(app, 4)
+    press(pygame.K_1, "1")
+    frames(app, 1)
+    click(cell_px(screen, (8, 3)))
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.weapon, d.shots) == ("heavy_rifle", 0)
-    _key(pygame.K_w, "w")  # the blaster: its 4 points a shot on top of a 4-point screen, 8 of G 8
-    _frames(app, 2)
+    press(pygame.K_w, "w")  # the blaster: its 4 points a shot on top of a 4-point screen, 8 of G 8
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.weapon, d.shots, d.total) == ("blaster_light_rifle", 4, 8)
     p = screen.session.battle.odds(FwIntent("Ash", "shoot", "Rook", weapon="blaster_light_rifle"))
@@ -310,17 +309,17 @@ def test_a_weapon_switched_and_two_actions_at_dex_and_half_dex(tmp_path: Path) -
     assert chosen and chosen[0].active and not next(b for b in panel.controls if b.label == "heavy rifle").active
     bx, by = chosen[0].rect.center
     assert shot.get_at((chosen[0].rect.x + 3, by))[:3] != shot.get_at((bx, chosen[0].rect.bottom + 3))[:3]
-    _key(pygame.K_6, "6", pygame.KMOD_SHIFT)  # First Aid as the second action, at half DEX (R-9.3)
-    _frames(app, 1)
-    _click(_at(screen, (5, 3)))
-    _frames(app, 2)
+    press(pygame.K_6, "6", pygame.KMOD_SHIFT)  # First Aid as the second action, at half DEX (R-9.3)
+    frames(app, 1)
+    click(cell_px(screen, (5, 3)))
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.then, d.then_target) == ("aid", "Bo")
-    _key(pygame.K_4, "4", pygame.KMOD_SHIFT)  # a throw as well: never two attacks (R-9.3), and no grenade
-    _frames(app, 1)
+    press(pygame.K_4, "4", pygame.KMOD_SHIFT)  # a throw as well: never two attacks (R-9.3), and no grenade
+    frames(app, 1)
     assert panel.current() == d and panel.refused == "R-9.3: a figure never takes the same action twice in a round (attack)"
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     intent = screen.session.battle.history[0]
     assert isinstance(intent, FwIntent) and intent.weapon == "blaster_light_rifle" and intent.then == "aid"
     _until(app, screen, lambda: _events(screen, "fw_attack") and _events(screen, "fw_aid"))
@@ -348,21 +347,21 @@ def test_refused_actions_say_why_in_words_naming_the_rule(tmp_path: Path) -> Non
         (pygame.K_6, "R-9.7: First Aid needs a medikit"),
     ]
     for key, why in expected:
-        _key(key, "")
-        _frames(app, 1)
+        press(key, "")
+        frames(app, 1)
         d = panel.current()
         assert d is not None and d.act == "none" and panel.refused == why, (key, panel.refused)
-    _key(pygame.K_1, "1")  # shoot, then pick the grenade to shoot with
-    _frames(app, 1)
-    _click(_button(panel, "concussion grenade x1"))
-    _frames(app, 2)
+    press(pygame.K_1, "1")  # shoot, then pick the grenade to shoot with
+    frames(app, 1)
+    click(_button(panel, "concussion grenade x1"))
+    frames(app, 2)
     d = panel.current()
     assert d is not None and d.weapon == "heavy_rifle"
     assert panel.refused == "R-9.4: a concussion grenade (grenade) cannot shoot (it takes projectile, laser, blaster)"
     shot = pygame.image.load(str(app.screenshot(tmp_path / "refused.png")))
     rect = panel.rect
     reds = sum(1 for x in range(rect.x, rect.right, 2) for y in range(rect.bottom - 40, rect.bottom, 2)
-               if _near(shot.get_at((x, y))[:3], BAD, 60))
+               if near(shot.get_at((x, y))[:3], BAD, 60))
     assert reds > 10
     app.close()
 
@@ -377,31 +376,31 @@ def test_the_blast_chance_is_exact(tmp_path: Path) -> None:
     import math
 
     aim, moss, thrower = (17.0, 7.0), (21.0, 7.0), (5.0, 7.0)
-    near = 0
+    caught = 0
     for clock in range(1, 13):
         theta = math.radians(30 * (clock % 12))
         for m in range(1, 11):
             x, y = aim[0] + m * math.cos(theta), aim[1] + m * math.sin(theta)
-            near += math.hypot(x - moss[0], y - moss[1]) <= 6 + 1e-9
+            caught += math.hypot(x - moss[0], y - moss[1]) <= 6 + 1e-9
     assert thrower[1] == aim[1]  # thrown along +x: clock 12 points on along the throw
-    assert got["Moss"] == Fraction(50, 100) + Fraction(50, 100) * Fraction(near, 120)
+    assert got["Moss"] == Fraction(50, 100) + Fraction(50, 100) * Fraction(caught, 120)
 
 
 def test_a_guided_missile_needs_its_target_in_sight_and_shows_its_odds_when_it_is(tmp_path: Path) -> None:
     ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{support: 40}}, armour: [chitin],"
            " weapons: [guided_missile], tacpack: {generator: 4, screen: kinetic, screen_points: 4}}")
     app, screen, panel = _play(tmp_path, ash)
-    _key(pygame.K_5, "5")
-    _frames(app, 1)
-    _click(_at(screen, (8, 3)))
-    _frames(app, 2)
+    press(pygame.K_5, "5")
+    frames(app, 1)
+    click(cell_px(screen, (8, 3)))
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.act, d.target, d.weapon) == ("launch", "Rook", "guided_missile")
     p = screen.session.battle.odds(FwIntent("Ash", "launch", "Rook"))
     (line,) = panel.odds_lines(d)
     assert p.chance == 40 and line.startswith("launch Rook (guided missile, 40%") and p.text in line
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     _until(app, screen, lambda: _events(screen, "fw_attack"))
     (launch,) = _events(screen, "fw_attack")
     assert (launch.act, launch.weapon, launch.chance) == ("launch", "guided_missile", 40)
@@ -412,21 +411,21 @@ def test_a_guided_missile_needs_its_target_in_sight_and_shows_its_odds_when_it_i
     app, screen, panel = _play(walled, ash, RED[:1], ["....." + "#" + "." * 8] * 5 + ["." * 14])
     rook = screen.view_now().find("Rook")
     assert rook is not None and rook.ghost
-    _key(pygame.K_5, "5")
-    _frames(app, 1)
-    _click(_at(screen, (8, 3)))
-    _frames(app, 2)
+    press(pygame.K_5, "5")
+    frames(app, 1)
+    click(cell_px(screen, (8, 3)))
+    frames(app, 2)
     d = panel.current()
     assert d is not None and d.target == "Rook"
     why = "R-9.10: the guided missile needs its target in line of sight"
     assert panel.odds_lines(d) == [f"launch Rook: {why}"]
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     assert panel.current() == d and panel.refused == why and screen.session.battle.history == []
     shot = pygame.image.load(str(app.screenshot(tmp_path / "unseen.png")))
     rect = panel.rect
     reds = sum(1 for x in range(rect.x, rect.right, 2) for y in range(rect.bottom - 40, rect.bottom, 2)
-               if _near(shot.get_at((x, y))[:3], BAD, 60))
+               if near(shot.get_at((x, y))[:3], BAD, 60))
     assert reds > 20  # the odds line and the refusal, in red
     app.close()
 
@@ -439,34 +438,34 @@ def test_hot_seat_each_side_previews_with_what_it_knows(tmp_path: Path) -> None:
     screen = app.screen
     assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
     panel = screen.commands
-    _frames(app, 4)
-    _key(pygame.K_4, "4")
-    _frames(app, 1)
-    _click(_at(screen, (8, 3)))
-    _frames(app, 2)
-    _key(pygame.K_k, "k")  # kinetic -> diffusion: Ash's declared screen differs from its usual one
-    _frames(app, 2)
+    frames(app, 4)
+    press(pygame.K_4, "4")
+    frames(app, 1)
+    click(cell_px(screen, (8, 3)))
+    frames(app, 2)
+    press(pygame.K_k, "k")  # kinetic -> diffusion: Ash's declared screen differs from its usual one
+    frames(app, 2)
     d = panel.current()
     assert d is not None and d.screen == "diffusion" and panel.preview(d).blast is not None
-    _key(pygame.K_RETURN)
-    _frames(app, 3)
+    press(pygame.K_RETURN)
+    frames(app, 3)
     assert screen.handover == "Red"
-    _key(pygame.K_SPACE)
-    _frames(app, 3)
+    press(pygame.K_SPACE)
+    frames(app, 3)
     d = panel.current()
     assert d is not None and d.unit == "Rook" and screen.viewer == "Red"
-    _key(pygame.K_1, "1")
-    _frames(app, 1)
-    _click(_at(screen, (2, 3)))
-    _frames(app, 2)
+    press(pygame.K_1, "1")
+    frames(app, 1)
+    click(cell_px(screen, (2, 3)))
+    frames(app, 2)
     d = panel.current()
     assert d is not None and d.target == "Ash"
     pv = panel.preview(d)
     assert pv.blast is None and "its screen kinetic 4" in pv.lines[0]  # Ash's usual split: Red cannot see its declaration
     shot = pygame.image.load(str(app.screenshot(tmp_path / "red.png")))
-    x, y = _at(screen, (8, 3))
+    x, y = cell_px(screen, (8, 3))
     r = round(6 / 2 * screen.board.cam.tile)
-    assert not any(_near(shot.get_at((x + dx, y))[:3], BLAST_EDGE, 30) for dx in range(r - 2, r + 2))  # Blue's blast
+    assert not any(near(shot.get_at((x + dx, y))[:3], BLAST_EDGE, 30) for dx in range(r - 2, r + 2))  # Blue's blast
     app.close()
 
 
@@ -475,8 +474,8 @@ def test_the_help_overlay_lists_fw_keys_and_marks(tmp_path: Path) -> None:
            " weapons: [heavy_rifle], tacpack: {generator: 4}}")
     app, screen, panel = _play(tmp_path, ash)
     before = pygame.image.load(str(app.screenshot(tmp_path / "before.png")))
-    _key(pygame.K_h, "h")
-    _frames(app, 2)
+    press(pygame.K_h, "h")
+    frames(app, 2)
     assert screen.show_help
     (_, keys), (legend, marks), (_, words) = panel.sections(panel.help([]))
     assert any("W or the weapon row: the weapon" in line and "1-9 first action" in line for line in keys)
@@ -495,34 +494,34 @@ def test_dccm_beamed_at_another_enemy_than_the_target_and_the_panel_folded(tmp_p
            " weapons: [heavy_rifle], tacpack: {generator: 6, screen: kinetic, screen_points: 4, effectors: 2,"
            " sensors: 2}}")
     app, screen, panel = _play(tmp_path, ash)
-    _key(pygame.K_1, "1")
-    _frames(app, 1)
-    _click(_at(screen, (8, 3)))  # shoot Rook
-    _frames(app, 1)
-    _click(_button(panel, "+", 2))  # one DCCM point
-    _frames(app, 1)
-    _key(pygame.K_d, "d")  # the next enemy clicked is where DCCM is beamed
-    _frames(app, 1)
-    _click(_at(screen, (10, 3)))
-    _frames(app, 2)
+    press(pygame.K_1, "1")
+    frames(app, 1)
+    click(cell_px(screen, (8, 3)))  # shoot Rook
+    frames(app, 1)
+    click(_button(panel, "+", 2))  # one DCCM point
+    frames(app, 1)
+    press(pygame.K_d, "d")  # the next enemy clicked is where DCCM is beamed
+    frames(app, 1)
+    click(cell_px(screen, (10, 3)))
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.target, d.dccm, d.dccm_at) == ("Rook", 1, "Moss")
     assert "DCCM 1 at Moss (R-9.9): cancels up to 1 of its CM points for your seekers" in panel.odds_lines(d)
     shot = pygame.image.load(str(app.screenshot(tmp_path / "beam.png")))
-    (x0, y0), (x1, y1) = _at(screen, (2, 3)), _at(screen, (10, 3))
+    (x0, y0), (x1, y1) = cell_px(screen, (2, 3)), cell_px(screen, (10, 3))
     beam = [shot.get_at((x0 + (x1 - x0) * k // 40, y0 + (y1 - y0) * k // 40 + dy))[:3]
             for k in range(8, 32) for dy in (-2, -1, 0, 1, 2)]
-    assert sum(_near(px, SENSOR_COLOUR, 60) for px in beam) > 5  # the cyan beam towards Moss
+    assert sum(near(px, SENSOR_COLOUR, 60) for px in beam) > 5  # the cyan beam towards Moss
     full = panel.rect.h
-    _key(pygame.K_p, "p")  # fold: the words only, the keys still work
-    _frames(app, 2)
+    press(pygame.K_p, "p")  # fold: the words only, the keys still work
+    frames(app, 2)
     assert panel.folded and panel.rect.h <= full - 4 * 26 and not panel.controls  # the rows of buttons gone
-    _key(pygame.K_k, "k")
-    _frames(app, 1)
+    press(pygame.K_k, "k")
+    frames(app, 1)
     d = panel.current()
     assert d is not None and d.screen == "diffusion"
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     (declared,) = _events(screen, "fw_declare")
     assert declared.split["dccm"] == 1 and declared.acts[0]["target"] == "Rook"
     intent = screen.session.battle.history[0]
@@ -534,11 +533,11 @@ def test_an_attack_without_a_target_is_previewed_at_the_enemy_under_the_mouse(tm
     ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{throw: 50}}, armour: [chitin],"
            " weapons: [fragmentation_grenade], tacpack: {generator: 6, screen: kinetic, screen_points: 4}}")
     app, screen, panel = _play(tmp_path, ash)
-    _key(pygame.K_4, "4")
-    _frames(app, 1)
+    press(pygame.K_4, "4")
+    frames(app, 1)
     for cell in ((10, 3), (6, 0)):
-        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=_at(screen, cell), rel=(1, 1), buttons=(0, 0, 0)))
-        _frames(app, 2)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=cell_px(screen, cell), rel=(1, 1), buttons=(0, 0, 0)))
+        frames(app, 2)
         d = panel.current()
         assert d is not None and d.target is None  # hovering picks nothing
         pv = panel.preview(d)
@@ -547,9 +546,9 @@ def test_an_attack_without_a_target_is_previewed_at_the_enemy_under_the_mouse(tm
             assert pv.lines[0].startswith("hover: throw Moss") and p.text in pv.lines[0]
             assert pv.blast is not None and pv.blast.aim == (10, 3)
             shot = pygame.image.load(str(app.screenshot(tmp_path / "hover.png")))
-            x, y = _at(screen, cell)
+            x, y = cell_px(screen, cell)
             r = round(6 / 2 * screen.board.cam.tile)
-            assert any(_near(shot.get_at((x - r + dx, y))[:3], BLAST_EDGE, 60) for dx in range(-2, 3))
+            assert any(near(shot.get_at((x - r + dx, y))[:3], BLAST_EDGE, 60) for dx in range(-2, 3))
         else:  # empty ground: back to asking for a target
             assert pv.lines == ("throw (fragmentation grenade): click an enemy on the map",) and pv.blast is None
     app.close()
@@ -586,10 +585,10 @@ def test_the_damage_distribution_is_drawn_as_the_battle_gives_it(tmp_path: Path)
     ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{autogun: 50}}, armour: [chitin],"
            " weapons: [light_assault], tacpack: {generator: 6, screen: kinetic, screen_points: 4}}")
     app, screen, panel = _play(tmp_path, ash)
-    _key(pygame.K_2, "2")  # a burst: 1d3 hits, so a long tail
-    _frames(app, 1)
-    _click(_at(screen, (8, 3)))
-    _frames(app, 2)
+    press(pygame.K_2, "2")  # a burst: 1d3 hits, so a long tail
+    frames(app, 1)
+    click(cell_px(screen, (8, 3)))
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.act, d.target) == ("burst", "Rook")
     p = screen.session.battle.odds(FwIntent("Ash", "burst", "Rook"))
@@ -603,5 +602,5 @@ def test_the_damage_distribution_is_drawn_as_the_battle_gives_it(tmp_path: Path)
     for k in (likeliest, max(bars)):
         bar = bars[k]
         px = shot.get_at((bar.centerx, bar.bottom - 1))[:3]
-        assert _near(px, BAD if k >= hp else ACCENT, 60), (k, px)  # red where it drops Rook
+        assert near(px, BAD if k >= hp else ACCENT, 60), (k, px)  # red where it drops Rook
     app.close()

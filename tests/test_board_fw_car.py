@@ -19,7 +19,8 @@ from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
 from skirmish.ui.fw.panel import FwCommands
 from skirmish.ui.widgets import BAD
-from tests.test_board_fw import _at, _button, _click, _frames, _key, _near
+from tests.test_board_fw import _button
+from tests.ui_helpers import cell_px, click, events_of, frames, near, press
 
 CHARS = "{STR: 12, CON: 13, SIZ: 12, INT: 12, POW: 12, DEX: %d}"
 KIT = ("skills: {rifle: 50}, armour: [chitin], weapons: [heavy_rifle], "
@@ -50,9 +51,7 @@ sides:
 """
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _scenario(tmp_path: Path) -> Scenario:
@@ -65,7 +64,7 @@ def _play(tmp_path: Path) -> tuple[App, BattleScreen, FwCommands]:
     app = App(scenario=_scenario(tmp_path), controls={"Blue": "human", "Red": "ai"}, size=(1280, 800))
     screen = app.screen
     assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
-    _frames(app, 4)
+    frames(app, 4)
     return app, screen, screen.commands
 
 
@@ -76,8 +75,8 @@ def _declaring(app: App, screen: BattleScreen, unit: str) -> None:
         if req is not None and not screen.anim.busy:
             if req.kind == "intent" and req.unit == unit:
                 return
-            _key(pygame.K_RETURN if req.kind == "intent" else pygame.K_e)
-        _frames(app, 1)
+            press(pygame.K_RETURN if req.kind == "intent" else pygame.K_e)
+        frames(app, 1)
     raise AssertionError(f"{unit} was never asked to declare")
 
 
@@ -90,23 +89,19 @@ def _until(app: App, screen: BattleScreen, done: Any, stop_at: str | None = None
         if req is not None and not screen.anim.busy:
             if req.kind == "move" and req.unit == stop_at:
                 return
-            _key(pygame.K_RETURN if req.kind == "intent" else pygame.K_e)
-        _frames(app, 1)
+            press(pygame.K_RETURN if req.kind == "intent" else pygame.K_e)
+        frames(app, 1)
     raise AssertionError("the battle never got there")
-
-
-def _events(screen: BattleScreen, kind: str) -> list[Any]:
-    return [e for e in screen.session.battle.log.events if e.type == kind]
 
 
 def _drag(app: App, frm: tuple[int, int], to: tuple[int, int], shot: Path | None = None) -> pygame.Surface | None:
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=frm, button=1))
-    _frames(app, 1)
+    frames(app, 1)
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=to, rel=(1, 1), buttons=(1, 0, 0)))
-    _frames(app, 2)
+    frames(app, 2)
     img = pygame.image.load(str(app.screenshot(shot))) if shot is not None else None
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=to, button=1))
-    _frames(app, 2)
+    frames(app, 2)
     return img
 
 
@@ -121,56 +116,56 @@ def test_a_rider_dismounts(tmp_path: Path) -> None:
     _declaring(app, screen, "Tamm")
     d = panel.current()
     assert d is not None and d.car is not None and not d.driver
-    _key(pygame.K_c, "c")  # only the driver drives: refused, naming the rule
-    _frames(app, 1)
+    press(pygame.K_c, "c")  # only the driver drives: refused, naming the rule
+    frames(app, 1)
     assert panel.refused == "R-9.12: Tamm is at no car's controls (the first rider drives)"
-    _key(pygame.K_l, "l")  # L: dismount
-    _frames(app, 2)
+    press(pygame.K_l, "l")  # L: dismount
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.act, panel.refused) == ("dismount", None)
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     assert FwIntent("Tamm", "dismount", screen="kinetic", points=4) in screen.session.battle.history
-    _until(app, screen, lambda: _events(screen, "fw_board"))
-    (left,) = _events(screen, "fw_board")
+    _until(app, screen, lambda: events_of(screen, "fw_board"))
+    (left,) = events_of(screen, "fw_board")
     assert (left.actor, left.act, left.car, left.driver) == ("Tamm", "dismount", "Skiff", "Rhee")
     cell = tuple(left.cell)
     assert max(abs(cell[0] - 3), abs(cell[1] - 4)) == 1 and screen.session.view().unit("Tamm").cell == cell
     for _ in range(60):
-        _frames(app, 1)
+        frames(app, 1)
     shot = pygame.image.load(str(app.screenshot(tmp_path / "left.png")))
-    assert _blue(shot, _at(screen, cell))  # Tamm's token now stands beside the car
+    assert _blue(shot, cell_px(screen, cell))  # Tamm's token now stands beside the car
     app.close()
 
 
 def test_a_figure_mounts_by_clicking_the_car(tmp_path: Path) -> None:
     app, screen, panel = _play(tmp_path)
     _declaring(app, screen, "Ann")
-    _key(pygame.K_b, "b")  # B: mount, aimed at the nearest own car with a seat free
-    _frames(app, 1)
+    press(pygame.K_b, "b")  # B: mount, aimed at the nearest own car with a seat free
+    frames(app, 1)
     d = panel.current()
     assert d is not None and (d.act, d.target) == ("mount", "Skiff")
     panel.draft = replace(d, target=None)  # forget it: a click on the car aims it
-    _click(_at(screen, (3, 4)))
-    _frames(app, 2)
+    click(cell_px(screen, (3, 4)))
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.act, d.target, panel.refused) == ("mount", "Skiff", None)
     shot = pygame.image.load(str(app.screenshot(tmp_path / "mount.png")))
-    assert _near(shot.get_at(_button(panel, "mount"))[:3], (150, 120, 40), 200)  # the chosen button drawn
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    assert near(shot.get_at(_button(panel, "mount"))[:3], (150, 120, 40), 200)  # the chosen button drawn
+    press(pygame.K_RETURN)
+    frames(app, 2)
     assert FwIntent("Ann", "mount", "Skiff", screen="kinetic", points=4) in screen.session.battle.history
     _until(app, screen, lambda: False, stop_at="Ann")  # the movement segment: walk up beside the car
-    _drag(app, _at(screen, (3, 6)), _at(screen, (3, 5)))
-    _until(app, screen, lambda: _events(screen, "fw_board"))
-    (board,) = _events(screen, "fw_board")
+    _drag(app, cell_px(screen, (3, 6)), cell_px(screen, (3, 5)))
+    _until(app, screen, lambda: events_of(screen, "fw_board"))
+    (board,) = events_of(screen, "fw_board")
     assert (board.actor, board.act, board.car) == ("Ann", "mount", "Skiff")
     view = screen.session.view()
     assert view.unit("Ann").cell == (3, 4) and view.unit("Ann").ext.aboard == "Skiff"
     for _ in range(60):
-        _frames(app, 1)
+        frames(app, 1)
     shot = pygame.image.load(str(app.screenshot(tmp_path / "aboard.png")))
-    assert not _blue(shot, _at(screen, (3, 5)))  # nobody stands where Ann walked up to
+    assert not _blue(shot, cell_px(screen, (3, 5)))  # nobody stands where Ann walked up to
     app.close()
 
 
@@ -178,36 +173,36 @@ def test_the_driver_sets_a_split_and_flies_the_car_with_its_riders(tmp_path: Pat
     app, screen, panel = _play(tmp_path)
     _declaring(app, screen, "Rhee")
     before = pygame.image.load(str(app.screenshot(tmp_path / "before.png")))
-    _key(pygame.K_c, "c")  # C: drive; the car's split row shows with the car's usual screen
-    _frames(app, 2)
+    press(pygame.K_c, "c")  # C: drive; the car's split row shows with the car's usual screen
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.act, d.car_screen, d.car_points, d.car_metres()) == ("drive", "kinetic", 30, 200)
     assert "screen 30" in [b.label for b in panel.controls]
-    _click(_button(panel, "-5", 0))  # the car's screen 30 -> 25: the rest, 25 points, buys 250 m
-    _frames(app, 2)
+    click(_button(panel, "-5", 0))  # the car's screen 30 -> 25: the rest, 25 points, buys 250 m
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.car_points, d.car_metres()) == (25, 250)
     assert "screen 25" in [b.label for b in panel.controls]
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     assert screen.session.battle.history[0] == FwIntent("Rhee", "drive", screen="kinetic", points=4,
                                                         car_screen="kinetic", car_points=25)
-    (split,) = _events(screen, "fw_car_split")
+    (split,) = events_of(screen, "fw_car_split")
     assert "250 m" in split.describe()
     _until(app, screen, lambda: False, stop_at="Rhee")
-    far = _at(screen, (19, 7))  # 32 m off: beyond a walk (24 m), within the car's 250 m: shaded as reach
-    shot = _drag(app, _at(screen, (3, 4)), _at(screen, (12, 4)), tmp_path / "fly.png")
+    far = cell_px(screen, (19, 7))  # 32 m off: beyond a walk (24 m), within the car's 250 m: shaded as reach
+    shot = _drag(app, cell_px(screen, (3, 4)), cell_px(screen, (12, 4)), tmp_path / "fly.png")
     assert shot is not None and shot.get_at(far)[:3] != before.get_at(far)[:3]
     assert shot.get_at(far)[1] > shot.get_at(far)[0]  # the reach's green tint
-    (flight,) = _events(screen, "fw_drive")
+    (flight,) = events_of(screen, "fw_drive")
     assert (flight.actor, flight.car, flight.path, flight.riders) == ("Rhee", "Skiff", [[3, 4], [12, 4]],
                                                                       ["Rhee", "Tamm"])
     view = screen.session.view()
     assert view.unit("Rhee").cell == view.unit("Tamm").cell == (12, 4)
     for _ in range(90):
-        _frames(app, 1)
+        frames(app, 1)
     shot = pygame.image.load(str(app.screenshot(tmp_path / "flown.png")))
-    assert _blue(shot, _at(screen, (12, 4))) and not _blue(shot, _at(screen, (3, 4)))
+    assert _blue(shot, cell_px(screen, (12, 4))) and not _blue(shot, cell_px(screen, (3, 4)))
     path = tmp_path / "car.json"  # a record of it replays to the same state
     screen.session.save(path)
     with record.resume(record.load(path)) as again:
@@ -219,23 +214,23 @@ def test_the_driver_sets_a_split_and_flies_the_car_with_its_riders(tmp_path: Pat
 def test_a_split_above_the_cars_generator_shows_its_reason(tmp_path: Path) -> None:
     app, screen, panel = _play(tmp_path)
     _declaring(app, screen, "Rhee")
-    _key(pygame.K_c, "c")
-    _frames(app, 2)
+    press(pygame.K_c, "c")
+    frames(app, 2)
     for _ in range(4):  # weapons 20: 30 + 20 = 50 of G 50
-        _click(_button(panel, "+5", 1))
-        _frames(app, 1)
+        click(_button(panel, "+5", 1))
+        frames(app, 1)
     d = panel.current()
     assert d is not None and (d.car_weapons, d.car_metres(), panel.refused) == (20, 0, None)
-    _click(_button(panel, "+1", 1))  # 51 of 50: refused, the split kept
-    _frames(app, 2)
+    click(_button(panel, "+1", 1))  # 51 of 50: refused, the split kept
+    frames(app, 2)
     d = panel.current()
     assert d is not None and d.car_weapons == 20
     assert panel.refused == "R-9.12: 51 points split, the scout car's generator gives 50"
-    _click(_button(panel, "+5", 0))  # the scout car's screen takes at most 30
-    _frames(app, 2)
+    click(_button(panel, "+5", 0))  # the scout car's screen takes at most 30
+    frames(app, 2)
     assert panel.refused == "R-9.12: the scout car's screen takes at most 30 points"
     shot = pygame.image.load(str(app.screenshot(tmp_path / "refused.png")))
-    reds = sum(_near(tuple(shot.get_at((x, y))), BAD, 60) for x in range(panel.rect.x, panel.rect.right, 2)
+    reds = sum(near(tuple(shot.get_at((x, y))), BAD, 60) for x in range(panel.rect.x, panel.rect.right, 2)
                for y in range(panel.rect.bottom - 30, panel.rect.bottom, 2))
     assert reds > 20  # the refusal's line, in red, at the panel's foot
     app.close()

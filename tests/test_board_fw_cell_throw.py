@@ -12,23 +12,20 @@ import pytest
 from skirmish.rulesets.fw import FwIntent
 from skirmish.rulesets.fw_preview import catches, percent
 from skirmish.ui.fw.marks import BLAST_EDGE
-from tests.test_board_fw import _at, _click, _frames, _key, _near
 from tests.test_board_fw_actions import CHARS, _events, _play, _until
+from tests.ui_helpers import cell_px, click, frames, near, press
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def test_a_click_on_a_free_cell_aims_the_grenade_there(tmp_path: Path) -> None:
     ash = (f"{{name: Ash, at: [2, 3], characteristics: {CHARS}, skills: {{throw: 50, rifle: 50}}, armour: [chitin],"
            " weapons: [heavy_rifle, fragmentation_grenade], tacpack: {generator: 6, screen: kinetic, screen_points: 4}}")
     app, screen, panel = _play(tmp_path, ash)  # Rook at 8,3 and Moss at 10,3 (Red)
-    _key(pygame.K_4, "4")  # throw
-    _frames(app, 1)
-    _click(_at(screen, (9, 3)))  # the free cell between them
-    _frames(app, 3)
+    press(pygame.K_4, "4")  # throw
+    frames(app, 1)
+    click(cell_px(screen, (9, 3)))  # the free cell between them
+    frames(app, 3)
     d = panel.current()
     assert d is not None and (d.act, d.target, panel.refused) == ("throw", "9,3", None)
     p = screen.session.battle.odds(FwIntent("Ash", "throw", at=(9, 3)))
@@ -42,12 +39,12 @@ def test_a_click_on_a_free_cell_aims_the_grenade_there(tmp_path: Path) -> None:
     assert line.startswith("throw 9,3 (a cell; fragmentation grenade") and "14 m of 15 m" in line
     assert f"Rook {caught['Rook']}" in line and f"Moss {caught['Moss']}" in line
     shot = pygame.image.load(str(app.screenshot(tmp_path / "cell.png")))
-    x, y = _at(screen, (9, 3))
+    x, y = cell_px(screen, (9, 3))
     r = round(6 / 2 * screen.board.cam.tile)
     edge = [shot.get_at((x + dx, y))[:3] for dx in range(r - 2, r + 2)]
-    assert any(_near(px, BLAST_EDGE, 60) for px in edge), edge  # the radius round the cell
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    assert any(near(px, BLAST_EDGE, 60) for px in edge), edge  # the radius round the cell
+    press(pygame.K_RETURN)
+    frames(app, 2)
     assert FwIntent("Ash", "throw", at=(9, 3), screen="kinetic", points=4) in screen.session.battle.history
     _until(app, screen, lambda: _events(screen, "fw_throw"))
     (throw,) = _events(screen, "fw_throw")

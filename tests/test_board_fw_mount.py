@@ -17,8 +17,9 @@ from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
 from skirmish.ui.fw.panel import FwCommands
 from skirmish.ui.widgets import ACCENT
-from tests.test_board_fw import _at, _button, _click, _frames, _key, _near
-from tests.test_board_fw_car import _declaring, _events, _until
+from tests.test_board_fw import _button
+from tests.test_board_fw_car import _declaring, _until
+from tests.ui_helpers import cell_px, click, events_of, frames, near, press
 
 CHARS = "{STR: 12, CON: 13, SIZ: 12, INT: 12, POW: 12, DEX: %d}"
 KIT = "skills: {rifle: 50}, armour: [chitin], weapons: [heavy_rifle], tacpack: {generator: 6, screen: kinetic, screen_points: 4}"
@@ -47,9 +48,7 @@ sides:
 """
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _scenario(tmp_path: Path) -> Scenario:
@@ -63,27 +62,27 @@ def test_a_passenger_fires_the_haulers_support_gun_from_the_panel(tmp_path: Path
     screen = app.screen
     assert isinstance(screen, BattleScreen) and isinstance(screen.commands, FwCommands)
     panel = screen.commands
-    _frames(app, 4)
+    frames(app, 4)
     _declaring(app, screen, "Rhee")
-    _key(pygame.K_f, "f")  # the driver may not work the passenger's gun (the data's crew)
-    _frames(app, 1)
+    press(pygame.K_f, "f")  # the driver may not work the passenger's gun (the data's crew)
+    frames(app, 1)
     assert panel.refused == "R-9.12: Rhee has no mount to fire from"
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     _declaring(app, screen, "Kade")
     before = pygame.image.load(str(app.screenshot(tmp_path / "before.png")))
-    _key(pygame.K_1 + 1, "2")  # burst: its own heavy rifle fires single shots only (R-9.5)
-    _frames(app, 1)
+    press(pygame.K_1 + 1, "2")  # burst: its own heavy rifle fires single shots only (R-9.5)
+    frames(app, 1)
     assert panel.refused is not None and panel.refused.startswith("R-9.5")
-    _key(pygame.K_f, "f")  # F: fire from the support gun, which bursts
-    _frames(app, 1)
-    _key(pygame.K_1 + 1, "2")
-    _frames(app, 2)
+    press(pygame.K_f, "f")  # F: fire from the support gun, which bursts
+    frames(app, 1)
+    press(pygame.K_1 + 1, "2")
+    frames(app, 2)
     d = panel.current()
     assert d is not None and (d.act, d.mount, d.weapon, d.shots, panel.refused) == ("burst", "support_gun",
                                                                                   "semi_portable", 0, None)
-    _click(_at(screen, (12, 4)))  # aim at Rook
-    _frames(app, 2)
+    click(cell_px(screen, (12, 4)))  # aim at Rook
+    frames(app, 2)
     d = panel.current()
     assert d is not None and d.target == "Rook"
     odds = screen.session.battle.odds(FwIntent("Kade", "burst", "Rook", mount="support_gun"))
@@ -93,16 +92,16 @@ def test_a_passenger_fires_the_haulers_support_gun_from_the_panel(tmp_path: Path
     shot = pygame.image.load(str(app.screenshot(tmp_path / "mount.png")))
     label = next(b.label for b in panel.controls if b.label.startswith("support gun"))
     px = shot.get_at(_button(panel, label))[:3]
-    assert _near(px, (150, 120, 40), 200) and px != before.get_at(_button(panel, label))[:3]  # the chosen mount
-    assert sum(_near(tuple(shot.get_at((x, y))), ACCENT, 60) for x in range(panel.rect.x, panel.rect.right, 3)
+    assert near(px, (150, 120, 40), 200) and px != before.get_at(_button(panel, label))[:3]  # the chosen mount
+    assert sum(near(tuple(shot.get_at((x, y))), ACCENT, 60) for x in range(panel.rect.x, panel.rect.right, 3)
                for y in range(panel.rect.y, panel.rect.bottom, 3)) > 20
-    _key(pygame.K_RETURN)
-    _frames(app, 2)
+    press(pygame.K_RETURN)
+    frames(app, 2)
     declared = next(a for a in screen.session.battle.history if a.unit == "Kade")
     assert isinstance(declared, FwIntent) and (declared.act, declared.target, declared.mount) == ("burst", "Rook",
                                                                                                    "support_gun")
-    _until(app, screen, lambda: any(e.actor == "Kade" for e in _events(screen, "fw_attack")))
-    (fired,) = [e for e in _events(screen, "fw_attack") if e.actor == "Kade"]
+    _until(app, screen, lambda: any(e.actor == "Kade" for e in events_of(screen, "fw_attack")))
+    (fired,) = [e for e in events_of(screen, "fw_attack") if e.actor == "Kade"]
     assert fired.mount == "Mule's support gun" and fired.base == 20 and fired.weapon == "semi_portable"
     app.close()
 

@@ -20,27 +20,17 @@ from skirmish.ui.session import Session
 from skirmish.ui.settings import Settings
 from tests.conftest import one_line, run
 from tests.test_ui import DUEL
+from tests.ui_helpers import frames, press, type_text
 
 SEED = 2
 SAVE_NAME = re.compile(r"depot_breach-\d{8}-\d{6}(-\d+)?\.json")
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-def _key(key: int, mod: int = 0, unicode: str = "") -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _ctrl(key: int) -> None:
-    _key(key, pygame.KMOD_LCTRL)
-
-
-def _frames(app: App, n: int) -> None:
-    for _ in range(n):
-        assert app.tick(1 / 60)
+    press(key, mod=pygame.KMOD_LCTRL)
 
 
 def _depot() -> Scenario:
@@ -69,11 +59,11 @@ def _cells(session: Session) -> dict[str, tuple[int, int]]:
 def _save_at_round_3(app: App) -> tuple[Path, Session]:
     screen = app.screen
     assert isinstance(screen, BattleScreen)
-    _key(pygame.K_SPACE, unicode=" ")  # paused: the board stands still while it is saved
-    _frames(app, 2)
+    press(pygame.K_SPACE, unicode=" ")  # paused: the board stands still while it is saved
+    frames(app, 2)
     _advance(screen.session, 3, extra=5)
     _ctrl(pygame.K_s)
-    _frames(app, 1)
+    frames(app, 1)
     path = latest_save()
     assert path is not None and path.parent == saves_dir()
     return path, screen.session
@@ -90,7 +80,7 @@ def test_ctrl_s_mid_battle_writes_a_record_that_replays(tmp_path: Path) -> None:
         assert battle.ctx.round == 3 and battle.state_hash() == session.battle.state_hash()
     assert json.loads(path.read_text())["controllers"] == {"Raiders": "ai:utility", "Guards": "ai:utility"}
     _ctrl(pygame.K_s)  # a second save in the same second gets its own file
-    _frames(app, 1)
+    frames(app, 1)
     assert len(list(saves_dir().glob("*.json"))) == 2
     app.close()
 
@@ -102,7 +92,7 @@ def test_ctrl_o_brings_the_same_battle_back(tmp_path: Path) -> None:
     _advance(saved, 5)  # the battle goes on after the save ...
     assert _cells(saved) != cells
     _ctrl(pygame.K_o)  # ... and Ctrl+O brings back the saved moment
-    _frames(app, 2)
+    frames(app, 2)
     screen = app.screen
     assert isinstance(screen, BattleScreen) and screen.session is not saved
     loaded = screen.session
@@ -111,7 +101,7 @@ def test_ctrl_o_brings_the_same_battle_back(tmp_path: Path) -> None:
     assert [str(a.action) for a in loaded.battle.answers[:answers]] == [str(a.action) for a in saved.battle.answers[:answers]]
     assert loaded.controls == {"Raiders": "ai", "Guards": "ai"}
     assert app.toast is not None and app.toast[0].startswith("loaded: ")
-    _frames(app, 30)  # the board goes on playing it
+    frames(app, 30)  # the board goes on playing it
     app.close()
 
 
@@ -125,7 +115,7 @@ def test_save_at_round_3_load_finish_gives_the_same_events() -> None:
     app = _board()
     _save_at_round_3(app)
     _ctrl(pygame.K_o)
-    _frames(app, 1)
+    frames(app, 1)
     screen = app.screen
     assert isinstance(screen, BattleScreen)
     loaded = screen.session
@@ -141,19 +131,19 @@ def test_a_person_s_moves_are_saved_and_loaded(tmp_path: Path) -> None:
     app = App(scenario=duel, controls={"Blue": "human", "Red": "ai"}, size=(1000, 650))
     screen = app.screen
     assert isinstance(screen, BattleScreen)
-    _frames(app, 3)
-    _key(pygame.K_2, unicode="2")  # declare NORMAL
-    _frames(app, 3)
+    frames(app, 3)
+    press(pygame.K_2, unicode="2")  # declare NORMAL
+    frames(app, 3)
     screen.session.submit(Move("Blue-1", (2, 1)))
-    _frames(app, 2)
+    frames(app, 2)
     cells = _cells(screen.session)
     _ctrl(pygame.K_s)
-    _frames(app, 1)
+    frames(app, 1)
     path = latest_save()
     assert path is not None and path.name.startswith("duel-")
     assert json.loads(path.read_text())["controllers"]["Blue"] == "human"
     _ctrl(pygame.K_o)
-    _frames(app, 1)
+    frames(app, 1)
     loaded = app.screen
     assert isinstance(loaded, BattleScreen) and loaded is not screen
     assert _cells(loaded.session) == cells and loaded.session.controls == {"Blue": "human", "Red": "ai"}
@@ -178,7 +168,7 @@ def test_a_bad_or_drifted_save_is_one_line_in_a_toast(damage: str, tmp_path: Pat
         assert "Depot breached" in text
     path.write_text(text)
     _ctrl(pygame.K_o)
-    _frames(app, 2)
+    frames(app, 2)
     assert isinstance(app.screen, BattleScreen) and app.screen.session is session  # the battle goes on
     assert app.toast is not None
     msg = app.toast[0]
@@ -191,7 +181,7 @@ def test_a_bad_or_drifted_save_is_one_line_in_a_toast(damage: str, tmp_path: Pat
 def test_ctrl_o_with_no_save_says_so() -> None:
     app = _board()
     _ctrl(pygame.K_o)
-    _frames(app, 1)
+    frames(app, 1)
     assert app.toast is not None and "no saved battle" in app.toast[0]
     app.close()
 
@@ -199,9 +189,9 @@ def test_ctrl_o_with_no_save_says_so() -> None:
 def test_a_scenario_file_gone_is_not_saved_with_one_line(tmp_path: Path) -> None:
     gone = parse_scenario(DUEL, str(tmp_path / "gone.yaml"), base=tmp_path)  # never written to disk
     app = App(scenario=gone, controls={"Blue": "ai", "Red": "ai"}, size=(1000, 650))
-    _frames(app, 2)
+    frames(app, 2)
     _ctrl(pygame.K_s)
-    _frames(app, 1)
+    frames(app, 1)
     assert latest_save() is None
     assert app.toast is not None and app.toast[0].startswith("not saved: ") and "gone.yaml" in app.toast[0]
     assert "\n" not in app.toast[0]
@@ -246,11 +236,6 @@ def test_play_load_headless_finishes_the_battle(tmp_path: Path, capsys: pytest.C
     assert code == 2 and "--load" in one_line(err)
 
 
-def _type(text: str) -> None:
-    for ch in text:
-        _key(0, unicode=ch)
-
-
 def test_ctrl_shift_s_saves_to_a_chosen_path(tmp_path: Path) -> None:
     """Ctrl+Shift+S opens a dialog over the paused board; a path in a missing folder is refused with its
     reason and the dialog stays; a good path (no suffix: .json added) writes a record that replays; Esc
@@ -259,32 +244,32 @@ def test_ctrl_shift_s_saves_to_a_chosen_path(tmp_path: Path) -> None:
 
     app = _board()
     try:
-        _frames(app, 3)
-        _key(pygame.K_s, pygame.KMOD_LCTRL | pygame.KMOD_LSHIFT)
-        _frames(app, 1)
+        frames(app, 3)
+        press(pygame.K_s, mod=pygame.KMOD_LCTRL | pygame.KMOD_LSHIFT)
+        frames(app, 1)
         dialog = app.screen
         assert isinstance(dialog, SaveAsScreen)
         board = app.stack[0]
         assert isinstance(board, BattleScreen) and dialog.text.endswith("depot_breach.json")
         answers_before = len(board.session.battle.answers)
         _ctrl(pygame.K_u)
-        _type(str(tmp_path / "nowhere" / "x"))
-        _key(pygame.K_RETURN)
-        _frames(app, 2)
+        type_text(str(tmp_path / "nowhere" / "x"))
+        press(pygame.K_RETURN)
+        frames(app, 2)
         assert app.screen is dialog and dialog.error is not None and "nowhere" in dialog.error
         assert "\n" not in dialog.error and not (tmp_path / "nowhere").exists()
         assert len(board.session.battle.answers) == answers_before  # the battle waits while the dialog is open
         _ctrl(pygame.K_u)
-        _type(str(tmp_path / "mine"))
-        _key(pygame.K_RETURN)
-        _frames(app, 1)
+        type_text(str(tmp_path / "mine"))
+        press(pygame.K_RETURN)
+        frames(app, 1)
         assert isinstance(app.screen, BattleScreen) and dialog.saved == tmp_path / "mine.json"
         rec = record.load(tmp_path / "mine.json")
         record.replay(rec).close()
-        _key(pygame.K_s, pygame.KMOD_LCTRL | pygame.KMOD_LSHIFT)
-        _frames(app, 1)
-        _key(pygame.K_ESCAPE)
-        _frames(app, 1)
+        press(pygame.K_s, mod=pygame.KMOD_LCTRL | pygame.KMOD_LSHIFT)
+        frames(app, 1)
+        press(pygame.K_ESCAPE)
+        frames(app, 1)
         assert isinstance(app.screen, BattleScreen)
         assert sorted(p.name for p in tmp_path.iterdir() if p.name != "config") == ["mine.json"]
     finally:

@@ -15,6 +15,7 @@ from skirmish.ui.battle import BattleScreen
 from skirmish.ui.frame import TOP_H
 from skirmish.ui.settings import Settings
 from skirmish.ui.widgets import PANEL_BG
+from tests.ui_helpers import rgb_dist
 
 T = "{strength: III-2, dexterity: III-2, reflexes: III-2, vigor: III-2, acuity: II-2}"
 RELAY = f"""name: relay test
@@ -48,13 +49,7 @@ triggers:
 """
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-def _dist(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    return sum(abs(int(p) - int(q)) for p, q in zip(a[:3], b[:3], strict=True))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _screen_px(screen: BattleScreen, cell_corner: tuple[float, float]) -> tuple[int, int]:
@@ -73,11 +68,11 @@ def test_zones_objectives_and_messages_on_the_board(tmp_path: Path) -> None:
         blue = screen.board.colours["Blue"]
         # the relay's outline in Blue's colour (its hold objective), on the left side of cell 3,1
         edge = first.get_at(_screen_px(screen, (3.0, 1.5)))
-        assert _dist(edge, blue) < 60, edge
+        assert rgb_dist(edge, blue) < 60, edge
         gate_before = first.get_at(_screen_px(screen, (0.5, 3.5)))
         # the objectives panel at the board's top left: its background, and both objectives listed open
         panel = first.get_at((14, TOP_H + 30))
-        assert _dist(panel, PANEL_BG) < 40, panel
+        assert rgb_dist(panel, PANEL_BG) < 40, panel
         for _ in range(3000):
             app.tick(1 / 60)
             if screen.session.battle.ctx.round >= 2 and any("second wave" in t.text for t in screen.toasts):
@@ -86,13 +81,13 @@ def test_zones_objectives_and_messages_on_the_board(tmp_path: Path) -> None:
         assert "Red's second wave arrives" in texts and "gate closes" in texts
         later = pygame.image.load(str(app.screenshot(tmp_path / "round2.png")))
         gate_after = later.get_at(_screen_px(screen, (0.5, 3.5)))
-        assert _dist(gate_before, gate_after) > 60, (gate_before, gate_after)  # the door is a wall now
+        assert rgb_dist(gate_before, gate_after) > 60, (gate_before, gate_after)  # the door is a wall now
         view = screen.session.view()
         assert not view.grid.passable((0, 3)) and screen.board.grid is view.grid
         red = screen.board.colours["Red"]
         x0, y0 = _screen_px(screen, (6.0, 0.0))
         px = screen.board.cam.tile
-        reds = sum(1 for x in range(x0, x0 + px, 2) for y in range(y0, y0 + px, 2) if _dist(later.get_at((x, y)), red) < 60)
+        reds = sum(1 for x in range(x0, x0 + px, 2) for y in range(y0, y0 + px, 2) if rgb_dist(later.get_at((x, y)), red) < 60)
         assert reds > (px // 2) ** 2 // 8, reds  # the reinforcement's token, in Red's colour, on its cell
     finally:
         app.close()

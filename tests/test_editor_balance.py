@@ -6,7 +6,6 @@ battles a level, and Esc cancels a run and closes the panel."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -16,37 +15,27 @@ from skirmish.sim.balance import balance
 from skirmish.ui.app import App
 from skirmish.ui.editor import EditorScreen
 from skirmish.ui.editor.balance_panel import BATTLES, next_battles, panel_rect
-from skirmish.ui.settings import Settings
-from tests.test_editor_board import _frames, _key, _open, _shot, _texts
+from tests.test_editor_board import _open, _shot, _texts
+from tests.ui_helpers import frames, press
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-@pytest.fixture
-def app() -> Iterator[App]:
-    a = App(size=(1280, 800), settings=Settings(editor={"balance_battles": 2}))
-    yield a
-    a.close()
+pytestmark = [pytest.mark.usefixtures("isolated_config"), pytest.mark.app(settings={"editor": {"balance_battles": 2}})]
 
 
 def _until_done(app: App, ed: EditorScreen, limit: float = 240.0) -> None:
     start = time.monotonic()
     while ed.balance is not None and ed.balance.running:
         assert time.monotonic() - start < limit, "the balance run did not end"
-        _frames(app)
+        frames(app)
         time.sleep(0.02)
-    _frames(app, 2)
+    frames(app, 2)
 
 
 def test_ctrl_b_shows_the_balance_table_and_an_edit_makes_it_stale(app: App, tmp_path: Path) -> None:
     ed = _open(app, tmp_path)
     assert ed.balance_battles == 2
     before = _shot(app)
-    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_b, mod=pygame.KMOD_CTRL)
+    frames(app)
     run = ed.balance
     assert run is not None and run.battles == 2
     assert run.running or run.result is not None
@@ -63,37 +52,37 @@ def test_ctrl_b_shows_the_balance_table_and_an_edit_makes_it_stale(app: App, tmp
     assert _shot(app).get_at(inside) != before.get_at(inside)  # the panel is drawn over the map
     # an edit: the figures are stale
     ed.doc.set(("name", ), "Duel 2")
-    _frames(app)
+    frames(app)
     assert "stale: the scenario was edited since" in _texts(ed)
     # Esc closes the panel: the map shows again
-    _key(pygame.K_ESCAPE)
-    _frames(app)
+    press(pygame.K_ESCAPE)
+    frames(app)
     assert ed.balance is None and _shot(app).get_at(inside) == before.get_at(inside)
 
 
 def test_battles_a_level_are_set_and_a_run_is_cancelled(app: App, tmp_path: Path) -> None:
     ed = _open(app, tmp_path)
-    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_b, mod=pygame.KMOD_CTRL)
+    frames(app)
     _until_done(app, ed)
     for _ in range(len(BATTLES)):
-        _key(pygame.K_EQUALS, "+")
-    _frames(app)
+        press(pygame.K_EQUALS, "+")
+    frames(app)
     assert ed.balance_battles == BATTLES[-1] and app.settings.editor["balance_battles"] == BATTLES[-1]
     assert f"next run: {BATTLES[-1]}" in _texts(ed)
-    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_b, mod=pygame.KMOD_CTRL)
+    frames(app)
     run = ed.balance
     assert run is not None and run.battles == BATTLES[-1] and run.running
     assert "Esc cancels" in _texts(ed)
-    _key(pygame.K_ESCAPE)
-    _frames(app)
+    press(pygame.K_ESCAPE)
+    frames(app)
     run.thread.join(timeout=120)
-    _frames(app)
+    frames(app)
     assert run.cancelled and run.results == () and run.done < run.total
     assert "cancelled after" in _texts(ed) and ed.balance is run
-    _key(pygame.K_MINUS, "-")
-    _frames(app)
+    press(pygame.K_MINUS, "-")
+    frames(app)
     assert ed.balance_battles == BATTLES[-2]
     assert next_battles(2, 1) == BATTLES[0] and next_battles(BATTLES[0], -1) == BATTLES[0]
 
@@ -101,8 +90,8 @@ def test_battles_a_level_are_set_and_a_run_is_cancelled(app: App, tmp_path: Path
 def test_a_scenario_with_problems_is_not_balanced(app: App, tmp_path: Path) -> None:
     ed = _open(app, tmp_path)
     ed.doc.set(("sides", 0, "units", 0, "weapons"), ["lasrifle"])
-    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_b, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert ed.balance is None and any("cannot balance" in t.text for t in ed.toasts)
 
 
@@ -112,15 +101,15 @@ def test_a_second_run_after_an_edit_plays_the_edited_scenario(app: App, tmp_path
     from skirmish.sim.batch import _scenario
 
     ed = _open(app, tmp_path)
-    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_b, mod=pygame.KMOD_CTRL)
+    frames(app)
     _until_done(app, ed)
     first = ed.balance
     assert first is not None and first.error is None
     ed.doc.set(("victory", "max_rounds"), 1)
     ed.doc.set(("sides", 1, "units", 0, "at"), [2, 1])  # Red next to Blue: the battles go otherwise
-    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_b, mod=pygame.KMOD_CTRL)
+    frames(app)
     _until_done(app, ed)
     run = ed.balance
     assert run is not None and run is not first and run.error is None
@@ -142,29 +131,29 @@ def test_leaving_the_editor_while_a_run_plays_stops_it_quietly(app: App, tmp_pat
     monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
     ed = _open(app, tmp_path)
     ed.balance_battles = 50
-    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_b, mod=pygame.KMOD_CTRL)
+    frames(app)
     run = ed.balance
     assert run is not None and run.running
     menu_button = next(b.rect for b in ed.buttons.buttons if b.label.startswith("Menu"))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=menu_button.center, button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=menu_button.center, button=1))
-    _frames(app, 2)
+    frames(app, 2)
     assert isinstance(app.screen, MenuScreen) and run.stopping
     run.thread.join(timeout=120)
-    _frames(app, 2)
+    frames(app, 2)
     assert not run.running and run.cancelled and run.results == () and raised == []
     assert not any(t.name == "skirmish-balance" and t.is_alive() for t in threading.enumerate())
 
 
 def test_ctrl_b_during_a_run_cancels_it_and_starts_again(app: App, tmp_path: Path) -> None:
     ed = _open(app, tmp_path)
-    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_b, mod=pygame.KMOD_CTRL)
+    frames(app)
     first = ed.balance
     assert first is not None and first.running
-    _key(pygame.K_b, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_b, mod=pygame.KMOD_CTRL)
+    frames(app)
     run = ed.balance
     assert run is not None and run is not first and first.stopping
     _until_done(app, ed)

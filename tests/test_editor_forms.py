@@ -5,7 +5,6 @@ redo; what is saved loads back. The rows come from the loader's models (a key of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -17,19 +16,10 @@ from skirmish.ui.app import App
 from skirmish.ui.editor import EditorScreen
 from skirmish.ui.editor.objective_form import FormField, Refs, model_rows, objective_rows, trigger_rows
 from skirmish.ui.settings import Settings
-from tests.test_editor_board import DUEL, _click, _frames, _key, _move, _open, _texts, _type
+from tests.test_editor_board import DUEL, _move, _open, _texts
+from tests.ui_helpers import click, frames, press, type_text
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-@pytest.fixture
-def app() -> Iterator[App]:
-    a = App(size=(1280, 900), settings=Settings())
-    yield a
-    a.close()
+pytestmark = [pytest.mark.usefixtures("isolated_config"), pytest.mark.app(size=(1280, 900))]
 
 
 WITH_ZONES = DUEL.replace("victory:", "zones: {relay: {rect: [5, 0, 7, 2]}, exit: {rect: [10, 4, 11, 5]}}\nvictory:")
@@ -48,8 +38,8 @@ def _choice(ed: EditorScreen, value: str) -> pygame.Rect:
 
 
 def _press(app: App, rect: pygame.Rect) -> None:
-    _click(rect.center)
-    _frames(app)
+    click(rect.center)
+    frames(app)
 
 
 def test_rows_come_from_the_loaders_models() -> None:
@@ -79,7 +69,7 @@ def test_rows_come_from_the_loaders_models() -> None:
 def test_an_objective_built_with_the_form(app: App, tmp_path: Path) -> None:
     ed = _open(app, tmp_path, WITH_ZONES)
     ed.side, ed.tab = 0, "side"
-    _frames(app)
+    frames(app)
     _press(app, next(b.rect for b in ed.buttons.buttons if b.label == "+ objective"))
     assert ed.doc.data["sides"][0]["objectives"] == [{"kind": "eliminate"}] and ed.opened is not None
     # the kind: hold, picked from the loader's kinds; the zone filled in with the first, then picked
@@ -92,14 +82,14 @@ def test_an_objective_built_with_the_form(app: App, tmp_path: Path) -> None:
     _press(app, _choice(ed, "exit"))
     # rounds typed, wins toggled, points typed
     _press(app, _row(ed, "rounds"))
-    _type("2")
-    _key(pygame.K_RETURN)
+    type_text("2")
+    press(pygame.K_RETURN)
     _press(app, _row(ed, "wins"))
     _press(app, _row(ed, "points"))
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type("5")
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text("5")
+    press(pygame.K_RETURN)
+    frames(app)
     assert ed.doc.data["sides"][0]["objectives"] == [{"kind": "hold", "zone": "exit", "rounds": 2, "wins": True,
                                                        "points": 5}]
     assert "yes" in _texts(ed)
@@ -107,13 +97,13 @@ def test_an_objective_built_with_the_form(app: App, tmp_path: Path) -> None:
     assert errors == [] and scenario is not None
     # a bad value: the loader names the key
     _press(app, _row(ed, "rounds"))
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type("0")
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text("0")
+    press(pygame.K_RETURN)
+    frames(app)
     assert "sides[0].objectives[0].rounds" in _texts(ed)
-    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert ed.doc.data["sides"][0]["objectives"][0]["rounds"] == 2 and ed.doc.check()[1] == []
     # kill: the zone and rounds go, a unit comes
     _press(app, _row(ed, "kind"))
@@ -122,22 +112,22 @@ def test_an_objective_built_with_the_form(app: App, tmp_path: Path) -> None:
     _press(app, _row(ed, "unit"))
     _press(app, _choice(ed, "Red-1"))
     assert ed.doc.check()[1] == []
-    _key(pygame.K_s, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_s, mod=pygame.KMOD_CTRL)
+    frames(app)
     back = load_scenario(tmp_path / "duel.yaml")
     assert back.spec.sides[0].objectives[0].unit == "Red-1" and back.spec.sides[0].objectives[0].wins
     # delete, and undo brings it back
     _press(app, _row(ed, "delete this objective"))
     assert ed.doc.data["sides"][0]["objectives"] == []
-    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert ed.doc.data["sides"][0]["objectives"][0]["unit"] == "Red-1"
 
 
 def test_a_trigger_built_with_the_form(app: App, tmp_path: Path) -> None:
     ed = _open(app, tmp_path, WITH_ZONES)
     ed.tab = "triggers"
-    _frames(app)
+    frames(app)
     _press(app, next(b.rect for b in ed.buttons.buttons if b.label == "+ trigger"))
     assert ed.opened == ("triggers", 0)
     _press(app, _row(ed, "when"))
@@ -165,15 +155,15 @@ def test_a_trigger_built_with_the_form(app: App, tmp_path: Path) -> None:
     assert errors == [], [e.text for e in errors]
     # a name typed that is no zone: the loader names the key
     _press(app, _row(ed, "enters"))
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type("nowhere")
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text("nowhere")
+    press(pygame.K_RETURN)
+    frames(app)
     assert "triggers[0].when.enters" in _texts(ed)
-    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _frames(app)
-    _key(pygame.K_s, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    frames(app)
+    press(pygame.K_s, mod=pygame.KMOD_CTRL)
+    frames(app)
     back = load_scenario(tmp_path / "duel.yaml")
     assert scenario is not None and back.spec == scenario.spec
     # the effect deleted, then the trigger; the folded row unfolds again
@@ -192,17 +182,17 @@ def test_the_inspector_scrolls_with_the_wheel_and_to_an_unfolded_form(tmp_path: 
         ed = _open(a, tmp_path, WITH_ZONES)
         ed.side, ed.tab = 0, "side"
         ed.doc.set(("sides", 0, "objectives"), [{"kind": "survive", "rounds": r} for r in range(1, 9)])
-        _frames(a)
+        frames(a)
         first = ed.panels.fields[0][1]
         assert ed.scroll == 0 and first.label == "name"
         assert "more (wheel)" in _texts(ed)
         _move(ed.panels.inspector.center)
         pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-3))
-        _frames(a)
+        frames(a)
         assert ed.scroll == 3 and ed.panels.fields[0][1] != first and "▲ 3 more (wheel)" in _texts(ed)
         # the last objective unfolded: scrolled so that its form shows whole, down to its delete row
         ed.opened = ("sides", 0, "objectives", 7)
-        _frames(a)
+        frames(a)
         labels = [f.label.strip() for _, f in ed.panels.fields]
         assert "objective 8 −" in labels and labels[-1] == "delete this objective"
     finally:

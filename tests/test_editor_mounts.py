@@ -5,7 +5,6 @@ Delete removes one (its rider set down); the loader's check names a bad mount li
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -17,23 +16,14 @@ from skirmish.ui.app import App
 from skirmish.ui.editor import EditorDoc, EditorScreen
 from skirmish.ui.editor.pieces import MOUNT_KINDS as EDITOR_KINDS
 from skirmish.ui.fi_mount import MOUNT_C
-from skirmish.ui.settings import Settings
-from tests.test_editor_board import DUEL, _centre, _click, _down, _frames, _key, _move, _open, _texts, _type, _up
+from tests.test_editor_board import DUEL, _centre, _down, _move, _open, _texts, _up
 from tests.test_editor_forms import _choice, _press, _row
+from tests.ui_helpers import click, frames, press, type_text
 
 OUTRIDERS = SCENARIOS_DIR / "fi" / "outriders.yaml"
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-@pytest.fixture
-def app() -> Iterator[App]:
-    a = App(size=(1280, 900), settings=Settings())
-    yield a
-    a.close()
+pytestmark = [pytest.mark.usefixtures("isolated_config"), pytest.mark.app(size=(1280, 900))]
 
 
 def _cell_pixels(app: App, ed: EditorScreen, cell: tuple[int, int]) -> set[tuple[int, int, int]]:
@@ -46,7 +36,7 @@ def _drag(app: App, a: tuple[int, int], b: tuple[int, int]) -> None:
     _down(a)
     _move(b)
     _up(b)
-    _frames(app)
+    frames(app)
 
 
 def test_the_kinds_are_the_rules_table() -> None:
@@ -55,14 +45,14 @@ def test_the_kinds_are_the_rules_table() -> None:
 
 def test_the_editor_draws_the_scenarios_mounts_as_the_board_does(app: App) -> None:
     ed = app.open_editor(OUTRIDERS)
-    _frames(app, 2)
+    frames(app, 2)
     assert [m["name"] for m in ed.doc.mounts()] == ["Bike-1", "Bike-2", "Horse"]
     assert tuple(app.window.get_at(_centre(ed, (2, 3))))[:3] == MOUNT_C["bike"]  # a riderless bike, whole
     assert MOUNT_C["horse"] in _cell_pixels(app, ed, (4, 5))  # the Sergeant's horse: a saddle band under him
     assert MOUNT_C["bike"] not in _cell_pixels(app, ed, (5, 5)) and MOUNT_C["horse"] not in _cell_pixels(app, ed, (3, 3))
     # the Mounts tab lists them, the selected one first
     ed.tab, ed.mount = "mounts", 2
-    _frames(app)
+    frames(app)
     labels = [(f.label.strip(), ed.value_of(f)) for _, f in ed.panels.fields]
     assert labels[:4] == [("mount", "Horse"), ("kind", "horse"), ("at", "[4, 5]"), ("move_m", "")]
     assert "the horse's 16 m" in _texts(ed)
@@ -70,12 +60,12 @@ def test_the_editor_draws_the_scenarios_mounts_as_the_board_does(app: App) -> No
 
 def test_mounts_placed_moved_picked_and_deleted_with_the_m_tool(app: App, tmp_path: Path) -> None:
     ed = _open(app, tmp_path, "ruleset: fi\n" + DUEL)
-    _key(pygame.K_m, "m")
-    _frames(app)
+    press(pygame.K_m, "m")
+    frames(app)
     assert ed.tool == "mount" and ed.tab == "mounts"
     # a click on an empty cell: a horse there
-    _click(_centre(ed, (3, 1)))
-    _frames(app)
+    click(_centre(ed, (3, 1)))
+    frames(app)
     assert ed.doc.data["mounts"] == [{"name": "Horse-1", "kind": "horse", "at": [3, 1]}] and ed.mount == 0
     assert tuple(app.window.get_at(_centre(ed, (3, 1))))[:3] == MOUNT_C["horse"]
     assert ed.doc.check()[1] == []
@@ -91,8 +81,8 @@ def test_mounts_placed_moved_picked_and_deleted_with_the_m_tool(app: App, tmp_pa
     assert tuple(app.window.get_at(_centre(ed, (6, 4))))[:3] == MOUNT_C["bike"]
     assert MOUNT_C["bike"] not in _cell_pixels(app, ed, (3, 1))
     # a click under a unit: a second mount (the selected one's kind), ridden by the unit
-    _click(_centre(ed, (1, 1)))
-    _frames(app)
+    click(_centre(ed, (1, 1)))
+    frames(app)
     assert ed.doc.data["mounts"][1] == {"name": "Bike-1", "kind": "bike", "at": [1, 1]} and ed.mount == 1
     assert ed.doc.data["sides"][0]["units"][0]["mounted"] is True and ed.doc.check()[1] == []
     assert any("Blue-1 rides it" in t.text for t in ed.toasts)
@@ -104,44 +94,44 @@ def test_mounts_placed_moved_picked_and_deleted_with_the_m_tool(app: App, tmp_pa
     assert ed.doc.data["mounts"][1]["at"] == [2, 4] and any("stands there" in t.text for t in ed.toasts)
     # a bad cell typed: the loader's check names the mount live; a click on the problem selects it
     _press(app, _row(ed, "at"))
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type("[4, 2]")
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text("[4, 2]")
+    press(pygame.K_RETURN)
+    frames(app)
     assert ed.doc.data["mounts"][1]["at"] == [4, 2]
     assert "mounts[1].at" in _texts(ed) and "where no mount can stand" in _texts(ed)
     ed.mount, ed.tab = None, "scenario"
-    _frames(app)
+    frames(app)
     problem = next(r for r, where in ed.panels.problems if where == "mounts[1].at")
     _press(app, problem)
     assert (ed.tab, ed.mount) == ("mounts", 1)
-    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert ed.doc.data["mounts"][1]["at"] == [2, 4] and ed.doc.check()[1] == []
     # renamed: a unit's name is refused, a new one taken
     _press(app, _row(ed, "mount"))
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type("Red-1")
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text("Red-1")
+    press(pygame.K_RETURN)
+    frames(app)
     assert ed.editing is not None and "not a unit's" in (ed.editing.error or "")
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type("Thunder")
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text("Thunder")
+    press(pygame.K_RETURN)
+    frames(app)
     assert ed.doc.data["mounts"][1]["name"] == "Thunder"
     # Delete: the ridden one goes, its rider is set down; undo brings both back
-    _key(pygame.K_DELETE)
-    _frames(app)
+    press(pygame.K_DELETE)
+    frames(app)
     assert [m["name"] for m in ed.doc.data["mounts"]] == ["Horse-1"]  # named when placed; a bike since
     assert "mounted" not in ed.doc.data["sides"][0]["units"][0]
     assert MOUNT_C["bike"] not in _cell_pixels(app, ed, (2, 4))
-    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert ed.doc.data["mounts"][1]["name"] == "Thunder" and ed.doc.data["sides"][0]["units"][0]["mounted"] is True
     # saved and loaded back
-    _key(pygame.K_s, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_s, mod=pygame.KMOD_CTRL)
+    frames(app)
     back = load_scenario(tmp_path / "duel.yaml")
     assert [(m.name, m.kind, m.at) for m in back.spec.mounts] == [("Horse-1", "bike", (6, 4)), ("Thunder", "bike", (2, 4))]
     assert back.spec.sides[0].units[0].mounted and back.spec.sides[0].units[0].at == (2, 4)
@@ -188,10 +178,10 @@ def test_mount_edits_round_trip_edit_save_load(tmp_path: Path) -> None:
 
 def test_a_future_world_scenario_has_no_mounts_to_place(app: App) -> None:
     ed = app.open_editor(SCENARIOS_DIR / "fw" / "scout_run.yaml")
-    _frames(app, 2)
-    _key(pygame.K_m, "m")
-    _frames(app)
-    _click(_centre(ed, (1, 1)))
-    _frames(app)
+    frames(app, 2)
+    press(pygame.K_m, "m")
+    frames(app)
+    click(_centre(ed, (1, 1)))
+    frames(app)
     assert "mounts" not in ed.doc.data and any("Future Imperfect's" in t.text for t in ed.toasts)
     assert "grav cars" in _texts(ed)

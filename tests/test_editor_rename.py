@@ -5,7 +5,6 @@ is not set), and flipping a key back to its default leaves it out of the file.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -16,21 +15,11 @@ from skirmish.content.scenario import load_scenario
 from skirmish.ui.app import App
 from skirmish.ui.editor import EditorScreen
 from skirmish.ui.editor.basics import unit_renamed
-from skirmish.ui.settings import Settings
-from tests.test_editor_board import _frames, _key, _texts, _type
+from tests.test_editor_board import _texts
 from tests.test_editor_forms import WITH_ZONES, _open, _press, _row
+from tests.ui_helpers import frames, press, type_text
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-@pytest.fixture
-def app() -> Iterator[App]:
-    a = App(size=(1280, 900), settings=Settings())
-    yield a
-    a.close()
+pytestmark = [pytest.mark.usefixtures("isolated_config"), pytest.mark.app(size=(1280, 900))]
 
 
 NAMED = (WITH_ZONES
@@ -45,12 +34,12 @@ NAMED = (WITH_ZONES
 
 def _rename(app: App, ed: EditorScreen, unit: tuple[int, int], name: str) -> None:
     ed.select(unit)
-    _frames(app)
+    frames(app)
     _press(app, _row(ed, "name"))
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type(name)
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text(name)
+    press(pygame.K_RETURN)
+    frames(app)
 
 
 def test_a_renamed_unit_is_followed_by_what_names_it(app: App, tmp_path: Path) -> None:
@@ -74,12 +63,12 @@ def test_a_renamed_unit_is_followed_by_what_names_it(app: App, tmp_path: Path) -
     assert d["sides"][0]["orders"] == ["declare Alpha normal", "aim Alpha Bravo", "shoot Alpha target=Bravo"]
     assert d["triggers"][1]["then"][0]["ai"]["orders"] == ["protect Bravo"] and ed.doc.check()[1] == []
     # one undo step each
-    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert ed.doc.data == before
-    _key(pygame.K_y, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_y, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert ed.doc.data["triggers"][0]["when"] == {"falls": "Alpha"} and ed.doc.data["sides"][1]["units"][0][
         "name"] == "Red-1"
     # a name another unit has: the line stays open with the reason, nothing changes
@@ -87,10 +76,10 @@ def test_a_renamed_unit_is_followed_by_what_names_it(app: App, tmp_path: Path) -
     assert ed.editing is not None and ed.editing.error is not None and "another unit" in ed.editing.error
     assert "another unit" in _texts(ed)
     assert ed.doc.data["sides"][0]["units"][0]["name"] == "Alpha"
-    _key(pygame.K_ESCAPE)
+    press(pygame.K_ESCAPE)
     # saved and loaded back: the same scenario under the new name
-    _key(pygame.K_s, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_s, mod=pygame.KMOD_CTRL)
+    frames(app)
     back = load_scenario(tmp_path / "duel.yaml")
     assert back.spec.sides[1].objectives[0].unit == "Alpha" and back.spec.triggers[0].when.falls == "Alpha"
 
@@ -121,12 +110,12 @@ DOOR = WITH_ZONES + "triggers:\n  - {when: {round: 2}, then: [{message: hello}]}
 def test_a_door_without_open_says_it_is_not_set_and_defaults_are_not_written(app: App, tmp_path: Path) -> None:
     ed = _open(app, tmp_path, DOOR)
     ed.tab, ed.opened = "triggers", ("triggers", 0)
-    _frames(app)
+    frames(app)
     _press(app, _row(ed, "YAML"))
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type("{when: {round: 2}, then: [{door: {zone: relay}}]}")
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text("{when: {round: 2}, then: [{door: {zone: relay}}]}")
+    press(pygame.K_RETURN)
+    frames(app)
     assert ed.doc.data["triggers"][0]["then"] == [{"door": {"zone": "relay"}}]
     row = next(f for _, f in ed.panels.fields if f.label.strip() == "open")
     assert ed.value_of(row) == "" and "yes" not in ed.value_of(row)

@@ -6,7 +6,6 @@ quick names against the loader's and scenarios of one name, and a rider dragged 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -15,39 +14,22 @@ import pytest
 from skirmish.content.scenario import SCENARIOS_DIR, scenario_title
 from skirmish.rules.actions import parse_action
 from skirmish.ui.app import App
-from skirmish.ui.editor import EditorDoc, EditorScreen
+from skirmish.ui.editor import EditorDoc
 from skirmish.ui.editor.basics import unit_renamed
 from skirmish.ui.editor.draw import HELP
 from skirmish.ui.screens.folder_list import quick_title
 from skirmish.ui.screens.menu_state import menu_listing
 from skirmish.ui.settings import Settings
-from tests.test_editor_board import DUEL, _centre, _click, _down, _frames, _key, _move, _texts, _type, _up
+from tests.test_editor_board import DUEL, _centre, _down, _move, _texts, _up
 from tests.test_editor_forms import WITH_ZONES, _choice, _open, _press, _row
+from tests.test_editor_rename import _rename
+from tests.ui_helpers import click, frames, press, type_text
 
 OUTRIDERS = SCENARIOS_DIR / "fi" / "outriders.yaml"
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-@pytest.fixture
-def app() -> Iterator[App]:
-    a = App(size=(1280, 900), settings=Settings())
-    yield a
-    a.close()
-
-
-def _rename(app: App, ed: EditorScreen, unit: tuple[int, int], name: str) -> None:
-    ed.select(unit)
-    _frames(app)
-    _press(app, _row(ed, "name"))
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type(name)
-    _key(pygame.K_RETURN)
-    _frames(app)
+pytestmark = [pytest.mark.usefixtures("isolated_config"), pytest.mark.app(size=(1280, 900))]
 
 
 ORDERS = WITH_ZONES.replace(
@@ -74,8 +56,8 @@ def test_a_unit_named_like_an_option_word_renamed_leaves_the_option_alone(app: A
     assert ed.doc.check()[1] == []
     # undone step by step, then redone: the orders as they were at each step
     for _ in range(4):
-        _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _frames(app)
+        press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert ed.doc.data["sides"][0]["orders"][0] == "declare Blue-1 normal"
     assert ed.doc.data["sides"][0]["orders"][2] == "shoot Blue-1 Red-1 mode=snap"
 
@@ -106,7 +88,7 @@ def test_a_name_the_order_grammar_cannot_hold_as_it_is_is_written_so_it_reads_ba
     _rename(app, ed, (1, 0), "x,y")
     assert ed.editing is not None and "also=" in (ed.editing.error or "")
     assert ed.doc.data["sides"][1]["units"][0]["name"] == "a=b"
-    _key(pygame.K_ESCAPE)
+    press(pygame.K_ESCAPE)
 
 
 REINFORCED = (DUEL + "triggers:\n  - {when: {round: 2}, then: [{reinforce: {side: Blue, zone: relay, units: "
@@ -137,12 +119,12 @@ def test_a_yes_no_row_under_a_value_that_is_not_a_mapping_does_not_break_the_edi
     raise (the board would close): nothing is set, a toast says why, the problems panel names the key."""
     ed = _open(app, tmp_path, WITH_ZONES + "triggers:\n  - {when: {round: 2}, then: [{message: hello}]}\n")
     ed.tab, ed.opened = "triggers", ("triggers", 0)
-    _frames(app)
+    frames(app)
     _press(app, _row(ed, "YAML"))
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type("{when: {round: 2}, then: [{door: relay}]}")
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text("{when: {round: 2}, then: [{door: relay}]}")
+    press(pygame.K_RETURN)
+    frames(app)
     assert ed.doc.data["triggers"][0]["then"] == [{"door": "relay"}]
     _press(app, _row(ed, "open"))
     assert ed.doc.data["triggers"][0]["then"] == [{"door": "relay"}]
@@ -179,14 +161,14 @@ def test_a_rider_dragged_onto_another_mount_is_refused(app: App) -> None:
     """With the Unit tool, the Sergeant (riding the horse at 4,5) dropped on Bike-1's cell: two mounts would share
     a cell; refused as the M tool refuses it."""
     ed = app.open_editor(OUTRIDERS)
-    _frames(app, 2)
-    _key(pygame.K_u, "u")
-    _frames(app)
+    frames(app, 2)
+    press(pygame.K_u, "u")
+    frames(app)
     bike = ed.doc.data["mounts"][0]["at"]
     _down(_centre(ed, (4, 5)))
     _move(_centre(ed, (bike[0], bike[1])))
     _up(_centre(ed, (bike[0], bike[1])))
-    _frames(app)
+    frames(app)
     assert ed.doc.data["sides"][0]["units"][0]["at"] == [4, 5] and ed.doc.data["mounts"][2]["at"] == [4, 5]
     assert any("stands there" in t.text for t in ed.toasts) and ed.doc.check()[1] == []
 
@@ -201,13 +183,13 @@ def test_a_reinforcement_renamed_in_its_trigger_form_is_followed(app: App, tmp_p
     assert ed.doc.check()[1] == []
     before = ed.doc.data
     ed.tab, ed.opened = "triggers", ("triggers", 0)
-    _frames(app)
+    frames(app)
     _press(app, _row(ed, "name 1"))
     assert ed.editing is not None and ed.editing.text == "R-1"
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type("Late")
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text("Late")
+    press(pygame.K_RETURN)
+    frames(app)
     d = ed.doc.data
     assert d["triggers"][0]["then"][0]["reinforce"]["units"][0]["name"] == "Late"
     assert d["triggers"][1]["when"] == {"falls": "Late"} and d["sides"][1]["objectives"] == [
@@ -215,45 +197,45 @@ def test_a_reinforcement_renamed_in_its_trigger_form_is_followed(app: App, tmp_p
     assert d["triggers"][2]["then"][0]["ai"]["orders"] == ["protect Late"] and ed.doc.check()[1] == []
     # a unit's name is refused, the line kept open with why
     _press(app, _row(ed, "name 1"))
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type("Blue-1")
-    _key(pygame.K_RETURN)
-    _frames(app)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text("Blue-1")
+    press(pygame.K_RETURN)
+    frames(app)
     assert ed.editing is not None and "another unit" in (ed.editing.error or "")
-    _key(pygame.K_ESCAPE)
+    press(pygame.K_ESCAPE)
     # one undo step
-    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert ed.doc.data == before
 
 
 def test_k_chooses_the_kind_of_mount_before_placing(app: App, tmp_path: Path) -> None:
     ed = _open(app, tmp_path, "ruleset: fi\n" + DUEL)
-    _key(pygame.K_k, "k")
-    _frames(app)
+    press(pygame.K_k, "k")
+    frames(app)
     assert ed.tool == "mount" and ed.mount_kind == "beast" and "next mount: beast (K)" in _texts(ed)
-    _key(pygame.K_k, "k")
-    _frames(app)
-    _click(_centre(ed, (3, 1)))
-    _frames(app)
+    press(pygame.K_k, "k")
+    frames(app)
+    click(_centre(ed, (3, 1)))
+    frames(app)
     assert ed.doc.data["mounts"] == [{"name": "Bike-1", "kind": "bike", "at": [3, 1]}]
-    _click(_centre(ed, (6, 1)))
-    _frames(app)
+    click(_centre(ed, (6, 1)))
+    frames(app)
     assert ed.doc.data["mounts"][1]["kind"] == "bike" and ed.doc.check()[1] == []
     assert app.settings.editor["mount_kind"] == "bike"  # remembered with the tool
-    _key(pygame.K_k, "k")
-    _frames(app)
+    press(pygame.K_k, "k")
+    frames(app)
     assert ed.mount_kind == "horse"
-    _key(pygame.K_h, "h")
-    _frames(app)
+    press(pygame.K_h, "h")
+    frames(app)
     assert ed.show_help and any("K chooses the kind" in line for line in HELP) and "M mounts (K kind)" in _texts(ed)
 
 
 def test_k_in_a_future_world_scenario_says_mounts_are_future_imperfects(app: App) -> None:
     ed = app.open_editor(SCENARIOS_DIR / "fw" / "scout_run.yaml")
-    _frames(app, 2)
-    _key(pygame.K_k, "k")
-    _frames(app)
+    frames(app, 2)
+    press(pygame.K_k, "k")
+    frames(app)
     assert ed.mount_kind is None and any("Future Imperfect's" in t.text for t in ed.toasts)
 
 
@@ -262,15 +244,15 @@ def test_the_inspectors_tab_labels_are_whole(size: tuple[int, int]) -> None:
     a = App(size=size, settings=Settings())
     try:
         ed = a.open_editor(OUTRIDERS)
-        _frames(a, 2)
+        frames(a, 2)
         lines = [t for t, _ in ed.page.lines]
         for label in ("Scenario", "Side", "Unit", "Zones", "Triggers", "Mounts"):
             assert label in lines, (label, [t for t in lines if "…" in t])
         rects = [r for r, _ in ed.panels.tabs]
         assert all(r.right + 4 <= b.x for r, b in itertools.pairwise(rects))
         assert rects[-1].right <= ed.panels.inspector.right - 8
-        _click(ed.panels.tabs[-1][0].center)
-        _frames(a)
+        click(ed.panels.tabs[-1][0].center)
+        frames(a)
         assert ed.tab == "mounts"
     finally:
         a.close()
@@ -280,10 +262,10 @@ def test_a_reinforcement_copied_from_a_rider_is_no_rider(app: App) -> None:
     """+ effect → reinforce copies the scenario's first unit: in outriders the Sergeant, who rides the horse; the
     copy arrives on foot (as a unit placed like a rider is no rider: pieces.place_unit)."""
     ed = app.open_editor(OUTRIDERS)
-    _frames(app, 2)
+    frames(app, 2)
     ed.add_trigger()
     ed.tab = "triggers"
-    _frames(app)
+    frames(app)
     _press(app, _row(ed, "then 1"))
     _press(app, _choice(ed, "reinforce"))
     units = ed.doc.data["triggers"][-1]["then"][0]["reinforce"]["units"]

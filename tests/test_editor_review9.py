@@ -3,7 +3,6 @@ posted events under SDL's dummy driver: what a kind row fills in must pass the l
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -11,21 +10,11 @@ import pytest
 
 from skirmish.content.scenario import load_scenario
 from skirmish.ui.app import App
-from skirmish.ui.settings import Settings
-from tests.test_editor_board import _frames, _key, _open
+from tests.test_editor_board import _open
 from tests.test_editor_forms import WITH_ZONES, _choice, _press, _row
+from tests.ui_helpers import frames, press
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-@pytest.fixture
-def app() -> Iterator[App]:
-    a = App(size=(1280, 900), settings=Settings())
-    yield a
-    a.close()
+pytestmark = [pytest.mark.usefixtures("isolated_config"), pytest.mark.app(size=(1280, 900))]
 
 
 @pytest.mark.parametrize(("side", "kind", "unit"), [(0, "kill", "Red-1"), (1, "kill", "Blue-1"),
@@ -36,7 +25,7 @@ def test_a_kill_or_protect_objective_starts_from_a_unit_it_may_name(app: App, tm
     'kill an enemy', 'not on side'): the objective is valid as made, no name typed."""
     ed = _open(app, tmp_path, WITH_ZONES)
     ed.side, ed.tab = side, "side"
-    _frames(app)
+    frames(app)
     _press(app, next(b.rect for b in ed.buttons.buttons if b.label == "+ objective"))
     _press(app, _row(ed, "kind"))
     _press(app, _choice(ed, kind))
@@ -47,7 +36,7 @@ def test_a_kill_or_protect_objective_starts_from_a_unit_it_may_name(app: App, tm
 def test_two_reinforcements_made_with_the_form_have_names_of_their_own(app: App, tmp_path: Path) -> None:
     ed = _open(app, tmp_path, WITH_ZONES)
     ed.tab = "triggers"
-    _frames(app)
+    frames(app)
     for i in range(2):
         _press(app, next(b.rect for b in ed.buttons.buttons if b.label == "+ trigger"))
         _press(app, _row(ed, "then 1"))
@@ -60,8 +49,8 @@ def test_two_reinforcements_made_with_the_form_have_names_of_their_own(app: App,
     assert len(names) == 3 and len(set(names)) == 3
     scenario, errors = ed.doc.check()
     assert errors == [], [e.text for e in errors]
-    _key(pygame.K_s, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_s, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert scenario is not None and load_scenario(tmp_path / "duel.yaml").spec == scenario.spec
 
 
@@ -73,7 +62,7 @@ def test_a_problem_in_an_objective_or_trigger_unfolds_its_form(app: App, tmp_pat
     ed.doc.set(("triggers",), [{"when": {"round": 2}, "then": [{"message": "hi"}]},
                                {"when": {"enters": "exit"}, "then": [{"message": "in"}]}])
     ed.doc.delete_zone("exit")
-    _frames(app, 2)
+    frames(app, 2)
     where = {w: r for r, w in ed.panels.problems}
     assert set(where) == {"sides[1].objectives[1].zone", "triggers[1].when.enters"}, list(where)
     _press(app, where["sides[1].objectives[1].zone"])
@@ -89,7 +78,7 @@ def test_enters_turned_to_leaves_keeps_its_zone_and_side(app: App, tmp_path: Pat
     drops only the keys the new kind does not take); undo brings the enters back."""
     ed = _open(app, tmp_path, WITH_ZONES)
     ed.tab = "triggers"
-    _frames(app)
+    frames(app)
     _press(app, next(b.rect for b in ed.buttons.buttons if b.label == "+ trigger"))
     _press(app, _row(ed, "when"))
     _press(app, _choice(ed, "enters"))
@@ -103,9 +92,9 @@ def test_enters_turned_to_leaves_keeps_its_zone_and_side(app: App, tmp_path: Pat
     _press(app, _row(ed, "when"))
     _press(app, _choice(ed, "round"))
     assert ed.doc.data["triggers"][0]["when"] == {"round": 2}
-    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _key(pygame.K_z, mod=pygame.KMOD_CTRL)
-    _frames(app)
+    press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    press(pygame.K_z, mod=pygame.KMOD_CTRL)
+    frames(app)
     assert ed.doc.data["triggers"][0]["when"] == {"enters": "exit", "side": "Red"}
 
 
@@ -114,7 +103,7 @@ def test_a_unit_kept_across_kinds_only_where_it_may_stand(app: App, tmp_path: Pa
     to reach the own unit is kept (reach may name one), and to kill again an enemy comes back."""
     ed = _open(app, tmp_path, WITH_ZONES)
     ed.side, ed.tab = 0, "side"
-    _frames(app)
+    frames(app)
     _press(app, next(b.rect for b in ed.buttons.buttons if b.label == "+ objective"))
     for kind, want in (("kill", {"unit": "Red-1"}), ("protect", {"unit": "Blue-1"}),
                        ("reach", {"zone": "relay", "unit": "Blue-1"}), ("kill", {"unit": "Red-1"})):

@@ -15,6 +15,7 @@ from skirmish.ui.battle import BattleScreen
 from skirmish.ui.hand import BONUS_C, CARD_C, HandCommands
 from skirmish.ui.widgets import ACCENT
 from tests.conftest import make_card, write_deck
+from tests.ui_helpers import frames, near, press
 
 
 def at(step: int, fragment: int):
@@ -24,9 +25,7 @@ def at(step: int, fragment: int):
 TRAITS = "{strength: III-2, dexterity: III-2, reflexes: III-2, vigor: III-2, acuity: II-2}"
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _scenario(tmp_path: Path, options: str = "{initiative: cards}") -> Scenario:
@@ -57,23 +56,10 @@ sides:
     return parse_scenario(text, str(path), base=tmp_path)
 
 
-def _key(key: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
-
-
-def _frames(app: App, n: int) -> None:
-    for _ in range(n):
-        assert app.tick(1 / 60)
-
-
-def _near(px: tuple[int, ...], colour: tuple[int, int, int], tol: int = 40) -> bool:
-    return sum(abs(a - b) for a, b in zip(px[:3], colour, strict=True)) < tol
-
-
 def _playing(tmp_path: Path, options: str = "{initiative: cards}") -> tuple[App, BattleScreen]:
     app = App(scenario=_scenario(tmp_path, options), controls={"Blue": "human", "Red": "ai"}, size=(1280, 800))
     assert isinstance(app.screen, BattleScreen)
-    _frames(app, 4)
+    frames(app, 4)
     return app, app.screen
 
 
@@ -88,16 +74,16 @@ def test_the_hand_is_drawn_as_cards_and_kept_with_the_keys(tmp_path: Path) -> No
     assert len(panel.card_rects) == 2
     surf = app.window
     first = panel.card_rects[0]
-    assert _near(surf.get_at((first.right - 8, first.centery)), CARD_C)
+    assert near(surf.get_at((first.right - 8, first.centery)), CARD_C)
     bonus = first.move(-(first.w + 10), 0)  # the BONUS card is drawn first, left of the keepable ones
-    assert _near(surf.get_at((bonus.right - 8, bonus.centery)), BONUS_C)
-    _key(pygame.K_2)  # pick the 4
-    _frames(app, 2)
+    assert near(surf.get_at((bonus.right - 8, bonus.centery)), BONUS_C)
+    press(pygame.K_2)  # pick the 4
+    frames(app, 2)
     second = panel.card_rects[1]
-    assert _near(surf.get_at((second.x + 1, second.centery)), ACCENT)  # the picked card is edged
-    assert not _near(surf.get_at((first.x + 1, first.centery)), ACCENT)
-    _key(pygame.K_RETURN)
-    _frames(app, 3)
+    assert near(surf.get_at((second.x + 1, second.centery)), ACCENT)  # the picked card is edged
+    assert not near(surf.get_at((first.x + 1, first.centery)), ACCENT)
+    press(pygame.K_RETURN)
+    frames(app, 3)
     keeps = [e for e in screen.session.battle.log.events if e.type == "hand_keep" and e.actor == "Me"]
     assert len(keeps) == 1 and keeps[0].kept == ["4.1"] and keeps[0].bonus == ["14.5 BONUS"]
     assert "9.2" in keeps[0].discarded
@@ -109,20 +95,20 @@ def test_the_tracker_counts_the_steps_down(tmp_path: Path) -> None:
     app, screen = _playing(tmp_path)
     panel = screen.commands
     assert isinstance(panel, HandCommands)
-    _key(pygame.K_RETURN)  # the default keep: 9 and 4, the BONUS besides
+    press(pygame.K_RETURN)  # the default keep: 9 and 4, the BONUS besides
     for _ in range(60):
-        _frames(app, 1)
+        frames(app, 1)
         req = screen.session.human_request()
         if req is not None and req.kind == "act":
             break
     req = screen.session.human_request()
     assert req is not None and req.kind == "act" and req.unit == "Me"
-    _frames(app, 2)
+    frames(app, 2)
     assert "step 14" in screen.header_text(screen.session.view(), 2000)
     box = panel.step_boxes[14]
-    assert _near(app.window.get_at((box.x + 1, box.y + 1)), ACCENT)  # the called step is lit
+    assert near(app.window.get_at((box.x + 1, box.y + 1)), ACCENT)  # the called step is lit
     later = panel.step_boxes[9]
-    assert not _near(app.window.get_at((later.x + 1, later.y + 1)), ACCENT)
+    assert not near(app.window.get_at((later.x + 1, later.y + 1)), ACCENT)
     app.close()
 
 
@@ -134,8 +120,8 @@ def test_phases_keep_the_fi_board(tmp_path: Path) -> None:
     assert req is not None and req.kind == "declare"
     assert panel.buttons(req) is None and panel.prompt(req) is None and not panel.card_rects
     assert screen.prompt() == "Me: declare"
-    _key(pygame.K_2)  # NORMAL, FI's own key
-    _frames(app, 3)
+    press(pygame.K_2)  # NORMAL, FI's own key
+    frames(app, 3)
     declared = [e for e in screen.session.battle.log.events if e.type == "declare" and e.actor == "Me"]
     assert declared and declared[0].speed == "normal"
     app.close()

@@ -18,9 +18,7 @@ from skirmish.ui.settings import Settings
 DATA = Path(__file__).resolve().parent / "data" / "melee"
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def test_the_board_watches_close_and_open_to_the_results(tmp_path: Path) -> None:

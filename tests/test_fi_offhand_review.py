@@ -63,11 +63,12 @@ def test_an_off_hand_launch_is_recorded_and_replays(tmp_path: Path) -> None:
 
 def _board(tmp_path: Path, weapons: str) -> tuple[object, object]:
     from skirmish.ui.app import App
-    from tests.test_board_fi_ranged import _acting, _scenario
+    from tests.test_board_fi_ranged import _scenario
+    from tests.ui_helpers import acting
 
     me = f"weapons: {weapons}, two_weapons: true, skills: {{'shooting:launcher': 4, 'shooting:pistol': 2}}"
     app = App(scenario=_scenario(tmp_path, me), controls={"Crew": "human", "Kyr": "ai"}, size=(1280, 800))
-    return app, _acting(app)
+    return app, acting(app)
 
 
 def test_the_board_offers_covering_fire_beside_the_off_hands_launcher(tmp_path: Path, monkeypatch:
@@ -89,18 +90,18 @@ def test_l_steps_from_the_launcher_in_hand_to_the_other_hands_and_off(tmp_path: 
     each mode's odds are the battle's for its hand (the off hand's lower: −4 and −2 more)."""
     import pygame
 
-    from tests.test_board_fi_ranged import _at, _frames, _hover, _key
+    from tests.ui_helpers import cell_px, frames, hover, press
 
     monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
     app, screen = _board(tmp_path, "[grenade_launcher, grenade_launcher]")
     modes = screen.commands.ranged  # type: ignore[attr-defined]
     battle = screen.session.battle  # type: ignore[attr-defined]
     aim = (7, 1)
-    _hover(_at(screen, aim))  # type: ignore[arg-type]
+    hover(cell_px(screen, aim))  # type: ignore[arg-type]
     seen = []
     for _ in range(3):
-        _key(pygame.K_l)
-        _frames(app, 2)  # type: ignore[arg-type]
+        press(pygame.K_l)
+        frames(app, 2)  # type: ignore[arg-type]
         seen.append((modes.mode, modes.hand))
         if modes.mode == "launch":
             odds = battle.odds(Launch("Me", aim, hand=modes.hand))

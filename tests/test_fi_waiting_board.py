@@ -16,20 +16,9 @@ from skirmish.ui.frame import TOP_H
 from skirmish.ui.widgets import ACCENT
 from tests.conftest import make_card, write_deck
 from tests.test_fi_waiting import GUN, INIT, MISS, _unit
+from tests.ui_helpers import frames, press
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-def _key(key: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
-
-
-def _frames(app: App, n: int) -> None:
-    for _ in range(n):
-        assert app.tick(1 / 60)
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def test_w_opens_the_wait_menu_and_enemy_enters_the_hovered_cell(tmp_path: Path) -> None:
@@ -55,19 +44,19 @@ sides:
     screen = app.screen
     assert isinstance(screen, BattleScreen)
     for _ in range(300):
-        _frames(app, 1)
+        frames(app, 1)
         req = screen.session.human_request()
         if req is not None and req.kind == "declare":
-            _key(pygame.K_2)
+            press(pygame.K_2)
         if req is not None and req.kind == "act" and not screen.anim.busy:
             break
     else:
         raise AssertionError("Watch never acted")
     x, y = screen.board.cam.centre((4, 2))
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y + TOP_H), rel=(0, 0), buttons=(0, 0, 0)))
-    _frames(app, 1)
-    _key(pygame.K_w)
-    _frames(app, 2)
+    frames(app, 1)
+    press(pygame.K_w)
+    frames(app, 2)
     m = screen.attack
     assert m is not None and m.page == "waits"
     triggers = [o.action.trigger for o in m.options]  # type: ignore[attr-defined]
@@ -79,9 +68,9 @@ sides:
     edge = m.rect.topleft
     assert sum(abs(a - b) for a, b in zip(shot.get_at((edge[0] + m.rect.w // 2, edge[1]))[:3], ACCENT,
                                           strict=True)) < 60  # the menu is drawn (its accent frame)
-    _key(pygame.K_2)
+    press(pygame.K_2)
     for _ in range(600):
-        _frames(app, 1)
+        frames(app, 1)
         if screen.session.is_over():
             break
     events = screen.session.battle.log.events

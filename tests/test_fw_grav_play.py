@@ -30,9 +30,7 @@ SCOUT = SCENARIOS_DIR / "fw" / "scout_run.yaml"
 PAIRS = [("rush", "hold"), ("hold", "rush"), ("rush", "rush"), ("random", "hold"), ("rush", "random")]
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def test_the_scout_run_passes_check_and_check_with_no_files_lists_the_fw_scenarios() -> None:

@@ -4,7 +4,6 @@ folder remembered in the settings; a folder with no scenario says so; a path tha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -13,21 +12,12 @@ import pytest
 from skirmish.ui.app import App
 from skirmish.ui.screens import MenuScreen
 from skirmish.ui.screens.menu_state import folder_files, menu_entries
-from skirmish.ui.settings import Settings, load_settings
+from skirmish.ui.settings import load_settings
 from tests.conftest import cli, one_line
-from tests.test_editor_board import DUEL, _frames, _key, _type
+from tests.test_editor_board import DUEL
+from tests.ui_helpers import frames, press, type_text
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-@pytest.fixture
-def app() -> Iterator[App]:
-    a = App(size=(1280, 800), settings=Settings())
-    yield a
-    a.close()
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _folder(tmp_path: Path) -> Path:
@@ -51,7 +41,7 @@ def test_menu_folder_lists_its_scenarios_recursively_by_name(app: App, tmp_path:
     root = _folder(tmp_path)
     assert [p.relative_to(root).as_posix() for p in folder_files(root)] == ["a_duel.yaml", "broken.yaml", "hard/z.yml"]
     menu = app.open_menu(root)
-    _frames(app, 2)
+    frames(app, 2)
     mine = [(e.name, e.tag) for e in menu.entries if e.group == "folder"]
     assert mine == [("Alpha duel", "training"), ("Broken one", "training"), ("Zulu duel", "training/hard")]
     assert menu.entry.name == "Alpha duel" and menu.scenario is not None and menu.field.error is None
@@ -60,13 +50,13 @@ def test_menu_folder_lists_its_scenarios_recursively_by_name(app: App, tmp_path:
     assert "Alpha duel" in text and "training/hard" in text
     # the bad file is listed, and selected it shows its problem
     bad = next(i for i, e in enumerate(menu.entries) if e.name == "Broken one")
-    _key(pygame.K_DOWN)
-    _frames(app, 2)
+    press(pygame.K_DOWN)
+    frames(app, 2)
     assert menu.index == bad and menu.scenario is None
     assert menu.error is not None and "broken.yaml" in menu.error and "broken.yaml" in _texts(menu)
     # a new menu (the settings read back) lists the folder; a scenario chosen there is remembered by its path
-    _key(pygame.K_DOWN)
-    _frames(app, 1)
+    press(pygame.K_DOWN)
+    frames(app, 1)
     assert menu.entry.name == "Zulu duel"
     assert menu.entry.key == str(root / "hard" / "z.yml")
     again = menu_entries(load_settings())
@@ -78,18 +68,18 @@ def test_the_open_field_takes_a_folder_and_an_empty_one_says_so(app: App, tmp_pa
     empty = tmp_path / "empty"
     empty.mkdir()
     menu = app.open_menu(tmp_path / "training" / "a_duel.yaml")
-    _frames(app, 1)
+    frames(app, 1)
     assert not any(e.group == "folder" for e in menu.entries)
-    _key(pygame.K_o, "o")
-    _type(str(empty))
-    _key(pygame.K_RETURN, "\r")
-    _frames(app, 1)
+    press(pygame.K_o, "o")
+    type_text(str(empty))
+    press(pygame.K_RETURN, "\r")
+    frames(app, 1)
     assert menu.field.error is not None and "no scenario files" in menu.field.error
     assert "no scenario files" in _texts(menu) and load_settings().folders == []
-    _key(pygame.K_u, mod=pygame.KMOD_CTRL)
-    _type(str(root / "hard"))
-    _key(pygame.K_RETURN, "\r")
-    _frames(app, 1)
+    press(pygame.K_u, mod=pygame.KMOD_CTRL)
+    type_text(str(root / "hard"))
+    press(pygame.K_RETURN, "\r")
+    frames(app, 1)
     assert menu.field.error is None and menu.entry.name == "Zulu duel" and menu.entry.tag == "hard"
     assert load_settings().folders == [str((root / "hard").resolve())]
 

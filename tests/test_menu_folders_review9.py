@@ -4,7 +4,6 @@ name the folder as the scenario to `skirmish run`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,19 +13,10 @@ from skirmish.ui.screens import menu_state
 from skirmish.ui.screens.menu_state import menu_entries
 from skirmish.ui.settings import Settings, load_settings
 from tests.conftest import cli
-from tests.test_editor_board import DUEL, _frames
+from tests.test_editor_board import DUEL
+from tests.ui_helpers import frames
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-@pytest.fixture
-def app() -> Iterator[App]:
-    a = App(size=(1280, 800), settings=Settings())
-    yield a
-    a.close()
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def test_a_scenario_reached_twice_in_a_folder_is_listed_once(tmp_path: Path) -> None:
@@ -51,10 +41,10 @@ def test_a_folder_over_the_cap_says_the_list_is_cut(app: App, tmp_path: Path,
             (folder / f"s{i}.yaml").write_text(DUEL.replace("name: Duel", f"name: Duel {folder.name} {i}"),
                                                encoding="utf-8")
     menu = app.open_menu(full)
-    _frames(app, 1)
+    frames(app, 1)
     assert menu.field.error is None and len([e for e in menu.entries if e.group == "folder"]) == 3
     menu = app.open_menu(over)
-    _frames(app, 1)
+    frames(app, 1)
     assert len([e for e in menu.entries if e.where == "over"]) == 3
     assert menu.field.error is not None and "first 3" in menu.field.error
     assert menu.entry.where == "over" and load_settings().folders[0] == str(over.resolve())
@@ -79,17 +69,17 @@ def test_a_link_to_itself_in_a_folder_does_not_break_the_menu(app: App, tmp_path
     (root / "a.yaml").write_text(DUEL, encoding="utf-8")
     (root / "loop.yaml").symlink_to(root / "loop.yaml")
     menu = app.open_menu(root)
-    _frames(app, 1)
+    frames(app, 1)
     names = [e.path.name for e in menu.entries if e.group == "folder"]
     assert names == ["a.yaml", "loop.yaml"] and menu.entry.path.name == "a.yaml"
     again = App(size=(1280, 800), settings=load_settings())  # the next start: the folder read from the settings
     try:
         again.open_menu(root / "a.yaml")
-        _frames(again, 1)
+        frames(again, 1)
         menu = again.screen  # type: ignore[assignment]
         loop = next(i for i, e in enumerate(menu.entries) if e.path.name == "loop.yaml")
         menu._select(loop)
-        _frames(again, 1)
+        frames(again, 1)
         assert menu.scenario is None and menu.error is not None and "loop.yaml" in menu.error
     finally:
         again.close()
@@ -102,14 +92,14 @@ def test_a_remembered_folder_since_removed_is_left_out_at_start(app: App, tmp_pa
     root.mkdir()
     (root / "a.yaml").write_text(DUEL.replace("name: Duel", "name: Gone duel"), encoding="utf-8")
     menu = app.open_menu(root)
-    _frames(app, 1)
+    frames(app, 1)
     assert menu.entry.name == "Gone duel"
     menu.settings.scenario = menu.entry.key
     menu.settings.save()
     shutil.rmtree(root)
     again = App(size=(1280, 800), settings=load_settings())
     try:
-        _frames(again, 2)
+        frames(again, 2)
         from skirmish.ui.screens import MenuScreen
 
         assert isinstance(again.screen, MenuScreen) and again.screen.scenario is not None
@@ -130,7 +120,7 @@ def test_a_deep_subfolders_tag_leaves_room_for_the_name(tmp_path: Path) -> None:
     a = App(size=(1024, 700), settings=Settings())
     try:
         menu = a.open_menu(tmp_path / "missions")
-        _frames(a, 2)
+        frames(a, 2)
         assert menu.entry.name == "Deep duel" and menu.page is not None
         assert layout_problems(menu.page, a.window.get_rect(), menu.buttons.buttons) == []
         row = next(r.rect for r in menu.rows if r.index == menu.index)

@@ -6,7 +6,6 @@ skipped; a file's name read from its first `name:` line when plain; and the menu
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,19 +17,10 @@ from skirmish.ui.screens import MenuScreen
 from skirmish.ui.screens.folder_list import quick_title, scan_folder
 from skirmish.ui.screens.menu_state import menu_listing
 from skirmish.ui.settings import Settings
-from tests.test_editor_board import DUEL, _frames
+from tests.test_editor_board import DUEL
+from tests.ui_helpers import frames
 
-
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-@pytest.fixture
-def app() -> Iterator[App]:
-    a = App(size=(1280, 800), settings=Settings())
-    yield a
-    a.close()
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _texts(menu: MenuScreen) -> str:
@@ -51,7 +41,7 @@ def _deep(root: Path, levels: int) -> Path:
 def test_a_deep_folder_is_listed_to_the_depth_bound_and_the_menu_says_it_was_cut(app: App, tmp_path: Path) -> None:
     root = _deep(tmp_path / "deep", 7)
     menu = app.open_menu(root)
-    _frames(app, 2)
+    frames(app, 2)
     names = sorted(e.name for e in menu.entries if e.group == "folder")
     assert names == [f"Level {i}" for i in range(folder_list.MAX_DEPTH + 1)]  # the folder and 4 levels below
     assert menu.field.error is not None and "cut short" in menu.field.error and "deeper than 4" in menu.field.error

@@ -17,9 +17,9 @@ from skirmish.core.errors import IllegalAction
 from skirmish.rules.actions import EndTurn, Move
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
-from skirmish.ui.frame import TOP_H
 from skirmish.ui.settings import Settings
 from tests.objectives_helpers import unit
+from tests.ui_helpers import cell_px
 
 TEXT = f"""name: deploy test
 seed: 4
@@ -78,17 +78,7 @@ def test_a_record_replays_a_persons_deployment(tmp_path: Path) -> None:
     assert [e.to_line() for e in again.log.events] == [e.to_line() for e in b.log.events]
 
 
-def _at(screen: BattleScreen, cell: tuple[int, int]) -> tuple[int, int]:
-    x, y = screen.board.cam.centre(cell)
-    return x, y + TOP_H
-
-
-@pytest.fixture()
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-def test_dragging_within_the_zone_then_enter_on_the_board(tmp_path: Path, _config: None) -> None:
+def test_dragging_within_the_zone_then_enter_on_the_board(tmp_path: Path, isolated_config: None) -> None:
     app = App(scenario=scenario(tmp_path), controls={"Blue": "human", "Red": "ai"}, settings=Settings(speed=8.0),
               size=(1000, 650))
     screen = app.screen
@@ -98,15 +88,15 @@ def test_dragging_within_the_zone_then_enter_on_the_board(tmp_path: Path, _confi
             app.tick(1 / 60)
         req = screen.session.human_request()
         assert req is not None and (req.kind, req.unit) == ("deploy", "B1")
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=_at(screen, (0, 1)), button=1))
-        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=_at(screen, (2, 2)), rel=(1, 1), buttons=(1, 0, 0)))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=cell_px(screen, (0, 1)), button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=cell_px(screen, (2, 2)), rel=(1, 1), buttons=(1, 0, 0)))
         for _ in range(2):
             app.tick(1 / 60)
         shot = pygame.image.load(str(app.screenshot(tmp_path / "deploy.png")))
-        r, g, b = shot.get_at(_at(screen, (2, 0)))[:3]  # a free cell of the zone: lit green
-        r2, g2, b2 = shot.get_at(_at(screen, (5, 0)))[:3]  # outside the zone: not
+        r, g, b = shot.get_at(cell_px(screen, (2, 0)))[:3]  # a free cell of the zone: lit green
+        r2, g2, b2 = shot.get_at(cell_px(screen, (5, 0)))[:3]  # outside the zone: not
         assert g > r and g > b and g - max(r, b) > g2 - max(r2, b2) + 20
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=_at(screen, (2, 2)), button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=cell_px(screen, (2, 2)), button=1))
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0))
         for _ in range(3):
             app.tick(1 / 60)

@@ -19,10 +19,10 @@ from skirmish.ui.frame import TOP_H
 from skirmish.ui.settings import Settings
 from tests.objectives_helpers import T, battle, events, play, unit
 from tests.objectives_helpers import scenario as text_of
-from tests.test_board_zones import _dist
 from tests.test_objectives import FW_UNIT
 from tests.test_objectives_ai import UNIT
 from tests.test_objectives_deploy import TEXT
+from tests.ui_helpers import rgb_dist
 
 FW_EXIT = """name: fw exit
 ruleset: fw
@@ -41,7 +41,6 @@ sides:
     units: [%s]
 """
 MEDIC = FW_UNIT.replace("weapons: [heavy_rifle]", "skills: {first_aid: 90}, weapons: [heavy_rifle], medikit: true")
-
 
 
 def test_an_extracted_figure_neither_bleeds_nor_is_aided_back(tmp_path: Path) -> None:
@@ -102,7 +101,7 @@ def test_an_extracted_unit_is_not_drawn_on_the_board(tmp_path: Path, monkeypatch
         x0, y0 = round(7 * cam.tile - cam.x), round(1 * cam.tile - cam.y) + TOP_H
         px, m = cam.tile, cam.tile // 5  # inside the cell, off the zone's outline (in Blue's colour too)
         blues = sum(1 for x in range(x0 + m, x0 + px - m, 2) for y in range(y0 + m, y0 + px - m, 2)
-                    if _dist(shot.get_at((x, y)), blue) < 60)
+                    if rgb_dist(shot.get_at((x, y)), blue) < 60)
         assert blues == 0, blues  # the exit's faint fill only, no token
     finally:
         app.close()

@@ -12,33 +12,13 @@ from skirmish.content.scenario import Scenario, parse_scenario
 from skirmish.rules.actions import Launch, Throw
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScreen
-from skirmish.ui.frame import TOP_H
+from tests.ui_helpers import cell_px, frames, hover, press
 
 TRAITS = "{strength: III-2, dexterity: V-2, reflexes: III-3, vigor: III-2, acuity: III-2}"
 WALLED = ["................", "................", "########.#######", "................", "................"]
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-def _key(key: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
-
-
-def _hover(pos: tuple[int, int]) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(0, 0, 0)))
-
-
-def _frames(app: App, n: int) -> None:
-    for _ in range(n):
-        assert app.tick(1 / 60)
-
-
-def _at(screen: BattleScreen, cell: tuple[int, int]) -> tuple[int, int]:
-    x, y = screen.board.cam.centre(cell)
-    return x, y + TOP_H
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _hidden_mover(tmp_path: Path) -> Scenario:
@@ -69,14 +49,14 @@ def _round_two(app: App) -> BattleScreen:
     screen = app.screen
     assert isinstance(screen, BattleScreen)
     for _ in range(600):
-        _frames(app, 1)
+        frames(app, 1)
         req = screen.session.human_request()
         if req is None or screen.anim.busy:
             continue
         if req.kind == "declare":
-            _key(pygame.K_2)
+            press(pygame.K_2)
         elif req.kind == "act" and screen.session.battle.view().round == 1:
-            _key(pygame.K_e)
+            press(pygame.K_e)
         elif req.kind == "act":
             return screen
     raise AssertionError("Me never acted in round 2")
@@ -93,16 +73,16 @@ def test_launch_and_throw_odds_on_the_board_name_no_enemy_the_side_does_not_see(
     aim = (8, 3)
     assert battle.odds(Launch("Me", aim)).caught["Kyr-1"] > 0.5  # the engine's odds see it (the AI's are its own)
     assert battle.odds(Throw("Me", aim, "frag_grenade")).caught["Kyr-1"] > 0.5
-    _hover(_at(screen, aim))
-    _key(pygame.K_l)
-    _frames(app, 2)
+    hover(cell_px(screen, aim))
+    press(pygame.K_l)
+    frames(app, 2)
     modes = screen.commands.ranged  # type: ignore[attr-defined]
     assert modes.mode == "launch"
     text = " ".join(t for t, _ in modes.lines())
     assert "on target" in text and "Me" in text and "Kyr-1" not in text
-    _key(pygame.K_l)
-    _key(pygame.K_t)
-    _frames(app, 2)
+    press(pygame.K_l)
+    press(pygame.K_t)
+    frames(app, 2)
     assert screen.throwing == "frag_grenade"
     tip = screen._throw_preview(aim)
     assert not isinstance(tip, str) and "on target" in tip.label() and "Kyr-1" not in tip.label()
@@ -173,30 +153,30 @@ sides:
 
     def acting(but: str | None = None) -> str:
         for _ in range(600):
-            _frames(app, 1)
+            frames(app, 1)
             req = screen.session.human_request()
             if req is not None and req.kind == "declare" and not screen.anim.busy:
-                _key(pygame.K_2)
+                press(pygame.K_2)
             elif req is not None and req.kind == "act" and not screen.anim.busy and req.unit != but:
                 return req.unit
         raise AssertionError("no unit of Crew acted")
 
     first = acting()
     view = screen.session.view()
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=_at(screen, view.unit("Kyr-1").cell), button=1))
-    _frames(app, 2)
-    _key(pygame.K_s)
-    _frames(app, 1)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=_at(screen, view.unit("Kyr-2").cell), button=1))
-    _frames(app, 2)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=cell_px(screen, view.unit("Kyr-1").cell), button=1))
+    frames(app, 2)
+    press(pygame.K_s)
+    frames(app, 1)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=cell_px(screen, view.unit("Kyr-2").cell), button=1))
+    frames(app, 2)
     modes = screen.commands.ranged  # type: ignore[attr-defined]
     assert modes.mode == "split" and modes.split.unit == first and modes.split.targets == ["Kyr-1", "Kyr-2"]
-    _key(pygame.K_e)
+    press(pygame.K_e)
     second = acting(but=first)
-    _frames(app, 2)
+    frames(app, 2)
     assert second != first and modes.mode is None and modes.split is None and not modes.lines()
-    _key(pygame.K_RETURN)
-    _frames(app, 3)
+    press(pygame.K_RETURN)
+    frames(app, 3)
     assert not [e for e in screen.session.battle.log.events if e.type == "refused"]
     assert not [e for e in screen.session.battle.log.events if e.type == "attack"]  # nothing fired
     assert screen.session.battle.check(Shoot(first, "Kyr-1", mode="prepared", burst=5, also=("Kyr-2",))) is not None

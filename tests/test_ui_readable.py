@@ -23,20 +23,15 @@ from skirmish.ui.frame import PANEL_MAX, PANEL_MIN, TOP_H, panel_width
 from skirmish.ui.panels import GLOSSARY, GLOSSARY_SHORT, draw_unit_card, glossary_tip
 from skirmish.ui.settings import Settings
 from skirmish.ui.widgets import ACCENT, ELLIPSIS, PANEL_BG, PANEL_EDGE, Fonts, elide, fit_parts, place_beside
-from tests.test_ui import DUEL, TRAITS, _click, _frames, _key, _screen_pos
+from tests.test_ui import DUEL, TRAITS, _screen_pos
+from tests.ui_helpers import click, frames, near, press
 
 ROOT = Path(__file__).resolve().parents[1]
 BLUE = (60, 120, 210)
 RED = (206, 70, 60)
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-def _near(px: tuple[int, ...], colour: tuple[int, int, int], tol: int = 60) -> bool:
-    return sum(abs(a - b) for a, b in zip(px[:3], colour, strict=True)) < tol
+pytestmark = pytest.mark.usefixtures("isolated_config")
 
 
 def _duel(tmp_path: Path, text: str = DUEL) -> Scenario:
@@ -72,7 +67,7 @@ def test_miniatures_are_legible_at_the_default_zoom(tmp_path: Path) -> None:
     more, every miniature of both squads is in view, and each shows its side's colour, its label and the
     white facing wedge."""
     app, screen = _watch((1280, 800))
-    _frames(app, 2)
+    frames(app, 2)
     board = screen.board
     assert board.cam.tile >= LEGIBLE_TILE
     r = board.token_radius()
@@ -84,7 +79,7 @@ def test_miniatures_are_legible_at_the_default_zoom(tmp_path: Path) -> None:
         assert screen.board_rect().collidepoint(x, y + r) and screen.board_rect().collidepoint(x, y - r), u.name
         colour = board.colour_of(u)
         dx = 1 if u.facing[0] < 0 else -1  # the lower corner away from the facing wedge (south-west: lower left)
-        assert _near(shot.get_at((x + dx * r * 47 // 100, y + r * 47 // 100)), colour), (u.name, "side colour")
+        assert near(shot.get_at((x + dx * r * 47 // 100, y + r * 47 // 100)), colour, 60), (u.name, "side colour")
         whites = sum(min(shot.get_at((x + dx, y + dy))[:3]) > 225 for dx in range(-r // 2, r // 2 + 1)
                      for dy in range(-r // 3, r // 3 + 1))
         assert whites >= 8, (u.name, "label")
@@ -92,7 +87,7 @@ def test_miniatures_are_legible_at_the_default_zoom(tmp_path: Path) -> None:
         n = (fx * fx + fy * fy) ** 0.5
         tip = (round(x + fx / n * r * 1.3), round(y + fy / n * r * 1.3))
         if screen.board_rect().collidepoint(tip):  # (a wedge pointing off the board is under the bars)
-            assert _near(shot.get_at(tip), PAPER, 40), (u.name, "facing wedge", shot.get_at(tip))
+            assert near(shot.get_at(tip), PAPER, 40), (u.name, "facing wedge", shot.get_at(tip))
     app.close()
 
 
@@ -131,30 +126,30 @@ def test_fallen_miniatures_lie_down_without_status_letters(tmp_path: Path) -> No
         return tuple(surf.get_at((round(x + dx), round(y + dy)))[:3])  # type: ignore[return-value]
 
     # standing: facing right, the wedge on the right rim; wounds badge on the other shoulder; CT bar below
-    assert _near(at((6, 4), r * 1.3, 0), PAPER, 40)
-    assert _near(at((6, 4), -r * 0.78, -r * 0.78), WOUND, 40) or _near(at((6, 4), -r * 0.78, -r * 0.95), WOUND, 40)
-    assert any(_near(at((6, 4), dx, r + 4), CT_BLUE, 40) for dx in range(-r, 0))
+    assert near(at((6, 4), r * 1.3, 0), PAPER, 40)
+    assert near(at((6, 4), -r * 0.78, -r * 0.78), WOUND, 40) or near(at((6, 4), -r * 0.78, -r * 0.95), WOUND, 40)
+    assert any(near(at((6, 4), dx, r + 4), CT_BLUE, 40) for dx in range(-r, 0))
     # fallen: the upper part of where a standing disc would be is bare ground, and nothing sits to its right
     ground = at((9, 5), 0, 0)
     for cell in ((9, 4), (12, 4)):
-        assert not _near(at(cell, 0, -r * 0.8), BLUE if cell == (9, 4) else RED, 80)
+        assert not near(at(cell, 0, -r * 0.8), BLUE if cell == (9, 4) else RED, 80)
         assert not any(at(cell, r + 6 + dx, 0) == (10, 10, 14) for dx in range(12)), "a status plate"
     assert ground != (10, 10, 14)
     # the dead one has a dark red badge, the one merely out of action has none
     x, y = board.cam.centre((12, 4))
-    reds = sum(_near(tuple(surf.get_at((x + dx, y + dy))[:3]), (120, 22, 22), 30)
+    reds = sum(near(tuple(surf.get_at((x + dx, y + dy))[:3]), (120, 22, 22), 30)
                for dx in range(-r, 2 * r) for dy in range(-r, r))
     x, y = board.cam.centre((9, 4))
-    reds_down = sum(_near(tuple(surf.get_at((x + dx, y + dy))[:3]), (120, 22, 22), 30)
+    reds_down = sum(near(tuple(surf.get_at((x + dx, y + dy))[:3]), (120, 22, 22), 30)
                     for dx in range(-r, 2 * r) for dy in range(-r, r))
     assert reds >= 10 and reds_down == 0
 
 
 def test_help_overlay_explains_the_marks_and_abbreviations(tmp_path: Path) -> None:
     app, screen = _watch((900, 600))
-    _frames(app, 1)
-    _key(pygame.K_h, "h")
-    _frames(app, 1)
+    frames(app, 1)
+    press(pygame.K_h, "h")
+    frames(app, 1)
     assert screen.show_help
     text = " ".join(" ".join(t for col in screen.help_columns(860, 2) for _, t, _ in col).split())
     for letter, meaning in MARKS:
@@ -197,17 +192,17 @@ def test_the_font_renders_small_words_without_gaps() -> None:
 # ---------------------------------------------------------------------------------------------- 3. colours
 def test_a_side_named_blue_listed_first_is_drawn_blue(tmp_path: Path) -> None:
     app, screen = _watch((1100, 700), _duel(tmp_path))
-    _frames(app, 2)
+    frames(app, 2)
     shot = _shot(app, tmp_path / "duel.png")
     r = screen.board.token_radius()
     for name, colour in (("Blue-1", BLUE), ("Red-1", RED)):
         x, y = _screen_pos(screen, screen.session.view().unit(name).cell)
-        assert _near(shot.get_at((x - r * 47 // 100, y + r * 47 // 100)), colour), name
+        assert near(shot.get_at((x - r * 47 // 100, y + r * 47 // 100)), colour, 60), name
     panel = screen.panel_rect()  # the tracker's swatches, in file order
     from skirmish.ui.panels import TITLE_H, TRACKER_LINE
 
-    assert _near(shot.get_at((panel.x + 12, TITLE_H + 9)), BLUE)
-    assert _near(shot.get_at((panel.x + 12, TITLE_H + TRACKER_LINE + 9)), RED)
+    assert near(shot.get_at((panel.x + 12, TITLE_H + 9)), BLUE, 60)
+    assert near(shot.get_at((panel.x + 12, TITLE_H + TRACKER_LINE + 9)), RED, 60)
     app.close()
     named = side_colour_map([SimpleNamespace(name="Alpha", colour="green"), SimpleNamespace(name="Blue Team"), "Red"])
     assert named == {"Alpha": (90, 170, 90), "Blue Team": BLUE, "Red": RED}
@@ -230,7 +225,7 @@ def test_unit_card_is_a_card_with_the_rules_words(tmp_path: Path) -> None:
     surf = pygame.Surface((300, 260))
     rect = pygame.Rect(0, 0, 300, 244)
     tips = draw_unit_card(surf, fonts, rect, u, BLUE)
-    assert _near(surf.get_at((8 + 16 - 8, 8 + 16 + 6)), BLUE)  # portrait
+    assert near(surf.get_at((8 + 16 - 8, 8 + 16 + 6)), BLUE, 60)  # portrait
     texts = [t for _, t in tips]
     for loc, _, av in u.armour:
         assert any(t.startswith(f"{loc.replace('_', ' ')}: AV {av}") for t in texts), loc
@@ -246,9 +241,9 @@ def test_unit_card_is_a_card_with_the_rules_words(tmp_path: Path) -> None:
 
     # on the board: hovering the card's armour shows its tooltip
     app, screen = _watch((1280, 800))
-    _frames(app, 2)
-    _click(_screen_pos(screen, screen.session.view().unit("Guard-4").cell))
-    _frames(app, 2)
+    frames(app, 2)
+    click(_screen_pos(screen, screen.session.view().unit("Guard-4").cell))
+    frames(app, 2)
     assert screen.selected == "Guard-4"
     chest = next(r for r, t in screen._tips if t.startswith("chest"))
     panel = screen.panel_rect()
@@ -258,10 +253,10 @@ def test_unit_card_is_a_card_with_the_rules_words(tmp_path: Path) -> None:
                    for y in range(0, 800, 2))
 
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(100, 100), rel=(0, 0), buttons=(0, 0, 0)))
-    _frames(app, 1)
+    frames(app, 1)
     before = accent(_shot(app, tmp_path / "no_tip.png"))
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=chest.center, rel=(0, 0), buttons=(0, 0, 0)))
-    _frames(app, 1)
+    frames(app, 1)
     assert accent(_shot(app, tmp_path / "tip.png")) > before + 60
     app.close()
 
@@ -271,15 +266,15 @@ def test_window_resize_refits_panel_header_and_board(tmp_path: Path) -> None:
     """A resize to 900x600: the panel takes its share (not 40%), the header is fitted without cutting a word,
     and the board frames the action again at a legible zoom even after zooming out."""
     app, screen = _watch((1280, 800))
-    _frames(app, 2)
+    frames(app, 2)
     assert screen.panel_rect().w == panel_width(1280) <= PANEL_MAX
     for _ in range(8):  # zoom all the way out first
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(300, 300), rel=(0, 0), buttons=(0, 0, 0)))
         pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False))
-    _frames(app, 1)
+    frames(app, 1)
     assert screen.board.cam.tile < LEGIBLE_TILE
     pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=900, h=600, size=(900, 600)))
-    _frames(app, 2)
+    frames(app, 2)
     assert app.window.get_size() == (900, 600) and screen.size == (900, 600)
     panel = screen.panel_rect()
     assert panel.w == PANEL_MIN and panel.w / 900 < 0.34
@@ -327,12 +322,12 @@ def test_attack_menu_opens_beside_the_target_inside_the_window(tmp_path: Path) -
     app = App(scenario=_duel(tmp_path), controls={"Blue": "human", "Red": "ai"}, size=(1100, 700))
     screen = app.screen
     assert isinstance(screen, BattleScreen)
-    _frames(app, 3)
-    _key(pygame.K_2, "2")
-    _frames(app, 5)
+    frames(app, 3)
+    press(pygame.K_2, "2")
+    frames(app, 5)
     target = _screen_pos(screen, (9, 0))
-    _click(target)
-    _frames(app, 2)
+    click(target)
+    frames(app, 2)
     m = screen.attack
     assert m is not None and m.target == "Red-1" and m.rows
     r = screen.board.token_radius()
@@ -363,11 +358,11 @@ def test_without_line_of_sight_the_attack_menu_shows_one_refusal(tmp_path: Path)
     app = App(scenario=_duel(tmp_path, blocked), controls={"Blue": "human", "Red": "ai"}, size=(1100, 700))
     screen = app.screen
     assert isinstance(screen, BattleScreen)
-    _frames(app, 3)
-    _key(pygame.K_2, "2")
-    _frames(app, 5)
-    _click(_screen_pos(screen, (9, 0)))
-    _frames(app, 2)
+    frames(app, 3)
+    press(pygame.K_2, "2")
+    frames(app, 5)
+    click(_screen_pos(screen, (9, 0)))
+    frames(app, 2)
     # Out of sight the enemy is a ghost on Blue's board (at its known cell): no target, so no menu of refusals,
     # one line saying so (fix9: a ghost is not a target).
     assert [u.ghost for u in screen.view_now().units if u.side == "Red"] == [True]
@@ -407,6 +402,6 @@ def test_board_screenshots_read_well(tmp_path: Path, size: tuple[int, int]) -> N
             x, y = _screen_pos(screen, u.cell)
             r = screen.board.token_radius()
             dx = 1 if u.facing[0] < 0 else -1  # the lower corner away from the facing wedge (south-west: lower left)
-            assert _near(shot.get_at((x + dx * r * 47 // 100, y + r * 47 // 100)), screen.board.colour_of(u)), u.name
+            assert near(shot.get_at((x + dx * r * 47 // 100, y + r * 47 // 100)), screen.board.colour_of(u), 60), u.name
     finally:
         app.close()

@@ -4,7 +4,6 @@ screenshots checked (issue 10)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -21,6 +20,7 @@ from skirmish.ui.screens import MenuScreen, Reset, ResultsScreen
 from skirmish.ui.screens.menu_state import SUBFOLDERS
 from skirmish.ui.session import Session
 from skirmish.ui.settings import Settings, load_settings
+from tests.ui_helpers import frames, hover, near, press, type_text
 
 TRAITS = "{strength: III-2, dexterity: III-3, reflexes: III-2, vigor: III-2, acuity: II-2}"
 DUEL = f"""
@@ -58,32 +58,7 @@ sides:
 SIZES = ((900, 600), (1280, 800))
 
 
-@pytest.fixture(autouse=True)
-def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKIRMISH_CONFIG_DIR", str(tmp_path / "config"))
-
-
-def _key(key: int, unicode: str = "", mod: int = 0) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0))
-
-
-def _type(text: str) -> None:
-    for ch in text:
-        _key(0, ch)
-
-
-def _click(pos: tuple[int, int]) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-
-
-def _hover(pos: tuple[int, int]) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(0, 0, 0)))
-
-
-def _frames(app: App, n: int) -> None:
-    for _ in range(n):
-        assert app.tick(1 / 60)
+pytestmark = [pytest.mark.usefixtures("isolated_config"), pytest.mark.app(size=(1100, 700))]
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
@@ -97,21 +72,10 @@ def _texts(screen: MenuScreen | ResultsScreen) -> list[str]:
     return [t for t, _ in screen.page.lines]
 
 
-def _near(px: tuple[int, ...], colour: tuple[int, int, int], tol: int = 40) -> bool:
-    return sum(abs(a - b) for a, b in zip(px[:3], colour, strict=True)) < tol
-
-
-@pytest.fixture
-def app() -> Iterator[App]:
-    a = App(size=(1100, 700), settings=Settings())
-    yield a
-    a.close()
-
-
 # ------------------------------------------------------------------------------------------------ menu
 def test_menu_preview_draws_the_map_and_each_side_as_coloured_dots(app: App, tmp_path: Path) -> None:
     menu = app.open_menu(_write(tmp_path, "four.yaml", FOUR))
-    _frames(app, 2)
+    frames(app, 2)
     assert menu.scenario is not None and menu.preview_rect.w > 0
     shot = pygame.image.load(str(app.screenshot(tmp_path / "menu.png")))
     sides = menu.scenario.spec.sides
@@ -123,30 +87,30 @@ def test_menu_preview_draws_the_map_and_each_side_as_coloured_dots(app: App, tmp
         for u in side.units:
             x = menu.preview_rect.x + int((u.at[0] + 0.5) * scale)
             y = menu.preview_rect.y + int((u.at[1] + 0.5) * scale)
-            assert _near(shot.get_at((x, y)), colour), (u.name, shot.get_at((x, y)), colour)
+            assert near(shot.get_at((x, y)), colour), (u.name, shot.get_at((x, y)), colour)
     # an empty cell in the middle is terrain, not a dot
     mid = menu.preview_rect.center
-    assert not any(_near(shot.get_at(mid), c) for c in colours)
+    assert not any(near(shot.get_at(mid), c) for c in colours)
 
 
 def test_menu_lists_scenarios_by_name_opens_a_file_and_remembers_it(app: App, tmp_path: Path) -> None:
     path = _write(tmp_path, "zz_night.yaml", DUEL.replace("name: Duel", "name: Night at the docks"))
     menu = app.open_menu(path)
-    _frames(app, 1)
+    frames(app, 1)
     assert menu.entry.name == "Night at the docks" and menu.entry.recent
     assert "Night at the docks" in _texts(menu) and "zz night" not in " ".join(_texts(menu)).lower()
     # shipped scenarios by their name too (the list scrolls to the selected file: Depot breach is listed, maybe above)
     assert "Depot breach" in [e.name for e in menu.entries]
     menu.list_top = 0
-    _frames(app, 1)
+    frames(app, 1)
     assert "Depot breach" in _texts(menu)
     assert load_settings().recent == [str(path.resolve())]
     # a bad path typed into the Open field: a clear error line, the selection stays
     bad = _write(tmp_path, "broken.yaml", "name: Broken\nmap: nowhere.tmj\nsides: []\n")
-    _key(pygame.K_o, "o")
-    _type(str(bad))
-    _key(pygame.K_RETURN, "\r")
-    _frames(app, 2)
+    press(pygame.K_o, "o")
+    type_text(str(bad))
+    press(pygame.K_RETURN, "\r")
+    frames(app, 2)
     assert menu.field.error is not None and "broken.yaml" in menu.field.error and "sides" in menu.field.error
     assert menu.entry.name == "Night at the docks"
     assert any("broken.yaml" in t for t in _texts(menu))
@@ -155,48 +119,48 @@ def test_menu_lists_scenarios_by_name_opens_a_file_and_remembers_it(app: App, tm
     # a new menu (settings read back) lists the file by name; Enter starts it
     menu2 = MenuScreen(app.fonts, load_settings(), app.start_battle)
     assert [e.name for e in menu2.entries if e.recent] == ["Night at the docks"]
-    _key(pygame.K_ESCAPE)  # leave the field
-    _key(pygame.K_RETURN, "\r")
-    _frames(app, 2)
+    press(pygame.K_ESCAPE)  # leave the field
+    press(pygame.K_RETURN, "\r")
+    frames(app, 2)
     assert isinstance(app.screen, BattleScreen) and app.screen.session.scenario.spec.name == "Night at the docks"
 
 
 def test_menu_hides_the_deck_choice_for_dice(app: App, tmp_path: Path) -> None:
     menu = app.open_menu(_write(tmp_path, "dice.yaml", DUEL.replace("seed: 4", "seed: 4\noptions: {randomizer: dice}")))
-    _frames(app, 1)
+    frames(app, 1)
     deck = next(b for b in menu.buttons.buttons if "deck" in b.label)
     assert not deck.enabled and "dice" in deck.label
-    _key(pygame.K_d, "d")  # ignored while dice decide
-    _frames(app, 1)
+    press(pygame.K_d, "d")  # ignored while dice decide
+    frames(app, 1)
     assert menu.options["deck"] == "A"
-    _key(pygame.K_c, "c")  # randomizer: cards
-    _frames(app, 1)
+    press(pygame.K_c, "c")  # randomizer: cards
+    frames(app, 1)
     deck = next(b for b in menu.buttons.buttons if "deck" in b.label)
     assert menu.options["randomizer"] == "cards" and deck.enabled
-    _key(pygame.K_d, "d")
-    _frames(app, 1)
+    press(pygame.K_d, "d")
+    frames(app, 1)
     assert menu.options["deck"] == "B"
 
 
 def test_menu_keys_tab_space_h_and_hover_tips(app: App, tmp_path: Path) -> None:
     menu = app.open_menu(_write(tmp_path, "duel.yaml", DUEL))
-    _frames(app, 1)
+    frames(app, 1)
     assert menu.controls == {"Blue": "ai", "Red": "ai"}
-    _key(pygame.K_h, "h")
-    _frames(app, 1)
+    press(pygame.K_h, "h")
+    frames(app, 1)
     assert menu.controls == {"Blue": "human", "Red": "ai"}
-    _key(pygame.K_h, "h")
-    _key(pygame.K_h, "h")
-    _frames(app, 1)
+    press(pygame.K_h, "h")
+    press(pygame.K_h, "h")
+    frames(app, 1)
     assert menu.controls == {"Blue": "human", "Red": "human"}  # hot-seat
     for _ in range(7):  # past the six options to the first side
-        _key(pygame.K_TAB)
-    _key(pygame.K_SPACE, " ")
-    _frames(app, 1)
+        press(pygame.K_TAB)
+    press(pygame.K_SPACE, " ")
+    frames(app, 1)
     assert menu.controls["Blue"] == "ai"
     button = next(b for b in menu.buttons.buttons if b.label.startswith("P "))
-    _hover(button.rect.center)
-    _frames(app, 1)
+    hover(button.rect.center)
+    frames(app, 1)
     assert any("TN ladder" in t and t.startswith("P:") for t in _texts(menu))
     assert any("Enter start" in t for t in _texts(menu))  # the keys are on the screen
 
@@ -210,14 +174,14 @@ def test_menu_fits_the_window(tmp_path: Path, size: tuple[int, int]) -> None:
             menu = a.open_menu(_write(tmp_path, name, text))
             menu.field.error = "x.yaml: sides[0].units[2].weapons[0]: unknown weapon 'lasrifle'; known: " + ", ".join(
                 f"weapon_{i}" for i in range(40))
-            _frames(a, 1)
+            frames(a, 1)
             assert menu.page is not None
             assert layout_problems(menu.page, a.window.get_rect(), menu.buttons.buttons) == []
         for _ in range(12):  # more entries than fit: the list scrolls, nothing spills
             _write(tmp_path, f"extra{_}.yaml", DUEL.replace("name: Duel", f"name: Extra {_}"))
             settings.remember(str(tmp_path / f"extra{_}.yaml"))
         menu = a.open_menu(tmp_path / "extra0.yaml")
-        _frames(a, 1)
+        frames(a, 1)
         shipped = len(builtin_scenarios()) + sum(len(list((SCENARIOS_DIR / g).glob("*.yaml"))) for g in SUBFOLDERS)
         assert menu.page is not None and len(menu.entries) == shipped + 8  # shipped (with fi/, fw/ …) + the 8 most recent
         if size[1] < 700:
@@ -246,7 +210,7 @@ def test_results_show_who_did_what_and_fit(tmp_path: Path, size: tuple[int, int]
         screen = ResultsScreen(a.fonts, outcome, sc, {}, a.start_battle, a.make_menu, tmp_path / "log.jsonl",
                                events)
         a.apply(Reset(screen))
-        _frames(a, 1)
+        frames(a, 1)
         texts = _texts(screen)
         assert texts[0] == (f"Victory: {outcome.winner}" if outcome.winner else "Draw")
         summary = summarize(events, unit_sides([(s.name, [u.name for u in s.units]) for s in sc.spec.sides]))
@@ -260,13 +224,13 @@ def test_results_show_who_did_what_and_fit(tmp_path: Path, size: tuple[int, int]
         blue, red = side_colours([("Blue", None), ("Red", None)])
         w, h = shot.get_size()
         right = [shot.get_at((x, y))[:3] for x in range(w // 2, w, 2) for y in range(h // 5, h * 3 // 4, 2)]
-        assert sum(_near(p, blue, 30) for p in right) > 20 and sum(_near(p, red, 30) for p in right) > 20  # chart
-        _key(pygame.K_g, "g")  # the other chart: wounds dealt per unit
-        _frames(a, 1)
+        assert sum(near(p, blue, 30) for p in right) > 20 and sum(near(p, red, 30) for p in right) > 20  # chart
+        press(pygame.K_g, "g")  # the other chart: wounds dealt per unit
+        frames(a, 1)
         assert screen.chart == "wounds" and any("Wounds dealt" in t for t in _texts(screen))
         assert layout_problems(screen.page, a.window.get_rect(), screen.buttons.buttons) == []  # type: ignore[arg-type]
-        _key(pygame.K_m, "m")
-        _frames(a, 1)
+        press(pygame.K_m, "m")
+        frames(a, 1)
         assert isinstance(a.screen, MenuScreen)
     finally:
         session.close()
@@ -305,17 +269,17 @@ def test_hotseat_hands_over_between_declarations_and_hides_the_speeds(tmp_path: 
     try:
         screen = a.screen
         assert isinstance(screen, BattleScreen)
-        _frames(a, 3)
+        frames(a, 3)
         first = screen.session.human_request()
         assert first is not None and first.kind == "declare"
         a_side = first.side
         b_side = "Red" if a_side == "Blue" else "Blue"
         a_unit = first.unit
         drawn.clear()
-        _frames(a, 1)
+        frames(a, 1)
         assert "—" in drawn  # nobody has declared yet
-        _key(pygame.K_1, "1")  # A declares FAST
-        _frames(a, 3)
+        press(pygame.K_1, "1")  # A declares FAST
+        frames(a, 3)
         req = screen.session.human_request()
         assert req is not None and req.side == b_side and req.kind == "declare"
         assert screen.handover == b_side
@@ -325,27 +289,27 @@ def test_hotseat_hands_over_between_declarations_and_hides_the_speeds(tmp_path: 
         for u in view.units:  # the board is covered: no token where the miniatures stand
             x, y = screen.board.cam.centre(u.cell)
             px = shot.get_at((x + screen.board_rect().x, y + screen.board_rect().y))[:3]
-            assert not any(_near(px, c, 60) for c in colours), (u.name, px)
+            assert not any(near(px, c, 60) for c in colours), (u.name, px)
         w, h = shot.get_size()
         bar = range(h // 2 - 100, h // 2 - 80)  # the hand-over's bar in the next side's colour
-        side_px = sum(any(_near(shot.get_at((x, y)), c, 30) for c in colours)
+        side_px = sum(any(near(shot.get_at((x, y)), c, 30) for c in colours)
                       for x in range(0, w, 3) for y in range(0, h, 3) if y not in bar)
         assert side_px == 0
-        _key(pygame.K_2, "2")  # ignored until the board has been passed on
-        _frames(a, 2)
+        press(pygame.K_2, "2")  # ignored until the board has been passed on
+        frames(a, 2)
         assert screen.session.human_request() == req
-        _key(pygame.K_SPACE, " ")
+        press(pygame.K_SPACE, " ")
         drawn.clear()
-        _frames(a, 2)
+        frames(a, 2)
         assert screen.handover is None and screen.viewer == b_side
         assert a_unit in drawn and "declared" in drawn and "FAST" not in drawn  # B cannot see A's speed
         assert not any("fast" in t.lower() and "declared" in t.lower() for t in drawn)
-        _key(pygame.K_3, "3")  # B declares SLOW; initiative is flipped, every speed is shown
-        _frames(a, 3)
+        press(pygame.K_3, "3")  # B declares SLOW; initiative is flipped, every speed is shown
+        frames(a, 3)
         if screen.handover is not None:  # A acts first: the board is passed back
-            _key(pygame.K_SPACE, " ")
+            press(pygame.K_SPACE, " ")
         drawn.clear()
-        _frames(a, 2)
+        frames(a, 2)
         assert "FAST" in drawn and "SLOW" in drawn
     finally:
         a.close()

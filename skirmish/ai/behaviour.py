@@ -11,7 +11,8 @@ is skirmish.ai.behaviour_run); tests feed hand-built event lists. docs/AI.md def
 - DODGE declarations by wounded, exposed units: of the declarations a unit was asked for while wounded and
   seen by an enemy (the battle's all-seeing knowledge at the request: `Knowledge.seen`, R-6.1), how many
   declared DODGE;
-- battle length in rounds, draws and the kind of end (ResultEvent's reason up to any colon, R-10.1);
+- battle length in rounds, draws and the kind of end (ResultEvent's reason up to its first colon or semicolon,
+  objective names kept whole: `end_kind`, R-10.1);
 - the rest of ranged combat (issue 14): covering fire laid (`cover` events, R-6.12), the covering shots it drew,
   shots fired while pinned (attack events with `pinned`), bursts split between targets (R-6.3, once per burst),
   double taps (R-6.12, once per tap), launches (R-6.10) and stray rounds that struck a friend (R-6.11).
@@ -112,6 +113,19 @@ def hit_estimate(decision: DecisionEvent) -> float | None:
     return None
 
 
+def end_kind(reason: str, objectives: Iterable[str] = ()) -> str:
+    """The kind of end a result event's reason gives (R-10.1): its words up to the first colon or semicolon, so that
+    neither who fell ("nobody left standing: Red") nor the points ("round limit; points Blue 3, Red 1") make a kind
+    of their own. The objectives named in it (`objectives`: the names of the battle's objective events) are read
+    whole, as a name may hold a colon (the default one is SIDE:KIND): "objective Blue:hold done: …" is of the
+    kind "objective Blue:hold done" (the reasons are formed in skirmish/objectives)."""
+    masked = reason
+    for name in sorted(set(objectives), key=len, reverse=True):  # "Gate: north" before a "Gate" within it
+        masked = masked.replace(name, "_" * len(name))  # the same length: an index in `masked` is one in `reason`
+    cut = min((i for i in (masked.find(":"), masked.find(";")) if i >= 0), default=len(reason))
+    return reason[:cut].strip()
+
+
 def behaviour(events: Iterable[Event], setup: Setup) -> dict[str, Figures]:
     """Each side's figures in one battle (every side of `setup.sides`, even one that did nothing)."""
     out = {side: Figures(battles=1) for side in sorted(set(setup.sides.values()))}
@@ -120,6 +134,7 @@ def behaviour(events: Iterable[Event], setup: Setup) -> dict[str, Figures]:
     last_decision: dict[str, DecisionEvent] = {}
     screen = dict(setup.screens)
     result: ResultEvent | None = None
+    objectives: list[str] = []  # the objectives' names, as the events give them (skirmish/core/scenario_events.py)
     for e in events:
         side = out.get(setup.sides.get(e.actor or "", ""))
         if isinstance(e, DecisionEvent):
@@ -156,11 +171,13 @@ def behaviour(events: Iterable[Event], setup: Setup) -> dict[str, Figures]:
                 side.dodges += e.speed == DODGE
         elif isinstance(e, ResultEvent):
             result = e
+        elif e.type == "objective":
+            objectives.append(str(getattr(e, "objective", "")))
     if result is not None:
         for f in out.values():
             f.rounds = result.rounds
             f.draws = result.winner is None
-            f.reasons[result.reason.split(":")[0].strip()] += 1  # the kind of end, not who won it
+            f.reasons[end_kind(result.reason, objectives)] += 1  # the kind of end, not who won it
     return out
 
 

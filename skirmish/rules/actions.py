@@ -160,6 +160,13 @@ _POSITIONAL = {"declare": "speed", "move": "to", "throw": "at", "launch": "at", 
                "aim": "target", "wait": "trigger"}
 
 
+def positional_field(verb: str) -> str | None:
+    """The field a bare word after the unit fills in `verb`'s text form (`shoot Sid Kyr-2`: `target`), as
+    `parse_action` reads it; None for a verb that takes no bare word, or no verb the codec knows. Rulesets' verbs
+    count once registered (`register_action`)."""
+    return _POSITIONAL.get(verb)
+
+
 def register_action(cls: type[Action], positional: str | None = None) -> type[Action]:
     """Add a ruleset's own verb (its class's `verb`) to the text codec, with the field a bare word fills
     (`positional`); a verb registered twice is a programming error."""

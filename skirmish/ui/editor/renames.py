@@ -17,7 +17,7 @@ from typing import Any
 
 import skirmish.rulesets  # noqa: F401  (both rulesets: their verbs in the codec, fi's melee, mount, … fw's intent)
 from skirmish.content.objectives import parse_ai_order
-from skirmish.rules.actions import _POSITIONAL, Action, ActionParseError, parse_action
+from skirmish.rules.actions import Action, ActionParseError, parse_action, positional_field
 
 UNIT_FIELDS = ("target", "then_target", "dccm_at")  # an action's fields that hold one unit's name
 WAITS = ("acts", "preempt")  # a wait's triggers that name a unit: acts:NAME, preempt:NAME
@@ -84,7 +84,7 @@ def order_renamed(text: Any, old: str, new: str, *, mount: bool = False) -> Any:
         before = parse_action(text)
     except (ValueError, ActionParseError):
         return text
-    verb, positional = words[0], _POSITIONAL.get(words[0])
+    verb, positional = words[0], positional_field(words[0])
     out = [verb, new if words[1] == old and not mount else words[1]]
     bare_seen = False
     for w in words[2:]:
