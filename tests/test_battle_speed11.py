@@ -10,13 +10,14 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
 from skirmish.ai.controllers import make_ai
 from skirmish.battle import Battle
 from skirmish.battle.answers import Answer, given
-from skirmish.content.scenario import default_scenario_path, load_scenario
+from skirmish.content.scenario import SCENARIOS_DIR, default_scenario_path, load_scenario
 from skirmish.core.flow import Request
 from skirmish.ecs.components import Status
 from skirmish.ecs.systems.fi import delay
@@ -61,6 +62,9 @@ def test_holding_finds_every_waiter_a_full_scan_finds() -> None:
         assert delay._waiting(sys_, "later") == [units[0]]
         assert delay._waiting_for(sys_, names[units[5]]) == ([], [units[1]])
         assert delay._waiting_for(sys_, names[units[2]]) == ([units[6]], [])
+        assert delay._holding(sys_) is delay._holding(sys_)  # kept while no Status is handed out
+        b.world.get(units[0], Status).waiting = None
+        assert [e for e, _ in delay._holding(sys_)] == [units[1], units[6]]
 
 
 def test_parse_trait_kept_and_refusing() -> None:
@@ -70,3 +74,35 @@ def test_parse_trait_kept_and_refusing() -> None:
     for bad in ("VII-2", "III-6", "III-0", 3):
         with pytest.raises(ValueError, match=f"got {bad!r}".replace("(", r"\(")):
             parse_trait(bad)  # type: ignore[arg-type]
+
+
+def _scan(b: Battle) -> tuple[list[tuple[int, str]], list[int]]:
+    """What FiBase.status_marks keeps, looked for afresh over every unit."""
+    units = [e for e, _ in b.world.units()]
+    return ([(e, b.world.peek(e, Status).waiting) for e in units if b.world.peek(e, Status).waiting],
+            [e for e in units if b.world.peek(e, Status).covering is not None])
+
+
+@pytest.mark.parametrize("path", sorted(p for p in SCENARIOS_DIR.rglob("*.yaml")
+                                        if p.parent.name not in ("bench", "fw") and "fw" not in p.stem))
+def test_status_marks_never_stale(path: Path) -> None:
+    """R-5.7, R-6.12: at every decision and after every event (while the rules run, too), the waits and covered
+    areas kept equal a fresh look; with the utility AI (which waits: breach, hostage_extraction, boarding_action)
+    and the baseline. Covering fire's own paths (pinned_by, stepped) are played by tests/test_fi_pinned.py."""
+    sc = load_scenario(path)
+    if sc.spec.ruleset != "fi":
+        pytest.skip("Future Imperfect's systems only")
+    for ai, seed in (("utility", 6), ("hold", 7)):
+        box: list[Battle] = []
+
+        def check(_event: object, box: list[Battle] = box) -> None:
+            if box:
+                assert box[0].sys.status_marks() == _scan(box[0])
+
+        with Battle(sc, seed=seed, controllers={s.name: make_ai(ai, "fi") for s in sc.spec.sides},
+                    on_event=check) as b:
+            box.append(b)
+            for _ in range(400):
+                if not b.step():
+                    break
+                assert b.sys.status_marks() == _scan(b)

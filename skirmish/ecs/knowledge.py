@@ -313,24 +313,35 @@ class Knowledge:
         at = (name, hide)
         when = round_no if sighting is None else -1
         k = kept.get(at)
-        if k is not None and k[1] is sighting and k[2] == when and (
-                k[0] is u or _same_in(k[0], u, _SEEN_READS if sighting is None else _GHOST_READS)):
-            if k[0] is not u:  # changed only where the enemy as `side` sees it does not read: it stands
+        if k is not None and k[1] is sighting and k[2] == when:
+            if k[0] is u:
+                return k[3]
+            seen_now = sighting is None
+            differ = _differ(k[0], u, _SEEN_READS if seen_now else _GHOST_READS)
+            if not differ:  # changed only where the enemy as `side` sees it does not read: it stands
                 kept[at] = (u, sighting, when, k[3])
-            return k[3]
+                return k[3]
+            if (_SEEN_PASSED if seen_now else _GHOST_PASSED).issuperset(differ):
+                # changed only where the answer shows it as it is (the declaration as `hide` shows it): the kept
+                # answer with those fields put in, as `seen_enemy` or `ghost` would give it now
+                du = u.__dict__
+                e = replace_unit(k[3], {n: _shown_declared(du[n], hide) if n == "declared" else du[n] for n in differ})
+                kept[at] = (u, sighting, when, e)
+                return e
         e = seen_enemy(u, side, round_no, hide) if sighting is None else ghost(u, side, sighting, hide, self.armoury)
         kept[at] = (u, sighting, when, e)
         return e
 
 
-def _same_in(a: UnitView, b: UnitView, names: tuple[str, ...]) -> bool:
-    """True if two views of one unit hold equal values in the fields `names`."""
+def _differ(a: UnitView, b: UnitView, names: tuple[str, ...]) -> list[str]:
+    """The fields among `names` in which two views of one unit hold values that are not equal."""
     da, db = a.__dict__, b.__dict__
-    for k in names:
-        x, y = da[k], db[k]
-        if x is not y and x != y:
-            return False
-    return True
+    return [k for k in names if (x := da[k]) is not (y := db[k]) and x != y]
+
+
+def _shown_declared(declared: str | None, hide: bool) -> str | None:
+    """An enemy's declaration as another side reads it: HIDDEN until initiative is flipped (R-5.1)."""
+    return HIDDEN if hide and declared is not None else declared
 
 
 def _seen_by(table: SightTable, seers: list[Cell], cell: Cell, exposed: bool) -> bool:
@@ -360,6 +371,13 @@ _GHOST_SETS = _SEEN_SETS | {"cell", "facing", "prone", "out_of_action", "dead", 
                             "cover", "firing", "ghost", "weapon"}
 _SEEN_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _SEEN_SETS)
 _GHOST_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _GHOST_SETS)
+# Of the fields read, those `seen_enemy` and `ghost` show as the view holds them, or (`declared`) as `hide` shows
+# it (`_shown_declared`): an enemy's view changed only in these gives the kept answer with them put in
+# (Knowledge._as_known). Not here: what an answer works out of other fields (CT from ct_max, known_to, the states
+# of mind and melee a ghost hides; covering, overwritten) and every field added later; tests/test_battle_speed11.py
+# changes each of these alone and finds the answer made afresh.
+_SEEN_PASSED = frozenset(_SEEN_READS) - {"ct_max", "known_to", "covering"}
+_GHOST_PASSED = frozenset(_GHOST_READS) - {"ct_max", "known_to", "covering", "mind", "melee"}
 
 
 def _unknown(u: UnitView, side: str) -> dict[str, Any]:
@@ -376,15 +394,15 @@ def seen_enemy(u: UnitView, side: str, round_no: int, hide_declared: bool) -> Un
     """An enemy `side` sees now: where it is, how it stands and faces, its wounds, weapon in hand, worn armour,
     cover, movement this round and whether it fires; its profile (traits, skills, size) is the scenario's
     roster. Its declaration shows once initiative is flipped (R-5.1)."""
-    declared = HIDDEN if hide_declared and u.declared is not None else u.declared
-    return replace_unit(u, {"declared": declared, "last_seen": round_no, **_unknown(u, side)})
+    return replace_unit(u, {"declared": _shown_declared(u.declared, hide_declared), "last_seen": round_no,
+                            **_unknown(u, side)})
 
 
 def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool, armoury: Any = None) -> UnitView:
     """An enemy `side` does not see now, at its last known cell with what showed of it then (the ranged weapon
     in hand then, looked up in `armoury`). Its declaration and initiative phase are known as a seen enemy's are
     (revealed when initiative is flipped, R-5.1); its cover and movement this round are not."""
-    declared = HIDDEN if hide_declared and u.declared is not None else u.declared
+    declared = _shown_declared(u.declared, hide_declared)
     unseen: dict[str, Any] = {}  # FI's states of mind and melee state now are not seen (what it causes is roster)
     if u.mind:
         unseen["mind"] = tuple(m for m in u.mind if m in CAUSES.values())

@@ -35,10 +35,9 @@ def _key(sys: FiSystems, eid: int) -> tuple[int, ...]:
 
 
 def _holding(sys: FiSystems) -> list[tuple[int, str]]:
-    """(unit, its waiting text) of every unit with a wait (R-5.7), in scenario order, in one look: asked round
-    every turn, and most turns nobody waits."""
-    peek = sys.w.peek
-    return [(eid, text) for eid, _ in sys.w.units() if (text := peek(eid, Status).waiting)]
+    """(unit, its waiting text) of every unit with a wait (R-5.7), in scenario order (read-only;
+    FiBase.status_marks)."""
+    return sys.status_marks()[0]
 
 
 def _waiting(sys: FiSystems, kind: str, unit: str | None = None) -> list[int]:
