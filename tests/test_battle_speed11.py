@@ -4,7 +4,11 @@
   fields in the same order, still frozen;
 - `delay._holding` (who waits, asked round every turn) finds the waiters a scan of every unit finds, so the
   turn triggers (R-5.7) are asked of the same units;
-- `parse_trait` is kept by its text: the same answers, the same refusal for a bad trait (R-2.1).
+- `parse_trait` is kept by its text: the same answers, the same refusal for a bad trait (R-2.1);
+- `FiBase.status_marks` (the waits and covered areas, kept per Status hand-out) equals a fresh look at every
+  decision and after every event;
+- `Knowledge._as_known` patches a kept enemy view where only fields shown as they are changed: field by field,
+  the same as one made afresh (R-5.1's hidden declaration included).
 """
 
 from __future__ import annotations
@@ -19,8 +23,11 @@ from skirmish.battle import Battle
 from skirmish.battle.answers import Answer, given
 from skirmish.content.scenario import SCENARIOS_DIR, default_scenario_path, load_scenario
 from skirmish.core.flow import Request
+from skirmish.ecs import knowledge as kn
 from skirmish.ecs.components import Status
+from skirmish.ecs.knowledge import Knowledge, Sighting
 from skirmish.ecs.systems.fi import delay
+from skirmish.ecs.view import UnitView, replace_unit
 from skirmish.rules.actions import EndTurn, Move
 from skirmish.rules.equipment import parse_trait
 
@@ -106,3 +113,66 @@ def test_status_marks_never_stale(path: Path) -> None:
                 if not b.step():
                     break
                 assert b.sys.status_marks() == _scan(b)
+
+
+def _other_value(name: str, value: object, others: list[object]) -> object:
+    """A value for field `name` unlike `value`: another unit's, else one of the same kind."""
+    for v in others:
+        if v != value:
+            return v
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + 1
+    if name == "declared":
+        return "fast" if value != "fast" else "slow"
+    if isinstance(value, str) or value is None:
+        return "changed"
+    if isinstance(value, tuple):
+        return (*value, value[0]) if value else ("changed",)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):  # melee's view: someone inside its guard
+        return dataclasses.replace(value, inside=("changed",)) if hasattr(value, "inside") else None
+    raise AssertionError(f"no other value for {name}: {value!r}")
+
+
+@pytest.mark.parametrize("hide", [False, True])
+@pytest.mark.parametrize("kind", ["seen", "ghost"])
+def test_enemy_view_patched_field_by_field_equals_one_made_afresh(kind: str, hide: bool,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Knowledge._as_known: an enemy's view changed in one field alone (each field it reads or shows as it is)
+    gives what seen_enemy or ghost make of it afresh, field for field and in the same order."""
+    sc = load_scenario(default_scenario_path())
+    with Battle(sc, seed=2, controllers={s.name: make_ai("hold", "fi") for s in sc.spec.sides}) as b:
+        for _ in range(30):
+            b.step()
+        view = b.view()
+    side = view.units[0].side
+    enemies = [u for u in view.units if u.side != side]
+    u = enemies[0]
+    sighting = Sighting(u.cell, view.round, u.facing, u.prone, u.out_of_action, u.dead, u.wounds, u.armour,
+                        u.weapon.id if u.weapon else "")
+    seen = frozenset({u.name}) if kind == "seen" else frozenset()
+    passed = kn._SEEN_PASSED if kind == "seen" else kn._GHOST_PASSED
+    reads = kn._SEEN_READS if kind == "seen" else kn._GHOST_READS
+
+    seen_enemy, ghost, made = kn.seen_enemy, kn.ghost, []
+
+    def fresh(v: UnitView) -> UnitView:
+        return seen_enemy(v, side, view.round, hide) if kind == "seen" else ghost(v, side, sighting, hide, b.ctx.armoury)
+
+    monkeypatch.setattr(kn, "seen_enemy", lambda *a: made.append(1) or seen_enemy(*a))
+    monkeypatch.setattr(kn, "ghost", lambda *a: made.append(1) or ghost(*a))
+
+    for field in reads:
+        if field in ("name", "side"):  # another unit, not a change of this one
+            continue
+        k = Knowledge(view.sides, b.ctx.armoury)
+        memory = {u.name: sighting}
+        assert k._as_known(u, side, seen, memory, hide, view.round) == fresh(u)
+        changed = replace_unit(u, {field: _other_value(field, getattr(u, field),
+                                                       [getattr(e, field) for e in enemies[1:]])})
+        made.clear()
+        got, want = k._as_known(changed, side, seen, memory, hide, view.round), fresh(changed)
+        assert got == want, field
+        assert list(got.__dict__) == list(want.__dict__), field
+        assert (field in passed) == (not made), field  # patched from the kept answer, or made afresh
