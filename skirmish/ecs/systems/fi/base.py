@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skirmish.core.errors import IllegalAction
-from skirmish.core.events import Event, make
+from skirmish.core.events import Event, make_from
 from skirmish.ecs.components import (
     Armour,
     ArmourPiece,
@@ -199,7 +199,7 @@ class FiBase:
         # Built by its registered type (skirmish.rules.fi.events); an initiative event's `phase` is the phase
         # the unit got, which C-3 writes in the common key (initiative comes before the phases).
         phase = data.pop("phase", self.ctx.phase)
-        self.ctx.emit(make(etype, self.ctx.round, phase, actor, rules, **data))
+        self.ctx.emit(make_from(etype, self.ctx.round, phase, actor, rules, data))  # `data`: this call's own dict
 
     def weapon(self, eid: int) -> tuple[Weapon, WeaponState] | None:
         """The active weapon and its state."""
