@@ -176,3 +176,19 @@ def test_enemy_view_patched_field_by_field_equals_one_made_afresh(kind: str, hid
         assert got == want, field
         assert list(got.__dict__) == list(want.__dict__), field
         assert (field in passed) == (not made), field  # patched from the kept answer, or made afresh
+
+
+def test_turn_hooks_added_after_the_walk_began_still_fire() -> None:
+    """core.flow.walk reads the hook lists once and skips a point with none: a callback added to an empty point
+    once the battle has begun (Battle.hooks.add) is called from then on, at every turn's start, action and end."""
+    sc = load_scenario(default_scenario_path())
+    with Battle(sc, seed=4, controllers={s.name: make_ai("hold", "fi") for s in sc.spec.sides}) as b:
+        for _ in range(5):
+            b.step()
+        seen: dict[str, int] = {"turn_start": 0, "action": 0, "turn_end": 0}
+        for point in seen:
+            b.hooks.add(point, lambda *_, p=point: seen.__setitem__(p, seen[p] + 1))  # type: ignore[misc]
+        b.run()
+        turns = sum(1 for e in b.log.events if e.type in ("turn", "declare"))
+        assert seen["turn_start"] >= turns - 8 > 0  # every turn and declaration after the first five answers
+        assert seen["action"] >= seen["turn_end"] > 0
