@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from skirmish import rulesets
-from skirmish.battle.answers import Answer, Controller, Legal, Outcome, consult
+from skirmish.battle.answers import Answer, Controller, Legal, Outcome, consult, given
 from skirmish.battle.ending import Ending
 from skirmish.battle.state import COMPONENT_TYPES, state_digest
 from skirmish.content.scenario import Scenario
@@ -227,7 +227,7 @@ class Battle(Ending):
         """Submit a controller's answer to `req`; if the rules refuse it, the refusal is logged and the
         controller loses the decision (declare NORMAL, or end the turn), not the battle. An AI's reasons
         (`trace`) go into the log first, as a `decision` event."""
-        self.answers.append(Answer(req, action, trace, self.ctx.round, self.ctx.phase))
+        self.answers.append(given(req, action, trace, self.ctx.round, self.ctx.phase))
         if trace is not None:
             self._emit(DecisionEvent(round=self.ctx.round, phase=self.ctx.phase, actor=req.unit, rules=("R-10.2",),
                                      **trace))

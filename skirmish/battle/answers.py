@@ -52,6 +52,15 @@ class Answer:
     direct: bool = False
 
 
+def given(req: Request, action: Action, trace: dict[str, Any] | None, round_no: int, phase: int | None) -> Answer:
+    """`Answer(req, action, trace, round_no, phase)` without the frozen dataclass's `__init__` (six
+    `object.__setattr__`, for every answer a battle takes), as `skirmish.core.flow._request` makes requests: the
+    same fields in the same order, so an equal answer (tests/test_battle_speed11.py)."""
+    a = object.__new__(Answer)
+    a.__dict__.update(request=req, action=action, trace=trace, round=round_no, phase=phase, direct=False)
+    return a
+
+
 def consult(ctrl: Controller, view: BattleView, req: Request) -> tuple[Action, dict[str, Any] | None]:
     """Ask a controller; AIs that explain themselves (`decide_traced`) also return their reasons."""
     traced = getattr(ctrl, "decide_traced", None)

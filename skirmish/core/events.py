@@ -172,6 +172,14 @@ def make(etype: str, round: int, phase: int | None, actor: str | None, rules: tu
     """Build an event by its type name (the emitters' constructor); TypeError on an unknown or missing field.
     The keys of a flattened field may be given one by one (`**draw.record()`): they are gathered into it, in
     the order its TypedDict declares them."""
+    return make_from(etype, round, phase, actor, rules, fields)
+
+
+def make_from(etype: str, round: int, phase: int | None, actor: str | None, rules: tuple[str, ...],
+              fields: dict[str, Any]) -> Event:
+    """`make(etype, round, phase, actor, rules, **fields)` with the fields given as a dict the caller hands over
+    (it is used up: a flattened field's keys are gathered in it), for emitters that already hold one (FiBase._event):
+    the keyword arguments are not packed into a new dict again."""
     cls = REGISTRY.get(etype)
     if cls is None:
         raise TypeError(f"no event type {etype!r} is registered")

@@ -130,6 +130,9 @@ def walk(table: RoundTable, hooks: Hooks, *, ended: Callable[[bool], bool],
     ended(False), and after each round with ended(True). A refused answer is passed to `refused` (which
     writes it down) and the same actor is asked again; refusals never use up a turn's `limit`. `ask(unit)`,
     if given, makes each request's `ask` (what `Request.legal` calls)."""
+    # The hook lists, read once: a callback added later goes into the same list (Hooks.add, objectives). A point
+    # with none is not fired (most battles have none at a turn's points, asked several times a decision).
+    turn_start, on_action, turn_end = hooks.table["turn_start"], hooks.table["action"], hooks.table["turn_end"]
     while True:
         table.begin_round()
         hooks.fire("round_start")
@@ -143,7 +146,8 @@ def walk(table: RoundTable, hooks: Hooks, *, ended: Callable[[bool], bool],
                 for actor in step.order():
                     if step.start_turn is not None and not step.start_turn(actor):
                         continue
-                    hooks.fire("turn_start", step, actor)
+                    if turn_start:
+                        hooks.fire("turn_start", step, actor)
                     name, side = step.who(actor)
                     accepted = 0
                     while not step.limit or accepted < step.limit:
@@ -154,10 +158,12 @@ def walk(table: RoundTable, hooks: Hooks, *, ended: Callable[[bool], bool],
                             refused(actor, answer, exc)
                             continue
                         accepted += 1
-                        hooks.fire("action", step, actor, answer)
+                        if on_action:
+                            hooks.fire("action", step, actor, answer)
                         if done:
                             break
-                    hooks.fire("turn_end", step, actor)
+                    if turn_end:
+                        hooks.fire("turn_end", step, actor)
                     if step.may_end and ended(False):
                         return
             if step.end is not None:

@@ -27,7 +27,20 @@ import numpy as np
 import numpy.typing as npt
 
 from skirmish.ecs.components import Armour, Facing, Health, Loadout, Position, Status
-from skirmish.ecs.fi_mind import CAUSES
+from skirmish.ecs.enemy_views import (  # noqa: F401  (HIDDEN, hide_declarations, the sets: read from here too)
+    _GHOST_PASSED,
+    _GHOST_READS,
+    _GHOST_SETS,
+    _SEEN_PASSED,
+    _SEEN_READS,
+    _SEEN_SETS,
+    HIDDEN,
+    _differ,
+    _shown_declared,
+    ghost,
+    hide_declarations,
+    seen_enemy,
+)
 from skirmish.ecs.view import BattleView, UnitView, replace_unit
 from skirmish.ecs.world import World
 from skirmish.rules.geometry import Cell, GridMap, centre, clear_line, lean_points
@@ -36,8 +49,6 @@ from skirmish.rules.sight_table import SightTable
 # The component types a look (cell, in action, firing, known_to) and a sighting (and `_armour`) read: a unit none
 # of these has been handed out of since it was last read is as it was then, for every side.
 _SHOWN = frozenset({Position, Health, Status, Facing, Armour, Loadout})
-
-HIDDEN = "hidden"  # what a declaration reads as to the other sides before initiative is flipped (R-5.1)
 
 
 @dataclass(frozen=True)
@@ -313,24 +324,24 @@ class Knowledge:
         at = (name, hide)
         when = round_no if sighting is None else -1
         k = kept.get(at)
-        if k is not None and k[1] is sighting and k[2] == when and (
-                k[0] is u or _same_in(k[0], u, _SEEN_READS if sighting is None else _GHOST_READS)):
-            if k[0] is not u:  # changed only where the enemy as `side` sees it does not read: it stands
+        if k is not None and k[1] is sighting and k[2] == when:
+            if k[0] is u:
+                return k[3]
+            seen_now = sighting is None
+            differ = _differ(k[0], u, _SEEN_READS if seen_now else _GHOST_READS)
+            if not differ:  # changed only where the enemy as `side` sees it does not read: it stands
                 kept[at] = (u, sighting, when, k[3])
-            return k[3]
+                return k[3]
+            if (_SEEN_PASSED if seen_now else _GHOST_PASSED).issuperset(differ):
+                # changed only where the answer shows it as it is (the declaration as `hide` shows it): the kept
+                # answer with those fields put in, as `seen_enemy` or `ghost` would give it now
+                du = u.__dict__
+                e = replace_unit(k[3], {n: _shown_declared(du[n], hide) if n == "declared" else du[n] for n in differ})
+                kept[at] = (u, sighting, when, e)
+                return e
         e = seen_enemy(u, side, round_no, hide) if sighting is None else ghost(u, side, sighting, hide, self.armoury)
         kept[at] = (u, sighting, when, e)
         return e
-
-
-def _same_in(a: UnitView, b: UnitView, names: tuple[str, ...]) -> bool:
-    """True if two views of one unit hold equal values in the fields `names`."""
-    da, db = a.__dict__, b.__dict__
-    for k in names:
-        x, y = da[k], db[k]
-        if x is not y and x != y:
-            return False
-    return True
 
 
 def _seen_by(table: SightTable, seers: list[Cell], cell: Cell, exposed: bool) -> bool:
@@ -347,73 +358,6 @@ def _witness(table: SightTable, seers: Sequence[Cell], cell: Cell, exposed: bool
         if s.visible and (exposed or not s.lean):
             return at
     return None
-
-
-# The fields of the all-seeing view that `seen_enemy` and `ghost` set to what they show whatever the view holds
-# there (`_unknown`'s, the sighting's, constants): an enemy's view changed only in these gives the same enemy as a
-# side sees it (Knowledge.observe keeps it). Every other field is read, those added later too;
-# tests/test_knowledge_speed.py changes each of these alone and finds the same answer.
-_SEEN_SETS = frozenset({"last_seen", "ct", "stunned", "rounds", "magazines", "jammed", "tacpack_generator",
-                        "screen_type", "screen_points", "shot_points", "waiting", "ready_target", "aim", "throwables",
-                        "turn_parts", "full", "off_rounds", "off_jammed"})
-_GHOST_SETS = _SEEN_SETS | {"cell", "facing", "prone", "out_of_action", "dead", "wounds", "armour", "moved_m", "rate_m",
-                            "cover", "firing", "ghost", "weapon"}
-_SEEN_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _SEEN_SETS)
-_GHOST_READS = tuple(f.name for f in dataclasses.fields(UnitView) if f.name not in _GHOST_SETS)
-
-
-def _unknown(u: UnitView, side: str) -> dict[str, Any]:
-    """The fields no enemy shows: ammunition, breakdowns, tacpack, CT and stun, intentions and what its turn
-    has spent on the timing rules (read as unknown)."""
-    return {"ct": u.ct_max, "stunned": False, "rounds": 0, "magazines": 0, "jammed": False,
-            "tacpack_generator": 0, "screen_type": "none", "screen_points": 0, "shot_points": 0,
-            "waiting": None, "covering": None, "ready_target": None, "aim": 0, "throwables": (), "turn_parts": (),
-            "off_rounds": 0, "off_jammed": False,  # two weapons: the other hand's weapon shows, its rounds do not
-            "known_to": (side,) if side in u.known_to else (), "full": False}
-
-
-def seen_enemy(u: UnitView, side: str, round_no: int, hide_declared: bool) -> UnitView:
-    """An enemy `side` sees now: where it is, how it stands and faces, its wounds, weapon in hand, worn armour,
-    cover, movement this round and whether it fires; its profile (traits, skills, size) is the scenario's
-    roster. Its declaration shows once initiative is flipped (R-5.1)."""
-    declared = HIDDEN if hide_declared and u.declared is not None else u.declared
-    return replace_unit(u, {"declared": declared, "last_seen": round_no, **_unknown(u, side)})
-
-
-def ghost(u: UnitView, side: str, s: Sighting, hide_declared: bool, armoury: Any = None) -> UnitView:
-    """An enemy `side` does not see now, at its last known cell with what showed of it then (the ranged weapon
-    in hand then, looked up in `armoury`). Its declaration and initiative phase are known as a seen enemy's are
-    (revealed when initiative is flipped, R-5.1); its cover and movement this round are not."""
-    declared = HIDDEN if hide_declared and u.declared is not None else u.declared
-    unseen: dict[str, Any] = {}  # FI's states of mind and melee state now are not seen (what it causes is roster)
-    if u.mind:
-        unseen["mind"] = tuple(m for m in u.mind if m in CAUSES.values())
-    if u.melee is not None:
-        unseen["melee"] = None
-    return replace_unit(u, dict(
-        cell=s.cell, facing=s.facing, prone=s.prone, out_of_action=s.out_of_action, dead=s.dead,
-        wounds=s.wounds, armour=s.armour, weapon=_held(s, armoury), declared=declared, moved_m=0.0, rate_m=0.0,
-        cover="none", firing=False, ghost=True,
-        last_seen=s.round, **_unknown(u, side), **unseen))
-
-
-def _held(s: Sighting, armoury: Any) -> Any:
-    """The ranged weapon a ghost shows in hand: the one its sighting saw (None for a thrown one, as the view
-    lists those apart, or without an armoury to look it up in). Never the unit's weapon now."""
-    w = armoury.weapons.get(s.weapon) if armoury is not None and s.weapon else None
-    return None if w is None or w.thrown else w
-
-
-def hide_declarations(view: BattleView, reveal: set[str]) -> BattleView:
-    """The view with the declarations of sides not in `reveal` read as HIDDEN (the same object if none is):
-    the board's all-seeing view before initiative is flipped (R-5.1)."""
-    hide = [i for i, u in enumerate(view.units) if u.side not in reveal and u.declared not in (None, HIDDEN)]
-    if not hide:
-        return view
-    units = list(view.units)
-    for i in hide:
-        units[i] = replace_unit(units[i], {"declared": HIDDEN})
-    return dataclasses.replace(view, units=tuple(units))
 
 
 def _surely_blocked(grid: GridMap, origin: tuple[float, float], seer: Cell, xs: npt.NDArray[np.int64],

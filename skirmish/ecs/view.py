@@ -167,6 +167,16 @@ def replace_unit(u: UnitView, changes: dict[str, Any]) -> UnitView:
     return out
 
 
+def patched_unit(u: UnitView, changes: dict[str, Any]) -> UnitView:
+    """`replace_unit` for changes whose keys are known to be fields (World.snapshot's patches, read by the same view
+    parts that made the whole view through `unit_view`, which checks them): not checked again."""
+    out = object.__new__(UnitView)
+    d = out.__dict__
+    d.update(u.__dict__)
+    d.update(changes)
+    return out
+
+
 @dataclass(frozen=True)
 class ObjectiveView:
     """A scenario objective as a side may know it (issue 15; skirmish.objectives): `state` open, done or failed

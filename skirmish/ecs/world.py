@@ -25,7 +25,7 @@ from skirmish.ecs.components import (
     Turn,
 )
 from skirmish.ecs.fi_mounts import MountState, MountView
-from skirmish.ecs.view import BattleView, UnitView, replace_unit, unit_view
+from skirmish.ecs.view import BattleView, UnitView, patched_unit, unit_view
 from skirmish.rules.equipment import Armoury
 from skirmish.rules.geometry import Cell, GridMap
 
@@ -326,7 +326,7 @@ class World:
             if part is not None and part not in done:
                 done.append(part)
                 values.update(part(comps, armoury))
-        return replace_unit(u, values)
+        return patched_unit(u, values)  # (the parts' keys are fields: `view` made the whole view from them)
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],
                  scope: str, armoury: Armoury, max_rounds: int = 0) -> BattleView:

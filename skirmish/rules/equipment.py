@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import lru_cache
 from typing import Any
 
 from skirmish.rules.checks import NUMBER_COLUMN
@@ -329,9 +330,18 @@ def column_of(trait: str) -> str:
 
 def parse_trait(text: str) -> tuple[str, int]:
     """Parse a trait written 'III-2' into (column, training) (R-2.1)."""
-    m = re.fullmatch(r"\s*(I|II|III|IV|V|VI)\s*-\s*(\d)\s*", str(text))
-    if not m or not 1 <= int(m.group(2)) <= 5:
+    out = _parse_trait(str(text))
+    if out is None:
         raise ValueError(f"expected a trait like 'III-2' (column I..VI, training 1-5), got {text!r}")
+    return out
+
+
+@lru_cache(maxsize=256)
+def _parse_trait(text: str) -> tuple[str, int] | None:
+    """`parse_trait`, kept by the text (None: not a trait): every battle spawns its units from the same few."""
+    m = re.fullmatch(r"\s*(I|II|III|IV|V|VI)\s*-\s*(\d)\s*", text)
+    if not m or not 1 <= int(m.group(2)) <= 5:
+        return None
     return m.group(1), int(m.group(2))
 
 

@@ -151,7 +151,10 @@ class SightTable:
                 r = kept[c] = np.full(self.w * self.h, -1, dtype=np.int8)
             rows.append(r)
         idx = ys * self.w + xs
-        codes = rows[0][idx][None, :] if len(rows) == 1 else np.stack(rows)[:, idx]
+        # (a new array, written below; each row's cells picked before stacking: not every row stacked whole)
+        codes = rows[0][idx][None, :] if len(rows) == 1 else np.array([r[idx] for r in rows])
+        if not len(idx) or codes.min() >= 0:  # every pair coded already (most calls)
+            return codes
         todo = np.flatnonzero(codes < 0)
         if len(todo) >= BATCH_MIN and self._batch is not None:
             for j, c in enumerate(cells):  # kept as not seen the other way: not seen (`blind_back`)

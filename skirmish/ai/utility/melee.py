@@ -76,7 +76,9 @@ def held(view: BattleView, u: UnitView) -> str | None:
     if mv.down:
         return "down"
     for e in view.enemies(u):
-        if not e.ghost and not e.out_of_action and touching(view, u.cell, e.cell) and closed(u, e) == "defender":
+        # (closed on only by an enemy that has `u` inside its guard: asked first, as most enemies have nobody there)
+        if not e.ghost and not e.out_of_action and e.melee is not None and u.name in e.melee.inside \
+                and touching(view, u.cell, e.cell) and closed(u, e) == "defender":
             return "closed on"
     return None
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skirmish.core.errors import IllegalAction
-from skirmish.core.events import Event, make
+from skirmish.core.events import Event, make_from
 from skirmish.ecs.components import (
     Armour,
     ArmourPiece,
@@ -74,6 +74,9 @@ class Ctx:
     # R-6.1 mounts that come with a trigger's mounted reinforcement, by its name (ecs/systems/fi/mounts.py `arrive`)
     mounts_due: dict[str, Any] = field(default_factory=dict)
     mount_order: tuple[str, ...] = ()  # every mount of the scenario, in its order
+
+
+_STATUS = frozenset({Status})  # what `FiBase.status_marks` reads
 
 
 def spawn_unit(ctx: Ctx, spec: Any, side: str, side_index: int, order: int) -> int:
@@ -146,6 +149,8 @@ class FiBase:
         self.held: list[tuple[int, Any]] = []  # damage held while two actions are simultaneous (R-5.7, triggers.py)
         self.holding = False
         self.tie_turn: int | None = None  # the turn simultaneous with tied waiters: held damage lands as it ends
+        # status_marks' last look: (the Status hand-outs and units counted then, the waits, the covering units)
+        self._marks: tuple[tuple[int, int], list[tuple[int, str]], list[int]] | None = None
 
     # ------------------------------------------------------------------ helpers
     def name(self, eid: int) -> str:
@@ -171,6 +176,21 @@ class FiBase:
         if self.ctx.chips is not None:
             self.ctx.chips.flush(self)
 
+    def status_marks(self) -> tuple[list[tuple[int, str]], list[int]]:
+        """The units with a wait, with its text (R-5.7), and those covering an area (R-6.12), in scenario order
+        (read-only): asked round every turn and at every step of a move, when mostly nobody waits or covers, and
+        looked for again only after a Status hand-out (World.watch: a wait or a covered area is set or cleared
+        only through `get`, and nothing holds a Status it got across a turn's or a step's look)."""
+        counts = self.w.watch(_STATUS)
+        stamp = (sum(counts.values()), len(counts))
+        kept = self._marks
+        if kept is None or kept[0] != stamp:
+            peek = self.w.peek
+            sts = [(eid, peek(eid, Status)) for eid, _ in self.w.units()]
+            kept = self._marks = (stamp, [(e, st.waiting) for e, st in sts if st.waiting],
+                                  [e for e, st in sts if st.covering is not None])
+        return kept[1], kept[2]
+
     def active(self, eid: int) -> bool:
         """In action (not dead, incapacitated or unconscious)."""
         return not self.w.peek(eid, Health).out_of_action
@@ -179,7 +199,7 @@ class FiBase:
         # Built by its registered type (skirmish.rules.fi.events); an initiative event's `phase` is the phase
         # the unit got, which C-3 writes in the common key (initiative comes before the phases).
         phase = data.pop("phase", self.ctx.phase)
-        self.ctx.emit(make(etype, self.ctx.round, phase, actor, rules, **data))
+        self.ctx.emit(make_from(etype, self.ctx.round, phase, actor, rules, data))  # `data`: this call's own dict
 
     def weapon(self, eid: int) -> tuple[Weapon, WeaponState] | None:
         """The active weapon and its state."""

@@ -98,9 +98,9 @@ def pinned_by(sys: FiShooting, eid: int) -> list[int]:
     w = sys.w
     side = w.peek(eid, Identity).side_index
     out = []
-    for e, ident in w.units():
+    for e in sys.status_marks()[1]:  # the units covering an area, in scenario order
         cov = w.peek(e, Status).covering
-        if cov is None or ident.side_index == side or not sys.active(e):
+        if cov is None or w.peek(e, Identity).side_index == side or not sys.active(e):
             continue
         try:  # an empty or broken-down weapon pins no one (R-6.12: covered until the rounds are spent)
             firer_check(sys, e, cov[2], timing=False)
@@ -135,9 +135,11 @@ def stepped(sys: FiShooting, mover: int, before: geo.Cell, after: geo.Cell, pinn
     order. A figure running through the area draws one shot, entering."""
     w = sys.w
     side = w.peek(mover, Identity).side_index
-    for eid, ident in w.units():
+    # The units covering an area as the step ends, in scenario order: a shot below may end one's covering fire (read
+    # again at its turn), and none starts covering in another's move (covering.declare is its own action).
+    for eid in list(sys.status_marks()[1]):
         cov = w.peek(eid, Status).covering
-        if cov is None or ident.side_index == side or not sys.active(mover):
+        if cov is None or w.peek(eid, Identity).side_index == side or not sys.active(mover):
             continue
         if not sys.active(eid):
             w.get(eid, Status).covering = None

@@ -34,12 +34,17 @@ def _key(sys: FiSystems, eid: int) -> tuple[int, ...]:
     return ini.order_key(col, tr, sys.w.get(eid, Identity).side_index, eid)
 
 
+def _holding(sys: FiSystems) -> list[tuple[int, str]]:
+    """(unit, its waiting text) of every unit with a wait (R-5.7), in scenario order (read-only;
+    FiBase.status_marks)."""
+    return sys.status_marks()[0]
+
+
 def _waiting(sys: FiSystems, kind: str, unit: str | None = None) -> list[int]:
     """Units in action waiting for a trigger of `kind` (naming `unit`), in the R-5.1 order."""
     out = []
-    for eid, _ in sys.w.units():
-        text = sys.w.peek(eid, Status).waiting
-        if not text or not sys.active(eid) or not text.startswith(kind):
+    for eid, text in _holding(sys):
+        if not sys.active(eid) or not text.startswith(kind):
             continue
         trig = wt.parse(text)
         if trig.kind == kind and trig.unit == unit:
@@ -51,9 +56,8 @@ def _waiting_for(sys: FiSystems, unit: str) -> tuple[list[int], list[int]]:
     """(`_waiting(sys, "preempt", unit)`, `_waiting(sys, "acts", unit)`) in one look over the units."""
     pre: list[int] = []
     acts: list[int] = []
-    for eid, _ in sys.w.units():
-        text = sys.w.peek(eid, Status).waiting
-        if not text or not (text.startswith("preempt") or text.startswith("acts")) or not sys.active(eid):
+    for eid, text in _holding(sys):
+        if not (text.startswith("preempt") or text.startswith("acts")) or not sys.active(eid):
             continue
         trig = wt.parse(text)
         if trig.unit == unit:

@@ -50,8 +50,8 @@ def watchers(sys: FiMovement, mover: int) -> list[tuple[int, wt.Trigger]]:
     """The enemies of the mover in action that wait for a move trigger, in entity order."""
     side = sys.w.peek(mover, Identity).side_index
     out = []
-    for eid, ident in sys.w.units():
-        if ident.side_index == side or not sys.active(eid) or not sys.w.peek(eid, Status).waiting:
+    for eid, _ in sys.status_marks()[0]:  # the units with a wait, in scenario order
+        if sys.w.peek(eid, Identity).side_index == side or not sys.active(eid):
             continue
         trig = trigger_of(sys, eid)
         if trig is not None and trig.on_move:
