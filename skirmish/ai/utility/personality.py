@@ -44,7 +44,7 @@ class Personality:
     use_squad: bool = True  # spacing, crossfire, bounding overwatch, regrouping, a wounded unit's retreat and DODGE
     noise: float = 0.0  # a blunter choice: each option's score times 1 +/- noise, drawn from (round, unit, option)
     moves_with_a_shot: bool = True  # considers moving when it has a target from where it stands (fire and move)
-    hesitate: float = 0.0  # the share of rounds a unit does not think of moving (drawn from the round and unit)
+    hesitate: float = 0.0  # the share of rounds a unit does not think of moving (drawn from the battle, round, unit)
     material: bool = True  # ranks attacking or not by expected material (the search tier's model, issue 12)
     declare_slow: bool = True  # SLOW where the considerations chose NORMAL or FAST (options.slow_first, issue 12)
     look_ahead: int = 0  # its best options (this many) weighed again one exchange ahead (the search tier); 0: not
@@ -75,10 +75,11 @@ class Personality:
             raise ValueError("personality: noise must be in [0, 1)")
         return out
 
-    def hesitates(self, round_no: int, unit: str) -> bool:
-        """Whether the unit does not think of moving this round (`hesitate`): drawn from the round and the
-        unit's name, so the same battle and seed give the same choices and no random source is read."""
-        return self.hesitate > 0 and draw(f"{round_no}|{unit}|hesitate") < self.hesitate
+    def hesitates(self, round_no: int, unit: str, salt: str = "") -> bool:
+        """Whether the unit does not think of moving this round (`hesitate`): drawn from the battle's key
+        (`BattleView.salt`), the round and the unit's name, so the same battle and seed give the same choices, no
+        random source is read, and the units that hesitate differ from battle to battle."""
+        return self.hesitate > 0 and draw(f"{salt}|{round_no}|{unit}|hesitate") < self.hesitate
 
     def exposure_curve(self) -> Curve:
         """How much the threat along a move's route costs: more to a cautious unit."""

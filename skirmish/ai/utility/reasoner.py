@@ -76,7 +76,7 @@ class UtilityAI:
         last = self._last.get(me.name)
         habit = last[1] if last is not None and last[0] == view.round else None  # momentum within a round only
         for o in options:
-            o.finish(habit, self.p.momentum).blunt(self.p.noise, f"{view.round}|{me.name}")
+            o.finish(habit, self.p.momentum).blunt(self.p.noise, f"{view.salt}|{view.round}|{me.name}")
         options.sort(key=lambda o: -o.score)
         if request.kind == "act" and self.p.material:  # attack or not, on the material scale (issue 12)
             options = material_pick(view, me, options, request.legal())
