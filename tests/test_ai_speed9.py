@@ -51,7 +51,7 @@ def test_covering_fire_weighs_the_same_areas_as_over_every_cell_round_the_enemie
     from dataclasses import replace
 
     from skirmish.ai.utility import PERSONALITIES, UtilityAI
-    covers = replace(PERSONALITIES["normal"], use_cover_fire=True)  # normal's rung leaves covering fire to hard
+    covers = replace(PERSONALITIES["normal"], use_cover_fire=True)  # on for normal since ladder10 (kept explicit)
     for name, seed in (("depot_breach.yaml", 1), ("depot_breach.yaml", 4), ("canal_crossing.yaml", 2)):
         for _ in played(name, seed, 400, ai=UtilityAI(covers)):
             pass

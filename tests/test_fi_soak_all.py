@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ class Stirrer:
         self.inner = make_ai("utility")
         self.seed = seed
         self.n = 0
-        self.chosen: Counter[str] = Counter()  # the wait kinds this side took: the next is one taken least
+        self.chosen: Counter[str] = Counter()  # the wait and melee kinds this side took: the next is one taken least
 
     def decide(self, view: Any, request: Any) -> Any:
         self.n += 1
@@ -58,16 +59,22 @@ class Stirrer:
                     if near:
                         cell = rng.choice(near)
                         waits.append(Wait(request.unit, f"enemy_enters:{cell[0]},{cell[1]}"))
-                kinds = sorted({w.trigger.partition(":")[0] for w in waits})
-                least = min(self.chosen[k] for k in kinds)  # every kind in turn (at random it could miss one)
-                kind = rng.choice([k for k in kinds if self.chosen[k] == least])
-                self.chosen[kind] += 1
-                return rng.choice([w for w in waits if w.trigger.partition(":")[0] == kind])
+                return self._least_taken(rng, waits, lambda w: w.trigger.partition(":")[0])
             if roll < 0.2 and legal.contests:
                 return rng.choice(list(legal.contests))
-            if roll < 0.5 and legal.melee:
-                return rng.choice(list(legal.melee))
+            if roll < 0.5 and legal.melee:  # a blow, maneuver (hold, hold with a choke, lock ...) or grip action
+                return self._least_taken(rng, list(legal.melee), lambda a: "melee:" + ":".join(
+                    (a.verb, getattr(a, "maneuver", ""), getattr(a, "effects", ""))))
         return self.inner.decide(view, request)
+
+    def _least_taken(self, rng: random.Random, acts: list[Any], kind_of: Callable[[Any], str]) -> Any:
+        """One of the acts of a kind this side took least so far: every kind in turn, where a uniform pick over the
+        legal list would miss the rarer ones (a choke is one maneuver of a dozen) whatever the AI does around it."""
+        kinds = sorted({kind_of(a) for a in acts})
+        least = min(self.chosen[k] for k in kinds)
+        kind = rng.choice([k for k in kinds if self.chosen[k] == least])
+        self.chosen[kind] += 1
+        return rng.choice([a for a in acts if kind_of(a) == kind])
 
 
 def _options(path: Path) -> dict[str, Any]:

@@ -79,23 +79,26 @@ def test_friends_on_the_line_only_with_the_switch() -> None:
 
     import tempfile
     with tempfile.TemporaryDirectory() as d:
-        on, off = read(Path(d) / "on", PERSONALITIES["hard"]), read(Path(d) / "off", PERSONALITIES["normal"])
+        hard = PERSONALITIES["hard"]
+        on, off = read(Path(d) / "on", hard), read(Path(d) / "off", replace(hard, mind_the_line=False))
     assert on and all("friends clear of the line" in c for c in on)
     assert off and not any("friends clear of the line" in c for c in off)
 
 
 def test_the_rungs_are_data() -> None:
-    """Every switch is a field read from data (`Personality.parse`); the top rung and the two characters keep every
-    one, easy none, and normal plays with the material scale but without the extras that only the top rung weighs,
-    fewer move cells and a little misjudgement (docs/AI.md's ladder)."""
+    """Every switch is a field read from data (`Personality.parse`); normal (the default AI, issue 14 item 7), the top
+    rung and the two characters keep every one, easy none; normal plays with the material scale, fewer move cells,
+    some hesitant rounds and a little misjudgement
+    (docs/AI.md's ladder)."""
     names = {f.name for f in fields(Personality)}
     assert set(SWITCHES) <= names
     assert Personality.parse({"use_split": False, "use_cover_fire": False}) == replace(
         Personality(), use_split=False, use_cover_fire=False)
-    for name in ("hard", "aggressive", "cautious"):
+    for name in ("normal", "hard", "aggressive", "cautious"):
         assert all(getattr(PERSONALITIES[name], s) for s in SWITCHES), name
     normal, easy, hard = PERSONALITIES["normal"], PERSONALITIES["easy"], PERSONALITIES["hard"]
-    assert not any(getattr(normal, s) for s in SWITCHES)
+    assert not any(getattr(easy, s) for s in SWITCHES)
+    assert easy.hesitate > normal.hesitate > hard.hesitate == 0.0
     assert normal.use_squad and normal.use_commitment and normal.declare_slow  # normal still plays a squad (item 2)
     assert normal.material and hard.material and not easy.material  # the scale keeps normal's fights short
     assert easy.top_moves < normal.top_moves < hard.top_moves and easy.noise > normal.noise > hard.noise == 0.0

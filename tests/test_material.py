@@ -127,3 +127,22 @@ def test_an_energy_weapon_counts_only_the_shots_its_tacpack_pays_for() -> None:
     assert shots_this_turn(replaced(slow, shot_points=1), Shoot(me.name, "Guard-1", mode="prepared")) == 1
     rifle = replaced(slow, tacpack_generator=0, screen_points=0, shot_points=0, weapon=None)
     assert shots_this_turn(rifle, Shoot(me.name, "Guard-1")) == 1  # no weapon: the one shot asked about
+
+
+def test_a_personality_sets_the_scales_reply_weight_and_utility_share(tmp_path: Path) -> None:
+    """`Personality.scale_reply` and `scale_utility` are the material pick's `Weights.reply` and `Weights.utility`
+    (a rung's data, docs/AI.md's ladder): each weighed option's value is its attack, less the replies at that
+    weight, plus that share of its utility score; and a share large enough hands the pick back to the product
+    of considerations (Me steps behind the wall, as with the scale off)."""
+    with battle_at(tmp_path, ROWS, BLUE, RED) as b:
+        view, req = b.view(), b.pending
+        p = replace(PERSONALITIES["hard"], runners_up=40, scale_reply=0.5, scale_utility=0.7)
+        _, trace = UtilityAI(p).decide_traced(view, req)
+        weighed = [o for o in [trace["chosen"], *trace["runners_up"]] if _material(o)]
+        assert len(weighed) > 2
+        for o in weighed:
+            m = _material(o)
+            value = m["material: our attack"] - 0.5 * m["material: enemy replies"] + 0.7 * o["score"]
+            assert abs(m["material: value"] - value) < 2e-3, o
+        action, trace = UtilityAI(replace(p, scale_utility=50.0)).decide_traced(view, req)
+        assert action == Move("Me", (6, 3)), trace["chosen"]

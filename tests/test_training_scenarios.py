@@ -65,11 +65,25 @@ def test_training_scenario_plays_alike_twice_and_an_objective_decides(name: str)
     assert decided and decided[-1]["state"] == "done" and decided[-1]["side"] == result["winner"]
 
 
+# the battles in which the team gets her out: seeds 24, 46, 72 of 1-120 with ship11's normal (extras, hesitation on the
+# battle's salt; ladder9c's normal: 7 of 40); the first of these, then the rest of 1-120 in turn should the AI change
+EXTRACTIONS = (24, 46, 72, *range(1, 121))
+
+
+def _extraction(sc: Scenario) -> tuple[Battle, list[dict[str, Any]]]:
+    """The first battle of EXTRACTIONS the team wins by getting the engineer out: the story is checked on it."""
+    for seed in EXTRACTIONS:
+        b, events = _play(sc, seed)
+        if _of(events, "result")[-1].get("objective") == "engineer out":
+            return b, events
+    pytest.fail("the team gets the engineer out in no battle of seeds 1-120: the story no longer plays")
+
+
 def test_hostage_extraction_team_blows_the_door_reaches_the_engineer_and_gets_her_out() -> None:
     sc = _load("hostage_extraction.yaml")
     door = sorted(sc.zones["door"])
     assert all(not sc.grid.passable(c) for c in door)  # barred until the breach
-    b, events = _play(sc, 28)  # a seed the team wins by getting her out (seed 5 did before the review's fixes)
+    b, events = _extraction(sc)
     fired = [e["trigger"] for e in _of(events, "scenario_trigger")]
     order = [t for i, t in enumerate(fired) if t not in fired[:i]]
     assert order[0] == "go in" and "breach" in order

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pygame
 import pytest
 
+from skirmish.ai.utility.personality import PERSONALITIES
 from skirmish.content.scenario import Scenario, default_scenario_path, load_scenario, parse_scenario
 from skirmish.rules.actions import Move
 from skirmish.ui.app import App
@@ -319,8 +321,10 @@ def _step_until(app: App, screen: BattleScreen, done: object, limit: int = 400) 
     raise AssertionError("the battle never got there")
 
 
-def test_ai_reason_label_and_move_heat_map(tmp_path: Path) -> None:
+def test_ai_reason_label_and_move_heat_map(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 4: the acting AI unit's reason is drawn over it, I hides it, and M shades its move scores."""
+    # the duel is one round: a default AI that hesitates then (the battle's draws) weighs no move to shade
+    monkeypatch.setitem(PERSONALITIES, "normal", replace(PERSONALITIES["normal"], hesitate=0.0))
     app = App(scenario=_duel(tmp_path), controls={"Blue": "ai", "Red": "ai"}, settings=Settings(speed=8.0),
               size=(1100, 700))
     screen = app.screen
@@ -328,8 +332,9 @@ def test_ai_reason_label_and_move_heat_map(tmp_path: Path) -> None:
     _key(pygame.K_SPACE, " ")  # pause, then step
     _frames(app, 2)
     log = screen.session.battle.log
-    _step_until(app, screen, lambda: screen.acting == "Blue-1" and any(
-        e.type == "decision" and e.actor == "Blue-1" and e.request == "act" for e in log))
+    _step_until(app, screen, lambda: screen.acting == "Blue-1" and any(  # an act it weighed moves for (a round it
+        e.type == "decision" and e.actor == "Blue-1" and e.request == "act" for e in log)  # hesitates has none)
+        and screen.session.heat("Blue-1") is not None)
     screen.anim.finish()
     _frames(app, 2)
     last = [e for e in log if e.type == "decision" and e.actor == "Blue-1"][-1]

@@ -245,7 +245,8 @@ def test_the_ladder_differs_where_it_should(tmp_path: Path) -> None:
     assert not easy.use_squad and normal.use_squad and hard.look_ahead > 0 == normal.look_ahead
     with _battle(tmp_path, _WALLED, _BLUE, _RED) as b:
         assert not targets(b.view(), b.view().unit("Me"), (2, 5))  # no shot: even easy thinks of moving
-        wide = {"easy": replace(easy, hesitate=0.0, runners_up=200), "normal": replace(normal, runners_up=200)}
+        wide = {"easy": replace(easy, hesitate=0.0, runners_up=200),
+                "normal": replace(normal, hesitate=0.0, runners_up=200)}  # rounds it thinks of moving
         got = {n: _weighed(UtilityAI(p), b) for n, p in wide.items()}
         moves = {n: [o for o in opts if str(o["option"]).startswith(("walk", "run"))] for n, opts in got.items()}
         full = {n: [o for o in ms if "exposure on the way" in _names(o) or "hit chance" in _names(o)
@@ -263,10 +264,12 @@ def test_the_ladder_differs_where_it_should(tmp_path: Path) -> None:
         action, trace = ai.decide_traced(b.view(), b.pending)  # type: ignore[arg-type]
         assert trace["personality"] == "hard" and b.pending.legal().allows(action)  # type: ignore[union-attr]
         assert isinstance(make_ai("utility"), UtilityAI) and isinstance(make_ai("utility:easy"), UtilityAI)
-    rounds = [r for r in range(1, 201) if easy.hesitates(r, "Me")]
-    assert abs(len(rounds) / 200 - easy.hesitate) < 0.1 and rounds == [r for r in range(1, 201)
-                                                                      if easy.hesitates(r, "Me")]
-    assert not any(normal.hesitates(r, "Me") for r in range(1, 201))
+    for p in (easy, normal):  # hesitant rounds: their share, the same for one battle's salt, others for another's
+        rounds = [r for r in range(1, 201) if p.hesitates(r, "Me", "a1")]
+        assert abs(len(rounds) / 200 - p.hesitate) < 0.1, p.name
+        assert rounds == [r for r in range(1, 201) if p.hesitates(r, "Me", "a1")]
+        assert not p.hesitate or rounds != [r for r in range(1, 201) if p.hesitates(r, "Me", "b2")]
+    assert not any(hard.hesitates(r, "Me", salt) for r in range(1, 201) for salt in ("", "a1", "b2"))
     aggressive, cautious = PERSONALITIES["aggressive"], PERSONALITIES["cautious"]  # still distinct, still data
     assert aggressive.aggression > normal.aggression > cautious.aggression
     assert aggressive.caution < normal.caution < cautious.caution

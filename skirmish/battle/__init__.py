@@ -32,6 +32,12 @@ from skirmish.rules.actions import Action, EndTurn
 __all__ = ["Answer", "Battle", "Controller", "Outcome", "Request", "consult"]
 
 
+def battle_salt(seed: int) -> str:
+    """The key a battle hands its AIs (BattleView.salt): fixed by the seed, different from seed to seed, and
+    telling nothing of the random source's draws (blake2b of the seed, 8 bytes)."""
+    return hashlib.blake2b(f"skirmish-salt|{seed}".encode(), digest_size=8).hexdigest()
+
+
 def _closed(event: Event) -> None:
     raise RuntimeError(f"the battle is closed: no event may be written ({event.type})")
 
@@ -55,6 +61,7 @@ class Battle(Ending):
         self.scenario = scenario
         self.seed = spec.seed if seed is None else seed
         self.rng = random.Random(self.seed)
+        self.salt = battle_salt(self.seed)  # handed to the AIs in every view (BattleView.salt)
         self.log = EventLog()
         self.on_event = on_event
         self.world = World()
@@ -101,7 +108,8 @@ class Battle(Ending):
         """A frozen snapshot of the whole battle, all-seeing (previews, the board watching, tools); an AI gets
         `observe(side)`."""
         view = self.world.snapshot(self.ctx.round, self.ctx.phase, self.ctx.grid, self.sides,
-                                   self.ctx.scope, self.ctx.armoury, self.scenario.spec.victory.max_rounds)
+                                   self.ctx.scope, self.ctx.armoury, self.scenario.spec.victory.max_rounds,
+                                   self.salt)
         return view if self.play is None else self.play.dress(view, None)
 
     def observe(self, side: str) -> BattleView:

@@ -220,6 +220,10 @@ class BattleView:
     # Future Imperfect mounts the viewer knows of (ecs/fi_mounts.py; a side sees those in sight, docs/RULES-NOTES.md
     # "Mounts"); a ridden one stands at its rider's cell.
     mounts: tuple[MountView, ...] = ()
+    # A key fixed by the battle's seed (Battle.salt): a blunt AI's deterministic misjudgements (hesitant rounds,
+    # misjudged options) are drawn from it with the round and unit, so they differ from battle to battle and stay
+    # the same for a scenario and seed (issue 12). It tells nothing of the dice (a hash, not the seed).
+    salt: str = ""
 
     def zone(self, name: str) -> tuple[Cell, ...]:
         """A zone's cells (KeyError if the scenario has no such zone)."""

@@ -329,7 +329,7 @@ class World:
         return patched_unit(u, values)  # (the parts' keys are fields: `view` made the whole view from them)
 
     def snapshot(self, round_no: int, phase: int | None, grid: GridMap, sides: tuple[str, ...],
-                 scope: str, armoury: Armoury, max_rounds: int = 0) -> BattleView:
+                 scope: str, armoury: Armoury, max_rounds: int = 0, salt: str = "") -> BattleView:
         """Freeze the battle for AIs and the board (each unit's view kept, and patched where it may have
         changed: the fields of the component types handed out since)."""
         if self._changing:
@@ -368,7 +368,7 @@ class World:
         view = object.__new__(BattleView)  # BattleView(...) without the frozen dataclass's __init__
         view.__dict__.update(round=round_no, phase=phase, grid=grid, units=units, sides=sides, scope=scope,
                              max_rounds=max_rounds, viewer=None, zones=(), objectives=(), ai_orders=(),
-                             extracted=(), mounts=self.mount_views() if self.mounts else ())
+                             extracted=(), mounts=self.mount_views() if self.mounts else (), salt=salt)
         return view
 
     def fresh_units(self, armoury: Armoury) -> tuple[UnitView, ...]:

@@ -7,19 +7,14 @@ a move, so the options of a declaration and the cells of a move are compared on 
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass, fields, replace
 
+from skirmish.ai.utility.personality import draw as draw  # the utility AI's (blake2b of the key), re-exported
 from skirmish.rulesets.fw import UTILITY
 
 # The names are the scenario schema's (skirmish/content/fw.py, `utility:<name>`): one list; the table below must
 # weigh each of them and no other (checked on import).
 NAMES = tuple(spec.partition(":")[2] for spec in UTILITY if spec.startswith("utility:"))  # search:<name> takes the same
-
-
-def draw(key: str) -> float:
-    """A number in [0, 1) fixed by `key` (CRC-32): a blunt personality's deterministic misjudgements."""
-    return zlib.crc32(key.encode()) / 2 ** 32
 
 
 @dataclass(frozen=True)

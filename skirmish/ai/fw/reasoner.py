@@ -100,7 +100,7 @@ class FwUtilityAI:
             options = self.moves(view, me, intent, request.legal().walk)
         if self.p.noise:
             for o in options:
-                o.noise = 1.0 - self.p.noise * draw(f"{view.round}|{me.name}|{o.label}")
+                o.noise = 1.0 - self.p.noise * draw(f"{view.salt}|{view.round}|{me.name}|{o.label}")
         options.sort(key=lambda o: (-o.score, o.label))
         best = options[0]
         if request.kind == INTENT:

@@ -102,7 +102,7 @@ class FwSearchAI:
             options = self.proposer.moves(view, me, intent, request.legal().walk)
         if self.p.noise:
             for o in options:
-                o.noise = 1.0 - self.p.noise * draw(f"{view.round}|{me.name}|{o.label}")
+                o.noise = 1.0 - self.p.noise * draw(f"{view.salt}|{view.round}|{me.name}|{o.label}")
         options.sort(key=lambda o: (-o.score, o.label))
         weighed = [(self.score(view, me, o), o) for o in options[: self.width]]
         weighed.sort(key=lambda so: (-so[0][0], so[1].label))

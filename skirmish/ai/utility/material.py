@@ -103,19 +103,20 @@ def special_repeats(me: UnitView, action: object, n: int) -> int:
     return 1
 
 
-def weights() -> Weights:
+def weights(reply: float = 1.0, utility: float = 0.3) -> Weights:
     """The search tier's weights without our next shot (`FOLLOW`): this action's exchange only; the search tier
     (`hard`, `search`) also counts the shot the unit has from where it ends (imported when used: the search
-    package builds on this one)."""
-    global _WEIGHTS
-    if _WEIGHTS is None:  # made once (a frozen value)
+    package builds on this one). `reply` and `utility` are a personality's (`scale_reply`, `scale_utility`)."""
+    key = (reply, utility)
+    made = _WEIGHTS.get(key)
+    if made is None:  # made once per pair (a frozen value)
         from skirmish.ai.search.model import Weights
 
-        _WEIGHTS = Weights(follow=FOLLOW)
-    return _WEIGHTS
+        made = _WEIGHTS[key] = Weights(follow=FOLLOW, reply=reply, utility=utility)
+    return made
 
 
-_WEIGHTS: Weights | None = None
+_WEIGHTS: dict[tuple[float, float], Weights] = {}
 
 
 def material_pick(view: BattleView, me: UnitView, options: list[Option], legal: LegalActions,

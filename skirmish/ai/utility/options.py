@@ -271,7 +271,7 @@ def plan_cells(s: Situation) -> Cells:
     moves = np.zeros(shape, dtype=bool)
     reach = np.zeros(shape)
     cells = legal.walk | legal.run
-    thinks = s.p.think_moves and not s.p.hesitates(view.round, me.name) and \
+    thinks = s.p.think_moves and not s.p.hesitates(view.round, me.name, view.salt) and \
         (s.p.moves_with_a_shot or not targets(view, me, me.cell))
     if thinks and cells and not me.attacked and (view.enemies(me) or intent.goals):
         col, _ = me.trait("dexterity")

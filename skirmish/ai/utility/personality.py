@@ -3,14 +3,15 @@
 A difficulty level is a personality (easy, normal, hard); scenarios and the CLI name one as
 `utility:<name>`. Every weight lives here, so a new personality is a new entry, not new code. The ladder
 (issue 12): easy plays blunter (no squad features, fewer moves weighed, no fire and move, hesitant rounds,
-misjudged options, every draw fixed by the round, unit and option), normal plays a squad by its considerations,
-hard looks one exchange ahead (the search tier over its options) and weighs the rest of ranged combat and the
-grapples; the fields default to the top rung's utility behaviour (hard, aggressive and cautious).
+misjudged options, every draw fixed by the round, unit and option; none of the rest of ranged combat), normal plays
+a squad by its considerations with all of ranged combat and the grapples (a little blunter: some hesitant rounds,
+misjudged options), hard looks one exchange ahead (the
+search tier over its options); the fields default to the top rung's utility behaviour (hard, aggressive, cautious).
 """
 
 from __future__ import annotations
 
-import zlib
+import hashlib
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,8 +21,10 @@ TOP_MOVES = 8  # move cells that get the exact shot-after-moving and route-expos
 
 
 def draw(key: str) -> float:
-    """A number in [0, 1) fixed by `key` (CRC-32): a blunt personality's deterministic misjudgements."""
-    return zlib.crc32(key.encode()) / 2 ** 32
+    """A number in [0, 1) fixed by `key`: a blunt personality's deterministic misjudgements. blake2b, not CRC-32:
+    CRC is linear, so keys alike but for a character kept their draws in step whatever the battle's salt ("South-1"
+    hesitated with "South-3" in every battle, the noise of "move (3, 4)" followed "move (3, 6)"'s, 0.89)."""
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") / 2 ** 64
 
 
 @dataclass(frozen=True)
@@ -44,12 +47,14 @@ class Personality:
     use_squad: bool = True  # spacing, crossfire, bounding overwatch, regrouping, a wounded unit's retreat and DODGE
     noise: float = 0.0  # a blunter choice: each option's score times 1 +/- noise, drawn from (round, unit, option)
     moves_with_a_shot: bool = True  # considers moving when it has a target from where it stands (fire and move)
-    hesitate: float = 0.0  # the share of rounds a unit does not think of moving (drawn from the round and unit)
+    hesitate: float = 0.0  # the share of rounds a unit does not think of moving (drawn from the battle, round, unit)
     material: bool = True  # ranks attacking or not by expected material (the search tier's model, issue 12)
+    scale_reply: float = 1.0  # on that scale, the weight of the enemy's replies (the search tier's `Weights.reply`)
+    scale_utility: float = 0.3  # on that scale, the share of the options' utility score (`Weights.utility`)
     declare_slow: bool = True  # SLOW where the considerations chose NORMAL or FAST (options.slow_first, issue 12)
     look_ahead: int = 0  # its best options (this many) weighed again one exchange ahead (the search tier); 0: not
     # the rest of ranged combat and hand to hand (issue 14 item 7; ranged_extra.py, grapple_options.py): each a
-    # rung's switch (issue 12 item 4), on for every personality but normal's middle rung
+    # rung's switch (issue 12 item 4), on for every personality but easy
     use_cover_fire: bool = True  # covering fire that pins (R-6.12) when its best shot is poor
     use_split: bool = True  # bursts split between two enemies (R-6.3)
     use_double_tap: bool = True  # both shots off one card (R-6.12)
@@ -75,10 +80,11 @@ class Personality:
             raise ValueError("personality: noise must be in [0, 1)")
         return out
 
-    def hesitates(self, round_no: int, unit: str) -> bool:
-        """Whether the unit does not think of moving this round (`hesitate`): drawn from the round and the
-        unit's name, so the same battle and seed give the same choices and no random source is read."""
-        return self.hesitate > 0 and draw(f"{round_no}|{unit}|hesitate") < self.hesitate
+    def hesitates(self, round_no: int, unit: str, salt: str = "") -> bool:
+        """Whether the unit does not think of moving this round (`hesitate`): drawn from the battle's key
+        (`BattleView.salt`), the round and the unit's name, so the same battle and seed give the same choices, no
+        random source is read, and the units that hesitate differ from battle to battle."""
+        return self.hesitate > 0 and draw(f"{salt}|{round_no}|{unit}|hesitate") < self.hesitate
 
     def exposure_curve(self) -> Curve:
         """How much the threat along a move's route costs: more to a cautious unit."""
@@ -95,18 +101,17 @@ class Personality:
         return Curve("linear", m=0.2 + 0.4 * self.focus, b=0.8 - 0.4 * self.focus)
 
 
-# The middle rung (issue 12 item 4, ninth session; docs/AI.md "Difficulty ladder"): a squad that picks by its
-# considerations and the material scale, without the rest of ranged combat and the grapples (which only the top
-# rung and the two characters weigh), weighing fewer move cells and misjudging a little (ladder9c: the material
-# scale off made normal dawdle, battles two rounds longer, and lose Killhouse hands to `rush`; these keep its
-# fights as short as before and leave it below hard).
+# The middle rung (issue 12 item 4; docs/AI.md "Difficulty ladder"): a squad that picks by its considerations and
+# the material scale and uses the rest of ranged combat and the grapples (issue 14 item 7: the default AI uses them
+# all), weighing fewer move cells, misjudging a little and not thinking of moving in a quarter of its rounds
+# (ladder10: hard 63.6% over 100 pairs; the extras off, ladder9c, the default AI did not use them).
 EXTRAS_OFF = dict(use_cover_fire=False, use_split=False, use_double_tap=False, use_launch=False, mind_the_line=False,
                   use_grapple=False)
 PERSONALITIES: dict[str, Personality] = {
     "easy": Personality("easy", focus=0.1, use_commitment=False, use_grenades=False, use_squad=False, top_moves=3,
                         moves_with_a_shot=False, hesitate=0.85, noise=0.3, declare_slow=False, material=False,
                         **EXTRAS_OFF),
-    "normal": Personality("normal", top_moves=4, noise=0.1, **EXTRAS_OFF),
+    "normal": Personality("normal", top_moves=4, noise=0.1, hesitate=0.25),
     "hard": Personality("hard", look_ahead=6),
     "aggressive": Personality("aggressive", aggression=0.85, caution=0.3, focus=0.6),
     "cautious": Personality("cautious", aggression=0.25, caution=0.85, focus=0.6),

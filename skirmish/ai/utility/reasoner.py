@@ -23,7 +23,7 @@ import numpy.typing as npt
 from skirmish.ai.utility.hand_choice import choose_hand
 from skirmish.ai.utility.intent import Goal, GoalFields, SearchMemory, ai_personality, side_intent
 from skirmish.ai.utility.maps import MapCache
-from skirmish.ai.utility.material import material_pick
+from skirmish.ai.utility.material import material_pick, weights
 from skirmish.ai.utility.options import Situation, act_options, declare_options, slow_first
 from skirmish.ai.utility.personality import PERSONALITIES, Personality
 from skirmish.ai.utility.scoring import Option
@@ -76,10 +76,11 @@ class UtilityAI:
         last = self._last.get(me.name)
         habit = last[1] if last is not None and last[0] == view.round else None  # momentum within a round only
         for o in options:
-            o.finish(habit, self.p.momentum).blunt(self.p.noise, f"{view.round}|{me.name}")
+            o.finish(habit, self.p.momentum).blunt(self.p.noise, f"{view.salt}|{view.round}|{me.name}")
         options.sort(key=lambda o: -o.score)
         if request.kind == "act" and self.p.material:  # attack or not, on the material scale (issue 12)
-            options = material_pick(view, me, options, request.legal())
+            options = material_pick(view, me, options, request.legal(), weights(self.p.scale_reply,
+                                                                                self.p.scale_utility))
         elif request.kind == "declare" and self.p.declare_slow:  # every action, the aimed shot, acting late
             options = slow_first(options)
         if request.kind == "declare":  # card hands: keep, forgo, rush (hand_choice.py)
