@@ -184,18 +184,22 @@ def test_the_enemy_sees_a_mount_only_in_sight(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------- the shipped scenario
 def test_outriders_runs_deterministically_with_mounts(tmp_path: Path) -> None:
+    """The first of seeds 1-8 in which a rider mounts or dismounts (R-6.1; which battles do follows the normal
+    rung's per-battle draws: 58 of seeds 1-80 mount on the salt, docs/results/fi-mounts.txt) runs the same twice."""
     path = str(ROOT / "scenarios" / "fi" / "outriders.yaml")
-    runs = []
-    for _ in range(2):
-        code, out, err = cli("run", path, "--json", "--seed", "6")  # seed 6: 3 mount/dismount events today
+    found = ""
+    for seed in range(1, 9):
+        code, out, err = cli("run", path, "--json", "--seed", str(seed))
         assert code == 0, err
-        runs.append(out)
-    assert runs[0] == runs[1]
-    raw = [line for line in runs[0].splitlines() if line.startswith("{")]
-    for line in raw:  # C-3: every event round-trips through JSON
+        if any(json.loads(line)["type"] in ("mount", "dismount") for line in out.splitlines() if line.startswith("{")):
+            found = str(seed)
+            break
+    assert found, "no rider mounted or dismounted in seeds 1-8 of outriders"
+    code, again, err = cli("run", path, "--json", "--seed", found)
+    assert code == 0, err
+    assert again == out
+    for line in (line for line in out.splitlines() if line.startswith("{")):  # C-3: every event round-trips
         assert Event.from_json(json.loads(line)).to_line() == line
-    lines = [json.loads(line) for line in raw]
-    assert any(e["type"] in ("mount", "dismount") for e in lines)
 
 
 # ---------------------------------------------------------------------------------------------- a seeded soak
