@@ -14,39 +14,16 @@ if TYPE_CHECKING:
     from skirmish.ai.utility.options import Situation
 
 
-def centres(s: Situation, known: list[UnitView], reach_m: float) -> tuple[geo.Cell, ...]:
+def centres(s: Situation, known: list[UnitView], reach_m: float) -> list[geo.Cell]:
     """The cells whose area may be worth covering, in the order weighed: round each enemy known (in its order),
     the square of cells up to `reach_m` away, each once; only those within `reach_m` of an enemy (`_area_worth`
     finds nothing else in the area or beside it), on the map and in the unit's sight (the grid's sight table,
-    one batch: `cell_ok` refuses the rest, R-6.12). `cell_ok` still answers for each cell kept.
-
-    A function of the map, the unit's cell, the enemies' cells and `reach_m` alone: kept with the map's content
-    by those (`GridMap.kept`), as a unit's decisions in a turn, and battles on the map, ask the same again (about
-    half of a normal battle's asks, speedutil11)."""
-    grid = s.view.grid
-    here = (int(s.me.cell[0]), int(s.me.cell[1]))
-    cells = tuple((int(e.cell[0]), int(e.cell[1])) for e in known)
-    kept: dict[tuple[geo.Cell, tuple[geo.Cell, ...], float], tuple[geo.Cell, ...]] = \
-        grid.kept.setdefault("cover_centres", {})
-    key = (here, cells, reach_m)
-    got = kept.get(key)
-    if got is None:
-        if len(kept) >= CENTRES_KEPT:
-            kept.clear()
-        got = kept[key] = work_out(grid, here, cells, reach_m)
-    return got
-
-
-CENTRES_KEPT = 4096  # answers kept per map before they start again
-
-
-def work_out(grid: geo.GridMap, here: geo.Cell, cells: tuple[geo.Cell, ...], reach_m: float) -> tuple[geo.Cell, ...]:
-    """`centres` worked out, for a unit at `here` and the enemies known at `cells`."""
-    cell_m = grid.cell_m
+    one batch: `cell_ok` refuses the rest, R-6.12). `cell_ok` still answers for each cell kept."""
+    grid, here, cell_m = s.view.grid, s.me.cell, s.view.grid.cell_m
     span = int(reach_m // cell_m)
     side = np.arange(-span, span + 1)
-    ex = np.array([c[0] for c in cells], dtype=np.intp)
-    ey = np.array([c[1] for c in cells], dtype=np.intp)
+    ex = np.array([int(e.cell[0]) for e in known], dtype=np.intp)
+    ey = np.array([int(e.cell[1]) for e in known], dtype=np.intp)
     xs = (ex[:, None, None] + side[None, :, None] + 0 * side[None, None, :]).ravel()  # enemy, dx, dy: the loop order
     ys = (ey[:, None, None] + 0 * side[None, :, None] + side[None, None, :]).ravel()
     on = (xs >= 0) & (xs < grid.width) & (ys >= 0) & (ys < grid.height)
@@ -59,6 +36,6 @@ def work_out(grid: geo.GridMap, here: geo.Cell, cells: tuple[geo.Cell, ...], rea
             <= reach_m + 1e-9).any(axis=0)
     xs, ys = xs[near], ys[near]
     if not len(xs):
-        return ()
-    seen = grid.sight_table.codes_from(here, xs, ys) & 1
-    return tuple((x, y) for x, y, v in zip(xs.tolist(), ys.tolist(), seen.tolist(), strict=True) if v)
+        return []
+    seen = grid.sight_table.codes_from((int(here[0]), int(here[1])), xs, ys) & 1
+    return [(x, y) for x, y, v in zip(xs.tolist(), ys.tolist(), seen.tolist(), strict=True) if v]
