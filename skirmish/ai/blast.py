@@ -149,13 +149,15 @@ def candidate_cells(view: BattleView, me: UnitView, weapon: Weapon, legal: Itera
 def _near_legal(legal: Iterable[geo.Cell], seen: list[geo.Cell], reach: float) -> npt.NDArray[np.int64]:
     """The legal cells within `reach` cells of an enemy in `seen`, and maybe a few more, as an (n, 2) array of x, y:
     for a set (the battle's throw cells), the cells of the squares round the enemies that are in it (a few dozen
-    look-ups, not every legal cell turned into an array); any other iterable, every cell."""
-    cells = legal.cells() if isinstance(legal, LazyCells) else legal
-    if not isinstance(cells, (frozenset, set)):
-        return np.array(list(cells), dtype=np.int64).reshape(-1, 2)
+    look-ups, not every legal cell turned into an array; a legal list's cells not worked out yet are asked about
+    those cells alone, `LazyCells.among`: its sight is not looked up for every cell in the thrower's reach); any
+    other iterable, every cell."""
+    if not isinstance(legal, (frozenset, set, LazyCells)):
+        return np.array(list(legal), dtype=np.int64).reshape(-1, 2)
     r = int(reach) + 1  # every cell within `reach` of an enemy lies in the square of this half-side round it
-    near = {(x + dx, y + dy) for x, y in seen for dx in range(-r, r + 1) for dy in range(-r, r + 1)}
-    return np.array([c for c in near if c in cells], dtype=np.int64).reshape(-1, 2)
+    near = list({(x + dx, y + dy) for x, y in seen for dx in range(-r, r + 1) for dy in range(-r, r + 1)})
+    ok = legal.among(near) if isinstance(legal, LazyCells) else [c in legal for c in near]
+    return np.array([c for c, yes in zip(near, ok, strict=True) if yes], dtype=np.int64).reshape(-1, 2)
 
 
 def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[geo.Cell],

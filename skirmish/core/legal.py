@@ -29,20 +29,32 @@ class LazyCells(AbstractSet[Cell]):
     """A set of cells worked out when first read, then kept: a legal list's throw cells (their sight from the
     thrower costs a batch of first-time look-ups, and most decisions never read them). It reads, compares,
     hashes, copies and pickles as the frozenset `work()` returns; `work` must not depend on what changes
-    after it is made (legality passes it the thrower's cell and reach as they are)."""
+    after it is made (legality passes it the thrower's cell and reach as they are). `among` (optional) answers
+    for a few cells whether each is in the set without working it out (the same per-cell rule, read for those
+    cells only: the AI asks about the cells near the enemies it sees, ai/blast.py)."""
 
-    __slots__ = ("_cells", "_work")
+    __slots__ = ("_among", "_cells", "_work")
 
-    def __init__(self, work: Callable[[], frozenset[Cell]]) -> None:
+    def __init__(self, work: Callable[[], frozenset[Cell]],
+                 among: Callable[[Sequence[Cell]], list[bool]] | None = None) -> None:
         self._work: Callable[[], frozenset[Cell]] | None = work
         self._cells: frozenset[Cell] | None = None
+        self._among = among
 
     def cells(self) -> frozenset[Cell]:
         """The cells (worked out on the first call)."""
         if self._cells is None:
             assert self._work is not None
-            self._cells, self._work = self._work(), None
+            self._cells, self._work, self._among = self._work(), None, None
         return self._cells
+
+    def among(self, cells: Sequence[Cell]) -> list[bool]:
+        """Whether each of `cells` is in the set: by the per-cell rule while the set is not worked out (if the
+        maker gave one), else from the set."""
+        if self._cells is None and self._among is not None:
+            return self._among(cells)
+        got = self.cells()
+        return [c in got for c in cells]
 
     def __contains__(self, x: object) -> bool:
         return x in self.cells()

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 Roll = Callable[[int], int]  # roll(sides) -> 1..sides
 
 
@@ -88,24 +90,12 @@ def exploding_pmf(sides: int) -> dict[int, float]:
 @lru_cache(maxsize=1024)
 def pool_pmf(sides: int, count: int, want_at: int) -> tuple[tuple[int, float], ...]:
     """Distribution of a pool read (CF as 0) when the roller rerolls maxima while below `want_at`."""
-    from itertools import product
-
     count = max(1, count)
     out: dict[int, float] = {}
     chain_pmf = {sides + v: p for v, p in exploding_pmf(sides).items()}
     below = {v: p for v, p in chain_pmf.items() if v < want_at}
     p_below = sum(below.values())
-    if count <= 4:
-        outcomes = product(range(1, sides + 1), repeat=count)
-        weight = 1 / sides**count
-        tally: dict[tuple[bool, int, int], float] = {}
-        for dice in outcomes:
-            cf = is_critical_failure(dice)
-            key = (cf, max(dice), sum(1 for d in dice if d == sides))
-            tally[key] = tally.get(key, 0.0) + weight
-    else:
-        tally = _tally_large(sides, count)
-    for (cf, best, maxima), p in tally.items():
+    for (cf, best, maxima), p in outcome_tally(sides, count):
         if cf:
             out[0] = out.get(0, 0.0) + p
             continue
@@ -121,6 +111,27 @@ def pool_pmf(sides: int, count: int, want_at: int) -> tuple[tuple[int, float], .
                     out[v] = out.get(v, 0.0) + p * stay * q
             stay *= p_below
     return tuple(sorted(out.items()))
+
+
+@lru_cache(maxsize=64)
+def outcome_tally(sides: int, count: int) -> tuple[tuple[tuple[bool, int, int], float], ...]:
+    """P(cf, highest, maxima) of `count` dice before any explodes, in the order the outcomes first show each
+    (kept per pool: `pool_pmf` asks it for every `want_at`). Up to 4 dice, it is what enumerating every outcome
+    in `itertools.product` order and adding 1 / sides**count to its key's total gives, bit for bit: the outcomes
+    are counted with numpy, and a key met n times gets the n-th of the running sums of that one weight (adding the
+    same weight n times from 0.0 is the same float sums whatever comes between; speedutil11, ~100x faster on
+    4d10; tests/test_pool_pmf_speed11.py holds it equal to the enumeration)."""
+    if count > 4:
+        return tuple(_tally_large(sides, count).items())
+    rolled = np.indices((sides,) * count).reshape(count, -1) + 1  # column j: the j-th outcome of product()
+    cf = (rolled == 1).sum(axis=0) * 2 > count  # is_critical_failure
+    best = rolled.max(axis=0)
+    maxima = (rolled == sides).sum(axis=0)
+    _, first, n = np.unique((cf * (sides + 1) + best) * (count + 1) + maxima, return_index=True, return_counts=True)
+    sums = np.add.accumulate(np.full(int(n.max()), 1 / sides**count))  # 0.0 + w, + w, ...: one add at a time
+    order = np.argsort(first)
+    return tuple(((bool(cf[first[i]]), int(best[first[i]]), int(maxima[first[i]])), float(sums[n[i] - 1]))
+                 for i in order.tolist())
 
 
 def _tally_large(sides: int, count: int) -> dict[tuple[bool, int, int], float]:

@@ -21,7 +21,7 @@ from skirmish.ai.search.plan import Plan
 from skirmish.ai.utility import PERSONALITIES, UtilityAI
 from skirmish.ai.utility.material import shots_this_turn
 from skirmish.battle import Request
-from skirmish.core.legal import LegalActions
+from skirmish.core.legal import LazyCells, LegalActions
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 from skirmish.rules.actions import Action, ActionParseError, CoverFire, EndTurn, Shoot, Throw, parse_action
@@ -228,7 +228,9 @@ def throws(view: BattleView, me: UnitView, legal: LegalActions) -> list[Throw]:
         if weapon is None:
             continue
         danger = weapon.blast_m + 2 * grid.cell_m
-        for at in sorted(aims & cells):
+        asked = sorted(aims)  # (the legal list's cells asked about these alone: LazyCells.among)
+        listed = cells.among(asked) if isinstance(cells, LazyCells) else [a in cells for a in asked]
+        for at in (a for a, yes in zip(asked, listed, strict=True) if yes):
             if all(geo.distance_m(f.cell, at, grid.cell_m) > danger for f in ours):
                 out.append(Throw(me.name, at, item))
     return out

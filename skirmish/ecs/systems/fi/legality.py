@@ -247,7 +247,8 @@ def _throws(sys: FiSystems, eid: int) -> tuple[tuple[str, LazyCells], ...]:
                range(max(0, here[1] - reach), min(grid.height, here[1] + reach + 1)))
         # throw_setup's per-cell conditions, worked out when first read (LazyCells: a decision that never looks
         # at the throws pays no sight for them), from the thrower's cell and reach as they are now
-        out.append((weapon.id, LazyCells(partial(sys.throw_cells_at, here, thr.max_throw_m(strength), box))))
+        out.append((weapon.id, LazyCells(partial(sys.throw_cells_at, here, thr.max_throw_m(strength), box),
+                                         partial(sys.throw_cells_among, here, thr.max_throw_m(strength), box))))
     return tuple(out)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -113,6 +113,31 @@ class FiThrowing(FiReadying):
                 kept.clear()
             out = kept[key] = self._throw_cells(here, limit, box)
         return out
+
+    def throw_cells_among(self, here: geo.Cell, reach_m: float, box: tuple[range, range],
+                          cells: Sequence[geo.Cell]) -> list[bool]:
+        """Whether each of `cells` is among `throw_cells_at(here, reach_m, box)`, from the kept set if there is
+        one, else by its per-cell conditions read for these cells only (`_throw_cells`' arithmetic, cell by
+        cell the same: in the box, open, within reach, in sight by the map's sight table; `LazyCells.among`)."""
+        grid = self.ctx.grid
+        limit = reach_m + 1e-9
+        kept = grid.kept.get("throw_cells")
+        out = kept.get((here, limit, box[0].start, box[0].stop, box[1].start, box[1].stop)) if kept else None
+        if out is not None:
+            return [c in out for c in cells]
+        got = [False] * len(cells)
+        at = [i for i, (x, y) in enumerate(cells) if x in box[0] and y in box[1]]
+        if not at:
+            return got
+        xs = np.array([cells[i][0] for i in at], dtype=np.intp)
+        ys = np.array([cells[i][1] for i in at], dtype=np.intp)
+        dist = geo.hypot_table(grid.width, grid.height)[np.abs(ys - here[1]), np.abs(xs - here[0])] * grid.cell_m
+        keep = np.flatnonzero(~grid.blocks_sight[ys, xs] & ~(dist > limit))
+        if len(keep):
+            visible = sight_table(grid).codes_from(here, xs[keep], ys[keep]) & 1
+            for j, v in zip(keep.tolist(), visible.tolist(), strict=True):
+                got[at[j]] = bool(v)
+        return got
 
     def _throw_cells(self, here: geo.Cell, limit: float, box: tuple[range, range]) -> frozenset[geo.Cell]:
         """`throw_cells` worked out: the open cells of the box within reach (`geo.distance_m`, looked up in
