@@ -103,15 +103,16 @@ class Personality:
 
 # The middle rung (issue 12 item 4; docs/AI.md "Difficulty ladder"): a squad that picks by its considerations and
 # the material scale and uses the rest of ranged combat and the grapples (issue 14 item 7: the default AI uses them
-# all), weighing fewer move cells, misjudging a little and not thinking of moving in a quarter of its rounds
-# (ladder10: hard 63.6% over 100 pairs; the extras off, ladder9c, the default AI did not use them).
+# all), weighing fewer move cells, misjudging a little and giving the options' utility ten times the default say
+# against the material (scale_utility 3.0) instead of idling (ladder11, blake2b draws: hard 64.4% over 100 pairs
+# against 62.0% for ladder10's hesitate 0.25, 16% fewer decisions; docs/results/ladder.txt).
 EXTRAS_OFF = dict(use_cover_fire=False, use_split=False, use_double_tap=False, use_launch=False, mind_the_line=False,
                   use_grapple=False)
 PERSONALITIES: dict[str, Personality] = {
     "easy": Personality("easy", focus=0.1, use_commitment=False, use_grenades=False, use_squad=False, top_moves=3,
                         moves_with_a_shot=False, hesitate=0.85, noise=0.3, declare_slow=False, material=False,
                         **EXTRAS_OFF),
-    "normal": Personality("normal", top_moves=4, noise=0.1, hesitate=0.25),
+    "normal": Personality("normal", top_moves=4, noise=0.1, scale_utility=3.0),
     "hard": Personality("hard", look_ahead=6),
     "aggressive": Personality("aggressive", aggression=0.85, caution=0.3, focus=0.6),
     "cautious": Personality("cautious", aggression=0.25, caution=0.85, focus=0.6),
