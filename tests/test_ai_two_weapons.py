@@ -28,7 +28,9 @@ def _battle(tmp_path: Path, weapons: str, skills: str, x: int, two: bool = True)
 
 
 def _decide(b: Any) -> tuple[Any, list[dict[str, Any]]]:
-    ai = UtilityAI(replace(PERSONALITIES["normal"], runners_up=80))
+    # hard: the rung that weighs the material scale at its full share (normal leans on its own utility scores,
+    # scale_utility 3.0, and takes the single prepared shot here; docs/AI.md's ladder)
+    ai = UtilityAI(replace(PERSONALITIES["hard"], runners_up=80))
     action, trace = ai.decide_traced(b.observe("Blue"), b.pending)
     return action, [trace["chosen"], *trace["runners_up"]]
 

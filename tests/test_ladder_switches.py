@@ -88,7 +88,7 @@ def test_friends_on_the_line_only_with_the_switch() -> None:
 def test_the_rungs_are_data() -> None:
     """Every switch is a field read from data (`Personality.parse`); normal (the default AI, issue 14 item 7), the top
     rung and the two characters keep every one, easy none; normal plays with the material scale, fewer move cells,
-    some hesitant rounds and a little misjudgement
+    its own utility scores counting more against the material, and a little misjudgement
     (docs/AI.md's ladder)."""
     names = {f.name for f in fields(Personality)}
     assert set(SWITCHES) <= names
@@ -98,7 +98,8 @@ def test_the_rungs_are_data() -> None:
         assert all(getattr(PERSONALITIES[name], s) for s in SWITCHES), name
     normal, easy, hard = PERSONALITIES["normal"], PERSONALITIES["easy"], PERSONALITIES["hard"]
     assert not any(getattr(easy, s) for s in SWITCHES)
-    assert easy.hesitate > normal.hesitate > hard.hesitate == 0.0
+    assert easy.hesitate > normal.hesitate == hard.hesitate == 0.0  # normal is blunter by its weights, not idling
+    assert normal.scale_utility > hard.scale_utility  # its own scores against the material: a larger share
     assert normal.use_squad and normal.use_commitment and normal.declare_slow  # normal still plays a squad (item 2)
     assert normal.material and hard.material and not easy.material  # the scale keeps normal's fights short
     assert easy.top_moves < normal.top_moves < hard.top_moves and easy.noise > normal.noise > hard.noise == 0.0
