@@ -31,7 +31,7 @@ from skirmish.rules.fi.chips import BIN, COLOURS
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml")) + sorted((ROOT / "scenarios" / "fi").glob("*.yaml"))
 ACTS = ("turn", "attack", "move", "throw", "aim", "reload", "contest", "wait", "melee", "maneuver", "grip")
-SEEDS = (1, 2)
+SEEDS = (1, 2, 3, 4)
 COUNTS: Counter[str] = Counter()
 
 

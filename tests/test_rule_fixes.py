@@ -136,23 +136,26 @@ def test_no_declaration_shows_until_it_is_made(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------- item 9
 def test_the_heat_map_outlines_the_cell_the_ai_moved_to() -> None:
-    """Depot breach, seed 3, the whole battle (seed 7, rounds 1-6, until the AI fired its turns' whole allowance and the
-    battle got shorter): after every move the utility AI decides, the best cell of its heat map is where the
+    """Depot breach, whole battles (seed 3, then more until ten moves are checked: how many moves a battle holds
+    follows the AI's play): after every move the utility AI decides, the best cell of its heat map is where the
     unit went (it was wrong for 3 of 10 moves when the map showed cell scores only)."""
     sc = load_scenario(ROOT / "scenarios" / "depot_breach.yaml")
-    ais = {s.name: UtilityAI() for s in sc.spec.sides}
     checked = 0
-    with Battle(sc, seed=3, controllers=ais) as b:  # type: ignore[arg-type]
-        while b.pending is not None:
-            req = b.pending
-            ai = ais[req.side]
-            action, trace = ai.decide_traced(b.view(), req)
-            if isinstance(action, Move) and req.unit in ai.heat:
-                heat = ai.heat[req.unit]
-                y, x = np.unravel_index(int(np.nanargmax(heat)), heat.shape)
-                assert (int(x), int(y)) == tuple(action.to), f"round {b.ctx.round}: {req.unit}"
-                checked += 1
-            b.answer(req, action, trace)
+    for seed in (3, 7, 1, 2, 4, 5, 6, 8):
+        ais = {s.name: UtilityAI() for s in sc.spec.sides}
+        with Battle(sc, seed=seed, controllers=ais) as b:  # type: ignore[arg-type]
+            while b.pending is not None:
+                req = b.pending
+                ai = ais[req.side]
+                action, trace = ai.decide_traced(b.view(), req)
+                if isinstance(action, Move) and req.unit in ai.heat:
+                    heat = ai.heat[req.unit]
+                    y, x = np.unravel_index(int(np.nanargmax(heat)), heat.shape)
+                    assert (int(x), int(y)) == tuple(action.to), f"seed {seed}, round {b.ctx.round}: {req.unit}"
+                    checked += 1
+                b.answer(req, action, trace)
+        if checked >= 10:
+            break
     assert checked >= 10
 
 
