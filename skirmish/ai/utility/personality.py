@@ -3,10 +3,10 @@
 A difficulty level is a personality (easy, normal, hard); scenarios and the CLI name one as
 `utility:<name>`. Every weight lives here, so a new personality is a new entry, not new code. The ladder
 (issue 12): easy plays blunter (no squad features, fewer moves weighed, no fire and move, hesitant rounds,
-misjudged options, every draw fixed by the round, unit and option; none of the rest of ranged combat), normal plays
-a squad by its considerations with all of ranged combat and the grapples (a little blunter: some hesitant rounds,
-misjudged options), hard looks one exchange ahead (the
-search tier over its options); the fields default to the top rung's utility behaviour (hard, aggressive, cautious).
+misjudged options, every draw fixed by the battle's salt, the round, unit and option; none of the rest of ranged
+combat), normal plays a squad by its considerations with all of ranged combat and the grapples (a little blunter:
+misjudged options, its own scores counting more against the material), hard looks one exchange ahead (the search
+tier over its options); the fields default to the top rung's utility behaviour (hard, aggressive, cautious).
 """
 
 from __future__ import annotations
