@@ -181,10 +181,27 @@ class LogFog:
         actor_side = sides_of.get(e.actor)
         for side in truth.sides:
             if side == actor_side:
+                if e.type == "trigger_lost" and not self._saw_mover(e, side, truth, sides_of, seen.get(side), layer):
+                    self.hidden.setdefault(side, set()).add(i)  # it names a mover the waiter's side does not see
                 continue
             if e.type != "decision" and self._saw(e, side, truth, sides_of, seen.get(side, frozenset()), layer):
                 continue
             self.hidden.setdefault(side, set()).add(i)
+
+    @staticmethod
+    def _saw_mover(e: Event, side: str, truth: BattleView, sides_of: dict[str, str], seen: frozenset[str] | None,
+                   layer: FogLayer) -> bool:
+        """True if a `trigger_lost` line is the waiter's side's to read: it names no enemy (a trigger dropped for
+        a reason of the waiter's own, R-5.7/R-8.4), or the enemy it names is one the side sees or stands in its
+        clear. The waiter did not see the mover (that is why the trigger was lost), so a line naming an unseen
+        enemy and the cell it entered would tell the side what fog hides."""
+        target = getattr(e, "target", None)
+        if target is None or sides_of.get(str(target), side) == side:
+            return True
+        if seen is not None and target in seen:
+            return True
+        mover = truth.find(str(target))
+        return mover is not None and bool(layer.mask(seers(truth, side), truth.grid)[mover.cell[1], mover.cell[0]])
 
     @staticmethod
     def _saw(e: Event, side: str, truth: BattleView, sides_of: dict[str, str], seen: frozenset[str],
