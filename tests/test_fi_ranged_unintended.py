@@ -153,7 +153,7 @@ def test_the_example_checks_and_a_bad_option_value_is_named(tmp_path: Path) -> N
 
 
 # ------------------------------------------------------------------------------------------ the goldens
-@pytest.mark.parametrize(("scenario", "ai", "seed"), [("crossroads_patrol", "hold", 1), ("rubble_run", "hold", 4)])
+@pytest.mark.parametrize(("scenario", "ai", "seed"), [("crossroads_patrol", "hold", 1), ("rubble_run", "hold", 2)])
 def test_the_option_is_the_only_change_in_the_goldens(scenario: str, ai: str, seed: int) -> None:
     """Played with the option off and on, a re-recorded log agrees event for event up to the first attack that
     lists candidates on the line of fire (docs/results/golden-unintended.txt has every changed log)."""
@@ -170,14 +170,15 @@ def test_the_option_is_the_only_change_in_the_goldens(scenario: str, ai: str, se
 
 @pytest.mark.parametrize("randomizer", ["cards", "dice"])
 def test_played_battles_strike_listed_figures_once_per_shot(randomizer: str) -> None:
-    """Whole battles (rubble_run, hold on both sides, seeds 1-4): after every attack its stray rounds strike only
-    figures it listed, each at most once, top of the strip first, never more than the rounds that missed."""
+    """Whole battles (rubble_run, hold on both sides, seeds 1, 2, 5 and 22: since fair13's Jackal-3 step, 22 is
+    the one with strays under cards and 5 under dice): after every attack its stray rounds strike only figures it
+    listed, each at most once, top of the strip first, never more than the rounds that missed."""
     from skirmish.ai.controllers import make_ai
     from skirmish.battle import Battle
 
     path = SCENARIOS_DIR / "rubble_run.yaml"
     strays_seen = 0
-    for seed in range(1, 5):
+    for seed in (1, 2, 5, 22):
         sc = load_scenario(path).with_options(randomizer=randomizer)
         with Battle(sc, seed=seed, controllers={s.name: make_ai("hold") for s in sc.spec.sides}) as b:
             b.run()
