@@ -23,3 +23,17 @@ def test_first_difference_names_the_event() -> None:
     assert first_difference("a\nb\n", "a\nb\n") is None
     assert "event 2 differs" in (first_difference("a\nb\n", "a\nc\n") or "")
     assert "in length" in (first_difference("a\n", "a\nb\n") or "")
+
+
+def test_help_and_bad_words_write_nothing(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`record --help` once re-recorded all 50 logs; help and unknown words must leave the logs alone."""
+    import tools.golden as golden
+
+    monkeypatch.setattr(golden, "GOLDEN", tmp_path)
+    monkeypatch.setattr(golden, "play", lambda *a, **k: pytest.fail("a log was played"))
+    (tmp_path / "keep.jsonl.gz").write_bytes(b"x")
+    assert golden.main(["record", "--help"]) == 0
+    assert golden.main(["record", "-n"]) == 2
+    assert golden.main(["record", "no_such_scenario"]) == 2
+    assert "unknown scenario no_such_scenario" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.jsonl.gz"]

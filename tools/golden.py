@@ -1,6 +1,7 @@
 """Golden event logs: every shipped scenario, seeds 1-5, with `hold` and with `utility` on both sides.
 
     python tools/golden.py record      # (re)write tests/data/golden/*.jsonl.gz from the current engine
+    python tools/golden.py record canal_crossing rubble_run   # re-record only these scenarios' logs (file stems)
     python tools/golden.py check       # compare the current engine with them; the first differing event each
     python tools/golden.py check unintended_targets=false   # the same with options forced (key=value ...)
 
@@ -59,14 +60,25 @@ def first_difference(old: str, new: str) -> str | None:
     return f"the logs differ in length: {len(a)} events were recorded, {len(b)} now"
 
 
-def record() -> int:
-    """Write every golden log (gzip without a timestamp, so the bytes depend only on the events)."""
+def record(only: list[str] | None = None) -> int:
+    """Write the golden logs (gzip without a timestamp, so the bytes depend only on the events): every one, or only
+    those of the scenarios whose file stems are in `only` (the others are left as they are)."""
+    known = {path.stem for path, _, _ in cases()}
+    unknown = sorted(set(only or ()) - known)
+    if unknown:
+        print(f"unknown scenario {', '.join(unknown)}; known: {', '.join(sorted(known))}", file=sys.stderr)
+        return 2
     GOLDEN.mkdir(parents=True, exist_ok=True)
-    for old in GOLDEN.glob("*.jsonl.gz"):
-        old.unlink()
+    if not only:
+        for old in GOLDEN.glob("*.jsonl.gz"):
+            old.unlink()
+    n = 0
     for path, ai, seed in cases():
+        if only and path.stem not in only:
+            continue
         golden_file(path, ai, seed).write_bytes(gzip.compress(play(path, ai, seed).encode("utf-8"), 9, mtime=0))
-    print(f"recorded {len(list(GOLDEN.glob('*.jsonl.gz')))} logs in {GOLDEN}")
+        n += 1
+    print(f"recorded {n} logs in {GOLDEN}")
     return 0
 
 
@@ -99,9 +111,15 @@ def parse_options(args: list[str]) -> dict[str, object]:
 
 
 def main(argv: list[str]) -> int:
-    """`record` or `check`."""
+    """`record [stem ...]` or `check [key=value ...]`; `-h`/`--help` prints the usage (and nothing is written)."""
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__)
+        return 0
     if argv[:1] == ["record"]:
-        return record()
+        if any(a.startswith("-") for a in argv[1:]):
+            print(f"unknown option {next(a for a in argv[1:] if a.startswith('-'))}\n{__doc__}", file=sys.stderr)
+            return 2
+        return record(argv[1:])
     if argv[:1] == ["check"]:
         try:
             options = parse_options(argv[1:])
