@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from skirmish.core.frozen import quick_init
 from skirmish.rules.equipment import Speed
 
 AttackMode = Literal["snap", "prepared", "aimed"]
@@ -51,6 +52,7 @@ def combined_speed(parts: list[int]) -> int:
     return max(parts) + 1
 
 
+@quick_init  # made several times a decision (core/frozen.py)
 @dataclass(frozen=True)
 class Part:
     """One action of a turn for timing purposes."""
