@@ -92,3 +92,50 @@ def test_check_turn_kept_answers_as_worked_out() -> None:
                         got = str(exc)
                     assert got == want
     assert timing._turns  # kept
+
+
+def _battle_requests(ai: str, seed: int, scenario: str | None = None):  # type: ignore[no-untyped-def]
+    """(battle, request) at every request of a battle with `ai` on every side."""
+    from skirmish.ai.controllers import make_ai
+    from skirmish.battle import Battle, consult
+    from skirmish.content.scenario import default_scenario_path, load_scenario
+
+    sc = load_scenario(scenario or default_scenario_path())
+    ctrl = {s.name: make_ai(ai, sc.spec.ruleset) for s in sc.spec.sides}
+    with Battle(sc, seed=seed, controllers=ctrl) as b:
+        while b.pending is not None:
+            req = b.pending
+            yield b, req
+            if b.pending is req:
+                action, trace = consult(ctrl[req.side], b.observe(req.side), req)
+                b.answer(req, action, trace)
+
+
+def test_move_sets_kept_are_those_worked_out() -> None:
+    from skirmish.ecs.systems.fi import legality
+
+    asked = 0
+    for b, req in _battle_requests("hold", 3):
+        if req.kind != "act":
+            continue
+        sys, eid = b.sys, b.world.entity(req.unit)
+        kept = legality._moves(sys, eid)
+        b.ctx.grid.kept.pop("legal_move_sets", None)
+        fresh = legality._moves(sys, eid)
+        assert kept == fresh and list(kept[0]) == list(fresh[0]) and list(kept[1]) == list(fresh[1])
+        asked += bool(fresh[0] or fresh[1])
+    assert asked > 20
+
+
+def test_around_with_nobody_waiting_yields_the_unit_alone() -> None:
+    from skirmish.ecs.systems.fi import delay
+
+    looked = 0
+    for b, req in _battle_requests("hold", 5):
+        if req.kind == "act" and not delay._holding(b.sys):
+            eid = b.world.entity(req.unit)
+            turns = delay.around(b.sys, eid)
+            assert next(turns) == eid
+            looked += 1
+            break
+    assert looked
