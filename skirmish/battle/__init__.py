@@ -19,7 +19,7 @@ from skirmish.battle.ending import Ending
 from skirmish.battle.state import COMPONENT_TYPES, state_digest
 from skirmish.content.scenario import Scenario
 from skirmish.core.errors import IllegalAction, Refusal
-from skirmish.core.events import BattleStartEvent, DecisionEvent, Event, RefusedEvent
+from skirmish.core.events import BattleStartEvent, Event, RefusedEvent, make_from
 from skirmish.core.flow import Hooks, Request, RoundTable, walk
 from skirmish.core.legal import LegalActions
 from skirmish.ecs.components import Identity
@@ -237,8 +237,8 @@ class Battle(Ending):
         (`trace`) go into the log first, as a `decision` event."""
         self.answers.append(given(req, action, trace, self.ctx.round, self.ctx.phase))
         if trace is not None:
-            self._emit(DecisionEvent(round=self.ctx.round, phase=self.ctx.phase, actor=req.unit, rules=("R-10.2",),
-                                     **trace))
+            # a DecisionEvent (**trace), made without the frozen dataclass's __init__ (events.make_from)
+            self._emit(make_from("decision", self.ctx.round, self.ctx.phase, req.unit, ("R-10.2",), dict(trace)))
         try:
             self._submit(action)
         except IllegalAction:

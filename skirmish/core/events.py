@@ -188,47 +188,56 @@ def make_from(etype: str, round: int, phase: int | None, actor: str | None, rule
             fields[name] = {k: fields.pop(k) for k in keys if k in fields}
     # The frozen dataclass's __init__ sets each field through object.__setattr__; its slots are set directly
     # here (the same values, so an equal event), and any key it would refuse goes to it to be refused.
-    puts = _PUTS.get(cls)
-    if puts is None:
-        puts = _PUTS[cls] = _puts(cls)
-    event = object.__new__(cls)
-    put_round, put_phase, put_actor, put_rules = _COMMON_PUTS
-    put_round(event, round)
-    put_phase(event, phase)
-    put_actor(event, actor)
-    put_rules(event, rules)
-    given = 0
-    for name, put, required in puts:
-        value = fields.get(name, _ABSENT)
-        if value is _ABSENT:
-            if required:
-                return cls(round=round, phase=phase, actor=actor, rules=rules, **fields)  # TypeError: missing
-            value = None  # an event field's only default (`register`)
-        else:
-            given += 1
-        put(event, value)
-    if given != len(fields):
-        return cls(round=round, phase=phase, actor=actor, rules=rules, **fields)  # TypeError: unknown key
+    build = _BUILDS.get(cls)
+    if build is None:
+        build = _BUILDS[cls] = _build(cls)
+    event = build(round, phase, actor, rules, fields)
+    if event is None:
+        return cls(round=round, phase=phase, actor=actor, rules=rules, **fields)  # TypeError: a missing or unknown key
     return event
 
 
-_ABSENT = object()
-_COMMON_PUTS = tuple(Event.__dict__[name].__set__ for name in ("round", "phase", "actor", "rules"))
-_PUTS: dict[type[Event], tuple[tuple[str, Callable[[Event, Any], None], bool], ...]] = {}
+_BUILDS: dict[type[Event], Callable[..., Any]] = {}
 
 
-def _puts(cls: type[Event]) -> tuple[tuple[str, Callable[[Event, Any], None], bool], ...]:
-    """Per event class, its own fields' slot setters and whether each is required (`make`)."""
-    out = []
+def _build(cls: type[Event]) -> Callable[..., Any]:
+    """Per event class, its maker for `make_from`: a function of (round, phase, actor, rules, fields) that sets the
+    common slots and then the class's own fields' slots, in the order they are declared, from `fields` (None for an
+    optional one not given), or gives None where a required key is missing or a key is not a field (then the
+    dataclass's __init__ is called, to refuse it). Written out per class, as dataclasses writes an __init__: one
+    slot setter call per field, with no loop over a table of them."""
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_ABSENT": _ABSENT}
+    for name in ("round", "phase", "actor", "rules"):
+        env[f"_set_{name}"] = Event.__dict__[name].__set__
+    lines = ["def build(round, phase, actor, rules, fields):", "    get = fields.get"]
+    own = []
     for f in dataclasses.fields(cls):
         if f.name in COMMON:
             continue
         if (f.default is not None and f.default is not dataclasses.MISSING) or \
                 f.default_factory is not dataclasses.MISSING:
             raise TypeError(f"{cls.__name__}.{f.name}: make() knows no default but None")
-        slot = next(k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__)
-        out.append((f.name, slot.__set__, f.default is dataclasses.MISSING))
-    return tuple(out)
+        env[f"_set_{f.name}"] = next(k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__).__set__
+        own.append((f.name, f.default is dataclasses.MISSING))
+    required = [name for name, req in own if req]
+    for name in required:
+        lines.append(f"    if {name!r} not in fields: return None")
+    lines.append(f"    given = {len(required)}")
+    lines += ["    event = _new(_cls)", "    _set_round(event, round)", "    _set_phase(event, phase)",
+              "    _set_actor(event, actor)", "    _set_rules(event, rules)"]
+    for name, req in own:
+        if req:
+            lines.append(f"    _set_{name}(event, fields[{name!r}])")
+        else:
+            lines += [f"    v = get({name!r}, _ABSENT)", "    if v is _ABSENT:", "        v = None", "    else:",
+                      "        given += 1", f"    _set_{name}(event, v)"]
+    lines += ["    if given != len(fields): return None", "    return event"]
+    exec("\n".join(lines), env)  # a maker written from the class's own fields, as dataclasses writes __init__
+    build: Callable[..., Any] = env["build"]
+    return build
+
+
+_ABSENT = object()
 
 
 # ---------------------------------------------------------------------------------------------- reading

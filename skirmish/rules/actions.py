@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from skirmish.core.frozen import quick_init
 from skirmish.rules.geometry import Cell
 
 
@@ -52,6 +53,7 @@ def _fmt(value: Any) -> str:
     return _q(str(value))
 
 
+@quick_init  # (core/frozen.py: listed and weighed many times a decision)
 @dataclass(frozen=True)
 class Declare(Action):
     """Declare a speed (fast, normal, slow) or dodge for the round (R-5.1)."""
@@ -69,6 +71,7 @@ class Move(Action):
     to: Cell = (0, 0)
 
 
+@quick_init  # (core/frozen.py: listed and weighed many times a decision)
 @dataclass(frozen=True)
 class Shoot(Action):
     """Fire the active weapon at a target (R-6)."""
@@ -85,6 +88,7 @@ class Shoot(Action):
     hand: str = ""  # "off": the weapon in the other hand of a unit holding two (R-6.12)
 
 
+@quick_init  # (core/frozen.py: listed and weighed many times a decision)
 @dataclass(frozen=True)
 class Throw(Action):
     """Throw a carried explosive at a cell (R-6.10); a miss scatters, the burst catches everyone near (R-6.9)."""
@@ -94,6 +98,7 @@ class Throw(Action):
     item: str = ""
 
 
+@quick_init  # (core/frozen.py: listed and weighed many times a decision)
 @dataclass(frozen=True)
 class Launch(Action):
     """Launch an explosive from the weapon in hand at a cell (R-6.10): a miss scatters by the card's launched
@@ -104,6 +109,7 @@ class Launch(Action):
     hand: str = ""  # "off": the launcher in the other hand of a unit holding two weapons (R-6.12)
 
 
+@quick_init  # (core/frozen.py: listed and weighed many times a decision)
 @dataclass(frozen=True)
 class CoverFire(Action):
     """Covering fire over the area round a cell, a continuing action (R-6.12): every enemy entering it draws a

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from skirmish.core.frozen import quick_init
 from skirmish.rules.equipment import Speed
 
 AttackMode = Literal["snap", "prepared", "aimed"]
@@ -51,6 +52,7 @@ def combined_speed(parts: list[int]) -> int:
     return max(parts) + 1
 
 
+@quick_init  # made several times a decision (core/frozen.py)
 @dataclass(frozen=True)
 class Part:
     """One action of a turn for timing purposes."""
@@ -107,9 +109,34 @@ def turn_speed(parts: list[Part]) -> int:
     return combined_speed(ranks)
 
 
+TURNS_KEPT = 4096  # `check_turn`'s answers kept (a few dozen turns come up in a battle) before they start again
+_turns: dict[tuple[Speed, tuple[Part, ...]], str | None] = {}
+
+
 def check_turn(declared: Speed, parts: list[Part]) -> None:
     """Refuse a turn slower than the declared speed (R-5.3) or beyond SLOW (R-5.5), or one that attacks
-    beside an auxiliary action (R-5.4: an auxiliary action makes no attacks)."""
+    beside an auxiliary action (R-5.4: an auxiliary action makes no attacks).
+
+    The answer (None, or the refusal's text) reads only the declaration and the parts (frozen values), so it is
+    kept by them: the legal lists and the systems ask the same few turns over and over."""
+    key = (declared, tuple(parts))
+    if key in _turns:
+        refusal = _turns[key]
+    else:
+        try:
+            _check_turn(declared, parts)
+            refusal = None
+        except TimingError as exc:
+            refusal = str(exc)
+        if len(_turns) >= TURNS_KEPT:
+            _turns.clear()
+        _turns[key] = refusal
+    if refusal is not None:
+        raise TimingError(refusal)
+
+
+def _check_turn(declared: Speed, parts: list[Part]) -> None:
+    """`check_turn`, worked out."""
     if any(p.kind == "skill" for p in parts) and any(p.kind == "attack" for p in parts):
         raise TimingError("R-5.4: an auxiliary action (a psychological contest) makes no attacks in the same turn")
     rank = turn_speed(parts)

@@ -88,6 +88,12 @@ def step_turns(sys: FiSystems, step: int) -> Iterator[int]:
 
 def around(sys: FiSystems, eid: int) -> Iterator[int]:
     """`eid`'s turn with the units waiting for it before and after it, then the `later` waiters offered."""
+    if not _holding(sys):  # nobody waits (most turns): no waiter to put round it, none to offer a turn after it
+        yield eid
+        land_tie(sys)
+        if _holding(sys):  # a wait made in its turn: `later` waiters are offered a turn (as below)
+            yield from offer_later(sys, {eid})
+        return
     name = sys.name(eid)
     before: list[int] = []
     after: list[int] = []

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from skirmish.core.errors import IllegalAction
 from skirmish.core.legal import LazyActions, LazyCells, LegalActions
@@ -215,15 +216,37 @@ def _moves(sys: FiSystems, eid: int) -> tuple[frozenset[geo.Cell], frozenset[geo
     here = w.cell(eid)
     # geo.reach_field with the other figures' cells blocked, kept (read-only)
     field = sys.ctx.reach.field_among(grid, here, run_m / grid.cell_m, sys.known_occupied(eid))  # fog: as the side knows
+    return _move_sets(grid, field, here, walk_m, can_walk and not fast, can_run)
+
+
+MOVE_SETS_KEPT = 256  # `_move_sets` answers kept per map before they start again
+
+
+def _move_sets(grid: geo.GridMap, field: npt.NDArray[np.float64], here: geo.Cell, walk_m: float, can_walk: bool,
+               can_run: bool) -> tuple[frozenset[geo.Cell], frozenset[geo.Cell]]:
+    """`_moves`' cells from a reach field (read-only, kept by the map: `ReachCache.field_among`): the cells reached
+    but `here`, split at `walk_m`. A function of its arguments, so kept with the map by the field object (held with
+    the answer, so its id is not another field's) and the others: a unit that has not moved, among figures that
+    have not either, gets the same field and the same sets back."""
+    kept: dict[tuple[int, geo.Cell, float, bool, bool], tuple[Any, tuple[frozenset[geo.Cell], frozenset[geo.Cell]]]]
+    kept = grid.kept.setdefault("legal_move_sets", {})
+    key = (id(field), here, walk_m, can_walk, can_run)
+    k = kept.get(key)
+    if k is not None and k[0] is field:
+        return k[1]
     ys, xs = np.nonzero(np.isfinite(field))
     away = (xs != here[0]) | (ys != here[1])  # staying put is not a move
     # each cell's float test, all at once; a walk that does not fit any more is covered at a run (plan_move)
-    walking = away & (field[ys, xs] * grid.cell_m <= walk_m + 1e-9) if can_walk and not fast else away & False
+    walking = away & (field[ys, xs] * grid.cell_m <= walk_m + 1e-9) if can_walk else away & False
     running = away & ~walking if can_run else away & False
     # (sets filled in the cells' order, then frozen, as one add per cell did: the same sets, the same order)
     walks = set(zip(xs[walking].tolist(), ys[walking].tolist(), strict=True))
     runs = set(zip(xs[running].tolist(), ys[running].tolist(), strict=True))
-    return frozenset(walks), frozenset(runs)
+    out = (frozenset(walks), frozenset(runs))
+    if len(kept) >= MOVE_SETS_KEPT:
+        kept.clear()
+    kept[key] = (field, out)
+    return out
 
 
 def _throws(sys: FiSystems, eid: int) -> tuple[tuple[str, LazyCells], ...]:

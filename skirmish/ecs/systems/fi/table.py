@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from skirmish.core.events import RoundEvent, TurnEvent
+from skirmish.core.events import make_from
 from skirmish.core.flow import RoundTable, Step
 from skirmish.ecs.components import Declared, Health, Identity
 from skirmish.ecs.systems.fi import delay
@@ -43,7 +43,7 @@ def round_table(sys: FiSystems) -> RoundTable:
     def begin_round() -> None:
         ctx.round += 1
         ctx.phase = None
-        ctx.emit(RoundEvent(round=ctx.round, phase=None, actor=None, rules=("R-5.1",)))
+        ctx.emit(make_from("round", ctx.round, None, None, ("R-5.1",), {}))  # RoundEvent, without its __init__
 
     def declare(eid: int, action: Any) -> bool:
         sys.declare(eid, action)  # refused unless a declaration (declare_check)
@@ -60,8 +60,8 @@ def round_table(sys: FiSystems) -> RoundTable:
         def start_turn(eid: int) -> bool:
             if w.peek(eid, Health).out_of_action or not sys.begin_turn(eid):
                 return False
-            ctx.emit(TurnEvent(round=ctx.round, phase=phase, actor=w.get(eid, Identity).name, rules=("R-5.3",),
-                               declared=w.peek(eid, Declared).speed))
+            ctx.emit(make_from("turn", ctx.round, phase, w.get(eid, Identity).name, ("R-5.3",),  # a TurnEvent
+                               {"declared": w.peek(eid, Declared).speed}))
             return True
 
         return Step(f"phase {PHASE_NAMES[phase]}", begin=begin, order=lambda: delay.phase_turns(sys, turned, phase),
