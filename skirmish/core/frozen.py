@@ -3,7 +3,7 @@
 A frozen dataclass's generated `__init__` sets each field through `object.__setattr__` (its own `__setattr__`
 refuses): one call per field. `quick_init` gives the class an `__init__` with the same parameters and defaults
 that writes every field into the instance's dict at once, in the fields' order: the same instance (equal, the
-same hash, repr and dict), made in about two thirds of the time. tests/test_frozen_init_speed13.py holds the
+same hash, repr and dict), made in about two thirds of the time. tests/test_engine_speed13.py holds the
 two equal for every class it is given to.
 """
 

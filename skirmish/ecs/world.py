@@ -320,9 +320,9 @@ class World:
         component handed out by `get` may have changed); equal to `view(eid, armoury)`."""
         comps = self._db[eid]
         if len(changed) == 1:  # (most patches: one component type handed out) its part's fields put in at once
-            for ctype in changed:
-                part = _PARTS.get(ctype)
-                return u if part is None else patched_unit(u, part(comps, armoury))
+            (ctype,) = changed
+            part = _PARTS.get(ctype)
+            return u if part is None else patched_unit(u, part(comps, armoury))
         values: dict[str, Any] = {}
         done = []
         for ctype in changed:

@@ -154,6 +154,14 @@ def cut_to_eyes(groups: list[list[Any]], e: Event, eyes: str | None, truth: Batt
     return fogged_anims(groups, e, eyes, sides_of, seen, layer.mask(seers(truth, eyes), truth.grid))
 
 
+def _in_clear(truth: BattleView, side: str, layer: FogLayer, cells: Sequence[Sequence[int]]) -> bool:
+    """Whether any of `cells` is in the clear of `side`'s units now (`FogLayer.mask`)."""
+    if not cells:
+        return False
+    clear = layer.mask(seers(truth, side), truth.grid)
+    return any(bool(clear[int(c[1]), int(c[0])]) for c in cells)
+
+
 PUBLIC = frozenset({"initiative", "declare", "turn"})  # what every side learns, seen or not (R-5.1: the flip)
 
 
@@ -181,7 +189,8 @@ class LogFog:
         actor_side = sides_of.get(e.actor)
         for side in truth.sides:
             if side == actor_side:
-                if e.type == "trigger_lost" and not self._saw_mover(e, side, truth, sides_of, seen.get(side), layer):
+                if e.type == "trigger_lost" and not self._saw_mover(e, side, truth, sides_of, seen.get(side, frozenset()),
+                                                                    layer):
                     self.hidden.setdefault(side, set()).add(i)  # it names a mover the waiter's side does not see
                 continue
             if e.type != "decision" and self._saw(e, side, truth, sides_of, seen.get(side, frozenset()), layer):
@@ -189,7 +198,7 @@ class LogFog:
             self.hidden.setdefault(side, set()).add(i)
 
     @staticmethod
-    def _saw_mover(e: Event, side: str, truth: BattleView, sides_of: dict[str, str], seen: frozenset[str] | None,
+    def _saw_mover(e: Event, side: str, truth: BattleView, sides_of: dict[str, str], seen: frozenset[str],
                    layer: FogLayer) -> bool:
         """True if a `trigger_lost` line is the waiter's side's to read: it names no enemy (a trigger dropped for
         a reason of the waiter's own, R-5.7/R-8.4), or the enemy it names is one the side sees or stands in its
@@ -198,10 +207,10 @@ class LogFog:
         target = getattr(e, "target", None)
         if target is None or sides_of.get(str(target), side) == side:
             return True
-        if seen is not None and target in seen:
+        if target in seen:
             return True
         mover = truth.find(str(target))
-        return mover is not None and bool(layer.mask(seers(truth, side), truth.grid)[mover.cell[1], mover.cell[0]])
+        return mover is not None and _in_clear(truth, side, layer, [mover.cell])
 
     @staticmethod
     def _saw(e: Event, side: str, truth: BattleView, sides_of: dict[str, str], seen: frozenset[str],
@@ -210,12 +219,11 @@ class LogFog:
             return True
         if e.type != "trigger_lost" and sides_of.get(str(getattr(e, "target", None)), "") == side:
             return True  # done to the side's own (a trigger held out of sight is not: R-5.7, nothing happened)
-        clear = layer.mask(seers(truth, side), truth.grid)
         cells = [tuple(c) for c in e.path] if isinstance(e, MoveEvent) else []
         actor = truth.find(e.actor)
         if actor is not None:
             cells.append(actor.cell)
-        return any(clear[int(c[1]), int(c[0])] for c in cells)
+        return _in_clear(truth, side, layer, cells)
 
     def keep_to_own_side(self, i: int, e: Event, truth: BattleView) -> None:
         """Event `i` is read by its actor's side only (a Future*World declaration, R-9.2)."""
