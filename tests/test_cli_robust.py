@@ -197,16 +197,16 @@ def test_ctrl_c_stops_a_parallel_tournament_at_once(to: str, tmp_path: Path) -> 
                 p.send_signal(signal.SIGINT)
             else:
                 os.killpg(p.pid, signal.SIGINT)
-            code = p.wait(timeout=10)
+            code = p.wait(timeout=60)
             took = time.monotonic() - t0
-            deadline = time.monotonic() + 3
+            deadline = time.monotonic() + 10
             while _group(p.pid) and time.monotonic() < deadline:
                 time.sleep(0.05)
             left = _group(p.pid)  # worker processes still running after the command ended
         finally:
             _cleanup(p)  # never leave a process behind, even when the test fails
     err = err_path.read_bytes().decode()
-    assert code == 130 and took < 5, (code, took, err)
+    assert code == 130 and took < 10, (code, took, err)  # at once: not after the pairs left (40 x 2)
     lines = [x for x in re.split(r"[\r\n]+", err) if x.strip()]
     notes = [x for x in lines if not re.fullmatch(r"\[[#.]+\] \d+/\d+ pairs", x)]
     assert notes == ["skirmish: interrupted"], err
@@ -226,7 +226,7 @@ def test_ctrl_c_during_a_run_leaves_no_events_file(tmp_path: Path) -> None:
         assert p.stdout is not None and b"battle_start" in p.stdout.readline()
         time.sleep(0.3)
         p.send_signal(signal.SIGINT)
-        _, err_b = p.communicate(timeout=10)
+        _, err_b = p.communicate(timeout=60)
     finally:
         _cleanup(p)
     assert p.returncode == 130
