@@ -375,6 +375,19 @@ class World:
                              extracted=(), mounts=self.mount_views() if self.mounts else (), salt=salt)
         return view
 
+    def kept_view(self, name: str, side: str, armoury: Armoury) -> UnitView | None:
+        """The view `snapshot` would give now of the unit `name` if it is on `side` (its kept view, patched as
+        `snapshot` patches it, without keeping the patch), or None: not on `side`, no view kept, or the rules are
+        running (skirmish.battle.lazy: a side's own unit, which it sees in full)."""
+        eid = self._by_name.get(name)
+        if eid is None or self._changing or armoury is not self._armoury:
+            return None
+        u = self._views.get(eid)
+        if u is None or u.side != side:
+            return None
+        changed = self._dirty.get(eid)
+        return self._patched(u, eid, changed, armoury) if changed else u
+
     def fresh_units(self, armoury: Armoury) -> tuple[UnitView, ...]:
         """Every unit's view made afresh (what `snapshot` must equal; for tests)."""
         return tuple(self.view(eid, armoury) for eid, _ in self.units())
