@@ -79,4 +79,4 @@ def make(v: BattleView) -> None:
     made = battle.observe_now(d["_side"])
     d.clear()
     d.update(made.__dict__)
-    v.__class__ = BattleView
+    object.__setattr__(v, "__class__", BattleView)  # (the same layout: a plain BattleView from now on)
