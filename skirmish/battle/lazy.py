@@ -4,7 +4,10 @@ it (the `hold` AI's declaration reads only its own unit). A `LazyView` is a `Bat
 the first read of one: by then it is the same `BattleView` `Battle.observe` would have made (its class becomes
 `BattleView`), since the battle makes every lazy view it handed out and that is still held before it changes
 anything (`Battle._make_views`, at every answer and at `close`). `unit(name)` for one of the viewer's own units
-(which a side sees in full, as the snapshot has it) is answered without making the rest."""
+(which a side sees in full, as the snapshot has it) is answered without making the rest.
+
+Making a view reads and updates what the world and the side views keep (World.snapshot, Knowledge.observe), so
+a view handed to another thread is made first (`Battle.observe_now`, as the board's AI worker gets it)."""
 
 from __future__ import annotations
 
