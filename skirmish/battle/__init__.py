@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import random
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 from skirmish import rulesets
 from skirmish.battle.answers import Answer, Controller, Legal, Outcome, consult, given
 from skirmish.battle.ending import Ending
+from skirmish.battle.lazy import LazyView, lazy_view, make
 from skirmish.battle.state import COMPONENT_TYPES, state_digest
 from skirmish.content.scenario import Scenario
 from skirmish.core.errors import IllegalAction, Refusal
@@ -96,6 +98,7 @@ class Battle(Ending):
                           ask=lambda unit: Legal(self, unit))  # Request.legal: worked out if asked
         self.pending: Request | None = None
         self._refusal: str | None = None
+        self._lazy: list[weakref.ref[LazyView]] = []  # the views `observe` handed out not made yet (skirmish.battle.lazy)
         self._emit(BattleStartEvent(
             round=0, phase=None, actor=None, rules=("R-10.1",),
             scenario=spec.name, seed=self.seed, ruleset=spec.ruleset, **self.sys.start_info(),
@@ -115,7 +118,19 @@ class Battle(Ending):
     def observe(self, side: str) -> BattleView:
         """What `side` may know now (issue 11, item 4; the ruleset's side views): its own units in full, enemies
         it sees with what shows of them, the others as ghosts at their last known cells, and the other sides'
-        declarations hidden until initiative is flipped. KeyError for a side not in the battle."""
+        declarations hidden until initiative is flipped. KeyError for a side not in the battle.
+
+        The view is made when first read (skirmish.battle.lazy: a decision that reads only its own unit costs no
+        view of the others), and at the latest before the battle changes while it is still held: it is always the
+        battle as it was at this call."""
+        if self.play is None and not self.world._changing and side in self.sides:
+            v = lazy_view(self, side)
+            self._lazy.append(weakref.ref(v))
+            return v
+        return self.observe_now(side)
+
+    def observe_now(self, side: str) -> BattleView:
+        """`observe`, made at once."""
         view = self.knowledge.observe(self.view(), side)
         return view if self.play is None else self.play.dress(view, side)  # its own objectives' progress only
 
@@ -256,6 +271,7 @@ class Battle(Ending):
     def close(self) -> None:
         """Free the esper world and what refers back to the battle (round loop, event sink, pending request), so
         it is freed once nobody holds it, not at the next full garbage collection. Read a closed battle only."""
+        self._make_views()
         self.world.close()
         self._flow.close()
         self.pending = None
@@ -273,7 +289,17 @@ class Battle(Ending):
         if self.on_event is not None:
             self.on_event(event)
 
+    def _make_views(self) -> None:
+        """Make every view `observe` handed out that is still held and not made yet: the battle is about to change."""
+        lazy, self._lazy = self._lazy, []
+        for ref in lazy:
+            v = ref()
+            if v is not None:
+                make(v)
+
     def _advance(self, action: Action | None) -> None:
+        if self._lazy:
+            self._make_views()
         self._refusal = None
         answered = self.pending
         self.world.begin_changes()  # the rules run: components change (World.snapshot keeps no views meanwhile)

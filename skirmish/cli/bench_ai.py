@@ -125,10 +125,11 @@ def _play_one(scenario: Scenario, ai: str, seed: int, out: AIBench) -> None:
     with Battle(scenario, seed=seed, controllers=ctrl) as b:
         while b.pending is not None:  # Battle.step, with the AI's call timed apart
             req = b.pending
-            view = b.observe(req.side)
+            view = b.observe(req.side)  # made as the AI reads it (skirmish.battle.lazy): timed with its call
             d = time.process_time()
             action, trace = consult(ctrl[req.side], view, req)
             out.decision_cpu.append(time.process_time() - d)
+            del view  # not held while the battle goes on (else it is made before the battle changes)
             b.answer(req, action, trace)
         out.actions += len(b.history)
     del b  # the battle is freed here (Battle.close), and its freeing is timed with it

@@ -353,7 +353,8 @@ class World:
             for eid, changed in self._dirty.items():
                 u = views.get(eid)
                 if u is not None:
-                    views[eid] = u = self._patched(u, eid, changed, armoury)
+                    if changed:  # (none: `kept_view` has patched the kept view; the last tuple takes it)
+                        views[eid] = u = self._patched(u, eid, changed, armoury)
                     if out is not None and index is not None:
                         out[index[eid]] = u
             self._dirty.clear()
@@ -374,6 +375,23 @@ class World:
                              max_rounds=max_rounds, viewer=None, zones=(), objectives=(), ai_orders=(),
                              extracted=(), mounts=self.mount_views() if self.mounts else (), salt=salt)
         return view
+
+    def kept_view(self, name: str, side: str, armoury: Armoury) -> UnitView | None:
+        """The view `snapshot` would give now of the unit `name` if it is on `side` (its kept view, patched and kept
+        as `snapshot` patches it: the types handed out are done, the entity stays marked for the next snapshot's
+        tuple), or None: not on `side`, no view kept, or the rules are running (skirmish.battle.lazy: a side's own
+        unit, which it sees in full)."""
+        eid = self._by_name.get(name)
+        if eid is None or self._changing or armoury is not self._armoury:
+            return None
+        u = self._views.get(eid)
+        if u is None or u.side != side:
+            return None
+        changed = self._dirty.get(eid)
+        if changed:
+            u = self._views[eid] = self._patched(u, eid, changed, armoury)
+            changed.clear()
+        return u
 
     def fresh_units(self, armoury: Armoury) -> tuple[UnitView, ...]:
         """Every unit's view made afresh (what `snapshot` must equal; for tests)."""

@@ -194,7 +194,9 @@ class Session:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skirmish-ai")
         if req.ask is not None:
             req.legal()  # worked out here, on the board's thread: the worker then reads only frozen values
-        self._thinking = (req, self._pool.submit(consult, ctrl, self.battle.observe(req.side), req))
+        # The view made here too (`observe_now`, not a lazy view the worker would make while the board reads
+        # the battle's kept views: skirmish.battle.lazy).
+        self._thinking = (req, self._pool.submit(consult, ctrl, self.battle.observe_now(req.side), req))
 
     @property
     def thinking(self) -> bool:
