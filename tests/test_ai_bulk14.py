@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import skirmish.ai.utility.options as options
+from skirmish.ai.curves import KINDS, Curve, over_rows
 from skirmish.ai.utility.cell_scoring import _score_one, score_cells
 from skirmish.ai.utility.options import Situation
 from skirmish.ai.utility.personality import PERSONALITIES
@@ -89,3 +90,23 @@ def test_whole_maps_under_every_stance_and_intent_equal_each_cell_alone() -> Non
             checked += _same_as_each_cell_alone((view, me, s.p, s.maps, ok, reach, intent, s.maps.walk_m, how), 150)
             states += 1
     assert states >= 12 and checked >= 1500
+
+
+def test_over_rows_kept_groups_answer_as_each_curve_on_its_row() -> None:
+    """`over_rows` keeps its groups per list of curves: asked again with the same list, with lists made afresh (whose
+    curves may take the ids of freed ones) and with every kind, it still gives each curve on its row, bit for bit."""
+    rng = np.random.default_rng(14)
+    lists = []
+    for _ in range(200):
+        p, n = int(rng.integers(2, 10)), int(rng.integers(2, 120))
+        curves = [Curve(str(rng.choice(KINDS)), float(rng.uniform(-2, 2)), float(rng.uniform(0.1, 30)),
+                        float(rng.uniform(-1, 1)), float(rng.uniform(-0.5, 1))) for _ in range(p)]
+        lists.append(curves if rng.random() < 0.5 else None)  # half the lists held, half freed after use
+        for _ in range(3):  # the first answer works the groups out, the others read them kept
+            rows = rng.uniform(-0.3, 1.3, (p, n))
+            rows[rng.random((p, n)) < 0.05] = 0.0
+            rows[rng.random((p, n)) < 0.02] = np.nan
+            want = np.array([np.asarray(c(row)) for c, row in zip(curves, rows, strict=True)])
+            assert np.array_equal(over_rows(curves, rows), want, equal_nan=True)
+        del curves
+    assert sum(x is not None for x in lists) > 50
