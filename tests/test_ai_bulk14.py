@@ -110,3 +110,36 @@ def test_over_rows_kept_groups_answer_as_each_curve_on_its_row() -> None:
             assert np.array_equal(over_rows(curves, rows), want, equal_nan=True)
         del curves
     assert sum(x is not None for x in lists) > 50
+
+
+def test_cover_centres_are_each_cell_once_in_the_order_first_met(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cover_centres.centres` keeps each cell of the squares round the enemies once, where it first comes, near an
+    enemy and in the unit's sight: as a plain loop over the squares keeps them."""
+    from skirmish.ai.utility import cover_centres, ranged_extra
+    from skirmish.rules import geometry as geo
+
+    compared = 0
+
+    def plain(s: Any, known: list[Any], reach_m: float) -> list[tuple[int, int]]:
+        grid = s.view.grid
+        span = int(reach_m // grid.cell_m)
+        square = dict.fromkeys((e.cell[0] + dx, e.cell[1] + dy) for e in known
+                               for dx in range(-span, span + 1) for dy in range(-span, span + 1))
+        return [c for c in square if grid.inside(c)
+                and any(geo.distance_m(c, e.cell, grid.cell_m) <= reach_m + 1e-9 for e in known)
+                and grid.sight_table.sight(s.me.cell, c).visible]
+
+    def both(s: Any, known: list[Any], reach_m: float) -> list[tuple[int, int]]:
+        nonlocal compared
+        got = cover_centres.centres(s, known, reach_m)
+        assert got == plain(s, known, reach_m)
+        again = [*known[::-1], *known]  # every square met twice (enemies close together share cells)
+        assert cover_centres.centres(s, again, reach_m) == plain(s, again, reach_m)
+        compared += 1
+        return got
+
+    monkeypatch.setattr(ranged_extra, "_centres", both)
+    for name, seed in (("depot_breach.yaml", 1), ("canal_crossing.yaml", 2)):
+        for _ in played(name, seed, 200, ai=UtilityAI("normal")):
+            pass
+    assert compared >= 20
