@@ -28,12 +28,9 @@ def centres(s: Situation, known: list[UnitView], reach_m: float) -> list[geo.Cel
     ys = (ey[:, None, None] + 0 * side[None, :, None] + side[None, None, :]).ravel()
     on = (xs >= 0) & (xs < grid.width) & (ys >= 0) & (ys < grid.height)
     xs, ys = xs[on], ys[on]
-    flat = ys * grid.width + xs
-    order = np.arange(len(flat))
-    first = np.full(grid.width * grid.height, len(flat))
-    np.minimum.at(first, flat, order)  # each cell's first place in the list
-    once = first[flat] == order  # each cell once, where it first comes (np.unique's first indices, sorted)
-    xs, ys = xs[once], ys[once]
+    _, first = np.unique(ys * grid.width + xs, return_index=True)
+    first.sort()  # each cell once, where it first comes
+    xs, ys = xs[first], ys[first]
     hyp = geo.hypot_table(grid.width, grid.height)  # geo.distance_m's floats
     near = (hyp[np.abs(ys[None, :] - ey[:, None]), np.abs(xs[None, :] - ex[:, None])] * cell_m
             <= reach_m + 1e-9).any(axis=0)
