@@ -117,25 +117,63 @@ class Curve:
 def over_rows(curves: list[Curve], rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """`np.array([c(row) for c, row in zip(curves, rows)])`, rows of floats: the rows of linear and of logistic curves
     each worked out at once with their parameters as columns (the same operations on each element, so the same
-    numbers bit for bit); any other kind row by row. One column (a decision that weighs only the unit's own cell)
-    is each curve at one number (`Curve.at`: the curve on a one-element array, bit for bit)."""
+    numbers bit for bit); any other kind row by row (`Curve.__call__`'s arithmetic written out). The groups and
+    their columns are kept per list of curves (`_rows_plan`). One column (a decision that weighs only the unit's own
+    cell) is each curve at one number (`Curve.at`: the curve on a one-element array, bit for bit)."""
     if rows.shape[1:] == (1,):
         return np.array([[c.at(v)] for c, v in zip(curves, rows[:, 0].tolist(), strict=True)], dtype=np.float64)
     out = np.empty(rows.shape, dtype=np.float64)
+    for kind, idx, got in _rows_plan(curves):
+        if kind == "linear rows":
+            m, _, b, shift = got
+            out[idx] = _clip(m * (_clip(rows[idx], 0.0, 1.0) - shift) + b, 0.0, 1.0)
+        elif kind == "logistic rows":
+            m, k, b, shift = got
+            out[idx] = _clip(m / (1.0 + np.exp(k * (_clip(rows[idx], 0.0, 1.0) - shift))) + b, 0.0, 1.0)
+        else:  # one curve's row: `Curve.__call__` on it
+            c = got
+            arr = _clip(rows[idx], 0.0, 1.0)
+            if kind == "linear":
+                y = c.m * (arr - c.c) + c.b
+            elif kind == "polynomial":
+                y = c.m * np.power(np.maximum(arr - c.c, 0.0), c.k) + c.b  # (np.clip(..., 0.0, None) is np.maximum)
+            elif kind == "logistic":
+                y = c.m / (1.0 + np.exp(-c.k * (arr - c.c))) + c.b
+            elif kind == "logit":
+                z = _clip(arr - c.c, _EPS, 1 - _EPS)
+                y = c.m * np.log(z / (1 - z)) / (5.0 * max(c.k, _EPS)) + 0.5 + c.b
+            else:
+                y = c.m * np.exp(-((arr - c.c) ** 2) / (2 * max(c.k, _EPS) ** 2)) + c.b
+            out[idx] = _clip(y, 0.0, 1.0)
+    return out
+
+
+PLANS_KEPT = 256  # lists of curves whose `over_rows` groups are kept before they start again
+_PLANS: dict[tuple[int, ...], tuple[tuple[Curve, ...], list[tuple[str, Any, Any]]]] = {}
+
+
+def _rows_plan(curves: list[Curve]) -> list[tuple[str, Any, Any]]:
+    """`over_rows`' steps for these curves, kept by the curves themselves (held, so an id is not reused while kept):
+    ("linear rows" or "logistic rows", the rows' indices, their parameters as columns (m, -k, b, c)) for two or more
+    curves of that kind, else (the curve's kind, its row's index, the curve)."""
+    key = tuple(map(id, curves))
+    kept = _PLANS.get(key)
+    if kept is not None:
+        return kept[1]
     by_kind: dict[str, list[int]] = {}
     for i, c in enumerate(curves):
         by_kind.setdefault(c.kind if c.kind in ("linear", "logistic") else "", []).append(i)
+    steps: list[tuple[str, Any, Any]] = []
     for kind, idx in by_kind.items():
         if not kind or len(idx) == 1:
-            for i in idx:
-                out[i] = curves[i](rows[i])
+            steps += [(curves[i].kind, i, curves[i]) for i in idx]
             continue
-        arr = _clip(rows[idx], 0.0, 1.0)
-        m, k, b, shift = np.array([(curves[i].m, -curves[i].k, curves[i].b, curves[i].c) for i in idx],
-                                  dtype=np.float64).T[:, :, None]
-        d = arr - shift
-        out[idx] = _clip(m * d + b if kind == "linear" else m / (1.0 + np.exp(k * d)) + b, 0.0, 1.0)
-    return out
+        columns = np.array([(curves[i].m, -curves[i].k, curves[i].b, curves[i].c) for i in idx], dtype=np.float64)
+        steps.append((f"{kind} rows", np.array(idx, dtype=np.intp), tuple(columns.T[:, :, None])))
+    if len(_PLANS) >= PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[key] = (tuple(curves), steps)
+    return steps
 
 
 LINEAR = Curve("linear")

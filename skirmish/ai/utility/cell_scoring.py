@@ -15,12 +15,12 @@ import numpy.typing as npt
 
 from skirmish.ai.curves import CLIP, Curve
 from skirmish.ai.utility.distance import metres_from
-from skirmish.ai.utility.fields import fire_at, fire_fields
+from skirmish.ai.utility.fields import fire_at, fire_rows
 from skirmish.ai.utility.intent import Intent
 from skirmish.ai.utility.maps import TacticalMaps
 from skirmish.ai.utility.personality import Personality
 from skirmish.ai.utility.scoring import GOING_SPAN, CellParts
-from skirmish.ai.utility.squad import crossfire, crossfire_at, regroup, spacing
+from skirmish.ai.utility.squad import crossfire_at, crossfire_rows, regroup, spacing_rows
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
 
@@ -43,45 +43,51 @@ def score_cells(view: BattleView, me: UnitView, p: Personality, maps: TacticalMa
     grid = view.grid
     w = me.weapon
     enemies = view.enemies(me)
-    h, wd = grid.height, grid.width
-    shape = (h, wd)
+    shape = (grid.height, grid.width)
     ys, xs = np.nonzero(ok)  # the cells scored: every per-cell input is read only there
     if len(ys) == 1:  # the unit's own cell only (most decisions): the same numbers in plain floats
         return _score_one(view, me, p, maps, (int(xs[0]), int(ys[0])), reach, intent, approach, stance)
-    dists = np.stack([metres_from(grid, e.cell)[ys, xs] for e in enemies]) if enemies \
+    # Each input a row over the cells scored, in their reading order (`flat`: their places in a map's flat
+    # array): the arithmetic each cell's input had in the maps, element by element, without the maps round them.
+    flat = ys * grid.width + xs
+    dists = np.array([metres_from(grid, e.cell).take(flat) for e in enemies]) if enemies \
         else np.full((1, len(ys)), np.inf)  # metres from each cell scored to each enemy
     seen = [k for k, e in enumerate(enemies) if not e.ghost]
-    ideal = 1.5 * (w.range_inc_m if w is not None else 10.0)
     # The range band counts the enemies in sight: a last known place is where to go, not to stand off from.
-    band = np.ones(shape)
     if seen:
-        band[ys, xs] = CLIP(1 - np.abs(dists[seen].min(axis=0) - ideal) / (ideal * 2), 0, 1)
-    fire, flank = fire_fields(view, me, ok, enemies, dists)
+        ideal = 1.5 * (w.range_inc_m if w is not None else 10.0)
+        near = dists[seen[0]] if len(seen) == 1 else np.minimum.reduce(dists[seen], axis=0)  # (dists[seen].min(axis=0))
+        band = CLIP(1 - np.abs(near - ideal) / (ideal * 2), 0, 1)
+    else:
+        band = np.ones(len(ys))
+    fire, flank = fire_rows(view, me, ys, xs, enemies, dists)
     now, span = _closing_span(me, intent, approach, stance, bool(seen))
-    closing = CLIP(0.5 + (now - np.where(np.isfinite(approach), approach, now)) / span, 0, 1) \
-        if math.isfinite(now) else np.full(shape, 0.5)
+    if math.isfinite(now):
+        there = approach.take(flat)
+        closing = CLIP(0.5 + (now - np.where(np.isfinite(there), there, now)) / span, 0, 1)
+    else:
+        closing = np.full(len(ys), 0.5)
     close_curve, cover_curve, threat_curve = _cell_curves(p, intent, stance, bool(seen))
-    retreat = stance == "retreat"
-    squad = p.use_squad
-    parts = CellParts({
-        "cover from enemies that see it": (maps.cover, cover_curve),
-        "low threat": (np.exp(-maps.threat), threat_curve),
-        "line of fire": (fire, _FIRE if seen else _FIRE_GHOST),
-        "range band": (band, _BAND),
-        "flanking": (flank, _FLANK),
-        "closing in": (closing, close_curve),
-    })
-    if squad:  # the squad's cell considerations (a personality without them, e.g. easy, plays each unit alone)
-        parts["spacing against blasts"] = (spacing(view, me, shape, p.spacing_m, (ys, xs)), _SPACING)
-    cross = crossfire(view, me, shape, (ys, xs)) if squad else None
-    if cross is not None and not retreat:
-        parts["crossfire with friends"] = (cross, _CROSSFIRE)
-    if intent.mode == "fall back" and squad:
-        near = regroup(view, me, shape)
-        if near is not None:
-            parts["regroup"] = (near, _REGROUP)
+    rows: list[tuple[str, npt.NDArray[np.float64], Curve]] = [
+        ("cover from enemies that see it", maps.cover.take(flat), cover_curve),
+        ("low threat", np.exp(-maps.threat.take(flat)), threat_curve),
+        ("line of fire", fire, _FIRE if seen else _FIRE_GHOST),
+        ("range band", band, _BAND),
+        ("flanking", flank, _FLANK),
+        ("closing in", closing, close_curve),
+    ]
+    if p.use_squad:  # the squad's cell considerations (a personality without them, e.g. easy, plays each unit alone)
+        rows.append(("spacing against blasts", spacing_rows(view, me, p.spacing_m, flat), _SPACING))
+        cross = crossfire_rows(view, me, flat)
+        if cross is not None and stance != "retreat":
+            rows.append(("crossfire with friends", cross, _CROSSFIRE))
+        if intent.mode == "fall back":
+            together = regroup(view, me, shape)
+            if together is not None:
+                rows.append(("regroup", together.take(flat), _REGROUP))
+    parts = CellParts.rows(ys, xs, shape, rows)
     total = np.full(shape, -1.0)  # each cell: combine([curve(raw[cell]) for raw, curve in parts]), element by element
-    total[ys, xs] = parts.score(ys, xs, shape) - 0.002 * reach[ys, xs]  # shorter moves break ties
+    total[ys, xs] = parts.score(ys, xs, shape) - 0.002 * reach.take(flat)  # shorter moves break ties
     return total, parts
 
 

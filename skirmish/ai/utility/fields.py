@@ -29,24 +29,32 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
     shift (R-6.9): so it is asked once per enemy and such kind of cell. The float arithmetic is the per-cell
     arithmetic, element by element (tests/test_fields.py holds the fields equal to working each cell out)."""
     h, wd = ok.shape
-    w = me.weapon
     fire = np.zeros((h, wd))
     flank = np.zeros((h, wd))
-    if w is None or not enemies:
+    ys, xs = np.nonzero(ok)
+    if me.weapon is None or not enemies or not len(ys):
         return fire, flank
+    fire[ys, xs], flank[ys, xs] = fire_rows(view, me, ys, xs, enemies, dists[:, ys, xs] if dists.ndim == 3 else dists)
+    return fire, flank
+
+
+def fire_rows(view: BattleView, me: UnitView, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp],
+              enemies: list[UnitView], near: npt.NDArray[np.float64]
+              ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """`fire_fields` at the cells (xs, ys) only, as two vectors in their order (`near[k, i]`: the metres from cell i
+    to enemy k): the same numbers, element by element, without the maps round them (`score_cells`)."""
+    n = len(ys)
+    w = me.weapon
+    if w is None or not enemies or not n:
+        return np.zeros(n), np.zeros(n)
     grid = view.grid
     table = grid.sight_table
-    ys, xs = np.nonzero(ok)
-    if not len(ys):
-        return fire, flank
     # Every enemy (rows) against every cell (columns) at once.
     at = np.array([(int(e.cell[0]), int(e.cell[1])) for e in enemies], dtype=np.intp)
     code = table.columns_many(tuple((x, y) for x, y in at.tolist()), xs, ys)  # one look for every enemy
-    near = dists[:, ys, xs] if dists.ndim == 3 else dists
-    if len(ys) == 1:  # one cell (the unit's own: most decisions): the same arithmetic in plain floats
-        fire[ys[0], xs[0]], flank[ys[0], xs[0]] = _one_cell(view, me, enemies, code[:, 0].tolist(),
-                                                            near[:, 0].tolist(), (int(xs[0]), int(ys[0])))
-        return fire, flank
+    if n == 1:  # one cell (the unit's own: most decisions): the same arithmetic in plain floats
+        one = _one_cell(view, me, enemies, code[:, 0].tolist(), near[:, 0].tolist(), (int(xs[0]), int(ys[0])))
+        return np.array([one[0]]), np.array([one[1]])
     visible = (code & 1).astype(bool) & (near <= w.max_range_m)
     lean = (code & 2).astype(bool)
     level = code >> 2
@@ -77,11 +85,10 @@ def fire_fields(view: BattleView, me: UnitView, ok: npt.NDArray[np.bool_], enemi
                                                 at=(int(xs[cells[i]]), int(ys[cells[i]])))[0] for i in firsts.tolist()])
             hit[ks, cells] = chances[back.ravel()]
     value = hit * (1 - COVER_BY_LEVEL[level] * 0.7)
-    fire[ys, xs] = np.where(visible, value, 0.0).max(axis=0)  # the best over the enemies seen, else 0
+    fire = np.where(visible, value, 0.0).max(axis=0)  # the best over the enemies seen, else 0
     seen = visible.sum(axis=0)
     open_ = (visible & (level == 0)).sum(axis=0)
-    flank[ys, xs] = np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)  # (over at least 1: nothing to silence)
-    return fire, flank
+    return fire, np.where(seen > 0, open_ / np.maximum(seen, 1), 0.0)  # (over at least 1: nothing to silence)
 
 
 def fire_at(view: BattleView, me: UnitView, cell: geo.Cell, enemies: list[UnitView], near: list[float]

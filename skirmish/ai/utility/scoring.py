@@ -35,6 +35,7 @@ class CellParts(dict[str, tuple[npt.NDArray[np.float64], Curve]]):
     considerations (`at`) instead of putting each input through its curve again."""
 
     _one: tuple[geo.Cell, list[float], list[float]] | None = None  # `one`'s cell, inputs and outputs
+    _raws: npt.NDArray[np.float64] | None = None  # the inputs at the scored cells (a row per part), when given (`rows`)
 
     def score(self, ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp], shape: tuple[int, int]) -> npt.NDArray[np.float64]:
         """The cells (xs, ys) scored: each part's input there through its curve (a row per part, in the parts' order;
@@ -42,9 +43,23 @@ class CellParts(dict[str, tuple[npt.NDArray[np.float64], Curve]]):
         (`curves.combine_rows`) per cell."""
         self._index = np.full(shape, -1, dtype=np.intp)
         self._index[ys, xs] = np.arange(len(ys))
-        self._raws = np.array([raw[ys, xs] for raw, _ in self.values()], dtype=np.float64).reshape(len(self), len(ys))
+        if self._raws is None:
+            self._raws = np.array([raw[ys, xs] for raw, _ in self.values()], dtype=np.float64).reshape(len(self), len(ys))
         self._outs = over_rows([curve for _, curve in self.values()], self._raws)
         return combine_rows(self._outs)
+
+    @staticmethod
+    def rows(ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp], shape: tuple[int, int],
+             rows: list[tuple[str, npt.NDArray[np.float64], Curve]]) -> CellParts:
+        """The parts of the cells (xs, ys), each given as its inputs there in that order (`score_cells`): each part's
+        raw input a map holding them at those cells (NaN elsewhere: no other cell is worked out), its curve, and the
+        inputs kept for `score`."""
+        raws = np.array([v for _, v, _ in rows], dtype=np.float64).reshape(len(rows), len(ys))
+        block = np.full((len(rows), *shape), np.nan)
+        block[:, ys, xs] = raws
+        out = CellParts({name: (block[i], curve) for i, (name, _, curve) in enumerate(rows)})
+        out._raws = raws
+        return out
 
     @staticmethod
     def one(cell: geo.Cell, shape: tuple[int, int], rows: list[tuple[str, float, Curve]], outs: list[float]) -> CellParts:
@@ -66,12 +81,13 @@ class CellParts(dict[str, tuple[npt.NDArray[np.float64], Curve]]):
         if one is not None and one[0] == cell:
             return [_new(Consideration, t) for t in zip(self, one[1], one[2], strict=True)]
         j = int(self._index[y, x]) if hasattr(self, "_index") else -1
-        if j < 0:
+        raws = self._raws
+        if j < 0 or raws is None:
             o = Option("", None, ())  # type: ignore[arg-type]
             for name, (raw, curve) in self.items():
                 o.add(name, float(raw[y, x]), curve)
             return o.considerations
-        return [_new(Consideration, t) for t in zip(self, self._raws[:, j].tolist(), self._outs[:, j].tolist(), strict=True)]
+        return [_new(Consideration, t) for t in zip(self, raws[:, j].tolist(), self._outs[:, j].tolist(), strict=True)]
 
 
 def harm(est: ShotEstimate) -> float:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from skirmish.ai.curves import CLIP
 from skirmish.ai.utility.distance import bearing_from, metres_from
 from skirmish.ai.utility.intent import Intent
 from skirmish.ai.utility.maps import TacticalMaps
@@ -67,6 +68,34 @@ def crossfire(view: BattleView, me: UnitView, shape: tuple[int, int],
     out = np.zeros(shape)
     out[at] = best
     return out
+
+
+def spacing_rows(view: BattleView, me: UnitView, blast_m: float, flat: npt.NDArray[np.intp]) -> Field:
+    """`spacing` at the cells whose places in a map's flat array are `flat`, as a vector in their order (the same
+    numbers: each friend's distance there, the least of them, over two blast radii, clipped)."""
+    friends = view.friends(me)
+    if not friends:
+        return np.ones(len(flat))
+    near = metres_from(view.grid, friends[0].cell).take(flat)
+    for f in friends[1:]:  # (np.min over the stacked rows: a minimum, the same in any order)
+        near = np.minimum(near, metres_from(view.grid, f.cell).take(flat))
+    return CLIP(near / (2 * blast_m), 0.0, 1.0)
+
+
+def crossfire_rows(view: BattleView, me: UnitView, flat: npt.NDArray[np.intp]) -> Field | None:
+    """`crossfire` at the cells whose places in a map's flat array are `flat`, as a vector in their order (the same
+    numbers); None where `crossfire` is None."""
+    friends = view.friends(me)
+    enemies = [e for e in view.enemies(me) if not e.ghost]
+    if not friends or not enemies:
+        return None
+    e = min(enemies, key=lambda u: ((u.cell[0] - me.cell[0]) ** 2 + (u.cell[1] - me.cell[1]) ** 2, u.name))
+    theta = bearing_from(view.grid, e.cell).take(flat)
+    phis = [np.arctan2(f.cell[1] - e.cell[1], f.cell[0] - e.cell[0]) for f in friends if f.cell != e.cell]
+    best = np.zeros(len(flat))
+    if phis:
+        best = np.maximum(best, ((1 - np.cos(theta[None] - np.array(phis)[:, None])) / 2).max(axis=0))
+    return best
 
 
 def crossfire_at(view: BattleView, me: UnitView, cell: tuple[int, int]) -> float | None:
