@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+import numpy as np
+
 from skirmish.ai.estimate import ShotEstimate, estimate_shot, fits_kept, replaced
 from skirmish.ai.search.extras import cover_attack, extra_shot, friends_pins, pin_ratio, pinned_hit
 from skirmish.ai.search.order import closing_shot, turns_before
@@ -135,6 +137,22 @@ def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
     return value
 
 
+def _seen_pairs(view: BattleView, enemies: list[UnitView], targets: list[UnitView] | list[geo.Cell]
+                ) -> list[list[bool]]:
+    """Per enemy, per target (a unit, or a cell), whether the enemy's
+    cell has a line of sight to the target's at all (R-6.6, the map's `SightTable.codes_many`, one look for every
+    pair): where it has not, its prepared shot there is NO_SHOT (`estimate_shot`), worth 0.0 (`material`); an
+    enemy with a blow is True throughout (a blow or a charge needs no line of sight)."""
+    cells = [t if isinstance(t, tuple) else t.cell for t in targets]
+    if not enemies or not cells:
+        return [[True] * len(cells) for _ in enemies]
+    xs = np.fromiter((c[0] for c in cells), dtype=np.intp, count=len(cells))
+    ys = np.fromiter((c[1] for c in cells), dtype=np.intp, count=len(cells))
+    codes = view.grid.sight_table.codes_many(tuple(e.cell for e in enemies), xs, ys) & 1
+    melee = [e.melee is not None and e.melee.carried for e in enemies]
+    return [[True] * len(cells) if m else row for m, row in zip(melee, (codes != 0).tolist(), strict=True)]
+
+
 def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
     """How surely each enemy in action is where the view shows it: 1 in sight; a ghost at its last known cell
     `w.ghost` (it may have gone), or 0 when one of us sees that cell now (it has gone: fog of war)."""
@@ -165,6 +183,8 @@ class Replies:
     closing: float = 0.0
     pinned: frozenset[str] = frozenset()  # enemies our friends' covering fire pins now (`Weights.cover`, R-6.12)
 
+    _sees: dict[geo.Cell, list[bool]] = field(default_factory=dict, repr=False, compare=False)  # `_shooters`
+
     @staticmethod
     def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
         """The replies on `me`'s friends."""
@@ -173,7 +193,9 @@ class Replies:
         enemies = [e for e in view.enemies(me) if (e.weapon is not None or (e.melee is not None and e.melee.carried))
                    and present[e.name] > 0]  # a gun, or a hand-to-hand weapon (issue 14)
         friends = view.friends(me)
-        base = {e.name: max((_reply_material(view, e, f) for f in friends), default=0.0) for e in enemies}
+        seen = _seen_pairs(view, enemies, friends)
+        base = {e.name: max((_reply_material(view, e, f) for f, s in zip(friends, sees, strict=True) if s), default=0.0)
+                for e, sees in zip(enemies, seen, strict=True)}
         turns = turns_before(view, me, enemies, w.tie) if w.order else {}
         pinned = friends_pins(view, me) if w.cover else frozenset()
         if pinned:  # their replies on our other units at -2 too (R-6.12)
@@ -189,14 +211,20 @@ class Replies:
         `moved`, at `closing`'s weight: it may not come); a pinned enemy (by our friends' covering fire, or by
         `pins`: the candidate's own) at its shots' -2 (R-6.12)."""
         total, survive = 0.0, 1.0
-        for e in self.enemies:
+        sees = self._sees.get(moved.cell)
+        if sees is None:
+            sees = self._sees[moved.cell] = self._shooters(moved.cell)
+        for e, may in zip(self.enemies, sees, strict=True):
             weight, n = spared.get(e.name, 1.0) * self.present[e.name], self.turns.get(e.name, 1.0)
             if weight <= 0 or n <= 0:
+                continue
+            base = self.base[e.name]
+            if not may and e.name not in pins:  # no line of sight, no blow, no walk: no shot (what the full path
+                total += n * weight * base  # adds then: on_me 0.0 <= base, and `survive` times 1.0)
                 continue
             est = _reply_shot(self.view, e, moved)
             if est.hit <= 0 and self.closing > 0:  # out of its sight: it may walk to where it sees us (R-5.6)
                 est = self._closing(e, moved)
-            base = self.base[e.name]
             if e.name in pins or e.name in self.pinned:  # heads down: its shots -2, not its blows (R-6.12)
                 est = scaled(est, pinned_hit(e, est))
                 base *= pin_ratio(self.view, e, self.view.friends(self.me)) if e.name not in self.pinned else 1.0
@@ -207,6 +235,15 @@ class Replies:
             if on_me >= base:
                 survive *= (1 - weight * est.kill) ** n
         return total, survive
+
+    def _shooters(self, cell: geo.Cell) -> list[bool]:
+        """Per enemy, False when its reply on a unit at `cell` is surely nothing whatever the unit's state: a gun
+        only (no blow, R-7), not pinned (R-6.12), no walk nearer weighed (`closing` 0), and no line of sight from
+        its cell (R-6.6: then `estimate_shot` answers NO_SHOT, and `material` of it is 0.0)."""
+        if self.closing > 0:
+            return [True] * len(self.enemies)
+        seen = _seen_pairs(self.view, self.enemies, [cell])
+        return [row[0] or e.name in self.pinned for e, row in zip(self.enemies, seen, strict=True)]
 
     def _closing(self, e: UnitView, target: UnitView) -> ShotEstimate:
         """An enemy's shot after walking to where it sees `target` (`order.closing_shot`), at `closing`'s weight."""
