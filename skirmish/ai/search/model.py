@@ -157,13 +157,19 @@ def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
     """How surely each enemy in action is where the view shows it: 1 in sight; a ghost at its last known cell
     `w.ghost` (it may have gone), or 0 when one of us sees that cell now (it has gone: fog of war)."""
     ours = [me, *view.friends(me)]
-    out = {}
-    for e in view.enemies(me):
-        if not e.ghost:
-            out[e.name] = 1.0
-        else:
-            out[e.name] = 0.0 if any(view.sight(f, e).visible for f in ours) else w.ghost
-    return out
+    enemies = view.enemies(me)
+    ghosts = [e for e in enemies if e.ghost]
+    gone: set[str] = set()
+    if ghosts:  # `view.sight(f, e).visible` for each of us and each ghost, from one look at the map's codes
+        xs = np.fromiter((e.cell[0] for e in ghosts), dtype=np.intp, count=len(ghosts))
+        ys = np.fromiter((e.cell[1] for e in ghosts), dtype=np.intp, count=len(ghosts))
+        codes = view.grid.sight_table.codes_many(tuple(f.cell for f in ours), xs, ys)  # [one of us, ghost]
+        lean = ((codes & 1) != 0).any(axis=0), ((codes & 3) == 1).any(axis=0)  # seen at all; seen not leaning
+        for e, seen, plain in zip(ghosts, *(a.tolist() for a in lean), strict=True):
+            # seen round a corner only: concealed if the side knows where it is, else not seen (geo.unit_sight)
+            if plain or (seen and (e.firing or me.side in e.known_to)):
+                gone.add(e.name)
+    return {e.name: 1.0 if not e.ghost else 0.0 if e.name in gone else w.ghost for e in enemies}
 
 
 @dataclass
@@ -184,6 +190,8 @@ class Replies:
     pinned: frozenset[str] = frozenset()  # enemies our friends' covering fire pins now (`Weights.cover`, R-6.12)
 
     _sees: dict[geo.Cell, list[bool]] = field(default_factory=dict, repr=False, compare=False)  # `_shooters`
+    _shots: dict[tuple[object, ...], list[ShotEstimate | None]] = field(default_factory=dict, repr=False,
+                                                                       compare=False)  # `_reply_shot`, `_state`
 
     @staticmethod
     def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
@@ -214,7 +222,11 @@ class Replies:
         sees = self._sees.get(moved.cell)
         if sees is None:
             sees = self._sees[moved.cell] = self._shooters(moved.cell)
-        for e, may in zip(self.enemies, sees, strict=True):
+        state = _state(moved)
+        shots = self._shots.get(state)
+        if shots is None:
+            shots = self._shots[state] = [None] * len(self.enemies)
+        for i, (e, may) in enumerate(zip(self.enemies, sees, strict=True)):
             weight, n = spared.get(e.name, 1.0) * self.present[e.name], self.turns.get(e.name, 1.0)
             if weight <= 0 or n <= 0:
                 continue
@@ -222,7 +234,9 @@ class Replies:
             if not may and e.name not in pins:  # no line of sight, no blow, no walk: no shot (what the full path
                 total += n * weight * base  # adds then: on_me 0.0 <= base, and `survive` times 1.0)
                 continue
-            est = _reply_shot(self.view, e, moved)
+            est = shots[i]
+            if est is None:  # the same shot for every candidate that leaves our unit so (`_state`)
+                est = shots[i] = _reply_shot(self.view, e, moved)
             if est.hit <= 0 and self.closing > 0:  # out of its sight: it may walk to where it sees us (R-5.6)
                 est = self._closing(e, moved)
             if e.name in pins or e.name in self.pinned:  # heads down: its shots -2, not its blows (R-6.12)
@@ -255,6 +269,15 @@ class Replies:
 
 
 _NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+
+
+def _state(u: UnitView) -> tuple[object, ...]:
+    """All an enemy's prepared shot at `u` reads of `u` (`_reply_shot`, one view): its sight by the cell, whether it
+    fires and who knows where it is (`geo.unit_sight`, R-6.1, R-6.6); the numbers by its name (a readied shot), size,
+    declaration and dodge (R-5.4), and speed (R-6.1); the harm by its armour, screen, wounds and CT (R-6.7, R-8.1).
+    `estimate_shot` keeps its answers by these too; `material` reads the wounds."""
+    return (u.cell, u.firing, u.known_to, u.name, u.size, u.declared, u.skills, u.moved_m, u.rate_m, u.armour,
+            u.screen_type, u.screen_points, u.wounds, u.ct)
 
 
 
