@@ -29,6 +29,7 @@ from skirmish.ai.search.plan import Plan
 from skirmish.ai.search.strays import stray_material
 from skirmish.ai.search.throwing import launch_material, throw_material
 from skirmish.ai.search.volley import turn_of_fire
+from skirmish.ai.sight_pairs import seen_pairs
 from skirmish.ai.utility.ranged_extra import scaled
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -137,20 +138,13 @@ def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
     return value
 
 
-def _seen_pairs(view: BattleView, enemies: list[UnitView], targets: list[UnitView] | list[geo.Cell]
-                ) -> list[list[bool]]:
-    """Per enemy, per target (a unit, or a cell), whether the enemy's
-    cell has a line of sight to the target's at all (R-6.6, the map's `SightTable.codes_many`, one look for every
-    pair): where it has not, its prepared shot there is NO_SHOT (`estimate_shot`), worth 0.0 (`material`); an
-    enemy with a blow is True throughout (a blow or a charge needs no line of sight)."""
-    cells = [t if isinstance(t, tuple) else t.cell for t in targets]
-    if not enemies or not cells:
-        return [[True] * len(cells) for _ in enemies]
-    xs = np.fromiter((c[0] for c in cells), dtype=np.intp, count=len(cells))
-    ys = np.fromiter((c[1] for c in cells), dtype=np.intp, count=len(cells))
-    codes = view.grid.sight_table.codes_many(tuple(e.cell for e in enemies), xs, ys) & 1
-    melee = [e.melee is not None and e.melee.carried for e in enemies]
-    return [[True] * len(cells) if m else row for m, row in zip(melee, (codes != 0).tolist(), strict=True)]
+def _seen_pairs(view: BattleView, enemies: list[UnitView], cells: list[geo.Cell]) -> list[list[bool]]:
+    """Per enemy, per cell: False where the enemy's prepared shot at a unit there is surely NO_SHOT, worth 0.0
+    (`material`): a gun only, and no line of sight from its cell (R-6.6, `sight_pairs`); an enemy with a blow is
+    True throughout (a blow or a charge needs no line of sight, R-7)."""
+    seen = seen_pairs(view, [e.cell for e in enemies], cells)
+    return [[True] * len(cells) if e.melee is not None and e.melee.carried else row
+            for e, row in zip(enemies, seen, strict=True)]
 
 
 def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
@@ -201,7 +195,7 @@ class Replies:
         enemies = [e for e in view.enemies(me) if (e.weapon is not None or (e.melee is not None and e.melee.carried))
                    and present[e.name] > 0]  # a gun, or a hand-to-hand weapon (issue 14)
         friends = view.friends(me)
-        seen = _seen_pairs(view, enemies, friends)
+        seen = _seen_pairs(view, enemies, [f.cell for f in friends])
         base = {e.name: max((_reply_material(view, e, f) for f, s in zip(friends, sees, strict=True) if s), default=0.0)
                 for e, sees in zip(enemies, seen, strict=True)}
         turns = turns_before(view, me, enemies, w.tie) if w.order else {}
