@@ -138,15 +138,6 @@ def _reply_material(view: BattleView, e: UnitView, f: UnitView) -> float:
     return value
 
 
-def _seen_pairs(view: BattleView, enemies: list[UnitView], cells: list[geo.Cell]) -> list[list[bool]]:
-    """Per enemy, per cell: False where the enemy's prepared shot at a unit there is surely NO_SHOT, worth 0.0
-    (`material`): a gun only, and no line of sight from its cell (R-6.6, `sight_pairs`); an enemy with a blow is
-    True throughout (a blow or a charge needs no line of sight, R-7)."""
-    seen = seen_pairs(view, [e.cell for e in enemies], cells)
-    return [[True] * len(cells) if e.melee is not None and e.melee.carried else row
-            for e, row in zip(enemies, seen, strict=True)]
-
-
 def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
     """How surely each enemy in action is where the view shows it: 1 in sight; a ghost at its last known cell
     `w.ghost` (it may have gone), or 0 when one of us sees that cell now (it has gone: fog of war)."""
@@ -195,9 +186,13 @@ class Replies:
         enemies = [e for e in view.enemies(me) if (e.weapon is not None or (e.melee is not None and e.melee.carried))
                    and present[e.name] > 0]  # a gun, or a hand-to-hand weapon (issue 14)
         friends = view.friends(me)
-        seen = _seen_pairs(view, enemies, [f.cell for f in friends])
-        base = {e.name: max((_reply_material(view, e, f) for f, s in zip(friends, sees, strict=True) if s), default=0.0)
-                for e, sees in zip(enemies, seen, strict=True)}
+        # every enemy's line of sight to each of us, as `Situation.danger` asks it (one look kept for both)
+        rows = dict(zip((e.name for e in view.enemies(me)),
+                        seen_pairs(view, [e.cell for e in view.enemies(me)], [me.cell, *(f.cell for f in friends)]),
+                        strict=True))
+        base = {e.name: max((_reply_material(view, e, f) for f, s in zip(friends, rows[e.name][1:], strict=True)
+                             if s or (e.melee is not None and e.melee.carried)), default=0.0)
+                for e in enemies}
         turns = turns_before(view, me, enemies, w.tie) if w.order else {}
         pinned = friends_pins(view, me) if w.cover else frozenset()
         if pinned:  # their replies on our other units at -2 too (R-6.12)
@@ -250,8 +245,9 @@ class Replies:
         its cell (R-6.6: then `estimate_shot` answers NO_SHOT, and `material` of it is 0.0)."""
         if self.closing > 0:
             return [True] * len(self.enemies)
-        seen = _seen_pairs(self.view, self.enemies, [cell])
-        return [row[0] or e.name in self.pinned for e, row in zip(self.enemies, seen, strict=True)]
+        seen = seen_pairs(self.view, [e.cell for e in self.enemies], [cell])  # (R-6.6; `sight_pairs`)
+        return [row[0] or (e.melee is not None and e.melee.carried) or e.name in self.pinned
+                for e, row in zip(self.enemies, seen, strict=True)]
 
     def _closing(self, e: UnitView, target: UnitView) -> ShotEstimate:
         """An enemy's shot after walking to where it sees `target` (`order.closing_shot`), at `closing`'s weight."""
