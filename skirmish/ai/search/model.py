@@ -177,6 +177,7 @@ class Replies:
     _sees: dict[geo.Cell, list[bool]] = field(default_factory=dict, repr=False, compare=False)  # `_shooters`
     _shots: dict[tuple[object, ...], list[ShotEstimate | None]] = field(default_factory=dict, repr=False,
                                                                        compare=False)  # `_reply_shot`, `_state`
+    _rows: list[tuple[str, float, float, float]] | None = field(default=None, repr=False, compare=False)
 
     @staticmethod
     def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
@@ -215,12 +216,15 @@ class Replies:
         shots = self._shots.get(state)
         if shots is None:
             shots = self._shots[state] = [None] * len(self.enemies)
-        for i, (e, may) in enumerate(zip(self.enemies, sees, strict=True)):
-            weight, n = spared.get(e.name, 1.0) * self.present[e.name], self.turns.get(e.name, 1.0)
+        rows = self._rows
+        if rows is None:  # what each enemy's term reads of the replies, looked up once per decision
+            rows = self._rows = [(e.name, self.present[e.name], self.turns.get(e.name, 1.0), self.base[e.name])
+                                 for e in self.enemies]
+        for i, (e, may, (name, there, n, base)) in enumerate(zip(self.enemies, sees, rows, strict=True)):
+            weight = spared.get(name, 1.0) * there
             if weight <= 0 or n <= 0:
                 continue
-            base = self.base[e.name]
-            if not may and e.name not in pins:  # no line of sight, no blow, no walk: no shot (what the full path
+            if not may and name not in pins:  # no line of sight, no blow, no walk: no shot (what the full path
                 total += n * weight * base  # adds then: on_me 0.0 <= base, and `survive` times 1.0)
                 continue
             est = shots[i]
