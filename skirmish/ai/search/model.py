@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+import numpy as np
+
 from skirmish.ai.estimate import ShotEstimate, estimate_shot, fits_kept, replaced
 from skirmish.ai.search.extras import cover_attack, extra_shot, friends_pins, pin_ratio, pinned_hit
 from skirmish.ai.search.order import closing_shot, turns_before
@@ -27,6 +29,7 @@ from skirmish.ai.search.plan import Plan
 from skirmish.ai.search.strays import stray_material
 from skirmish.ai.search.throwing import launch_material, throw_material
 from skirmish.ai.search.volley import turn_of_fire
+from skirmish.ai.sight_pairs import seen_pairs
 from skirmish.ai.utility.ranged_extra import scaled
 from skirmish.ecs.view import BattleView, UnitView
 from skirmish.rules import geometry as geo
@@ -139,13 +142,19 @@ def presence(view: BattleView, me: UnitView, w: Weights) -> dict[str, float]:
     """How surely each enemy in action is where the view shows it: 1 in sight; a ghost at its last known cell
     `w.ghost` (it may have gone), or 0 when one of us sees that cell now (it has gone: fog of war)."""
     ours = [me, *view.friends(me)]
-    out = {}
-    for e in view.enemies(me):
-        if not e.ghost:
-            out[e.name] = 1.0
-        else:
-            out[e.name] = 0.0 if any(view.sight(f, e).visible for f in ours) else w.ghost
-    return out
+    enemies = view.enemies(me)
+    ghosts = [e for e in enemies if e.ghost]
+    gone: set[str] = set()
+    if ghosts:  # `view.sight(f, e).visible` for each of us and each ghost, from one look at the map's codes
+        xs = np.fromiter((e.cell[0] for e in ghosts), dtype=np.intp, count=len(ghosts))
+        ys = np.fromiter((e.cell[1] for e in ghosts), dtype=np.intp, count=len(ghosts))
+        codes = view.grid.sight_table.codes_many(tuple(f.cell for f in ours), xs, ys)  # [one of us, ghost]
+        lean = ((codes & 1) != 0).any(axis=0), ((codes & 3) == 1).any(axis=0)  # seen at all; seen not leaning
+        for e, seen, plain in zip(ghosts, *(a.tolist() for a in lean), strict=True):
+            # seen round a corner only: concealed if the side knows where it is, else not seen (geo.unit_sight)
+            if plain or (seen and (e.firing or me.side in e.known_to)):
+                gone.add(e.name)
+    return {e.name: 1.0 if not e.ghost else 0.0 if e.name in gone else w.ghost for e in enemies}
 
 
 @dataclass
@@ -165,6 +174,11 @@ class Replies:
     closing: float = 0.0
     pinned: frozenset[str] = frozenset()  # enemies our friends' covering fire pins now (`Weights.cover`, R-6.12)
 
+    _sees: dict[geo.Cell, list[bool]] = field(default_factory=dict, repr=False, compare=False)  # `_shooters`
+    _shots: dict[tuple[object, ...], list[ShotEstimate | None]] = field(default_factory=dict, repr=False,
+                                                                       compare=False)  # `_reply_shot`, `_state`
+    _rows: list[tuple[str, float, float, float]] | None = field(default=None, repr=False, compare=False)
+
     @staticmethod
     def of(view: BattleView, me: UnitView, w: Weights | None = None) -> Replies:
         """The replies on `me`'s friends."""
@@ -173,7 +187,13 @@ class Replies:
         enemies = [e for e in view.enemies(me) if (e.weapon is not None or (e.melee is not None and e.melee.carried))
                    and present[e.name] > 0]  # a gun, or a hand-to-hand weapon (issue 14)
         friends = view.friends(me)
-        base = {e.name: max((_reply_material(view, e, f) for f in friends), default=0.0) for e in enemies}
+        # every enemy's line of sight to each of us, as `Situation.danger` asks it (one look kept for both)
+        rows = dict(zip((e.name for e in view.enemies(me)),
+                        seen_pairs(view, [e.cell for e in view.enemies(me)], [me.cell, *(f.cell for f in friends)]),
+                        strict=True))
+        base = {e.name: max((_reply_material(view, e, f) for f, s in zip(friends, rows[e.name][1:], strict=True)
+                             if s or (e.melee is not None and e.melee.carried)), default=0.0)
+                for e in enemies}
         turns = turns_before(view, me, enemies, w.tie) if w.order else {}
         pinned = friends_pins(view, me) if w.cover else frozenset()
         if pinned:  # their replies on our other units at -2 too (R-6.12)
@@ -189,14 +209,29 @@ class Replies:
         `moved`, at `closing`'s weight: it may not come); a pinned enemy (by our friends' covering fire, or by
         `pins`: the candidate's own) at its shots' -2 (R-6.12)."""
         total, survive = 0.0, 1.0
-        for e in self.enemies:
-            weight, n = spared.get(e.name, 1.0) * self.present[e.name], self.turns.get(e.name, 1.0)
+        sees = self._sees.get(moved.cell)
+        if sees is None:
+            sees = self._sees[moved.cell] = self._shooters(moved.cell)
+        state = _state(moved)
+        shots = self._shots.get(state)
+        if shots is None:
+            shots = self._shots[state] = [None] * len(self.enemies)
+        rows = self._rows
+        if rows is None:  # what each enemy's term reads of the replies, looked up once per decision
+            rows = self._rows = [(e.name, self.present[e.name], self.turns.get(e.name, 1.0), self.base[e.name])
+                                 for e in self.enemies]
+        for i, (e, may, (name, there, n, base)) in enumerate(zip(self.enemies, sees, rows, strict=True)):
+            weight = spared.get(name, 1.0) * there
             if weight <= 0 or n <= 0:
                 continue
-            est = _reply_shot(self.view, e, moved)
+            if not may and name not in pins:  # no line of sight, no blow, no walk: no shot (what the full path
+                total += n * weight * base  # adds then: on_me 0.0 <= base, and `survive` times 1.0)
+                continue
+            est = shots[i]
+            if est is None:  # the same shot for every candidate that leaves our unit so (`_state`)
+                est = shots[i] = _reply_shot(self.view, e, moved)
             if est.hit <= 0 and self.closing > 0:  # out of its sight: it may walk to where it sees us (R-5.6)
                 est = self._closing(e, moved)
-            base = self.base[e.name]
             if e.name in pins or e.name in self.pinned:  # heads down: its shots -2, not its blows (R-6.12)
                 est = scaled(est, pinned_hit(e, est))
                 base *= pin_ratio(self.view, e, self.view.friends(self.me)) if e.name not in self.pinned else 1.0
@@ -208,6 +243,16 @@ class Replies:
                 survive *= (1 - weight * est.kill) ** n
         return total, survive
 
+    def _shooters(self, cell: geo.Cell) -> list[bool]:
+        """Per enemy, False when its reply on a unit at `cell` is surely nothing whatever the unit's state: a gun
+        only (no blow, R-7), not pinned (R-6.12), no walk nearer weighed (`closing` 0), and no line of sight from
+        its cell (R-6.6: then `estimate_shot` answers NO_SHOT, and `material` of it is 0.0)."""
+        if self.closing > 0:
+            return [True] * len(self.enemies)
+        seen = seen_pairs(self.view, [e.cell for e in self.enemies], [cell])  # (R-6.6; `sight_pairs`)
+        return [row[0] or (e.melee is not None and e.melee.carried) or e.name in self.pinned
+                for e, row in zip(self.enemies, seen, strict=True)]
+
     def _closing(self, e: UnitView, target: UnitView) -> ShotEstimate:
         """An enemy's shot after walking to where it sees `target` (`order.closing_shot`), at `closing`'s weight."""
         est, c = closing_shot(self.view, e, target), self.closing
@@ -218,6 +263,15 @@ class Replies:
 
 
 _NO_SHOT = ShotEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+
+
+def _state(u: UnitView) -> tuple[object, ...]:
+    """All an enemy's prepared shot at `u` reads of `u` (`_reply_shot`, one view): its sight by the cell, whether it
+    fires and who knows where it is (`geo.unit_sight`, R-6.1, R-6.6); the numbers by its name (a readied shot), size,
+    declaration and dodge (R-5.4), and speed (R-6.1); the harm by its armour, screen, wounds and CT (R-6.7, R-8.1).
+    `estimate_shot` keeps its answers by these too; `material` reads the wounds."""
+    return (u.cell, u.firing, u.known_to, u.name, u.size, u.declared, u.skills, u.moved_m, u.rate_m, u.armour,
+            u.screen_type, u.screen_points, u.wounds, u.ct)
 
 
 

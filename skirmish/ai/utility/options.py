@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from skirmish.ai.curves import Curve
 from skirmish.ai.estimate import estimate_shot, fits_kept
+from skirmish.ai.sight_pairs import seen_pairs
 from skirmish.ai.utility.attacks import aim_options, shoot_options, shot_after, throw_options
 from skirmish.ai.utility.cell_scoring import score_cells
 from skirmish.ai.utility.intent import GoalFields, Intent, side_intent
@@ -85,7 +86,12 @@ class Situation:
     def danger(self, t: UnitView) -> float:
         """How dangerous an enemy is to the side (kept for moves and shots alike)."""
         if t.name not in self.dangers:
-            self.dangers[t.name] = danger(self.view, t, self.me)
+            if "sees" not in self.kept:  # every enemy's sight of each of us, one look (`sight_pairs`)
+                ours = [self.me.cell, *(f.cell for f in self.view.friends(self.me))]
+                enemies = self.view.enemies(self.me)
+                self.kept["sees"] = dict(zip(((e.name, e.cell) for e in enemies),
+                                             seen_pairs(self.view, [e.cell for e in enemies], ours), strict=True))
+            self.dangers[t.name] = danger(self.view, t, self.me, self.kept["sees"].get((t.name, t.cell)))
         return self.dangers[t.name]
 
 

@@ -8,7 +8,7 @@ Considerations are pure functions of the view, the unit and the option (STYLE 9)
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -209,13 +209,16 @@ def shot_considerations(o: Option, est: ShotEstimate, threat: float, p: Personal
     return o
 
 
-def danger(view: BattleView, t: UnitView, me: UnitView) -> float:
-    """How dangerous an enemy is to our side: its best hit chance on any of us."""
+def danger(view: BattleView, t: UnitView, me: UnitView, sees: Sequence[bool] | None = None) -> float:
+    """How dangerous an enemy is to our side: its best hit chance on any of us. `sees`, per one of us (`me`, then
+    `view.friends(me)`): whether `t`'s cell has a line of sight to theirs at all (`sight_pairs`); where it has
+    not, the chance is 0 (R-6.6) and is not asked."""
     best = 0.0
-    for f in [me, *view.friends(me)]:
+    for i, f in enumerate([me, *view.friends(me)]):
         if t.weapon is None:
             break
-        best = max(best, _hit_on(view, t, f))
+        if sees is None or sees[i]:
+            best = max(best, _hit_on(view, t, f))
     return best
 
 
