@@ -33,6 +33,9 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml")) + sorted((ROOT / "scenar
 ACTS = ("turn", "attack", "move", "throw", "aim", "reload", "contest", "wait", "melee", "maneuver", "grip")
 SEEDS = (1, 2, 3, 4)
 COUNTS: Counter[str] = Counter()
+# The last test reads what the soak's tests counted: all of them on one worker when the suite runs on several
+# (pytest-xdist's loadgroup, pyproject's addopts).
+pytestmark = pytest.mark.xdist_group("fi_soak_all")
 
 
 class Stirrer:

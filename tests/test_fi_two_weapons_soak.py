@@ -19,6 +19,9 @@ from skirmish.ecs.components import Health, Profile, Status
 GUNSLINGERS = Path(__file__).resolve().parents[1] / "scenarios" / "fi" / "gunslingers.yaml"
 RATE = {"blast_pistol": 2, "slug_pistol": 2}  # the pistols' rates of fire (data/fi_equipment.yaml)
 COUNTS: Counter[str] = Counter()
+# The last test reads what the soak's tests counted: all of them on one worker when the suite runs on several
+# (pytest-xdist's loadgroup, pyproject's addopts).
+pytestmark = pytest.mark.xdist_group("fi_two_weapons_soak")
 
 
 def _play(seed: int, ai: str) -> list[str]:
