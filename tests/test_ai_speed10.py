@@ -80,8 +80,7 @@ def test_crossfire_at_one_cell_is_the_array_at_that_cell() -> None:
     compared = 0
     for s, _ in _situations(80):
         view, me = s.view, s.me
-        ys, xs = np.nonzero(np.ones((view.grid.height, view.grid.width), dtype=bool))
-        whole = crossfire(view, me, (view.grid.height, view.grid.width), (ys, xs))
+        whole = crossfire(view, me, (view.grid.height, view.grid.width))
         for x, y in ((me.cell[0], me.cell[1]), (0, 0), (view.grid.width - 1, view.grid.height // 2)):
             one = crossfire_at(view, me, (x, y))
             assert (one is None) == (whole is None)

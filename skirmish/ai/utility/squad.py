@@ -22,52 +22,20 @@ Field = npt.NDArray[np.float64]
 BOUNDING = ("advance", "search", "engage")  # the intents under which half the side overwatches
 
 
-def _dist_m(view: BattleView, shape: tuple[int, int], cell: tuple[int, int]) -> Field:
-    """Metres from every cell to `cell` (kept with the map)."""
-    return metres_from(view.grid, cell)
-
-
-def spacing(view: BattleView, me: UnitView, shape: tuple[int, int], blast_m: float,
-            at: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None) -> Field:
+def spacing(view: BattleView, me: UnitView, shape: tuple[int, int], blast_m: float) -> Field:
     """Raw input per cell: the distance to the nearest friend over two blast radii, in [0, 1] (0.5: exactly
-    one radius, so one grenade (R-6.10) would catch both). 1 everywhere with no friend. With `at`, (ys, xs),
-    only those cells are worked out (the rest read 1)."""
-    friends = view.friends(me)
-    if not friends:
-        return np.ones(shape)
-    if at is None:
-        nearest = np.min(np.stack([_dist_m(view, shape, f.cell) for f in friends]), axis=0)
-        return np.clip(nearest / (2 * blast_m), 0.0, 1.0)
-    out = np.ones(shape)
-    out[at] = np.clip(np.min(np.stack([_dist_m(view, shape, f.cell)[at] for f in friends]), axis=0) / (2 * blast_m),
-                      0.0, 1.0)
-    return out
+    one radius, so one grenade (R-6.10) would catch both). 1 everywhere with no friend. (`spacing_rows` on
+    every cell: the cell scoring asks only the cells it scores.)"""
+    return spacing_rows(view, me, blast_m, np.arange(shape[0] * shape[1])).reshape(shape)
 
 
-def crossfire(view: BattleView, me: UnitView, shape: tuple[int, int],
-              at: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None) -> Field | None:
+def crossfire(view: BattleView, me: UnitView, shape: tuple[int, int]) -> Field | None:
     """Raw input per cell: how far round the nearest enemy in sight the cell is from the friends' angles on it
     (0: on a friend's line, 0.5: at right angles, 1: opposite), the best over friends; None without an enemy
-    in sight or a friend (flanking with more than one unit: fire from two sides takes cover away). With `at`,
-    (ys, xs), only those cells are worked out (the rest read 0)."""
-    friends = view.friends(me)
-    enemies = [e for e in view.enemies(me) if not e.ghost]
-    if not friends or not enemies:
-        return None
-    e = min(enemies, key=lambda u: ((u.cell[0] - me.cell[0]) ** 2 + (u.cell[1] - me.cell[1]) ** 2, u.name))
-    theta = bearing_from(view.grid, e.cell)  # np.arctan2(yy - e.y, xx - e.x), kept with the map
-    if at is not None:
-        theta = theta[at]
-    phis = [np.arctan2(f.cell[1] - e.cell[1], f.cell[0] - e.cell[0]) for f in friends if f.cell != e.cell]
-    best = np.zeros(theta.shape)
-    if phis:  # every friend's angle at once; the best of them (a maximum: the same in any order)
-        best = np.maximum(best, ((1 - np.cos(theta[None] - np.array(phis).reshape(-1, *[1] * theta.ndim))) / 2)
-                          .max(axis=0))
-    if at is None:
-        return best
-    out = np.zeros(shape)
-    out[at] = best
-    return out
+    in sight or a friend (flanking with more than one unit: fire from two sides takes cover away).
+    (`crossfire_rows` on every cell: the cell scoring asks only the cells it scores.)"""
+    got = crossfire_rows(view, me, np.arange(shape[0] * shape[1]))
+    return None if got is None else got.reshape(shape)
 
 
 def spacing_rows(view: BattleView, me: UnitView, blast_m: float, flat: npt.NDArray[np.intp]) -> Field:
@@ -90,10 +58,10 @@ def crossfire_rows(view: BattleView, me: UnitView, flat: npt.NDArray[np.intp]) -
     if not friends or not enemies:
         return None
     e = min(enemies, key=lambda u: ((u.cell[0] - me.cell[0]) ** 2 + (u.cell[1] - me.cell[1]) ** 2, u.name))
-    theta = bearing_from(view.grid, e.cell).take(flat)
+    theta = bearing_from(view.grid, e.cell).take(flat)  # np.arctan2(yy - e.y, xx - e.x), kept with the map
     phis = [np.arctan2(f.cell[1] - e.cell[1], f.cell[0] - e.cell[0]) for f in friends if f.cell != e.cell]
     best = np.zeros(len(flat))
-    if phis:
+    if phis:  # every friend's angle at once; the best of them (a maximum: the same in any order)
         best = np.maximum(best, ((1 - np.cos(theta[None] - np.array(phis)[:, None])) / 2).max(axis=0))
     return best
 
