@@ -11,6 +11,7 @@ actions are asserted (melee, contests, chips, grips, triggers).
 
 from __future__ import annotations
 
+import functools
 import random
 import zlib
 from collections import Counter
@@ -32,10 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml")) + sorted((ROOT / "scenarios" / "fi").glob("*.yaml"))
 ACTS = ("turn", "attack", "move", "throw", "aim", "reload", "contest", "wait", "melee", "maneuver", "grip")
 SEEDS = (1, 2, 3, 4)
-COUNTS: Counter[str] = Counter()
-# The last test reads what the soak's tests counted: all of them on one worker when the suite runs on several
-# (pytest-xdist's loadgroup, pyproject's addopts).
-pytestmark = pytest.mark.xdist_group("fi_soak_all")
+WRESTLING_SEEDS = (1, 2, 3, 4)
 
 
 class Stirrer:
@@ -87,11 +85,17 @@ def _options(path: Path) -> dict[str, Any]:
     return opts
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
-def test_every_fi_scenario_soaks_with_the_new_rules(path: Path) -> None:
+def _is_fi(path: Path) -> bool:
+    return load_scenario(path).spec.ruleset == "fi"
+
+
+@functools.cache
+def _soak(path: Path) -> Counter[str]:
+    """One scenario's soak (every seed) under the invariants, and the counts of its events by kind. Kept for the
+    process: the last test adds up every scenario's counts, running here any the process has not run yet (a test
+    that reads what other tests left behind would depend on their order and on how pytest-xdist shares them)."""
+    counts: Counter[str] = Counter()
     sc0 = load_scenario(path)
-    if sc0.spec.ruleset != "fi":
-        pytest.skip("not a Future Imperfect scenario")
     for seed in SEEDS:
         sc = sc0.with_options(**_options(path))
         bad: list[str] = []
@@ -127,13 +131,22 @@ def test_every_fi_scenario_soaks_with_the_new_rules(path: Path) -> None:
             elif e.type in ACTS and e.type != "grip":
                 assert e.actor not in down, f"{path.stem} seed {seed}: {e.actor} acts after it fell: {e.to_line()}"
         for e in evs:
-            COUNTS[e.type] += 1
+            counts[e.type] += 1
             if e.type == "wait":
-                COUNTS["wait:" + e.trigger.partition(":")[0]] += 1
+                counts["wait:" + e.trigger.partition(":")[0]] += 1
             if e.type == "trigger":
-                COUNTS["trigger:" + (e.trigger or "enemy_in_view").partition(":")[0]] += 1
+                counts["trigger:" + (e.trigger or "enemy_in_view").partition(":")[0]] += 1
             if e.type == "chip" and e.use != "wounds":
-                COUNTS["chip:check"] += 1
+                counts["chip:check"] += 1
+    return counts
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_fi_scenario_soaks_with_the_new_rules(path: Path) -> None:
+    if not _is_fi(path):
+        pytest.skip("not a Future Imperfect scenario")
+    counts = _soak(path)
+    assert counts["battle_start"] == len(SEEDS), dict(counts)
 
 
 WRESTLING = """
@@ -152,16 +165,16 @@ sides:
 """
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4])
-def test_wrestlers_grapple_under_the_invariants(tmp_path: Path, seed: int) -> None:
-    """Two wrestlers a side, face to face: holds, lifts, locks, chokes, disabling, escapes and breaking free, picked
-    at random from the legal list, never refused; the grips end with the grappler out of action."""
+@functools.cache
+def _wrestle(seed: int) -> Counter[str]:
+    """One wrestlers' brawl under the invariants, and its counts (kept for the process, as `_soak`'s)."""
     from skirmish.content.scenario import parse_scenario
     from tests.test_fi_holds import WRESTLER
 
+    counts: Counter[str] = Counter()
     row0 = WRESTLER.replace("at: [%d, 1]", "at: [%d, 0]")
     text = WRESTLING % (WRESTLER % ("B1", 3), row0 % ("B2", 3), WRESTLER % ("R1", 4), row0 % ("R2", 4))
-    sc = parse_scenario(text, str(tmp_path / "w.yaml"), base=tmp_path)
+    sc = parse_scenario(text, str(ROOT / "scenarios" / "wrestling-soak.yaml"), base=ROOT / "scenarios")
     ctrl = {s.name: Stirrer(seed * 10 + i) for i, s in enumerate(sc.spec.sides)}
     with Battle(sc, seed=seed, controllers=ctrl) as b:  # type: ignore[arg-type]
         b.run()
@@ -174,16 +187,30 @@ def test_wrestlers_grapple_under_the_invariants(tmp_path: Path, seed: int) -> No
                 assert b.sys.active(eid) and b.sys.active(other)
     assert not [e for e in evs if e.type == "refused"]
     for e in evs:
-        COUNTS[e.type] += 1
+        counts[e.type] += 1
         if e.type == "grip":
-            COUNTS["grip:" + e.what] += 1
+            counts["grip:" + e.what] += 1
+    return counts
+
+
+@pytest.mark.parametrize("seed", WRESTLING_SEEDS)
+def test_wrestlers_grapple_under_the_invariants(seed: int) -> None:
+    """Two wrestlers a side, face to face: holds, lifts, locks, chokes, disabling, escapes and breaking free, picked
+    at random from the legal list, never refused; the grips end with the grappler out of action."""
+    assert _wrestle(seed)["battle_start"] == 1
 
 
 def test_the_new_actions_occurred_in_the_soak() -> None:
-    """Run after the soak above (same module): the new rules were in play, not just legal."""
-    if not COUNTS:
-        pytest.skip("the soak did not run (selected alone)")
+    """The new rules were in play, not just legal: the counts of every scenario's soak and every brawl (those this
+    process has not run yet are run here, so the test reads the same whatever ran before it, and where)."""
+    counts: Counter[str] = Counter()
+    for path in SCENARIOS:
+        if _is_fi(path):
+            counts.update(_soak(path))
+    for seed in WRESTLING_SEEDS:
+        counts.update(_wrestle(seed))
+    assert counts["battle_start"] == len(SEEDS) * sum(map(_is_fi, SCENARIOS)) + len(WRESTLING_SEEDS)
     for kind in ("melee", "contest", "chip", "chip:check", "grip:made", "grip:choke", "grip:released", "trigger",
                  "wait:later", "wait:acts", "wait:preempt", "wait:enemy_enters", "wait:enemy_moves",
                  "wait:enemy_in_range", "trigger:acts"):
-        assert COUNTS[kind] > 0, (kind, dict(COUNTS))
+        assert counts[kind] > 0, (kind, dict(counts))
