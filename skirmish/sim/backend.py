@@ -16,9 +16,10 @@ import logging
 import os
 import signal
 import socket
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -63,9 +64,35 @@ def _worker_start() -> None:
     batch_worker_gc()
 
 
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Ctrl-C noted, not raised, while the pool forks its workers; raised (KeyboardInterrupt) as the block ends.
+
+    A KeyboardInterrupt raised inside `os.fork` lands in the fork's after-fork hooks, where it is ignored: one of
+    them (logging's `_releaseLock`) then never releases the logging module's lock, and the process hangs at exit
+    (its pool's manager thread waits for that lock). Seen as a `skirmish sim --workers 2` that did not end after
+    Ctrl-C, 14 times in 22 when the signal came as the first worker started (tests/test_sim.py). The handler is
+    swapped rather than the signal blocked: a process-wide signal goes to any thread that does not block it."""
+    if threading.current_thread() is not threading.main_thread():  # (only the main thread sets handlers)
+        yield
+        return
+    noted: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        if noted:
+            if callable(before):
+                before(signal.SIGINT, None)  # Python's own handler: KeyboardInterrupt
+            elif before == signal.SIG_DFL:
+                signal.raise_signal(signal.SIGINT)
+
+
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Stop a pool at once: drop the queued jobs and kill the workers (jobs in flight are abandoned)."""
     workers = [p for p in (getattr(pool, "_processes", None) or {}).values() if p is not None]
+    manager = getattr(pool, "_executor_manager_thread", None)  # (shutdown forgets it)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in workers:
         with suppress(Exception):
@@ -73,6 +100,10 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     for proc in workers:
         with suppress(Exception):
             proc.join(timeout=2)
+    if manager is not None:
+        # It closes its wake-up pipe as it sees the workers gone; the interpreter's exit writes to that pipe unless
+        # it is marked closed first (else, now and then, "OSError: Bad file descriptor" from concurrent.futures)
+        manager.join(timeout=5)
 
 
 def local_map(play: Callable[..., T], jobs: Sequence[tuple[Any, ...]], workers: int = 1,
@@ -89,15 +120,18 @@ def local_map(play: Callable[..., T], jobs: Sequence[tuple[Any, ...]], workers: 
                 if progress:
                     progress(i + 1, len(jobs))
         return results
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start)
+    pool: ProcessPoolExecutor | None = None
     try:
-        futures = {pool.submit(play, *job): i for i, job in enumerate(jobs)}
+        with _sigint_held():  # the workers are forked at the first submit
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start)
+            futures = {pool.submit(play, *job): i for i, job in enumerate(jobs)}
         for done, fut in enumerate(as_completed(futures), 1):
             results[futures[fut]] = fut.result()
             if progress:
                 progress(done, len(jobs))
     except BaseException:
-        _stop(pool)
+        if pool is not None:
+            _stop(pool)
         raise
     pool.shutdown(wait=True)
     return results
