@@ -1,6 +1,7 @@
 """Session 15's cuts in the utility AI's slowest decisions (issue 12 item 6: decision p95) answer exactly as the plain
 statements did, on the views real battles give: a throw's candidate cells asked of the legal list on the disc within
-reach of each enemy (not its square), and the landings' scatter rows built from arrays per spread."""
+reach of each enemy (not its square), and the landings' scatter rows built from arrays per spread, their rays'
+walls read from one padded map."""
 
 from __future__ import annotations
 
@@ -23,6 +24,21 @@ def square_near_legal(legal: Any, seen: list[Any], reach: float) -> npt.NDArray[
     near = list({(x + dx, y + dy) for x, y in seen for dx in range(-r, r + 1) for dy in range(-r, r + 1)})
     ok = legal.among(near) if isinstance(legal, LazyCells) else [c in legal for c in near]
     return np.array([c for c, yes in zip(near, ok, strict=True) if yes], dtype=np.int64).reshape(-1, 2)
+
+
+def plain_open_length(grid: Any, ox: Any, oy: Any, vx: Any, vy: Any, longest: float) -> Any:
+    """`blast._open_length` before session 15: the map's edge, walls and impassable cells tested apart."""
+    steps = np.arange(0.0, longest + blast.STEP, blast.STEP)
+    px = ox[:, None, None] + vx[:, :, None] * steps[None, None, :]
+    py = oy[:, None, None] + vy[:, :, None] * steps[None, None, :]
+    cx, cy = np.floor(px).astype(np.int64), np.floor(py).astype(np.int64)
+    inside = (cx >= 0) & (cx < grid.width) & (cy >= 0) & (cy < grid.height)
+    cxc, cyc = np.clip(cx, 0, grid.width - 1), np.clip(cy, 0, grid.height - 1)
+    blocked = ~inside | grid.blocks_sight[cyc, cxc] | (grid.move_cost[cyc, cxc] <= 0)
+    blocked[:, :, 0] = False
+    first = np.where(blocked.any(axis=2), blocked.argmax(axis=2), len(steps))
+    out = steps[np.maximum(first - 1, 0)]
+    return np.where(first >= len(steps), np.inf, out)
 
 
 def plain_landings(grid: Any, thrower: Any, cells: Any, spreads: Any) -> tuple[Any, Any, Any, Any]:
@@ -48,7 +64,7 @@ def plain_landings(grid: Any, thrower: Any, cells: Any, spreads: Any) -> tuple[A
                       default=0.0)
         if longest <= 0:
             continue
-        stop = blast._open_length(grid, ox, oy, vx, vy, min(longest / grid.cell_m, float(dist_cells.max())))
+        stop = plain_open_length(grid, ox, oy, vx, vy, min(longest / grid.cell_m, float(dist_cells.max())))
         out = [(i, metres, p) for i, s in enumerate(spreads) for metres, p in (s.cf if from_thrower else s.near)
                if p >= blast.MIN_P]
         if not out:

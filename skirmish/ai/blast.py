@@ -271,14 +271,26 @@ def _open_length(grid: geo.GridMap, ox: npt.NDArray[np.float64], oy: npt.NDArray
     steps = np.arange(0.0, longest + STEP, STEP)  # (s,)
     px = ox[:, None, None] + vx[:, :, None] * steps[None, None, :]  # (n, 12, s)
     py = oy[:, None, None] + vy[:, :, None] * steps[None, None, :]
-    cx, cy = np.floor(px).astype(np.int64), np.floor(py).astype(np.int64)
-    inside = (cx >= 0) & (cx < grid.width) & (cy >= 0) & (cy < grid.height)
-    cxc, cyc = np.clip(cx, 0, grid.width - 1), np.clip(cy, 0, grid.height - 1)
-    blocked = ~inside | grid.blocks_sight[cyc, cxc] | (grid.move_cost[cyc, cxc] <= 0)
+    # The cell of each point on the map padded with a shut ring (`_shut`): a point off the map falls in the ring
+    cx = np.clip(np.floor(px), -1, grid.width).astype(np.int64)
+    cy = np.clip(np.floor(py), -1, grid.height).astype(np.int64)
+    blocked = _shut(grid)[(cy + 1) * (grid.width + 2) + cx + 1]
     blocked[:, :, 0] = False  # the origin itself (the aimed cell, or the thrower's) is open
     first = np.where(blocked.any(axis=2), blocked.argmax(axis=2), len(steps))
     out: npt.NDArray[np.float64] = steps[np.maximum(first - 1, 0)]
     return np.where(first >= len(steps), np.inf, out)
+
+
+def _shut(grid: geo.GridMap) -> npt.NDArray[np.bool_]:
+    """Where a scatter stops (`_open_length`), flat on the map padded with a ring of shut cells ((y + 1) * (width + 2)
+    + x + 1): a wall, an impassable cell, or off the map. Kept with the map (it reads nothing else)."""
+    got: npt.NDArray[np.bool_] | None = grid.kept.get("ai_scatter_shut")
+    if got is None:
+        pad = np.ones((grid.height + 2, grid.width + 2), dtype=bool)
+        pad[1:-1, 1:-1] = grid.blocks_sight | (grid.move_cost <= 0)
+        got = grid.kept["ai_scatter_shut"] = pad.ravel()
+        got.flags.writeable = False
+    return got
 
 
 def armoured(u: UnitView) -> bool:
