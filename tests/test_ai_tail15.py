@@ -1,7 +1,8 @@
 """Session 15's cuts in the utility AI's slowest decisions (issue 12 item 6: decision p95) answer exactly as the plain
 statements did, on the views real battles give: a throw's candidate cells asked of the legal list on the disc within
 reach of each enemy (not its square), and the landings' scatter rows built from arrays per spread, their rays'
-walls read from one padded map."""
+walls read from one padded map, and the bursts' harm at the landing places read from arrays.
+(The enemies' kept hit maps, worked out by a look-up per range step: tests/test_fields.py.)"""
 
 from __future__ import annotations
 
@@ -82,11 +83,42 @@ def plain_landings(grid: Any, thrower: Any, cells: Any, spreads: Any) -> tuple[A
     return aim_idx.astype(np.int64), lx, ly, np.concatenate(rows_p)
 
 
+def plain_burst_harm(grid: Any, weapon: Any, landings: list[Any], people: list[Any]) -> tuple[Any, Any]:
+    """`blast.burst_harm` before session 15: the landing cells as a list of cells."""
+    harm_sum, kills = np.zeros(len(landings)), np.zeros(len(landings))
+    if not landings or not people:
+        return harm_sum, kills
+    cells = np.array(landings)
+    wkey = blast._weapon_key(weapon)
+    for u in people:
+        arm = blast.armoured(u)
+        reach = (weapon.blast_m if arm else blast.thr.blast_reach_m(weapon)) / grid.cell_m
+        d = np.hypot(cells[:, 0] - u.cell[0], cells[:, 1] - u.cell[1])
+        for i in np.nonzero(d <= reach + 1e-9)[0].tolist():
+            dist = float(d[i]) * grid.cell_m
+            column = blast.thr.blast_column(weapon, dist, arm)
+            s = blast.geo.sight(grid, landings[i], u.cell)
+            if column is None or not s.visible or s.lean:
+                continue
+            h, k = blast._kept_harm(weapon, wkey, column, blast._target(u), s.cover, s.cover_av, dist)
+            harm_sum[i] += h
+            kills[i] += k
+    return harm_sum, kills
+
+
 @pytest.mark.parametrize("name,seed", [("depot_breach.yaml", 8), ("depot_breach.yaml", 5), ("depot_breach.yaml", 13)])
 def test_throw_candidates_and_landings_equal_the_plain_statements(monkeypatch: pytest.MonkeyPatch, name: str,
                                                                   seed: int) -> None:
-    real_candidates, real_landings = blast.candidate_cells, blast.landings
-    counts = {"candidates": 0, "cells": 0, "asked": 0, "square": 0, "landings": 0, "rows": 0}
+    real_candidates, real_landings, real_burst = blast.candidate_cells, blast.landings, blast.burst_harm
+    counts = {"candidates": 0, "cells": 0, "asked": 0, "square": 0, "landings": 0, "rows": 0, "bursts": 0}
+
+    def burst_harm(grid: Any, weapon: Any, xs: Any, ys: Any, people: Any) -> Any:
+        got = real_burst(grid, weapon, xs, ys, people)
+        places = [(int(x), int(y)) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]
+        for a, b in zip(got, plain_burst_harm(grid, weapon, places, people), strict=True):
+            assert np.array_equal(a, b)
+        counts["bursts"] += int((got[0] > 0).sum())
+        return got
 
     def candidates(view: Any, me: Any, weapon: Any, legal: Any) -> list[Any]:
         got = real_candidates(view, me, weapon, legal)
@@ -118,6 +150,7 @@ def test_throw_candidates_and_landings_equal_the_plain_statements(monkeypatch: p
     real_near_legal = blast._near_legal
     monkeypatch.setattr(blast, "candidate_cells", candidates)
     monkeypatch.setattr(blast, "landings", landings)
+    monkeypatch.setattr(blast, "burst_harm", burst_harm)
     import skirmish.ai.utility.attacks as attacks
     import skirmish.ai.utility.ranged_extra as ranged_extra
     monkeypatch.setattr(attacks, "candidate_cells", candidates)
@@ -126,6 +159,7 @@ def test_throw_candidates_and_landings_equal_the_plain_statements(monkeypatch: p
         pass
     print(name, seed, counts)
     assert counts["candidates"] >= 5 and counts["cells"] >= 10 and counts["landings"] >= 3, counts
+    assert counts["bursts"] >= 10, counts
     assert counts["asked"] < counts["square"]  # the shortcut was taken
 
 

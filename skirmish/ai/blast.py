@@ -191,11 +191,11 @@ def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[
     aim_idx, lx, ly, prob = landings(grid, me.cell, cells, spreads)
     flat = ly * grid.width + lx
     uniq, inverse = np.unique(flat, return_inverse=True)
-    places = [(int(c % grid.width), int(c // grid.width)) for c in uniq.tolist()]
+    px, py = uniq % grid.width, uniq // grid.width  # the places it may land, each once
     enemies = [e for e in view.enemies(me) if not e.ghost]
     friends = [me, *view.friends(me)]
-    e_harm, e_kill = burst_harm(grid, weapon, places, enemies)
-    f_harm, _ = burst_harm(grid, weapon, places, friends)
+    e_harm, e_kill = burst_harm(grid, weapon, px, py, enemies)
+    f_harm, _ = burst_harm(grid, weapon, px, py, friends)
     enemy_harm = np.bincount(aim_idx, weights=prob * e_harm[inverse], minlength=n).astype(np.float64)
     enemy_kill = np.bincount(aim_idx, weights=prob * e_kill[inverse], minlength=n).astype(np.float64)
     friend_harm = np.bincount(aim_idx, weights=prob * f_harm[inverse], minlength=n).astype(np.float64)
@@ -298,23 +298,22 @@ def armoured(u: UnitView) -> bool:
     return any(av > 0 for _, _, av in u.armour)
 
 
-def burst_harm(grid: geo.GridMap, weapon: Weapon, landings: Sequence[geo.Cell], people: Sequence[UnitView]
-               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """For a burst at each landing cell: the harm summed over `people` and the expected number put out of
-    action (R-6.9: full radius, the outer ring only for the unarmoured, a wall between shields)."""
-    harm_sum = np.zeros(len(landings))
-    kills = np.zeros(len(landings))
-    if not landings or not people:
+def burst_harm(grid: geo.GridMap, weapon: Weapon, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64],
+               people: Sequence[UnitView]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """For a burst at each landing cell (xs[i], ys[i]): the harm summed over `people` and the expected number put
+    out of action (R-6.9: full radius, the outer ring only for the unarmoured, a wall between shields)."""
+    harm_sum = np.zeros(len(xs))
+    kills = np.zeros(len(xs))
+    if not len(xs) or not people:
         return harm_sum, kills
-    cells = np.array(landings)
     wkey = _weapon_key(weapon)
     for u in people:
         arm = armoured(u)
         reach = (weapon.blast_m if arm else thr.blast_reach_m(weapon)) / grid.cell_m
-        d = np.hypot(cells[:, 0] - u.cell[0], cells[:, 1] - u.cell[1])
+        d = np.hypot(xs - u.cell[0], ys - u.cell[1])
         target: _Target | None = None
         for i in np.nonzero(d <= reach + 1e-9)[0].tolist():
-            land = landings[i]
+            land = (int(xs[i]), int(ys[i]))
             dist = float(d[i]) * grid.cell_m
             column = thr.blast_column(weapon, dist, arm)
             s = geo.sight(grid, land, u.cell)
