@@ -154,10 +154,21 @@ def _near_legal(legal: Iterable[geo.Cell], seen: list[geo.Cell], reach: float) -
     other iterable, every cell."""
     if not isinstance(legal, (frozenset, set, LazyCells)):
         return np.array(list(legal), dtype=np.int64).reshape(-1, 2)
-    r = int(reach) + 1  # every cell within `reach` of an enemy lies in the square of this half-side round it
-    near = list({(x + dx, y + dy) for x, y in seen for dx in range(-r, r + 1) for dy in range(-r, r + 1)})
+    # Every cell within `reach` of an enemy lies in the square of half-side r round it; of the square, only the
+    # disc is asked about (the offsets within reach + 1e-6: the cells `candidate_cells` keeps, within reach + 1e-9,
+    # and maybe a few more): a third of the square's cells, each a legal-list look (a throw's sight, R-6.10).
+    near = list({(x + dx, y + dy) for x, y in seen for dx, dy in _disc(reach)})
     ok = legal.among(near) if isinstance(legal, LazyCells) else [c in legal for c in near]
     return np.array([c for c, yes in zip(near, ok, strict=True) if yes], dtype=np.int64).reshape(-1, 2)
+
+
+@lru_cache(maxsize=64)
+def _disc(reach: float) -> tuple[tuple[int, int], ...]:
+    """The offsets (dx, dy) within `reach` + 1e-6 cells (`np.hypot`, as `candidate_cells` measures), in the
+    square of half-side int(reach) + 1's order."""
+    r = int(reach) + 1
+    return tuple((dx, dy) for dx in range(-r, r + 1) for dy in range(-r, r + 1)
+                 if float(np.hypot(float(dx), float(dy))) <= reach + 1e-6)
 
 
 def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[geo.Cell],
@@ -180,11 +191,11 @@ def plan_throws(view: BattleView, me: UnitView, weapon: Weapon, cells: Sequence[
     aim_idx, lx, ly, prob = landings(grid, me.cell, cells, spreads)
     flat = ly * grid.width + lx
     uniq, inverse = np.unique(flat, return_inverse=True)
-    places = [(int(c % grid.width), int(c // grid.width)) for c in uniq.tolist()]
+    px, py = uniq % grid.width, uniq // grid.width  # the places it may land, each once
     enemies = [e for e in view.enemies(me) if not e.ghost]
     friends = [me, *view.friends(me)]
-    e_harm, e_kill = burst_harm(grid, weapon, places, enemies)
-    f_harm, _ = burst_harm(grid, weapon, places, friends)
+    e_harm, e_kill = burst_harm(grid, weapon, px, py, enemies)
+    f_harm, _ = burst_harm(grid, weapon, px, py, friends)
     enemy_harm = np.bincount(aim_idx, weights=prob * e_harm[inverse], minlength=n).astype(np.float64)
     enemy_kill = np.bincount(aim_idx, weights=prob * e_kill[inverse], minlength=n).astype(np.float64)
     friend_harm = np.bincount(aim_idx, weights=prob * f_harm[inverse], minlength=n).astype(np.float64)
@@ -213,32 +224,44 @@ def landings(grid: geo.GridMap, thrower: geo.Cell, cells: Sequence[geo.Cell], sp
     rows_x: list[npt.NDArray[np.float64]] = [aims[:, 0]]
     rows_y: list[npt.NDArray[np.float64]] = [aims[:, 1]]
     rows_p: list[npt.NDArray[np.float64]] = [np.array([s.on for s in spreads])]
+    kinds: dict[int, tuple[_Outcomes, _Outcomes]] = {}  # each spread's outcomes as arrays, once per spread object
+    for s in spreads:
+        if id(s) not in kinds:
+            kinds[id(s)] = (_outcomes(s.near), _outcomes(s.cf))
     for from_thrower in (False, True):
         ox = np.full(n, here[0]) if from_thrower else aims[:, 0]
         oy = np.full(n, here[1]) if from_thrower else aims[:, 1]
+        # One row of 12 hours per (aim, outcome) of at least MIN_P, aims in order and each aim's outcomes in
+        # order: the rows (and so every later sum over them) come in the order a loop over them would give.
+        per = [kinds[id(s)][1 if from_thrower else 0] for s in spreads]
+        metres = np.concatenate([m for m, _ in per])
+        if not len(metres):
+            continue
         # Each (aim, hour) ray is checked for walls once, out to the longest scatter it may take.
-        longest = max((m for s in spreads for m, p in (s.cf if from_thrower else s.near) if p >= MIN_P),
-                      default=0.0)
+        longest = float(metres.max())
         if longest <= 0:
             continue
         stop = _open_length(grid, ox, oy, vx, vy, min(longest / grid.cell_m, float(dist_cells.max())))
-        # One row of 12 hours per (aim, outcome), aims in order and each aim's outcomes in order: the rows
-        # (and so every later sum over them) come in the order a loop over them would give.
-        out = [(i, metres, p) for i, s in enumerate(spreads) for metres, p in (s.cf if from_thrower else s.near)
-               if p >= MIN_P]
-        if not out:
-            continue
-        idx = np.array([i for i, _, _ in out], dtype=np.int64)
-        cap = np.minimum(np.array([metres / grid.cell_m for _, metres, _ in out]), dist_cells[idx])
+        idx = np.repeat(np.arange(n, dtype=np.int64), [len(m) for m, _ in per])
+        cap = np.minimum(metres / grid.cell_m, dist_cells[idx])
         length = np.minimum(cap[:, None], stop[idx])  # (rows, 12): the scatter, capped, stopped by walls
         rows_aim.append(np.repeat(idx, 12))
         rows_x.append((ox[idx][:, None] + vx[idx] * length).ravel())
         rows_y.append((oy[idx][:, None] + vy[idx] * length).ravel())
-        rows_p.append((np.array([p for _, _, p in out])[:, None] * CLOCK_P[None, :]).ravel())
+        rows_p.append((np.concatenate([p for _, p in per])[:, None] * CLOCK_P[None, :]).ravel())
     aim_idx = np.concatenate(rows_aim)
     lx = np.clip(np.floor(np.concatenate(rows_x)), 0, grid.width - 1).astype(np.int64)
     ly = np.clip(np.floor(np.concatenate(rows_y)), 0, grid.height - 1).astype(np.int64)
     return aim_idx.astype(np.int64), lx, ly, np.concatenate(rows_p)
+
+
+_Outcomes = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]
+
+
+def _outcomes(pairs: tuple[tuple[float, float], ...]) -> _Outcomes:
+    """A spread's (metres, probability) pairs of at least MIN_P, as two arrays in their order."""
+    kept = [(m, p) for m, p in pairs if p >= MIN_P]
+    return np.array([m for m, _ in kept], dtype=np.float64), np.array([p for _, p in kept], dtype=np.float64)
 
 
 def _open_length(grid: geo.GridMap, ox: npt.NDArray[np.float64], oy: npt.NDArray[np.float64],
@@ -248,14 +271,26 @@ def _open_length(grid: geo.GridMap, ox: npt.NDArray[np.float64], oy: npt.NDArray
     steps = np.arange(0.0, longest + STEP, STEP)  # (s,)
     px = ox[:, None, None] + vx[:, :, None] * steps[None, None, :]  # (n, 12, s)
     py = oy[:, None, None] + vy[:, :, None] * steps[None, None, :]
-    cx, cy = np.floor(px).astype(np.int64), np.floor(py).astype(np.int64)
-    inside = (cx >= 0) & (cx < grid.width) & (cy >= 0) & (cy < grid.height)
-    cxc, cyc = np.clip(cx, 0, grid.width - 1), np.clip(cy, 0, grid.height - 1)
-    blocked = ~inside | grid.blocks_sight[cyc, cxc] | (grid.move_cost[cyc, cxc] <= 0)
+    # The cell of each point on the map padded with a shut ring (`_shut`): a point off the map falls in the ring
+    cx = np.clip(np.floor(px), -1, grid.width).astype(np.int64)
+    cy = np.clip(np.floor(py), -1, grid.height).astype(np.int64)
+    blocked = _shut(grid)[(cy + 1) * (grid.width + 2) + cx + 1]
     blocked[:, :, 0] = False  # the origin itself (the aimed cell, or the thrower's) is open
     first = np.where(blocked.any(axis=2), blocked.argmax(axis=2), len(steps))
     out: npt.NDArray[np.float64] = steps[np.maximum(first - 1, 0)]
     return np.where(first >= len(steps), np.inf, out)
+
+
+def _shut(grid: geo.GridMap) -> npt.NDArray[np.bool_]:
+    """Where a scatter stops (`_open_length`), flat on the map padded with a ring of shut cells ((y + 1) * (width + 2)
+    + x + 1): a wall, an impassable cell, or off the map. Kept with the map (it reads nothing else)."""
+    got: npt.NDArray[np.bool_] | None = grid.kept.get("ai_scatter_shut")
+    if got is None:
+        pad = np.ones((grid.height + 2, grid.width + 2), dtype=bool)
+        pad[1:-1, 1:-1] = grid.blocks_sight | (grid.move_cost <= 0)
+        got = grid.kept["ai_scatter_shut"] = pad.ravel()
+        got.flags.writeable = False
+    return got
 
 
 def armoured(u: UnitView) -> bool:
@@ -263,23 +298,22 @@ def armoured(u: UnitView) -> bool:
     return any(av > 0 for _, _, av in u.armour)
 
 
-def burst_harm(grid: geo.GridMap, weapon: Weapon, landings: Sequence[geo.Cell], people: Sequence[UnitView]
-               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """For a burst at each landing cell: the harm summed over `people` and the expected number put out of
-    action (R-6.9: full radius, the outer ring only for the unarmoured, a wall between shields)."""
-    harm_sum = np.zeros(len(landings))
-    kills = np.zeros(len(landings))
-    if not landings or not people:
+def burst_harm(grid: geo.GridMap, weapon: Weapon, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64],
+               people: Sequence[UnitView]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """For a burst at each landing cell (xs[i], ys[i]): the harm summed over `people` and the expected number put
+    out of action (R-6.9: full radius, the outer ring only for the unarmoured, a wall between shields)."""
+    harm_sum = np.zeros(len(xs))
+    kills = np.zeros(len(xs))
+    if not len(xs) or not people:
         return harm_sum, kills
-    cells = np.array(landings)
     wkey = _weapon_key(weapon)
     for u in people:
         arm = armoured(u)
         reach = (weapon.blast_m if arm else thr.blast_reach_m(weapon)) / grid.cell_m
-        d = np.hypot(cells[:, 0] - u.cell[0], cells[:, 1] - u.cell[1])
+        d = np.hypot(xs - u.cell[0], ys - u.cell[1])
         target: _Target | None = None
         for i in np.nonzero(d <= reach + 1e-9)[0].tolist():
-            land = landings[i]
+            land = (int(xs[i]), int(ys[i]))
             dist = float(d[i]) * grid.cell_m
             column = thr.blast_column(weapon, dist, arm)
             s = geo.sight(grid, land, u.cell)

@@ -236,6 +236,26 @@ def _enemy_hit_by_range(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.fl
     return out
 
 
+def _hit_by_range_map(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`_enemy_hit_by_range` over a whole map: each range step's chance worked out once and read back by the step
+    (one look-up per cell, not one pass over the map per step): the same floats at every cell."""
+    w = e.weapon
+    if w is None:
+        return np.zeros_like(dist_m)
+    pool = skill_pool(e.trait("dexterity"), dict(e.skills), w.skill)
+    mod = sum(m.value for m in pool.modifiers)
+    base = tn("standard", view.scope)  # type: ignore[arg-type]
+    steps = np.floor(dist_m / w.range_inc_m + 1e-9).astype(int)
+    present = np.zeros(int(steps.max()) + 1, dtype=bool)  # (steps >= 0: distances are)
+    present[steps] = True
+    chance = np.zeros(len(present))
+    for s in np.flatnonzero(present).tolist():
+        chance[s] = pool_hit_chance(pool.column, pool.row, int(base + s), mod, pool.halve)
+    out = chance[steps]
+    out[dist_m > w.max_range_m] = 0.0
+    return out
+
+
 HIT_CELLS_KEPT = 1 << 22  # cells of enemy hit maps kept per map (8 bytes each) before they start again
 SEGMENTS_KEPT = 1 << 14  # straight lines kept per map (`_segment`)
 
@@ -253,7 +273,7 @@ def _hit_map(e: UnitView, view: BattleView) -> npt.NDArray[np.float64]:
     if len(hit_maps) >= max(16, HIT_CELLS_KEPT // (grid.width * grid.height)):
         hit_maps.clear()
     yy, xx = np.mgrid[0:grid.height, 0:grid.width]
-    out = _enemy_hit_by_range(e, view, np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m)
+    out = _hit_by_range_map(e, view, np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m)
     out.flags.writeable = False
     hit_maps[key] = (e.weapon, out)
     return out
