@@ -194,6 +194,15 @@ class LegalActions:
         """Ending the turn is always allowed in a turn."""
         return self.kind == "act"
 
+    def shot_set(self) -> frozenset[Shoot]:
+        """`shots` as a set (made on the first call, then kept with the value): `allows` asks it once per shot
+        weighed, a hash each instead of a scan of the tuple (a 24 v 24 battle's lists hold dozens of shots)."""
+        kept: frozenset[Shoot] | None = self.__dict__.get("_shot_set")
+        if kept is None:
+            kept = frozenset(self.shots)
+            object.__setattr__(self, "_shot_set", kept)  # (not a field: compared, hashed and replaced as before)
+        return kept
+
     def moves(self) -> Iterator[Move]:
         """Every legal move (walks first, then runs)."""
         for cell in sorted(self.walk) + sorted(self.run - self.walk):
@@ -248,7 +257,7 @@ class LegalActions:
             if action.double_tap or action.also or action.split or action.hand:
                 return action in self.ranged
             plain = Shoot(action.unit, action.target, mode=action.mode, burst=action.burst)
-            return plain in self.shots and (action.called is None or (not action.burst and action.called in self.called))
+            return plain in self.shot_set() and (action.called is None or (not action.burst and action.called in self.called))
         if isinstance(action, Throw):
             items = [item for item, _ in self.throws]
             item = action.item or (items[0] if items else "")  # no item named: the first one carried

@@ -106,10 +106,13 @@ def _wait_cells(sys: FiSystems) -> frozenset[geo.Cell]:
     """The cells a wait may name for `enemy_enters:X,Y` (R-5.7): every cell someone could enter (not a wall); the
     unit's own checks are those of its other waits (`trigger_check` asks only that the cell be open)."""
     cells = sys.ctx.open_cells
-    if cells is None:
+    if cells is None:  # a function of the map alone: kept with it (`GridMap.kept`) for every battle on it
         grid = sys.ctx.grid
-        cells = sys.ctx.open_cells = frozenset(
-            (x, y) for x in range(grid.width) for y in range(grid.height) if grid.passable((x, y)))
+        cells = grid.kept.get("open_cells")
+        if cells is None:
+            cells = grid.kept["open_cells"] = frozenset(
+                (x, y) for x in range(grid.width) for y in range(grid.height) if grid.passable((x, y)))
+        sys.ctx.open_cells = cells
     return cells
 
 
