@@ -63,9 +63,12 @@ def test_a_replaced_unit_view_is_dataclasses_replace() -> None:
                 assert got == want and list(vars(got)) == list(vars(want))
 
 
-def _landings_loop(grid, thrower, cells, spreads):  # type: ignore[no-untyped-def]
-    """blast.landings as it was written first: one small array per (aim, outcome)."""
+def landings_loop(grid, thrower, cells, spreads, open_length=None):  # type: ignore[no-untyped-def]
+    """blast.landings as it was written first: one small array per (aim, outcome); where the rays stop read by
+    `open_length` (default blast._open_length; tests/test_ai_tail15.py passes the plain statement of it)."""
     from skirmish.ai import blast
+
+    open_length = open_length or blast._open_length
 
     n = len(cells)
     aims = np.array(cells, dtype=np.float64) + 0.5
@@ -87,7 +90,7 @@ def _landings_loop(grid, thrower, cells, spreads):  # type: ignore[no-untyped-de
                       default=0.0)
         if longest <= 0:
             continue
-        stop = blast._open_length(grid, ox, oy, vx, vy, min(longest / grid.cell_m, float(dist_cells.max())))
+        stop = open_length(grid, ox, oy, vx, vy, min(longest / grid.cell_m, float(dist_cells.max())))
         for i, s in enumerate(spreads):
             for metres, p in (s.cf if from_thrower else s.near):
                 if p < blast.MIN_P:
@@ -122,7 +125,7 @@ def test_landings_worked_out_whole_equal_the_loop_over_aims_and_outcomes() -> No
                     spreads = [blast.throw_spread(me, weapon, geo.distance_m(me.cell, c, grid.cell_m), view.scope)
                                for c in cells]
                     got = blast.landings(grid, me.cell, cells, spreads)
-                    want = _landings_loop(grid, me.cell, cells, spreads)
+                    want = landings_loop(grid, me.cell, cells, spreads)
                     for g, w in zip(got, want, strict=True):
                         assert g.dtype == w.dtype and np.array_equal(g, w)
                     checked += 1

@@ -15,6 +15,7 @@ import pytest
 from skirmish.ai import blast
 from skirmish.core.legal import LazyCells
 from tests.conftest import played
+from tests.test_ai_speed import landings_loop
 
 
 def square_near_legal(legal: Any, seen: list[Any], reach: float) -> npt.NDArray[np.int64]:
@@ -40,47 +41,6 @@ def plain_open_length(grid: Any, ox: Any, oy: Any, vx: Any, vy: Any, longest: fl
     first = np.where(blocked.any(axis=2), blocked.argmax(axis=2), len(steps))
     out = steps[np.maximum(first - 1, 0)]
     return np.where(first >= len(steps), np.inf, out)
-
-
-def plain_landings(grid: Any, thrower: Any, cells: Any, spreads: Any) -> tuple[Any, Any, Any, Any]:
-    """`blast.landings` before session 15: a row list per aim and scatter outcome."""
-    n = len(cells)
-    aims = np.array(cells, dtype=np.float64) + 0.5
-    here = np.array(thrower, dtype=np.float64) + 0.5
-    dist_cells = np.hypot(aims[:, 0] - here[0], aims[:, 1] - here[1])
-    to = aims - here
-    norm = np.hypot(to[:, 0], to[:, 1])
-    ux = np.where(norm > 1e-9, to[:, 0] / np.maximum(norm, 1e-9), 0.0)
-    uy = np.where(norm > 1e-9, to[:, 1] / np.maximum(norm, 1e-9), -1.0)
-    ang = np.radians(30 * (np.arange(1, 13) % 12))
-    vx = ux[:, None] * np.cos(ang)[None, :] - uy[:, None] * np.sin(ang)[None, :]
-    vy = ux[:, None] * np.sin(ang)[None, :] + uy[:, None] * np.cos(ang)[None, :]
-    rows_aim = [np.arange(n)]
-    rows_x, rows_y = [aims[:, 0]], [aims[:, 1]]
-    rows_p = [np.array([s.on for s in spreads])]
-    for from_thrower in (False, True):
-        ox = np.full(n, here[0]) if from_thrower else aims[:, 0]
-        oy = np.full(n, here[1]) if from_thrower else aims[:, 1]
-        longest = max((m for s in spreads for m, p in (s.cf if from_thrower else s.near) if p >= blast.MIN_P),
-                      default=0.0)
-        if longest <= 0:
-            continue
-        stop = plain_open_length(grid, ox, oy, vx, vy, min(longest / grid.cell_m, float(dist_cells.max())))
-        out = [(i, metres, p) for i, s in enumerate(spreads) for metres, p in (s.cf if from_thrower else s.near)
-               if p >= blast.MIN_P]
-        if not out:
-            continue
-        idx = np.array([i for i, _, _ in out], dtype=np.int64)
-        cap = np.minimum(np.array([metres / grid.cell_m for _, metres, _ in out]), dist_cells[idx])
-        length = np.minimum(cap[:, None], stop[idx])
-        rows_aim.append(np.repeat(idx, 12))
-        rows_x.append((ox[idx][:, None] + vx[idx] * length).ravel())
-        rows_y.append((oy[idx][:, None] + vy[idx] * length).ravel())
-        rows_p.append((np.array([p for _, _, p in out])[:, None] * blast.CLOCK_P[None, :]).ravel())
-    aim_idx = np.concatenate(rows_aim)
-    lx = np.clip(np.floor(np.concatenate(rows_x)), 0, grid.width - 1).astype(np.int64)
-    ly = np.clip(np.floor(np.concatenate(rows_y)), 0, grid.height - 1).astype(np.int64)
-    return aim_idx.astype(np.int64), lx, ly, np.concatenate(rows_p)
 
 
 def plain_burst_harm(grid: Any, weapon: Any, landings: list[Any], people: list[Any]) -> tuple[Any, Any]:
@@ -140,7 +100,7 @@ def test_throw_candidates_and_landings_equal_the_plain_statements(monkeypatch: p
 
     def landings(grid: Any, thrower: Any, cells: Any, spreads: Any) -> Any:
         got = real_landings(grid, thrower, cells, spreads)
-        plain = plain_landings(grid, thrower, cells, spreads)
+        plain = landings_loop(grid, thrower, cells, spreads, plain_open_length)
         for a, b in zip(got, plain, strict=True):
             assert a.dtype == b.dtype and np.array_equal(a, b)
         counts["landings"] += 1

@@ -103,8 +103,28 @@ def test_kept_curve_outputs_equal_working_them_out() -> None:
                 assert got == want and math.copysign(1.0, got) == math.copysign(1.0, want), (c, x)
 
 
+def plain_hit_by_range(e: UnitView, view: BattleView, dist_m: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
+    """`maps._enemy_hit_by_range` before session 15: one pass over the cells per range step."""
+    from skirmish.ai.estimate import pool_hit_chance
+    from skirmish.rules.checks import skill_pool, tn
+
+    w = e.weapon
+    if w is None:
+        return np.zeros_like(dist_m)
+    pool = skill_pool(e.trait("dexterity"), dict(e.skills), w.skill)
+    mod = sum(m.value for m in pool.modifiers)
+    base = tn("standard", view.scope)  # type: ignore[arg-type]
+    steps = np.floor(dist_m / w.range_inc_m + 1e-9).astype(int)
+    out = np.zeros_like(dist_m)
+    for s in np.unique(steps):
+        out[steps == s] = pool_hit_chance(pool.column, pool.row, int(base + s), mod, pool.halve)
+    out[dist_m > w.max_range_m] = 0.0
+    return out
+
+
 def test_kept_enemy_hit_maps_equal_the_chance_at_each_distance() -> None:
-    """maps._hit_map (kept per enemy cell and profile) read at any cells equals _enemy_hit_by_range there."""
+    """maps._hit_map (kept per enemy cell and profile) read at any cells equals the chance at each distance worked
+    out step by step (`plain_hit_by_range`), and so does _enemy_hit_by_range on those cells alone."""
     from skirmish.ai.utility import maps
 
     sc = load_scenario(SCENARIOS_DIR / "canal_crossing.yaml")
@@ -119,7 +139,8 @@ def test_kept_enemy_hit_maps_equal_the_chance_at_each_distance() -> None:
                 ys, xs = np.nonzero(grid.move_cost > 0)
                 for e in view.units:
                     dist = np.hypot(xs - e.cell[0], ys - e.cell[1]) * grid.cell_m
-                    want = maps._enemy_hit_by_range(e, view, dist)
+                    want = plain_hit_by_range(e, view, dist)
+                    assert np.array_equal(maps._enemy_hit_by_range(e, view, dist), want)
                     assert np.array_equal(maps._hit_map(e, view)[ys, xs], want)
                     assert np.array_equal(maps._hit_map(e, view)[ys, xs], want)  # kept
                     checked += 1

@@ -221,26 +221,10 @@ def _cells_mask(shape: tuple[int, ...], ys: npt.NDArray[np.intp], xs: npt.NDArra
 
 
 def _enemy_hit_by_range(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """A rough chance an enemy hits a standing man at each distance (its skill pool against the range TN)."""
+    """A rough chance an enemy hits a standing man at each distance (its skill pool against the range TN): each
+    range step's chance worked out once and read back by the step (one look-up per cell, not a pass per step)."""
     w = e.weapon
-    if w is None:
-        return np.zeros_like(dist_m)
-    pool = skill_pool(e.trait("dexterity"), dict(e.skills), w.skill)
-    mod = sum(m.value for m in pool.modifiers)
-    base = tn("standard", view.scope)  # type: ignore[arg-type]
-    steps = np.floor(dist_m / w.range_inc_m + 1e-9).astype(int)
-    out = np.zeros_like(dist_m)
-    for s in np.unique(steps):
-        out[steps == s] = pool_hit_chance(pool.column, pool.row, int(base + s), mod, pool.halve)
-    out[dist_m > w.max_range_m] = 0.0
-    return out
-
-
-def _hit_by_range_map(e: UnitView, view: BattleView, dist_m: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """`_enemy_hit_by_range` over a whole map: each range step's chance worked out once and read back by the step
-    (one look-up per cell, not one pass over the map per step): the same floats at every cell."""
-    w = e.weapon
-    if w is None:
+    if w is None or not dist_m.size:
         return np.zeros_like(dist_m)
     pool = skill_pool(e.trait("dexterity"), dict(e.skills), w.skill)
     mod = sum(m.value for m in pool.modifiers)
@@ -273,7 +257,7 @@ def _hit_map(e: UnitView, view: BattleView) -> npt.NDArray[np.float64]:
     if len(hit_maps) >= max(16, HIT_CELLS_KEPT // (grid.width * grid.height)):
         hit_maps.clear()
     yy, xx = np.mgrid[0:grid.height, 0:grid.width]
-    out = _hit_by_range_map(e, view, np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m)
+    out = _enemy_hit_by_range(e, view, np.hypot(xx - e.cell[0], yy - e.cell[1]) * grid.cell_m)
     out.flags.writeable = False
     hit_maps[key] = (e.weapon, out)
     return out
