@@ -64,5 +64,5 @@ def test_allows_a_shot_as_a_scan_of_the_list() -> None:
                     want = any(s == shot for s in legal.shots)  # the plain statement: a scan
                     assert legal.allows(shot) is want, (legal.unit, shot)
                     asked += 1
-        assert legal.shot_set() == frozenset(legal.shots) and legal.shot_set() is legal.shot_set()
+        assert legal.shot_set == frozenset(legal.shots) and legal.shot_set is legal.shot_set
     assert asked > 50

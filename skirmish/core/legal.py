@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Generic, Literal, TypeVar
 
 from skirmish.rules.actions import (
@@ -194,14 +195,12 @@ class LegalActions:
         """Ending the turn is always allowed in a turn."""
         return self.kind == "act"
 
+    @cached_property
     def shot_set(self) -> frozenset[Shoot]:
-        """`shots` as a set (made on the first call, then kept with the value): `allows` asks it once per shot
-        weighed, a hash each instead of a scan of the tuple (a 24 v 24 battle's lists hold dozens of shots)."""
-        kept: frozenset[Shoot] | None = self.__dict__.get("_shot_set")
-        if kept is None:
-            kept = frozenset(self.shots)
-            object.__setattr__(self, "_shot_set", kept)  # (not a field: compared, hashed and replaced as before)
-        return kept
+        """`shots` as a set (made on the first read, then kept with the value; not a field: compared, hashed and
+        replaced as before): `allows` asks it once per shot weighed, a hash each instead of a scan of the tuple (a
+        24 v 24 battle's lists hold dozens of shots)."""
+        return frozenset(self.shots)
 
     def moves(self) -> Iterator[Move]:
         """Every legal move (walks first, then runs)."""
@@ -257,7 +256,7 @@ class LegalActions:
             if action.double_tap or action.also or action.split or action.hand:
                 return action in self.ranged
             plain = Shoot(action.unit, action.target, mode=action.mode, burst=action.burst)
-            return plain in self.shot_set() and (action.called is None or (not action.burst and action.called in self.called))
+            return plain in self.shot_set and (action.called is None or (not action.burst and action.called in self.called))
         if isinstance(action, Throw):
             items = [item for item, _ in self.throws]
             item = action.item or (items[0] if items else "")  # no item named: the first one carried
