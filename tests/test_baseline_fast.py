@@ -128,16 +128,18 @@ def _fresh_choice(view, me):  # type: ignore[no-untyped-def]
 
 
 def test_the_kept_choice_is_dropped_when_the_field_or_an_enemy_changes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """A hold battle's choices (kept per map by cell, walk, reach, enemies and the cells figures fill) equal choices worked out
-    with nothing kept at every decision that asks, and some were answered from what was kept."""
+    """A hold battle's choices (kept per map by cell, reach, enemies and the unit's walk, which stands while the
+    figures its search looked at stay) equal choices worked out with nothing kept at every decision that asks;
+    some were answered from what was kept, some of those after a figure elsewhere on the map had moved."""
     import skirmish.ai.controllers as ctl
 
     sc = load_scenario(default_scenario_path())
     for name in ("baseline_choices", "field_cells"):  # what earlier battles on this map kept (shared by content)
         sc.grid.kept.pop(name, None)
     ai = BaselineAI()
-    asked = hits = worked = 0
+    asked = hits = worked = far_moved = 0
     real = ctl._best_cell
+    scored: dict[tuple[object, ...], frozenset[geo.Cell]] = {}  # the figures' cells when a unit's choice was scored
 
     def counted(*args):  # type: ignore[no-untyped-def]
         nonlocal worked
@@ -145,18 +147,25 @@ def test_the_kept_choice_is_dropped_when_the_field_or_an_enemy_changes(monkeypat
         return real(*args)
 
     monkeypatch.setattr(ctl, "_best_cell", counted)
-    with Battle(sc, seed=2, controllers={s.name: ai for s in sc.spec.sides}) as b:
+    # (seed 3: some figures move outside others' walks)
+    with Battle(sc, seed=3, controllers={s.name: ai for s in sc.spec.sides}) as b:
         orig = ai._choose_cell
 
         def check(view, me, has_target):  # type: ignore[no-untyped-def]
-            nonlocal asked, hits
+            nonlocal asked, hits, far_moved
             before = worked
             got = orig(view, me, has_target)
             asked += 1
-            hits += worked == before  # answered from the memo: no scoring
+            key, figures = (me.name, me.cell, tuple(e.cell for e in view.enemies(me))), frozenset(view.occupied(me.name))
+            if worked == before:  # answered from the memo: no scoring
+                hits += 1
+                far_moved += key in scored and scored[key] != figures
+            else:
+                scored[key] = figures
             assert got == _fresh_choice(view, me)
             return got
 
         ai._choose_cell = check  # type: ignore[method-assign]
         b.run()
     assert asked > 20 and 5 < hits < asked
+    assert far_moved > 0  # a figure moved out of the unit's walk: the choice stood, as worked out afresh

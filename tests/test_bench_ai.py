@@ -39,6 +39,16 @@ def test_hold_on_the_default_scenario_reports_battles_decisions_and_actions_besi
     assert calls > 20 and 0 <= median <= p95 <= worst
     per_action, actions, per_decision = _figures(out, "per unit-action:")
     assert per_action > 0 and per_decision > 0 and actions > 20
+    ai_ms, rest_ms = _figures(out, "split")
+    assert 0 < ai_ms < cpu * 1.5 and 0 < rest_ms < cpu * 1.5  # (medians of the parts: not added up exactly)
+
+
+def test_the_split_is_the_medians_of_the_ai_calls_and_of_the_rest_per_battle() -> None:
+    r = AIBench("x", "hold", 4, battle_cpu=[0.05, 0.04, 0.09], battle_wall=[0.05, 0.04, 0.09],
+                decision_cpu=[0.01] * 6, ai_cpu=[0.02, 0.01, 0.06])
+    ai_ms, rest_ms = r.split_ms
+    assert ai_ms == pytest.approx(20.0) and rest_ms == pytest.approx(30.0)  # AI 10/20/60, rest 30/30/30
+    assert AIBench("x", "hold", 4).split_ms == (0.0, 0.0)
 
 
 def test_utility_elsewhere_has_no_target_but_the_same_figures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -232,11 +232,11 @@ class BaselineAI:
         all of them up to COUNTED_ENEMIES). Every reachable cell is scored at once; the first best cell in
         row order wins, as a cell-by-cell scan would pick it.
 
-        The answer depends only on the unit's cell and walk, its weapon's range, those enemies' cells in order and
-        the cells other figures fill (the reach field is the map's and theirs; sight and distances the map's),
-        so it is kept with the map (`GridMap.kept`, for every baseline and battle on it) by those, and asked
-        again for the same ones (a unit that stayed put, turn after turn) it costs a look-up: no reach field,
-        no scoring; at most CHOICES_KEPT."""
+        The answer depends only on the unit's cell, its walk (the reach field: the map's and the figures' cells its
+        search looked at), its weapon's range and those enemies' cells in order (sight and distances are the
+        map's), so it is kept with the map (`GridMap.kept`, for every baseline and battle on it) by those, and
+        asked again for the same ones (a unit that stayed put, turn after turn, while figures beyond its walk
+        moved) it costs the kept walk's check and a look-up: no scoring; at most CHOICES_KEPT."""
         enemies = view.enemies(me)
         if not enemies:
             return None
@@ -244,17 +244,19 @@ class BaselineAI:
         col, _ = me.trait("dexterity")
         walk_cells = SIDES[col] / grid.cell_m
         reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
-        figures = view.occupied(me.name)
+        # The walk (kept while the figures its search looked at stay: `field_among`) stands for the figures: one
+        # far off moving changes neither it nor the choice.
+        field_ = self._reach.field_among(grid, me.cell, walk_cells, view.occupied(me.name))
         enemy_cells = enemies_that_matter(me.cell, tuple(e.cell for e in enemies))
-        key = (me.cell, walk_cells, reach, enemy_cells, frozenset(figures))
-        chosen: dict[tuple[object, ...], geo.Cell] = grid.kept.setdefault("baseline_choices", {})
+        key = (me.cell, reach, enemy_cells, id(field_))
+        chosen: dict[tuple[object, ...], tuple[object, geo.Cell]] = grid.kept.setdefault("baseline_choices", {})
         kept = chosen.get(key)
-        if kept is not None:
-            return kept
+        if kept is not None and kept[0] is field_:
+            return kept[1]
         if len(chosen) >= CHOICES_KEPT:
             chosen.clear()
-        field_ = self._reach.field_among(grid, me.cell, walk_cells, figures)
-        best = chosen[key] = _best_cell(grid, field_, me.cell, reach, enemy_cells)
+        best = _best_cell(grid, field_, me.cell, reach, enemy_cells)
+        chosen[key] = (field_, best)
         return best
 
 

@@ -4,6 +4,8 @@
 - per battle: median CPU and wall, battles per second per core (1 / median CPU);
 - per decision (each call of the AI, from the battles played): median and p95, CPU;
 - per unit-action: CPU per accepted action and per decision (whole battles over their counts);
+- the split of a battle: its AI calls added up (the side views they read are made in them) and the rest (the
+  rules, events, the sides' knowledge), medians over the battles;
 - `--scaling`: the same on the 4 v 4 default scenario and the 24 v 24 one, and the ratio 24 v 24 / 4 v 4 of
   the cost per accepted action.
 
@@ -47,6 +49,7 @@ class AIBench:
     actions: int = 0  # accepted actions (the battle's history, fallbacks after a refusal included)
     clock_s: float = 0.0  # CPU seconds one read of the CPU clock costs (`clock_cost`), taken out of battle_cpu
     clock_cpu: list[float] = field(default_factory=list)  # per battle, what its clock reads cost (taken out)
+    ai_cpu: list[float] = field(default_factory=list)  # per battle, its AI calls' CPU added up (views made in them)
 
     @property
     def decisions(self) -> int:
@@ -65,6 +68,15 @@ class AIBench:
         """The q-quantile (0.5 median, 0.95 p95) of the CPU time per AI call, in ms."""
         ts = sorted(self.decision_cpu)
         return ts[min(len(ts) - 1, int(q * len(ts)))] * 1000 if ts else 0.0
+
+    @property
+    def split_ms(self) -> tuple[float, float]:
+        """(AI, the rest) per battle in ms, medians: the AI's calls added up (the views they read are made in them,
+        `skirmish.battle.lazy`), and the battle less those (the rules, events, side views' updates)."""
+        if not self.ai_cpu:
+            return 0.0, 0.0
+        rest = [b - a for b, a in zip(self.battle_cpu, self.ai_cpu, strict=True)]
+        return statistics.median(self.ai_cpu) * 1000, statistics.median(rest) * 1000
 
     @property
     def per_action_ms(self) -> float:
@@ -135,6 +147,7 @@ def _play_one(scenario: Scenario, ai: str, seed: int, out: AIBench) -> None:
     del b  # the battle is freed here (Battle.close), and its freeing is timed with it
     clock = 2 * (len(out.decision_cpu) - calls) * out.clock_s  # the bench's reads round each AI call
     out.battle_cpu.append(time.process_time() - c - clock)
+    out.ai_cpu.append(sum(out.decision_cpu[calls:]))
     out.clock_cpu.append(clock)
     out.battle_wall.append(time.perf_counter() - t)
 
@@ -166,6 +179,10 @@ def report(r: AIBench, default: bool) -> None:
     line = (f"  decision (one AI call): {r.decisions} calls, median {r.decision_ms(0.5):.2f} ms, p95 {p95:.2f} ms, "
             f"max {r.decision_ms(1.0):.1f} ms CPU")
     print(line + (f"  [p95 {_target(p95, TARGET_UTILITY_P95_MS, ' ms')}]" if default and r.ai == "utility" else ""))
+    if r.ai_cpu:
+        ai_ms, rest_ms = r.split_ms
+        print(f"  split (medians a battle): the AI's calls {ai_ms:.1f} ms CPU (the views they read made in them), "
+              f"the rules and the rest {rest_ms:.1f} ms")
     print(f"  per unit-action: {r.per_action_ms:.3f} ms CPU per accepted action ({r.actions}), "
           f"{r.per_decision_ms:.3f} ms CPU per decision")
 
