@@ -169,3 +169,46 @@ def test_the_kept_choice_is_dropped_when_the_field_or_an_enemy_changes(monkeypat
         b.run()
     assert asked > 20 and 5 < hits < asked
     assert far_moved > 0  # a figure moved out of the unit's walk: the choice stood, as worked out afresh
+
+
+def test_a_units_choice_asked_again_on_the_same_figures_is_its_last(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A unit asked for its cell on what its last choice was asked on (the same cell, walk, range, weighed enemies
+    and figures) gets that answer without its walk looked up (`BaselineAI._asked`), and every answer of a hold battle
+    equals one worked out with nothing kept; other figures' moves (a new figures set) ask the walk again."""
+    from skirmish.rules.reach import ReachCache
+
+    sc = load_scenario(default_scenario_path())
+    ai = BaselineAI()
+    asked = unchecked = rechecked = 0
+    walks = 0
+    real = ReachCache.field_among
+
+    def counted(self, *args):  # type: ignore[no-untyped-def]
+        nonlocal walks
+        walks += 1
+        return real(self, *args)
+
+    monkeypatch.setattr(ReachCache, "field_among", counted)
+    last_figures: dict[str, frozenset[geo.Cell]] = {}
+    with Battle(sc, seed=3, controllers={s.name: ai for s in sc.spec.sides}) as b:
+        orig = ai._choose_cell
+
+        def check(view, me, has_target):  # type: ignore[no-untyped-def]
+            nonlocal asked, unchecked, rechecked
+            before = walks
+            got = orig(view, me, has_target)
+            figures = frozenset(view.occupied(me.name))
+            if view.enemies(me):
+                asked += 1
+                if walks == before:
+                    unchecked += 1
+                    assert last_figures[me.name] == figures  # the last choice's figures: nothing moved
+                elif last_figures.get(me.name) not in (None, figures):
+                    rechecked += 1
+                last_figures[me.name] = figures
+            assert got == _fresh_choice(view, me)
+            return got
+
+        ai._choose_cell = check  # type: ignore[method-assign]
+        b.run()
+    assert asked > 20 and 5 < unchecked < asked and rechecked > 0

@@ -105,6 +105,8 @@ class BaselineAI:
 
     def __init__(self) -> None:
         self._reach = ReachCache()  # each unit's walk, kept while nobody near it has moved
+        # unit -> (the map, what its last cell choice was asked on, the answer): `_choose_cell`
+        self._asked: dict[str, tuple[geo.GridMap, tuple[object, ...], geo.Cell | None]] = {}
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """Answer a declaration or an action request."""
@@ -236,7 +238,9 @@ class BaselineAI:
         search looked at), its weapon's range and those enemies' cells in order (sight and distances are the
         map's), so it is kept with the map (`GridMap.kept`, for every baseline and battle on it) by those, and
         asked again for the same ones (a unit that stayed put, turn after turn, while figures beyond its walk
-        moved) it costs the kept walk's check and a look-up: no scoring; at most CHOICES_KEPT."""
+        moved) it costs the kept walk's check and a look-up: no scoring; at most CHOICES_KEPT. Asked again on what
+        the unit's last choice was asked on (the same map, cell, walk, range, weighed enemies and figures), it is
+        that answer, with no walk checked (`_asked`)."""
         enemies = view.enemies(me)
         if not enemies:
             return None
@@ -244,19 +248,28 @@ class BaselineAI:
         col, _ = me.trait("dexterity")
         walk_cells = SIDES[col] / grid.cell_m
         reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
+        enemy_cells = enemies_that_matter(me.cell, tuple(e.cell for e in enemies))
+        figures = view.occupied(me.name)
+        # Asked what the unit's last choice was asked on (the same map, cell, walk, range, weighed enemies and
+        # figures: most turns of a unit that stays put while nobody moves), the same answer, unchecked.
+        asked = (me.cell, walk_cells, reach, enemy_cells, figures)
+        last = self._asked.get(me.name)
+        if last is not None and last[0] is grid and last[1] == asked:
+            return last[2]
         # The walk (kept while the figures its search looked at stay: `field_among`) stands for the figures: one
         # far off moving changes neither it nor the choice.
-        field_ = self._reach.field_among(grid, me.cell, walk_cells, view.occupied(me.name))
-        enemy_cells = enemies_that_matter(me.cell, tuple(e.cell for e in enemies))
+        field_ = self._reach.field_among(grid, me.cell, walk_cells, figures)
         key = (me.cell, reach, enemy_cells, id(field_))
         chosen: dict[tuple[object, ...], tuple[object, geo.Cell]] = grid.kept.setdefault("baseline_choices", {})
         kept = chosen.get(key)
         if kept is not None and kept[0] is field_:
-            return kept[1]
-        if len(chosen) >= CHOICES_KEPT:
-            chosen.clear()
-        best = _best_cell(grid, field_, me.cell, reach, enemy_cells)
-        chosen[key] = (field_, best)
+            best = kept[1]
+        else:
+            if len(chosen) >= CHOICES_KEPT:
+                chosen.clear()
+            best = _best_cell(grid, field_, me.cell, reach, enemy_cells)
+            chosen[key] = (field_, best)
+        self._asked[me.name] = (grid, asked, best)
         return best
 
 
