@@ -169,3 +169,116 @@ def test_the_kept_choice_is_dropped_when_the_field_or_an_enemy_changes(monkeypat
         b.run()
     assert asked > 20 and 5 < hits < asked
     assert far_moved > 0  # a figure moved out of the unit's walk: the choice stood, as worked out afresh
+
+
+def test_a_units_choice_asked_again_on_the_same_figures_is_its_last(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A unit asked for its cell on what its last choice was asked on (the same cell, walk, range, weighed enemies
+    and figures) gets that answer without its walk looked up (`BaselineAI._asked`), and every answer of a hold battle
+    equals one worked out with nothing kept; other figures' moves (a new figures set) ask the walk again."""
+    from skirmish.rules.reach import ReachCache
+
+    sc = load_scenario(default_scenario_path())
+    ai = BaselineAI()
+    asked = unchecked = rechecked = 0
+    walks = 0
+    real = ReachCache.field_among
+
+    def counted(self, *args):  # type: ignore[no-untyped-def]
+        nonlocal walks
+        walks += 1
+        return real(self, *args)
+
+    monkeypatch.setattr(ReachCache, "field_among", counted)
+    last_figures: dict[str, frozenset[geo.Cell]] = {}
+    with Battle(sc, seed=3, controllers={s.name: ai for s in sc.spec.sides}) as b:
+        orig = ai._choose_cell
+
+        def check(view, me, has_target):  # type: ignore[no-untyped-def]
+            nonlocal asked, unchecked, rechecked
+            before = walks
+            got = orig(view, me, has_target)
+            figures = frozenset(view.occupied(me.name))
+            if view.enemies(me):
+                asked += 1
+                if walks == before:
+                    unchecked += 1
+                    assert last_figures[me.name] == figures  # the last choice's figures: nothing moved
+                elif last_figures.get(me.name) not in (None, figures):
+                    rechecked += 1
+                last_figures[me.name] = figures
+            assert got == _fresh_choice(view, me)
+            return got
+
+        ai._choose_cell = check  # type: ignore[method-assign]
+        b.run()
+    assert asked > 20 and 5 < unchecked < asked and rechecked > 0
+
+
+def _plain_grenade(ai: BaselineAI, view, me):  # type: ignore[no-untyped-def]
+    """`BaselineAI._grenade` as it was written before the aims were listed first (the timing rule asked first)."""
+    from skirmish.ai.controllers import firer_mounted, throw_chance
+    from skirmish.rules.actions import Throw
+    from skirmish.rulesets.fi import Part
+    from skirmish.rulesets.fi import thrown as thr
+
+    if not me.throwables:
+        return None
+    weapon, _ = me.throwables[0]
+    if not ai._fits(me, Part("attack", int(weapon.speed), "prepared")):
+        return None
+    grid = view.grid
+    limit = thr.max_throw_m(me.trait("strength")[0])
+    enemies = view.enemies(me)
+    danger = weapon.blast_m + 2 * grid.cell_m
+    best = None
+    for e in enemies:
+        aim = e.cell
+        dist = geo.distance_m(me.cell, aim, grid.cell_m)
+        if e.ghost or dist > limit or dist <= danger or not geo.sight(grid, me.cell, aim).visible:
+            continue
+        if any(geo.distance_m(f.cell, aim, grid.cell_m) <= danger for f in view.friends(me)):
+            continue
+        inside = [o for o in enemies if thr.in_blast(grid, weapon, aim, o.cell, armoured=True) is not None]
+        sheltered = view.sight(me, e).cover == "high" or not view.sight(me, e).visible
+        if len(inside) < 2 and not sheltered:
+            continue
+        p = throw_chance(me, weapon, dist, view.scope, firer_mounted(view, me))
+        value = p * (len(inside) + (1.0 if sheltered else 0.0))
+        if value >= 0.5 and (best is None or value > best[0]):
+            best = (value, aim)
+    return None if best is None else Throw(me.name, best[1], weapon.id)
+
+
+def test_grenade_lists_the_aims_first_and_answers_as_before() -> None:
+    """`BaselineAI._grenade` (the enemies it could aim at listed first; none: no throw, the timing rule not asked)
+    answers as the plain version at every call of hold battles where grenades are carried and thrown."""
+    from skirmish.content.scenario import SCENARIOS_DIR
+    from skirmish.ecs.view import replace_unit
+
+    calls = throws = moved_throws = 0
+    for name, seed in (("rubble_run.yaml", 1), ("rubble_run.yaml", 2), ("depot_breach.yaml", 1)):
+        sc = load_scenario(SCENARIOS_DIR / name)
+        ai = BaselineAI()
+        real = ai._grenade
+
+        def check(view, me, ai=ai, real=real):  # type: ignore[no-untyped-def]
+            nonlocal calls, throws, moved_throws
+            got = real(view, me)
+            assert got == _plain_grenade(ai, view, me)
+            calls += me.throwables != ()
+            throws += got is not None
+            if me.throwables:  # and from cells near and far from the enemies (the throw's and the scatter's limits)
+                for e in view.enemies(me)[:2]:
+                    for dx, dy in ((2, 0), (0, -3), (4, 1), (-6, 2), (9, 0)):
+                        cell = (e.cell[0] + dx, e.cell[1] + dy)
+                        if view.grid.inside(cell):
+                            there = replace_unit(me, {"cell": cell})
+                            answer = real(view, there)
+                            assert answer == _plain_grenade(ai, view, there)
+                            moved_throws += answer is not None
+            return got
+
+        ai._grenade = check  # type: ignore[method-assign]
+        with Battle(sc, seed=seed, controllers={s.name: ai for s in sc.spec.sides}) as b:
+            b.run()
+    assert calls > 100 and throws > 0 and moved_throws > 3

@@ -104,3 +104,18 @@ def test_kept_knowledge_equals_the_plain_update_at_every_step(path, ai: str) -> 
             b.step()
             steps += 1
     assert steps > 20
+
+
+def test_moved_sighting_is_the_replaced_one() -> None:
+    """`knowledge._moved` (a known enemy's sighting brought to its cell and round, built directly) equals
+    `dataclasses.replace(s, cell=..., round=...)`, with every field set off its default (a field added to
+    `Sighting` and not to `_moved` fails here)."""
+    from skirmish.ecs.knowledge import _moved
+
+    fields = dataclasses.fields(Sighting)
+    s = Sighting((1, 2), 3, (0, 1), True, True, True, 2, (("torso", "vest", 4),), "rifle")
+    assert all(getattr(s, f.name) != f.default for f in fields if f.default is not dataclasses.MISSING)
+    got = _moved(s, (5, 6), 7)
+    assert got == dataclasses.replace(s, cell=(5, 6), round=7)
+    assert [getattr(got, f.name) for f in fields] == [(5, 6), 7, *[getattr(s, f.name) for f in fields[2:]]]
+

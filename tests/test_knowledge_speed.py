@@ -67,3 +67,62 @@ def test_kept_side_views_equal_fresh_ones_through_battles() -> None:
                 compared += 1
                 b.step()
     assert compared > 300 and kept_again > 50  # views compared, and enemies kept over changed views
+
+
+def test_round_only_sees_every_field_but_the_round() -> None:
+    """`knowledge._round_only` holds two sightings alike but for their round, and tells apart two that differ in any
+    other field (a field added to `Sighting` and not to `_round_only` fails here)."""
+    from skirmish.ecs.knowledge import _round_only
+
+    s = Sighting((3, 4), 2, (1, 0), True, False, False, 1, (("chest", "flak", 2),), "rifle")
+    assert _round_only(s, replace_unit_sighting(s, round=9)) and _round_only(s, s)
+    assert not _round_only(None, s) and not _round_only(s, None)
+    for f in fields(Sighting):
+        if f.name != "round":
+            assert not _round_only(s, replace_unit_sighting(s, **{f.name: _other(getattr(s, f.name))})), f.name
+
+
+def replace_unit_sighting(s: Sighting, **changes: object) -> Sighting:
+    from dataclasses import replace
+
+    return replace(s, **changes)  # type: ignore[arg-type]
+
+
+def test_an_enemy_kept_over_a_new_round_is_the_fresh_one() -> None:
+    """At every decision of hold battles, each enemy as a side sees it equals `seen_enemy` / `ghost` made afresh
+    from the view and the sighting, and some were kept over a new round (a ghost whose sighting changed only in its
+    round, or an enemy seen in a new round: the kept answer with its `last_seen`, `Knowledge._as_known`)."""
+    from skirmish.ecs import knowledge as kn
+
+    patched = 0
+    real = kn.replace_unit
+
+    def counted(u, changes):  # type: ignore[no-untyped-def]
+        nonlocal patched
+        patched += list(changes) == ["last_seen"]
+        return real(u, changes)
+
+    kn.replace_unit = counted  # type: ignore[assignment]
+    try:
+        checked = 0
+        sc = load_scenario(SCENARIOS_DIR / "depot_breach.yaml")
+        for seed in (1, 4):
+            with Battle(sc, seed=seed, controllers={s.name: make_ai("hold") for s in sc.spec.sides}) as b:
+                while b.pending is not None:
+                    side = b.pending.side
+                    k = b.knowledge
+                    view = b.observe_now(side)
+                    full = {u.name: u for u in b.view().units}
+                    for u in view.units:
+                        if u.side == side:
+                            continue
+                        s = None if u.name in k.seen[side] else k.last[side][u.name]
+                        hide = view.phase is None
+                        fresh = seen_enemy(full[u.name], side, view.round, hide) if s is None else \
+                            ghost(full[u.name], side, s, hide, k.armoury)
+                        assert u == fresh
+                        checked += 1
+                    b.step()
+    finally:
+        kn.replace_unit = real  # type: ignore[assignment]
+    assert checked > 500 and patched > 20

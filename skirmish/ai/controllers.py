@@ -105,6 +105,8 @@ class BaselineAI:
 
     def __init__(self) -> None:
         self._reach = ReachCache()  # each unit's walk, kept while nobody near it has moved
+        # unit -> (the map, what its last cell choice was asked on, the answer): `_choose_cell`
+        self._asked: dict[str, tuple[geo.GridMap, tuple[object, ...], geo.Cell | None]] = {}
 
     def decide(self, view: BattleView, request: Request) -> Action:
         """Answer a declaration or an action request."""
@@ -155,16 +157,17 @@ class BaselineAI:
         if me.rounds == 0:
             return EndTurn(me.name)
         targets = self._visible_targets(view, me, me.cell)
-        if not me.attacked:
+        attacked = me.attacked  # (read once: a property over the turn's parts; the view is frozen)
+        if not attacked:
             throw = self._grenade(view, me)
             if throw is not None:
                 return throw
-        if can_move and me.moved == "none" and not me.attacked:
+        if can_move and not attacked and me.moved == "none":
             dest = self._choose_cell(view, me, bool(targets))
             # At FAST every move is a run (R-5.4); staying put is a choice too, and then it shoots or ends.
             if dest is not None and dest != me.cell and self._fits(me, Part("move", running=me.declared == "fast")):
                 return Move(me.name, dest)
-        if targets and not me.attacked and me.can_fire:
+        if targets and not attacked and me.can_fire:
             best = self._pick(view, me, targets)
             burst = min(w.bursts) if w.bursts and me.can_fire_burst(min(w.bursts)) else 0
             for mode in ("aimed", "prepared", "snap"):
@@ -182,19 +185,21 @@ class BaselineAI:
         if not me.throwables:
             return None
         weapon, _ = me.throwables[0]
-        if not self._fits(me, Part("attack", int(weapon.speed), "prepared")):
-            return None
         grid = view.grid
         strength = me.trait("strength")[0]
         limit = thr.max_throw_m(strength)
         enemies = view.enemies(me)
         danger = weapon.blast_m + 2 * grid.cell_m  # keep friends clear of a short scatter
+        # The enemies it could aim at (seen now, within the throw, beyond the scatter, in sight): none (most turns),
+        # no throw, with the timing rule not asked (both only read the view).
+        aims = [(e, dist) for e in enemies if not e.ghost
+                and danger < (dist := geo.distance_m(me.cell, e.cell, grid.cell_m)) <= limit
+                and geo.sight(grid, me.cell, e.cell).visible]
+        if not aims or not self._fits(me, Part("attack", int(weapon.speed), "prepared")):
+            return None
         best: tuple[float, geo.Cell] | None = None
-        for e in enemies:
+        for e, dist in aims:
             aim = e.cell
-            dist = geo.distance_m(me.cell, aim, grid.cell_m)
-            if e.ghost or dist > limit or dist <= danger or not geo.sight(grid, me.cell, aim).visible:
-                continue
             if any(geo.distance_m(f.cell, aim, grid.cell_m) <= danger for f in view.friends(me)):
                 continue
             inside = [o for o in enemies if thr.in_blast(grid, weapon, aim, o.cell, armoured=True) is not None]
@@ -236,7 +241,9 @@ class BaselineAI:
         search looked at), its weapon's range and those enemies' cells in order (sight and distances are the
         map's), so it is kept with the map (`GridMap.kept`, for every baseline and battle on it) by those, and
         asked again for the same ones (a unit that stayed put, turn after turn, while figures beyond its walk
-        moved) it costs the kept walk's check and a look-up: no scoring; at most CHOICES_KEPT."""
+        moved) it costs the kept walk's check and a look-up: no scoring; at most CHOICES_KEPT. Asked again on what
+        the unit's last choice was asked on (the same map, cell, walk, range, weighed enemies and figures), it is
+        that answer, with no walk checked (`_asked`)."""
         enemies = view.enemies(me)
         if not enemies:
             return None
@@ -244,19 +251,28 @@ class BaselineAI:
         col, _ = me.trait("dexterity")
         walk_cells = SIDES[col] / grid.cell_m
         reach = me.weapon.max_range_m if me.weapon else -math.inf  # no weapon: no shot from anywhere
+        enemy_cells = enemies_that_matter(me.cell, tuple(e.cell for e in enemies))
+        figures = view.occupied(me.name)
+        # Asked what the unit's last choice was asked on (the same map, cell, walk, range, weighed enemies and
+        # figures: most turns of a unit that stays put while nobody moves), the same answer, unchecked.
+        asked = (me.cell, walk_cells, reach, enemy_cells, figures)
+        last = self._asked.get(me.name)
+        if last is not None and last[0] is grid and last[1] == asked:
+            return last[2]
         # The walk (kept while the figures its search looked at stay: `field_among`) stands for the figures: one
         # far off moving changes neither it nor the choice.
-        field_ = self._reach.field_among(grid, me.cell, walk_cells, view.occupied(me.name))
-        enemy_cells = enemies_that_matter(me.cell, tuple(e.cell for e in enemies))
+        field_ = self._reach.field_among(grid, me.cell, walk_cells, figures)
         key = (me.cell, reach, enemy_cells, id(field_))
         chosen: dict[tuple[object, ...], tuple[object, geo.Cell]] = grid.kept.setdefault("baseline_choices", {})
         kept = chosen.get(key)
         if kept is not None and kept[0] is field_:
-            return kept[1]
-        if len(chosen) >= CHOICES_KEPT:
-            chosen.clear()
-        best = _best_cell(grid, field_, me.cell, reach, enemy_cells)
-        chosen[key] = (field_, best)
+            best = kept[1]
+        else:
+            if len(chosen) >= CHOICES_KEPT:
+                chosen.clear()
+            best = _best_cell(grid, field_, me.cell, reach, enemy_cells)
+            chosen[key] = (field_, best)
+        self._asked[me.name] = (grid, asked, best)
         return best
 
 

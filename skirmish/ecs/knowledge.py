@@ -15,7 +15,6 @@ docs/RULES-NOTES.md ("Side views") lists the fields.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
 import operator
@@ -70,6 +69,20 @@ class Sighting:
         """A plain form for state hashes."""
         return [list(self.cell), self.round, list(self.facing), self.prone, self.out_of_action, self.dead,
                 self.wounds, [list(a) for a in self.armour], self.weapon]
+
+
+def _round_only(a: Sighting | None, b: Sighting | None) -> bool:
+    """Both are sightings and they differ at most in the round (a known enemy's, brought up to date in a new round
+    where it stands: `_moved`); a ghost made from either differs only in `last_seen`."""
+    return a is not None and b is not None and a.cell == b.cell and a.facing == b.facing and a.prone == b.prone \
+        and a.out_of_action == b.out_of_action and a.dead == b.dead and a.wounds == b.wounds \
+        and a.armour == b.armour and a.weapon == b.weapon
+
+
+def _moved(s: Sighting, cell: Cell, round_no: int) -> Sighting:
+    """`dataclasses.replace(s, cell=cell, round=round_no)` (a known enemy's sighting brought up to date every
+    round: `Knowledge.update`), built directly (tests/test_knowledge_fast.py holds it equal)."""
+    return Sighting(cell, round_no, s.facing, s.prone, s.out_of_action, s.dead, s.wounds, s.armour, s.weapon)
 
 
 def in_hand(world: World, eid: int) -> str:
@@ -218,7 +231,7 @@ class Knowledge:
                     self._changed[side] += 1
                 elif known and before is not None:
                     if (before.cell, before.round) != (cell, round_no):  # else it stands as it is
-                        memory[name] = dataclasses.replace(before, cell=cell, round=round_no)
+                        memory[name] = _moved(before, cell, round_no)
                         self._changed[side] += 1
                 elif known:  # the start: every miniature is on the table (docs/RULES-NOTES.md, R-6.1)
                     face = world.peek(eid, Facing)
@@ -324,6 +337,13 @@ class Knowledge:
         at = (name, hide)
         when = round_no if sighting is None else -1
         k = kept.get(at)
+        # The answer for the kept view k[0] with a sighting that differs only in its round (a known enemy's, brought
+        # up to date in a new round), or seen now in a new round, is the kept one with that round (`last_seen`):
+        # kept so, and then read against `u` as below.
+        if k is not None and sighting is not None and k[1] is not sighting and _round_only(k[1], sighting):
+            k = kept[at] = (k[0], sighting, when, replace_unit(k[3], {"last_seen": sighting.round}))
+        elif k is not None and sighting is None and k[1] is None and k[2] != when:
+            k = kept[at] = (k[0], None, when, replace_unit(k[3], {"last_seen": round_no}))
         if k is not None and k[1] is sighting and k[2] == when:
             if k[0] is u:
                 return k[3]
