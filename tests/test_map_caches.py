@@ -4,8 +4,12 @@ session that loads a fresh map per battle does not grow without bound."""
 
 from __future__ import annotations
 
+import copy
 import gc
+import pickle
 import weakref
+
+import pytest
 
 from skirmish.ai.controllers import make_ai
 from skirmish.battle import Battle
@@ -41,3 +45,23 @@ def test_maps_of_the_same_content_share_what_is_kept_and_a_few_are_kept() -> Non
     c = load_scenario(SCENARIOS_DIR / "killhouse_drill.yaml").grid  # pushed out by MAPS_KEPT newer maps
     assert c.kept is not a.kept and c.sight_table is not a.sight_table
     assert len(map_state._MAP_STATES) <= map_state.MAPS_KEPT
+
+
+def test_a_map_pickles_and_copies_as_its_fields_and_finds_what_is_kept_again() -> None:
+    """A played map holds what its battles kept (weak references to views among it: those do not pickle); pickled
+    or deep-copied it carries its fields only, stays read-only, plays alike (the same content) and, in the same
+    process, finds the same kept state and sight table on first use."""
+    sc = load_scenario(SCENARIOS_DIR / "killhouse_drill.yaml")
+    with Battle(sc, seed=3, controllers={s.name: make_ai("utility") for s in sc.spec.sides}) as b:
+        b.run()
+    grid = sc.grid
+    grid.kept["a weak reference"] = weakref.ref(sc)  # what an AI's caches hold (scoring, search.model)
+    assert "sight_table" in vars(grid) and "move_cost" in vars(grid)
+    with pytest.raises(TypeError):
+        pickle.dumps(dict(grid.__dict__))  # the whole of it would not pickle
+    for other in (pickle.loads(pickle.dumps(grid)), copy.deepcopy(grid)):
+        assert set(vars(other)) == {"name", "width", "height", "tiles", "layout", "cell_m"}
+        assert other.content_key == grid.content_key and (other.move_cost == grid.move_cost).all()
+        assert not other.layout.flags.writeable
+        assert other.kept is grid.kept and other.sight_table is grid.sight_table  # the same content's state
+    assert len(pickle.dumps(grid)) < 20_000  # the fields, not the kept caches

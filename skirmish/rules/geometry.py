@@ -51,6 +51,17 @@ class GridMap:
         layout.setflags(write=False)  # a map never changes: what is kept about it is keyed by its content
         object.__setattr__(self, "layout", layout)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled or deep-copied (a view sent to another process): the map's fields only. What is derived from them
+        (the cached arrays, what is kept about the map, its sight table) is made again on first use where it lands,
+        from the state the process keeps for maps of that content (`kept`): it may hold what does not pickle (weak
+        references to the views an AI read) and grows with the battles played, and a copy shares it anyway."""
+        return {f: self.__dict__[f] for f in self.__dataclass_fields__}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.layout.setflags(write=False)  # (an unpickled array is writable)
+
     @cached_property
     def move_cost(self) -> npt.NDArray[np.float64]:
         """Cost multiplier per cell; 0 where impassable."""
