@@ -127,48 +127,56 @@ def _fresh_choice(view, me):  # type: ignore[no-untyped-def]
     return _reference(grid, field_, me.cell, reach, [e.cell for e in enemies])
 
 
+def _hold_choices(monkeypatch, owner, name, on_choice) -> None:  # type: ignore[no-untyped-def]
+    """Play the default scenario's hold battle of seed 3 (some figures move outside others' walks) with `owner.name`
+    counted, calling `on_choice(view, me, calls)` after each cell choice (`calls`: how many times `owner.name` ran
+    during it); every choice equals one worked out with nothing kept. The map's kept choices start empty."""
+    sc = load_scenario(default_scenario_path())
+    for kept in ("baseline_choices", "field_cells"):  # what earlier battles on this map kept (shared by content)
+        sc.grid.kept.pop(kept, None)
+    real, count = getattr(owner, name), [0]
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        count[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(owner, name, counted)
+    ai = BaselineAI()
+    orig = ai._choose_cell
+
+    def check(view, me, has_target):  # type: ignore[no-untyped-def]
+        before = count[0]
+        got = orig(view, me, has_target)
+        on_choice(view, me, count[0] - before)
+        assert got == _fresh_choice(view, me)
+        return got
+
+    ai._choose_cell = check  # type: ignore[method-assign]
+    with Battle(sc, seed=3, controllers={s.name: ai for s in sc.spec.sides}) as b:
+        b.run()
+
+
 def test_the_kept_choice_is_dropped_when_the_field_or_an_enemy_changes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A hold battle's choices (kept per map by cell, reach, enemies and the unit's walk, which stands while the
     figures its search looked at stay) equal choices worked out with nothing kept at every decision that asks;
     some were answered from what was kept, some of those after a figure elsewhere on the map had moved."""
     import skirmish.ai.controllers as ctl
 
-    sc = load_scenario(default_scenario_path())
-    for name in ("baseline_choices", "field_cells"):  # what earlier battles on this map kept (shared by content)
-        sc.grid.kept.pop(name, None)
-    ai = BaselineAI()
-    asked = hits = worked = far_moved = 0
-    real = ctl._best_cell
+    n = {"asked": 0, "hits": 0, "far_moved": 0}
     scored: dict[tuple[object, ...], frozenset[geo.Cell]] = {}  # the figures' cells when a unit's choice was scored
 
-    def counted(*args):  # type: ignore[no-untyped-def]
-        nonlocal worked
-        worked += 1
-        return real(*args)
+    def on_choice(view, me, scorings):  # type: ignore[no-untyped-def]
+        n["asked"] += 1
+        key, figures = (me.name, me.cell, tuple(e.cell for e in view.enemies(me))), frozenset(view.occupied(me.name))
+        if not scorings:  # answered from the memo: no scoring
+            n["hits"] += 1
+            n["far_moved"] += key in scored and scored[key] != figures
+        else:
+            scored[key] = figures
 
-    monkeypatch.setattr(ctl, "_best_cell", counted)
-    # (seed 3: some figures move outside others' walks)
-    with Battle(sc, seed=3, controllers={s.name: ai for s in sc.spec.sides}) as b:
-        orig = ai._choose_cell
-
-        def check(view, me, has_target):  # type: ignore[no-untyped-def]
-            nonlocal asked, hits, far_moved
-            before = worked
-            got = orig(view, me, has_target)
-            asked += 1
-            key, figures = (me.name, me.cell, tuple(e.cell for e in view.enemies(me))), frozenset(view.occupied(me.name))
-            if worked == before:  # answered from the memo: no scoring
-                hits += 1
-                far_moved += key in scored and scored[key] != figures
-            else:
-                scored[key] = figures
-            assert got == _fresh_choice(view, me)
-            return got
-
-        ai._choose_cell = check  # type: ignore[method-assign]
-        b.run()
-    assert asked > 20 and 5 < hits < asked
-    assert far_moved > 0  # a figure moved out of the unit's walk: the choice stood, as worked out afresh
+    _hold_choices(monkeypatch, ctl, "_best_cell", on_choice)
+    assert n["asked"] > 20 and 5 < n["hits"] < n["asked"]
+    assert n["far_moved"] > 0  # a figure moved out of the unit's walk: the choice stood, as worked out afresh
 
 
 def test_a_units_choice_asked_again_on_the_same_figures_is_its_last(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -177,41 +185,22 @@ def test_a_units_choice_asked_again_on_the_same_figures_is_its_last(monkeypatch)
     equals one worked out with nothing kept; other figures' moves (a new figures set) ask the walk again."""
     from skirmish.rules.reach import ReachCache
 
-    sc = load_scenario(default_scenario_path())
-    ai = BaselineAI()
-    asked = unchecked = rechecked = 0
-    walks = 0
-    real = ReachCache.field_among
-
-    def counted(self, *args):  # type: ignore[no-untyped-def]
-        nonlocal walks
-        walks += 1
-        return real(self, *args)
-
-    monkeypatch.setattr(ReachCache, "field_among", counted)
+    n = {"asked": 0, "unchecked": 0, "rechecked": 0}
     last_figures: dict[str, frozenset[geo.Cell]] = {}
-    with Battle(sc, seed=3, controllers={s.name: ai for s in sc.spec.sides}) as b:
-        orig = ai._choose_cell
 
-        def check(view, me, has_target):  # type: ignore[no-untyped-def]
-            nonlocal asked, unchecked, rechecked
-            before = walks
-            got = orig(view, me, has_target)
-            figures = frozenset(view.occupied(me.name))
-            if view.enemies(me):
-                asked += 1
-                if walks == before:
-                    unchecked += 1
-                    assert last_figures[me.name] == figures  # the last choice's figures: nothing moved
-                elif last_figures.get(me.name) not in (None, figures):
-                    rechecked += 1
-                last_figures[me.name] = figures
-            assert got == _fresh_choice(view, me)
-            return got
+    def on_choice(view, me, walks):  # type: ignore[no-untyped-def]
+        figures = frozenset(view.occupied(me.name))
+        if view.enemies(me):
+            n["asked"] += 1
+            if not walks:
+                n["unchecked"] += 1
+                assert last_figures[me.name] == figures  # the last choice's figures: nothing moved
+            elif last_figures.get(me.name) not in (None, figures):
+                n["rechecked"] += 1
+            last_figures[me.name] = figures
 
-        ai._choose_cell = check  # type: ignore[method-assign]
-        b.run()
-    assert asked > 20 and 5 < unchecked < asked and rechecked > 0
+    _hold_choices(monkeypatch, ReachCache, "field_among", on_choice)
+    assert n["asked"] > 20 and 5 < n["unchecked"] < n["asked"] and n["rechecked"] > 0
 
 
 def _plain_grenade(ai: BaselineAI, view, me):  # type: ignore[no-untyped-def]
