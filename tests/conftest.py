@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import copy
 import dataclasses
 import io
 import json
 import os
+import shutil
 import signal
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,11 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+# What the run caches (bakes `skirmish bake` writes: skirmish.content.sight_bakes) goes into a folder of its own,
+# removed when it ends, never the person's cache; the bakes shipped with skirmish are still found.
+_CACHE = tempfile.mkdtemp(prefix="skirmish-tests-cache-")
+os.environ["SKIRMISH_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 from skirmish.rules.deck import COLUMNS, Card, Entry, builtin
 

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import NoReturn
 
+from skirmish.cli.bake import cmd_bake
 from skirmish.cli.battles import cmd_check, cmd_replay, cmd_run
 from skirmish.cli.behaviour import BEHAVIOUR_BATTLES
 from skirmish.cli.bench import BENCH_REPLAY_SEED, TOURNAMENT_PAIRS, cmd_bench, cmd_tournament
@@ -95,6 +96,18 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--out", metavar="FILE", help="write it to FILE instead of printing it")
     sc.set_defaults(func=cmd_schema)
 
+    bk = sub.add_parser("bake", help="bake the sight of scenarios' maps (every pair of cells' line of sight and cover "
+                        "worked out ahead), so battles on them do not work it out; the default scenario's by default")
+    bk.add_argument("files", nargs="*", metavar="FILE", help="scenario (.yaml) or map (.tmj) files (default: the "
+                    "default scenario)")
+    bk.add_argument("--out", metavar="DIR", help="write the bakes into DIR (default: the cache folder, "
+                    "$SKIRMISH_CACHE_DIR or ~/.cache/skirmish, under sight/)")
+    bk.add_argument("--list", action="store_true", help="say which maps are baked and where; bake nothing")
+    bk.add_argument("--force", action="store_true", help="bake again maps already baked")
+    bk.add_argument("--shipped", action="store_true", help="every shipped scenario's map, into the package "
+                    "(skirmish/data/sight; for developers, after a shipped map changes)")
+    bk.set_defaults(func=cmd_bake)
+
     b = sub.add_parser("bench", help="measure battles per second and map queries")
     b.add_argument("scenario", nargs="?", help="scenario YAML (default: the default scenario)")
     b.add_argument("--battles", type=COUNT, default=20, help="battles to play (default: 20)")
@@ -106,6 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "battles/s per core, decision median and p95, CPU per unit-action, beside issue 12's targets")
     b.add_argument("--scaling", action="store_true", help="cost per unit-action on the 4 v 4 default scenario and "
                    "the 24 v 24 battalion_sweep, and their ratio (with --ai, default utility; --battles each)")
+    b.add_argument("--no-bake", action="store_true", help="work sight out as the battles ask for it, as on a map "
+                   "with no bake (skirmish bake), instead of reading the map's baked sight")
     b.add_argument("--replay", nargs="?", const="", metavar="RECORD", help="measure the replay viewer's step back, "
                    "jumps and step forward on a record (default: a utility-vs-utility battle of the scenario, "
                    f"seed {BENCH_REPLAY_SEED}); --repeat times each")

@@ -23,7 +23,18 @@ BENCH_REPLAY_SEED = 2  # depot_breach, utility against utility: a draw after all
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Headless battles per second on a scenario, and reach/route timings on a 100×100 map; or (`--ai`,
-    `--scaling`) one AI on every side against issue 12's targets (skirmish.cli.bench_ai)."""
+    `--scaling`) one AI on every side against issue 12's targets (skirmish.cli.bench_ai); with `--no-bake`, sight
+    is worked out as the battles ask for it, as on a map with no bake."""
+    if args.no_bake:
+        from skirmish.content.sight_bakes import bakes_off
+
+        with bakes_off():
+            return _bench(args)
+    return _bench(args)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    """`cmd_bench`, bakes found or not as the caller set."""
     import numpy as np
 
     from skirmish.battle import Battle

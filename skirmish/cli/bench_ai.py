@@ -50,6 +50,7 @@ class AIBench:
     clock_s: float = 0.0  # CPU seconds one read of the CPU clock costs (`clock_cost`), taken out of battle_cpu
     clock_cpu: list[float] = field(default_factory=list)  # per battle, what its clock reads cost (taken out)
     ai_cpu: list[float] = field(default_factory=list)  # per battle, its AI calls' CPU added up (views made in them)
+    sight: str = ""  # where the map's sight came from (`sight_source`)
 
     @property
     def decisions(self) -> int:
@@ -103,7 +104,19 @@ def play(scenario: Scenario, ai: str, battles: int) -> AIBench:
     with batch_gc():  # what the process holds before the battles is never scanned again; fewer young collections
         for seed in range(battles):
             _play_one(scenario, ai, seed, out)
+    out.sight = sight_source(scenario)
     return out
+
+
+def sight_source(scenario: Scenario) -> str:
+    """Where the battles' sight came from: a bake (its file), or worked out as they asked for it (and why)."""
+    from skirmish.content import sight_bakes
+
+    where = sight_bakes.found_for(scenario.grid)
+    if where is not None:
+        return f"baked ({where})"
+    why = "bakes turned off" if not sight_bakes.enabled() else "no bake of the map: `skirmish bake` makes one"
+    return f"worked out as the battles asked for it ({why})"
 
 
 def clock_cost(blocks: int = 21, reads: int = 200) -> float:
@@ -185,6 +198,8 @@ def report(r: AIBench, default: bool) -> None:
               f"the rules and the rest {rest_ms:.1f} ms")
     print(f"  per unit-action: {r.per_action_ms:.3f} ms CPU per accepted action ({r.actions}), "
           f"{r.per_decision_ms:.3f} ms CPU per decision")
+    if r.sight:
+        print(f"  sight: {r.sight}")
 
 
 def is_default(scenario_path: str | None) -> bool:

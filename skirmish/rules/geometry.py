@@ -97,11 +97,17 @@ class GridMap:
 
     @cached_property
     def sight_table(self) -> _st.SightTable:
-        """Sight between this map's cells, kept as it is worked out (skirmish.rules.sight_table), shared by the
-        maps of the same content (`kept`)."""
+        """Sight between this map's cells, kept as it is worked out (skirmish.rules.sight_table), or read from a bake
+        of it (`map_state.SIGHT_FINDERS`), shared by the maps of the same content (`kept`)."""
         state = _ms.map_state(self)
         if state.sight is None:
-            state.sight = _st.SightTable(self)
+            table = _st.SightTable(self)
+            for find in _ms.SIGHT_FINDERS:  # a bake of the map's sight, if one is found (rules/sight_bake.py)
+                bake = find(self)
+                if bake is not None:
+                    table.adopt(bake)
+                    break
+            state.sight = table
         return state.sight
 
     def inside(self, cell: Cell) -> bool:

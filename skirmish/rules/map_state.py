@@ -5,14 +5,19 @@ kept may refer to a map object (docs/ENGINE.md "What is kept")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from skirmish.rules.geometry import GridMap
+    from skirmish.rules.sight_bake import SightBake
     from skirmish.rules.sight_table import SightTable
 
 MAPS_KEPT = 4  # maps (by content) whose kept state a process keeps, the last used
+# Where a map's sight table looks for a bake of its sight when it is made (rules/sight_bake.py), in order; the first
+# to give one wins. The rules read no files: skirmish.content.sight_bakes adds the finder that does.
+SIGHT_FINDERS: list[Callable[[GridMap], SightBake | None]] = []
 
 
 @dataclass
@@ -39,3 +44,9 @@ def map_state(grid: GridMap) -> MapState:
             del _MAP_STATES[next(iter(_MAP_STATES))]
     _MAP_STATES[key] = state
     return state
+
+
+def forget_all() -> None:
+    """Drop what is kept about every map (their sight tables with it): maps first used after this start afresh, and
+    look for a bake of their sight again (the bench's --no-bake)."""
+    _MAP_STATES.clear()

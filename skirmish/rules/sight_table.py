@@ -23,12 +23,16 @@ from __future__ import annotations
 
 import math
 from array import array
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from skirmish.rules import sight_batch as _sight_batch
 from skirmish.rules.geometry import COVER_LEVEL, COVER_NAME, LEAN, NEIGHBOURS_8, NO_SIGHT, Cell, GridMap, Sight
+
+if TYPE_CHECKING:
+    from skirmish.rules.sight_bake import SightBake
 
 _EPS = 1e-9
 ANSWERS_KEPT = 1 << 24  # row entries kept per map (2 bytes each: 32 MB) before the rows start again; codes: 4x
@@ -65,6 +69,23 @@ class SightTable:
         self._leans: dict[Cell, list[_Point]] = {}
         small = max(self.w, self.h) <= _sight_batch.MAX_SIDE  # exact there (rules/sight_batch.py)
         self._batch = _sight_batch.Batch(grid.blocks_sight, grid.cover) if small else None
+        self.baked: SightBake | None = None  # every pair's answer, when a bake was adopted (`adopt`)
+        self._baked_codes: npt.NDArray[np.int8] | None = None  # the code (`column`'s) of each answer's number
+
+    def adopt(self, bake: SightBake) -> None:
+        """Take every pair's answer from a bake of this map's sight (rules/sight_bake.py; its key is the caller's to
+        check): rows and codes are then read from it as they are first asked for, and no line is walked again."""
+        if (bake.width, bake.height) != (self.w, self.h):
+            raise ValueError(f"a bake of a {bake.width}x{bake.height} map adopted by a {self.w}x{self.h} one")
+        self.rows.clear()
+        self.cols.clear()
+        self.outs.clear()
+        self.sights = list(bake.sights)
+        self._shared = {(s.visible, s.cover, s.cover_av, s.lean, s.cover_cell): k
+                        for k, s in enumerate(self.sights) if k}
+        self._baked_codes = np.array([int(s.visible) + 2 * int(s.lean) + 4 * COVER_LEVEL[s.cover]
+                                      for s in self.sights], dtype=np.int8)
+        self.baked = bake
 
     def row(self, frm: Cell) -> array[int]:
         """The answers kept from `frm`, as numbers in `sights` indexed y * width + x (0: not worked out yet)."""
@@ -74,7 +95,12 @@ class SightTable:
                 self.rows.clear()
                 self.cols.clear()
                 self.outs.clear()
-            r = self.rows[frm] = self._blank[:]
+            if self.baked is not None:  # the bake's row (numbers of the same width: a bake's map is small)
+                r = array("H")
+                r.frombytes(self.baked.numbers[frm[1] * self.w + frm[0]].tobytes())
+                self.rows[frm] = r
+            else:
+                r = self.rows[frm] = self._blank[:]
         return r
 
     def sight(self, frm: Cell, to: Cell) -> Sight:
@@ -145,10 +171,16 @@ class SightTable:
         if len(kept) + len(cells) > 4 * self.rows_kept:
             kept.clear()
         rows = []
+        baked = self._baked_codes
         for c in cells:
             r = kept.get(c)
             if r is None:
-                r = kept[c] = np.full(self.w * self.h, -1, dtype=np.int8)
+                if baked is not None and self.baked is not None:  # every pair coded: the bake's row or column
+                    flat = c[1] * self.w + c[0]
+                    numbers = self.baked.numbers
+                    r = kept[c] = baked[numbers[flat] if origin else numbers[:, flat]]
+                else:
+                    r = kept[c] = np.full(self.w * self.h, -1, dtype=np.int8)
             rows.append(r)
         idx = ys * self.w + xs
         # (a new array, written below; each row's cells picked before stacking: not every row stacked whole)
