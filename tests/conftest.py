@@ -19,13 +19,14 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+from skirmish.rules.deck import COLUMNS, Card, Entry, builtin
+
 # What the run caches (bakes `skirmish bake` writes: skirmish.content.sight_bakes) goes into a folder of its own,
 # removed when it ends, never the person's cache; the bakes shipped with skirmish are still found.
 _CACHE = tempfile.mkdtemp(prefix="skirmish-tests-cache-")
 os.environ["SKIRMISH_CACHE_DIR"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, True)
-
-from skirmish.rules.deck import COLUMNS, Card, Entry, builtin
 
 ROOT = Path(__file__).resolve().parents[1]
 

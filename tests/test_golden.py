@@ -1,12 +1,16 @@
 """Golden check (issue 11): the shipped scenarios, seeds 1-5, hold and utility on both sides, play the same
-events byte for byte as the recorded logs in tests/data/golden (tools/golden.py records them)."""
+events byte for byte as the recorded logs in tests/data/golden (tools/golden.py records them). The even seeds play
+with the maps' sight worked out as the battles ask for it, the odd ones read it from the shipped bakes
+(skirmish.content.sight_bakes): the logs hold both ways to the same events."""
 
 from __future__ import annotations
 
 import gzip
+from contextlib import nullcontext
 
 import pytest
 
+from skirmish.content.sight_bakes import bakes_off
 from tools.golden import cases, first_difference, golden_file, play
 
 
@@ -15,7 +19,9 @@ def test_events_match_the_golden_log(case: tuple) -> None:
     path, ai, seed = case
     f = golden_file(path, ai, seed)
     assert f.exists(), f"{f.name} missing: run python tools/golden.py record"
-    diff = first_difference(gzip.decompress(f.read_bytes()).decode("utf-8"), play(path, ai, seed))
+    with bakes_off() if seed % 2 == 0 else nullcontext():
+        got = play(path, ai, seed)
+    diff = first_difference(gzip.decompress(f.read_bytes()).decode("utf-8"), got)
     assert diff is None, f"{f.name}: {diff}"
 
 

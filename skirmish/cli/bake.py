@@ -13,6 +13,7 @@ from pathlib import Path
 from skirmish.cli.common import EXIT_BAD_INPUT
 from skirmish.content import sight_bakes
 from skirmish.content.errors import ContentError, one_line
+from skirmish.fileio import OutputError, check_output
 from skirmish.rules.geometry import GridMap
 from skirmish.rules.sight_bake import BAKE_MAX_CELLS, SightBake, bake, bake_key
 
@@ -40,59 +41,94 @@ def load_map(path: Path) -> GridMap:
 
 
 def cmd_bake(args: argparse.Namespace) -> int:
-    """Bake (or with --list, report) each file's map once; a file that does not load, or a map too large to bake,
-    is one line on stderr and exit 2, the others still done."""
+    """Bake (or with --list, report) each file's map once; a file that does not load, a map too large to bake or a
+    bake that cannot be written is one line on stderr and exit 2, the other files still done."""
     from skirmish.content.scenario import default_scenario_path
 
     if args.shipped and args.files:
-        print("skirmish bake: --shipped bakes the shipped scenarios' maps; name no files with it", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _refuse("--shipped bakes the shipped scenarios' maps; name no files with it")
     if args.shipped and args.out:
-        print("skirmish bake: --shipped writes into the package; --out is for other bakes", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _refuse("--shipped writes into the package; --out is for other bakes")
     paths = shipped_scenarios() if args.shipped else [Path(f) for f in args.files] or [default_scenario_path()]
     folder = sight_bakes.SHIPPED_DIR if args.shipped else Path(args.out) if args.out else sight_bakes.user_dir()
     failed = False
     done: set[str] = set()
     for path in paths:
+        label = one_line(str(path))
         try:
             grid = load_map(path)
         except ContentError as exc:
-            print(f"skirmish: {exc.text}", file=sys.stderr)
-            failed = True
+            failed = _refuse(exc.text) > 0
             continue
-        label = one_line(str(path))
         cells = grid.width * grid.height
         if cells > BAKE_MAX_CELLS:
-            print(f"skirmish bake: {label}: the map has {cells} cells; sight is baked for maps of up to "
-                  f"{BAKE_MAX_CELLS}", file=sys.stderr)
-            failed = True
+            failed = _refuse(f"{label}: the map has {cells} cells; sight is baked for maps of up to {BAKE_MAX_CELLS}") > 0
             continue
         key = bake_key(grid)
         if key in done:
-            print(f"same map: {label} (baked above)")
+            print(f"same map: {label} (done above)")
             continue
         done.add(key)
-        got = sight_bakes.find_file(grid)
-        have, where = got if got is not None else (None, None)
         if args.list:
-            print(f"{'baked' if where else 'not baked'}: {label} ({grid.width}x{grid.height})"
-                  + (f": {where}" if where else ""))
+            got = sight_bakes.find_file(grid)
+            print(f"baked: {label} ({grid.width}x{grid.height}): {got[1]}" if got is not None
+                  else f"not baked: {label} ({grid.width}x{grid.height})")
             continue
-        if where is not None and not args.force and (not args.shipped or where.parent == folder):
-            print(f"already baked: {label} ({grid.width}x{grid.height}): {where}")
-            continue
-        made, seconds = _bake_one(grid, label)
-        if have is not None and where is not None and where.parent == folder and sight_bakes.same_bake(have, made):
-            print(f"unchanged: {label} ({grid.width}x{grid.height}): {where}")
-            continue
-        out = sight_bakes.write_bake(made, folder)
-        print(f"baked: {label} ({grid.width}x{grid.height}, {cells} cells, {len(made.sights) - 2} distinct "
-              f"answers in sight) in {seconds:.1f} s: {out}")
+        try:
+            _bake_into(grid, key, label, folder, args.force)
+        except OutputError as exc:
+            failed = _refuse(str(exc)) > 0
     if args.list:
         for path_text, why in sorted(sight_bakes.problems.items()):
             print(f"skirmish bake: warning: {path_text}: passed over: {why}", file=sys.stderr)
     return EXIT_BAD_INPUT if failed else 0
+
+
+def _refuse(text: str) -> int:
+    """One line on stderr; the exit status for it."""
+    print(f"skirmish bake: {text}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _bake_into(grid: GridMap, key: str, label: str, folder: Path, force: bool) -> None:
+    """Put the bake of `grid`'s sight into `folder`: kept if a good one is there already (for the cache folder:
+    anywhere battles look for one) unless `force`, copied from where one is found, else baked. The file is checked
+    writable before any work; OutputError when it is not."""
+    size = f"{grid.width}x{grid.height}"
+    target = folder / f"{key}.npz"
+    got = sight_bakes.find_file(grid)
+    have, where = got if got is not None else (None, None)
+    # Into the cache folder, a bake found anywhere battles look will do; into a named folder or the package, only one
+    # in that folder.
+    if not force and have is not None and where is not None and folder == sight_bakes.user_dir():
+        print(f"already baked: {label} ({size}): {where}")
+        return
+    if not force and _good(target, key):
+        print(f"already baked: {label} ({size}): {target}")
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"{folder}: cannot make the folder: {exc.strerror or exc}") from None
+    check_output(target)
+    if have is not None and where != target and not force:
+        print(f"copied: {label} ({size}): {sight_bakes.write_bake(have, folder)} (from {where})")
+        return
+    made, seconds = _bake_one(grid, label)
+    if have is not None and where == target and sight_bakes.same_bake(have, made):
+        print(f"unchanged: {label} ({size}): {target}")
+        return
+    out = sight_bakes.write_bake(made, folder)
+    print(f"baked: {label} ({size}, {grid.width * grid.height} cells, {len(made.sights) - 2} distinct answers in "
+          f"sight) in {seconds:.1f} s: {out}")
+
+
+def _good(path: Path, key: str) -> bool:
+    """True if `path` holds a good bake of the map with this key."""
+    try:
+        return path.is_file() and sight_bakes.read_bake(path).key == key
+    except ValueError:
+        return False
 
 
 def _bake_one(grid: GridMap, label: str) -> tuple[SightBake, float]:

@@ -116,7 +116,8 @@ def sight_source(scenario: Scenario) -> str:
     if where is not None:
         return f"baked ({where})"
     why = "bakes turned off" if not sight_bakes.enabled() else "no bake of the map: `skirmish bake` makes one"
-    return f"worked out as the battles asked for it ({why})"
+    bad = sight_bakes.passed_over(scenario.grid)
+    return f"worked out as the battles asked for it ({why})" + "".join(f"; passed over {b}" for b in bad)
 
 
 def clock_cost(blocks: int = 21, reads: int = 200) -> float:

@@ -7,19 +7,24 @@ among the bakes shipped with skirmish (skirmish/data/sight/, every shipped scena
 battles ask for it, as before; the answers are the same either way.
 
 A file that cannot be read, or is not the bake its name says, is passed over (it is a cache: the battle goes on
-without it), and why is kept in `problems` for `skirmish bake --list` and the bench to show. SKIRMISH_SIGHT_BAKES=off
-turns finding off (the bench's --no-bake).
+without it), and why is kept in `problems` for `skirmish bake --list` and the bench's "sight:" line to show.
+SKIRMISH_SIGHT_BAKES=off turns finding off (the bench's --no-bake).
 """
 
 from __future__ import annotations
 
+import io
+import math
 import os
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
+from numpy.lib import format as npformat
 
 from skirmish.fileio import OutputError, atomic_path
 from skirmish.rules import map_state
@@ -59,9 +64,10 @@ def enabled() -> bool:
 
 @contextmanager
 def bakes_off() -> Iterator[None]:
-    """Within the block, maps work their sight out as battles ask for it (finding bakes is off, for this process and
-    the ones it starts; what was kept about maps is dropped on entering and leaving, so no table read from a bake is
-    used within and none worked out within outlives it)."""
+    """Within the block, maps made within work their sight out as battles ask for it: finding bakes is off, for this
+    process and the ones it starts, and what the process keeps about maps by content is dropped on entering and on
+    leaving. A map object keeps the sight table it first used (`GridMap.sight_table` is cached on it), so load the
+    scenarios to measure or play within the block (as the bench does), and do not carry their maps out of it."""
     before = os.environ.get(OFF_ENV)
     os.environ[OFF_ENV] = "off"
     map_state.forget_all()
@@ -76,17 +82,50 @@ def bakes_off() -> Iterator[None]:
 
 
 def read_bake(path: Path) -> SightBake:
-    """The bake in `path`, checked whole; ValueError saying what is wrong with it (the caller names the file)."""
+    """The bake in `path`, checked whole; ValueError saying what is wrong with it (the caller names the file). Only
+    the bake's five arrays are read, each only after its size and its header (shape and type) are found to fit a bake
+    (`_member`): a damaged or hostile file is refused before it can take much memory or time."""
     try:
         if path.stat().st_size > BAKE_FILE_LIMIT:
             raise ValueError(f"larger than {BAKE_FILE_LIMIT >> 20} MB")
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except (OSError, EOFError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
-    except ValueError as exc:  # (numpy: not an .npz, or arrays that need pickling)
-        raise ValueError(f"cannot be read ({exc})") from None
+        with zipfile.ZipFile(path) as z:
+            arrays = {name: _member(z, name, limit) for name, limit in _MEMBERS.items()}
+    except (OSError, EOFError, zipfile.BadZipFile, zlib.error, MemoryError) as exc:
+        raise ValueError(f"cannot be read ({getattr(exc, 'strerror', None) or exc or type(exc).__name__})") from None
     return from_arrays(arrays)
+
+
+# The arrays of a bake file and the most bytes each may hold once inflated (header and data): a map's numbers, two
+# bytes a pair up to BAKE_MAX_CELLS cells; up to 65,535 answers of six two-byte numbers; three small values.
+_HEADER = 4096
+_MEMBERS = {"version": _HEADER + 8, "key": _HEADER + 4 * 64, "size": _HEADER + 16,
+            "numbers": _HEADER + 2 * BAKE_MAX_CELLS ** 2, "sights": _HEADER + 12 * 0xFFFF}
+
+
+def _member(z: zipfile.ZipFile, name: str, limit: int) -> npt.NDArray[np.generic]:
+    """One array of a bake file (`<name>.npy` in the zip), read only if its inflated size is at most `limit` bytes and
+    its header names a plain type and a shape that its bytes fill exactly; ValueError otherwise."""
+    try:
+        info = z.getinfo(f"{name}.npy")
+    except KeyError:
+        raise ValueError(f"it has no {name!r} array") from None
+    if info.file_size > limit:
+        raise ValueError(f"its {name!r} array is larger than a bake's can be")
+    with z.open(info) as f:
+        data = f.read(limit + 1)  # (the zip's own size may lie: never more than the limit is inflated)
+    if len(data) > limit:
+        raise ValueError(f"its {name!r} array is larger than a bake's can be")
+    head = io.BytesIO(data)
+    try:
+        major, _ = npformat.read_magic(head)
+        shape, fortran, dtype = (npformat.read_array_header_1_0(head) if major == 1
+                                 else npformat.read_array_header_2_0(head))
+    except ValueError as exc:
+        raise ValueError(f"its {name!r} array is not a numpy array ({exc})") from None
+    count = math.prod(shape)
+    if dtype.hasobject or fortran or count * dtype.itemsize != len(data) - head.tell():
+        raise ValueError(f"its {name!r} array is not one a bake holds ({dtype}, {shape})")
+    return np.frombuffer(data, dtype=dtype, count=count, offset=head.tell()).reshape(shape)
 
 
 def find(grid: GridMap) -> SightBake | None:
@@ -116,6 +155,12 @@ def find_file(grid: GridMap) -> tuple[SightBake, Path] | None:
         found[key] = path
         return bake, path
     return None
+
+
+def passed_over(grid: GridMap) -> list[str]:
+    """The bake files of `grid`'s key passed over in this process, each with why."""
+    name = f"{bake_key(grid)}.npz"
+    return [f"{p}: {why}" for p, why in sorted(problems.items()) if Path(p).name == name]
 
 
 def found_for(grid: GridMap) -> Path | None:

@@ -105,7 +105,7 @@ def from_arrays(arrays: Mapping[str, npt.NDArray[np.generic]]) -> SightBake:
     if version != BAKE_VERSION:
         raise ValueError(f"made for bake format {version}, this version reads {BAKE_VERSION}")
     n = width * height
-    if not (0 < n <= BAKE_MAX_CELLS) or numbers.shape != (n, n) or numbers.dtype.kind != "u" \
+    if width < 1 or height < 1 or not (0 < n <= BAKE_MAX_CELLS) or numbers.shape != (n, n) or numbers.dtype.kind != "u" \
             or numbers.dtype.itemsize != 2:
         raise ValueError(f"its numbers are not {n} x {n} two-byte counts")
     if raw.ndim != 2 or raw.shape[1] != _FIELDS or not 2 <= len(raw) <= 0xFFFF or raw.dtype.kind != "i":
