@@ -70,3 +70,19 @@ def test_both_trees_run_the_bench_on_this_repositorys_head() -> None:
     lines = out.stdout.splitlines()
     assert lines[0].startswith("hold, 1 battle(s) a run") and f"battle median: {head} " in lines[1]
     assert "(hold round 1/1, base:" in out.stderr and "(hold round 1/1, this:" in out.stderr
+
+
+def test_instructions_are_counted_after_the_first_battle_and_set_beside_the_target() -> None:
+    tool = _tool()
+    counts = {("base", 8): 9_000, ("base", 1): 2_000, ("this", 8): 1_800, ("this", 1): 1_100}
+    asked: list[tuple[str, str, int]] = []
+
+    def count(tree: Path, ai: str, battles: int) -> int:
+        name = "this" if tree == tool.ROOT else "base"
+        asked.append((name, ai, battles))
+        return counts[(name, battles)] * 1_000_000
+
+    lines = tool.compare_instructions(Path("/elsewhere"), "hold", 8, "abc1234", count=count)
+    assert sorted(asked) == [("base", "hold", 1), ("base", "hold", 8), ("this", "hold", 1), ("this", "hold", 8)]
+    # (9000 - 2000) / 7 = 1000 M a battle against (1800 - 1100) / 7 = 100 M: x0.100, under 20 / 135 = x0.148
+    assert "abc1234 1,000 M, this tree 100 M: x0.100" in lines[1] and "x0.148: met" in lines[1]
