@@ -152,3 +152,18 @@ def test_a_dearer_clock_read_is_taken_out_of_the_battle(monkeypatch: pytest.Monk
     r = bench_ai.play(sc, "hold", 1)
     assert r.decisions > 100
     assert r.battle_cpu[0] < -0.1  # ~2 x decisions ms taken out of a battle of some tens of ms
+
+
+def test_the_report_says_where_the_sight_came_from(capsys: pytest.CaptureFixture[str]) -> None:
+    """A shipped map reads its bake; --no-bake works sight out, and the process keeps no bakeless table after it."""
+    from skirmish.content import sight_bakes
+
+    code, out, _ = run(["bench", "--ai", "hold", "--battles", "1"], capsys)
+    line = next(x for x in out.splitlines() if x.strip().startswith("sight:"))
+    assert code == 0 and "baked (" in line and str(sight_bakes.SHIPPED_DIR) in line
+    code, out, _ = run(["bench", "--ai", "hold", "--battles", "1", "--no-bake"], capsys)
+    line = next(x for x in out.splitlines() if x.strip().startswith("sight:"))
+    assert code == 0 and "worked out as the battles asked for it (bakes turned off)" in line
+    assert sight_bakes.enabled()  # (the switch is set back)
+    grid = load_scenario(builtin_scenarios()[0]).grid
+    assert grid.sight_table.baked is not None
