@@ -205,7 +205,7 @@ def test_a_units_choice_asked_again_on_the_same_figures_is_its_last(monkeypatch)
 
 def _plain_grenade(ai: BaselineAI, view, me):  # type: ignore[no-untyped-def]
     """`BaselineAI._grenade` as it was written before the aims were listed first (the timing rule asked first)."""
-    from skirmish.ai.controllers import firer_mounted, throw_chance
+    from skirmish.ai.controllers import throw_value
     from skirmish.rules.actions import Throw
     from skirmish.rulesets.fi import Part
     from skirmish.rulesets.fi import thrown as thr
@@ -225,15 +225,8 @@ def _plain_grenade(ai: BaselineAI, view, me):  # type: ignore[no-untyped-def]
         dist = geo.distance_m(me.cell, aim, grid.cell_m)
         if e.ghost or dist > limit or dist <= danger or not geo.sight(grid, me.cell, aim).visible:
             continue
-        if any(geo.distance_m(f.cell, aim, grid.cell_m) <= danger for f in view.friends(me)):
-            continue
-        inside = [o for o in enemies if thr.in_blast(grid, weapon, aim, o.cell, armoured=True) is not None]
-        sheltered = view.sight(me, e).cover == "high" or not view.sight(me, e).visible
-        if len(inside) < 2 and not sheltered:
-            continue
-        p = throw_chance(me, weapon, dist, view.scope, firer_mounted(view, me))
-        value = p * (len(inside) + (1.0 if sheltered else 0.0))
-        if value >= 0.5 and (best is None or value > best[0]):
+        value = throw_value(view, me, weapon, e, dist, danger)  # (each aim's worth, as the controller weighs it)
+        if value is not None and value >= 0.5 and (best is None or value > best[0]):
             best = (value, aim)
     return None if best is None else Throw(me.name, best[1], weapon.id)
 

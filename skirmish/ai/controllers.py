@@ -29,7 +29,7 @@ from skirmish.rules.actions import Action, Declare, EndTurn, Move, Reload, Shoot
 from skirmish.rules.checks import tn as tn_of
 from skirmish.rules.deck import SIDES
 from skirmish.rules.dice import pool_pmf, prob_at_least
-from skirmish.rules.equipment import Speed
+from skirmish.rules.equipment import Speed, Weapon
 from skirmish.rulesets.fi import Part
 from skirmish.rulesets.fi import thrown as thr
 
@@ -97,6 +97,23 @@ def hit_chance(me: UnitView, target: UnitView, view: BattleView, mode_mod: int =
     if halve:
         return sum(p for v, p in pmf if v > 0 and v // 2 + mod >= target_tn)
     return prob_at_least(pmf, target_tn - mod)
+
+
+def throw_value(view: BattleView, me: UnitView, weapon: Weapon, e: UnitView, dist: float,
+                danger: float) -> float | None:
+    """The baselines' worth of a throw at enemy `e`'s cell, `dist` metres away: its chance to land times the enemies
+    the burst would catch (one more when `e` is behind high cover or out of sight); None when a friend stands within
+    `danger` metres of the cell, or when it would catch fewer than two enemies in the open (`BaselineAI._grenade`)."""
+    grid = view.grid
+    aim = e.cell
+    if any(geo.distance_m(f.cell, aim, grid.cell_m) <= danger for f in view.friends(me)):
+        return None
+    inside = [o for o in view.enemies(me) if thr.in_blast(grid, weapon, aim, o.cell, armoured=True) is not None]
+    sheltered = view.sight(me, e).cover == "high" or not view.sight(me, e).visible
+    if len(inside) < 2 and not sheltered:
+        return None
+    p = throw_chance(me, weapon, dist, view.scope, firer_mounted(view, me))
+    return p * (len(inside) + (1.0 if sheltered else 0.0))
 
 
 class BaselineAI:
@@ -199,17 +216,9 @@ class BaselineAI:
             return None
         best: tuple[float, geo.Cell] | None = None
         for e, dist in aims:
-            aim = e.cell
-            if any(geo.distance_m(f.cell, aim, grid.cell_m) <= danger for f in view.friends(me)):
-                continue
-            inside = [o for o in enemies if thr.in_blast(grid, weapon, aim, o.cell, armoured=True) is not None]
-            sheltered = view.sight(me, e).cover == "high" or not view.sight(me, e).visible
-            if len(inside) < 2 and not sheltered:
-                continue
-            p = throw_chance(me, weapon, dist, view.scope, firer_mounted(view, me))
-            value = p * (len(inside) + (1.0 if sheltered else 0.0))
-            if value >= 0.5 and (best is None or value > best[0]):
-                best = (value, aim)
+            value = throw_value(view, me, weapon, e, dist, danger)
+            if value is not None and value >= 0.5 and (best is None or value > best[0]):
+                best = (value, e.cell)
         if best is None:
             return None
         return Throw(me.name, best[1], weapon.id)
